@@ -1,0 +1,276 @@
+import { ConfigError, HarnessError } from "../errors.js";
+import type { ExtensionServices, PromptProvider } from "../extensions/context.js";
+import type { ExtensionLike } from "../extensions/extension.js";
+import { ExtensionHost } from "../extensions/host.js";
+import { HookEvent } from "../hooks/events.js";
+import { HookBus } from "../hooks/hook-bus.js";
+import { ConversationMemory } from "../memory/conversation.js";
+import { MiddlewarePipeline } from "../middleware/pipeline.js";
+import { PermissionManager } from "../permissions/permission-manager.js";
+import type { Policy } from "../permissions/policy.js";
+import { ToolRegistry } from "../tools/registry.js";
+import { summarizeTodos, writeTodosTool, type TodoItem } from "../tools/todos.js";
+import type { Tool } from "../tools/tool.js";
+import type { ModelProvider } from "../types/provider.js";
+import { newId } from "../util/ids.js";
+import { Registry } from "../util/registry.js";
+import { RunLoop } from "./run-loop.js";
+import { makeRunStream, StreamSink, type RunStream } from "./run-stream.js";
+import type { ApprovalDecision, RunOptions, RunResult } from "./run-types.js";
+import { NO_SINK, type EngineServices, type RunSink } from "./services.js";
+import { SystemPromptComposer } from "./system-prompt.js";
+import { readSessionState, type SessionState } from "../session/session-state.js";
+import { assertJsonCompatible } from "../session/json-check.js";
+
+export interface ModelRetryOptions {
+  /** Total attempts per model call, the first included. Default 4. */
+  maxAttempts: number;
+  /** First backoff when the server gives no Retry-After. Default 500 ms. */
+  initialDelayMs: number;
+  /** Cap on one wait, Retry-After included. Default 30 s. */
+  maxDelayMs: number;
+}
+
+/** Resolved settings of an agent (every default filled in). */
+export interface AgentConfig {
+  /** Name used in traces (`invoke_agent {name}`). Default `"agent"`. */
+  name: string;
+  model: string;
+  system: string;
+  /** Model calls with tools per run before a final answer is asked for. Default 50. */
+  maxIterations: number;
+  /** Reply budget per model call. Default 4096. */
+  maxTokens: number;
+  /** Largest budget a cut tool call may be retried with. Default 32768. */
+  maxReplyTokens: number;
+  temperature: number | undefined;
+  /** Tool results longer than this are cut for the model (hooks and middleware see all). Default 100,000. */
+  maxResultChars: number;
+  /** Condense the history when its estimate exceeds `contextBudgetTokens`. Default true. */
+  condense: boolean;
+  /** Default 150,000 estimated tokens. */
+  contextBudgetTokens: number;
+  retry: ModelRetryOptions;
+  /** Time limit of one model call. Default 120 s. */
+  requestTimeoutMs: number;
+  /** Stop a tool-call pattern repeated `threshold` times (default 4); false to disable. */
+  repetition: { threshold: number } | false;
+  /** Offer the `write_todos` tool. Default false. */
+  todos: boolean;
+}
+
+export interface AgentOptions extends Partial<Omit<AgentConfig, "retry">> {
+  provider: ModelProvider;
+  tools?: readonly Tool[];
+  extensions?: readonly ExtensionLike[];
+  middleware?: MiddlewarePipeline;
+  permissions?: PermissionManager;
+  retry?: Partial<ModelRetryOptions>;
+  sessionId?: string;
+}
+
+/** The model/tool loop with its extension surface. Runs one turn at a time. */
+export class Agent implements AsyncDisposable {
+  readonly config: Readonly<AgentConfig>;
+  readonly provider: ModelProvider;
+  readonly tools = new ToolRegistry();
+  readonly hooks: HookBus;
+  readonly middleware: MiddlewarePipeline;
+  readonly memory = new ConversationMemory();
+  readonly permissions: PermissionManager;
+  readonly sessionId: string;
+  private readonly promptProviders = new Registry<PromptProvider>();
+  private readonly policies = new Registry<Policy>();
+  private readonly state = new Map<string, unknown>();
+  private readonly todos: { current: TodoItem[] } = { current: [] };
+  private readonly extensions: ExtensionHost;
+  private readonly services: EngineServices;
+  private active: Promise<RunResult> | undefined;
+  private waiting: RunLoop | undefined;
+  private closed = false;
+
+  constructor(options: AgentOptions) {
+    if (!options?.provider) throw new HarnessError("no_provider", "Agent needs a provider (e.g. new ScriptedProvider(steps) or new OpenAIProvider())");
+    this.provider = options.provider;
+    this.config = Object.freeze(resolveConfig(options));
+    this.sessionId = options.sessionId ?? newId("session");
+    this.hooks = new HookBus(this);
+    this.middleware = options.middleware ?? new MiddlewarePipeline();
+    this.permissions = options.permissions ?? new PermissionManager();
+    for (const t of options.tools ?? []) this.tools.register(t);
+    if (this.config.todos) this.tools.register(writeTodosTool((todos) => this.updateTodos(todos)));
+
+    const extensionServices: ExtensionServices = {
+      agent: this,
+      config: this.config,
+      tools: this.tools,
+      hooks: this.hooks,
+      middleware: this.middleware,
+      memory: this.memory,
+      promptProviders: this.promptProviders,
+      policies: this.policies,
+      state: this.state,
+      emitCustom: (extension, name, data) => this.hooks.emit(HookEvent.CUSTOM, { extension, name, data }) ?? Promise.resolve(),
+    };
+    this.extensions = new ExtensionHost(options.extensions ?? [], extensionServices, (extension, error) =>
+      this.hooks.emit(HookEvent.ERROR, { source: "extension", error, extension }),
+    );
+    const prompt = new SystemPromptComposer(this.config.system, this.promptProviders, (owner, error) => {
+      void this.hooks.emit(HookEvent.ERROR, { source: "prompt_provider", error, ...(owner ? { extension: owner } : {}) });
+    });
+    this.services = {
+      agent: this,
+      config: this.config,
+      provider: this.provider,
+      tools: this.tools,
+      hooks: this.hooks,
+      middleware: this.middleware,
+      memory: this.memory,
+      permissions: this.permissions,
+      policies: this.policies,
+      prompt,
+      extensions: this.extensions,
+      todos: this.todos,
+    };
+  }
+
+  /** Names of installed extensions, in install order. */
+  get extensionNames(): string[] {
+    return this.extensions.names();
+  }
+
+  /** Runs one user turn to a terminal result or an approval wait. Never rejects for run failures. */
+  run(input: string, options: RunOptions = {}): Promise<RunResult> {
+    return this.startRun(input, NO_SINK, options);
+  }
+
+  /** Like `run`, yielding text deltas, tool call starts and ends, waits, and the result. */
+  runStream(input: string, options: RunOptions = {}): RunStream {
+    const sink = new StreamSink();
+    return makeRunStream(sink, this.startRun(input, sink, options));
+  }
+
+  /** Continues a run that ended `awaiting_approval`, with a decision for every pending call. */
+  resume(decisions: Record<string, ApprovalDecision>, options: RunOptions = {}): Promise<RunResult> {
+    return this.resumeWith(decisions, NO_SINK, options);
+  }
+
+  resumeStream(decisions: Record<string, ApprovalDecision>, options: RunOptions = {}): RunStream {
+    const sink = new StreamSink();
+    return makeRunStream(sink, this.resumeWith(decisions, sink, options));
+  }
+
+  private startRun(input: string, sink: RunSink, options: RunOptions): Promise<RunResult> {
+    this.assertIdle();
+    if (this.waiting) {
+      return Promise.reject(new HarnessError("awaiting_approval", `run ${this.waiting.runId} is waiting for approval; call resume() with a decision for each pending call first`));
+    }
+    if (typeof input !== "string") return Promise.reject(new TypeError("run(input) needs a string"));
+    const loop = new RunLoop(this.services, newId("run"), input);
+    return this.track(loop, loop.start(sink, options.signal));
+  }
+
+  private resumeWith(decisions: Record<string, ApprovalDecision>, sink: RunSink, options: RunOptions): Promise<RunResult> {
+    this.assertIdle();
+    const loop = this.waiting;
+    if (!loop) return Promise.reject(new HarnessError("not_awaiting_approval", "there is no run waiting for approval"));
+    let resumed: Promise<RunResult>;
+    try {
+      resumed = loop.resume(decisions, sink, options.signal);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    this.waiting = undefined;
+    return this.track(loop, resumed.catch((err) => {
+      this.waiting = loop;
+      throw err;
+    }));
+  }
+
+  private assertIdle(): void {
+    if (this.closed) throw new HarnessError("agent_closed", "this agent is closed");
+    if (this.active) throw new HarnessError("agent_busy", "this agent is already running a turn; await it first (one turn at a time)");
+  }
+
+  private track(loop: RunLoop, run: Promise<RunResult>): Promise<RunResult> {
+    const tracked = run.then((result) => {
+      if (result.status === "awaiting_approval") this.waiting = loop;
+      return result;
+    });
+    this.active = tracked;
+    const clear = () => {
+      this.active = undefined;
+    };
+    tracked.then(clear, clear);
+    return tracked;
+  }
+
+  private async updateTodos(todos: TodoItem[]): Promise<void> {
+    this.todos.current = todos;
+    await this.hooks.emit(HookEvent.TODOS_UPDATED, { todos, ...summarizeTodos(todos) });
+  }
+
+  /** The task list the model keeps with `write_todos`. */
+  get todoList(): readonly TodoItem[] {
+    return this.todos.current;
+  }
+
+  /** The conversation and each extension's state, as JSON-compatible data. */
+  saveSession(): SessionState {
+    const state: SessionState = {
+      format: "harnessx.session",
+      version: 1,
+      sessionId: this.sessionId,
+      messages: this.memory.messages.slice(),
+      todos: this.todos.current.slice(),
+      extensions: this.extensions.saveStates(),
+    };
+    assertJsonCompatible(state);
+    return state;
+  }
+
+  /** Restores saved state into this agent; refuses a wrong format, version or shape with a clear error. */
+  async loadSession(state: unknown): Promise<void> {
+    if (this.active) throw new HarnessError("agent_busy", "cannot load a session while a turn is running");
+    const session = readSessionState(state);
+    await this.extensions.loadStates(session.extensions);
+    this.memory.replace(session.messages);
+    this.todos.current = session.todos;
+  }
+
+  /** Runs every extension teardown (reverse install order); throws one AggregateError of the failures. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.active?.catch(() => {});
+    await this.extensions.teardown();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+function resolveConfig(o: AgentOptions): AgentConfig {
+  const positive = (name: string, v: number | undefined, fallback: number) => {
+    if (v === undefined) return fallback;
+    if (typeof v !== "number" || !(v > 0)) throw new ConfigError(`${name} must be a positive number, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  return {
+    name: o.name ?? "agent",
+    model: o.model ?? o.provider.defaultModel ?? "default",
+    system: o.system ?? "",
+    maxIterations: positive("maxIterations", o.maxIterations, 50),
+    maxTokens: positive("maxTokens", o.maxTokens, 4096),
+    maxReplyTokens: positive("maxReplyTokens", o.maxReplyTokens, 32_768),
+    temperature: o.temperature,
+    maxResultChars: positive("maxResultChars", o.maxResultChars, 100_000),
+    condense: o.condense ?? true,
+    contextBudgetTokens: positive("contextBudgetTokens", o.contextBudgetTokens, 150_000),
+    retry: { maxAttempts: 4, initialDelayMs: 500, maxDelayMs: 30_000, ...o.retry },
+    requestTimeoutMs: positive("requestTimeoutMs", o.requestTimeoutMs, 120_000),
+    repetition: o.repetition === undefined ? { threshold: 4 } : o.repetition,
+    todos: o.todos ?? false,
+  };
+}

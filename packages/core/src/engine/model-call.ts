@@ -1,0 +1,144 @@
+import { CancelledError, ProviderError, toError } from "../errors.js";
+import { HookEvent } from "../hooks/events.js";
+import type { Usage } from "../types/content.js";
+import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
+import { linkedSignal, sleep } from "../util/abort.js";
+import { checkResponse } from "./response-check.js";
+import { fire, type EngineServices, type RunSink } from "./services.js";
+
+export interface ModelCallInput {
+  tools: readonly ToolDefinition[];
+  maxTokens: number;
+  signal?: AbortSignal;
+  sink: RunSink;
+  /** Called with every raw reply's usage, discarded replies included. */
+  onUsage: (usage: Usage) => void;
+}
+
+/**
+ * One model call: compose, `beforeLlmCall`, `LLM_REQUEST`, the provider call
+ * with timeout and retries (`RETRY`, waiting events), `LLM_RESPONSE` with the
+ * raw reply, then `afterLlmCall`. Returns the processed reply.
+ */
+export async function callModel(services: EngineServices, input: ModelCallInput): Promise<ProviderResponse> {
+  const { config, memory, middleware } = services;
+  const [messages, tools] = await middleware.beforeLlmCall(memory.messages, input.tools);
+  const { system, prefixKey } = services.prompt.compose(tools);
+  const stream = input.sink.streaming && typeof services.provider.stream === "function";
+  const request: ModelRequest = {
+    model: config.model,
+    system,
+    messages: messages === memory.messages ? messages.slice() : messages,
+    tools,
+    maxTokens: input.maxTokens,
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    stream,
+  };
+  await fire(services, HookEvent.LLM_REQUEST, {
+    system,
+    model: request.model,
+    maxTokens: request.maxTokens,
+    temperature: config.temperature,
+    stream,
+    messageCount: request.messages.length,
+    toolCount: request.tools.length,
+    prefixKey,
+    request,
+  });
+  const started = performance.now();
+  const raw = await withRetries(services, input, () => send(services, request, input));
+  input.onUsage(raw.usage);
+  await fire(services, HookEvent.LLM_RESPONSE, {
+    response: raw,
+    provider: raw.provider || services.provider.name,
+    model: raw.model || request.model,
+    usage: raw.usage,
+    stopReason: raw.stopReason,
+    durationMs: performance.now() - started,
+  });
+  const processed = await middleware.afterLlmCall(raw);
+  if (stream && middleware.transformsResponses()) {
+    // Deltas were held back; what streams is the processed text.
+    for (const block of processed.content) {
+      if (block.type === "reasoning") input.sink.push({ type: "reasoning_delta", text: block.text });
+      if (block.type === "text") input.sink.push({ type: "text_delta", text: block.text });
+    }
+  }
+  return processed;
+}
+
+async function send(services: EngineServices, request: ModelRequest, input: ModelCallInput): Promise<ProviderResponse> {
+  const { provider, config } = services;
+  const link = linkedSignal([input.signal], config.requestTimeoutMs);
+  try {
+    const attempt = request.stream ? consumeStream(services, request, link.signal, input) : provider.complete(request, link.signal);
+    const reply = await raceAbort(attempt, link.signal);
+    return checkResponse(reply, provider.name);
+  } catch (err) {
+    if (input.signal?.aborted) throw new CancelledError();
+    if (link.timedOut()) throw new ProviderError("timeout", `provider "${provider.name}" did not answer within ${config.requestTimeoutMs} ms`, { cause: err });
+    if (err instanceof ProviderError) throw err;
+    throw new ProviderError("bad_response", `provider "${provider.name}" failed: ${toError(err).message}`, { cause: err });
+  } finally {
+    link.dispose();
+  }
+}
+
+/** Rejects as soon as `signal` aborts, even if the provider ignores the signal. */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(toError(signal.reason));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(toError(signal.reason));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+async function consumeStream(services: EngineServices, request: ModelRequest, signal: AbortSignal, input: ModelCallInput): Promise<ProviderResponse> {
+  const hold = services.middleware.transformsResponses();
+  let final: ProviderResponse | undefined;
+  for await (const event of services.provider.stream!(request, signal)) {
+    if (event.type === "response") final = event.response;
+    else if (!hold && event.type === "text_delta") input.sink.push({ type: "text_delta", text: event.text });
+    else if (!hold && event.type === "reasoning_delta") input.sink.push({ type: "reasoning_delta", text: event.text });
+  }
+  if (!final) throw new ProviderError("bad_response", `provider "${services.provider.name}" ended its stream without a final response`);
+  return final;
+}
+
+async function withRetries(services: EngineServices, input: ModelCallInput, attempt: () => Promise<ProviderResponse>): Promise<ProviderResponse> {
+  const policy = services.config.retry;
+  let delay = policy.initialDelayMs;
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof ProviderError) || !err.retryable || n >= policy.maxAttempts) throw err;
+      const wait = Math.min(err.retryAfterMs ?? delay, policy.maxDelayMs);
+      await fire(services, HookEvent.RETRY, { target: "model", attempt: n, delayMs: wait, error: err });
+      await waitWithProgress(wait, input);
+      delay = Math.min(delay * 2, policy.maxDelayMs);
+    }
+  }
+}
+
+/** Sleeps, telling the stream every second how long it has waited. */
+async function waitWithProgress(ms: number, input: ModelCallInput): Promise<void> {
+  let waited = 0;
+  input.sink.push({ type: "waiting", on: "retry", seconds: 0 });
+  while (waited < ms) {
+    const step = Math.min(1000, ms - waited);
+    await sleep(step, input.signal);
+    waited += step;
+    if (waited < ms) input.sink.push({ type: "waiting", on: "retry", seconds: Math.round(waited / 1000) });
+  }
+}

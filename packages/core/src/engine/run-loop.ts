@@ -1,0 +1,318 @@
+import { CancelledError, ExtensionError, HarnessError, MiddlewareError, ProviderError, RunError, toError } from "../errors.js";
+import { HookEvent } from "../hooks/events.js";
+import type { ErrorSource, RecoveryReason } from "../hooks/payloads.js";
+import type { AssistantMessage, ContentBlock, ToolCallBlock, ToolResultBlock, Usage } from "../types/content.js";
+import type { ProviderResponse } from "../types/provider.js";
+import { condense } from "./condense.js";
+import { callModel } from "./model-call.js";
+import { RepetitionGuard } from "./repetition.js";
+import type { ApprovalDecision, PendingApproval, RunResult, RunStatus } from "./run-types.js";
+import { fire, type EngineServices, type RunSink } from "./services.js";
+import { executePlanned, pendingOf, planCalls, type PlannedCall } from "./tool-phase.js";
+
+const MAX_TRUNCATED_TOOL_CALL = 2;
+const MAX_TRUNCATED_TEXT = 3;
+const MAX_PAUSED_TURNS = 5;
+
+/** A turn's tool calls waiting for approval decisions. */
+interface Suspended {
+  blocks: ToolCallBlock[];
+  planned: PlannedCall[];
+  done: Map<string, ToolResultBlock>;
+}
+
+/** One run of the model/tool loop, from a user message to a terminal result or an approval wait. */
+export class RunLoop {
+  private readonly usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  private modelCalls = 0;
+  private iteration = 0;
+  private readonly textParts: string[] = [];
+  private readonly recoveries = new Map<RecoveryReason, number>();
+  private replyBudget: number;
+  private finalCall = false;
+  private malformedAsked = false;
+  private emptyNudged = false;
+  private unfinishedAsked = false;
+  private suspended: Suspended | undefined;
+  private readonly repetition: RepetitionGuard | undefined;
+  private signal: AbortSignal | undefined;
+  private sink!: RunSink;
+
+  constructor(private readonly services: EngineServices, readonly runId: string, readonly input: string) {
+    this.replyBudget = services.config.maxTokens;
+    const rep = services.config.repetition;
+    this.repetition = rep ? new RepetitionGuard(rep.threshold) : undefined;
+  }
+
+  get awaitingApproval(): boolean {
+    return this.suspended !== undefined;
+  }
+
+  async start(sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
+    this.bind(sink, signal);
+    await fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed: false });
+    try {
+      await this.services.extensions.turnStart(this.input);
+      this.services.memory.push({ role: "user", content: [{ type: "text", text: this.input }] });
+      return await this.loop();
+    } catch (err) {
+      return this.fail(err);
+    }
+  }
+
+  async resume(decisions: Record<string, ApprovalDecision>, sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
+    const suspended = this.suspended;
+    if (!suspended) throw new HarnessError("not_awaiting_approval", `run ${this.runId} is not waiting for approval`);
+    const missing = suspended.planned.filter((p) => p.needsApproval && !(p.call.id in decisions)).map((p) => p.call.id);
+    const bad = Object.entries(decisions).filter(([, d]) => d !== "approve" && d !== "deny");
+    if (missing.length) throw new HarnessError("approval_missing", `resume needs a decision ("approve" or "deny") for every pending call; missing: ${missing.join(", ")}`);
+    if (bad.length) throw new HarnessError("approval_invalid", `decisions must be "approve" or "deny"; got ${bad.map(([id, d]) => `${id}=${JSON.stringify(d)}`).join(", ")}`);
+    this.bind(sink, signal);
+    this.suspended = undefined;
+    await fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed: true });
+    try {
+      const decided = suspended.planned.map((p): PlannedCall => {
+        if (!p.needsApproval) return p;
+        if (decisions[p.call.id] === "approve") return { ...p, needsApproval: false, permission: { decision: "allow", source: "user", reason: "approved by the user" } };
+        return { ...p, needsApproval: false, permission: { decision: "deny", source: "user", reason: "denied by the user" }, refusal: { outcome: "denied", message: `Error: the user denied the call to "${p.call.name}".` } };
+      });
+      const toRun = decided.filter((p) => !suspended.done.has(p.call.id));
+      const more = await executePlanned(this.services, toRun, this.phaseContext());
+      for (const [id, r] of more) suspended.done.set(id, r);
+      this.pushResults(suspended.blocks, suspended.done);
+      await this.afterToolTurn(suspended.blocks);
+      return await this.loop();
+    } catch (err) {
+      return this.fail(err);
+    }
+  }
+
+  private bind(sink: RunSink, signal: AbortSignal | undefined): void {
+    this.sink = sink;
+    this.signal = signal;
+    this.services.hooks.setRun(this.runId);
+  }
+
+  private phaseContext() {
+    return { runId: this.runId, signal: this.signal, sink: this.sink };
+  }
+
+  private async loop(): Promise<RunResult> {
+    const { config, memory } = this.services;
+    for (;;) {
+      if (this.signal?.aborted) throw new CancelledError();
+      if (this.iteration >= config.maxIterations && !this.finalCall) {
+        this.finalCall = true;
+        await this.recover("iteration_limit", null);
+        memory.push({ role: "user", content: [{ type: "text", text: `You have reached the limit of ${config.maxIterations} steps. Answer now with what you have; no more tool calls.` }] });
+      }
+      this.iteration++;
+      await fire(this.services, HookEvent.LOOP_ITERATION_START, { iteration: this.iteration });
+      const response = await this.callModelWithRecovery();
+      const calls = response.content.filter((b): b is ToolCallBlock => b.type === "tool_call");
+      const text = textOf(response.content);
+
+      if (response.stopReason === "max_tokens" && calls.length > 0) {
+        if (this.count("truncated_tool_call") > MAX_TRUNCATED_TOOL_CALL) throw new RunError("truncated_tool_call", `a tool call was still cut off at ${this.replyBudget} tokens after ${MAX_TRUNCATED_TOOL_CALL} larger budgets`);
+        this.replyBudget = Math.min(this.replyBudget * 2, config.maxReplyTokens);
+        await this.recover("truncated_tool_call", this.replyBudget, false);
+        await this.endIteration(0);
+        continue;
+      }
+      if (calls.some((c) => c.parseError) && !this.malformedAsked) {
+        this.malformedAsked = true;
+        await this.recover("malformed_tool_input", null);
+        await this.endIteration(0);
+        continue;
+      }
+      const stored: AssistantMessage = { role: "assistant", content: this.finalCall ? response.content.filter((b) => b.type !== "tool_call") : response.content };
+      if (stored.content.length > 0) memory.push(stored);
+
+      if (response.stopReason === "pause_turn") {
+        if (this.count("paused_turn") > MAX_PAUSED_TURNS) throw new RunError("paused_turn", `the provider paused the turn more than ${MAX_PAUSED_TURNS} times`);
+        await this.recover("paused_turn", null, false);
+        await this.endIteration(0);
+        continue;
+      }
+      if (calls.length === 0 || this.finalCall) {
+        if (response.stopReason === "max_tokens" && this.count("truncated_text", false) < MAX_TRUNCATED_TEXT && !this.finalCall) {
+          this.textParts.push(text);
+          await this.recover("truncated_text", null);
+          memory.push({ role: "user", content: [{ type: "text", text: "Your reply was cut off at the length limit. Continue exactly where it stopped, without repeating anything." }] });
+          await this.endIteration(0);
+          continue;
+        }
+        if (text.trim() === "" && !this.emptyNudged && !this.finalCall) {
+          this.emptyNudged = true;
+          await this.recover("empty_reply", null);
+          memory.push({ role: "user", content: [{ type: "text", text: "Your last reply was empty. Continue with the task, or give your answer." }] });
+          await this.endIteration(0);
+          continue;
+        }
+        const open = this.services.todos.current.filter((t) => t.status !== "completed");
+        if (text.trim() === "" && open.length > 0 && !this.unfinishedAsked && !this.finalCall) {
+          this.unfinishedAsked = true;
+          await this.recover("unfinished_plan", null);
+          memory.push({ role: "user", content: [{ type: "text", text: `Your task list still has ${open.length} open item(s). Finish them, or say what is left and why.` }] });
+          await this.endIteration(0);
+          continue;
+        }
+        this.textParts.push(text);
+        await this.endIteration(0);
+        return this.finish("completed");
+      }
+
+      const planned = await planCalls(this.services, calls, this.phaseContext());
+      const done = await executePlanned(this.services, planned.filter((p) => !p.needsApproval), this.phaseContext());
+      const pending = pendingOf(planned);
+      if (pending.length > 0) {
+        this.suspended = { blocks: calls, planned, done };
+        return this.pause(pending);
+      }
+      this.pushResults(calls, done);
+      await this.afterToolTurn(calls);
+    }
+  }
+
+  private async afterToolTurn(calls: readonly ToolCallBlock[]): Promise<void> {
+    await this.endIteration(calls.length);
+    const found = this.repetition?.observe(calls);
+    if (found && !this.finalCall) {
+      await fire(this.services, HookEvent.REPETITION, found);
+      this.finalCall = true;
+      this.services.memory.push({ role: "user", content: [{ type: "text", text: `You have repeated the same tool calls ${found.laps} times. Stop calling tools and answer with what you have.` }] });
+    }
+  }
+
+  private pushResults(blocks: readonly ToolCallBlock[], done: Map<string, ToolResultBlock>): void {
+    const content = blocks.map((b) => done.get(b.id)).filter((r): r is ToolResultBlock => r !== undefined);
+    this.services.memory.push({ role: "user", content });
+  }
+
+  private endIteration(toolCalls: number): Promise<void> | undefined {
+    return fire(this.services, HookEvent.LOOP_ITERATION_END, { iteration: this.iteration, toolCalls });
+  }
+
+  /** Calls the model; condenses first when over budget, and again on a context-overflow refusal. */
+  private async callModelWithRecovery(): Promise<ProviderResponse> {
+    const { config, memory } = this.services;
+    if (config.condense && memory.estimatedTokens > config.contextBudgetTokens) await this.condense();
+    for (;;) {
+      try {
+        this.modelCalls++;
+        return await callModel(this.services, {
+          tools: this.finalCall ? [] : this.services.tools.definitions(),
+          maxTokens: this.replyBudget,
+          signal: this.signal,
+          sink: this.sink,
+          onUsage: (u) => addUsage(this.usage, u),
+        });
+      } catch (err) {
+        if (err instanceof ProviderError && err.kind === "reply_limit" && err.limit && err.limit < this.replyBudget && this.count("reply_limit", false) < 2) {
+          this.replyBudget = err.limit;
+          await this.recover("reply_limit", err.limit);
+          continue;
+        }
+        if (!(err instanceof ProviderError) || err.kind !== "context_overflow" || this.count("context_overflow", false) + this.count("context_overflow_spill", false) >= 3) throw err;
+        if (await this.condense()) {
+          await this.recover("context_overflow", null);
+        } else if (this.shrinkToolResults()) {
+          await this.recover("context_overflow_spill", null);
+        } else {
+          throw err;
+        }
+      }
+    }
+  }
+
+  private async condense(): Promise<boolean> {
+    const outcome = condense(this.services.memory.messages);
+    if (!outcome) return false;
+    this.services.memory.replace(outcome.messages);
+    await fire(this.services, HookEvent.CONTEXT_CONDENSED, { messagesDropped: outcome.messagesDropped, summaryChars: outcome.summaryChars, summarized: false });
+    return true;
+  }
+
+  /** Cuts large tool results in the history to a short head: the last resort when condensing cannot help. */
+  private shrinkToolResults(): boolean {
+    let changed = false;
+    const messages = this.services.memory.messages.map((m) => {
+      if (m.role !== "user") return m;
+      return {
+        ...m,
+        content: m.content.map((b) => {
+          if (b.type !== "tool_result" || b.content.length <= 2000) return b;
+          changed = true;
+          return { ...b, content: `${b.content.slice(0, 1000)}\n[harnessx: ${b.content.length - 1000} characters removed to fit the context window]` };
+        }),
+      };
+    });
+    if (changed) this.services.memory.replace(messages);
+    return changed;
+  }
+
+  private count(reason: RecoveryReason, bump = true): number {
+    const n = (this.recoveries.get(reason) ?? 0) + (bump ? 1 : 0);
+    if (bump) this.recoveries.set(reason, n);
+    return n;
+  }
+
+  private recover(reason: RecoveryReason, replyBudget: number | null, bump = true): Promise<void> | undefined {
+    const attempt = bump ? this.count(reason) : this.recoveries.get(reason) ?? 0;
+    return fire(this.services, HookEvent.RECOVERY, { reason, attempt, replyBudget });
+  }
+
+  private result(status: RunStatus, error?: HarnessError, pending: PendingApproval[] = []): RunResult {
+    return { status, text: this.textParts.join(""), ...(error ? { error } : {}), pending, usage: { ...this.usage }, runId: this.runId, modelCalls: this.modelCalls };
+  }
+
+  private async pause(pending: PendingApproval[]): Promise<RunResult> {
+    const result = this.result("awaiting_approval", undefined, pending);
+    this.sink.push({ type: "result", result });
+    this.services.hooks.setRun(undefined);
+    return result;
+  }
+
+  private async finish(status: RunStatus, error?: HarnessError): Promise<RunResult> {
+    let result = this.result(status, error);
+    if (status === "completed") {
+      try {
+        await this.services.extensions.turnEnd(result.text);
+      } catch (err) {
+        return this.fail(err);
+      }
+    }
+    await fire(this.services, HookEvent.AGENT_END, { result });
+    await this.services.extensions.turnComplete(result);
+    this.sink.push({ type: "result", result });
+    this.services.hooks.setRun(undefined);
+    return result;
+  }
+
+  private async fail(err: unknown): Promise<RunResult> {
+    if (err instanceof CancelledError || this.signal?.aborted) return this.finish("cancelled", err instanceof CancelledError ? err : new CancelledError());
+    const error = err instanceof HarnessError ? err : new RunError("run_failed", toError(err).message, { cause: err });
+    await fire(this.services, HookEvent.ERROR, { source: errorSource(error), error, ...(error instanceof ExtensionError ? { extension: error.extension } : {}) });
+    return this.finish("failed", error);
+  }
+}
+
+function errorSource(error: HarnessError): ErrorSource {
+  if (error instanceof ProviderError) return "provider";
+  if (error instanceof MiddlewareError) return "middleware";
+  if (error instanceof ExtensionError) return "extension";
+  return "provider";
+}
+
+function textOf(content: readonly ContentBlock[]): string {
+  let text = "";
+  for (const b of content) if (b.type === "text") text += b.text;
+  return text;
+}
+
+function addUsage(total: Usage, u: Usage): void {
+  total.inputTokens += u.inputTokens;
+  total.outputTokens += u.outputTokens;
+  if (u.cacheReadTokens !== undefined) total.cacheReadTokens = (total.cacheReadTokens ?? 0) + u.cacheReadTokens;
+  if (u.cacheWriteTokens !== undefined) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + u.cacheWriteTokens;
+}

@@ -1,0 +1,44 @@
+import type { ExtensionHost } from "../extensions/host.js";
+import type { HookEvent } from "../hooks/events.js";
+import type { HookBus } from "../hooks/hook-bus.js";
+import type { HookPayloads } from "../hooks/payloads.js";
+import type { ConversationMemory } from "../memory/conversation.js";
+import type { MiddlewarePipeline } from "../middleware/pipeline.js";
+import type { PermissionManager } from "../permissions/permission-manager.js";
+import type { Policy } from "../permissions/policy.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import type { TodoItem } from "../tools/todos.js";
+import type { ModelProvider } from "../types/provider.js";
+import type { Registry } from "../util/registry.js";
+import type { Agent, AgentConfig } from "./agent.js";
+import type { RunEvent } from "./run-types.js";
+import type { SystemPromptComposer } from "./system-prompt.js";
+
+/** Everything one run works with; built by the Agent. */
+export interface EngineServices {
+  agent: Agent;
+  config: AgentConfig;
+  provider: ModelProvider;
+  tools: ToolRegistry;
+  hooks: HookBus;
+  middleware: MiddlewarePipeline;
+  memory: ConversationMemory;
+  permissions: PermissionManager;
+  policies: Registry<Policy>;
+  prompt: SystemPromptComposer;
+  extensions: ExtensionHost;
+  todos: { current: TodoItem[] };
+}
+
+/** Where a run's stream events go; a no-op for `run()`. */
+export interface RunSink {
+  readonly streaming: boolean;
+  push(event: RunEvent): void;
+}
+
+export const NO_SINK: RunSink = { streaming: false, push() {} };
+
+/** Emits a hook event, awaiting observers only when some are async. */
+export function fire<E extends HookEvent>(services: EngineServices, event: E, data: HookPayloads[E]): Promise<void> | undefined {
+  return services.hooks.emit(event, data);
+}

@@ -1,0 +1,147 @@
+import { HookEvent } from "../hooks/events.js";
+import type { ToolOutcome } from "../hooks/payloads.js";
+import type { PermissionDecision } from "../permissions/decision.js";
+import { askPolicy, policyApplies, strictest } from "../permissions/policy.js";
+import { executeTool } from "../tools/executor.js";
+import type { Tool } from "../tools/tool.js";
+import { cutForModel } from "../tools/truncate.js";
+import type { ToolCall, ToolCallBlock, ToolResult, ToolResultBlock } from "../types/content.js";
+import type { PendingApproval } from "./run-types.js";
+import { fire, type EngineServices, type RunSink } from "./services.js";
+
+/** A call after `beforeToolExecution`, validation and authorization. */
+export interface PlannedCall {
+  call: ToolCall;
+  tool?: Tool;
+  permission?: PermissionDecision;
+  /** Set when the call ends without running (unknown tool, bad input, denial). */
+  refusal?: { outcome: ToolOutcome; message: string };
+  /** True when the permission is `ask` and a human must decide. */
+  needsApproval?: boolean;
+}
+
+export interface ToolPhaseContext {
+  runId: string;
+  signal?: AbortSignal;
+  sink: RunSink;
+}
+
+/** Runs `beforeToolExecution`, reads and validates input, and resolves permission for each call, in order. */
+export async function planCalls(services: EngineServices, blocks: readonly ToolCallBlock[], ctx: ToolPhaseContext): Promise<PlannedCall[]> {
+  const planned: PlannedCall[] = [];
+  for (const block of blocks) {
+    const call = await services.middleware.beforeToolExecution({ id: block.id, name: block.name, input: block.input });
+    if (block.parseError && call.input === block.input) {
+      planned.push({ call, refusal: { outcome: "invalid_input", message: `Error: could not read the arguments of "${block.name}": ${block.parseError}. Send the call again with a JSON object as arguments.` } });
+      continue;
+    }
+    const tool = services.tools.get(call.name);
+    if (!tool) {
+      const known = services.tools.names().join(", ") || "none";
+      planned.push({ call, refusal: { outcome: "unknown_tool", message: `Error: there is no tool named "${call.name}". Available tools: ${known}.` } });
+      continue;
+    }
+    const checked = tool.schema.validate(call.input);
+    if (!checked.ok) {
+      planned.push({ call, tool, refusal: { outcome: "invalid_input", message: `Error: invalid input for "${call.name}": ${checked.problems.join("; ")}. Fix the input and call the tool again.` } });
+      continue;
+    }
+    const valid = { ...call, input: checked.value };
+    const permission = await authorize(services, valid, tool, "authorize", ctx.runId);
+    if (permission.decision === "deny") {
+      planned.push({ call: valid, tool, permission, refusal: { outcome: "denied", message: `Error: permission denied for "${call.name}": ${permission.reason ?? "denied"}.` } });
+    } else {
+      planned.push({ call: valid, tool, permission, needsApproval: permission.decision === "ask" });
+    }
+  }
+  return planned;
+}
+
+/** Manager verdict (at authorization) combined deny-wins with every applicable policy. */
+export async function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string, base?: PermissionDecision): Promise<PermissionDecision> {
+  let decision = base ?? services.permissions.resolve(call.name, tool.permission);
+  for (const { value: policy, owner } of services.policies.list()) {
+    if (!policyApplies(policy, call.name)) continue;
+    const answer = await askPolicy(policy, { action: "tool_call", toolCall: call, phase, runId });
+    if (answer.error) await fire(services, HookEvent.ERROR, { source: "policy", error: answer.error, extension: owner });
+    decision = strictest(decision, answer.decision);
+  }
+  return decision;
+}
+
+/**
+ * Executes planned calls that may run: consecutive concurrent tools run in
+ * parallel, every other call alone, in request order. Returns results by call id.
+ */
+export async function executePlanned(services: EngineServices, planned: readonly PlannedCall[], ctx: ToolPhaseContext): Promise<Map<string, ToolResultBlock>> {
+  const results = new Map<string, ToolResultBlock>();
+  let batch: PlannedCall[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const running = batch;
+    batch = [];
+    const done = await Promise.all(running.map((p) => finishCall(services, p, ctx)));
+    done.forEach((r, i) => results.set(running[i].call.id, r));
+  };
+  for (const p of planned) {
+    if (!p.refusal && p.tool?.concurrent) {
+      batch.push(p);
+      continue;
+    }
+    await flush();
+    results.set(p.call.id, await finishCall(services, p, ctx));
+  }
+  await flush();
+  return results;
+}
+
+/** Runs (or refuses) one call, then result middleware, `TOOL_CALL_END`, and the length cut. */
+async function finishCall(services: EngineServices, planned: PlannedCall, ctx: ToolPhaseContext): Promise<ToolResultBlock> {
+  const { call, tool } = planned;
+  let permission = planned.permission;
+  let refusal = planned.refusal;
+  if (!refusal && tool && permission) {
+    const approved = permission.source === "user";
+    const recheck = await authorize(services, call, tool, "dispatch", ctx.runId, approved ? permission : { decision: "allow", source: permission.source, reason: permission.reason });
+    if (recheck.decision === "deny") {
+      permission = recheck;
+      refusal = { outcome: "denied", message: `Error: permission denied for "${call.name}" at dispatch: ${recheck.reason ?? "denied"}.` };
+    }
+  }
+  const started = performance.now();
+  let raw: unknown;
+  let outcome: ToolOutcome;
+  let result: ToolResult;
+  if (refusal || !tool) {
+    outcome = refusal?.outcome ?? "unknown_tool";
+    result = { toolCallId: call.id, name: call.name, content: refusal?.message ?? "Error: tool unavailable", isError: true };
+  } else {
+    await fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission! });
+    ctx.sink.push({ type: "tool_call_start", toolCall: call });
+    const run = await executeTool(tool, call, {
+      runId: ctx.runId,
+      signal: ctx.signal,
+      onRetry: (attempt, delayMs, error) => fire(services, HookEvent.RETRY, { target: "tool", attempt, delayMs, error, toolCall: call }),
+    });
+    raw = run.rawResult;
+    outcome = run.outcome;
+    result = run.result;
+  }
+  const processed = await services.middleware.afterToolExecution(result);
+  const durationMs = performance.now() - started;
+  await fire(services, HookEvent.TOOL_CALL_END, { toolCall: call, result: processed, rawResult: raw, durationMs, outcome, ...(permission ? { permission } : {}) });
+  ctx.sink.push({ type: "tool_call_end", toolCall: call, result: processed, durationMs });
+  return {
+    type: "tool_result",
+    toolCallId: processed.toolCallId,
+    name: processed.name,
+    content: cutForModel(processed.content, services.config.maxResultChars),
+    isError: processed.isError,
+  };
+}
+
+export function pendingOf(planned: readonly PlannedCall[]): PendingApproval[] {
+  return planned
+    .filter((p) => p.needsApproval)
+    .map((p) => ({ id: p.call.id, toolCall: p.call, reason: p.permission?.reason ?? "approval required" }));
+}

@@ -1,0 +1,125 @@
+/** Base class of every error harnessx raises or reports. `code` is stable for scripts. */
+export class HarnessError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Kinds of provider failure the engine reacts to differently. */
+export type ProviderErrorKind =
+  | "rate_limit"
+  | "server"
+  | "timeout"
+  | "connection"
+  | "context_overflow"
+  | "reply_limit"
+  | "invalid_request"
+  | "auth"
+  | "bad_response"
+  | "script_exhausted";
+
+/**
+ * A model call failed. `retryable` failures (429, 5xx, timeouts, dropped
+ * connections) are retried with backoff; `retryAfterMs` honours the server's hint.
+ */
+export class ProviderError extends HarnessError {
+  readonly kind: ProviderErrorKind;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  /** For `reply_limit`: the largest reply budget the provider accepts. */
+  readonly limit?: number;
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    options: { status?: number; retryAfterMs?: number; limit?: number; cause?: unknown } = {},
+  ) {
+    super(`provider_${kind}`, message, { cause: options.cause });
+    this.kind = kind;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+    this.limit = options.limit;
+  }
+  get retryable(): boolean {
+    return this.kind === "rate_limit" || this.kind === "server" || this.kind === "timeout" || this.kind === "connection";
+  }
+}
+
+/** Classifies an HTTP status the way every provider adapter should. */
+export function providerErrorKindForStatus(status: number | undefined): ProviderErrorKind {
+  if (status === undefined) return "connection";
+  if (status === 429) return "rate_limit";
+  if (status === 408) return "timeout";
+  if (status === 401 || status === 403) return "auth";
+  if (status === 413) return "context_overflow";
+  if (status >= 500) return "server";
+  return "invalid_request";
+}
+
+/** A middleware stage threw, or broke a rule (changed an id, altered provider-owned content). */
+export class MiddlewareError extends HarnessError {
+  readonly middleware: string;
+  readonly stage: string;
+  constructor(middleware: string, stage: string, message: string, options?: { cause?: unknown }) {
+    super("middleware_failed", `middleware "${middleware}" (${stage}): ${message}`, options);
+    this.middleware = middleware;
+    this.stage = stage;
+  }
+}
+
+/** An extension could not be installed, or a lifecycle callback failed the turn. */
+export class ExtensionError extends HarnessError {
+  readonly extension: string;
+  constructor(extension: string, message: string, options?: { cause?: unknown }) {
+    super("extension_failed", `extension "${extension}": ${message}`, options);
+    this.extension = extension;
+  }
+}
+
+/** Extension names were empty or collided; raised before anything is installed. */
+export class ExtensionConflictError extends HarnessError {
+  constructor(message: string) {
+    super("extension_conflict", message);
+  }
+}
+
+/** Session state could not be saved (not JSON-compatible) or loaded (wrong version or shape). */
+export class SessionStateError extends HarnessError {
+  readonly path?: string;
+  constructor(message: string, path?: string, options?: { cause?: unknown }) {
+    super("session_state", message, options);
+    this.path = path;
+  }
+}
+
+/** A tool registration was refused (duplicate without `replace`, bad schema, bad name). */
+export class ToolRegistrationError extends HarnessError {
+  constructor(message: string) {
+    super("tool_registration", message);
+  }
+}
+
+/** An option was out of range or of the wrong type. */
+export class ConfigError extends HarnessError {
+  constructor(message: string) {
+    super("invalid_config", message);
+  }
+}
+
+/** The loop could not go on (a recovery ran out of attempts, a reply was unusable). */
+export class RunError extends HarnessError {}
+
+/** The run was cancelled through its AbortSignal. */
+export class CancelledError extends HarnessError {
+  constructor(message = "the run was cancelled") {
+    super("cancelled", message);
+  }
+}
+
+/** Wraps any thrown value into an Error so reports always have a message. */
+export function toError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  return new Error(typeof value === "string" ? value : JSON.stringify(value) ?? String(value));
+}

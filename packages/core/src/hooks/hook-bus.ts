@@ -1,0 +1,118 @@
+import { toError } from "../errors.js";
+import { registration, type Registration } from "../registration.js";
+import type { Agent } from "../engine/agent.js";
+import { HookEvent } from "./events.js";
+import type { AnyHookContext, HookCallback, HookContext, HookPayloads } from "./payloads.js";
+
+type Observer = (ctx: HookContext) => void | Promise<void>;
+
+/**
+ * Observers of lifecycle events. They run in registration order and are
+ * awaited; one that throws never changes the run: its failure is emitted as an
+ * `ERROR` event with `source: "hook"` (a failing `ERROR` observer is not re-reported).
+ */
+export class HookBus {
+  // Lists are replaced, never mutated, so an emit in progress is unaffected by (un)registration.
+  private readonly observers = new Map<HookEvent, Observer[]>();
+  private anyObservers: Observer[] = [];
+  private currentRunId: string | undefined;
+
+  constructor(private readonly agent: Agent) {}
+
+  on<E extends HookEvent>(event: E, callback: HookCallback<E>): Registration {
+    const list = this.observers.get(event) ?? [];
+    const observer = callback as unknown as Observer;
+    this.observers.set(event, [...list, observer]);
+    return registration(() => {
+      const current = this.observers.get(event) ?? [];
+      this.observers.set(event, current.filter((o) => o !== observer));
+    });
+  }
+
+  /** Observes every event (recorders, tracers). */
+  onAny(callback: (ctx: AnyHookContext) => void | Promise<void>): Registration {
+    const observer = callback as unknown as Observer;
+    this.anyObservers = [...this.anyObservers, observer];
+    return registration(() => {
+      this.anyObservers = this.anyObservers.filter((o) => o !== observer);
+    });
+  }
+
+  /** Runs just before a tool's handler (`TOOL_CALL_START`). */
+  beforeTool(callback: HookCallback<typeof HookEvent.TOOL_CALL_START>): Registration {
+    return this.on(HookEvent.TOOL_CALL_START, callback);
+  }
+
+  /** Runs after a tool call ended, whatever the outcome (`TOOL_CALL_END`). */
+  afterTool(callback: HookCallback<typeof HookEvent.TOOL_CALL_END>): Registration {
+    return this.on(HookEvent.TOOL_CALL_END, callback);
+  }
+
+  onError(callback: HookCallback<typeof HookEvent.ERROR>): Registration {
+    return this.on(HookEvent.ERROR, callback);
+  }
+
+  hasObservers(event: HookEvent): boolean {
+    return this.anyObservers.length > 0 || (this.observers.get(event)?.length ?? 0) > 0;
+  }
+
+  /** @internal The engine sets the run every event belongs to. */
+  setRun(runId: string | undefined): void {
+    this.currentRunId = runId;
+  }
+
+  /**
+   * Delivers an event. Returns undefined when every observer finished
+   * synchronously, so the hot path allocates no promise.
+   */
+  emit<E extends HookEvent>(event: E, data: HookPayloads[E]): Promise<void> | undefined {
+    const specific = this.observers.get(event);
+    const any = this.anyObservers;
+    if ((specific === undefined || specific.length === 0) && any.length === 0) return undefined;
+    const ctx: HookContext = {
+      event,
+      agent: this.agent,
+      data: data as HookPayloads[HookEvent],
+      timestamp: Date.now(),
+      runId: this.currentRunId,
+    };
+    const all = specific === undefined || specific.length === 0 ? any : any.length === 0 ? specific : [...any, ...specific];
+    for (let i = 0; i < all.length; i++) {
+      let outcome: void | Promise<void>;
+      try {
+        outcome = all[i](ctx);
+      } catch (err) {
+        const report = this.reportFailure(event, err);
+        if (report) return report.then(() => this.continueFrom(all, i + 1, ctx));
+        continue;
+      }
+      if (outcome !== undefined && typeof (outcome as Promise<void>).then === "function") {
+        return this.settle(outcome as Promise<void>, event).then(() => this.continueFrom(all, i + 1, ctx));
+      }
+    }
+    return undefined;
+  }
+
+  private async continueFrom(all: Observer[], start: number, ctx: HookContext): Promise<void> {
+    for (let i = start; i < all.length; i++) {
+      try {
+        await all[i](ctx);
+      } catch (err) {
+        await this.reportFailure(ctx.event, err);
+      }
+    }
+  }
+
+  private async settle(outcome: Promise<void>, event: HookEvent): Promise<void> {
+    try {
+      await outcome;
+    } catch (err) {
+      await this.reportFailure(event, err);
+    }
+  }
+
+  private reportFailure(event: HookEvent, err: unknown): Promise<void> | undefined {
+    if (event === HookEvent.ERROR) return undefined;
+    return this.emit(HookEvent.ERROR, { source: "hook", error: toError(err), event });
+  }
+}

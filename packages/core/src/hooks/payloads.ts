@@ -1,0 +1,195 @@
+import type { ToolCall, ToolResult, Usage } from "../types/content.js";
+import type { ModelRequest, ProviderResponse, StopReason } from "../types/provider.js";
+import type { RunResult } from "../engine/run-types.js";
+import type { PermissionDecision } from "../permissions/decision.js";
+import type { TodoItem } from "../tools/todos.js";
+import type { Agent } from "../engine/agent.js";
+import { HookEvent } from "./events.js";
+
+export interface AgentStartData {
+  runId: string;
+  input: string;
+  model: string;
+  /** True when the run continues after `resume`. */
+  resumed: boolean;
+}
+export interface AgentEndData {
+  result: RunResult;
+}
+export interface LoopIterationData {
+  iteration: number;
+}
+export interface LoopIterationEndData {
+  iteration: number;
+  toolCalls: number;
+}
+export interface LlmRequestData {
+  system: string;
+  model: string;
+  maxTokens: number;
+  temperature: number | undefined;
+  stream: boolean;
+  messageCount: number;
+  toolCount: number;
+  /** Stable across iterations unless the system prompt or the tool list changed. */
+  prefixKey: string;
+  /** The whole request as sent, after middleware. */
+  request: ModelRequest;
+}
+export interface LlmResponseData {
+  /** The raw reply, before response middleware. */
+  response: ProviderResponse;
+  provider: string;
+  model: string;
+  usage: Usage;
+  stopReason: StopReason;
+  durationMs: number;
+}
+export interface ToolCallStartData {
+  toolCall: ToolCall;
+  permission: PermissionDecision;
+}
+/** Why a tool call ended the way it did. */
+export type ToolOutcome = "executed" | "failed" | "timeout" | "invalid_input" | "unknown_tool" | "denied";
+export interface ToolCallEndData {
+  toolCall: ToolCall;
+  /** After result middleware: what enters the conversation (before the length cut). */
+  result: ToolResult;
+  /** As the handler returned it; undefined when the handler never ran. */
+  rawResult: unknown;
+  durationMs: number;
+  outcome: ToolOutcome;
+  permission?: PermissionDecision;
+}
+export interface RetryData {
+  target: "model" | "tool";
+  /** The attempt that failed, counting from 1. */
+  attempt: number;
+  delayMs: number;
+  error: Error;
+  toolCall?: ToolCall;
+}
+export interface ContextCondensedData {
+  messagesDropped: number;
+  summaryChars: number;
+  summarized: boolean;
+}
+export interface RepetitionData {
+  period: number;
+  laps: number;
+  tool: string;
+}
+export type ErrorSource =
+  | "hook"
+  | "middleware"
+  | "tool"
+  | "provider"
+  | "policy"
+  | "prompt_provider"
+  | "extension"
+  | "exporter"
+  | "recorder";
+export interface ErrorData {
+  source: ErrorSource;
+  error: Error;
+  /** The event whose observer failed (source `hook`). */
+  event?: HookEvent;
+  extension?: string;
+  /** A count of what was lost, for exporters and the recorder. */
+  dropped?: number;
+}
+export interface SkillInvokedData {
+  skill: string;
+  found: boolean;
+  sourcePath?: string;
+  bodyChars: number;
+}
+export interface KnowledgeAccessedData {
+  tool: string;
+  bundle: string;
+  found: boolean;
+  query?: string;
+  hits?: number;
+  path?: string;
+  bodyChars?: number;
+}
+export interface SandboxExecData {
+  command: string;
+  exitCode: number;
+  durationMs: number;
+}
+export interface CheckpointData {
+  sessionId: string;
+  runId: string;
+  status: string;
+  phase: string;
+}
+export type RecoveryReason =
+  | "truncated_tool_call"
+  | "truncated_text"
+  | "empty_reply"
+  | "reply_limit"
+  | "context_overflow"
+  | "context_overflow_spill"
+  | "spurious_overflow"
+  | "malformed_tool_input"
+  | "paused_turn"
+  | "iteration_limit"
+  | "unfinished_plan";
+export interface RecoveryData {
+  reason: RecoveryReason;
+  /** Recoveries of this reason in the run, this one included. */
+  attempt: number;
+  /** The reply budget of the next call, or null when unchanged. */
+  replyBudget: number | null;
+}
+export interface TodosUpdatedData {
+  todos: TodoItem[];
+  completed: number;
+  total: number;
+  inProgress: string | null;
+}
+export interface CustomData {
+  extension: string;
+  name: string;
+  data: unknown;
+}
+
+/** The payload type of each event: `HookContext<E>["data"]` is `HookPayloads[E]`. */
+export interface HookPayloads {
+  [HookEvent.AGENT_START]: AgentStartData;
+  [HookEvent.AGENT_END]: AgentEndData;
+  [HookEvent.LOOP_ITERATION_START]: LoopIterationData;
+  [HookEvent.LOOP_ITERATION_END]: LoopIterationEndData;
+  [HookEvent.LLM_REQUEST]: LlmRequestData;
+  [HookEvent.LLM_RESPONSE]: LlmResponseData;
+  [HookEvent.TOOL_CALL_START]: ToolCallStartData;
+  [HookEvent.TOOL_CALL_END]: ToolCallEndData;
+  [HookEvent.RETRY]: RetryData;
+  [HookEvent.CONTEXT_CONDENSED]: ContextCondensedData;
+  [HookEvent.REPETITION]: RepetitionData;
+  [HookEvent.ERROR]: ErrorData;
+  [HookEvent.SKILL_INVOKED]: SkillInvokedData;
+  [HookEvent.KNOWLEDGE_ACCESSED]: KnowledgeAccessedData;
+  [HookEvent.SANDBOX_EXEC]: SandboxExecData;
+  [HookEvent.CHECKPOINT]: CheckpointData;
+  [HookEvent.RECOVERY]: RecoveryData;
+  [HookEvent.TODOS_UPDATED]: TodosUpdatedData;
+  [HookEvent.CUSTOM]: CustomData;
+}
+
+/** What an observer receives. */
+export interface HookContext<E extends HookEvent = HookEvent> {
+  event: E;
+  agent: Agent;
+  data: HookPayloads[E];
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+  /** The run the event belongs to; undefined outside a run. */
+  runId: string | undefined;
+}
+
+export type HookCallback<E extends HookEvent = HookEvent> = (ctx: HookContext<E>) => void | Promise<void>;
+
+/** Observer of any event: its context is the union over every event. */
+export type AnyHookContext = { [E in HookEvent]: HookContext<E> }[HookEvent];

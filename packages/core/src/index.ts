@@ -1,0 +1,38 @@
+export { Agent, type AgentConfig, type AgentOptions, type ModelRetryOptions } from "./engine/agent.js";
+export type { RunResult, RunStatus, RunEvent, RunOptions, PendingApproval, ApprovalDecision } from "./engine/run-types.js";
+export type { RunStream } from "./engine/run-stream.js";
+export { prefixKey } from "./engine/system-prompt.js";
+export { condense, type CondenseOutcome } from "./engine/condense.js";
+
+export * from "./types/content.js";
+export * from "./types/provider.js";
+export * from "./errors.js";
+export { registration, type Registration } from "./registration.js";
+
+export { tool, renderToolOutput, type Tool, type ToolSpec, type ToolSettings, type ToolExecutionContext, type ToolRetryOptions, type ReplayPolicy } from "./tools/tool.js";
+export { ToolRegistry, type RegisterToolOptions as ToolRegistryOptions } from "./tools/registry.js";
+export { compileSchema, isZodSchema, type JsonSchema, type InputSchema, type CompiledSchema, type ValidationOutcome } from "./tools/schema.js";
+export { writeTodosTool, summarizeTodos, type TodoItem, type TodoStatus } from "./tools/todos.js";
+export { cutForModel } from "./tools/truncate.js";
+
+export { PermissionManager, type PermissionManagerOptions } from "./permissions/permission-manager.js";
+export type { Permission, PermissionDecision } from "./permissions/decision.js";
+export type { Policy, PolicyRequest, PolicyVerdict } from "./permissions/policy.js";
+
+export { Middleware, type MiddlewareLike, type MiddlewareStage } from "./middleware/middleware.js";
+export { MiddlewarePipeline } from "./middleware/pipeline.js";
+
+export { HookEvent, ALL_HOOK_EVENTS } from "./hooks/events.js";
+export { HookBus } from "./hooks/hook-bus.js";
+export type * from "./hooks/payloads.js";
+
+export { Extension, defineExtension, type ExtensionDefinition, type ExtensionHooks, type ExtensionLike, type JsonValue } from "./extensions/extension.js";
+export type { ExtensionContext, PromptProvider, RegisterToolOptions, ToolHandler } from "./extensions/context.js";
+export type { SavedExtensionState } from "./extensions/host.js";
+
+export { ConversationMemory } from "./memory/conversation.js";
+export type { SessionState } from "./session/session-state.js";
+export { assertJsonCompatible } from "./session/json-check.js";
+
+export { ScriptedProvider, parseArguments, type ScriptStep, type ScriptedReply, type ScriptedToolCall, type ScriptedError, type ScriptedProviderOptions } from "./providers/scripted.js";
+export { newId } from "./util/ids.js";

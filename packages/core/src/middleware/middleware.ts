@@ -1,0 +1,48 @@
+import type { Message, ToolCall, ToolResult } from "../types/content.js";
+import type { ProviderResponse, ToolDefinition } from "../types/provider.js";
+
+/**
+ * Transformations around model and tool calls. Override the stages you need;
+ * the base stages return their input unchanged. Plain objects with some of
+ * these methods work too.
+ */
+export interface MiddlewareLike {
+  /** Shown in errors; defaults to the class name. */
+  readonly name?: string;
+  beforeLlmCall?(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]>;
+  afterLlmCall?(response: ProviderResponse): Promise<ProviderResponse>;
+  /** Must return a call with the same `id`. */
+  beforeToolExecution?(call: ToolCall): Promise<ToolCall>;
+  /** Must return a result with the same `toolCallId`. */
+  afterToolExecution?(result: ToolResult): Promise<ToolResult>;
+}
+
+export class Middleware implements MiddlewareLike {
+  get name(): string {
+    return this.constructor.name;
+  }
+  async beforeLlmCall(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]> {
+    return [messages, tools];
+  }
+  async afterLlmCall(response: ProviderResponse): Promise<ProviderResponse> {
+    return response;
+  }
+  async beforeToolExecution(call: ToolCall): Promise<ToolCall> {
+    return call;
+  }
+  async afterToolExecution(result: ToolResult): Promise<ToolResult> {
+    return result;
+  }
+}
+
+export type MiddlewareStage = "beforeLlmCall" | "afterLlmCall" | "beforeToolExecution" | "afterToolExecution";
+
+/** True when `mw` really implements `stage` (not the base class's pass-through). */
+export function implementsStage(mw: MiddlewareLike, stage: MiddlewareStage): boolean {
+  const fn = mw[stage];
+  return typeof fn === "function" && fn !== Middleware.prototype[stage];
+}
+
+export function middlewareName(mw: MiddlewareLike): string {
+  return mw.name || mw.constructor?.name || "anonymous middleware";
+}

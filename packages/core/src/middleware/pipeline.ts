@@ -1,0 +1,119 @@
+import { MiddlewareError, toError } from "../errors.js";
+import { registration, type Registration } from "../registration.js";
+import type { Message, ToolCall, ToolResult } from "../types/content.js";
+import type { ProviderResponse, ToolDefinition } from "../types/provider.js";
+import { implementsStage, middlewareName, type MiddlewareLike, type MiddlewareStage } from "./middleware.js";
+import { historyProviderOwnedChange, providerOwnedChange } from "./provider-owned.js";
+
+/**
+ * Middleware in the order added: every stage runs A then B, B receiving A's
+ * output (no unwinding). A stage that throws or breaks an identity rule fails
+ * the run with a MiddlewareError naming the middleware.
+ */
+export class MiddlewarePipeline {
+  private entries: MiddlewareLike[] = [];
+  private byStage = new Map<MiddlewareStage, MiddlewareLike[]>();
+
+  add(middleware: MiddlewareLike): Registration {
+    if (typeof middleware !== "object" || middleware === null) throw new TypeError("middleware must be an object");
+    this.entries = [...this.entries, middleware];
+    this.byStage.clear();
+    return registration(() => {
+      this.entries = this.entries.filter((m) => m !== middleware);
+      this.byStage.clear();
+    });
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  list(): readonly MiddlewareLike[] {
+    return this.entries;
+  }
+
+  /** True when some middleware transforms responses, so streamed deltas must wait for it. */
+  transformsResponses(): boolean {
+    return this.stage("afterLlmCall").length > 0;
+  }
+
+  private stage(stage: MiddlewareStage): MiddlewareLike[] {
+    let list = this.byStage.get(stage);
+    if (!list) {
+      list = this.entries.filter((m) => implementsStage(m, stage));
+      this.byStage.set(stage, list);
+    }
+    return list;
+  }
+
+  async beforeLlmCall(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]> {
+    let current: [readonly Message[], readonly ToolDefinition[]] = [messages, tools];
+    for (const mw of this.stage("beforeLlmCall")) {
+      const before = current;
+      const out = await run(mw, "beforeLlmCall", () => mw.beforeLlmCall!(before[0], before[1]));
+      if (!Array.isArray(out) || !Array.isArray(out[0]) || !Array.isArray(out[1])) {
+        throw new MiddlewareError(middlewareName(mw), "beforeLlmCall", "must return [messages, tools]");
+      }
+      if (out[0] !== before[0]) {
+        const change = historyProviderOwnedChange(before[0], out[0]);
+        if (change) throw new MiddlewareError(middlewareName(mw), "beforeLlmCall", change);
+      }
+      current = out;
+    }
+    return current;
+  }
+
+  async afterLlmCall(response: ProviderResponse): Promise<ProviderResponse> {
+    let current = response;
+    for (const mw of this.stage("afterLlmCall")) {
+      const before = current;
+      const out = await run(mw, "afterLlmCall", () => mw.afterLlmCall!(before));
+      if (!out || typeof out !== "object" || !Array.isArray(out.content)) {
+        throw new MiddlewareError(middlewareName(mw), "afterLlmCall", "must return a response with a content array");
+      }
+      const change = providerOwnedChange(before, out);
+      if (change) throw new MiddlewareError(middlewareName(mw), "afterLlmCall", change);
+      current = out;
+    }
+    return current;
+  }
+
+  async beforeToolExecution(call: ToolCall): Promise<ToolCall> {
+    let current = call;
+    for (const mw of this.stage("beforeToolExecution")) {
+      const before = current;
+      const out = await run(mw, "beforeToolExecution", () => mw.beforeToolExecution!(before));
+      if (!out || typeof out !== "object") throw new MiddlewareError(middlewareName(mw), "beforeToolExecution", "must return a tool call");
+      if (out.id !== before.id) {
+        throw new MiddlewareError(middlewareName(mw), "beforeToolExecution", `changed the call id from "${before.id}" to "${String(out.id)}"; keep call.id`);
+      }
+      current = out;
+    }
+    return current;
+  }
+
+  async afterToolExecution(result: ToolResult): Promise<ToolResult> {
+    let current = result;
+    for (const mw of this.stage("afterToolExecution")) {
+      const before = current;
+      const out = await run(mw, "afterToolExecution", () => mw.afterToolExecution!(before));
+      if (!out || typeof out !== "object") throw new MiddlewareError(middlewareName(mw), "afterToolExecution", "must return a tool result");
+      if (out.toolCallId !== before.toolCallId) {
+        throw new MiddlewareError(middlewareName(mw), "afterToolExecution", `changed toolCallId from "${before.toolCallId}" to "${String(out.toolCallId)}"; keep result identity`);
+      }
+      if (typeof out.content !== "string") throw new MiddlewareError(middlewareName(mw), "afterToolExecution", "result content must be a string");
+      current = out;
+    }
+    return current;
+  }
+}
+
+async function run<T>(mw: MiddlewareLike, stage: MiddlewareStage, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof MiddlewareError) throw err;
+    const error = toError(err);
+    throw new MiddlewareError(middlewareName(mw), stage, error.message, { cause: error });
+  }
+}

@@ -1,0 +1,72 @@
+import { toError } from "../errors.js";
+import type { ToolCall } from "../types/content.js";
+import type { Permission, PermissionDecision } from "./decision.js";
+
+/** What a policy is asked: one tool call, when it is authorized and again just before dispatch. */
+export interface PolicyRequest {
+  action: "tool_call";
+  toolCall: ToolCall;
+  phase: "authorize" | "dispatch";
+  runId: string;
+}
+
+export type PolicyVerdict = Permission | { decision: Permission; reason?: string };
+
+/**
+ * A veto over tool calls. Verdicts combine deny-wins: an `allow` never widens
+ * what the permission manager or another policy decided. A policy that throws,
+ * rejects or exceeds `timeoutMs` denies (fail closed).
+ */
+export interface Policy {
+  id: string;
+  /** Tool names this policy rules on; empty or absent means every tool. */
+  actions?: readonly string[];
+  /** Default 5000. */
+  timeoutMs?: number;
+  decide(request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict>;
+}
+
+const RANK: Record<Permission, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** Combines verdicts deny-wins, then ask, then allow; the strictest one's source and reason are kept. */
+export function strictest(a: PermissionDecision, b: PermissionDecision): PermissionDecision {
+  return RANK[b.decision] > RANK[a.decision] ? b : a;
+}
+
+export interface PolicyAnswer {
+  decision: PermissionDecision;
+  /** Set when the policy failed and was treated as a denial. */
+  error?: Error;
+}
+
+/** Asks one policy, turning a throw, a rejection, a timeout or a malformed verdict into a denial. */
+export async function askPolicy(policy: Policy, request: PolicyRequest): Promise<PolicyAnswer> {
+  const source = `policy:${policy.id}`;
+  const timeoutMs = policy.timeoutMs ?? 5000;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const verdict = await Promise.race([
+      Promise.resolve().then(() => policy.decide(request)),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    const decision = typeof verdict === "string" ? verdict : verdict?.decision;
+    if (decision !== "allow" && decision !== "ask" && decision !== "deny") {
+      const reason = `policy "${policy.id}" answered ${JSON.stringify(verdict)}, not allow/ask/deny; denied (fail closed)`;
+      return { decision: { decision: "deny", source, reason }, error: new Error(reason) };
+    }
+    const reason = typeof verdict === "string" ? undefined : verdict.reason;
+    return { decision: { decision, source, reason: reason ?? `policy "${policy.id}" said ${decision}` } };
+  } catch (err) {
+    const error = toError(err);
+    const reason = `policy "${policy.id}" failed (${error.message}); denied (fail closed)`;
+    return { decision: { decision: "deny", source, reason }, error };
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+export function policyApplies(policy: Policy, toolName: string): boolean {
+  return !policy.actions || policy.actions.length === 0 || policy.actions.includes(toolName);
+}

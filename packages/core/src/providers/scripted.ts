@@ -1,0 +1,145 @@
+import { ProviderError, providerErrorKindForStatus, type ProviderErrorKind } from "../errors.js";
+import type { ContentBlock, Usage } from "../types/content.js";
+import type { ModelProvider, ModelRequest, ProviderResponse, StopReason, StreamEvent } from "../types/provider.js";
+import { sleep } from "../util/abort.js";
+
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  input?: Record<string, unknown>;
+  /** The model's unparsed argument text, to script malformed JSON. */
+  rawInput?: string;
+}
+
+export interface ScriptedError {
+  status?: number;
+  message?: string;
+  /** Seconds, as in the HTTP header. */
+  retryAfter?: number;
+  /** Overrides the kind derived from `status` (e.g. `context_overflow`). */
+  kind?: ProviderErrorKind;
+  /** For `reply_limit`: the budget the provider accepts. */
+  limit?: number;
+}
+
+export interface ScriptedReply {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  reasoning?: string | { text: string; signature?: string };
+  /** Opaque provider blocks, sent back unchanged. */
+  providerBlocks?: Array<{ provider: string; data: unknown }>;
+  stopReason?: StopReason;
+  usage?: Partial<Usage>;
+  delayMs?: number;
+  error?: ScriptedError;
+}
+
+export type ScriptStep = ScriptedReply | ((request: ModelRequest, index: number) => ScriptedReply);
+
+export interface ScriptedProviderOptions {
+  model?: string;
+  name?: string;
+  /** Characters per streamed text delta. Default 16. */
+  chunkChars?: number;
+}
+
+/**
+ * A deterministic model: answers step after step of a script. For tests, the
+ * demo and replay. Running past the last step is an error naming the step count.
+ */
+export class ScriptedProvider implements ModelProvider {
+  readonly name: string;
+  readonly defaultModel: string;
+  private readonly steps: readonly ScriptStep[];
+  private readonly chunkChars: number;
+  private index = 0;
+  /** Every request received, in order. */
+  readonly requests: ModelRequest[] = [];
+
+  constructor(steps: readonly ScriptStep[], options: ScriptedProviderOptions = {}) {
+    this.steps = steps;
+    this.name = options.name ?? "scripted";
+    this.defaultModel = options.model ?? "scripted-model";
+    this.chunkChars = options.chunkChars ?? 16;
+  }
+
+  /** How many steps have been answered. */
+  get position(): number {
+    return this.index;
+  }
+
+  async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
+    const index = this.index++;
+    this.requests.push(request);
+    if (index >= this.steps.length) {
+      throw new ProviderError("script_exhausted", `ScriptedProvider has ${this.steps.length} steps; request ${index + 1} has none`);
+    }
+    const step = this.steps[index];
+    const reply = typeof step === "function" ? step(request, index) : step;
+    if (reply.delayMs) await sleep(reply.delayMs, signal);
+    if (reply.error) {
+      const e = reply.error;
+      throw new ProviderError(e.kind ?? providerErrorKindForStatus(e.status), e.message ?? `scripted error ${e.status ?? ""}`.trim(), {
+        status: e.status,
+        retryAfterMs: e.retryAfter !== undefined ? e.retryAfter * 1000 : undefined,
+        limit: e.limit,
+      });
+    }
+    return this.toResponse(reply, request, index);
+  }
+
+  async *stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
+    const response = await this.complete(request, signal);
+    for (const block of response.content) {
+      if (block.type === "reasoning") yield { type: "reasoning_delta", text: block.text };
+      if (block.type === "text") {
+        for (let i = 0; i < block.text.length; i += this.chunkChars) {
+          yield { type: "text_delta", text: block.text.slice(i, i + this.chunkChars) };
+        }
+      }
+      if (block.type === "tool_call") {
+        yield { type: "tool_call_delta", id: block.id, name: block.name, argumentsDelta: block.rawInput ?? JSON.stringify(block.input) };
+      }
+    }
+    yield { type: "response", response };
+  }
+
+  private toResponse(reply: ScriptedReply, request: ModelRequest, index: number): ProviderResponse {
+    const content: ContentBlock[] = [];
+    if (reply.reasoning !== undefined) {
+      const r = typeof reply.reasoning === "string" ? { text: reply.reasoning } : reply.reasoning;
+      content.push({ type: "reasoning", ...r });
+    }
+    for (const p of reply.providerBlocks ?? []) content.push({ type: "provider", provider: p.provider, data: p.data });
+    if (reply.text) content.push({ type: "text", text: reply.text });
+    (reply.toolCalls ?? []).forEach((call, i) => {
+      const id = call.id ?? `call_${index + 1}_${i + 1}`;
+      if (call.rawInput === undefined) {
+        content.push({ type: "tool_call", id, name: call.name, input: call.input ?? {} });
+        return;
+      }
+      content.push({ type: "tool_call", id, name: call.name, ...parseArguments(call.rawInput) });
+    });
+    const stopReason = reply.stopReason ?? (reply.toolCalls?.length ? "tool_use" : "end_turn");
+    const outputChars = (reply.text?.length ?? 0) + JSON.stringify(reply.toolCalls ?? []).length;
+    const usage: Usage = {
+      inputTokens: reply.usage?.inputTokens ?? Math.ceil((request.system.length + request.messages.length * 40) / 4),
+      outputTokens: reply.usage?.outputTokens ?? Math.ceil(outputChars / 4),
+      ...(reply.usage?.cacheReadTokens !== undefined ? { cacheReadTokens: reply.usage.cacheReadTokens } : {}),
+      ...(reply.usage?.cacheWriteTokens !== undefined ? { cacheWriteTokens: reply.usage.cacheWriteTokens } : {}),
+    };
+    return { id: `scripted-${index + 1}`, model: request.model, provider: this.name, content, stopReason, usage };
+  }
+}
+
+/** Reads a model's argument text the way provider adapters do: a JSON object, or a parse error. */
+export function parseArguments(raw: string): { input: Record<string, unknown>; rawInput?: string; parseError?: string } {
+  if (raw.trim() === "") return { input: {} };
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === "object" && !Array.isArray(value)) return { input: value as Record<string, unknown> };
+    return { input: {}, rawInput: raw, parseError: "the arguments are not a JSON object" };
+  } catch (err) {
+    return { input: {}, rawInput: raw, parseError: `the arguments are not valid JSON (${(err as Error).message})` };
+  }
+}

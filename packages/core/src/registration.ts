@@ -1,0 +1,22 @@
+/** A handle on something registered; `close()` removes exactly that registration. */
+export interface Registration extends Disposable {
+  close(): void;
+  readonly closed: boolean;
+}
+
+/** Builds a registration whose `close` runs `remove` once, however often it is called. */
+export function registration(remove: () => void): Registration {
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    remove();
+  };
+  return {
+    close,
+    get closed() {
+      return closed;
+    },
+    [Symbol.dispose]: close,
+  };
+}

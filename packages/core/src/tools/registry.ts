@@ -1,0 +1,91 @@
+import { ToolRegistrationError } from "../errors.js";
+import { registration, type Registration } from "../registration.js";
+import type { ToolDefinition } from "../types/provider.js";
+import type { Tool } from "./tool.js";
+
+interface Binding {
+  tool: Tool;
+  owner: string | undefined;
+  /** The binding this one replaced; restored when this one is removed while active. */
+  previous: Binding | undefined;
+}
+
+export interface RegisterToolOptions {
+  /** Needed to take over a name that is already bound. */
+  replace?: boolean;
+  /** Who registered it (an extension name); shown in errors. */
+  owner?: string;
+}
+
+/** The tools an agent offers, by name. Replacements stack: removing one restores what it replaced. */
+export class ToolRegistry {
+  private readonly active = new Map<string, Binding>();
+  private version = 0;
+  private cachedDefinitions: ToolDefinition[] | undefined;
+
+  register(tool: Tool, options: RegisterToolOptions = {}): Registration {
+    const existing = this.active.get(tool.name);
+    if (existing && !options.replace) {
+      const by = existing.owner ? ` by extension "${existing.owner}"` : "";
+      throw new ToolRegistrationError(`tool "${tool.name}" is already registered${by}; pass replace: true to replace it`);
+    }
+    const binding: Binding = { tool, owner: options.owner, previous: existing };
+    this.active.set(tool.name, binding);
+    this.changed();
+    return registration(() => this.unbind(binding));
+  }
+
+  private unbind(binding: Binding): void {
+    const name = binding.tool.name;
+    const top = this.active.get(name);
+    if (top === binding) {
+      if (binding.previous) this.active.set(name, binding.previous);
+      else this.active.delete(name);
+      this.changed();
+      return;
+    }
+    // Not active: unlink it so a later removal does not restore it.
+    for (let b = top; b; b = b.previous) {
+      if (b.previous === binding) {
+        b.previous = binding.previous;
+        return;
+      }
+    }
+  }
+
+  private changed(): void {
+    this.version++;
+    this.cachedDefinitions = undefined;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.active.get(name)?.tool;
+  }
+
+  ownerOf(name: string): string | undefined {
+    return this.active.get(name)?.owner;
+  }
+
+  has(name: string): boolean {
+    return this.active.has(name);
+  }
+
+  names(): string[] {
+    return [...this.active.keys()];
+  }
+
+  list(): Tool[] {
+    return [...this.active.values()].map((b) => b.tool);
+  }
+
+  /** The definitions sent to providers; the same array until the set of tools changes. */
+  definitions(): ToolDefinition[] {
+    this.cachedDefinitions ??= this.list().map((t) => t.definition);
+    return this.cachedDefinitions;
+  }
+
+  /** Increases whenever a tool is bound or unbound. */
+  get revision(): number {
+    return this.version;
+  }
+}

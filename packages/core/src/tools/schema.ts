@@ -1,0 +1,81 @@
+import { Ajv, type ValidateFunction } from "ajv";
+import { z } from "zod";
+import { ToolRegistrationError } from "../errors.js";
+
+export type JsonSchema = Record<string, unknown>;
+
+/** A zod v4 schema; recognised by the `_zod` marker every v4 schema carries. */
+export type ZodSchema = z.ZodType;
+
+export type InputSchema = JsonSchema | ZodSchema;
+
+export type ValidationOutcome =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; problems: string[] };
+
+/** A tool's input schema: the JSON Schema sent to providers and the validator applied to model input. */
+export interface CompiledSchema {
+  jsonSchema: JsonSchema;
+  validate(input: unknown): ValidationOutcome;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false });
+
+export function isZodSchema(schema: unknown): schema is ZodSchema {
+  return typeof schema === "object" && schema !== null && "_zod" in schema;
+}
+
+export function compileSchema(toolName: string, schema: InputSchema | undefined): CompiledSchema {
+  if (schema === undefined) return compileJsonSchema(toolName, { type: "object", properties: {} });
+  if (isZodSchema(schema)) return compileZod(toolName, schema);
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw new ToolRegistrationError(`tool "${toolName}": inputSchema must be a JSON Schema object or a zod schema`);
+  }
+  return compileJsonSchema(toolName, schema);
+}
+
+function compileJsonSchema(toolName: string, schema: JsonSchema): CompiledSchema {
+  if (schema.type !== undefined && schema.type !== "object") {
+    throw new ToolRegistrationError(`tool "${toolName}": inputSchema must describe an object (type "object"), got type ${JSON.stringify(schema.type)}`);
+  }
+  let check: ValidateFunction;
+  try {
+    check = ajv.compile(schema);
+  } catch (err) {
+    throw new ToolRegistrationError(`tool "${toolName}": inputSchema is not a valid JSON Schema: ${(err as Error).message}`);
+  }
+  return {
+    jsonSchema: schema,
+    validate(input) {
+      if (check(input)) return { ok: true, value: input as Record<string, unknown> };
+      const problems = (check.errors ?? []).map((e) => {
+        const where = e.instancePath ? `input${e.instancePath.replace(/\//g, ".")}` : "input";
+        const extra = e.keyword === "additionalProperties" ? ` ("${String(e.params.additionalProperty)}")` : "";
+        return `${where} ${e.message ?? "is invalid"}${extra}`;
+      });
+      return { ok: false, problems };
+    },
+  };
+}
+
+function compileZod(toolName: string, schema: ZodSchema): CompiledSchema {
+  let jsonSchema: JsonSchema;
+  try {
+    jsonSchema = z.toJSONSchema(schema, { target: "draft-7" }) as JsonSchema;
+  } catch (err) {
+    throw new ToolRegistrationError(`tool "${toolName}": zod schema cannot be converted to JSON Schema: ${(err as Error).message}`);
+  }
+  delete jsonSchema.$schema;
+  return {
+    jsonSchema,
+    validate(input) {
+      const parsed = schema.safeParse(input);
+      if (parsed.success) return { ok: true, value: parsed.data as Record<string, unknown> };
+      const problems = parsed.error.issues.map((issue) => {
+        const where = issue.path.length ? `input.${issue.path.map(String).join(".")}` : "input";
+        return `${where}: ${issue.message}`;
+      });
+      return { ok: false, problems };
+    },
+  };
+}

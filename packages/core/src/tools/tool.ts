@@ -1,0 +1,90 @@
+import type { z } from "zod";
+import { ToolRegistrationError } from "../errors.js";
+import type { Permission } from "../permissions/decision.js";
+import type { ToolCall, ToolResult } from "../types/content.js";
+import type { ToolDefinition } from "../types/provider.js";
+import { compileSchema, type CompiledSchema, type JsonSchema, type ZodSchema } from "./schema.js";
+
+/** How a replay may treat a tool: `safe` to rerun, `recorded` to answer from the recording, `never` to refuse. */
+export type ReplayPolicy = "safe" | "recorded" | "never";
+
+export interface ToolRetryOptions {
+  /** Total attempts, the first included. Default 1 (no retry). */
+  attempts: number;
+  /** Delay before the second attempt. Default 200 ms. */
+  backoffMs?: number;
+  /** Multiplier per further attempt. Default 2. */
+  factor?: number;
+  /** Cap on one delay. Default 10 s. */
+  maxBackoffMs?: number;
+}
+
+/** What a handler receives besides its input. */
+export interface ToolExecutionContext {
+  toolCall: ToolCall;
+  runId: string;
+  /** Aborted when the call times out or the run is cancelled. */
+  signal: AbortSignal;
+}
+
+/** Execution settings shared by `tool()` and `ctx.registerTool`. */
+export interface ToolSettings {
+  /** Overrides the permission manager's default for this tool (rules by name still win). */
+  permission?: Permission;
+  /** Calls of concurrent tools requested in one turn run in parallel. Default false. */
+  concurrent?: boolean;
+  replayPolicy?: ReplayPolicy;
+  timeoutSeconds?: number;
+  retry?: ToolRetryOptions;
+  /** Retry (within `retry.attempts`) when this returns true for a result. */
+  retryIfResult?: (result: ToolResult) => boolean;
+}
+
+export interface ToolSpec<I> extends ToolSettings {
+  name: string;
+  description: string;
+  inputSchema?: JsonSchema | ZodSchema;
+  /** Returns a string, or any JSON value (sent as JSON). Throwing makes an `isError` result. */
+  execute(input: I, context: ToolExecutionContext): unknown;
+}
+
+/** A registered-ready tool: its definition for providers plus its validator and handler. */
+export interface Tool extends ToolSettings {
+  readonly name: string;
+  readonly description: string;
+  readonly definition: ToolDefinition;
+  readonly schema: CompiledSchema;
+  execute(input: Record<string, unknown>, context: ToolExecutionContext): unknown;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Defines a tool; `inputSchema` is a JSON Schema (checked with ajv) or a zod v4 schema. */
+export function tool<S extends ZodSchema>(spec: ToolSpec<z.output<S>> & { inputSchema: S }): Tool;
+export function tool(spec: ToolSpec<Record<string, unknown>>): Tool;
+export function tool(spec: ToolSpec<never>): Tool {
+  if (typeof spec.name !== "string" || !TOOL_NAME.test(spec.name)) {
+    throw new ToolRegistrationError(`tool name ${JSON.stringify(spec.name)} must be 1-64 letters, digits, "_" or "-"`);
+  }
+  if (typeof spec.execute !== "function") throw new ToolRegistrationError(`tool "${spec.name}" has no execute function`);
+  const schema = compileSchema(spec.name, spec.inputSchema);
+  const description = spec.description ?? "";
+  return {
+    ...spec,
+    description,
+    schema,
+    definition: { name: spec.name, description, inputSchema: schema.jsonSchema },
+    execute: spec.execute as Tool["execute"],
+  };
+}
+
+/** Renders a handler's return value as the text the model reads. */
+export function renderToolOutput(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "";
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
