@@ -1,0 +1,21 @@
+import { HarnessError } from "@harnessx/core";
+
+/** Which implementation encodes and decodes: the native binding or the portable WebAssembly fallback. */
+export type ZstdImplementation = "native" | "wasm";
+
+/** A zstd encoder/decoder. Frames from either implementation decode with the other and with the `zstd` command. */
+export interface ZstdCodec {
+  readonly implementation: ZstdImplementation;
+  compress(data: Uint8Array, level?: number): Promise<Buffer>;
+  decompress(frame: Uint8Array): Promise<Buffer>;
+}
+
+/** Input that is not a valid zstd frame, or a codec that failed to produce output. */
+export class ZstdError extends HarnessError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("zstd_error", message, options);
+  }
+}
+
+/** Level 3 is zstd's own default: fast, and already well ahead of gzip in ratio. */
+export const DEFAULT_ZSTD_LEVEL = 3;
