@@ -130,6 +130,7 @@ export class RunLoop {
 
       if (response.stopReason === "pause_turn") {
         if (this.count("paused_turn") > MAX_PAUSED_TURNS) throw new RunError("paused_turn", `the provider paused the turn more than ${MAX_PAUSED_TURNS} times`);
+        this.textParts.push(text);
         await this.recover("paused_turn", null, false);
         await this.endIteration(0);
         continue;
