@@ -1,0 +1,36 @@
+// Type-level tests: checked by `npm run typecheck` (tsc), never executed.
+import { Agent } from "../engine/agent.js";
+import { HookEvent } from "./events.js";
+import { ScriptedProvider } from "../providers/scripted.js";
+import type { ToolResult } from "../types/content.js";
+
+const agent = new Agent({ provider: new ScriptedProvider([]) });
+
+agent.hooks.on(HookEvent.TOOL_CALL_END, (ctx) => {
+  const result: ToolResult = ctx.data.result;
+  const raw: unknown = ctx.data.rawResult;
+  void result;
+  void raw;
+  // @ts-expect-error TOOL_CALL_END has no `response`
+  void ctx.data.response;
+});
+
+agent.hooks.on(HookEvent.LLM_REQUEST, (ctx) => {
+  const key: string = ctx.data.prefixKey;
+  void key;
+  // @ts-expect-error LLM_REQUEST has no `result`
+  void ctx.data.result;
+});
+
+agent.hooks.on(HookEvent.RECOVERY, (ctx) => {
+  // @ts-expect-error "not_a_reason" is not a RecoveryReason
+  const bad: typeof ctx.data.reason = "not_a_reason";
+  void bad;
+});
+
+agent.hooks.onAny((ctx) => {
+  if (ctx.event === HookEvent.AGENT_END) {
+    const status: string = ctx.data.result.status;
+    void status;
+  }
+});
