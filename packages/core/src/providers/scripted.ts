@@ -41,6 +41,8 @@ export interface ScriptedProviderOptions {
   name?: string;
   /** Characters per streamed text delta. Default 16. */
   chunkChars?: number;
+  /** Keep every request in `requests` (for assertions). Default true; turn off for long runs. */
+  recordRequests?: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export class ScriptedProvider implements ModelProvider {
   readonly defaultModel: string;
   private readonly steps: readonly ScriptStep[];
   private readonly chunkChars: number;
+  private readonly recordRequests: boolean;
   private index = 0;
   /** Every request received, in order. */
   readonly requests: ModelRequest[] = [];
@@ -61,6 +64,7 @@ export class ScriptedProvider implements ModelProvider {
     this.name = options.name ?? "scripted";
     this.defaultModel = options.model ?? "scripted-model";
     this.chunkChars = options.chunkChars ?? 16;
+    this.recordRequests = options.recordRequests ?? true;
   }
 
   /** How many steps have been answered. */
@@ -70,7 +74,7 @@ export class ScriptedProvider implements ModelProvider {
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
     const index = this.index++;
-    this.requests.push(request);
+    if (this.recordRequests) this.requests.push(request);
     if (index >= this.steps.length) {
       throw new ProviderError("script_exhausted", `ScriptedProvider has ${this.steps.length} steps; request ${index + 1} has none`);
     }
