@@ -1,1 +1,3 @@
-export {};
+export { OpenAIProvider, type OpenAIProviderOptions } from "./openai/provider.js";
+export { AnthropicProvider, type AnthropicProviderOptions } from "./anthropic/provider.js";
+export { retryAfterMs } from "./errors.js";

@@ -1,0 +1,44 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type { ProviderErrorKind } from "@harnessx/core";
+import { captureNumbers, toProviderError, type ApiErrorView, type ErrorRefinement } from "../errors.js";
+
+const SDK = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
+
+/** Maps whatever `@anthropic-ai/sdk` threw to a typed harnessx error. */
+export function anthropicError(err: unknown, provider: string, signal: AbortSignal | undefined): Error {
+  return toProviderError(err, { provider, signal, sdk: SDK, refine: refineAnthropicError });
+}
+
+/** Error `type`s of the Messages API; the only clue for an `error` event inside a stream. */
+const KIND_BY_TYPE: Record<string, ProviderErrorKind> = {
+  rate_limit_error: "rate_limit",
+  overloaded_error: "server",
+  api_error: "server",
+  timeout_error: "timeout",
+  request_too_large: "context_overflow",
+  authentication_error: "auth",
+  permission_error: "auth",
+  invalid_request_error: "invalid_request",
+  not_found_error: "invalid_request",
+  billing_error: "auth",
+};
+
+/**
+ * "prompt is too long: N tokens > M maximum" is a context overflow;
+ * "max_tokens: N > M, which is the maximum allowed" and "input length and
+ * `max_tokens` exceed context limit: A + B > C" are reply budget errors with
+ * the budget that would fit.
+ */
+export function refineAnthropicError(error: ApiErrorView): ErrorRefinement {
+  const message = error.message;
+  if (/prompt is too long/i.test(message)) return { kind: "context_overflow" };
+  const maxAllowed = captureNumbers(/max_tokens: (\d+) > (\d+), which is the maximum/i, message);
+  if (maxAllowed) return { kind: "reply_limit", limit: maxAllowed[1] };
+  const sum = captureNumbers(/exceed context limit: (\d+) \+ (\d+) > (\d+)/i, message);
+  if (sum) {
+    const [input, , window] = sum;
+    return window > input ? { kind: "reply_limit", limit: window - input } : { kind: "context_overflow" };
+  }
+  if (error.status === undefined && error.type) return { kind: KIND_BY_TYPE[error.type] };
+  return {};
+}

@@ -1,0 +1,99 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { MessageCreateParamsBase, ThinkingConfigParam } from "@anthropic-ai/sdk/resources/messages";
+import type { ModelProvider, ModelRequest, ProviderResponse, StreamEvent } from "@harnessx/core";
+import { resolveConnection } from "../connection.js";
+import { abortedError } from "../errors.js";
+import { anthropicError } from "./errors.js";
+import { toAnthropicMessages, toAnthropicTools } from "./messages.js";
+import { readMessage, toProviderResponse } from "./response.js";
+import { MessageAccumulator } from "./stream.js";
+
+export interface AnthropicProviderOptions {
+  /** API key. Default: `ANTHROPIC_API_KEY`, else the SDK's own credentials (e.g. `ANTHROPIC_AUTH_TOKEN`). */
+  apiKey?: string;
+  /** Root of the Messages API. Default: `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`. */
+  baseURL?: string;
+  /** Model used when the agent names none. Default: `ANTHROPIC_MODEL`, else `"claude-sonnet-4-5"`. */
+  model?: string;
+  /** A ready client. `apiKey`, `baseURL` and `timeoutMs` are then ignored; its own retries are still turned off per request. */
+  client?: Anthropic;
+  /** Provider name in replies, hooks and traces. Default `"anthropic"`. */
+  name?: string;
+  /** Time limit of one HTTP request in the SDK. Default: the SDK's (10 minutes); the agent's `requestTimeoutMs` applies as well. */
+  timeoutMs?: number;
+  /**
+   * Extended thinking, e.g. `{ type: "enabled", budget_tokens: 2048 }`. Default: not sent
+   * (the model's default). While set, `temperature` is not sent (the API refuses both).
+   */
+  thinking?: ThinkingConfigParam;
+}
+
+/**
+ * A `ModelProvider` on `@anthropic-ai/sdk` (Messages API): tool use, thinking
+ * blocks kept and sent back unchanged, opaque blocks carried byte for byte.
+ * The SDK never retries: the engine does, with `RETRY` events and Retry-After.
+ */
+export class AnthropicProvider implements ModelProvider {
+  readonly name: string;
+  readonly defaultModel: string;
+  readonly client: Anthropic;
+  private readonly thinking: ThinkingConfigParam | undefined;
+
+  constructor(options: AnthropicProviderOptions = {}) {
+    this.name = options.name ?? "anthropic";
+    this.thinking = options.thinking;
+    if (options.client) {
+      this.client = options.client;
+      this.defaultModel = options.model ?? process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-5";
+      return;
+    }
+    const env = { apiKey: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", model: "ANTHROPIC_MODEL" };
+    const connection = resolveConnection("AnthropicProvider", env, "claude-sonnet-4-5", options, false);
+    this.defaultModel = connection.model;
+    this.client = new Anthropic({
+      ...(connection.apiKey !== undefined ? { apiKey: connection.apiKey } : {}),
+      baseURL: connection.baseURL,
+      maxRetries: 0,
+      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+    });
+  }
+
+  async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
+    let reply: unknown;
+    try {
+      reply = await this.client.messages.create({ ...this.body(request), stream: false }, { signal, maxRetries: 0 });
+    } catch (err) {
+      throw anthropicError(err, this.name, signal);
+    }
+    return toProviderResponse(readMessage(reply, this.name), this.name, this.model(request));
+  }
+
+  async *stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
+    const accumulator = new MessageAccumulator(this.name);
+    try {
+      const events = await this.client.messages.create({ ...this.body(request), stream: true }, { signal, maxRetries: 0 });
+      for await (const event of events) yield* accumulator.add(event);
+    } catch (err) {
+      throw anthropicError(err, this.name, signal);
+    }
+    // The SDK ends an aborted stream quietly; the caller must still learn it was cut.
+    if (signal?.aborted) throw abortedError(signal, this.name);
+    const { reply, toolInput } = accumulator.finish();
+    yield { type: "response", response: toProviderResponse(reply, this.name, this.model(request), toolInput) };
+  }
+
+  private model(request: ModelRequest): string {
+    return request.model || this.defaultModel;
+  }
+
+  private body(request: ModelRequest): MessageCreateParamsBase {
+    return {
+      model: this.model(request),
+      max_tokens: request.maxTokens,
+      ...(request.system ? { system: request.system } : {}),
+      messages: toAnthropicMessages(request.messages),
+      ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+      ...(this.thinking ? { thinking: this.thinking } : request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    };
+  }
+}

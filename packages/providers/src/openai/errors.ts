@@ -1,0 +1,39 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { captureNumbers, toProviderError, type ApiErrorView, type ErrorRefinement } from "../errors.js";
+
+const SDK = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
+
+/** Maps whatever the `openai` SDK threw to a typed harnessx error. */
+export function openAIError(err: unknown, provider: string, signal: AbortSignal | undefined): Error {
+  return toProviderError(err, { provider, signal, sdk: SDK, refine: refineOpenAIError });
+}
+
+/**
+ * Context and budget errors of OpenAI and the common compatible servers:
+ * OpenAI `context_length_exceeded` and "supports at most N completion tokens",
+ * llama.cpp `exceed_context_size_error`, vLLM "maximum context length is N
+ * tokens ... (A in the messages, B in the completion)".
+ */
+export function refineOpenAIError(error: ApiErrorView): ErrorRefinement {
+  const message = error.message;
+  const atMost = captureNumbers(/supports at most (\d+) completion tokens/i, message);
+  if (atMost) return { kind: "reply_limit", limit: atMost[0] };
+  const vllm = captureNumbers(/maximum context length is (\d+) tokens.*?\((\d+) in the messages, (\d+) in the completion\)/is, message);
+  if (vllm) {
+    const [window, prompt] = vllm;
+    return window > prompt ? { kind: "reply_limit", limit: window - prompt } : { kind: "context_overflow" };
+  }
+  if (
+    error.code === "context_length_exceeded" ||
+    error.type === "exceed_context_size_error" ||
+    /maximum context length|context length|context window|exceeds the available context size/i.test(message)
+  ) {
+    return { kind: "context_overflow" };
+  }
+  if (error.status !== undefined) return {};
+  // An error object inside a stream: only its code or type says what happened.
+  const tag = `${error.code ?? ""} ${error.type ?? ""}`;
+  if (/rate_limit|rate limit|tokens_exceeded/i.test(tag)) return { kind: "rate_limit" };
+  if (/invalid_request/i.test(tag)) return { kind: "invalid_request" };
+  return {};
+}

@@ -1,0 +1,113 @@
+import type { ModelProvider, ModelRequest, ProviderResponse, StreamEvent } from "@harnessx/core";
+import OpenAI from "openai";
+import type { ChatCompletionCreateParamsBase } from "openai/resources/chat/completions/completions";
+import { resolveConnection } from "../connection.js";
+import { abortedError } from "../errors.js";
+import { openAIError } from "./errors.js";
+import { toChatMessages, toChatTools } from "./messages.js";
+import { readCompletion, toProviderResponse } from "./response.js";
+import { ChunkAccumulator } from "./stream.js";
+
+export interface OpenAIProviderOptions {
+  /** API key. Default: `OPENAI_API_KEY`; a placeholder when only a server is named (local servers need none). */
+  apiKey?: string;
+  /**
+   * Root of any OpenAI-compatible server, e.g. `http://127.0.0.1:8080/v1` (llama.cpp),
+   * `http://127.0.0.1:8000/v1` (vLLM), `http://127.0.0.1:11434/v1` (Ollama).
+   * Default: `OPENAI_BASE_URL`, else the OpenAI API.
+   */
+  baseURL?: string;
+  /** Model used when the agent names none. Default: `OPENAI_MODEL`, else `"gpt-4o-mini"`. */
+  model?: string;
+  /** A ready client. `apiKey`, `baseURL` and `timeoutMs` are then ignored; its own retries are still turned off per request. */
+  client?: OpenAI;
+  /** Provider name in replies, hooks and traces. Default `"openai"`. */
+  name?: string;
+  /** Time limit of one HTTP request in the SDK. Default: the SDK's (10 minutes); the agent's `requestTimeoutMs` applies as well. */
+  timeoutMs?: number;
+  /**
+   * Request field for the reply budget. Default `"max_completion_tokens"` on the
+   * OpenAI API (its reasoning models refuse `max_tokens`), `"max_tokens"` on any
+   * other server, which all understand it.
+   */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+}
+
+/**
+ * A `ModelProvider` on the official `openai` SDK (Chat Completions), for the
+ * OpenAI API or any compatible server. The SDK never retries: the engine does,
+ * with `RETRY` events and the server's Retry-After.
+ */
+export class OpenAIProvider implements ModelProvider {
+  readonly name: string;
+  readonly defaultModel: string;
+  readonly client: OpenAI;
+  private readonly maxTokensField: "max_tokens" | "max_completion_tokens";
+
+  constructor(options: OpenAIProviderOptions = {}) {
+    this.name = options.name ?? "openai";
+    if (options.client) {
+      this.client = options.client;
+      this.defaultModel = options.model ?? process.env.OPENAI_MODEL ?? "gpt-4o-mini";
+    } else {
+      const connection = resolveConnection("OpenAIProvider", { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", model: "OPENAI_MODEL" }, "gpt-4o-mini", options, true);
+      this.defaultModel = connection.model;
+      this.client = new OpenAI({
+        apiKey: connection.apiKey,
+        baseURL: connection.baseURL,
+        maxRetries: 0,
+        ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+      });
+    }
+    this.maxTokensField = options.maxTokensField ?? (isOpenAIHost(this.client.baseURL) ? "max_completion_tokens" : "max_tokens");
+  }
+
+  async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
+    let reply: unknown;
+    try {
+      reply = await this.client.chat.completions.create({ ...this.body(request), stream: false }, { signal, maxRetries: 0 });
+    } catch (err) {
+      throw openAIError(err, this.name, signal);
+    }
+    return toProviderResponse(readCompletion(reply, this.name), this.name, this.model(request));
+  }
+
+  async *stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
+    const accumulator = new ChunkAccumulator(this.name);
+    try {
+      const chunks = await this.client.chat.completions.create(
+        { ...this.body(request), stream: true, stream_options: { include_usage: true } },
+        { signal, maxRetries: 0 },
+      );
+      for await (const chunk of chunks) yield* accumulator.add(chunk);
+    } catch (err) {
+      throw openAIError(err, this.name, signal);
+    }
+    // The SDK ends an aborted stream quietly; the caller must still learn it was cut.
+    if (signal?.aborted) throw abortedError(signal, this.name);
+    yield { type: "response", response: toProviderResponse(accumulator.finish(), this.name, this.model(request)) };
+  }
+
+  private model(request: ModelRequest): string {
+    return request.model || this.defaultModel;
+  }
+
+  private body(request: ModelRequest): ChatCompletionCreateParamsBase {
+    return {
+      model: this.model(request),
+      messages: toChatMessages(request.system, request.messages),
+      ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
+      [this.maxTokensField]: request.maxTokens,
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    };
+  }
+}
+
+function isOpenAIHost(baseURL: string): boolean {
+  try {
+    const host = new URL(baseURL).hostname;
+    return host === "api.openai.com" || host.endsWith(".openai.com");
+  } catch {
+    return false;
+  }
+}
