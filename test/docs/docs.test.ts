@@ -1,0 +1,39 @@
+// Runs every ```ts block of the docs as its own program, so the documented examples stay true.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+
+const root = new URL("../..", import.meta.url).pathname;
+const pages = ["docs/core.md"];
+
+for (const page of pages) {
+  describe(`${page} examples run`, () => {
+    const text = readFileSync(join(root, page), "utf8");
+    const blocks = [...text.matchAll(/^## (.+)$|^```ts\n([\s\S]*?)^```$/gm)];
+    let heading = "";
+    let n = 0;
+    for (const m of blocks) {
+      if (m[1]) {
+        heading = m[1];
+        n = 0;
+        continue;
+      }
+      const code = m[2];
+      const label = `${heading} #${++n}`;
+      test(label, () => {
+        // Inside test/ so that "harnessx" resolves through the workspace.
+        const dir = mkdtempSync(join(root, "test", "docs", ".run-"));
+        try {
+          const file = join(dir, "example.ts");
+          writeFileSync(file, code);
+          const run = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+          assert.equal(run.status, 0, `example "${label}" failed:\n${run.stderr}`);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+    }
+  });
+}
