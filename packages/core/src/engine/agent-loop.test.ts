@@ -223,7 +223,7 @@ describe("streaming and cancellation", () => {
   test("one turn at a time: a second run while one is active is refused", async () => {
     const agent = scriptedAgent([{ text: "a", delayMs: 20 }, { text: "b" }]);
     const first = agent.run("x");
-    assert.throws(() => agent.run("y"), /already running/);
+    await assert.rejects(agent.run("y"), /already running/);
     await first;
     assert.equal((await agent.run("y")).text, "b");
   });

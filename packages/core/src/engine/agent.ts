@@ -161,7 +161,8 @@ export class Agent implements AsyncDisposable {
   }
 
   private startRun(input: string, sink: RunSink, options: RunOptions): Promise<RunResult> {
-    this.assertIdle();
+    const busy = this.busyError();
+    if (busy) return Promise.reject(busy);
     if (this.waiting) {
       return Promise.reject(new HarnessError("awaiting_approval", `run ${this.waiting.runId} is waiting for approval; call resume() with a decision for each pending call first`));
     }
@@ -171,15 +172,11 @@ export class Agent implements AsyncDisposable {
   }
 
   private resumeWith(decisions: Record<string, ApprovalDecision>, sink: RunSink, options: RunOptions): Promise<RunResult> {
-    this.assertIdle();
+    const busy = this.busyError();
+    if (busy) return Promise.reject(busy);
     const loop = this.waiting;
     if (!loop) return Promise.reject(new HarnessError("not_awaiting_approval", "there is no run waiting for approval"));
-    let resumed: Promise<RunResult>;
-    try {
-      resumed = loop.resume(decisions, sink, options.signal);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    const resumed = loop.resume(decisions, sink, options.signal);
     this.waiting = undefined;
     return this.track(loop, resumed.catch((err) => {
       this.waiting = loop;
@@ -187,9 +184,10 @@ export class Agent implements AsyncDisposable {
     }));
   }
 
-  private assertIdle(): void {
-    if (this.closed) throw new HarnessError("agent_closed", "this agent is closed");
-    if (this.active) throw new HarnessError("agent_busy", "this agent is already running a turn; await it first (one turn at a time)");
+  private busyError(): HarnessError | undefined {
+    if (this.closed) return new HarnessError("agent_closed", "this agent is closed");
+    if (this.active) return new HarnessError("agent_busy", "this agent is already running a turn; await it first (one turn at a time)");
+    return undefined;
   }
 
   private track(loop: RunLoop, run: Promise<RunResult>): Promise<RunResult> {
