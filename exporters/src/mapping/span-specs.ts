@@ -1,0 +1,141 @@
+import type { AgentStartData, LlmRequestData, LlmResponseData, RunResult, ToolCall, ToolCallEndData, Usage } from "@harnessx/core";
+import { GenAI, Hx } from "./attributes.js";
+import { cut, inputMessages, outputMessages, safeJson, systemInstructions, toolDefinitions } from "./content.js";
+import { spanError } from "./errors.js";
+import type { AgentInfo, Attributes, SpanClose, SpanError, SpanOpen, SpillReference } from "./span-model.js";
+
+export interface MappingOptions {
+  /** Put prompts, replies, tool arguments and results on spans. Default false. */
+  captureContent: boolean;
+  /** Longest string kept per content part. */
+  maxContentChars: number;
+}
+
+export const DEFAULT_MAX_CONTENT_CHARS = 8192;
+
+function common(info: AgentInfo, operation: string): Attributes {
+  const a: Attributes = { [GenAI.OPERATION_NAME]: operation };
+  if (info.provider) a[GenAI.PROVIDER_NAME] = info.provider;
+  if (info.sessionId) a[GenAI.CONVERSATION_ID] = info.sessionId;
+  return a;
+}
+
+function usageAttributes(a: Attributes, usage: Partial<Usage> | undefined): void {
+  if (!usage) return;
+  if (typeof usage.inputTokens === "number") a[GenAI.USAGE_INPUT_TOKENS] = usage.inputTokens;
+  if (typeof usage.outputTokens === "number") a[GenAI.USAGE_OUTPUT_TOKENS] = usage.outputTokens;
+  if (typeof usage.cacheReadTokens === "number") a[GenAI.USAGE_CACHE_READ] = usage.cacheReadTokens;
+  if (typeof usage.cacheWriteTokens === "number") a[GenAI.USAGE_CACHE_CREATION] = usage.cacheWriteTokens;
+}
+
+/** JSON text for a free-form content attribute; past `max` it becomes a cut JSON string and the original length is kept beside it. */
+function jsonContent(a: Attributes, key: string, json: string, max: number): void {
+  if (json.length <= max) {
+    a[key] = json;
+    return;
+  }
+  a[key] = JSON.stringify(cut(json, max).text);
+  a[Hx.ORIGINAL_CHARS_PREFIX + key] = json.length;
+}
+
+export function agentOpen(info: AgentInfo, start: AgentStartData, time: number): SpanOpen {
+  const attributes = common(info, "invoke_agent");
+  attributes[GenAI.AGENT_NAME] = info.name;
+  if (start.model) attributes[GenAI.REQUEST_MODEL] = start.model;
+  attributes[Hx.RUN_ID] = start.runId;
+  if (start.resumed) attributes[Hx.RUN_RESUMED] = true;
+  return { role: "agent", name: `invoke_agent ${info.name}`, kind: "INTERNAL", time, attributes, detail: { role: "agent", start } };
+}
+
+export function agentClose(start: AgentStartData, result: RunResult | undefined, time: number): SpanClose {
+  const attributes: Attributes = {};
+  let error: SpanError | undefined;
+  if (result) {
+    attributes[Hx.RUN_STATUS] = result.status;
+    usageAttributes(attributes, result.usage);
+    if (result.status === "failed") error = spanError(result.error, "run_failed");
+    else if (result.status === "cancelled") error = { type: "cancelled", message: "the run was cancelled" };
+  } else {
+    attributes[Hx.RUN_STATUS] = "unfinished";
+  }
+  if (error) attributes[GenAI.ERROR_TYPE] = error.type;
+  return { time, attributes, ...(error ? { error } : {}), detail: { role: "agent", start, ...(result ? { result } : {}) } };
+}
+
+export function chatOpen(info: AgentInfo, request: LlmRequestData, time: number, o: MappingOptions): SpanOpen {
+  const attributes = common(info, "chat");
+  attributes[GenAI.REQUEST_MODEL] = request.model;
+  if (typeof request.maxTokens === "number") attributes[GenAI.REQUEST_MAX_TOKENS] = request.maxTokens;
+  if (typeof request.temperature === "number") attributes[GenAI.REQUEST_TEMPERATURE] = request.temperature;
+  const full = request.request;
+  if (o.captureContent && full) {
+    if (full.system) attributes[GenAI.SYSTEM_INSTRUCTIONS] = safeJson(systemInstructions(full.system, o.maxContentChars));
+    if (Array.isArray(full.messages)) attributes[GenAI.INPUT_MESSAGES] = safeJson(inputMessages(full.messages, o.maxContentChars));
+    if (Array.isArray(full.tools) && full.tools.length) attributes[GenAI.TOOL_DEFINITIONS] = safeJson(toolDefinitions(full.tools));
+  }
+  return { role: "chat", name: `chat ${request.model}`, kind: "CLIENT", time, attributes, detail: { role: "chat", request } };
+}
+
+export function chatClose(request: LlmRequestData, response: LlmResponseData, time: number, o: MappingOptions): SpanClose {
+  const attributes: Attributes = {};
+  if (response.provider) attributes[GenAI.PROVIDER_NAME] = response.provider;
+  const raw = response.response;
+  if (raw?.id) attributes[GenAI.RESPONSE_ID] = raw.id;
+  if (response.model) attributes[GenAI.RESPONSE_MODEL] = response.model;
+  if (response.stopReason) attributes[GenAI.RESPONSE_FINISH_REASONS] = [response.stopReason];
+  usageAttributes(attributes, response.usage);
+  if (o.captureContent && Array.isArray(raw?.content)) {
+    attributes[GenAI.OUTPUT_MESSAGES] = safeJson(outputMessages(raw.content, response.stopReason, o.maxContentChars));
+  }
+  return { time, attributes, detail: { role: "chat", request, response } };
+}
+
+export function failedClose(detailClose: Omit<SpanClose, "time" | "attributes" | "error">, error: SpanError, time: number): SpanClose {
+  return { ...detailClose, time, attributes: { [GenAI.ERROR_TYPE]: error.type }, error };
+}
+
+export function toolOpen(info: AgentInfo, call: ToolCall, time: number, o: MappingOptions): SpanOpen {
+  const attributes = common(info, "execute_tool");
+  attributes[GenAI.TOOL_NAME] = call.name;
+  attributes[GenAI.TOOL_CALL_ID] = call.id;
+  attributes[GenAI.TOOL_TYPE] = "function";
+  if (o.captureContent) jsonContent(attributes, GenAI.TOOL_CALL_ARGUMENTS, safeJson(call.input ?? {}), o.maxContentChars);
+  return { role: "tool", name: `execute_tool ${call.name}`, kind: "INTERNAL", time, attributes, detail: { role: "tool", toolCall: call } };
+}
+
+export function toolClose(end: ToolCallEndData, spill: SpillReference | undefined, time: number, o: MappingOptions): SpanClose {
+  const attributes: Attributes = {};
+  const result = end.result;
+  if (end.outcome) attributes[Hx.TOOL_OUTCOME] = end.outcome;
+  if (spill) {
+    attributes[Hx.RESULT_SPILLED] = true;
+    attributes[Hx.RESULT_ID] = spill.resultId;
+    attributes[Hx.RESULT_BYTES] = spill.bytes;
+  }
+  if (o.captureContent && result) {
+    // A spilled result is shown by reference only: never its content.
+    const json = spill ? safeJson(spill) : resultJson(result.content ?? "");
+    jsonContent(attributes, GenAI.TOOL_CALL_RESULT, json, o.maxContentChars);
+  }
+  let error: SpanError | undefined;
+  if (result?.isError) {
+    const type = end.outcome && end.outcome !== "executed" ? end.outcome : "tool_error";
+    error = { type, message: result.content ?? "" };
+    attributes[GenAI.ERROR_TYPE] = type;
+  }
+  return { time, attributes, ...(error ? { error } : {}), detail: { role: "tool", toolCall: end.toolCall, end, ...(spill ? { spill } : {}) } };
+}
+
+/** A result that is JSON text stays JSON; any other text becomes a JSON string. */
+function resultJson(content: string): string {
+  const first = content.charCodeAt(0);
+  if (first === 123 || first === 91) {
+    try {
+      JSON.parse(content);
+      return content;
+    } catch {
+      // not JSON: quoted below
+    }
+  }
+  return JSON.stringify(content);
+}

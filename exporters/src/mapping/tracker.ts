@@ -1,0 +1,190 @@
+import type { AgentEndData, AgentStartData, ContextCondensedData, CustomData, ErrorData, LlmRequestData, LlmResponseData, RecoveryData, RetryData, ToolCallEndData, ToolCallStartData } from "@harnessx/core";
+import { GenAI, Hx } from "./attributes.js";
+import { spanError } from "./errors.js";
+import { agentClose, agentOpen, chatClose, chatOpen, failedClose, toolClose, toolOpen, type MappingOptions } from "./span-specs.js";
+import type { AgentInfo, Attributes, SpanDetail, SpanSink, SpillReference, TraceEvent } from "./span-model.js";
+import { spillFromData, spillFromEnvelope } from "./spill.js";
+
+interface Open<H> {
+  handle: H;
+  detail: SpanDetail;
+}
+
+interface RunState<H> {
+  span: H;
+  start: AgentStartData;
+  chat?: Open<H> & { request: LlmRequestData };
+  tools: Map<string, Open<H>>;
+  spills: Map<string, SpillReference>;
+}
+
+/**
+ * The one mapping from hook events to spans, shared by the live extensions
+ * and the offline converters: a run span (`invoke_agent`) with `chat` and
+ * `execute_tool` children, span events for retries, recoveries, condensing,
+ * denials and errors. Feed it events in order; it drives a sink.
+ */
+export class SpanTracker<H> {
+  private readonly runs = new Map<string, RunState<H>>();
+
+  constructor(private readonly sink: SpanSink<H>, private readonly info: AgentInfo, private readonly options: MappingOptions) {}
+
+  /** Runs with an open span (a run waiting for approval stays open). */
+  get openRuns(): number {
+    return this.runs.size;
+  }
+
+  handle(e: TraceEvent): void {
+    if (e.runId === undefined) return;
+    switch (e.kind) {
+      case "agent_start":
+        return this.agentStart(e.runId, e.data as AgentStartData, e.ts);
+      case "agent_end":
+        return this.agentEnd(e.runId, e.data as AgentEndData, e.ts);
+      case "llm_request":
+        return this.llmRequest(e.runId, e.data as LlmRequestData, e.ts);
+      case "llm_response":
+        return this.llmResponse(e.runId, e.data as LlmResponseData, e.ts);
+      case "tool_call_start":
+        return this.toolStart(e.runId, e.data as ToolCallStartData, e.ts);
+      case "tool_call_end":
+        return this.toolEnd(e.runId, e.data as ToolCallEndData, e.ts);
+      case "retry":
+        return this.retry(e.runId, e.data as RetryData, e.ts);
+      case "recovery": {
+        const d = e.data as RecoveryData;
+        return this.runEvent(e.runId, Hx.EVENT_RECOVERY, e.ts, compact({ "harnessx.recovery.reason": d.reason, "harnessx.recovery.attempt": d.attempt, "harnessx.recovery.reply_budget": d.replyBudget }));
+      }
+      case "context_condensed": {
+        const d = e.data as ContextCondensedData;
+        return this.runEvent(e.runId, Hx.EVENT_CONDENSED, e.ts, compact({ "harnessx.condensed.messages_dropped": d.messagesDropped, "harnessx.condensed.summary_chars": d.summaryChars, "harnessx.condensed.summarized": d.summarized }));
+      }
+      case "error":
+        return this.error(e.runId, e.data as ErrorData, e.ts);
+      case "custom":
+        return this.custom(e.runId, e.data as CustomData);
+      default:
+        return;
+    }
+  }
+
+  /** Ends every open span (teardown, or the end of a recording): runs get `harnessx.run.status = "unfinished"`. */
+  closeAll(time: number): void {
+    for (const [runId, run] of this.runs) {
+      this.closeChildren(run, time, "unfinished");
+      this.sink.close(run.span, agentClose(run.start, undefined, time));
+      this.runs.delete(runId);
+    }
+  }
+
+  private agentStart(runId: string, start: AgentStartData, ts: number): void {
+    const open = this.runs.get(runId);
+    if (open) {
+      this.sink.event(open.span, { name: Hx.EVENT_RESUMED, time: ts, attributes: {} });
+      return;
+    }
+    const span = this.sink.open(agentOpen(this.info, { ...start, runId }, ts), undefined);
+    this.runs.set(runId, { span, start, tools: new Map(), spills: new Map() });
+  }
+
+  private agentEnd(runId: string, end: AgentEndData, ts: number): void {
+    const run = this.runs.get(runId);
+    if (!run) return;
+    this.closeChildren(run, ts, end.result?.status === "cancelled" ? "cancelled" : "run_ended");
+    this.sink.close(run.span, agentClose(run.start, end.result, ts));
+    this.runs.delete(runId);
+  }
+
+  private closeChildren(run: RunState<H>, ts: number, type: string): void {
+    const message = `the run ended before this operation did (${type})`;
+    if (run.chat) this.sink.close(run.chat.handle, failedClose({ detail: run.chat.detail }, { type, message }, ts));
+    run.chat = undefined;
+    for (const tool of run.tools.values()) this.sink.close(tool.handle, failedClose({ detail: tool.detail }, { type, message }, ts));
+    run.tools.clear();
+  }
+
+  private llmRequest(runId: string, request: LlmRequestData, ts: number): void {
+    const run = this.runs.get(runId);
+    if (!run) return;
+    if (run.chat) this.sink.close(run.chat.handle, failedClose({ detail: run.chat.detail }, { type: "superseded", message: "a new model call started before this one ended" }, ts));
+    const spec = chatOpen(this.info, request, ts, this.options);
+    run.chat = { handle: this.sink.open(spec, run.span), detail: spec.detail, request };
+  }
+
+  private llmResponse(runId: string, response: LlmResponseData, ts: number): void {
+    const run = this.runs.get(runId);
+    if (!run?.chat) return;
+    this.sink.close(run.chat.handle, chatClose(run.chat.request, response, ts, this.options));
+    run.chat = undefined;
+  }
+
+  private toolStart(runId: string, start: ToolCallStartData, ts: number): void {
+    const run = this.runs.get(runId);
+    if (!run || !start.toolCall) return;
+    const spec = toolOpen(this.info, start.toolCall, ts, this.options);
+    run.tools.set(start.toolCall.id, { handle: this.sink.open(spec, run.span), detail: spec.detail });
+  }
+
+  private toolEnd(runId: string, end: ToolCallEndData, ts: number): void {
+    const run = this.runs.get(runId);
+    if (!run || !end.toolCall) return;
+    const id = end.toolCall.id;
+    let open = run.tools.get(id);
+    if (!open) {
+      // Refused calls (denied, unknown tool, bad input) never started: a short span still shows them.
+      const spec = toolOpen(this.info, end.toolCall, ts - (end.durationMs ?? 0), this.options);
+      open = { handle: this.sink.open(spec, run.span), detail: spec.detail };
+    }
+    run.tools.delete(id);
+    if (end.outcome === "denied") {
+      this.sink.event(open.handle, { name: Hx.EVENT_DENIED, time: ts, attributes: compact({ "harnessx.permission.source": end.permission?.source, "harnessx.permission.reason": end.permission?.reason }) });
+    }
+    const spill = run.spills.get(id) ?? (end.result ? spillFromEnvelope(end.result.content ?? "") : undefined);
+    run.spills.delete(id);
+    this.sink.close(open.handle, toolClose(end, spill, ts, this.options));
+  }
+
+  private retry(runId: string, d: RetryData, ts: number): void {
+    const run = this.runs.get(runId);
+    if (!run) return;
+    const err = spanError(d.error);
+    const attributes = compact({ "harnessx.retry.target": d.target, "harnessx.retry.attempt": d.attempt, "harnessx.retry.delay_ms": d.delayMs, [GenAI.ERROR_TYPE]: err.type, "exception.message": err.message });
+    const target = d.target === "tool" && d.toolCall ? run.tools.get(d.toolCall.id)?.handle : d.target === "model" ? run.chat?.handle : undefined;
+    this.sink.event(target ?? run.span, { name: Hx.EVENT_RETRY, time: ts, attributes });
+  }
+
+  private error(runId: string, d: ErrorData, ts: number): void {
+    const run = this.runs.get(runId);
+    if (!run) return;
+    const err = spanError(d.error);
+    if (d.source === "provider" && run.chat) {
+      this.sink.close(run.chat.handle, failedClose({ detail: run.chat.detail }, err, ts));
+      run.chat = undefined;
+      return;
+    }
+    this.runEvent(runId, Hx.EVENT_ERROR, ts, compact({ "harnessx.error.source": d.source, "exception.type": err.type, "exception.message": err.message, "harnessx.error.extension": d.extension, "harnessx.dropped": d.dropped }));
+  }
+
+  private custom(runId: string, d: CustomData): void {
+    if (d?.name !== "spill") return;
+    const run = this.runs.get(runId);
+    const ref = spillFromData(d.data);
+    const callId = (d.data as { toolCallId?: unknown } | undefined)?.toolCallId;
+    if (run && ref && typeof callId === "string") run.spills.set(callId, ref);
+  }
+
+  private runEvent(runId: string, name: string, ts: number, attributes: Attributes): void {
+    const run = this.runs.get(runId);
+    if (run) this.sink.event(run.span, { name, time: ts, attributes });
+  }
+}
+
+/** Drops undefined and null values so every attribute is a valid OpenTelemetry value. */
+function compact(values: Record<string, string | number | boolean | null | undefined>): Attributes {
+  const out: Attributes = {};
+  for (const key in values) {
+    const v = values[key];
+    if (v !== undefined && v !== null) out[key] = v;
+  }
+  return out;
+}

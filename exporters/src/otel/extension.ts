@@ -1,0 +1,68 @@
+import { Extension, type ExtensionContext } from "@harnessx/core";
+import { trace, type Span, type Tracer } from "@opentelemetry/api";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker } from "../mapping/index.js";
+import { nowMs, settleWithin } from "../util/time.js";
+import { DropReporter } from "./drop-reporter.js";
+import type { ExportPipeline } from "./export-pipeline.js";
+import { OtelSink } from "./otel-sink.js";
+
+export interface OpenTelemetryExtensionOptions {
+  /** Default: the global tracer provider's `@harnessx/exporters` tracer (or `telemetry.tracer`). */
+  tracer?: Tracer;
+  /** Record prompts, replies, tool arguments and results on spans (GenAI JSON shapes). Default false. */
+  captureContent?: boolean;
+  /** Longest string kept per content part; longer ones are cut and their length recorded. Default 8192. */
+  maxContentChars?: number;
+  /** The export pipeline to flush at close and read losses from (what `setupTelemetry()` returns). */
+  telemetry?: ExportPipeline & { tracer?: Tracer };
+  /** Longest wait for the flush at close. Default 5000 ms. */
+  flushTimeoutMs?: number;
+}
+
+/**
+ * OpenTelemetry spans for every run, following the GenAI semantic conventions:
+ * `invoke_agent {agent}` > `chat {model}` (CLIENT) and `execute_tool {tool}`.
+ * Uses `@opentelemetry/api` only; with no SDK installed every call is a no-op.
+ */
+export class OpenTelemetryExtension extends Extension {
+  readonly name = "opentelemetry";
+  private readonly tracer: Tracer;
+  private readonly options: Required<Pick<OpenTelemetryExtensionOptions, "captureContent" | "maxContentChars" | "flushTimeoutMs">>;
+  private readonly telemetry: ExportPipeline | undefined;
+  private readonly drops = new DropReporter("opentelemetry", "spans");
+  private tracker: SpanTracker<Span> | undefined;
+  private ctx: ExtensionContext | undefined;
+
+  constructor(options: OpenTelemetryExtensionOptions = {}) {
+    super();
+    this.telemetry = options.telemetry;
+    this.tracer = options.tracer ?? options.telemetry?.tracer ?? trace.getTracer("@harnessx/exporters", "0.1.0");
+    this.options = {
+      captureContent: options.captureContent ?? false,
+      maxContentChars: options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS,
+      flushTimeoutMs: options.flushTimeoutMs ?? 5000,
+    };
+  }
+
+  install(ctx: ExtensionContext): void {
+    this.ctx = ctx;
+    const tracker = new SpanTracker(new OtelSink(this.tracer), { name: ctx.config.name, sessionId: ctx.sessionId, provider: ctx.agent.provider.name }, this.options);
+    this.tracker = tracker;
+    ctx.onAnyHook((hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data }));
+  }
+
+  /** Reports losses seen so far; never waits on the network. */
+  override onTurnComplete(): Promise<void> | undefined {
+    return this.telemetry ? this.drops.report(this.ctx, this.telemetry.droppedSpans()) : undefined;
+  }
+
+  /** Ends spans still open, flushes within `flushTimeoutMs` and reports what was lost. */
+  override async teardown(): Promise<void> {
+    this.tracker?.closeAll(nowMs());
+    if (!this.telemetry) return;
+    const flushed = await settleWithin(this.telemetry.forceFlush(), this.options.flushTimeoutMs);
+    // After a flush that timed out, whatever is still unconfirmed is lost as far as this run can tell.
+    const lost = this.telemetry.droppedSpans() + (flushed ? 0 : this.telemetry.unconfirmedSpans?.() ?? 0);
+    await this.drops.report(this.ctx, lost, flushed ? "" : `flush did not finish within ${this.options.flushTimeoutMs} ms`);
+  }
+}

@@ -1,0 +1,30 @@
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Span, type Tracer } from "@opentelemetry/api";
+import type { SpanClose, SpanEventSpec, SpanOpen, SpanSink } from "../mapping/index.js";
+
+/**
+ * Spans through `@opentelemetry/api`. A run span is a child of whatever span is
+ * active where the run started; model and tool spans are children of the run
+ * span by explicit parent, so parallel tool calls are siblings.
+ */
+export class OtelSink implements SpanSink<Span> {
+  constructor(private readonly tracer: Tracer) {}
+
+  open(span: SpanOpen, parent: Span | undefined): Span {
+    const parentContext = parent ? trace.setSpan(ROOT_CONTEXT, parent) : context.active();
+    return this.tracer.startSpan(
+      span.name,
+      { kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: span.attributes, startTime: span.time },
+      parentContext,
+    );
+  }
+
+  event(handle: Span, event: SpanEventSpec): void {
+    handle.addEvent(event.name, event.attributes, event.time);
+  }
+
+  close(handle: Span, close: SpanClose): void {
+    handle.setAttributes(close.attributes);
+    if (close.error) handle.setStatus({ code: SpanStatusCode.ERROR, message: close.error.message });
+    handle.end(close.time);
+  }
+}

@@ -1,0 +1,81 @@
+import { context, propagation, trace, type Tracer } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { NodeSDK } from "@opentelemetry/sdk-node";
+import { BatchSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import type { ExportPipeline } from "../otel/export-pipeline.js";
+import { settleWithin } from "../util/time.js";
+import { CountingSpanExporter, CountingSpanProcessor, ExportCounts } from "./counting.js";
+
+export interface TelemetryOptions {
+  /** `service.name`. `OTEL_SERVICE_NAME`, when set, wins (operators rename without a code change). Default "harnessx". */
+  serviceName?: string;
+  /** OTLP/HTTP traces URL. Default: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`, else http://localhost:4318/v1/traces. */
+  url?: string;
+  /** Extra request headers. Default: `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS`. */
+  headers?: Record<string, string>;
+  /** Time limit of one export request, retries included. Default: `OTEL_EXPORTER_OTLP_TIMEOUT`, else 10 s. */
+  exportTimeoutMs?: number;
+  /** Longest time `shutdown()` waits for the last spans to leave. Default 5000 ms. */
+  shutdownTimeoutMs?: number;
+  /** Replaces the OTLP/HTTP exporter (another backend, or an in-memory exporter in tests). */
+  exporter?: SpanExporter;
+  /** BatchSpanProcessor settings; unset ones come from `OTEL_BSP_*`, then the SDK defaults. */
+  batch?: { maxQueueSize?: number; maxExportBatchSize?: number; scheduledDelayMillis?: number; exportTimeoutMillis?: number };
+}
+
+/** A running tracing pipeline: pass it to `OpenTelemetryExtension({ telemetry })`. */
+export interface Telemetry extends ExportPipeline {
+  readonly tracer: Tracer;
+  readonly counts: Readonly<ExportCounts>;
+  /**
+   * Flushes (bounded by `shutdownTimeoutMs`), stops the SDK and unregisters its
+   * global providers. Never rejects. `dropped` counts spans that did not leave.
+   */
+  shutdown(): Promise<{ flushed: boolean; dropped: number }>;
+}
+
+/**
+ * Starts `@opentelemetry/sdk-node` with an OTLP/HTTP (JSON) trace exporter
+ * behind a counting BatchSpanProcessor. Honours the standard `OTEL_*`
+ * variables (endpoint, headers, timeout, service name, resource attributes,
+ * sampler, `OTEL_BSP_*`, `OTEL_SDK_DISABLED`). Traces only: no metric or log exporters.
+ */
+export function setupTelemetry(options: TelemetryOptions = {}): Telemetry {
+  const counts = new ExportCounts();
+  const exporter =
+    options.exporter ??
+    new OTLPTraceExporter({
+      ...(options.url ? { url: options.url } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.exportTimeoutMs ? { timeoutMillis: options.exportTimeoutMs } : {}),
+    });
+  const processor = new CountingSpanProcessor(new BatchSpanProcessor(new CountingSpanExporter(exporter, counts), options.batch), counts);
+  const sdk = new NodeSDK({
+    serviceName: process.env.OTEL_SERVICE_NAME || options.serviceName || "harnessx",
+    spanProcessors: [processor],
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 5000;
+  let stopped: Promise<{ flushed: boolean; dropped: number }> | undefined;
+  return {
+    tracer: trace.getTracer("@harnessx/exporters", "0.1.0"),
+    counts,
+    forceFlush: () => processor.forceFlush(),
+    droppedSpans: () => processor.droppedSpans(),
+    unconfirmedSpans: () => processor.unconfirmedSpans(),
+    shutdown() {
+      stopped ??= (async () => {
+        const deadline = Date.now() + shutdownTimeoutMs;
+        const flushed = await settleWithin(processor.forceFlush(), shutdownTimeoutMs);
+        await settleWithin(sdk.shutdown(), Math.max(0, deadline - Date.now()));
+        trace.disable();
+        context.disable();
+        propagation.disable();
+        return { flushed, dropped: counts.dropped() + (flushed ? 0 : counts.unconfirmed()) };
+      })();
+      return stopped;
+    },
+  };
+}
