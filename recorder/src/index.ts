@@ -1,3 +1,11 @@
 export { ArtifactStore, isArtifactId, sha256Hex, type StoredArtifact } from "./artifacts/artifact-store.js";
 export { ArtifactNotFoundError, ArtifactCorruptError } from "./artifacts/errors.js";
 export { zstd, zstdCompress, zstdDecompress, loadNativeZstd, loadWasmZstd, ZstdError, DEFAULT_ZSTD_LEVEL, WASM_CHUNK_BYTES, type ZstdCodec, type ZstdImplementation } from "./zstd/index.js";
+export { ResultSpillExtension } from "./spill/result-spill-extension.js";
+export { ReadResultError } from "./spill/errors.js";
+export { READ_RESULT_TOOL, READ_RESULT_SCHEMA } from "./spill/read-result-tool.js";
+export type { ResultSpillOptions, SpillStore, SpillRetention, ReadResultLimits } from "./spill/options.js";
+export type { ResultKind } from "./spill/detect.js";
+export type { SpillRecord } from "./spill/spill-index.js";
+export type { SpillEventData } from "./spill/spiller.js";
+export type { ReadResultInput } from "./spill/result-reader.js";

@@ -1,0 +1,100 @@
+import { ConfigError } from "@harnessx/core";
+
+/** The artifact store surface the spill needs (the recorder's `ArtifactStore` fits). */
+export interface SpillStore {
+  put(data: Uint8Array | string): Promise<{ sha256: string; bytes: number }>;
+  get(sha256: string): Promise<Buffer>;
+  has(sha256: string): Promise<boolean>;
+  pin(sha256: string, holder: string): Promise<void>;
+  unpin(sha256: string, holder: string): Promise<void>;
+  deleteIfUnpinned(sha256: string): Promise<boolean>;
+}
+
+/**
+ * How long spilled results stay: `"session"` releases them when the agent closes
+ * (an artifact another holder pins, such as a recording, survives); a duration
+ * (milliseconds, or a string like `"30m"`, `"12h"`, `"7d"`) keeps them across
+ * restarts until they are that old.
+ */
+export type SpillRetention = "session" | number | `${number}${"s" | "m" | "h" | "d"}`;
+
+/** Caps on what `read_result` returns and spends. */
+export interface ReadResultLimits {
+  /** Characters one `read_result` answer may hold. Default 12_000. */
+  maxOutputChars?: number;
+  /** Rows a `query` returns at most. Default 200. */
+  maxRows?: number;
+  /** Matches a `search` lists at most. Default 50. */
+  maxMatches?: number;
+  /** Time a `query` may run before it is interrupted. Default 5_000 ms. */
+  queryTimeoutMs?: number;
+  /** Time a regular-expression `search` may run. Default 2_000 ms. */
+  searchTimeoutMs?: number;
+  /** DuckDB memory cap for queries. Default "512MB". */
+  queryMemoryLimit?: string;
+}
+
+export interface ResultSpillOptions {
+  /** Results larger than this many UTF-8 bytes are spilled. Default 32_000. */
+  thresholdBytes?: number;
+  /** Budget of the envelope's preview, in characters. Default 1_500. */
+  previewBytes?: number;
+  /** Where spilled results are stored. Default `new ArtifactStore(".harnessx")`. */
+  store?: SpillStore;
+  /** Default "24h": a saved session can be resumed in a new process within a day. */
+  retention?: SpillRetention;
+  /** Caps on `read_result`. */
+  limits?: ReadResultLimits;
+  /** Result tables kept loaded in DuckDB at once (least recently used close first). Default 4. */
+  maxOpenTables?: number;
+  /** Characters of read views (pretty-printed JSON, text) cached in memory. Default 160_000_000. */
+  viewCacheChars?: number;
+}
+
+export interface ResolvedLimits {
+  maxOutputChars: number;
+  maxRows: number;
+  maxMatches: number;
+  queryTimeoutMs: number;
+  searchTimeoutMs: number;
+  queryMemoryLimit: string;
+}
+
+export function resolveLimits(limits: ReadResultLimits = {}): ResolvedLimits {
+  return {
+    maxOutputChars: positiveInt("limits.maxOutputChars", limits.maxOutputChars, 12_000),
+    maxRows: positiveInt("limits.maxRows", limits.maxRows, 200),
+    maxMatches: positiveInt("limits.maxMatches", limits.maxMatches, 50),
+    queryTimeoutMs: positiveInt("limits.queryTimeoutMs", limits.queryTimeoutMs, 5_000),
+    searchTimeoutMs: positiveInt("limits.searchTimeoutMs", limits.searchTimeoutMs, 2_000),
+    queryMemoryLimit: memoryLimit(limits.queryMemoryLimit ?? "512MB"),
+  };
+}
+
+export function positiveInt(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`ResultSpillExtension: ${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function memoryLimit(value: string): string {
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(value)) {
+    throw new ConfigError(`ResultSpillExtension: limits.queryMemoryLimit must look like "512MB" or "1GB", got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `"session"`, or the retention in milliseconds. */
+export function resolveRetention(value: SpillRetention | undefined): "session" | number {
+  if (value === undefined) return UNIT_MS.h * 24;
+  if (value === "session") return "session";
+  if (typeof value === "number") {
+    if (Number.isFinite(value) && value > 0) return value;
+  } else {
+    const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(value);
+    if (m) return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  }
+  throw new ConfigError(`ResultSpillExtension: retention must be "session", a positive number of milliseconds, or a duration like "12h" or "7d"; got ${JSON.stringify(value)}`);
+}

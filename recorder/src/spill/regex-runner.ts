@@ -1,0 +1,97 @@
+import { Worker } from "node:worker_threads";
+import { ReadResultError } from "./errors.js";
+
+/**
+ * Runs the model's regular expression in a worker thread, because a catastrophic
+ * pattern (e.g. `(a+)+$`) can spin the JavaScript regex engine for hours and cannot
+ * be interrupted on the main thread; the worker is terminated at the time limit.
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require("node:worker_threads");
+parentPort.on("message", (job) => {
+  const re = new RegExp(job.source, job.flags);
+  const found = [];
+  let m;
+  while (found.length < job.limit * 2 && (m = re.exec(job.text)) !== null) {
+    found.push(m.index, m[0].length);
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  parentPort.postMessage(found);
+});
+`;
+
+/** Characters sent to the worker at once; chunks end at line ends, so matches within a line are all found. */
+const CHUNK_CHARS = 4_000_000;
+
+export interface RegexMatch {
+  index: number;
+  length: number;
+}
+
+export class RegexRunner {
+  private worker?: Worker;
+
+  /** Up to `limit` matches of `re` in `text`, in order; throws a ReadResultError when `timeoutMs` passes. */
+  async find(text: string, re: RegExp, limit: number, timeoutMs: number): Promise<RegexMatch[]> {
+    const deadline = Date.now() + timeoutMs;
+    const matches: RegexMatch[] = [];
+    let from = 0;
+    while (from < text.length && matches.length < limit) {
+      let to = Math.min(text.length, from + CHUNK_CHARS);
+      if (to < text.length) {
+        const nl = text.indexOf("\n", to);
+        to = nl < 0 ? text.length : nl + 1;
+      }
+      const found = await this.run({ text: text.slice(from, to), source: re.source, flags: re.flags, limit: limit - matches.length }, deadline - Date.now(), timeoutMs);
+      for (let i = 0; i < found.length; i += 2) matches.push({ index: from + found[i], length: found[i + 1] });
+      from = to;
+    }
+    return matches;
+  }
+
+  private run(job: { text: string; source: string; flags: string; limit: number }, remainingMs: number, timeoutMs: number): Promise<number[]> {
+    const worker = (this.worker ??= this.spawn());
+    return new Promise((resolve, reject) => {
+      const stop = (error: Error) => {
+        cleanup();
+        this.kill();
+        reject(error);
+      };
+      const timer = setTimeout(
+        () => stop(new ReadResultError("search_timeout", `the regular expression did not finish within ${timeoutMs} ms (likely catastrophic backtracking, e.g. nested quantifiers like (a+)+). Use a simpler pattern or a literal search (regex: false).`)),
+        Math.max(0, remainingMs),
+      );
+      const onMessage = (found: number[]) => {
+        cleanup();
+        resolve(found);
+      };
+      const onError = (error: Error) => stop(new ReadResultError("bad_pattern", `the regular expression failed: ${error.message}`));
+      const cleanup = () => {
+        clearTimeout(timer);
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+      };
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.postMessage(job);
+    });
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    worker.unref();
+    return worker;
+  }
+
+  private kill(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    void worker?.terminate();
+  }
+
+  close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    return worker ? worker.terminate().then(() => undefined) : Promise.resolve();
+  }
+}

@@ -1,0 +1,197 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { JsonValue } from "@harnessx/core";
+import { isTabular, type ResultKind } from "./detect.js";
+import { ReadResultError } from "./errors.js";
+import { prettyPrintJson } from "./json-text.js";
+import type { ResolvedLimits, SpillStore } from "./options.js";
+import { summarizeJson, textHead } from "./preview.js";
+import { RegexRunner } from "./regex-runner.js";
+import { ResultTable, type TableSource } from "./result-table.js";
+import { searchView } from "./search.js";
+import { sliceView } from "./slice.js";
+import { isResultId, type SpillIndex, type SpillRecord } from "./spill-index.js";
+import { TableCache } from "./table-cache.js";
+import { TextView, ViewCache } from "./text-view.js";
+
+/** What `read_result` accepts (validated by the tool's JSON Schema first). */
+export interface ReadResultInput {
+  resultId: string;
+  op: "slice" | "search" | "schema" | "query";
+  unit?: "lines" | "chars";
+  start?: number;
+  count?: number;
+  pattern?: string;
+  regex?: boolean;
+  sql?: string;
+}
+
+const SAMPLE_ROWS = 5;
+
+function isJsonKind(kind: ResultKind): boolean {
+  return kind === "json" || kind === "json_array_of_objects";
+}
+
+/** Only the lines of an NDJSON text that are JSON objects: the rows DuckDB loads. */
+function readableNdjson(text: string): string {
+  return text
+    .split("\n")
+    .filter((line) => {
+      const t = line.trim();
+      if (!t.startsWith("{")) return false;
+      try {
+        const v: unknown = JSON.parse(t);
+        return typeof v === "object" && v !== null && !Array.isArray(v);
+      } catch {
+        return false;
+      }
+    })
+    .join("\n");
+}
+
+/** Answers `read_result` operations over the results in one session's spill index. */
+export class ResultReader {
+  private readonly views: ViewCache;
+  private readonly tables: TableCache;
+  private readonly regex = new RegexRunner();
+  private tempDir?: string;
+
+  constructor(
+    private readonly index: SpillIndex,
+    private readonly store: SpillStore,
+    private readonly limits: ResolvedLimits,
+    options: { maxOpenTables: number; viewCacheChars: number },
+  ) {
+    this.views = new ViewCache(options.viewCacheChars);
+    this.tables = new TableCache(options.maxOpenTables);
+  }
+
+  /** A private directory (mode 0700) for DuckDB's source files and swap. */
+  private dir(): string {
+    return (this.tempDir ??= mkdtempSync(join(tmpdir(), "harnessx-spill-")));
+  }
+
+  /** Loads a tabular result into DuckDB (throws when DuckDB cannot read it as that kind). */
+  loadTable(kind: ResultKind, text: string | Uint8Array, extra: { delimiter?: TableSource["delimiter"]; unreadableLines?: number } = {}): Promise<ResultTable> {
+    if (!isTabular(kind)) throw new Error(`${kind} is not tabular`);
+    let data = text;
+    if (kind === "ndjson" && extra.unreadableLines) data = readableNdjson(typeof text === "string" ? text : Buffer.from(text).toString("utf8"));
+    return ResultTable.load({ kind, data, delimiter: extra.delimiter }, { tempDir: this.dir(), memoryLimit: this.limits.queryMemoryLimit });
+  }
+
+  /** Keeps a table built while spilling, so the first query does not load it again. */
+  adoptTable(resultId: string, table: ResultTable): void {
+    this.tables.put(resultId, table);
+  }
+
+  /** Keeps the text of a result just spilled when it is already the view (not JSON). */
+  adoptText(record: SpillRecord, text: string): void {
+    if (!isJsonKind(record.kind)) this.views.set(record.sha256, new TextView(text, false));
+  }
+
+  async read(input: ReadResultInput): Promise<string> {
+    const record = this.resolve(input.resultId);
+    const max = this.limits.maxOutputChars;
+    switch (input.op) {
+      case "slice":
+        return sliceView(await this.view(record), { unit: input.unit ?? "lines", start: input.start, count: input.count }, max);
+      case "search":
+        if (typeof input.pattern !== "string") throw new ReadResultError("bad_input", 'op "search" needs pattern (text to find; set regex: true for a regular expression).');
+        return searchView(await this.view(record), { pattern: input.pattern, regex: input.regex === true, maxMatches: this.limits.maxMatches, timeoutMs: this.limits.searchTimeoutMs, maxChars: max }, this.regex);
+      case "schema":
+        return this.schema(record);
+      case "query":
+        return this.query(record, input.sql);
+      default:
+        throw new ReadResultError("bad_input", `op must be one of "slice", "search", "schema", "query"; got ${JSON.stringify(input.op)}.`);
+    }
+  }
+
+  private resolve(resultId: unknown): SpillRecord {
+    if (!isResultId(resultId)) {
+      throw new ReadResultError("unknown_result", `resultId must be an id like "res_0123456789abcdef" taken from a spilled-result envelope; got ${JSON.stringify(String(resultId).slice(0, 80))}. Paths and other ids are not accepted.`);
+    }
+    const record = this.index.get(resultId);
+    if (!record) throw new ReadResultError("unknown_result", `no spilled result ${resultId} in this session. Use a resultId from an envelope in this conversation.`);
+    return record;
+  }
+
+  private async text(record: SpillRecord): Promise<Buffer> {
+    try {
+      return await this.store.get(record.sha256);
+    } catch (error) {
+      throw new ReadResultError("gone", `the stored data of ${record.resultId} is no longer available (${(error as Error).message}). Run the tool "${record.toolName}" again.`, { cause: error });
+    }
+  }
+
+  private async view(record: SpillRecord): Promise<TextView> {
+    const cached = this.views.get(record.sha256);
+    if (cached) return cached;
+    const text = (await this.text(record)).toString("utf8");
+    const view = isJsonKind(record.kind) ? new TextView(prettyPrintJson(text), true) : new TextView(text, false);
+    this.views.set(record.sha256, view);
+    return view;
+  }
+
+  private table(record: SpillRecord): Promise<ResultTable> {
+    return this.tables.get(record.resultId, async () => this.loadTable(record.kind, await this.text(record), record));
+  }
+
+  private async query(record: SpillRecord, sql: unknown): Promise<string> {
+    if (typeof sql !== "string") throw new ReadResultError("bad_input", 'op "query" needs sql: one SELECT over table "result", e.g. SELECT count(*) FROM result.');
+    if (!isTabular(record.kind)) {
+      throw new ReadResultError("not_tabular", `${record.resultId} is ${record.kind}, not a table, so it cannot be queried with SQL. Use op "slice" or "search" (or "schema" for its structure).`);
+    }
+    const table = await this.table(record);
+    const answer = await table.query(sql, { timeoutMs: this.limits.queryTimeoutMs, maxRows: this.limits.maxRows, maxChars: this.limits.maxOutputChars - 500 });
+    return JSON.stringify({ columns: answer.columns, rowCount: answer.rows.length, rows: answer.rows, ...(answer.note ? { note: answer.note } : {}) });
+  }
+
+  private async schema(record: SpillRecord): Promise<string> {
+    const base = { resultId: record.resultId, tool: record.toolName, kind: record.kind, bytes: record.bytes };
+    let out: Record<string, JsonValue>;
+    if (isTabular(record.kind)) {
+      const table = await this.table(record);
+      out = { ...base, rows: table.rowCount, columns: table.columns.map((c) => ({ ...c })), sampleRows: await table.sample(SAMPLE_ROWS) };
+      if (record.unreadableLines) out.unreadableLines = record.unreadableLines;
+    } else {
+      const view = await this.view(record);
+      out = { ...base, lines: view.lineCount, chars: view.text.length };
+      const budget = Math.floor(this.limits.maxOutputChars / 2);
+      if (record.kind === "json") out.structure = summarizeJson(JSON.parse(view.text), budget);
+      else out.head = textHead(view.text, Math.min(budget, 2_000));
+    }
+    return fitJson(out, this.limits.maxOutputChars);
+  }
+
+  /** Forgets a result's cached view and table (after its artifact was released). */
+  forget(record: SpillRecord): void {
+    this.views.delete(record.sha256);
+  }
+
+  async close(): Promise<void> {
+    await this.tables.closeAll();
+    await this.regex.close();
+    this.views.clear();
+    if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
+    this.tempDir = undefined;
+  }
+}
+
+/** JSON of `value`, dropping sample rows until it fits `max` characters. */
+function fitJson(value: Record<string, JsonValue>, max: number): string {
+  let text = JSON.stringify(value);
+  const rows = value.sampleRows;
+  while (text.length > max && Array.isArray(rows) && rows.length > 0) {
+    rows.pop();
+    text = JSON.stringify(value);
+  }
+  if (text.length > max && Array.isArray(value.columns)) {
+    const all = value.columns.length;
+    value.columns = value.columns.slice(0, 200);
+    value.note = `${all} columns; the first 200 are listed. Query DESCRIBE-like details with SELECT column_name, data_type FROM information_schema.columns.`;
+    text = JSON.stringify(value);
+  }
+  return text.length > max ? text.slice(0, max) : text;
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import type { JsonValue } from "@harnessx/core";
+import type { CsvDelimiter } from "./csv.js";
+import type { TabularKind } from "./detect.js";
+import { SqlSandbox, type ColumnInfo, type QueryAnswer, type QueryLimits } from "./sql-sandbox.js";
+
+export interface TableSource {
+  kind: TabularKind;
+  /** The result text (NDJSON: only its readable lines). */
+  data: string | Uint8Array;
+  delimiter?: CsvDelimiter;
+}
+
+function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+function reader(source: TableSource, file: string, fullScan: boolean): string {
+  const path = sqlString(file);
+  const sample = fullScan ? ", sample_size = -1" : "";
+  switch (source.kind) {
+    case "json_array_of_objects":
+      return `read_json(${path}, format = 'array', records = 'true'${sample})`;
+    case "ndjson":
+      return `read_json(${path}, format = 'newline_delimited', records = 'true'${sample})`;
+    case "csv":
+      return `read_csv(${path}, header = true, delim = ${sqlString(source.delimiter ?? ",")}${sample})`;
+  }
+}
+
+/** A spilled tabular result loaded into its own sandboxed DuckDB database as table `result`. */
+export class ResultTable {
+  private constructor(
+    private readonly sandbox: SqlSandbox,
+    readonly rowCount: number,
+    readonly columns: ColumnInfo[],
+  ) {}
+
+  /**
+   * Loads `source` through a private temporary file (DuckDB reads files, not strings), then
+   * deletes it. When a key appears only past DuckDB's type-inference sample, reads again scanning all.
+   */
+  static async load(source: TableSource, options: { tempDir: string; memoryLimit: string }): Promise<ResultTable> {
+    const file = join(options.tempDir, `${randomUUID()}.${source.kind === "csv" ? "csv" : "json"}`);
+    await fs.writeFile(file, source.data, { mode: 0o600 });
+    try {
+      let sandbox: SqlSandbox;
+      try {
+        sandbox = await SqlSandbox.create(`CREATE TABLE result AS SELECT * FROM ${reader(source, file, false)}`, options);
+      } catch (error) {
+        if (!/sample_size|unknown key/i.test(String(error))) throw error;
+        sandbox = await SqlSandbox.create(`CREATE TABLE result AS SELECT * FROM ${reader(source, file, true)}`, options);
+      }
+      try {
+        const [[count]] = await sandbox.trusted("SELECT count(*) FROM result");
+        const described = await sandbox.trusted("DESCRIBE result");
+        const columns = described.map((row) => ({ name: String(row[0]), type: String(row[1]) }));
+        return new ResultTable(sandbox, Number(count), columns);
+      } catch (error) {
+        sandbox.close();
+        throw error;
+      }
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  query(sql: string, limits: QueryLimits): Promise<QueryAnswer> {
+    return this.sandbox.query(sql, limits);
+  }
+
+  /** The first `n` rows, for `schema`. */
+  async sample(n: number): Promise<Array<Record<string, JsonValue>>> {
+    const answer = await this.sandbox.query(`SELECT * FROM result LIMIT ${Math.max(0, Math.floor(n))}`, { timeoutMs: 10_000, maxRows: n, maxChars: 1_000_000 });
+    return answer.rows;
+  }
+
+  close(): void {
+    this.sandbox.close();
+  }
+}

@@ -1,0 +1,45 @@
+import type { ResultTable } from "./result-table.js";
+
+/** Loaded result tables, least recently used closed first; loads in flight are shared. */
+export class TableCache {
+  private readonly tables = new Map<string, Promise<ResultTable>>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string, load: () => Promise<ResultTable>): Promise<ResultTable> {
+    let table = this.tables.get(key);
+    if (table) {
+      this.tables.delete(key);
+    } else {
+      table = load();
+      table.catch(() => this.tables.delete(key));
+    }
+    this.tables.set(key, table);
+    this.evict();
+    return table;
+  }
+
+  /** Keeps an already loaded table (e.g. built while spilling); a duplicate closes. */
+  put(key: string, table: ResultTable): void {
+    if (this.tables.has(key)) {
+      table.close();
+      return;
+    }
+    this.tables.set(key, Promise.resolve(table));
+    this.evict();
+  }
+
+  private evict(): void {
+    while (this.tables.size > this.capacity) {
+      const [oldest, table] = this.tables.entries().next().value as [string, Promise<ResultTable>];
+      this.tables.delete(oldest);
+      void table.then((t) => t.close(), () => undefined);
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.tables.values()];
+    this.tables.clear();
+    await Promise.all(all.map((t) => t.then((table) => table.close(), () => undefined)));
+  }
+}
