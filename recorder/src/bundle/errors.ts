@@ -1,0 +1,43 @@
+import { HarnessError } from "@harnessx/core";
+
+/** Base of every refusal to read a bundle; `code` says which check failed. */
+export class BundleError extends HarnessError {
+  constructor(code: string, readonly bundlePath: string, message: string, options?: { cause?: unknown }) {
+    super(code, `incident bundle ${bundlePath}: ${message}`, options);
+  }
+}
+
+/** A member's bytes differ from the size or sha256 the manifest or SHA256SUMS records. */
+export class BundleChecksumError extends BundleError {
+  constructor(bundlePath: string, readonly member: string, detail: string) {
+    super("bundle_checksum_mismatch", bundlePath, `member "${member}" fails verification: ${detail} (corrupt or tampered)`);
+  }
+}
+
+/** The file ends early or a listed member is missing. */
+export class BundleTruncatedError extends BundleError {
+  constructor(bundlePath: string, detail: string, options?: { cause?: unknown }) {
+    super("bundle_truncated", bundlePath, `truncated or incomplete: ${detail}`, options);
+  }
+}
+
+/** A member path escapes the bundle folder (`../`, absolute) or is not a regular file. */
+export class BundleUnsafePathError extends BundleError {
+  constructor(bundlePath: string, readonly member: string, detail: string) {
+    super("bundle_unsafe_path", bundlePath, `refused member "${member}": ${detail}`);
+  }
+}
+
+/** The manifest names a format version this reader does not know. */
+export class BundleVersionError extends BundleError {
+  constructor(bundlePath: string, readonly version: unknown, readonly supported: readonly number[]) {
+    super("bundle_unsupported_version", bundlePath, `format version ${JSON.stringify(version)} is not supported (this reader knows ${supported.join(", ")}); upgrade @harnessx/recorder`);
+  }
+}
+
+/** Not a harnessx incident bundle at all (no manifest first, wrong format name, unreadable tar). */
+export class BundleFormatError extends BundleError {
+  constructor(bundlePath: string, detail: string, options?: { cause?: unknown }) {
+    super("bundle_format", bundlePath, detail, options);
+  }
+}

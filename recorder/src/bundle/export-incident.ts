@@ -1,0 +1,123 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createWriteStream, promises as fs } from "node:fs";
+import { dirname, join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { HarnessError } from "@harnessx/core";
+import tar from "tar-stream";
+import { ArtifactStore } from "../artifacts/artifact-store.js";
+import type { RunManifest } from "../format/event.js";
+import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
+import { readRun } from "../store/read-run.js";
+import { summarize } from "../store/recover.js";
+import { referencedArtifacts } from "../store/references.js";
+import { zstdCompress } from "../zstd/index.js";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
+
+export interface ExportIncidentRequest {
+  /** Store root. */
+  dir: string;
+  runId: string;
+  /** Why the bundle was made ("on_failure", "manual", a ticket number...). */
+  reason: string;
+  /** Output file. Default `<dir>/incidents/<runId>-<UTC time>.tar`. */
+  out?: string;
+}
+
+export interface IncidentExport {
+  path: string;
+  runId: string;
+  bytes: number;
+  events: number;
+  artifacts: number;
+  /** Referenced artifacts no longer in the store (listed in the manifest's run summary only). */
+  missingArtifacts: string[];
+}
+
+/** The run has no directory in the store. */
+export class RunNotFoundError extends HarnessError {
+  constructor(readonly runId: string, dir: string) {
+    super("run_not_found", `no recorded run ${JSON.stringify(runId)} under ${dir}/runs (see RecordingStore.listRuns())`);
+  }
+}
+
+function sha256(data: Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * Writes one incident bundle: a tar with `manifest.json` first, `run.json`, the run's events
+ * (`events.ndjson.zst`), exactly the artifacts they reference (`artifacts/<sha256>.zst`, the
+ * store's frames copied as is) and `SHA256SUMS` (`sha256sum -c` format). `tar -xf` then
+ * `zstd -d` read it; `openBundle` verifies it. Written to a temp file and renamed into place.
+ */
+export async function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
+  const runDir = runDirOf(request.dir, request.runId);
+  const runJson = await fs.readFile(join(runDir, "run.json")).catch(() => undefined);
+  if (!runJson) throw new RunNotFoundError(request.runId, request.dir);
+  const run = JSON.parse(runJson.toString("utf8")) as RunManifest;
+  const { events } = await readRun(runDir);
+  const ndjson = Buffer.from(events.map((event) => JSON.stringify(event)).join("\n") + (events.length ? "\n" : ""));
+  const members = new Map<string, Buffer>([
+    [MEMBER.run, runJson],
+    [MEMBER.events, await zstdCompress(ndjson)],
+  ]);
+  const store = new ArtifactStore(request.dir);
+  const missingArtifacts: string[] = [];
+  for (const id of referencedArtifacts(events).sort()) {
+    const frame = await store.getCompressed(id).catch(() => undefined);
+    if (frame) members.set(MEMBER.artifact(id), frame);
+    else missingArtifacts.push(id);
+  }
+  const listed: BundleMember[] = [...members].map(([path, data]) => ({ path, bytes: data.byteLength, sha256: sha256(data) }));
+  const summary = summarize(events);
+  const gaps = events
+    .filter((e) => e.kind === "recorder.dropped")
+    .map((e) => ({ seq: e.seq, count: Number(e.attrs.count) || 0, fromTs: Number(e.attrs.fromTs) || e.ts, toTs: Number(e.attrs.toTs) || e.ts }));
+  const manifest: BundleManifest = {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    createdAt: new Date().toISOString(),
+    producer: producerVersions(),
+    run: {
+      runId: run.runId,
+      agent: run.agent,
+      sessionId: run.sessionId,
+      status: run.status,
+      models: run.models,
+      startedAt: run.startedAt,
+      endedAt: run.endedAt,
+      error: run.error ?? null,
+      summary,
+    },
+    trigger: { reason: request.reason, at: new Date().toISOString() },
+    window: { fromTs: events[0]?.ts ?? null, toTs: events[events.length - 1]?.ts ?? null },
+    countsByKind: summary.byKind,
+    dropped: { events: summary.dropped, gaps },
+    redaction: run.redaction ?? "unknown",
+    missingArtifacts,
+    members: listed,
+  };
+  const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
+  const sums = [`${sha256(manifestBytes)}  ${MEMBER.manifest}`, ...listed.map((m) => `${m.sha256}  ${m.path}`)].join("\n") + "\n";
+
+  const out = request.out ?? join(request.dir, "incidents", `${safeRunDirName(request.runId)}-${new Date().toISOString().replace(/[:.]/g, "-")}.tar`);
+  await fs.mkdir(dirname(out), { recursive: true });
+  const tmp = `${out}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const pack = tar.pack();
+  const mtime = new Date();
+  const writing = pipeline(pack, createWriteStream(tmp));
+  const entries: Array<[string, Buffer]> = [[MEMBER.manifest, manifestBytes], ...members, [MEMBER.sums, Buffer.from(sums)]];
+  for (const [name, data] of entries) {
+    await new Promise<void>((resolve, reject) => pack.entry({ name, size: data.byteLength, mode: 0o644, mtime }, data, (error) => (error ? reject(error) : resolve())));
+  }
+  pack.finalize();
+  try {
+    await writing;
+    await fs.rename(tmp, out);
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+  const { size } = await fs.stat(out);
+  return { path: out, runId: run.runId, bytes: size, events: events.length, artifacts: members.size - 2, missingArtifacts };
+}

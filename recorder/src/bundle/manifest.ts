@@ -1,0 +1,48 @@
+import type { RunManifest, RunSummary } from "../format/event.js";
+
+export const BUNDLE_FORMAT = "harnessx.incident";
+export const BUNDLE_VERSION = 1;
+export const SUPPORTED_BUNDLE_VERSIONS: readonly number[] = [1];
+
+/** Member names inside the tar. */
+export const MEMBER = {
+  manifest: "manifest.json",
+  run: "run.json",
+  events: "events.ndjson.zst",
+  sums: "SHA256SUMS",
+  artifact: (sha256: string) => `artifacts/${sha256}.zst`,
+} as const;
+
+export interface BundleMember {
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** `manifest.json`, the first member of every bundle. */
+export interface BundleManifest {
+  format: typeof BUNDLE_FORMAT;
+  version: number;
+  createdAt: string;
+  producer: { recorder: string; core: string; node: string };
+  run: {
+    runId: string;
+    agent: string;
+    sessionId: string;
+    status: RunManifest["status"];
+    models: string[];
+    startedAt: number;
+    endedAt: number | null;
+    error: RunManifest["error"] | null;
+    summary: RunSummary;
+  };
+  trigger: { reason: string; at: string };
+  window: { fromTs: number | null; toTs: number | null };
+  countsByKind: Record<string, number>;
+  dropped: { events: number; gaps: Array<{ seq: number; count: number; fromTs: number; toTs: number }> };
+  redaction: RunManifest["redaction"] | "unknown";
+  /** Artifacts the events reference that were no longer in the store at export time. */
+  missingArtifacts: string[];
+  /** Every other member except SHA256SUMS, with size and sha256. */
+  members: BundleMember[];
+}

@@ -1,0 +1,57 @@
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Default store root, relative to the working directory. */
+export const DEFAULT_STORE_DIR = ".harnessx";
+
+/** `<root>/runs/<runId>`: a run id becomes a directory name only when it is one plain segment. */
+export function runDirOf(root: string, runId: string): string {
+  return join(root, "runs", safeRunDirName(runId));
+}
+
+/** Run ids from core are plain; anything else is percent-encoded so it can never escape `runs/`. */
+export function safeRunDirName(runId: string): string {
+  if (/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/.test(runId)) return runId;
+  return encodeURIComponent(runId).replace(/\./g, "%2E").replace(/\*/g, "%2A").slice(0, 200);
+}
+
+export const segmentsDirOf = (runDir: string): string => join(runDir, "segments");
+export const runManifestPathOf = (runDir: string): string => join(runDir, "run.json");
+export const lockPathOf = (runDir: string): string => join(runDir, "lock");
+
+/** `000001.ndjson`: six digits sort lexically in write order. */
+export function segmentName(index: number): string {
+  return `${String(index).padStart(6, "0")}.ndjson`;
+}
+
+/** The segment index of a segment file name, or undefined for other files. */
+export function segmentIndexOf(fileName: string): number | undefined {
+  const match = /^(\d{6,})\.ndjson(?:\.zst)?$/.exec(fileName);
+  return match ? Number(match[1]) : undefined;
+}
+
+function versionOf(packageJson: string): string {
+  try {
+    return (JSON.parse(readFileSync(packageJson, "utf8")) as { version?: string }).version ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+let producer: { recorder: string; core: string; node: string } | undefined;
+
+/** Versions written into run.json and bundle manifests. */
+export function producerVersions(): { recorder: string; core: string; node: string } {
+  if (producer) return producer;
+  const here = dirname(fileURLToPath(import.meta.url));
+  let core = "unknown";
+  try {
+    core = versionOf(join(dirname(createRequire(import.meta.url).resolve("@harnessx/core")), "..", "package.json"));
+  } catch {
+    // core resolved some other way (bundled): the version stays unknown rather than failing a run
+  }
+  producer = { recorder: versionOf(join(here, "..", "..", "package.json")), core, node: process.version };
+  return producer;
+}

@@ -1,0 +1,133 @@
+import type { AnyHookContext } from "@harnessx/core";
+import type { MessageLog } from "./message-log.js";
+
+/** The kind-specific part of an event before sanitizing: summary attributes and the payload. */
+export interface EventContent {
+  attrs: Record<string, unknown>;
+  payload: unknown;
+}
+
+/** Per-run memory the content builder needs to avoid repeating what a run already recorded. */
+export interface ContentState {
+  messages: MessageLog;
+  lastPrefixKey: string | undefined;
+}
+
+const OMITTED = "[content not captured]";
+
+/**
+ * What to record of each hook event. Raw model requests and replies, tool inputs and raw
+ * results are kept whole unless `captureContent` is false; LLM_REQUEST stores only the messages
+ * the run has not recorded yet (`messagesFrom`), and omits the system prompt and tool list when
+ * `prefixKey` is unchanged (`prefixReused`): `RequestRebuilder` puts them back.
+ */
+export function eventContent(event: AnyHookContext, state: ContentState, captureContent: boolean): EventContent {
+  switch (event.event) {
+    case "agent_start": {
+      const { input, model, resumed } = event.data;
+      return { attrs: { agent: event.agent.config.name, model, resumed, sessionId: event.agent.sessionId }, payload: { input: captureContent ? input : OMITTED, model, resumed } };
+    }
+    case "agent_end": {
+      const { result } = event.data;
+      return {
+        attrs: {
+          status: result.status,
+          modelCalls: result.modelCalls,
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          ...(result.error ? { errorName: result.error.name, errorCode: result.error.code, errorMessage: result.error.message } : {}),
+        },
+        payload: { result: captureContent ? result : { ...result, text: OMITTED } },
+      };
+    }
+    case "llm_request":
+      return requestContent(event.data, state, captureContent);
+    case "llm_response": {
+      const { response, provider, model, usage, stopReason, durationMs } = event.data;
+      return {
+        attrs: { provider, model, stopReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs, responseId: response.id },
+        payload: { response: captureContent ? response : { ...response, content: OMITTED }, provider, model, usage, stopReason, durationMs },
+      };
+    }
+    case "tool_call_start": {
+      const { toolCall, permission } = event.data;
+      return {
+        attrs: { toolName: toolCall.name, toolCallId: toolCall.id, permission: permission.decision, permissionSource: permission.source },
+        payload: { toolCall: captureContent ? toolCall : { ...toolCall, input: OMITTED }, permission },
+      };
+    }
+    case "tool_call_end": {
+      const { toolCall, result, rawResult, durationMs, outcome, permission } = event.data;
+      return {
+        attrs: {
+          toolName: toolCall.name,
+          toolCallId: toolCall.id,
+          outcome,
+          isError: result.isError,
+          durationMs,
+          ...(permission ? { permission: permission.decision, permissionSource: permission.source } : {}),
+        },
+        payload: captureContent
+          ? { toolCall, result, rawResult, durationMs, outcome, permission }
+          : { toolCall: { ...toolCall, input: OMITTED }, result: { ...result, content: OMITTED }, rawResult: OMITTED, durationMs, outcome, permission },
+      };
+    }
+    case "retry": {
+      const { target, attempt, delayMs, error, toolCall } = event.data;
+      return { attrs: { target, attempt, delayMs, errorName: error?.name, errorMessage: error?.message, ...(toolCall ? { toolCallId: toolCall.id, toolName: toolCall.name } : {}) }, payload: event.data };
+    }
+    case "error": {
+      const { source, error, extension, dropped } = event.data;
+      const code = (error as { code?: unknown } | undefined)?.code;
+      return {
+        attrs: { source, errorName: error?.name, errorMessage: error?.message, ...(code !== undefined ? { errorCode: code } : {}), ...(extension ? { extension } : {}), ...(event.data.event ? { event: event.data.event } : {}), ...(dropped !== undefined ? { dropped } : {}) },
+        payload: event.data,
+      };
+    }
+    case "custom": {
+      const { extension, name, data } = event.data;
+      const sha256 = (data as { sha256?: unknown } | null)?.sha256;
+      return { attrs: { extension, name, ...(typeof sha256 === "string" ? { sha256 } : {}) }, payload: event.data };
+    }
+    default:
+      return { attrs: scalarsOf(event.data), payload: event.data };
+  }
+}
+
+function requestContent(data: Extract<AnyHookContext, { event: "llm_request" }>["data"], state: ContentState, captureContent: boolean): EventContent {
+  const { request, prefixKey } = data;
+  const messagesFrom = state.messages.offsetFor(request.messages);
+  const prefixReused = state.lastPrefixKey === prefixKey && messagesFrom > 0;
+  state.messages.recorded(request.messages);
+  state.lastPrefixKey = prefixKey;
+  const { system, tools, messages, ...rest } = request;
+  const recorded: Record<string, unknown> = { ...rest, messages: captureContent ? messages.slice(messagesFrom) : OMITTED };
+  if (!prefixReused) {
+    recorded.system = captureContent ? system : OMITTED;
+    recorded.tools = tools;
+  }
+  return {
+    attrs: {
+      model: data.model,
+      maxTokens: data.maxTokens,
+      temperature: data.temperature,
+      stream: data.stream,
+      messageCount: data.messageCount,
+      toolCount: data.toolCount,
+      prefixKey,
+      messagesFrom,
+      prefixReused,
+    },
+    payload: { request: recorded },
+  };
+}
+
+function scalarsOf(data: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (data && typeof data === "object") {
+    for (const [key, value] of Object.entries(data)) {
+      if (value === null || ["string", "number", "boolean"].includes(typeof value)) out[key] = value;
+    }
+  }
+  return out;
+}

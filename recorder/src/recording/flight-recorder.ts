@@ -1,0 +1,228 @@
+import { Extension, HarnessError, HookEvent, type AnyHookContext, type ExtensionContext, type RunResult } from "@harnessx/core";
+import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { runDirOf } from "../format/layout.js";
+import { Sanitizer } from "../redact/sanitize.js";
+import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
+import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";
+import { RunRecording, type PendingArtifact } from "./run-recording.js";
+import { RunWriter } from "./run-writer.js";
+import { enforceRetention } from "./retention.js";
+
+/** Recording stopped because the store could not be written (disk full, read-only, removed). */
+export class RecorderWriteError extends HarnessError {
+  constructor(dir: string, cause: unknown) {
+    super("recorder_write_failed", `flight recorder stopped: cannot write to ${dir} (${(cause as Error)?.message ?? String(cause)}); the run continues unrecorded`, { cause });
+  }
+}
+
+/** The queue drains as soon as this many events wait, besides the flush timer. */
+const DRAIN_BATCH = 2048;
+
+interface DropGap {
+  count: number;
+  fromTs: number;
+  toTs: number;
+}
+
+/**
+ * Records every hook event of the agent's runs into the store (see recorder/README.md):
+ * the observer only enqueues; a background writer batches lines into segments, seals them
+ * with zstd, keeps big payloads as artifacts and writes `run.json`. A full queue drops events
+ * (recorded later as `recorder.dropped`); a failing disk is reported once as an ERROR event
+ * (source "recorder") and recording stops while the run goes on.
+ */
+export class FlightRecorderExtension extends Extension {
+  readonly name = "flight-recorder";
+  readonly options: ResolvedRecorderOptions;
+  readonly artifacts: ArtifactStore;
+  private readonly sanitizer: Sanitizer;
+  private queue: AnyHookContext[] = [];
+  private readonly gaps = new Map<string, DropGap>();
+  private readonly runs = new Map<string, RunRecording>();
+  private readonly background = new Set<Promise<unknown>>();
+  private readonly exported: IncidentExport[] = [];
+  private ctx: ExtensionContext | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private drainScheduled = false;
+  private failure: RecorderWriteError | undefined;
+  private lastRunId: string | undefined;
+  private readonly onExit = () => this.closeAllNow();
+
+  constructor(options: FlightRecorderOptions = {}) {
+    super();
+    this.options = resolveOptions(options);
+    this.artifacts = new ArtifactStore(this.options.dir);
+    this.sanitizer = new Sanitizer(this.options.rules);
+  }
+
+  install(ctx: ExtensionContext): void {
+    this.ctx = ctx;
+    ctx.onAnyHook((event) => this.observe(event));
+    this.timer = setInterval(() => this.drain(), this.options.flushIntervalMs);
+    this.timer.unref();
+    process.on("exit", this.onExit);
+  }
+
+  /** The error that stopped recording, if any. */
+  get failed(): RecorderWriteError | undefined {
+    return this.failure;
+  }
+
+  /** The run most recently started under this recorder. */
+  get lastRun(): string | undefined {
+    return this.lastRunId;
+  }
+
+  /** Bundles written so far (by `exportIncident` or `autoExport`), oldest first. */
+  get bundles(): readonly IncidentExport[] {
+    return this.exported;
+  }
+
+  /** Writes everything queued and waits for seals, artifacts and automatic exports in progress. */
+  async flush(): Promise<void> {
+    this.drain();
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  /** Writes an incident bundle of a run (default: the last run) after flushing it. */
+  async exportIncident(request: { runId?: string; reason?: string; out?: string } = {}): Promise<IncidentExport> {
+    await this.flush();
+    const runId = request.runId ?? this.lastRunId;
+    if (!runId) throw new HarnessError("no_run", "exportIncident: this recorder has recorded no run yet; pass a runId");
+    const result = await exportIncident({ dir: this.options.dir, runId, reason: request.reason ?? "manual", out: request.out });
+    this.exported.push(result);
+    return result;
+  }
+
+  override async teardown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    process.off("exit", this.onExit);
+    this.drain();
+    for (const run of [...this.runs.values()]) this.closeRun(run, "incomplete", Date.now());
+    await this.flush();
+  }
+
+  // The agent's path: no I/O, no awaiting, no serialization.
+  private observe(event: AnyHookContext): void {
+    if (this.failure) return;
+    const runId = event.event === "agent_start" ? event.data.runId : event.runId;
+    if (runId === undefined) return;
+    // Run boundaries are never dropped: without them the rest of the run has nowhere to go.
+    if (this.queue.length >= this.options.queueCapacity && event.event !== "agent_start" && event.event !== "agent_end") {
+      const gap = this.gaps.get(runId);
+      if (gap) {
+        gap.count++;
+        gap.toTs = event.timestamp;
+      } else this.gaps.set(runId, { count: 1, fromTs: event.timestamp, toTs: event.timestamp });
+      return;
+    }
+    this.queue.push(event);
+    if (this.queue.length >= DRAIN_BATCH && !this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private drain(): void {
+    this.drainScheduled = false;
+    if (this.failure) return;
+    const batch = this.queue;
+    this.queue = [];
+    const artifacts: PendingArtifact[] = [];
+    const ended: Array<[RunRecording, RunResult, number]> = [];
+    try {
+      for (const event of batch) {
+        const runId = event.event === "agent_start" ? event.data.runId : event.runId!;
+        let run = this.runs.get(runId);
+        if (event.event === "agent_start" && !run) run = this.openRun(event);
+        if (!run) continue; // the recorder was installed after this run started
+        this.recordGap(run, artifacts);
+        run.record(event, artifacts);
+        if (event.event === "agent_end") ended.push([run, event.data.result, event.timestamp]);
+      }
+      for (const run of this.runs.values()) this.recordGap(run, artifacts);
+      const now = Date.now();
+      for (const run of this.runs.values()) run.flush(now);
+      for (const [run] of ended) if (!this.runs.has(run.manifest.runId)) run.flush(now);
+      this.storeArtifacts(artifacts);
+      for (const [run, result, ts] of ended) this.closeRun(run, result.status, ts, result);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private openRun(start: AnyHookContext & { event: "agent_start" }): RunRecording {
+    const runDir = runDirOf(this.options.dir, start.data.runId);
+    const previous = start.data.resumed ? RunWriter.readManifest(runDir) : undefined;
+    const writer = new RunWriter(runDir, { maxBytes: this.options.segmentMaxBytes, maxAgeMs: this.options.segmentMaxAgeMs });
+    const run = new RunRecording(writer, start, previous, this.options, this.sanitizer);
+    writer.writeManifest(run.manifest);
+    this.runs.set(start.data.runId, run);
+    this.lastRunId = start.data.runId;
+    return run;
+  }
+
+  private recordGap(run: RunRecording, artifacts: PendingArtifact[]): void {
+    const gap = this.gaps.get(run.manifest.runId);
+    if (!gap) return;
+    this.gaps.delete(run.manifest.runId);
+    run.recordOwn("recorder.dropped", gap.toTs, { ...gap }, artifacts);
+  }
+
+  private closeRun(run: RunRecording, status: RunResult["status"] | "incomplete", endedAt: number, result?: RunResult): void {
+    const runId = run.manifest.runId;
+    this.runs.delete(runId);
+    run.flush(Date.now());
+    const error = result?.error ? { name: result.error.name, message: result.error.message, code: result.error.code } : undefined;
+    run.finish(status, endedAt, error);
+    const pins = [...run.referenced];
+    const earlier = [...this.background]; // this run's artifact puts among them
+    this.track(
+      (async () => {
+        await run.writer.close(true);
+        await Promise.allSettled(earlier);
+        for (const sha256 of pins) await this.artifacts.pin(sha256, `run:${runId}`).catch(() => undefined);
+        await enforceRetention(this.options.dir, this.options.maxBytes, this.options.maxAge, this.artifacts);
+        if (status === "failed" && this.options.autoExport === "on_failure") {
+          this.exported.push(await exportIncident({ dir: this.options.dir, runId, reason: "on_failure" }));
+        }
+      })(),
+    );
+  }
+
+  private storeArtifacts(artifacts: PendingArtifact[]): void {
+    for (const { runId, json } of artifacts) {
+      this.track(this.artifacts.put(json).then(({ sha256 }) => this.artifacts.pin(sha256, `run:${runId}`)));
+    }
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked: Promise<unknown> = work.catch((error: unknown) => this.fail(error)).finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+  }
+
+  private fail(error: unknown): void {
+    if (this.failure) return;
+    this.failure = new RecorderWriteError(this.options.dir, error);
+    const lost = this.queue.length;
+    this.queue = [];
+    if (this.timer) clearInterval(this.timer);
+    const reported = this.ctx?.hooks.emit(HookEvent.ERROR, { source: "recorder", error: this.failure, dropped: lost });
+    reported?.catch(() => undefined);
+  }
+
+  /** At process exit: write what is queued and mark open runs incomplete, synchronously. */
+  private closeAllNow(): void {
+    try {
+      this.drain();
+      for (const run of this.runs.values()) {
+        run.flush(Date.now());
+        run.writer.closeNow();
+        run.finish("incomplete", Date.now());
+        run.writer.releaseLockNow();
+      }
+    } catch {
+      // the process is exiting; nothing left to report to
+    }
+  }
+}

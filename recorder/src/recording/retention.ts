@@ -1,0 +1,66 @@
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import type { ArtifactStore } from "../artifacts/artifact-store.js";
+import type { RunManifest } from "../format/event.js";
+import { lockPathOf, runManifestPathOf, segmentsDirOf } from "../format/layout.js";
+
+interface SealedFile {
+  runDir: string;
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+/**
+ * Deletes sealed segments older than `maxAgeMs`, then the oldest until the store's sealed
+ * segments fit in `maxBytes`. A run left without segments (and not running) is removed whole,
+ * and the artifacts it pinned are released and deleted when no other holder keeps them.
+ */
+export async function enforceRetention(root: string, maxBytes: number, maxAgeMs: number, artifacts: ArtifactStore): Promise<number> {
+  if (!Number.isFinite(maxBytes) && !Number.isFinite(maxAgeMs)) return 0;
+  const sealed = await listSealed(join(root, "runs"));
+  sealed.sort((a, b) => a.mtimeMs - b.mtimeMs);
+  let total = sealed.reduce((sum, file) => sum + file.bytes, 0);
+  const now = Date.now();
+  const touched = new Set<string>();
+  let deleted = 0;
+  for (const file of sealed) {
+    if (now - file.mtimeMs <= maxAgeMs && total <= maxBytes) break;
+    await fs.rm(file.path, { force: true });
+    await fs.rm(`${file.path}.sha256`, { force: true });
+    total -= file.bytes;
+    touched.add(file.runDir);
+    deleted++;
+  }
+  for (const runDir of touched) await removeIfEmpty(runDir, artifacts);
+  return deleted;
+}
+
+async function listSealed(runsDir: string): Promise<SealedFile[]> {
+  const out: SealedFile[] = [];
+  for (const name of await fs.readdir(runsDir).catch(() => [] as string[])) {
+    const runDir = join(runsDir, name);
+    const segments = segmentsDirOf(runDir);
+    for (const file of await fs.readdir(segments).catch(() => [] as string[])) {
+      if (!file.endsWith(".ndjson.zst")) continue;
+      const stat = await fs.stat(join(segments, file)).catch(() => undefined);
+      if (stat) out.push({ runDir, path: join(segments, file), bytes: stat.size, mtimeMs: stat.mtimeMs });
+    }
+  }
+  return out;
+}
+
+async function removeIfEmpty(runDir: string, artifacts: ArtifactStore): Promise<void> {
+  const left = await fs.readdir(segmentsDirOf(runDir)).catch(() => [] as string[]);
+  if (left.some((name) => name.includes(".ndjson"))) return;
+  if (await fs.access(lockPathOf(runDir)).then(() => true, () => false)) return;
+  const manifest = await fs
+    .readFile(runManifestPathOf(runDir), "utf8")
+    .then((text) => JSON.parse(text) as RunManifest)
+    .catch(() => undefined);
+  await fs.rm(runDir, { recursive: true, force: true });
+  for (const sha256 of manifest?.artifacts ?? []) {
+    await artifacts.unpin(sha256, `run:${manifest!.runId}`).catch(() => undefined);
+    await artifacts.deleteIfUnpinned(sha256).catch(() => undefined);
+  }
+}

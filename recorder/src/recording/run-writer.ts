@@ -1,0 +1,111 @@
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { RunManifest } from "../format/event.js";
+import { lockPathOf, runManifestPathOf, segmentIndexOf, segmentName, segmentsDirOf } from "../format/layout.js";
+import { sealSegment } from "./seal.js";
+
+/** When the active segment is sealed: whichever limit is reached first. */
+export interface SegmentLimits {
+  /** Plain bytes of the active segment. */
+  maxBytes: number;
+  /** Age of the active segment in milliseconds (checked when events arrive and on the flush timer). */
+  maxAgeMs: number;
+}
+
+/**
+ * The files of one run being recorded: `run.json`, `lock` and the segments. Appends are
+ * synchronous (batched by the caller, never on the agent's path); sealing is asynchronous and
+ * chained so segments seal in order.
+ */
+export class RunWriter {
+  readonly segmentsDir: string;
+  private fd: number | undefined;
+  private segmentIndex: number;
+  private segmentBytes = 0;
+  private segmentOpenedAt = 0;
+  private sealing: Promise<void> = Promise.resolve();
+  private sealError: unknown;
+
+  constructor(readonly runDir: string, private readonly limits: SegmentLimits) {
+    this.segmentsDir = segmentsDirOf(runDir);
+    mkdirSync(this.segmentsDir, { recursive: true });
+    // A resumed run (or a run reopened after recovery) continues in a new segment: sealed ones stay sealed.
+    const existing = readdirSync(this.segmentsDir).map(segmentIndexOf).filter((i): i is number => i !== undefined);
+    this.segmentIndex = existing.length ? Math.max(...existing) + 1 : 1;
+    writeFileSync(lockPathOf(runDir), `${process.pid}\n`);
+  }
+
+  /** The manifest of a run directory, or undefined when it has none (yet). */
+  static readManifest(runDir: string): RunManifest | undefined {
+    const path = runManifestPathOf(runDir);
+    if (!existsSync(path)) return undefined;
+    return JSON.parse(readFileSync(path, "utf8")) as RunManifest;
+  }
+
+  writeManifest(manifest: RunManifest): void {
+    const path = runManifestPathOf(this.runDir);
+    const tmp = `${path}.tmp-${process.pid}`;
+    writeFileSync(tmp, JSON.stringify(manifest, null, 2) + "\n");
+    renameSync(tmp, path);
+  }
+
+  /** Appends complete NDJSON lines; seals the segment once it is over its size or age. */
+  append(lines: string, now: number): void {
+    if (this.sealError) throw this.sealError;
+    if (this.fd === undefined) this.openSegment(now);
+    const bytes = Buffer.byteLength(lines);
+    writeSync(this.fd!, lines);
+    this.segmentBytes += bytes;
+    if (this.segmentBytes >= this.limits.maxBytes) this.rotate();
+  }
+
+  /** Seals the active segment when it is older than the age limit. */
+  tick(now: number): void {
+    if (this.fd !== undefined && this.segmentBytes > 0 && now - this.segmentOpenedAt >= this.limits.maxAgeMs) this.rotate();
+  }
+
+  /** Seals what is open and waits for every seal; the lock goes when `releaseLock` is set. */
+  async close(releaseLock: boolean): Promise<void> {
+    this.rotate();
+    await this.sealing;
+    if (releaseLock) rmSync(lockPathOf(this.runDir), { force: true });
+    if (this.sealError) throw this.sealError;
+  }
+
+  /** Synchronous last resort at process exit: closes the file, leaves sealing to `recover`. */
+  closeNow(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  releaseLockNow(): void {
+    rmSync(lockPathOf(this.runDir), { force: true });
+  }
+
+  /** Resolves when the seals started so far are done. */
+  settled(): Promise<void> {
+    return this.sealing;
+  }
+
+  private openSegment(now: number): void {
+    this.fd = openSync(join(this.segmentsDir, segmentName(this.segmentIndex)), "a");
+    this.segmentBytes = 0;
+    this.segmentOpenedAt = now;
+  }
+
+  private rotate(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    const path = join(this.segmentsDir, segmentName(this.segmentIndex));
+    this.segmentIndex++;
+    this.sealing = this.sealing.then(() =>
+      sealSegment(path).then(
+        () => undefined,
+        (error: unknown) => {
+          this.sealError ??= error;
+        },
+      ),
+    );
+  }
+}

@@ -1,0 +1,106 @@
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import { HarnessError } from "@harnessx/core";
+import { EVENT_FORMAT_VERSION, type RecordedEvent, type RunManifest, type RunSummary } from "../format/event.js";
+import { lockPathOf, runManifestPathOf } from "../format/layout.js";
+import { emptySummary } from "../recording/run-recording.js";
+import { sealSegment, writeAtomically } from "../recording/seal.js";
+import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { readRun } from "./read-run.js";
+import { referencedArtifacts } from "./references.js";
+
+/** `recover` was asked to seal a run whose recording process is still alive. */
+export class RunStillActiveError extends HarnessError {
+  constructor(readonly runDir: string, readonly pid: number) {
+    super("run_still_active", `run ${runDir} is still being recorded by live process ${pid}; recover only dead runs`);
+  }
+}
+
+/** The pid in a run's lock file, or undefined when there is no (readable) lock. */
+export async function lockHolder(runDir: string): Promise<number | undefined> {
+  const text = await fs.readFile(lockPathOf(runDir), "utf8").catch(() => undefined);
+  const pid = text === undefined ? NaN : Number.parseInt(text.trim(), 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** True when a process with this pid exists (on this host). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Totals of a run computed from its events (for runs that never wrote them: crashed, running). */
+export function summarize(events: readonly RecordedEvent[]): RunSummary {
+  const summary = emptySummary();
+  for (const event of events) {
+    summary.events++;
+    summary.byKind[event.kind] = (summary.byKind[event.kind] ?? 0) + 1;
+    const attrs = event.attrs ?? {};
+    if (event.kind === "llm_response") {
+      summary.modelCalls++;
+      summary.inputTokens += Number(attrs.inputTokens) || 0;
+      summary.outputTokens += Number(attrs.outputTokens) || 0;
+    } else if (event.kind === "tool_call_end") summary.toolCalls++;
+    else if (event.kind === "error") summary.errors++;
+    else if (event.kind === "recorder.dropped") summary.dropped += Number(attrs.count) || 0;
+  }
+  return summary;
+}
+
+export interface RecoverResult {
+  runId: string;
+  recovered: boolean;
+  status: RunManifest["status"];
+  /** Segments sealed by this recovery. */
+  sealed: number;
+  events: number;
+  tornBytes: number;
+}
+
+/**
+ * Seals a dead run: the lock's process is gone (kill -9, power loss) or there is no lock but
+ * plain segments remain. Appends `recorder.recovered`, seals every plain segment (torn last line
+ * cut), marks a run that was `running` as `crashed`, writes its totals and removes the lock.
+ * A run that is finished and sealed is left alone (`recovered: false`).
+ */
+export async function recover(runDir: string): Promise<RecoverResult> {
+  const pid = await lockHolder(runDir);
+  if (pid !== undefined && pid !== process.pid && isProcessAlive(pid)) throw new RunStillActiveError(runDir, pid);
+  const manifest = JSON.parse(await fs.readFile(runManifestPathOf(runDir), "utf8")) as RunManifest;
+  const read = await readRun(runDir);
+  const plain = read.segments.filter((s) => !s.sealed);
+  if (pid === undefined && plain.length === 0 && manifest.status !== "running") {
+    return { runId: manifest.runId, recovered: false, status: manifest.status, sealed: 0, events: read.events.length, tornBytes: 0 };
+  }
+  const previousStatus = manifest.status;
+  const last = read.events[read.events.length - 1];
+  const recovered: RecordedEvent = {
+    v: EVENT_FORMAT_VERSION,
+    seq: (last?.seq ?? 0) + 1,
+    ts: Date.now(),
+    runId: manifest.runId,
+    spanId: null,
+    parentSpanId: manifest.runSpanId,
+    kind: "recorder.recovered",
+    attrs: { previousStatus, pid: pid ?? null, lastEventTs: last?.ts ?? null, tornBytes: read.tornBytes, recoveredBy: process.pid },
+  };
+  // The recovery line goes into its own new segment: plain files may end in a torn line.
+  const nextIndex = (read.segments[read.segments.length - 1]?.index ?? 0) + 1;
+  const recoveryPath = join(runDir, "segments", `${String(nextIndex).padStart(6, "0")}.ndjson`);
+  await fs.mkdir(join(runDir, "segments"), { recursive: true });
+  await fs.writeFile(recoveryPath, JSON.stringify(recovered) + "\n");
+  for (const segment of [...plain, { path: recoveryPath }]) await sealSegment(segment.path);
+  manifest.status = previousStatus === "running" ? "crashed" : previousStatus;
+  manifest.endedAt ??= last?.ts ?? manifest.startedAt;
+  manifest.summary = summarize([...read.events, recovered]);
+  manifest.artifacts = referencedArtifacts(read.events);
+  const artifacts = new ArtifactStore(join(runDir, "..", ".."));
+  for (const sha256 of manifest.artifacts) await artifacts.pin(sha256, `run:${manifest.runId}`).catch(() => undefined);
+  await writeAtomically(runManifestPathOf(runDir), JSON.stringify(manifest, null, 2) + "\n");
+  await fs.rm(lockPathOf(runDir), { force: true });
+  return { runId: manifest.runId, recovered: true, status: manifest.status, sealed: plain.length + 1, events: read.events.length + 1, tornBytes: read.tornBytes };
+}
