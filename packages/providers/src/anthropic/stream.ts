@@ -97,17 +97,20 @@ export class MessageAccumulator {
     if (!this.reply || !this.stopped) throw badResponse(this.provider, "the stream ended before message_stop");
     const holes = this.reply.content.findIndex((b) => b === undefined);
     if (holes !== -1) throw badResponse(this.provider, `content block ${holes} never started`);
-    // Server tool blocks are opaque: they carry their input as the object the API would have sent.
-    for (const [index, raw] of this.toolInput) {
+    // Argument text, when any came, replaces the start block's input (`{}` in the API's streams).
+    const streamed = new Map([...this.toolInput].filter(([, raw]) => raw.trim() !== ""));
+    for (const [index, raw] of streamed) {
       const block = this.reply.content[index];
       if (block.type !== "server_tool_use") continue;
+      // Server tool blocks are opaque: they carry their input as the object the API would have sent.
       try {
-        block.input = raw.trim() ? JSON.parse(raw) : {};
+        block.input = JSON.parse(raw);
       } catch {
         throw badResponse(this.provider, `server tool block ${index} has unreadable input JSON`);
       }
+      streamed.delete(index);
     }
-    return { reply: this.reply, toolInput: new Map([...this.toolInput].filter(([i]) => this.reply!.content[i].type === "tool_use")) };
+    return { reply: this.reply, toolInput: streamed };
   }
 }
 

@@ -74,9 +74,10 @@ export function messageEvents(turn: AnthropicTurn): string[] {
         for (const p of pieces(String(block.thinking), 8)) delta({ type: "thinking_delta", thinking: p });
         delta({ type: "signature_delta", signature: String(block.signature) });
         break;
-      case "tool_use": {
+      case "tool_use":
+      case "server_tool_use": {
         const b = block as Extract<WireBlock, { type: "tool_use" }>;
-        emit("content_block_start", { index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} } });
+        emit("content_block_start", { index, content_block: { type: block.type, id: b.id, name: b.name, input: {} } });
         delta({ type: "input_json_delta", partial_json: "" });
         for (const p of pieces(b.rawInput ?? JSON.stringify(b.input), 9)) delta({ type: "input_json_delta", partial_json: p });
         break;

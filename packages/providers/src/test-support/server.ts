@@ -20,6 +20,8 @@ export interface FakeReply {
   events?: string[];
   /** Wait this long before answering (to test cancellation). */
   delayMs?: number;
+  /** Leave the event stream open after the last event, as a stalled server would. */
+  keepOpen?: boolean;
 }
 
 export type Responder = FakeReply | ((request: RecordedRequest) => FakeReply);
@@ -94,7 +96,7 @@ async function send(res: import("node:http").ServerResponse, reply: FakeReply): 
     // Let each event leave as its own chunk, as a real server's would.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  res.end();
+  if (!reply.keepOpen) res.end();
 }
 
 /** A JSON reply with the given status. */
