@@ -23,3 +23,8 @@ export { exportIncident, RunNotFoundError, type ExportIncidentRequest, type Inci
 export { openBundle, type OpenedBundle } from "./bundle/open-bundle.js";
 export { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleManifest, type BundleMember } from "./bundle/manifest.js";
 export { BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError } from "./bundle/errors.js";
+export { RecordingStore, type RunListing } from "./store/recording-store.js";
+export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
+export { buildSpans, type RecordedSpan } from "./store/spans.js";
+export { ReplayProvider, type ReplayDivergence, type ReplayProviderOptions } from "./replay/replay-provider.js";
+export { recordedCalls, type RecordedCall } from "./replay/recorded-calls.js";

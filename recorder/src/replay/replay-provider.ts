@@ -1,0 +1,101 @@
+import { ProviderError, type ModelProvider, type ModelRequest, type ProviderResponse } from "@harnessx/core";
+import type { RecordedEvent } from "../format/event.js";
+import { openBundle, type OpenedBundle } from "../bundle/open-bundle.js";
+import { DEFAULT_REDACTION_RULES } from "../redact/rules.js";
+import { Sanitizer } from "../redact/sanitize.js";
+import type { RecordingStore } from "../store/recording-store.js";
+import { firstDifference } from "./json-diff.js";
+import { recordedCalls, type RecordedCall } from "./recorded-calls.js";
+
+/** Where a new run's request differs from the recorded one at the same position. */
+export interface ReplayDivergence {
+  /** 0-based index of the provider call. */
+  call: number;
+  /** seq of the recorded LLM_REQUEST. */
+  recordedSeq: number;
+  /** JSON path of the first difference (e.g. `messages.2.content.0.content`). */
+  path: string;
+  recorded: unknown;
+  actual: unknown;
+}
+
+export interface ReplayProviderOptions {
+  /** Provider name reported in replies. Default "replay". */
+  name?: string;
+  /** Redaction applied to new requests before comparing (recorded ones were redacted). Default: the default rules; false when the run was recorded without. */
+  redaction?: Sanitizer | false;
+  /** Called on each divergence (e.g. to fail a test at once). */
+  onDivergence?: (divergence: ReplayDivergence) => void;
+}
+
+const COMPARED: ReadonlyArray<keyof ModelRequest> = ["model", "system", "messages", "tools", "maxTokens", "temperature"];
+
+/**
+ * A `ModelProvider` that answers with a recorded run's replies in order (failed attempts are
+ * thrown again as `ProviderError`s of the recorded kind) and compares each new request with the
+ * recorded one, collecting `divergences` instead of failing: rerun an incident against changed
+ * code and see where it takes another path.
+ */
+export class ReplayProvider implements ModelProvider {
+  readonly name: string;
+  readonly defaultModel: string | undefined;
+  readonly divergences: ReplayDivergence[] = [];
+  private index = 0;
+  private readonly sanitizer: Sanitizer | undefined;
+
+  constructor(readonly calls: readonly RecordedCall[], private readonly options: ReplayProviderOptions = {}) {
+    this.name = options.name ?? "replay";
+    this.defaultModel = calls[0]?.request?.model;
+    this.sanitizer = options.redaction === false ? undefined : options.redaction ?? new Sanitizer(DEFAULT_REDACTION_RULES);
+  }
+
+  /** Replays a run of a store (payloads stored aside are loaded). */
+  static async fromRun(store: RecordingStore, runId: string, options: ReplayProviderOptions = {}): Promise<ReplayProvider> {
+    const manifest = await store.manifest(runId);
+    const events: RecordedEvent[] = [];
+    for (const event of await store.readEvents(runId)) events.push(event.payloadRef ? { ...event, payload: await store.payloadOf(event) } : event);
+    return new ReplayProvider(recordedCalls(events), { ...(manifest.redaction === "off" ? { redaction: false as const } : {}), ...options });
+  }
+
+  /** Replays the run inside an incident bundle (a path, or one already opened). */
+  static async fromBundle(bundle: string | OpenedBundle, options: ReplayProviderOptions = {}): Promise<ReplayProvider> {
+    const opened = typeof bundle === "string" ? await openBundle(bundle) : bundle;
+    const events: RecordedEvent[] = [];
+    for (const event of opened.events) {
+      events.push(event.payloadRef ? { ...event, payload: JSON.parse((await opened.artifact(event.payloadRef.sha256)).toString("utf8")) } : event);
+    }
+    return new ReplayProvider(recordedCalls(events), { ...(opened.run.redaction === "off" ? { redaction: false as const } : {}), ...options });
+  }
+
+  /** Calls answered so far. */
+  get position(): number {
+    return this.index;
+  }
+
+  /** True once a request differed from its recording. */
+  get diverged(): boolean {
+    return this.divergences.length > 0;
+  }
+
+  async complete(request: ModelRequest): Promise<ProviderResponse> {
+    const call = this.index++;
+    const recorded = this.calls[call];
+    if (!recorded) {
+      throw new ProviderError("script_exhausted", `the recording has ${this.calls.length} model calls; call ${call + 1} has no recorded reply (the new run went further than the recorded one)`);
+    }
+    this.compare(call, recorded, request);
+    if (recorded.error) throw new ProviderError(recorded.error.kind, `replayed: ${recorded.error.message}`, { status: recorded.error.status });
+    return recorded.response!;
+  }
+
+  private compare(call: number, recorded: RecordedCall, request: ModelRequest): void {
+    const pick = (r: ModelRequest): Record<string, unknown> => Object.fromEntries(COMPARED.map((key) => [key, r?.[key]]));
+    const actual = JSON.parse(JSON.stringify(this.sanitizer ? this.sanitizer.sanitize(pick(request), "request", []) : pick(request))) as unknown;
+    const expected = JSON.parse(JSON.stringify(pick(recorded.request))) as unknown;
+    const diff = firstDifference(expected, actual);
+    if (!diff) return;
+    const divergence: ReplayDivergence = { call, recordedSeq: recorded.seq, ...diff };
+    this.divergences.push(divergence);
+    this.options.onDivergence?.(divergence);
+  }
+}

@@ -1,0 +1,98 @@
+import { DuckDBInstance, timestampMillisValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue, type Json } from "@duckdb/node-api";
+import type { RecordedEvent } from "../format/event.js";
+import { isArtifactId } from "../artifacts/artifact-store.js";
+import { buildSpans } from "./spans.js";
+
+/** Size of an artifact where the caller knows it (store file or bundle member). */
+export type StoredSizeOf = (sha256: string) => number | undefined;
+
+const SCHEMA = `
+CREATE TABLE events (
+  run_id VARCHAR, seq BIGINT, ts TIMESTAMP_MS, ts_ms BIGINT, kind VARCHAR,
+  span_id VARCHAR, parent_span_id VARCHAR, tool_name VARCHAR, tool_call_id VARCHAR,
+  attrs JSON, payload JSON, payload_sha256 VARCHAR, payload_bytes BIGINT, payload_preview VARCHAR, redacted JSON
+);
+CREATE TABLE spans (
+  run_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, kind VARCHAR, name VARCHAR,
+  start_ts TIMESTAMP_MS, end_ts TIMESTAMP_MS, duration_ms DOUBLE, status VARCHAR,
+  input_tokens BIGINT, output_tokens BIGINT, events BIGINT, attrs JSON
+);
+CREATE TABLE artifacts (
+  sha256 VARCHAR, run_id VARCHAR, seq BIGINT, kind VARCHAR, bytes BIGINT, stored_bytes BIGINT, present BOOLEAN, preview VARCHAR
+);`;
+
+function appendRow(appender: DuckDBAppender, values: readonly DuckDBValue[]): void {
+  for (const value of values) {
+    if (value === null || value === undefined) appender.appendNull();
+    else if (typeof value === "string") appender.appendVarchar(value);
+    else if (typeof value === "boolean") appender.appendBoolean(value);
+    else if (typeof value === "bigint") appender.appendBigInt(value);
+    else if (typeof value === "number") appender.appendDouble(value);
+    else appender.appendValue(value);
+  }
+  appender.endRow();
+}
+
+const ms = (value: number | null | undefined): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? timestampMillisValue(BigInt(Math.round(value))) : null);
+const big = (value: unknown): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? BigInt(Math.round(value)) : null);
+const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
+const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+
+/**
+ * Recorded events as DuckDB tables (in memory) for SQL. Columns are documented in
+ * recorder/README.md: `events` (one row per event), `spans` (run, model-call and tool-call
+ * spans rebuilt from the events), `artifacts` (every artifact the events reference).
+ */
+export class RecordingDatabase {
+  private constructor(private readonly instance: DuckDBInstance, readonly connection: DuckDBConnection) {}
+
+  /** Loads events (any runs) into a fresh in-memory database. */
+  static async fromEvents(events: Iterable<RecordedEvent>, storedSizeOf: StoredSizeOf = () => undefined): Promise<RecordingDatabase> {
+    // No extension downloads: the store is queried offline, with DuckDB's built-in JSON support.
+    const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+    const connection = await instance.connect();
+    await connection.run(SCHEMA);
+    const db = new RecordingDatabase(instance, connection);
+    const all = Array.isArray(events) ? (events as RecordedEvent[]) : [...events];
+    await db.load(all, storedSizeOf);
+    return db;
+  }
+
+  /** Runs SQL and returns rows as JSON-friendly objects (BIGINT as number when safe, timestamps as strings). */
+  async query(sql: string, params?: DuckDBValue[] | Record<string, DuckDBValue>): Promise<Array<Record<string, Json>>> {
+    const reader = await this.connection.runAndReadAll(sql, params);
+    return reader.getRowObjectsJson();
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+
+  private async load(events: RecordedEvent[], storedSizeOf: StoredSizeOf): Promise<void> {
+    const appender = await this.connection.createAppender("events");
+    const artifacts = await this.connection.createAppender("artifacts");
+    for (const e of events) {
+      const attrs = e.attrs ?? {};
+      appendRow(appender, [
+        e.runId, big(e.seq), ms(e.ts), big(e.ts), e.kind, e.spanId ?? null, e.parentSpanId ?? null,
+        str(attrs.toolName), str(attrs.toolCallId), json(attrs), json(e.payload), e.payloadRef?.sha256 ?? null,
+        big(e.payloadRef?.bytes), e.payloadRef?.preview ?? null, json(e.redacted),
+      ]);
+      const customRef = e.kind === "custom" && isArtifactId(attrs.sha256) ? attrs.sha256 : undefined;
+      const ref = e.payloadRef?.sha256 ?? customRef;
+      if (ref) {
+        const stored = storedSizeOf(ref);
+        const bytes = e.payloadRef?.bytes ?? (e.payload as { data?: { bytes?: unknown } } | undefined)?.data?.bytes;
+        appendRow(artifacts, [ref, e.runId, big(e.seq), e.payloadRef ? "payload" : "custom", big(bytes), big(stored), stored !== undefined, e.payloadRef?.preview ?? null]);
+      }
+    }
+    appender.closeSync();
+    artifacts.closeSync();
+    const spans = await this.connection.createAppender("spans");
+    for (const s of buildSpans(events)) {
+      appendRow(spans, [s.runId, s.spanId, s.parentSpanId, s.kind, s.name, ms(s.startTs), ms(s.endTs), s.endTs === null ? null : s.endTs - s.startTs, s.status, big(s.inputTokens), big(s.outputTokens), big(s.events), json(s.attrs)]);
+    }
+    spans.closeSync();
+  }
+}

@@ -1,0 +1,153 @@
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import { ArtifactStore } from "../artifacts/artifact-store.js";
+import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
+import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
+import { exportIncident, RunNotFoundError, type IncidentExport } from "../bundle/export-incident.js";
+import type { OpenedBundle } from "../bundle/open-bundle.js";
+import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
+import { isProcessAlive, lockHolder, recover, summarize, type RecoverResult } from "./recover.js";
+import { RecordingDatabase } from "./recording-database.js";
+
+/** One run as `listRuns` shows it. */
+export interface RunListing extends RunSummary {
+  runId: string;
+  dir: string;
+  status: RunManifest["status"];
+  agent: string;
+  sessionId: string;
+  models: string[];
+  startedAt: number;
+  endedAt: number | null;
+  durationMs: number | null;
+  error: RunManifest["error"] | null;
+  /** The run says `running` but its recording process is gone: run `recover`. */
+  stale: boolean;
+  artifacts: number;
+}
+
+/**
+ * Read side of a recording store (default `.harnessx`): lists runs, reads their events, opens
+ * them as DuckDB tables, recovers dead runs and exports incident bundles. Safe to use while
+ * recorders write: it reads only complete lines and verified sealed segments.
+ */
+export class RecordingStore {
+  readonly artifacts: ArtifactStore;
+
+  constructor(readonly root: string = DEFAULT_STORE_DIR) {
+    this.artifacts = new ArtifactStore(root);
+  }
+
+  runDir(runId: string): string {
+    return runDirOf(this.root, runId);
+  }
+
+  /** Every run with a `run.json`, newest first. Totals of unfinished runs are computed from their events. */
+  async listRuns(): Promise<RunListing[]> {
+    const names = await fs.readdir(join(this.root, "runs")).catch(() => [] as string[]);
+    const listings: RunListing[] = [];
+    for (const name of names) {
+      const listing = await this.describe(join(this.root, "runs", name)).catch(() => undefined);
+      if (listing) listings.push(listing);
+    }
+    return listings.sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  /** One run's listing; `RunNotFoundError` when the store has no such run. */
+  async getRun(runId: string): Promise<RunListing> {
+    const listing = await this.describe(this.runDir(runId)).catch(() => undefined);
+    if (!listing) throw new RunNotFoundError(runId, this.root);
+    return listing;
+  }
+
+  /** The run's `run.json`. */
+  async manifest(runId: string): Promise<RunManifest> {
+    const text = await fs.readFile(join(this.runDir(runId), "run.json"), "utf8").catch(() => undefined);
+    if (text === undefined) throw new RunNotFoundError(runId, this.root);
+    return JSON.parse(text) as RunManifest;
+  }
+
+  /** A run's events in order. `fullRequests` rebuilds whole LLM requests. */
+  async readEvents(runId: string, options: ReadRunOptions = {}): Promise<RecordedEvent[]> {
+    await this.manifest(runId);
+    return (await readRun(this.runDir(runId), options)).events;
+  }
+
+  /** A run's events one at a time (constant memory per segment). */
+  async *iterateEvents(runId: string, options: ReadRunOptions = {}): AsyncGenerator<RecordedEvent> {
+    await this.manifest(runId);
+    yield* iterateRunEvents(this.runDir(runId), options);
+  }
+
+  /** Events of every run (or of `runIds`), run after run. */
+  async readAllEvents(options: ReadRunOptions & { runIds?: readonly string[] } = {}): Promise<RecordedEvent[]> {
+    const ids = options.runIds ?? (await this.listRuns()).map((r) => r.runId).reverse();
+    const out: RecordedEvent[] = [];
+    for (const id of ids) for (const event of await this.readEvents(id, options)) out.push(event);
+    return out;
+  }
+
+  /** A payload stored aside (`payloadRef`), parsed. */
+  async payloadOf(event: RecordedEvent): Promise<unknown> {
+    if (!event.payloadRef) return event.payload;
+    return JSON.parse((await this.artifacts.get(event.payloadRef.sha256)).toString("utf8"));
+  }
+
+  /**
+   * DuckDB tables `events`, `spans`, `artifacts` over one run, some runs, or all (default).
+   * Close the database when done.
+   */
+  async openDatabase(options: { runIds?: readonly string[] } = {}): Promise<RecordingDatabase> {
+    const events = await this.readAllEvents({ runIds: options.runIds });
+    const sizes = new Map<string, number>();
+    for (const id of await this.artifacts.list()) {
+      const stat = await fs.stat(this.artifacts.pathOf(id)).catch(() => undefined);
+      if (stat) sizes.set(id, stat.size);
+    }
+    return RecordingDatabase.fromEvents(events, (id) => sizes.get(id));
+  }
+
+  /** DuckDB tables over a bundle opened with `openBundle`. */
+  static openBundleDatabase(bundle: OpenedBundle): Promise<RecordingDatabase> {
+    return RecordingDatabase.fromEvents(bundle.events, (id) => bundle.member(`artifacts/${id}.zst`)?.byteLength);
+  }
+
+  /** Seals a dead run and marks it crashed (see `recover`). */
+  recover(runId: string): Promise<RecoverResult> {
+    return recover(this.runDir(runId));
+  }
+
+  /** Recovers every stale run (lock held by a dead process). */
+  async recoverStale(): Promise<RecoverResult[]> {
+    const out: RecoverResult[] = [];
+    for (const run of await this.listRuns()) if (run.stale) out.push(await recover(run.dir));
+    return out;
+  }
+
+  exportIncident(request: { runId: string; reason?: string; out?: string }): Promise<IncidentExport> {
+    return exportIncident({ dir: this.root, runId: request.runId, reason: request.reason ?? "manual", out: request.out });
+  }
+
+  private async describe(runDir: string): Promise<RunListing> {
+    const manifest = JSON.parse(await fs.readFile(join(runDir, "run.json"), "utf8")) as RunManifest;
+    const pid = await lockHolder(runDir);
+    const stale = pid !== undefined && !isProcessAlive(pid);
+    const finished = manifest.status !== "running" && manifest.summary && manifest.summary.events > 0;
+    const summary = finished ? manifest.summary! : summarize((await readRun(runDir)).events);
+    return {
+      ...summary,
+      runId: manifest.runId,
+      dir: runDir,
+      status: manifest.status,
+      agent: manifest.agent,
+      sessionId: manifest.sessionId,
+      models: manifest.models,
+      startedAt: manifest.startedAt,
+      endedAt: manifest.endedAt,
+      durationMs: manifest.endedAt === null ? null : manifest.endedAt - manifest.startedAt,
+      error: manifest.error ?? null,
+      stale,
+      artifacts: manifest.artifacts?.length ?? 0,
+    };
+  }
+}
