@@ -20,6 +20,8 @@ export interface ApiErrorView {
   status?: number;
   headers?: Headers;
   message: string;
+  /** The server's own message when the SDK extracted it (Anthropic SDK 1.x). */
+  apiMessage?: string | null;
   /** Vendor error code (`context_length_exceeded`) or type (`overloaded_error`). */
   code?: string | null;
   type?: string | null;
@@ -63,7 +65,9 @@ function fromApiError(err: Error & ApiErrorView, ctx: ErrorMappingContext): Prov
   // An error event inside a 200 stream has no status: the vendor's type decides, else treat as a server fault.
   const kind = refined.kind ?? (err.status === undefined ? "server" : providerErrorKindForStatus(err.status));
   const retryAfter = retryAfterMs(err.headers);
-  const parts = [`${ctx.provider}: ${KIND_TEXT[kind]}`, err.status !== undefined ? ` (HTTP ${err.status})` : "", `: ${err.message}`];
+  // SDK messages start with the status ("429 ..."), already given above.
+  const detail = err.apiMessage || err.message.replace(/^\d{3} /, "");
+  const parts = [`${ctx.provider}: ${KIND_TEXT[kind]}`, err.status !== undefined ? ` (HTTP ${err.status})` : "", `: ${detail}`];
   if (retryAfter !== undefined) parts.push(`; the server asks to retry after ${retryAfter} ms`);
   if (refined.limit !== undefined) parts.push(`; the largest accepted reply budget is ${refined.limit} tokens`);
   return new ProviderError(kind, parts.join(""), { status: err.status, retryAfterMs: retryAfter, limit: refined.limit, cause: err });

@@ -30,7 +30,7 @@ const KIND_BY_TYPE: Record<string, ProviderErrorKind> = {
  * the budget that would fit.
  */
 export function refineAnthropicError(error: ApiErrorView): ErrorRefinement {
-  const message = error.message;
+  const message = error.apiMessage || error.message;
   if (/prompt is too long/i.test(message)) return { kind: "context_overflow" };
   const maxAllowed = captureNumbers(/max_tokens: (\d+) > (\d+), which is the maximum/i, message);
   if (maxAllowed) return { kind: "reply_limit", limit: maxAllowed[1] };
