@@ -1,1 +1,15 @@
-export {};
+export { OpenTelemetryExtension, type OpenTelemetryExtensionOptions } from "./otel/extension.js";
+export type { ExportPipeline } from "./otel/export-pipeline.js";
+export { setupTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/setup.js";
+export { CountingSpanExporter, CountingSpanProcessor, ExportCounts } from "./telemetry/counting.js";
+export { LangSmithExtension, type LangSmithExtensionOptions } from "./langsmith/extension.js";
+export { DeliveryLedger, ledgerFetch } from "./langsmith/ledger.js";
+export { spansFromRecording, type ConvertOptions, type ConvertedSpans } from "./convert/spans.js";
+export type { MemorySpan } from "./convert/memory-sink.js";
+export { normalizeRecording, type RecordedEvent } from "./convert/recorded-event.js";
+export { toOtlpJsonLines, parseOtlpJson, type OtlpConvertOptions, type OtlpSpan } from "./convert/otlp-json.js";
+export { toChromeTrace, type ChromeTrace, type TraceEventEntry } from "./convert/chrome-trace.js";
+export { pushToOtlp, pushToLangSmith, type PushResult, type OtlpPushOptions, type LangSmithPushOptions } from "./convert/push.js";
+export { tracingFromEnv, type EnvTracing, type EnvTracingOptions } from "./demo/env-tracing.js";
+export * from "./mapping/index.js";
+export { ExporterError, RecordingFormatError } from "./errors.js";

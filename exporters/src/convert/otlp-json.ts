@@ -1,0 +1,103 @@
+import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
+import type { RecordedEvent } from "./recorded-event.js";
+import { toReadableSpans } from "./readable.js";
+import { spansFromRecording, type ConvertOptions } from "./spans.js";
+
+export interface OtlpConvertOptions extends ConvertOptions {
+  /** `service.name` of the resource. Default "harnessx". */
+  serviceName?: string;
+}
+
+/**
+ * OTLP JSON Lines: one `TracesData` object per line (one line per run), hex
+ * ids and nanosecond strings, as the OpenTelemetry file exporter writes and
+ * Jaeger imports. Serialized by OpenTelemetry's own JSON trace serializer.
+ */
+export function toOtlpJsonLines(events: Iterable<RecordedEvent>, options: OtlpConvertOptions = {}): string {
+  const { spans } = spansFromRecording(events, options);
+  const byTrace = new Map<string, typeof spans>();
+  for (const s of spans) {
+    const list = byTrace.get(s.traceId) ?? [];
+    list.push(s);
+    byTrace.set(s.traceId, list);
+  }
+  const decoder = new TextDecoder();
+  const lines: string[] = [];
+  for (const group of byTrace.values()) {
+    const bytes = JsonTraceSerializer.serializeRequest(toReadableSpans(group, options.serviceName ?? "harnessx"));
+    if (bytes) lines.push(decoder.decode(bytes));
+  }
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}
+
+/** A span read back from OTLP JSON (what a backend would show). */
+export interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  /** OTLP numbering: 1 INTERNAL, 2 SERVER, 3 CLIENT. */
+  kind: number;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes: Record<string, unknown>;
+  events: Array<{ name: string; timeUnixNano: string; attributes: Record<string, unknown> }>;
+  status: { code: number; message?: string };
+  serviceName?: string;
+}
+
+interface AnyValue {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values?: AnyValue[] };
+}
+
+function readValue(v: AnyValue): unknown {
+  if (v.stringValue !== undefined) return v.stringValue;
+  if (v.intValue !== undefined) return Number(v.intValue);
+  if (v.doubleValue !== undefined) return v.doubleValue;
+  if (v.boolValue !== undefined) return v.boolValue;
+  if (v.arrayValue) return (v.arrayValue.values ?? []).map(readValue);
+  return undefined;
+}
+
+function readAttributes(list: Array<{ key: string; value: AnyValue }> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const a of list ?? []) out[a.key] = readValue(a.value);
+  return out;
+}
+
+/** Flattens OTLP JSON (`TracesData`/`ExportTraceServiceRequest`, one per line or a single document) into spans. */
+export function parseOtlpJson(text: string): OtlpSpan[] {
+  const lines = text.split("\n").filter((l) => l.trim());
+  // JSON Lines, or one pretty-printed document (what an HTTP receiver gets).
+  const docs = lines.length > 1 && !lines[0].trim().endsWith("}") ? [text] : lines;
+  const out: OtlpSpan[] = [];
+  for (const doc of docs) {
+    const data = JSON.parse(doc) as { resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string; value: AnyValue }> }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }> };
+    for (const rs of data.resourceSpans ?? []) {
+      const serviceName = readAttributes(rs.resource?.attributes)["service.name"] as string | undefined;
+      for (const ss of rs.scopeSpans ?? []) {
+        for (const s of ss.spans ?? []) {
+          const span = s as { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; startTimeUnixNano: string; endTimeUnixNano: string; attributes?: Array<{ key: string; value: AnyValue }>; events?: Array<{ name: string; timeUnixNano: string; attributes?: Array<{ key: string; value: AnyValue }> }>; status?: { code?: number; message?: string } };
+          out.push({
+            traceId: span.traceId,
+            spanId: span.spanId,
+            ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
+            name: span.name,
+            kind: span.kind,
+            startTimeUnixNano: String(span.startTimeUnixNano),
+            endTimeUnixNano: String(span.endTimeUnixNano),
+            attributes: readAttributes(span.attributes),
+            events: (span.events ?? []).map((e) => ({ name: e.name, timeUnixNano: String(e.timeUnixNano), attributes: readAttributes(e.attributes) })),
+            status: { code: span.status?.code ?? 0, ...(span.status?.message ? { message: span.status.message } : {}) },
+            ...(serviceName ? { serviceName } : {}),
+          });
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+import { ExportResultCode } from "@opentelemetry/core";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { Client, type ClientConfig } from "langsmith";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type AgentInfo } from "../mapping/index.js";
+import { DeliveryLedger, ledgerFetch } from "../langsmith/ledger.js";
+import { LangSmithSink } from "../langsmith/run-sink.js";
+import { settleWithin } from "../util/time.js";
+import { normalizeRecording, type RecordedEvent } from "./recorded-event.js";
+import { toReadableSpans } from "./readable.js";
+import { spansFromRecording, type ConvertOptions } from "./spans.js";
+
+export interface PushResult {
+  /** Spans (OTLP) or runs (LangSmith) the endpoint accepted. */
+  sent: number;
+  failed: number;
+}
+
+export interface OtlpPushOptions extends ConvertOptions {
+  /** OTLP/HTTP traces URL (e.g. http://localhost:4318/v1/traces). Default: the `OTEL_EXPORTER_OTLP_*` variables. */
+  url?: string;
+  headers?: Record<string, string>;
+  serviceName?: string;
+  /** Time limit per request, retries included. Default 10 s. */
+  timeoutMs?: number;
+}
+
+const BATCH = 512;
+
+/** Sends a recording's spans to an OTLP/HTTP endpoint with OpenTelemetry's own exporter. */
+export async function pushToOtlp(events: Iterable<RecordedEvent>, options: OtlpPushOptions = {}): Promise<PushResult> {
+  const { spans } = spansFromRecording(events, options);
+  const readable = toReadableSpans(spans, options.serviceName ?? "harnessx");
+  const exporter = new OTLPTraceExporter({ ...(options.url ? { url: options.url } : {}), ...(options.headers ? { headers: options.headers } : {}), timeoutMillis: options.timeoutMs ?? 10_000 });
+  const result: PushResult = { sent: 0, failed: 0 };
+  try {
+    for (let i = 0; i < readable.length; i += BATCH) {
+      const batch = readable.slice(i, i + BATCH);
+      const code = await new Promise<ExportResultCode>((resolve) => exporter.export(batch, (r) => resolve(r.code)));
+      if (code === ExportResultCode.SUCCESS) result.sent += batch.length;
+      else result.failed += batch.length;
+    }
+  } finally {
+    await settleWithin(exporter.shutdown(), 1000);
+  }
+  return result;
+}
+
+export interface LangSmithPushOptions extends ConvertOptions {
+  /** Settings of the client built for the push (`apiUrl`, `apiKey`, ...); default the `LANGSMITH_*` variables. */
+  clientConfig?: ClientConfig;
+  /** Default `LANGSMITH_PROJECT`, else "harnessx". */
+  projectName?: string;
+  /** Longest wait for the upload. Default 30 s. */
+  timeoutMs?: number;
+}
+
+/** Sends a recording's runs to LangSmith through the real `langsmith` Client; counts runs accepted and lost. */
+export async function pushToLangSmith(events: Iterable<RecordedEvent>, options: LangSmithPushOptions = {}): Promise<PushResult> {
+  const { events: normalized } = normalizeRecording(events);
+  const ledger = new DeliveryLedger();
+  const config = options.clientConfig ?? {};
+  const client = new Client({ timeout_ms: 10_000, ...config, callerOptions: { maxRetries: 2, ...config.callerOptions }, fetchImplementation: ledgerFetch(ledger, config.fetchImplementation ?? fetch) });
+  const maxContentChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
+  const firstReply = normalized.find((e) => e.kind === "llm_response")?.data as { provider?: string } | undefined;
+  const info: AgentInfo = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...((options.agent?.provider ?? firstReply?.provider) ? { provider: options.agent?.provider ?? firstReply?.provider } : {}) };
+  const sink = new LangSmithSink({ client, projectName: options.projectName ?? process.env.LANGSMITH_PROJECT ?? "harnessx", maxContentChars, ledger, ...(info.sessionId ? { metadata: { thread_id: info.sessionId } } : {}) });
+  const tracker = new SpanTracker(sink, info, { captureContent: false, maxContentChars });
+  for (const e of normalized) tracker.handle(e);
+  tracker.closeAll(normalized.length ? normalized[normalized.length - 1].ts : Date.now());
+  await settleWithin(
+    (async () => {
+      while (sink.inFlight.size > 0) await Promise.all([...sink.inFlight]);
+      await client.awaitPendingTraceBatches();
+    })(),
+    options.timeoutMs ?? 30_000,
+  );
+  ledger.settleAll();
+  return { sent: ledger.deliveredRuns, failed: ledger.dropped };
+}

@@ -1,0 +1,111 @@
+import { Extension, type ExtensionContext } from "@harnessx/core";
+import { Client, type ClientConfig } from "langsmith";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker } from "../mapping/index.js";
+import { DropReporter } from "../otel/drop-reporter.js";
+import { nowMs, settleWithin } from "../util/time.js";
+import { DeliveryLedger, ledgerFetch } from "./ledger.js";
+import { LangSmithSink, type RunHandle } from "./run-sink.js";
+
+export interface LangSmithExtensionOptions {
+  /**
+   * A client of your own. Without one the extension builds a `Client` from
+   * `clientConfig` and the `LANGSMITH_*` variables, watching its uploads so it
+   * can count runs that never arrive (with your own client only a flush that
+   * times out is seen).
+   */
+  client?: Client;
+  /** Settings for the client the extension builds. Default request time-out 10 s, 2 retries. */
+  clientConfig?: ClientConfig;
+  /** Project the runs go to. Default `LANGSMITH_PROJECT`, else "harnessx". */
+  projectName?: string;
+  /** Longest wait for the flush at close. Default 5000 ms. */
+  flushTimeoutMs?: number;
+  /** Longest string kept per message or tool result. Default 8192. */
+  maxContentChars?: number;
+}
+
+/**
+ * LangSmith runs for every agent run: a `chain` run with `llm` and `tool`
+ * child runs (messages, `ls_*` metadata, `usage_metadata`, errors; spilled
+ * results as references). Uploads happen in the background; a turn's end
+ * starts a flush without waiting for it, and close waits at most
+ * `flushTimeoutMs`. Runs that never arrive are reported as an `ERROR` event
+ * (`source: "exporter"`, `dropped`).
+ */
+export class LangSmithExtension extends Extension {
+  readonly name = "langsmith";
+  readonly client: Client;
+  private readonly ledger: DeliveryLedger | undefined;
+  private readonly flushTimeoutMs: number;
+  private readonly maxContentChars: number;
+  private readonly projectName: string;
+  private readonly drops = new DropReporter("langsmith", "runs");
+  private readonly flushes = new Set<Promise<void>>();
+  private sink: LangSmithSink | undefined;
+  private tracker: SpanTracker<RunHandle> | undefined;
+  private ctx: ExtensionContext | undefined;
+
+  constructor(options: LangSmithExtensionOptions = {}) {
+    super();
+    if (options.client) {
+      this.client = options.client;
+    } else {
+      this.ledger = new DeliveryLedger();
+      const config = options.clientConfig ?? {};
+      this.client = new Client({
+        timeout_ms: 10_000,
+        ...config,
+        callerOptions: { maxRetries: 2, ...config.callerOptions },
+        fetchImplementation: ledgerFetch(this.ledger, config.fetchImplementation ?? fetch),
+      });
+    }
+    this.projectName = options.projectName ?? process.env.LANGSMITH_PROJECT ?? "harnessx";
+    this.flushTimeoutMs = options.flushTimeoutMs ?? 5000;
+    this.maxContentChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
+  }
+
+  install(ctx: ExtensionContext): void {
+    this.ctx = ctx;
+    const sink = new LangSmithSink({ client: this.client, projectName: this.projectName, maxContentChars: this.maxContentChars, ledger: this.ledger, metadata: { thread_id: ctx.sessionId } });
+    this.sink = sink;
+    const tracker = new SpanTracker(sink, { name: ctx.config.name, sessionId: ctx.sessionId, provider: ctx.agent.provider.name }, { captureContent: false, maxContentChars: this.maxContentChars });
+    this.tracker = tracker;
+    ctx.onAnyHook((hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data }));
+  }
+
+  /** Starts sending the turn's runs; never waits for the network. */
+  override onTurnComplete(): void {
+    void this.flush();
+  }
+
+  /** Runs still unconfirmed by the ledger (or every run, with a client of your own). */
+  get undelivered(): number {
+    return this.ledger?.outstanding ?? 0;
+  }
+
+  private flush(): Promise<void> {
+    const mark = this.ledger?.mark() ?? 0;
+    const sink = this.sink;
+    const work = (async () => {
+      while (sink && sink.inFlight.size > 0) await Promise.all([...sink.inFlight]);
+      await this.client.awaitPendingTraceBatches();
+      this.ledger?.settle(mark);
+      await this.drops.report(this.ctx, this.ledger?.dropped ?? 0);
+    })();
+    const tracked = work.catch(() => {}).finally(() => this.flushes.delete(tracked));
+    this.flushes.add(tracked);
+    return tracked;
+  }
+
+  /** Ends runs still open, flushes within `flushTimeoutMs`, and reports runs that did not arrive. */
+  override async teardown(): Promise<void> {
+    this.tracker?.closeAll(nowMs());
+    const done = await settleWithin(Promise.all([...this.flushes, this.flush()]), this.flushTimeoutMs);
+    if (this.ledger) {
+      this.ledger.settleAll();
+      await this.drops.report(this.ctx, this.ledger.dropped, done ? "" : `flush did not finish within ${this.flushTimeoutMs} ms`);
+    } else if (!done) {
+      await this.drops.report(this.ctx, this.sink?.inFlight.size ?? 0, `flush did not finish within ${this.flushTimeoutMs} ms`);
+    }
+  }
+}

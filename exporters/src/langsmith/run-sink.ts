@@ -1,0 +1,128 @@
+import type { Client, RunTree as RunTreeType } from "langsmith";
+import { RunTree } from "langsmith";
+import type { Usage } from "@harnessx/core";
+import type { SpanClose, SpanEventSpec, SpanOpen, SpanSink } from "../mapping/index.js";
+import { assistantMessage, requestMessages, toolSchemas } from "./messages.js";
+import type { DeliveryLedger } from "./ledger.js";
+
+export interface RunHandle {
+  tree: RunTreeType;
+  /** Settles once the create was queued; the update waits for it so it never overtakes it. */
+  posted: Promise<void>;
+}
+
+export interface RunSinkOptions {
+  client: Client;
+  projectName: string;
+  /** Longest string kept per message or result. */
+  maxContentChars: number;
+  ledger?: DeliveryLedger;
+  /** Metadata on every run (the conversation, for LangSmith threads). */
+  metadata?: Record<string, string>;
+}
+
+function usageMetadata(u: Partial<Usage> | undefined): Record<string, unknown> | undefined {
+  if (!u || typeof u.inputTokens !== "number" || typeof u.outputTokens !== "number") return undefined;
+  const details: Record<string, number> = {};
+  if (typeof u.cacheReadTokens === "number") details.cache_read = u.cacheReadTokens;
+  if (typeof u.cacheWriteTokens === "number") details.cache_creation = u.cacheWriteTokens;
+  return {
+    input_tokens: u.inputTokens,
+    output_tokens: u.outputTokens,
+    total_tokens: u.inputTokens + u.outputTokens,
+    ...(Object.keys(details).length ? { input_token_details: details } : {}),
+  };
+}
+
+/**
+ * LangSmith run trees from the shared mapping: a `chain` run per agent run,
+ * `llm` runs for model calls and `tool` runs for tool calls, posted when they
+ * start and patched when they end, in the order and dotted order the SDK builds.
+ */
+export class LangSmithSink implements SpanSink<RunHandle> {
+  /** Work not yet handed to the client; a flush waits for it. */
+  readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly o: RunSinkOptions) {}
+
+  private track(work: Promise<void>): Promise<void> {
+    const tracked = work.catch(() => {}).finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+    return tracked;
+  }
+
+  open(span: SpanOpen, parent: RunHandle | undefined): RunHandle {
+    const d = span.detail;
+    const max = this.o.maxContentChars;
+    let tree: RunTreeType;
+    if (d.role === "agent" || !parent) {
+      const name = typeof span.attributes["gen_ai.agent.name"] === "string" ? (span.attributes["gen_ai.agent.name"] as string) : span.name;
+      tree = new RunTree({
+        name,
+        run_type: "chain",
+        inputs: d.role === "agent" ? { input: d.start.input } : {},
+        project_name: this.o.projectName,
+        client: this.o.client,
+        start_time: span.time,
+        extra: { metadata: { ...this.o.metadata, ...(d.role === "agent" ? { harnessx_run_id: d.start.runId, ls_model_name: d.start.model } : {}) } },
+      });
+    } else if (d.role === "chat") {
+      const req = d.request;
+      const full = req.request;
+      tree = parent.tree.createChild({
+        name: span.name,
+        run_type: "llm",
+        start_time: span.time,
+        inputs: {
+          messages: requestMessages(full?.system ?? req.system ?? "", full?.messages ?? [], max),
+          ...(full?.tools?.length ? { tools: toolSchemas(full.tools) } : {}),
+          model: req.model,
+        },
+        extra: {
+          metadata: {
+            ls_provider: String(span.attributes["gen_ai.provider.name"] ?? "unknown"),
+            ls_model_name: req.model,
+            ls_model_type: "chat",
+            ...(typeof req.temperature === "number" ? { ls_temperature: req.temperature } : {}),
+            ls_max_tokens: req.maxTokens,
+          },
+        },
+      });
+    } else {
+      tree = parent.tree.createChild({ name: d.toolCall.name, run_type: "tool", start_time: span.time, inputs: d.toolCall.input ?? {}, extra: { metadata: { tool_call_id: d.toolCall.id } } });
+    }
+    this.o.ledger?.expect(tree.id, "post");
+    const posted = this.track(tree.postRun());
+    return { tree, posted };
+  }
+
+  event(handle: RunHandle, event: SpanEventSpec): void {
+    handle.tree.addEvent({ name: event.name, time: new Date(event.time).toISOString(), kwargs: event.attributes });
+  }
+
+  close(handle: RunHandle, close: SpanClose): void {
+    const d = close.detail;
+    const max = this.o.maxContentChars;
+    let outputs: Record<string, unknown> = {};
+    let metadata: Record<string, unknown> | undefined;
+    if (d.role === "agent" && d.result) {
+      outputs = { output: d.result.text, status: d.result.status };
+      metadata = { usage_metadata: usageMetadata(d.result.usage) };
+    } else if (d.role === "chat" && d.response) {
+      const usage = usageMetadata(d.response.usage);
+      outputs = { messages: [assistantMessage(d.response.response?.content ?? [], max)], stop_reason: d.response.stopReason, ...(usage ? { usage_metadata: usage } : {}) };
+      metadata = { ls_provider: d.response.provider, ...(usage ? { usage_metadata: usage } : {}) };
+    } else if (d.role === "tool" && d.end) {
+      outputs = d.spill ? { spilled: { resultId: d.spill.resultId, bytes: d.spill.bytes } } : { output: d.end.result?.content ?? "" };
+      metadata = { outcome: d.end.outcome };
+    }
+    const error = close.error ? `${close.error.type}: ${close.error.message}` : undefined;
+    this.o.ledger?.expect(handle.tree.id, "patch");
+    this.track(
+      handle.posted.then(async () => {
+        await handle.tree.end(outputs, error, close.time, metadata);
+        await handle.tree.patchRun();
+      }),
+    );
+  }
+}
