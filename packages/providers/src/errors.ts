@@ -13,6 +13,8 @@ export interface ErrorRefinement {
   kind?: ProviderErrorKind;
   /** For `reply_limit`: the largest reply budget the server accepts. */
   limit?: number;
+  /** What the user can do about it, appended to the message. */
+  hint?: string;
 }
 
 /** The fields of an SDK `APIError` the mapping reads. */
@@ -70,6 +72,8 @@ function fromApiError(err: Error & ApiErrorView, ctx: ErrorMappingContext): Prov
   const parts = [`${ctx.provider}: ${KIND_TEXT[kind]}`, err.status !== undefined ? ` (HTTP ${err.status})` : "", `: ${detail}`];
   if (retryAfter !== undefined) parts.push(`; the server asks to retry after ${retryAfter} ms`);
   if (refined.limit !== undefined) parts.push(`; the largest accepted reply budget is ${refined.limit} tokens`);
+  const hint = refined.hint ?? (err.status === 404 ? "check the model name and the baseURL" : undefined);
+  if (hint) parts.push(` (${hint})`);
   return new ProviderError(kind, parts.join(""), { status: err.status, retryAfterMs: retryAfter, limit: refined.limit, cause: err });
 }
 

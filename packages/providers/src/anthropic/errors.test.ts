@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { CancelledError, ProviderError, type ProviderErrorKind } from "@harnessx/core";
+import Anthropic from "@anthropic-ai/sdk";
 import { AnthropicProvider } from "./provider.js";
 import { anthropicErrorReply } from "../test-support/anthropic-wire.js";
 import { collect, modelRequest } from "../test-support/requests.js";
@@ -74,6 +75,12 @@ describe("AnthropicProvider reports network failures and cancellation", () => {
     await closed.close();
     const offline = new AnthropicProvider({ baseURL: url, apiKey: "k" });
     await assert.rejects(offline.complete(modelRequest()), isKind("connection"));
+  });
+
+  test("no credentials anywhere is an auth error naming ANTHROPIC_API_KEY", async () => {
+    const client = new Anthropic({ apiKey: null, authToken: null, baseURL: server.url, maxRetries: 0 });
+    const anonymous = new AnthropicProvider({ client });
+    await assert.rejects(anonymous.complete(modelRequest()), isKind("auth", (e) => assert.match(e.message, /ANTHROPIC_API_KEY/)));
   });
 
   test("the SDK timeout is a timeout error", async () => {

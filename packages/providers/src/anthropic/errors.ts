@@ -1,11 +1,15 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
-import type { ProviderErrorKind } from "@harnessx/core";
+import { ProviderError, type ProviderErrorKind } from "@harnessx/core";
 import { captureNumbers, toProviderError, type ApiErrorView, type ErrorRefinement } from "../errors.js";
 
 const SDK = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 
 /** Maps whatever `@anthropic-ai/sdk` threw to a typed harnessx error. */
 export function anthropicError(err: unknown, provider: string, signal: AbortSignal | undefined): Error {
+  // The SDK found no credentials anywhere; it throws a plain Error before any request is made.
+  if (err instanceof Error && !(err instanceof APIError) && /could not resolve authentication method/i.test(err.message) && !signal?.aborted) {
+    return new ProviderError("auth", `${provider}: no credentials: pass { apiKey } or set ANTHROPIC_API_KEY (${err.message})`, { cause: err });
+  }
   return toProviderError(err, { provider, signal, sdk: SDK, refine: refineAnthropicError });
 }
 

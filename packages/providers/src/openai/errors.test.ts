@@ -49,6 +49,11 @@ describe("OpenAIProvider maps HTTP errors to ProviderError kinds, without retryi
     await assert.rejects(provider.complete(modelRequest()), isKind("invalid_request", (e) => assert.equal(e.retryable, false)));
   });
 
+  test("404 names what to check", async () => {
+    server.reply({ status: 404, headers: { "content-type": "text/plain" }, body: "404 page not found" });
+    await assert.rejects(provider.complete(modelRequest()), isKind("invalid_request", (e) => assert.match(e.message, /baseURL ends in \/v1/)));
+  });
+
   test("context_length_exceeded is context_overflow", async () => {
     server.reply(openAIErrorReply(400, {
       message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.",

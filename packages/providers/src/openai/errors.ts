@@ -30,6 +30,7 @@ export function refineOpenAIError(error: ApiErrorView): ErrorRefinement {
   ) {
     return { kind: "context_overflow" };
   }
+  if (error.status === 404) return { hint: "check the model name, and that baseURL ends in /v1 for a compatible server" };
   if (error.status !== undefined) return {};
   // An error object inside a stream: only its code or type says what happened.
   const tag = `${error.code ?? ""} ${error.type ?? ""}`;
