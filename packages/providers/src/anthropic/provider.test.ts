@@ -4,7 +4,7 @@ import { ProviderError } from "@harnessx/core";
 import { AnthropicProvider } from "./provider.js";
 import { anthropicTurn, type AnthropicTurn } from "../test-support/anthropic-wire.js";
 import { collect, finalResponse, modelRequest, streamedArguments, streamedText } from "../test-support/requests.js";
-import { FakeServer, jsonReply } from "../test-support/server.js";
+import { FakeServer, jsonReply, pieces } from "../test-support/server.js";
 
 let server: FakeServer;
 let provider: AnthropicProvider;
@@ -39,8 +39,8 @@ describe("AnthropicProvider reads text replies and usage", () => {
       usage: { inputTokens: 2530, outputTokens: 12, cacheReadTokens: 2000, cacheWriteTokens: 500 },
     });
     assert.deepEqual(streamed, plain, "the streamed reply equals the plain one");
-    assert.equal(streamedText(events), "It is sunny in Paris today.");
-    assert.ok(events.filter((e) => e.type === "text_delta").length > 1, "text arrives in several deltas");
+    const deltas = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : []));
+    assert.deepEqual(deltas, pieces("It is sunny in Paris today.", 4), "each text_delta event arrives as its own delta, in order");
   });
 });
 

@@ -4,7 +4,7 @@ import { ProviderError } from "@harnessx/core";
 import { OpenAIProvider } from "./provider.js";
 import { DONE, openAITurn, sseEvent, type OpenAITurn } from "../test-support/openai-wire.js";
 import { collect, finalResponse, modelRequest, streamedArguments, streamedText } from "../test-support/requests.js";
-import { FakeServer, jsonReply } from "../test-support/server.js";
+import { FakeServer, jsonReply, pieces } from "../test-support/server.js";
 
 let server: FakeServer;
 let provider: OpenAIProvider;
@@ -40,8 +40,8 @@ describe("OpenAIProvider reads text replies and usage", () => {
       usage: { inputTokens: 1200, outputTokens: 9, cacheReadTokens: 1024 },
     });
     assert.deepEqual(streamed, plain, "the streamed reply equals the plain one");
-    assert.equal(streamedText(events), "It is sunny in Paris today.");
-    assert.ok(events.filter((e) => e.type === "text_delta").length > 1, "text arrives in several deltas");
+    const deltas = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : []));
+    assert.deepEqual(deltas, pieces("It is sunny in Paris today.", 5), "each chunk's text arrives as its own delta, in order");
   });
 
   test("reasoning_content of compatible servers becomes a reasoning block, streamed as reasoning deltas", async () => {
