@@ -1,2 +1,5 @@
 #!/usr/bin/env node
-export {};
+import { runCli } from "./program.js";
+
+const code = await runCli(process.argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+process.exitCode = code;

@@ -1,0 +1,40 @@
+import { Command, Option } from "commander";
+import { toChromeTrace, toOtlpJsonLines } from "@harnessx/exporters";
+import type { CommandSpec } from "../program.js";
+import { formatBytes } from "../output/format.js";
+import { checkWritable, writeFileAtomically } from "../output/write-file.js";
+import { eventsWithPayloads, loadRun } from "../store/load.js";
+import { forExporters } from "../store/exporter-events.js";
+import { resolveTarget } from "../store/resolve.js";
+
+const FORMATS = ["otlp", "chrome"] as const;
+
+/** `trace convert <run|bundle> --to otlp|chrome [-o FILE]`, through the exporters' converters. */
+export const convertCommand: CommandSpec = {
+  define: () =>
+    new Command("convert")
+      .description("convert a run to OTLP JSON Lines (Jaeger import, OTel file exporter) or a Chrome/Perfetto trace")
+      .argument("<run>", "run id (or unique prefix), run directory or bundle file")
+      .addOption(new Option("--to <format>", "otlp or chrome").choices(FORMATS).makeOptionMandatory())
+      .option("-o, --out <file>", "output file (default: stdout)")
+      .option("--content", "include prompts, replies, tool arguments and results (as recorded, already redacted)")
+      .option("--force", "replace the output file if it exists"),
+  async run(ctx, [text], options) {
+    const out = typeof options.out === "string" ? ctx.path(options.out) : undefined;
+    if (out) await checkWritable(out, Boolean(options.force), String(options.out));
+    const loaded = await loadRun(await resolveTarget(ctx, text));
+    const progress = ctx.progress(`convert to ${String(options.to)}`, "events");
+    progress.total(loaded.events.length);
+    const events = forExporters(await eventsWithPayloads(loaded, () => progress.tick()));
+    progress.stop();
+    const convertOptions = { agent: { name: loaded.run.agent, sessionId: loaded.run.sessionId }, captureContent: Boolean(options.content) };
+    const body = options.to === "otlp" ? toOtlpJsonLines(events, convertOptions) : JSON.stringify(toChromeTrace(events, convertOptions));
+    if (!out) {
+      ctx.io.stdout.write(body.endsWith("\n") ? body : `${body}\n`);
+      return;
+    }
+    await writeFileAtomically(out, body.endsWith("\n") ? body : `${body}\n`);
+    if (ctx.options.json) ctx.printJson({ path: out, format: options.to, runId: loaded.run.runId, bytes: Buffer.byteLength(body) });
+    else ctx.print(`wrote ${out} (${options.to === "otlp" ? "OTLP JSON Lines" : "Chrome trace-event JSON"}, ${formatBytes(Buffer.byteLength(body))})`);
+  },
+};

@@ -1,0 +1,34 @@
+import { Command } from "commander";
+import { exportIncident } from "@harnessx/recorder";
+import type { CommandSpec } from "../program.js";
+import { formatBytes } from "../output/format.js";
+import { checkWritable } from "../output/write-file.js";
+import { resolveTarget } from "../store/resolve.js";
+
+/** `trace export <run> [-o FILE] [--reason TEXT]`: the incident bundle, written by the recorder. */
+export const exportCommand: CommandSpec = {
+  define: () =>
+    new Command("export")
+      .description("write the run's incident bundle (tar: manifest, events, referenced artifacts, SHA256SUMS)")
+      .argument("<run>", "run id (or unique prefix) or run directory")
+      .option("-o, --out <file>", "bundle file (default <store>/incidents/<run>-<time>.tar)")
+      .option("--reason <text>", "why the bundle was made (a ticket, a symptom)", "manual export")
+      .option("--force", "replace the output file if it exists"),
+  async run(ctx, [text], options) {
+    const target = await resolveTarget(ctx, text, { bundles: false });
+    if (target.kind !== "run") return;
+    const out = typeof options.out === "string" ? ctx.path(options.out) : undefined;
+    if (out) await checkWritable(out, Boolean(options.force), String(options.out));
+    const progress = ctx.progress("export", "steps");
+    progress.total(1);
+    const result = await exportIncident({ dir: target.storeDir, runId: target.runId, reason: String(options.reason), ...(out ? { out } : {}) });
+    progress.tick();
+    progress.stop();
+    if (ctx.options.json) ctx.printJson(result);
+    else {
+      ctx.print(`wrote ${result.path}`);
+      ctx.print(`  run ${result.runId}: ${result.events} events, ${result.artifacts} artifacts, ${formatBytes(result.bytes)}`);
+      if (result.missingArtifacts.length) ctx.print(ctx.colors.yellow(`  ${result.missingArtifacts.length} referenced artifact(s) were no longer in the store (listed in the manifest)`));
+    }
+  },
+};

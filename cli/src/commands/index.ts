@@ -1,0 +1,23 @@
+import type { CommandSpec } from "../program.js";
+import { convertCommand } from "./convert.js";
+import { exportCommand } from "./export.js";
+import { lsCommand } from "./ls.js";
+import { pushCommand } from "./push.js";
+import { recoverCommand } from "./recover.js";
+import { reportCommand } from "./report.js";
+import { showCommand } from "./show.js";
+import { summaryCommand } from "./summary.js";
+import { verifyCommand } from "./verify.js";
+
+/** Every `trace` subcommand, in the order `trace --help` lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+  lsCommand,
+  summaryCommand,
+  showCommand,
+  exportCommand,
+  verifyCommand,
+  convertCommand,
+  pushCommand,
+  recoverCommand,
+  reportCommand,
+];

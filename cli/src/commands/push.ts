@@ -1,0 +1,54 @@
+import { Command, Option } from "commander";
+import { pushToLangSmith, pushToOtlp, type PushResult } from "@harnessx/exporters";
+import type { CommandSpec } from "../program.js";
+import { CliError, ExitCode, usageError } from "../errors.js";
+import { eventsWithPayloads, loadRun } from "../store/load.js";
+import { forExporters } from "../store/exporter-events.js";
+import { resolveTarget } from "../store/resolve.js";
+
+function positiveSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw usageError(`--timeout must be a positive number of seconds, got "${value}"`);
+  return n;
+}
+
+/** `trace push <run|bundle> --otlp URL | --langsmith`: send the run through the exporters, report sent and failed. */
+export const pushCommand: CommandSpec = {
+  define: () =>
+    new Command("push")
+      .description("send a run to an OTLP/HTTP endpoint or to LangSmith (LANGSMITH_* variables); reports what was sent and what failed")
+      .argument("<run>", "run id (or unique prefix), run directory or bundle file")
+      .option("--otlp <url>", "OTLP/HTTP traces URL, e.g. http://localhost:4318/v1/traces")
+      .option("--langsmith", "LangSmith through its Client (LANGSMITH_API_KEY, LANGSMITH_ENDPOINT, LANGSMITH_PROJECT)")
+      .option("--project <name>", "LangSmith project (default LANGSMITH_PROJECT, else harnessx)")
+      .addOption(new Option("--timeout <seconds>", "give up on the target after this long").default(10).argParser(positiveSeconds)),
+  async run(ctx, [text], options) {
+    const otlp = typeof options.otlp === "string" ? options.otlp : undefined;
+    if (!otlp === !options.langsmith) throw usageError("choose one target: --otlp URL or --langsmith");
+    if (otlp && !/^https?:\/\/[^/]/.test(otlp)) throw usageError(`--otlp needs an http(s) URL, got "${otlp}"`);
+    const loaded = await loadRun(await resolveTarget(ctx, text));
+    const events = forExporters(await eventsWithPayloads(loaded));
+    const timeoutMs = Number(options.timeout) * 1000;
+    const agent = { name: loaded.run.agent, sessionId: loaded.run.sessionId };
+    const targetName = otlp ?? `LangSmith (${ctx.io.env.LANGSMITH_ENDPOINT ?? "default endpoint"})`;
+    const progress = ctx.progress(`push to ${otlp ? "OTLP" : "LangSmith"}`, "steps");
+    progress.total(1);
+    let result: PushResult;
+    try {
+      result = otlp
+        ? await pushToOtlp(events, { url: otlp, timeoutMs, agent })
+        : await pushToLangSmith(events, { timeoutMs, agent, ...(typeof options.project === "string" ? { projectName: options.project } : {}) });
+    } finally {
+      progress.tick();
+      progress.stop();
+    }
+    const unit = otlp ? "spans" : "runs";
+    const summary = { target: targetName, runId: loaded.run.runId, unit, sent: result.sent, failed: result.failed };
+    if (ctx.options.json) ctx.printJson(summary);
+    if (result.failed > 0 && result.sent === 0) {
+      throw new CliError(ExitCode.UNREACHABLE, "push_unreachable", `could not deliver to ${targetName} within ${options.timeout}s: 0 ${unit} sent, ${result.failed} failed (unreachable or refusing)`);
+    }
+    if (result.failed > 0) throw new CliError(ExitCode.FAILURE, "push_incomplete", `pushed to ${targetName}: ${result.sent} ${unit} sent, ${result.failed} failed`);
+    if (!ctx.options.json) ctx.print(`pushed run ${loaded.run.runId} to ${targetName}: ${result.sent} ${unit} sent, 0 failed`);
+  },
+};

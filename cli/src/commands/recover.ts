@@ -1,0 +1,47 @@
+import { Command } from "commander";
+import { isProcessAlive, lockHolder, recover, type RecoverResult } from "@harnessx/recorder";
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import type { CommandSpec } from "../program.js";
+import { usageError } from "../errors.js";
+import { ensureStore, resolveTarget, runIdsIn } from "../store/resolve.js";
+
+async function deadRuns(storeDir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const { dir } of await runIdsIn(storeDir)) {
+    const pid = await lockHolder(dir);
+    const running = await fs.readFile(join(dir, "run.json"), "utf8").then((t) => (JSON.parse(t) as { status?: string }).status === "running", () => false);
+    if ((pid !== undefined && !isProcessAlive(pid)) || (pid === undefined && running)) out.push(dir);
+  }
+  return out;
+}
+
+/** `trace recover <run>`: seal a crashed run (dead lock holder) and mark it crashed, through the recorder. */
+export const recoverCommand: CommandSpec = {
+  define: () =>
+    new Command("recover")
+      .description("seal a run whose recording process died, and mark it crashed")
+      .argument("[run]", "run id (or unique prefix) or run directory")
+      .option("--all", "recover every dead run of the store"),
+  async run(ctx, args, options) {
+    const [text] = args;
+    if (!text && !options.all) throw usageError("name a run, or pass --all to recover every dead run");
+    const dirs: string[] = [];
+    if (options.all) dirs.push(...(await deadRuns(await ensureStore(ctx))));
+    else {
+      const target = await resolveTarget(ctx, text, { bundles: false });
+      if (target.kind === "run") dirs.push(target.runDir);
+    }
+    const results: RecoverResult[] = [];
+    for (const dir of dirs) results.push(await recover(dir));
+    if (ctx.options.json) {
+      ctx.printJson(options.all ? results : results[0]);
+      return;
+    }
+    if (results.length === 0) ctx.print("no dead runs to recover");
+    for (const r of results) {
+      if (r.recovered) ctx.print(`recovered ${r.runId}: status ${ctx.colors.red(r.status)}, ${r.sealed} segment(s) sealed, ${r.events} events${r.tornBytes ? `, ${r.tornBytes} torn bytes cut` : ""}`);
+      else ctx.print(`${r.runId} is already sealed (status ${r.status}); nothing to do`);
+    }
+  },
+};

@@ -1,0 +1,77 @@
+import { Command } from "commander";
+import type { RecordedEvent } from "@harnessx/recorder";
+import type { CommandSpec } from "../program.js";
+import { formatDuration } from "../output/format.js";
+import { stringifyJson } from "../output/json.js";
+import { loadRun } from "../store/load.js";
+import { resolveTarget } from "../store/resolve.js";
+import { describeEvent, durationOf, isErrorEvent, toolOf } from "../timeline/describe.js";
+import { depthsOf, owningSpan } from "../timeline/nesting.js";
+
+/** `trace show <run>`: the timeline, one line per event, nested by span. */
+export const showCommand: CommandSpec = {
+  define: () =>
+    new Command("show")
+      .description("the run's timeline: one line per event, nested by span, with durations; errors highlighted")
+      .argument("<run>", "run id (or unique prefix), run directory or bundle file")
+      .option("--kind <kinds>", "only these event kinds (comma-separated, e.g. tool_call_end,error)")
+      .option("--tool <name>", "only the calls of this tool (and the events inside them)")
+      .option("--errors", "only errors: ERROR events, failed tool calls, a failed run, dropped events")
+      .option("--full", "print each event's payload (stored artifacts are read on demand)"),
+  async run(ctx, [text], options) {
+    const loaded = await loadRun(await resolveTarget(ctx, text));
+    const events = loaded.events;
+    const depths = depthsOf(events);
+    const start = events[0]?.ts ?? loaded.run.startedAt;
+    const kinds = typeof options.kind === "string" ? new Set(options.kind.split(",").map((k) => k.trim()).filter(Boolean)) : undefined;
+    const toolSpans = new Set<string>();
+    if (typeof options.tool === "string") {
+      for (const e of events) if (e.spanId && toolOf(e) === options.tool) toolSpans.add(e.spanId);
+    }
+    const keep = (e: RecordedEvent): boolean => {
+      if (kinds && !kinds.has(e.kind)) return false;
+      if (typeof options.tool === "string" && !toolSpans.has(owningSpan(e) ?? "")) return false;
+      if (options.errors && !isErrorEvent(e)) return false;
+      return true;
+    };
+    const selected = events.map((e, i) => ({ e, depth: depths[i] })).filter(({ e }) => keep(e));
+    if (ctx.options.json) {
+      const out = [];
+      for (const { e, depth } of selected) {
+        out.push({
+          seq: e.seq,
+          ts: new Date(e.ts).toISOString(),
+          offsetMs: e.ts - start,
+          depth,
+          kind: e.kind,
+          spanId: e.spanId,
+          parentSpanId: e.parentSpanId,
+          summary: describeEvent(e),
+          error: isErrorEvent(e),
+          attrs: e.attrs,
+          ...(e.redacted?.length ? { redacted: e.redacted } : {}),
+          ...(options.full ? { payload: await loaded.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}),
+        });
+      }
+      ctx.printJson(out);
+      return;
+    }
+    const c = ctx.colors;
+    if (selected.length === 0) ctx.note("no events match");
+    for (const { e, depth } of selected) {
+      const error = isErrorEvent(e);
+      const offset = `+${formatDuration(e.ts - start)}`.padStart(10);
+      const indent = "  ".repeat(depth);
+      const duration = durationOf(e);
+      const kind = error ? c.red(c.bold(e.kind)) : e.spanId ? c.cyan(e.kind) : e.kind;
+      const detail = describeEvent(e);
+      const line = `${c.dim(`#${String(e.seq).padEnd(5)}`)} ${c.dim(offset)} ${indent}${error ? c.red("✗ ") : ""}${kind}${detail ? `  ${error ? c.red(detail) : detail}` : ""}${duration !== undefined ? c.dim(`  ${formatDuration(duration)}`) : ""}`;
+      ctx.print(line);
+      if (options.full) {
+        const payload = await loaded.payloadOf(e);
+        const body = stringifyJson(payload === undefined ? null : payload);
+        ctx.print(body.split("\n").map((l) => `${" ".repeat(18)}${indent}${c.dim(l)}`).join("\n"));
+      }
+    }
+  },
+};

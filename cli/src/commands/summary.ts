@@ -1,0 +1,64 @@
+import { Command } from "commander";
+import { summarizeRun, type RunSummaryReport } from "../analysis/summary.js";
+import type { CommandContext } from "../context.js";
+import type { CommandSpec } from "../program.js";
+import { formatBytes, formatCount, formatDuration } from "../output/format.js";
+import { renderRows } from "../output/table.js";
+import { loadRun } from "../store/load.js";
+import { resolveTarget } from "../store/resolve.js";
+
+function redactionText(redaction: unknown): string {
+  if (redaction === "off") return "off";
+  if (redaction && typeof redaction === "object") {
+    const r = redaction as { keys?: unknown[]; patterns?: Array<{ name?: string }>; custom?: boolean };
+    return `${r.keys?.length ?? 0} sensitive keys, patterns ${(r.patterns ?? []).map((p) => p.name).join(", ") || "none"}${r.custom ? ", custom function" : ""}`;
+  }
+  return "unknown";
+}
+
+function print(ctx: CommandContext, s: RunSummaryReport): void {
+  const c = ctx.colors;
+  const terminal = Boolean(ctx.io.stdout.isTTY);
+  const status = s.status === "completed" ? c.green(s.status) : s.status === "failed" || s.status === "crashed" ? c.red(s.status) : c.yellow(s.status);
+  ctx.print(`${c.bold("run")}       ${s.runId}  (${s.agent})`);
+  ctx.print(`${c.bold("status")}    ${status}${s.error ? c.red(`  ${s.error.name ?? "Error"}: ${s.error.message}`) : ""}`);
+  ctx.print(`${c.bold("started")}   ${s.startedAt}   ${c.bold("duration")} ${formatDuration(s.durationMs)}`);
+  ctx.print(`${c.bold("events")}    ${formatCount(s.events)}   ${c.bold("dropped")} ${formatCount(s.dropped.events)}${s.dropped.gaps ? ` in ${s.dropped.gaps} gap(s)` : ""}   ${c.bold("spills")} ${s.spills.count} (${formatBytes(s.spills.bytes)})${s.tornBytes ? `   ${c.yellow(`torn tail cut: ${s.tornBytes} bytes`)}` : ""}`);
+  ctx.print(`${c.bold("redaction")} ${redactionText(s.redaction)}; ${s.redactedValues} value(s) redacted`);
+  ctx.print("");
+  ctx.print(c.bold("Events by kind"));
+  ctx.print(renderRows(s.kinds, [
+    { header: "KIND", value: (k) => k.kind },
+    { header: "COUNT", value: (k) => k.count, format: (k) => formatCount(k.count), align: "right" },
+    { header: "BYTES", value: (k) => k.bytes, format: (k) => formatBytes(k.bytes), align: "right" },
+  ], { terminal }));
+  ctx.print("");
+  ctx.print(c.bold("Tokens by model"));
+  ctx.print(s.models.length === 0 ? "  (no model calls)" : renderRows(s.models, [
+    { header: "MODEL", value: (m) => m.model },
+    { header: "CALLS", value: (m) => m.calls, align: "right" },
+    { header: "INPUT", value: (m) => m.inputTokens, format: (m) => formatCount(m.inputTokens), align: "right" },
+    { header: "OUTPUT", value: (m) => m.outputTokens, format: (m) => formatCount(m.outputTokens), align: "right" },
+  ], { terminal }));
+  ctx.print("");
+  ctx.print(c.bold("Tools"));
+  ctx.print(s.tools.length === 0 ? "  (no tool calls)" : renderRows(s.tools, [
+    { header: "TOOL", value: (t) => t.tool },
+    { header: "CALLS", value: (t) => t.calls, align: "right" },
+    { header: "ERRORS", value: (t) => t.errors, format: (t) => (t.errors ? c.red(String(t.errors)) : "0"), align: "right" },
+    { header: "P50", value: (t) => t.p50Ms, format: (t) => formatDuration(t.p50Ms), align: "right" },
+    { header: "P95", value: (t) => t.p95Ms, format: (t) => formatDuration(t.p95Ms), align: "right" },
+    { header: "MAX", value: (t) => t.maxMs, format: (t) => formatDuration(t.maxMs), align: "right" },
+  ], { terminal }));
+}
+
+/** `trace summary <run>`: status, duration, counts and bytes by kind, tokens, tool latency, spills, drops, redaction. */
+export const summaryCommand: CommandSpec = {
+  define: () => new Command("summary").description("status, duration, events by kind, tokens by model, tool latency and errors").argument("<run>", "run id (or unique prefix), run directory or bundle file"),
+  async run(ctx, [text]) {
+    const loaded = await loadRun(await resolveTarget(ctx, text));
+    const summary = summarizeRun(loaded);
+    if (ctx.options.json) ctx.printJson(summary);
+    else print(ctx, summary);
+  },
+};

@@ -1,0 +1,77 @@
+import Table from "cli-table3";
+import type { Colors } from "./colors.js";
+import { toJsonSafe } from "./json.js";
+
+/** A column of a printed table: where its value comes from and how it looks. */
+export interface Column<Row> {
+  header: string;
+  /** The row's value, as printed in JSON and CSV. */
+  value: (row: Row) => unknown;
+  /** How the value looks in a table; default `String(value)`, `-` for null. */
+  format?: (row: Row) => string;
+  align?: "left" | "right";
+}
+
+export type RowFormat = "table" | "json" | "csv";
+
+/** Options of `renderRows`. */
+export interface RenderRowsOptions {
+  /** Default "table". */
+  format?: RowFormat;
+  /** Borders and header colours when the output is a terminal; a plain aligned table otherwise. Default false. */
+  terminal?: boolean;
+  colors?: Colors;
+  /** JSON keys of each column; default the header. */
+  keys?: string[];
+}
+
+const PLAIN_CHARS = {
+  top: "", "top-mid": "", "top-left": "", "top-right": "",
+  bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
+  left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  ",
+} as const;
+
+function display(value: unknown): string {
+  if (value === null || value === undefined) return "-";
+  const safe = toJsonSafe(value);
+  return typeof safe === "object" ? JSON.stringify(safe) : String(safe);
+}
+
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const safe = toJsonSafe(value);
+  const text = typeof safe === "object" ? JSON.stringify(safe) : String(safe);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Renders rows as a table (bordered on a terminal, plain and aligned otherwise), JSON or CSV. */
+export function renderRows<Row>(rows: readonly Row[], columns: readonly Column<Row>[], options: RenderRowsOptions = {}): string {
+  const format = options.format ?? "table";
+  const keys = options.keys ?? columns.map((c) => c.header);
+  if (format === "json") {
+    return JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c, i) => [keys[i], toJsonSafe(c.value(row))]))), null, 2);
+  }
+  if (format === "csv") {
+    const lines = [keys.map(csvCell).join(",")];
+    for (const row of rows) lines.push(columns.map((c) => csvCell(c.value(row))).join(","));
+    return lines.join("\n");
+  }
+  const colors = options.colors;
+  const table = new Table({
+    head: columns.map((c) => (colors ? colors.bold(c.header) : c.header)),
+    colAligns: columns.map((c) => c.align ?? "left"),
+    style: options.terminal ? { head: [], border: [], compact: true } : { head: [], border: [], "padding-left": 0, "padding-right": 0 },
+    ...(options.terminal ? {} : { chars: PLAIN_CHARS }),
+  });
+  for (const row of rows) table.push(columns.map((c) => (c.format ? c.format(row) : display(c.value(row)))));
+  return table
+    .toString()
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n");
+}
+
+/** Columns straight from object keys, for results whose shape is only known at run time (SQL). */
+export function columnsFromKeys(keys: readonly string[]): Column<Record<string, unknown>>[] {
+  return keys.map((key) => ({ header: key, value: (row: Record<string, unknown>) => row[key] }));
+}

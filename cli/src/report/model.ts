@@ -1,0 +1,198 @@
+/**
+ * The plain data an HTML report is built from, and the figures derived from it. Commands fill it
+ * from a recording; tests can fill it by hand.
+ */
+
+export interface ReportRun {
+  runId: string;
+  agent?: string;
+  model?: string;
+  status: string;
+  error?: string;
+  startTs: number;
+  endTs?: number;
+  /** Redaction rules the recorder applied, as recorded. */
+  redaction?: string[];
+  droppedEvents?: number;
+}
+
+/** One model call, tool call or the run itself. Times are epoch milliseconds. */
+export interface ReportSpan {
+  spanId: string;
+  parentSpanId?: string;
+  kind: "run" | "model" | "tool" | string;
+  name: string;
+  startTs: number;
+  endTs?: number;
+  error?: string;
+  model?: string;
+  tool?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export interface ReportEvent {
+  seq: number;
+  ts: number;
+  spanId?: string;
+  kind: string;
+  /** The recorded payload (artifacts already inlined), redacted as recorded. */
+  payload?: unknown;
+  /** Set when the payload was too large to inline. */
+  payloadNote?: string;
+}
+
+export interface ReportData {
+  run: ReportRun;
+  spans: ReportSpan[];
+  events: ReportEvent[];
+  /** Who made the report; shown in the footer. */
+  producer?: string;
+}
+
+/** A span placed on the timeline: parallel calls never share a lane. */
+export interface PlacedSpan extends ReportSpan {
+  lane: number;
+  /** Milliseconds from the run start. */
+  offsetMs: number;
+  durationMs: number;
+  open: boolean;
+}
+
+export interface ModelFigures {
+  model: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  p50Ms: number | null;
+  maxMs: number | null;
+}
+
+export interface ToolFigures {
+  tool: string;
+  calls: number;
+  errors: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  maxMs: number | null;
+}
+
+export interface ReportLayout {
+  startTs: number;
+  endTs: number;
+  /** Lane 0 holds the run; model and tool calls fill lanes 1..n. */
+  lanes: number;
+  spans: PlacedSpan[];
+  models: ModelFigures[];
+  tools: ToolFigures[];
+  errors: Array<{ ts: number; where: string; message: string; seq?: number; spanId?: string }>;
+  totals: { modelCalls: number; toolCalls: number; inputTokens: number; outputTokens: number; events: number };
+}
+
+function percentile(values: number[], q: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+function errorText(payload: unknown): string {
+  if (payload && typeof payload === "object") {
+    const p = payload as Record<string, unknown>;
+    const inner = p.error;
+    if (inner && typeof inner === "object" && typeof (inner as { message?: unknown }).message === "string") {
+      return (inner as { message: string }).message;
+    }
+    if (typeof inner === "string") return inner;
+    if (typeof p.message === "string") return p.message;
+  }
+  return typeof payload === "string" ? payload : "error";
+}
+
+/** Places spans on lanes (greedy interval partitioning, in start order) and computes the figures. */
+export function layoutReport(data: ReportData): ReportLayout {
+  const lastEvent = data.events.reduce((max, e) => Math.max(max, e.ts), data.run.startTs);
+  const lastSpan = data.spans.reduce((max, s) => Math.max(max, s.endTs ?? s.startTs), data.run.startTs);
+  const startTs = data.spans.reduce((min, s) => Math.min(min, s.startTs), data.run.startTs);
+  const endTs = Math.max(data.run.endTs ?? 0, lastEvent, lastSpan, startTs + 1);
+
+  const laneEnds: number[] = [];
+  const placed: PlacedSpan[] = [];
+  const ordered = [...data.spans].sort((a, b) => a.startTs - b.startTs || a.spanId.localeCompare(b.spanId));
+  for (const span of ordered) {
+    const open = span.endTs === undefined;
+    const end = span.endTs ?? endTs;
+    let lane = 0;
+    if (span.kind !== "run") {
+      lane = laneEnds.findIndex((laneEnd) => laneEnd <= span.startTs) + 1;
+      if (lane === 0) {
+        laneEnds.push(end);
+        lane = laneEnds.length;
+      } else laneEnds[lane - 1] = end;
+    }
+    placed.push({ ...span, lane, offsetMs: span.startTs - startTs, durationMs: Math.max(0, end - span.startTs), open });
+  }
+
+  const models = new Map<string, { calls: number; inputTokens: number; outputTokens: number; durations: number[] }>();
+  const tools = new Map<string, { calls: number; errors: number; durations: number[] }>();
+  for (const span of placed) {
+    if (span.kind === "model") {
+      const key = span.model ?? span.name;
+      const m = models.get(key) ?? { calls: 0, inputTokens: 0, outputTokens: 0, durations: [] };
+      m.calls++;
+      m.inputTokens += span.inputTokens ?? 0;
+      m.outputTokens += span.outputTokens ?? 0;
+      if (!span.open) m.durations.push(span.durationMs);
+      models.set(key, m);
+    } else if (span.kind === "tool") {
+      const key = span.tool ?? span.name;
+      const t = tools.get(key) ?? { calls: 0, errors: 0, durations: [] };
+      t.calls++;
+      if (span.error !== undefined) t.errors++;
+      if (!span.open) t.durations.push(span.durationMs);
+      tools.set(key, t);
+    }
+  }
+
+  const errors: ReportLayout["errors"] = [];
+  for (const event of data.events) {
+    if (event.kind === "error") errors.push({ ts: event.ts, where: event.kind, message: errorText(event.payload), seq: event.seq, spanId: event.spanId });
+  }
+  for (const span of placed) {
+    if (span.error !== undefined && span.kind !== "run") errors.push({ ts: span.startTs, where: span.name, message: span.error, spanId: span.spanId });
+  }
+  if (data.run.error) errors.push({ ts: data.run.endTs ?? endTs, where: "run", message: data.run.error });
+  errors.sort((a, b) => a.ts - b.ts);
+
+  const modelFigures = [...models].map(([model, m]) => ({
+    model,
+    calls: m.calls,
+    inputTokens: m.inputTokens,
+    outputTokens: m.outputTokens,
+    p50Ms: percentile(m.durations, 0.5),
+    maxMs: percentile(m.durations, 1),
+  }));
+  const toolFigures = [...tools].map(([tool, t]) => ({
+    tool,
+    calls: t.calls,
+    errors: t.errors,
+    p50Ms: percentile(t.durations, 0.5),
+    p95Ms: percentile(t.durations, 0.95),
+    maxMs: percentile(t.durations, 1),
+  }));
+  return {
+    startTs,
+    endTs,
+    lanes: laneEnds.length + 1,
+    spans: placed,
+    models: modelFigures,
+    tools: toolFigures,
+    errors,
+    totals: {
+      modelCalls: modelFigures.reduce((n, m) => n + m.calls, 0),
+      toolCalls: toolFigures.reduce((n, t) => n + t.calls, 0),
+      inputTokens: modelFigures.reduce((n, m) => n + m.inputTokens, 0),
+      outputTokens: modelFigures.reduce((n, m) => n + m.outputTokens, 0),
+      events: data.events.length,
+    },
+  };
+}

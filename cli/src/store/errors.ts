@@ -1,0 +1,21 @@
+import { BundleError, BundleTruncatedError, RunNotFoundError, RunStillActiveError, SegmentCorruptError } from "@harnessx/recorder";
+import { CliError, ExitCode } from "../errors.js";
+
+/**
+ * Maps what the recorder, the exporters and the system throw to a CliError with a meaningful exit
+ * code, keeping their message (they already name the file, member or run at fault).
+ */
+export function classifyError(err: unknown): CliError {
+  if (err instanceof CliError) return err;
+  const error = err instanceof Error ? err : new Error(String(err));
+  if (err instanceof RunNotFoundError) return new CliError(ExitCode.NOT_FOUND, err.code, error.message, { cause: err });
+  if (err instanceof BundleError || err instanceof SegmentCorruptError) {
+    const exit = err instanceof BundleError && !(err instanceof BundleTruncatedError) && /file not found/.test(err.message) ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT;
+    return new CliError(exit, (err as BundleError).code, error.message, { cause: err });
+  }
+  if (err instanceof RunStillActiveError) return new CliError(ExitCode.FAILURE, err.code, error.message, { cause: err });
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return new CliError(ExitCode.NOT_FOUND, "not_found", error.message, { cause: err });
+  if (code === "EACCES" || code === "EPERM" || code === "EISDIR" || code === "ENOTDIR") return new CliError(ExitCode.FAILURE, code.toLowerCase(), error.message, { cause: err });
+  return new CliError(ExitCode.FAILURE, "unexpected", `unexpected error: ${error.message}`, { cause: err });
+}

@@ -1,0 +1,57 @@
+import type { RecordedEvent } from "@harnessx/recorder";
+import { cut, formatDuration } from "../output/format.js";
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
+/** Whether an event marks a failure: an ERROR, a failed tool call, a failed run. */
+export function isErrorEvent(event: RecordedEvent): boolean {
+  const a = event.attrs ?? {};
+  if (event.kind === "error" || event.kind === "recorder.dropped") return true;
+  if (event.kind === "tool_call_end") return a.outcome !== undefined ? a.outcome !== "executed" : a.isError === true;
+  if (event.kind === "agent_end") return a.status === "failed";
+  return false;
+}
+
+/** The tool an event belongs to, when it is a tool call's start or end. */
+export function toolOf(event: RecordedEvent): string | undefined {
+  return str(event.attrs?.toolName);
+}
+
+/** One short line of facts about an event, from its summary attributes. */
+export function describeEvent(event: RecordedEvent): string {
+  const a = event.attrs ?? {};
+  switch (event.kind) {
+    case "agent_start":
+      return [str(a.agent) && `agent ${a.agent}`, str(a.model) && `model ${a.model}`, a.resumed ? "resumed" : undefined].filter(Boolean).join(" ");
+    case "agent_end":
+      return [`status ${String(a.status ?? "?")}`, num(a.modelCalls) !== undefined && `${a.modelCalls} model calls`, num(a.inputTokens) !== undefined && `tokens in ${a.inputTokens} out ${a.outputTokens ?? 0}`, str(a.errorMessage) && `error: ${cut(String(a.errorMessage), 100)}`]
+        .filter(Boolean)
+        .join(", ");
+    case "llm_request":
+      return [str(a.model), num(a.messageCount) !== undefined && `${a.messageCount} messages`, num(a.toolCount) !== undefined && `${a.toolCount} tools`].filter(Boolean).join(", ");
+    case "llm_response":
+      return [str(a.model), str(a.stopReason) && `stop ${a.stopReason}`, num(a.inputTokens) !== undefined && `tokens in ${a.inputTokens} out ${a.outputTokens ?? 0}`].filter(Boolean).join(", ");
+    case "tool_call_start":
+      return [str(a.toolName), str(a.toolCallId) && `(${a.toolCallId})`, str(a.permission) && `permission ${a.permission}`].filter(Boolean).join(" ");
+    case "tool_call_end":
+      return [str(a.toolName), str(a.outcome), str(a.errorMessage) && `: ${cut(String(a.errorMessage), 100)}`].filter(Boolean).join(" ");
+    case "retry":
+      return [`${String(a.target ?? "?")} attempt ${String(a.attempt ?? "?")}`, num(a.delayMs) !== undefined && `wait ${formatDuration(Number(a.delayMs))}`, str(a.errorMessage) && cut(String(a.errorMessage), 100)].filter(Boolean).join(", ");
+    case "error":
+      return [str(a.source) && `[${a.source}]`, str(a.errorMessage) ?? str(a.message) ?? ""].filter(Boolean).join(" ");
+    case "custom":
+      return [str(a.extension) && str(a.name) ? `${a.extension}.${a.name}` : undefined, num(a.bytes) !== undefined && `${a.bytes} bytes`].filter(Boolean).join(" ");
+    case "recorder.dropped":
+      return `${String(a.count ?? "?")} events dropped`;
+    default: {
+      const text = Object.keys(a).length ? JSON.stringify(a) : "";
+      return cut(text, 120);
+    }
+  }
+}
+
+/** The duration an event closes, when it ends a span. */
+export function durationOf(event: RecordedEvent): number | undefined {
+  return num(event.attrs?.durationMs);
+}
