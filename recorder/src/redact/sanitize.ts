@@ -14,6 +14,7 @@ export class Sanitizer {
   private readonly keyMatchers: string[];
   private readonly patterns: readonly RedactionPattern[];
   private readonly anyPattern: RegExp | undefined;
+  private readonly keyHint: RegExp | undefined;
   private readonly redacting: boolean;
 
   constructor(rules: RedactionRules | false) {
@@ -21,7 +22,12 @@ export class Sanitizer {
     this.keyMatchers = rules === false ? [] : rules.keys.map(normalizeKey);
     this.patterns = rules === false ? [] : rules.patterns;
     // One combined test first: most strings contain no secret, and one scan is cheaper than eight.
-    this.anyPattern = this.patterns.length ? new RegExp(this.patterns.map((p) => `(?:${p.pattern.source})`).join("|"), "i") : undefined;
+    // Sensitive keys inside text (JSON in a tool result, "Authorization: ..." header lines) are
+    // found by a key hint, then every `key: value` / `"key": "value"` / `key=value` pair is checked.
+    const hint = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_]?")).join("|");
+    this.keyHint = hint ? new RegExp(hint, "i") : undefined;
+    const sources = [...this.patterns.map((p) => `(?:${p.pattern.source})`), ...(hint ? [`(?:${hint})`] : [])];
+    this.anyPattern = sources.length ? new RegExp(sources.join("|"), "i") : undefined;
   }
 
   /** `path` names the root (e.g. "payload"); paths of redactions are appended to `redactedPaths`. */
@@ -36,6 +42,11 @@ export class Sanitizer {
     for (const rule of this.patterns) {
       rule.pattern.lastIndex = 0;
       out = out.replace(rule.pattern, (match) => (rule.accept && !rule.accept(match) ? match : `[REDACTED:${rule.name}]`));
+    }
+    if (this.keyHint?.test(out)) {
+      out = out.replace(KEY_VALUE, (match, quote: string, key: string, separator: string, value: string) =>
+        this.isSensitiveKey(key) ? `${quote}${key}${quote}${separator}${value.startsWith('"') ? '"[REDACTED]"' : "[REDACTED]"}` : match,
+      );
     }
     return out;
   }
@@ -109,6 +120,13 @@ export class Sanitizer {
     }
     return out;
   }
+}
+
+/** `key: value`, `"key": "value"`, `key=value` inside text. */
+const KEY_VALUE = /(["']?)([A-Za-z][A-Za-z0-9_-]{0,63})\1(\s*[:=]\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s,;&"'}\]]+)/g;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function normalizeKey(key: string): string {

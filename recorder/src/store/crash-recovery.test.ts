@@ -1,0 +1,81 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readRun, recover, RecordingStore, RunStillActiveError, type RunManifest } from "../index.js";
+import { tempDir } from "../test-support/system.js";
+
+const child = new URL("../test-support/recording-child.ts", import.meta.url).pathname;
+
+function runUntilKilled(dir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ["--import", "tsx", child, dir, "100000"], { stdio: ["ignore", "pipe", "inherit"] });
+    let killed = false;
+    proc.stdout.on("data", (chunk: Buffer) => {
+      if (!killed && chunk.toString().includes("progress")) {
+        killed = true;
+        // Let it record a while longer (and seal a few segments) before the kill.
+        setTimeout(() => proc.kill("SIGKILL"), 700);
+      }
+    });
+    proc.on("error", reject);
+    proc.on("exit", (_code, signal) => (signal === "SIGKILL" ? resolve() : reject(new Error(`child ended without being killed (${signal})`))));
+  });
+}
+
+describe("a run killed with SIGKILL keeps what was written and is recovered as crashed", () => {
+  test("events before the kill are readable; recover seals and marks the run crashed", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      await runUntilKilled(dir);
+      const store = new RecordingStore(dir);
+      const [listing] = await store.listRuns();
+      assert.equal(listing.status, "running");
+      assert.equal(listing.stale, true, "lock held by a dead pid");
+      const runDir = listing.dir;
+      // Simulate the torn line a kill mid-write leaves (in the active segment, or a fresh one
+      // when the kill came just after a seal).
+      const names = readdirSync(join(runDir, "segments")).sort();
+      const plain = names.filter((n) => n.endsWith(".ndjson"));
+      const lastIndex = Math.max(...names.map((n) => Number(n.slice(0, 6))));
+      const active = plain[plain.length - 1] ?? `${String(lastIndex + 1).padStart(6, "0")}.ndjson`;
+      appendFileSync(join(runDir, "segments", active), '{"v":1,"seq":999999999,"kind":"tor');
+      const before = await readRun(runDir);
+      assert.ok(before.tornBytes > 0, "torn last line cut");
+      assert.ok(before.events.length > 100, `recorded ${before.events.length} events before the kill`);
+      assert.deepEqual(before.events.map((e) => e.seq), before.events.map((_, i) => i + 1), "no gap before the kill");
+      assert.ok(before.segments.some((s) => s.sealed), "some segments were sealed while running");
+
+      const result = await recover(runDir);
+      assert.equal(result.status, "crashed");
+      const manifest = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")) as RunManifest;
+      assert.equal(manifest.status, "crashed");
+      assert.equal(existsSync(join(runDir, "lock")), false);
+      assert.ok(readdirSync(join(runDir, "segments")).every((n) => !n.endsWith(".ndjson")), "every segment sealed");
+      const after = await readRun(runDir);
+      assert.equal(after.events.length, before.events.length + 1);
+      const last = after.events[after.events.length - 1];
+      assert.equal(last.kind, "recorder.recovered");
+      assert.equal(last.seq, before.events.length + 1);
+      assert.equal(manifest.summary!.events, after.events.length);
+      assert.equal((await recover(runDir)).recovered, false, "a sealed run is left alone");
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("recover refuses a run whose recording process is alive", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const { mkdirSync, writeFileSync } = await import("node:fs");
+      const runDir = join(dir, "runs", "run_live");
+      mkdirSync(join(runDir, "segments"), { recursive: true });
+      writeFileSync(join(runDir, "lock"), String(process.ppid));
+      writeFileSync(join(runDir, "run.json"), JSON.stringify({ runId: "run_live", status: "running", runSpanId: "x" }));
+      await assert.rejects(recover(runDir), RunStillActiveError);
+    } finally {
+      cleanup();
+    }
+  });
+});

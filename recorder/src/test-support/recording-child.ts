@@ -1,0 +1,18 @@
+// A process that records a long run and reports progress; the crash test kills it with SIGKILL.
+import { Agent, ScriptedProvider, type ScriptStep } from "@harnessx/core";
+import { FlightRecorderExtension } from "../index.js";
+import { echoTool } from "./agents.js";
+
+const [dir, iterationsText] = process.argv.slice(2);
+const iterations = Number(iterationsText);
+const steps: ScriptStep[] = [];
+for (let i = 0; i < iterations; i++) {
+  steps.push((_request, index) => {
+    if (index === 50) process.stdout.write(`progress ${index}\n`);
+    return { toolCalls: [{ id: `call_${index}`, name: "echo", input: { text: `step ${index}` } }], delayMs: 2 };
+  });
+}
+steps.push({ text: "done" });
+const recorder = new FlightRecorderExtension({ dir, segmentMaxBytes: 256 * 1024 });
+const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [echoTool], extensions: [recorder], maxIterations: iterations + 10, name: "crash-child" });
+await agent.run("record until killed");
