@@ -3,6 +3,10 @@ import { convertCommand } from "./convert.js";
 import { exportCommand } from "./export.js";
 import { lsCommand } from "./ls.js";
 import { pushCommand } from "./push.js";
+import { queryCommand } from "./query.js";
+import { replayCommand } from "./replay.js";
+import { scrubCommand } from "./scrub.js";
+import { viewCommand } from "./view.js";
 import { recoverCommand } from "./recover.js";
 import { reportCommand } from "./report.js";
 import { showCommand } from "./show.js";
@@ -14,10 +18,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   lsCommand,
   summaryCommand,
   showCommand,
+  viewCommand,
+  queryCommand,
   exportCommand,
   verifyCommand,
   convertCommand,
   pushCommand,
+  scrubCommand,
   recoverCommand,
+  replayCommand,
   reportCommand,
 ];

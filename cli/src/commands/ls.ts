@@ -4,13 +4,13 @@ import { usageError } from "../errors.js";
 import { formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";
 import type { Column } from "../output/table.js";
 import { ensureStore } from "../store/resolve.js";
-import { listRuns, type RunListing } from "../store/runs.js";
+import { listRuns, type ListedRun } from "../store/runs.js";
 import { basename } from "node:path";
 
-const COLUMNS: Column<RunListing>[] = [
+const COLUMNS: Column<ListedRun>[] = [
   { header: "RUN", value: (r) => r.runId },
   { header: "AGENT", value: (r) => r.agent },
-  { header: "STATUS", value: (r) => r.status },
+  { header: "STATUS", value: (r) => r.status, format: (r) => (r.stale ? `${r.status} (dead: trace recover)` : r.status) },
   { header: "START", value: (r) => new Date(r.startedAt).toISOString(), format: (r) => formatTime(r.startedAt) },
   { header: "DURATION", value: (r) => r.durationMs, format: (r) => formatDuration(r.durationMs), align: "right" },
   { header: "MODEL CALLS", value: (r) => r.modelCalls, align: "right" },
@@ -40,12 +40,12 @@ export const lsCommand: CommandSpec = {
       if (since === undefined) throw usageError(`--since must be a duration (30m, 2h, 7d) or an ISO date, got "${options.since}"`);
     }
     const statuses = typeof options.status === "string" ? new Set(options.status.split(",").map((s) => s.trim()).filter(Boolean)) : undefined;
-    const { runs, unreadable } = await listRuns(storeDir);
+    const runs = await listRuns(storeDir);
     let shown = runs.filter((r) => (!statuses || statuses.has(r.status)) && (since === undefined || r.startedAt >= since));
     if (typeof options.limit === "number") shown = shown.slice(0, options.limit);
     if (ctx.options.json) {
       ctx.printJson(
-        shown.map((r) => ({
+        shown.map(({ byKind: _byKind, ...r }) => ({
           ...r,
           startedAt: new Date(r.startedAt).toISOString(),
           endedAt: r.endedAt === null ? null : new Date(r.endedAt).toISOString(),
@@ -54,6 +54,5 @@ export const lsCommand: CommandSpec = {
     } else if (shown.length === 0) {
       ctx.note(runs.length === 0 ? "no runs recorded in this store yet" : "no runs match the filters");
     } else ctx.printRows(shown, COLUMNS);
-    if (unreadable.length) ctx.note(`skipped ${unreadable.length} run(s) with an unreadable run.json: ${unreadable.slice(0, 5).join(", ")}`);
   },
 };

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from "@harnessx/recorder";
+import { buildSpans, type RecordedEvent } from "@harnessx/recorder";
 import { cut } from "../output/format.js";
 import type { LoadedRun } from "../store/load.js";
 import type { ReportData, ReportEvent, ReportSpan } from "./model.js";
@@ -7,14 +7,6 @@ import type { ReportData, ReportEvent, ReportSpan } from "./model.js";
 const MAX_REPORT_PAYLOAD_CHARS = 256 * 1024;
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
-
-function kindOfSpan(opening: RecordedEvent): ReportSpan["kind"] {
-  if (opening.kind === "agent_start" || opening.kind === "agent_end") return "run";
-  if (opening.kind === "llm_request" || opening.kind === "llm_response") return "model";
-  if (opening.kind === "tool_call_start" || opening.kind === "tool_call_end") return "tool";
-  return opening.kind;
-}
 
 function toolError(end: RecordedEvent, payload: unknown): string | undefined {
   const a = end.attrs ?? {};
@@ -24,8 +16,8 @@ function toolError(end: RecordedEvent, payload: unknown): string | undefined {
 }
 
 /**
- * The report's plain data from a recorded run: spans are the recorder's own (events grouped by
- * `spanId`: run, model calls, tool calls), payloads are read from artifacts when stored aside.
+ * The report's plain data from a recorded run: spans are the recorder's (`buildSpans`: run, model
+ * calls, tool calls), payloads are read from artifacts when stored aside.
  */
 export async function reportDataFrom(loaded: LoadedRun, onEvent?: () => void): Promise<ReportData> {
   const { run, events } = loaded;
@@ -47,40 +39,26 @@ export async function reportDataFrom(loaded: LoadedRun, onEvent?: () => void): P
     onEvent?.();
   }
 
-  const bySpan = new Map<string, RecordedEvent[]>();
+  const errorsBySpan = new Map<string, string>();
   for (const event of events) {
-    if (!event.spanId) continue;
-    const list = bySpan.get(event.spanId) ?? [];
-    list.push(event);
-    bySpan.set(event.spanId, list);
-  }
-  const spans: ReportSpan[] = [];
-  for (const [spanId, own] of bySpan) {
-    const first = own[0];
-    const last = own[own.length - 1];
-    const kind = kindOfSpan(first);
-    const closing = own.find((e) => e.kind === "agent_end" || e.kind === "llm_response" || e.kind === "tool_call_end");
-    const span: ReportSpan = { spanId, ...(first.parentSpanId ? { parentSpanId: first.parentSpanId } : {}), kind, name: first.kind, startTs: first.ts, ...(closing ? { endTs: last.ts } : {}) };
-    if (kind === "run") {
-      span.name = `run ${run.agent}`;
-      if (run.error) span.error = run.error.message;
-      if (!closing && run.endedAt) span.endTs = run.endedAt;
-    } else if (kind === "model") {
-      const model = str(closing?.attrs.model) ?? str(first.attrs.model) ?? "model";
-      span.name = `chat ${model}`;
-      span.model = model;
-      span.inputTokens = num(closing?.attrs.inputTokens);
-      span.outputTokens = num(closing?.attrs.outputTokens);
-      const failure = events.find((e) => e.kind === "error" && e.parentSpanId === spanId);
-      if (failure) span.error = str(failure.attrs.errorMessage) ?? "model call failed";
-    } else if (kind === "tool") {
-      const tool = str(first.attrs.toolName) ?? "tool";
-      span.name = tool;
-      span.tool = tool;
-      if (closing) span.error = toolError(closing, payloads.get(closing.seq));
+    if (event.kind === "error" && event.parentSpanId) errorsBySpan.set(event.parentSpanId, str(event.attrs.errorMessage) ?? "failed");
+    if (event.kind === "tool_call_end" && event.spanId) {
+      const failure = toolError(event, payloads.get(event.seq));
+      if (failure) errorsBySpan.set(event.spanId, failure);
     }
-    spans.push(span);
   }
+  const spans: ReportSpan[] = buildSpans(events).map((s) => ({
+    spanId: s.spanId,
+    ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),
+    kind: s.kind,
+    name: s.kind === "model" ? `chat ${s.name}` : s.kind === "run" ? `run ${s.name}` : s.name,
+    startTs: s.startTs,
+    ...(s.endTs !== null ? { endTs: s.endTs } : s.kind === "run" && run.endedAt ? { endTs: run.endedAt } : {}),
+    ...(s.status === "error" ? { error: s.kind === "run" ? run.error?.message ?? "run failed" : errorsBySpan.get(s.spanId) ?? "failed" } : {}),
+    ...(s.kind === "model" ? { model: s.name } : {}),
+    ...(s.kind === "tool" ? { tool: s.name } : {}),
+    ...(s.inputTokens !== null && s.kind === "model" ? { inputTokens: s.inputTokens, outputTokens: s.outputTokens ?? 0 } : {}),
+  }));
   return {
     run: {
       runId: run.runId,

@@ -16,6 +16,8 @@ export interface LoadedRun {
   tornBytes: number;
   /** An event's payload: inline, or its artifact read and parsed on demand. */
   payloadOf(event: RecordedEvent): Promise<unknown>;
+  /** An artifact's uncompressed bytes (verified against its sha256). */
+  artifactBytes(sha256: string): Promise<Buffer>;
 }
 
 /** Reads a run and its events through the recorder (segments verified, torn lines cut; bundles verified whole). */
@@ -31,6 +33,7 @@ export async function loadRun(target: Target): Promise<LoadedRun> {
       summary: bundle.manifest.run.summary ?? summarize(bundle.events),
       tornBytes: 0,
       payloadOf: (event) => payloadOf(event, read),
+      artifactBytes: read,
     };
   }
   const run = JSON.parse(await readFile(join(target.runDir, "run.json"), "utf8")) as RunManifest;
@@ -43,6 +46,7 @@ export async function loadRun(target: Target): Promise<LoadedRun> {
     summary: run.summary && run.status !== "running" ? run.summary : summarize(read.events),
     tornBytes: read.tornBytes,
     payloadOf: (event) => payloadOf(event, (sha256) => artifacts.get(sha256)),
+    artifactBytes: (sha256) => artifacts.get(sha256),
   };
 }
 

@@ -1,0 +1,46 @@
+import { Command } from "commander";
+import type { CommandSpec } from "../program.js";
+import { CliError, ExitCode } from "../errors.js";
+import { cut } from "../output/format.js";
+import { replayRun, type ReplayReport } from "../replay/replay-run.js";
+import { eventsWithPayloads, loadRun } from "../store/load.js";
+import { resolveTarget } from "../store/resolve.js";
+import type { CommandContext } from "../context.js";
+
+function printReport(ctx: CommandContext, r: ReplayReport): void {
+  const c = ctx.colors;
+  if (r.reproduced) {
+    ctx.print(`${c.green("reproduced")} run ${r.runId}: ${r.replayedCalls}/${r.recordedCalls} model calls matched the recording, status ${r.replayedStatus}`);
+    return;
+  }
+  ctx.print(`${c.red("diverged")} run ${r.runId}: ${r.replayedCalls} of ${r.recordedCalls} recorded model calls replayed, status ${r.replayedStatus} (recorded ${r.recordedStatus})`);
+  if (r.divergence) {
+    const d = r.divergence;
+    ctx.print(`  first divergence at model call ${d.call + 1} (recorded event #${d.recordedSeq}), at ${d.path}`);
+    ctx.print(`    recorded: ${cut(JSON.stringify(d.recorded) ?? "undefined", 200)}`);
+    ctx.print(`    replayed: ${cut(JSON.stringify(d.actual) ?? "undefined", 200)}`);
+  }
+  if (r.unmatchedToolCalls.length) ctx.print(`  tool calls with no recorded result: ${r.unmatchedToolCalls.join(", ")}`);
+  if (!r.textMatches) ctx.print("  the final answer differs from the recorded one");
+  if (r.error) ctx.print(`  rerun error: ${r.error}`);
+}
+
+/** `trace replay <run|bundle>`: rerun the recorded conversation and report whether it reproduces. */
+export const replayCommand: CommandSpec = {
+  define: () =>
+    new Command("replay")
+      .description("rerun the recorded conversation (recorded model replies and tool results); exit 0 when it reproduces, 1 when it diverges")
+      .argument("<run>", "run id (or unique prefix), run directory or bundle file")
+      .option("--agent <module>", "a JS module exporting createAgent({ provider, tools, model, name }): rerun your (changed) agent code"),
+  async run(ctx, [text], options) {
+    const loaded = await loadRun(await resolveTarget(ctx, text));
+    const events = await eventsWithPayloads(loaded);
+    const report = await replayRun(loaded, events, typeof options.agent === "string" ? ctx.path(options.agent) : undefined);
+    if (ctx.options.json) ctx.printJson(report);
+    else printReport(ctx, report);
+    if (!report.reproduced) {
+      const where = report.divergence ? `at model call ${report.divergence.call + 1} (${report.divergence.path})` : "";
+      throw new CliError(ExitCode.FAILURE, "replay_diverged", `replay of ${report.runId} diverged ${where}`.trim());
+    }
+  },
+};

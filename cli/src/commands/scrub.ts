@@ -1,0 +1,53 @@
+import { Command } from "commander";
+import type { CommandSpec } from "../program.js";
+import { usageError } from "../errors.js";
+import { checkWritable, writeFileAtomically } from "../output/write-file.js";
+import { loadScrubRules } from "../scrub/rules.js";
+import { scrubRun } from "../scrub/scrub-run.js";
+import { loadRun } from "../store/load.js";
+import { resolveTarget } from "../store/resolve.js";
+
+/** `trace scrub <bundle> -o OUT [--rules FILE] [--mapping FILE]`: a new bundle with consistent pseudonyms. */
+export const scrubCommand: CommandSpec = {
+  define: () =>
+    new Command("scrub")
+      .description("write a new bundle with values replaced by consistent pseudonyms (<email-1>); the original is untouched")
+      .argument("<bundle>", "incident bundle file (or a run id / run directory)")
+      .requiredOption("-o, --out <file>", "the scrubbed bundle to write")
+      .option("--rules <file>", "JSON rules { keys, patterns: [{ name, regex, flags?, check? }], kinds, replaceDefaults? }")
+      .option("--mapping <file>", "also write pseudonym -> original value to this local file (keep it private)")
+      .option("--force", "replace the output files if they exist"),
+  async run(ctx, [text], options) {
+    const out = ctx.path(String(options.out));
+    const mappingFile = typeof options.mapping === "string" ? ctx.path(options.mapping) : undefined;
+    const source = ctx.path(text);
+    if (out === source) throw usageError("the output must be a new file: scrub never changes the original bundle");
+    if (mappingFile && (mappingFile === out || mappingFile === source)) throw usageError("the mapping file must be separate from the bundles");
+    const rules = loadScrubRules(typeof options.rules === "string" ? ctx.path(options.rules) : undefined);
+    await checkWritable(out, Boolean(options.force), String(options.out));
+    if (mappingFile) await checkWritable(mappingFile, Boolean(options.force), String(options.mapping));
+    const loaded = await loadRun(await resolveTarget(ctx, text));
+    const progress = ctx.progress("scrub", "events");
+    progress.total(loaded.events.length);
+    const reason = `scrubbed copy of ${loaded.bundle ? `a bundle (${loaded.bundle.trigger.reason})` : "a recorded run"}`;
+    const outcome = await scrubRun(loaded, rules, out, reason, () => progress.tick()).finally(() => progress.stop());
+    if (mappingFile) await writeFileAtomically(mappingFile, `${JSON.stringify(outcome.mapping, null, 2)}\n`);
+    const result = {
+      path: outcome.bundle.path,
+      runId: outcome.bundle.runId,
+      events: outcome.bundle.events,
+      artifacts: outcome.bundle.artifacts,
+      artifactsRewritten: outcome.artifactsRewritten,
+      replaced: outcome.stats.replaced,
+      distinctValues: outcome.stats.distinct,
+      mapping: mappingFile ?? null,
+    };
+    if (ctx.options.json) ctx.printJson(result);
+    else {
+      const total = Object.values(result.replaced).reduce((a, b) => a + b, 0);
+      ctx.print(`wrote ${result.path}: ${total} value(s) replaced (${result.distinctValues} distinct) in ${result.events} events`);
+      for (const [rule, count] of Object.entries(result.replaced).sort()) ctx.print(`  ${rule}: ${count}`);
+      if (mappingFile) ctx.print(`pseudonym mapping written to ${mappingFile} (keep it private; it is not in the bundle)`);
+    }
+  },
+};

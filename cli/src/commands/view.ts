@@ -1,0 +1,50 @@
+import { Command, Argument } from "commander";
+import type { CommandSpec } from "../program.js";
+import { columnsFromKeys } from "../output/table.js";
+import { openDatabase, runQuery } from "../store/database.js";
+import { resolveTarget } from "../store/resolve.js";
+
+/** The fixed views of `trace view`: SQL over the recorder's tables. */
+export const VIEWS = {
+  tools: `SELECT name AS tool, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors,
+            round(quantile_cont(duration_ms, 0.5), 1) AS p50_ms, round(quantile_cont(duration_ms, 0.95), 1) AS p95_ms,
+            round(max(duration_ms), 1) AS max_ms, round(sum(duration_ms), 1) AS total_ms
+          FROM spans WHERE kind = 'tool' GROUP BY name ORDER BY calls DESC, tool`,
+  models: `SELECT name AS model, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors,
+             sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
+             round(quantile_cont(duration_ms, 0.5), 1) AS p50_ms, round(max(duration_ms), 1) AS max_ms
+           FROM spans WHERE kind = 'model' GROUP BY name ORDER BY calls DESC, model`,
+  errors: `SELECT seq, ts, kind, coalesce((attrs->>'source'), '') AS source, coalesce(tool_name, '') AS tool,
+             coalesce((attrs->>'errorMessage'), (attrs->>'outcome'), (attrs->>'status'), '') AS message
+           FROM events
+           WHERE kind = 'error' OR kind = 'recorder.dropped'
+              OR (kind = 'tool_call_end' AND ((attrs->>'outcome') <> 'executed' OR (attrs->>'isError') = 'true'))
+              OR (kind = 'agent_end' AND (attrs->>'status') = 'failed')
+           ORDER BY run_id, seq`,
+  spills: `SELECT seq, ts, (payload->'data'->>'toolName') AS tool, TRY_CAST((payload->'data'->>'bytes') AS BIGINT) AS bytes,
+             (payload->'data'->>'kind') AS kind, (payload->'data'->>'resultId') AS result_id
+           FROM events WHERE kind = 'custom' AND (attrs->>'name') = 'spill' ORDER BY run_id, seq`,
+  retries: `SELECT seq, ts, (attrs->>'target') AS target, TRY_CAST((attrs->>'attempt') AS INTEGER) AS attempt,
+              TRY_CAST((attrs->>'delayMs') AS DOUBLE) AS delay_ms, coalesce(tool_name, '') AS tool, (attrs->>'errorMessage') AS error
+            FROM events WHERE kind = 'retry' ORDER BY run_id, seq`,
+} as const;
+
+/** `trace view <run> <tools|models|errors|spills|retries>`: fixed tables. */
+export const viewCommand: CommandSpec = {
+  define: () =>
+    new Command("view")
+      .description("fixed tables: tools (latency, errors), models (tokens), errors, spills, retries")
+      .argument("<run>", "run id (or unique prefix), run directory or bundle file")
+      .addArgument(new Argument("<view>", "which table").choices(Object.keys(VIEWS)))
+      .option("--csv", "CSV output"),
+  async run(ctx, [text, view], options) {
+    const db = await openDatabase(await resolveTarget(ctx, text));
+    try {
+      const result = await runQuery(db, VIEWS[view as keyof typeof VIEWS]);
+      if (!ctx.options.json && !options.csv && result.rows.length === 0) ctx.note(`no ${view} in this run`);
+      else ctx.printRows(result.rows, columnsFromKeys(result.columns), { csv: Boolean(options.csv) });
+    } finally {
+      db.close();
+    }
+  },
+};

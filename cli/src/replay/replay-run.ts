@@ -1,0 +1,100 @@
+import { pathToFileURL } from "node:url";
+import { Agent, defineExtension, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
+import { ReplayProvider, recordedCalls, type ReplayDivergence, type RecordedEvent } from "@harnessx/recorder";
+import { invalidInput } from "../errors.js";
+import type { LoadedRun } from "../store/load.js";
+import { RecordedTools, splitSystemPrompt } from "./recorded-tools.js";
+
+/** What `--agent MODULE` exports (default export or `createAgent`): the user's agent, built around the replay provider. */
+export type AgentFactory = (options: { provider: ModelProvider; tools: Tool[]; model: string; name: string }) => Agent | Promise<Agent>;
+
+/** The outcome of a replay, also the `--json` shape of `trace replay`. */
+export interface ReplayReport {
+  runId: string;
+  reproduced: boolean;
+  recordedCalls: number;
+  replayedCalls: number;
+  recordedStatus: string;
+  replayedStatus: string;
+  textMatches: boolean;
+  /** The first request that differed from the recording, or null. */
+  divergence: ReplayDivergence | null;
+  divergences: number;
+  /** Tool calls of the rerun that the recording holds no result for. */
+  unmatchedToolCalls: string[];
+  /** The rerun's error, if it failed. */
+  error: string | null;
+}
+
+async function loadFactory(file: string): Promise<AgentFactory> {
+  let module: { default?: unknown; createAgent?: unknown };
+  try {
+    module = (await import(pathToFileURL(file).href)) as typeof module;
+  } catch (err) {
+    throw invalidInput(`cannot load the agent module ${file}: ${(err as Error).message}`);
+  }
+  const factory = module.createAgent ?? module.default;
+  if (typeof factory !== "function") throw invalidInput(`${file} must export createAgent (or a default function) returning an Agent`);
+  return factory as AgentFactory;
+}
+
+/**
+ * Reruns a recorded conversation through the runtime: the recorder's ReplayProvider answers with
+ * the recorded replies and compares every new request with the recorded one; tools answer with
+ * their recorded results. Without a module the agent is rebuilt from the recording (system prompt,
+ * tool definitions, model settings); with one, the user's (changed) code runs.
+ */
+export async function replayRun(loaded: LoadedRun, events: RecordedEvent[], agentModule?: string): Promise<ReplayReport> {
+  const calls = recordedCalls(events);
+  const start = events.find((e) => e.kind === "agent_start");
+  const input = (start?.payload as { input?: unknown } | undefined)?.input;
+  if (!start || typeof input !== "string") throw invalidInput(`run ${loaded.run.runId} has no recorded input (AGENT_START missing)`);
+  if (input === "[content not captured]") throw invalidInput(`run ${loaded.run.runId} was recorded with captureContent: false; replay needs the recorded conversation`);
+  const first: ModelRequest | undefined = calls[0]?.request;
+  if (!first) throw invalidInput(`run ${loaded.run.runId} has no recorded model call to replay`);
+
+  const provider = new ReplayProvider(calls, loaded.run.redaction === "off" ? { redaction: false } : {});
+  const recordedTools = new RecordedTools(events);
+  const tools = recordedTools.tools(first.tools ?? []);
+  const model = first.model;
+  const name = loaded.run.agent;
+  let agent: Agent;
+  if (agentModule) agent = await (await loadFactory(agentModule))({ provider, tools, model, name });
+  else {
+    const { base, extra } = splitSystemPrompt(first);
+    agent = new Agent({
+      provider,
+      model,
+      name,
+      system: base,
+      tools,
+      maxTokens: first.maxTokens,
+      ...(first.temperature !== undefined ? { temperature: first.temperature } : {}),
+      maxIterations: calls.length + 2,
+      extensions: extra ? [defineExtension({ name: "recorded_prompt", install: (ctx) => void ctx.registerPromptProvider(() => extra) })] : [],
+    });
+  }
+  const end = events.find((e) => e.kind === "agent_end");
+  const recordedText = (end?.payload as { result?: { text?: unknown } } | undefined)?.result?.text;
+  try {
+    const result = await agent.run(input);
+    const textMatches = recordedText === undefined || recordedText === result.text;
+    const report: ReplayReport = {
+      runId: loaded.run.runId,
+      reproduced: false,
+      recordedCalls: calls.length,
+      replayedCalls: provider.position,
+      recordedStatus: loaded.run.status,
+      replayedStatus: result.status,
+      textMatches,
+      divergence: provider.divergences[0] ?? null,
+      divergences: provider.divergences.length,
+      unmatchedToolCalls: recordedTools.unmatched,
+      error: result.error ? `${result.error.name}: ${result.error.message}` : null,
+    };
+    report.reproduced = report.divergences === 0 && report.replayedCalls === report.recordedCalls && report.recordedStatus === report.replayedStatus && textMatches && report.unmatchedToolCalls.length === 0;
+    return report;
+  } finally {
+    await agent.close();
+  }
+}

@@ -1,0 +1,80 @@
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ArtifactStore, exportIncident, runDirOf, type IncidentExport, type RecordedEvent } from "@harnessx/recorder";
+import type { LoadedRun } from "../store/load.js";
+import { Pseudonymizer, type ScrubStats } from "./pseudonymizer.js";
+import type { ScrubRules } from "./rules.js";
+
+export interface ScrubOutcome {
+  bundle: IncidentExport;
+  stats: ScrubStats;
+  /** Artifacts rewritten because their content changed (new sha256). */
+  artifactsRewritten: number;
+  mapping: Record<string, string>;
+}
+
+function scrubText(p: Pseudonymizer, text: string): string {
+  try {
+    return JSON.stringify(p.scrubValue(JSON.parse(text)));
+  } catch {
+    return p.scrubString(text);
+  }
+}
+
+/**
+ * Writes a scrubbed copy of a run as a new bundle: every event's attributes and payload, and
+ * every artifact they reference, go through the pseudonymizer; artifacts get new ids; the bundle
+ * itself is written by the recorder's `exportIncident` from a private temporary store, so its
+ * format is exactly the recorder's. The source is only read.
+ */
+export async function scrubRun(loaded: LoadedRun, rules: ScrubRules, out: string, reason: string, onEvent?: () => void): Promise<ScrubOutcome> {
+  const p = new Pseudonymizer(rules);
+  const temp = await mkdtemp(join(tmpdir(), "trace-scrub-"));
+  try {
+    const artifacts = new ArtifactStore(temp);
+    const renamed = new Map<string, string>();
+    const rewrite = async (sha256: string): Promise<{ sha256: string; bytes: number; text: string }> => {
+      const text = scrubText(p, (await loaded.artifactBytes(sha256)).toString("utf8"));
+      const stored = await artifacts.put(text);
+      renamed.set(sha256, stored.sha256);
+      return { sha256: stored.sha256, bytes: Buffer.byteLength(text), text };
+    };
+    const lines: string[] = [];
+    for (const event of loaded.events) {
+      const clean: RecordedEvent = { ...event, attrs: p.scrubValue(event.attrs ?? {}) as Record<string, unknown> };
+      if (p.dropsKind(event.kind)) {
+        delete clean.payloadRef;
+        clean.payload = p.removedPayload(event.kind);
+      } else if (event.payloadRef) {
+        const stored = await rewrite(event.payloadRef.sha256);
+        clean.payloadRef = { sha256: stored.sha256, bytes: stored.bytes, preview: stored.text.slice(0, event.payloadRef.preview.length) };
+      } else if (event.payload !== undefined) clean.payload = p.scrubValue(event.payload);
+      const spilled = event.kind === "custom" && typeof event.attrs?.sha256 === "string" ? event.attrs.sha256 : undefined;
+      if (spilled) {
+        const stored = renamed.has(spilled) ? { sha256: renamed.get(spilled)! } : await rewrite(spilled).catch(() => undefined);
+        if (stored) {
+          clean.attrs.sha256 = stored.sha256;
+          const data = (clean.payload as { data?: Record<string, unknown> } | undefined)?.data;
+          if (data && data.sha256 === spilled) data.sha256 = stored.sha256;
+        }
+      }
+      lines.push(JSON.stringify(clean));
+      onEvent?.();
+    }
+    const runDir = runDirOf(temp, loaded.run.runId);
+    await mkdir(join(runDir, "segments"), { recursive: true });
+    await writeFile(join(runDir, "segments", "000001.ndjson"), lines.length ? `${lines.join("\n")}\n` : "");
+    const run = {
+      ...loaded.run,
+      config: p.scrubValue(loaded.run.config),
+      ...(loaded.run.error ? { error: p.scrubValue(loaded.run.error) } : {}),
+      scrubbed: { at: new Date().toISOString(), keys: rules.keys, patterns: rules.patterns.map((r) => r.name), kinds: rules.kinds },
+    };
+    await writeFile(join(runDir, "run.json"), `${JSON.stringify(run, null, 2)}\n`);
+    const bundle = await exportIncident({ dir: temp, runId: loaded.run.runId, reason, out });
+    return { bundle, stats: p.stats(), artifactsRewritten: renamed.size, mapping: p.mapping() };
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}

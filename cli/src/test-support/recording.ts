@@ -1,0 +1,100 @@
+/**
+ * Recordings for the CLI's end-to-end tests: real Agent runs with the real FlightRecorderExtension
+ * on a ScriptedProvider, written to a temporary store.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Agent, ScriptedProvider, tool, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
+import { FlightRecorderExtension, type FlightRecorderOptions } from "@harnessx/recorder";
+
+export const SUPPORT_SYSTEM = "You are the support bot of Example Corp.";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The support agent's tools; `searchResult` lets a test change what search answers. */
+export function supportTools(searchResult: (query: string) => string = (q) => `product_docs: ${q} costs $10 per seat`): Tool[] {
+  return [
+    tool({
+      name: "search",
+      description: "Search the product docs.",
+      inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+      concurrent: true,
+      execute: async ({ query }: { query: string }) => {
+        await sleep(40);
+        return searchResult(query);
+      },
+    }),
+    tool({
+      name: "lookup_customer",
+      description: "Find a customer by email.",
+      inputSchema: { type: "object", properties: { email: { type: "string" } }, required: ["email"] },
+      concurrent: true,
+      execute: async ({ email }: { email: string }) => {
+        await sleep(40);
+        return { email, customer_id: "CUST-4711", plan: "pro", seats: 12 };
+      },
+    }),
+    tool({
+      name: "flaky",
+      description: "Always fails.",
+      inputSchema: { type: "object", properties: {} },
+      execute: () => {
+        throw new Error("upstream timed out after 5000 ms");
+      },
+    }),
+  ];
+}
+
+/** Two parallel tool calls, one failing tool, then an answer. */
+export function supportScript(): ScriptStep[] {
+  return [
+    {
+      text: "Let me check.",
+      toolCalls: [
+        { id: "call_search", name: "search", input: { query: "pricing" } },
+        { id: "call_lookup", name: "lookup_customer", input: { email: "alice@example.com" } },
+      ],
+      usage: { inputTokens: 120, outputTokens: 30 },
+    },
+    { toolCalls: [{ id: "call_flaky", name: "flaky", input: {} }], usage: { inputTokens: 200, outputTokens: 12 } },
+    { text: "Pricing is $10 per seat; alice@example.com (CUST-4711) is on pro.", usage: { inputTokens: 260, outputTokens: 25 } },
+  ];
+}
+
+/** Runs the support agent once with the recorder; returns the run's result. */
+export async function recordSupportRun(store: string, recorder: Omit<FlightRecorderOptions, "dir"> = {}, script: ScriptStep[] = supportScript()): Promise<RunResult> {
+  const agent = new Agent({
+    provider: new ScriptedProvider(script),
+    name: "support-bot",
+    system: SUPPORT_SYSTEM,
+    tools: supportTools(),
+    extensions: [new FlightRecorderExtension({ dir: store, ...recorder })],
+  });
+  try {
+    return await agent.run("How much is pricing for alice@example.com?");
+  } finally {
+    await agent.close();
+  }
+}
+
+/** A run whose model call fails with a non-retryable error. */
+export async function recordFailedRun(store: string): Promise<RunResult> {
+  const agent = new Agent({
+    provider: new ScriptedProvider([{ error: { status: 400, message: "invalid request: prompt too long" } }]),
+    name: "support-bot",
+    system: SUPPORT_SYSTEM,
+    extensions: [new FlightRecorderExtension({ dir: store })],
+  });
+  try {
+    return await agent.run("Summarize the whole ticket history");
+  } finally {
+    await agent.close();
+  }
+}
+
+/** A temporary directory removed by `cleanup`. */
+export function tempDir(prefix = "trace-cli-"): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
