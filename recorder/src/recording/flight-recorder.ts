@@ -100,6 +100,7 @@ export class FlightRecorderExtension extends Extension {
     this.drain();
     for (const run of [...this.runs.values()]) this.closeRun(run, "incomplete", Date.now());
     await this.flush();
+    this.runs.clear();
   }
 
   // The agent's path: no I/O, no awaiting, no serialization.
@@ -172,9 +173,15 @@ export class FlightRecorderExtension extends Extension {
   private closeRun(run: RunRecording, status: RunResult["status"] | "incomplete", endedAt: number, result?: RunResult): void {
     const runId = run.manifest.runId;
     this.runs.delete(runId);
-    run.flush(Date.now());
-    const error = result?.error ? { name: result.error.name, message: result.error.message, code: result.error.code } : undefined;
-    run.finish(status, endedAt, error);
+    if (this.failure) return;
+    try {
+      run.flush(Date.now());
+      const error = result?.error ? { name: result.error.name, message: result.error.message, code: result.error.code } : undefined;
+      run.finish(status, endedAt, error);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
     const pins = [...run.referenced];
     const earlier = [...this.background]; // this run's artifact puts among them
     this.track(
