@@ -58,8 +58,9 @@ export interface LangSmithPushOptions extends ConvertOptions {
 export async function pushToLangSmith(events: Iterable<RecordedEvent>, options: LangSmithPushOptions = {}): Promise<PushResult> {
   const { events: normalized } = normalizeRecording(events);
   const ledger = new DeliveryLedger();
+  const stop = new AbortController();
   const config = options.clientConfig ?? {};
-  const client = new Client({ timeout_ms: 10_000, ...config, callerOptions: { maxRetries: 2, ...config.callerOptions }, fetchImplementation: ledgerFetch(ledger, config.fetchImplementation ?? fetch) });
+  const client = new Client({ timeout_ms: 10_000, ...config, callerOptions: { maxRetries: 2, ...config.callerOptions }, fetchImplementation: ledgerFetch(ledger, config.fetchImplementation ?? fetch, stop.signal) });
   const maxContentChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
   const firstReply = normalized.find((e) => e.kind === "llm_response")?.data as { provider?: string } | undefined;
   const info: AgentInfo = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...((options.agent?.provider ?? firstReply?.provider) ? { provider: options.agent?.provider ?? firstReply?.provider } : {}) };
@@ -74,6 +75,7 @@ export async function pushToLangSmith(events: Iterable<RecordedEvent>, options: 
     })(),
     options.timeoutMs ?? 30_000,
   );
+  stop.abort();
   ledger.settleAll();
   return { sent: ledger.deliveredRuns, failed: ledger.dropped };
 }

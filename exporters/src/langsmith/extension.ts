@@ -41,6 +41,7 @@ export class LangSmithExtension extends Extension {
   private readonly projectName: string;
   private readonly drops = new DropReporter("langsmith", "runs");
   private readonly flushes = new Set<Promise<void>>();
+  private readonly stop = new AbortController();
   private sink: LangSmithSink | undefined;
   private tracker: SpanTracker<RunHandle> | undefined;
   private ctx: ExtensionContext | undefined;
@@ -56,7 +57,7 @@ export class LangSmithExtension extends Extension {
         timeout_ms: 10_000,
         ...config,
         callerOptions: { maxRetries: 2, ...config.callerOptions },
-        fetchImplementation: ledgerFetch(this.ledger, config.fetchImplementation ?? fetch),
+        fetchImplementation: ledgerFetch(this.ledger, config.fetchImplementation ?? fetch, this.stop.signal),
       });
     }
     this.projectName = options.projectName ?? process.env.LANGSMITH_PROJECT ?? "harnessx";
@@ -102,6 +103,8 @@ export class LangSmithExtension extends Extension {
     this.tracker?.closeAll(nowMs());
     const done = await settleWithin(Promise.all([...this.flushes, this.flush()]), this.flushTimeoutMs);
     if (this.ledger) {
+      // Nothing may keep retrying after close: what did not arrive by now is lost.
+      this.stop.abort();
       this.ledger.settleAll();
       await this.drops.report(this.ctx, this.ledger.dropped, done ? "" : `flush did not finish within ${this.flushTimeoutMs} ms`);
     } else if (!done) {

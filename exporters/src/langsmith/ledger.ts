@@ -70,7 +70,7 @@ export class DeliveryLedger {
         const op = m[1] as Op;
         this.accept(m[2], op);
         // A create merged with its update carries the end time: both are delivered.
-        if (op === "post" && typeof value !== "string" && "end_time" in (JSON.parse(await value.text()) as object)) this.accept(m[2], "patch");
+        if (op === "post" && "end_time" in (JSON.parse(typeof value === "string" ? value : await value.text()) as object)) this.accept(m[2], "patch");
       }
       return;
     }
@@ -83,14 +83,21 @@ export class DeliveryLedger {
   }
 }
 
-/** A fetch that reports accepted ingest requests to `ledger`; everything else passes through untouched. */
-export function ledgerFetch(ledger: DeliveryLedger, inner: typeof fetch = fetch): typeof fetch {
+/**
+ * A fetch that reports accepted ingest requests to `ledger`; everything else
+ * passes through untouched. Once `stop` aborts, requests in flight are aborted
+ * and new ones fail at once (as an "AbortError", which the SDK does not retry),
+ * so a closed exporter leaves no retries running.
+ */
+export function ledgerFetch(ledger: DeliveryLedger, inner: typeof fetch = fetch, stop?: AbortSignal): typeof fetch {
   return async (input, init) => {
+    if (stop?.aborted) throw new Error("AbortError: the LangSmith exporter is closed");
+    const signal = stop ? (init?.signal ? AbortSignal.any([init.signal, stop]) : stop) : init?.signal;
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const path = new URL(url).pathname;
-    if (!init?.body || !(path.endsWith("/runs/multipart") || path.endsWith("/runs/batch"))) return inner(input, init);
+    if (!init?.body || !(path.endsWith("/runs/multipart") || path.endsWith("/runs/batch"))) return inner(input, { ...init, ...(signal ? { signal } : {}) });
     const body = new Uint8Array(await new Response(init.body).arrayBuffer());
-    const response = await inner(input, { ...init, body });
+    const response = await inner(input, { ...init, body, ...(signal ? { signal } : {}) });
     if (response.ok) {
       try {
         await ledger.accepted(path, body, new Headers(init.headers));
