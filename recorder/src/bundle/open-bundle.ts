@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { posix } from "node:path";
-import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { isRecord } from "../format/request-rebuilder.js";
@@ -41,27 +40,22 @@ function checkMemberPath(bundle: string, name: string): void {
 
 async function readMembers(path: string): Promise<Array<[string, Buffer]>> {
   const members: Array<[string, Buffer]> = [];
+  const source = createReadStream(path);
   const extract = tar.extract();
-  extract.on("entry", (header, stream, next) => {
-    try {
-      checkMemberPath(path, header.name);
-      if (header.type !== "file") throw new BundleUnsafePathError(path, header.name, `a ${header.type ?? "special"} entry, not a regular file`);
-      if (members.length >= MAX_MEMBERS) throw new BundleFormatError(path, `more than ${MAX_MEMBERS} members`);
-    } catch (error) {
-      stream.resume();
-      next(error as Error);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    stream.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
-    stream.on("end", () => {
-      members.push([header.name, Buffer.concat(chunks)]);
-      next();
-    });
-  });
+  source.on("error", (error) => extract.destroy(error));
+  source.pipe(extract);
   try {
-    await pipeline(createReadStream(path), extract);
+    for await (const entry of extract) {
+      const { name, type } = entry.header;
+      checkMemberPath(path, name);
+      if (type !== "file") throw new BundleUnsafePathError(path, name, `a ${type ?? "special"} entry, not a regular file`);
+      if (members.length >= MAX_MEMBERS) throw new BundleFormatError(path, `more than ${MAX_MEMBERS} members`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      members.push([name, Buffer.concat(chunks)]);
+    }
   } catch (error) {
+    source.destroy();
     if (error instanceof BundleError) throw error;
     const message = (error as Error).message ?? String(error);
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new BundleFormatError(path, "file not found", { cause: error });
