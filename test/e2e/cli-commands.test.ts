@@ -1,0 +1,233 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { recordFailedRun, recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
+import { runTrace } from "../../cli/src/test-support/run-cli.js";
+
+let store: string;
+let work: string;
+let cleanup: () => void;
+let okRun: string;
+let failedRun: string;
+
+const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
+const json = <T>(text: string): T => JSON.parse(text) as T;
+
+before(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  work = temp.dir;
+  store = join(work, ".harnessx");
+  okRun = (await recordSupportRun(store)).runId;
+  failedRun = (await recordFailedRun(store)).runId;
+});
+after(() => cleanup());
+
+describe("trace ls lists runs newest first with their figures", () => {
+  test("table on stdout names every run with agent, status and counts", async () => {
+    const r = await trace("ls");
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^RUN\s+AGENT\s+STATUS\s+START\s+DURATION\s+MODEL CALLS\s+TOOL CALLS\s+ERRORS\s+TOKENS\s+BUNDLE/);
+    assert.ok(r.stdout.includes(okRun) && r.stdout.includes(failedRun));
+    assert.equal(r.stdout.includes("\u001b["), false, "no colour codes when not a terminal");
+  });
+  test("--json gives one object per run with documented fields, newest first", async () => {
+    const r = await trace("--json", "ls");
+    assert.equal(r.code, 0, r.stderr);
+    const runs = json<Array<Record<string, unknown>>>(r.stdout);
+    assert.deepEqual(runs.map((x) => x.runId), [failedRun, okRun]);
+    const ok = runs.find((x) => x.runId === okRun)!;
+    for (const key of ["agent", "status", "startedAt", "endedAt", "durationMs", "modelCalls", "toolCalls", "errors", "inputTokens", "outputTokens", "bundle"]) assert.ok(key in ok, key);
+    assert.equal(ok.status, "completed");
+    assert.equal(ok.modelCalls, 3);
+    assert.equal(ok.toolCalls, 3);
+    assert.equal(ok.inputTokens, 580);
+  });
+  test("--status, --since and --limit filter", async () => {
+    const failed = json<Array<{ runId: string }>>((await trace("--json", "ls", "--status", "failed")).stdout);
+    assert.deepEqual(failed.map((x) => x.runId), [failedRun]);
+    const limited = json<unknown[]>((await trace("--json", "ls", "--limit", "1")).stdout);
+    assert.equal(limited.length, 1);
+    const future = json<unknown[]>((await trace("--json", "ls", "--since", "2999-01-01")).stdout);
+    assert.equal(future.length, 0);
+    const recent = json<unknown[]>((await trace("--json", "ls", "--since", "1h")).stdout);
+    assert.equal(recent.length, 2);
+  });
+  test("a bad --limit or --since is a usage error (exit 2)", async () => {
+    const r = await trace("ls", "--limit", "zero");
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--limit must be a positive integer/);
+    const s = await trace("ls", "--since", "yesterday-ish");
+    assert.equal(s.code, 2);
+  });
+});
+
+describe("trace summary reports status, tokens, tool latency and redaction", () => {
+  test("text output names the tools and models", async () => {
+    const r = await trace("summary", okRun.slice(0, 12));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /status\s+completed/);
+    assert.match(r.stdout, /lookup_customer/);
+    assert.match(r.stdout, /scripted-model\s+3\s+580\s+67/);
+  });
+  test("--json shape: kinds, models, tools with p50/p95/max and errors", async () => {
+    const s = json<{
+      status: string; events: number; kinds: Array<{ kind: string; count: number; bytes: number }>;
+      models: Array<{ model: string; inputTokens: number }>; tools: Array<{ tool: string; calls: number; errors: number; p50Ms: number }>;
+      dropped: { events: number }; redaction: unknown;
+    }>((await trace("--json", "summary", okRun)).stdout);
+    assert.equal(s.status, "completed");
+    assert.equal(s.kinds.reduce((n, k) => n + k.count, 0), s.events);
+    assert.ok(s.kinds.every((k) => k.bytes > 0));
+    assert.equal(s.models[0].inputTokens, 580);
+    const flaky = s.tools.find((t) => t.tool === "flaky")!;
+    assert.equal(flaky.errors, 1);
+    assert.ok(s.tools.find((t) => t.tool === "search")!.p50Ms >= 30);
+    assert.equal(s.dropped.events, 0);
+    assert.notEqual(s.redaction, "unknown");
+  });
+  test("a failed run shows its error", async () => {
+    const s = json<{ status: string; error: { message: string } }>((await trace("--json", "summary", failedRun)).stdout);
+    assert.equal(s.status, "failed");
+    assert.match(s.error.message, /prompt too long/);
+  });
+});
+
+describe("trace show prints the timeline nested by span", () => {
+  test("one line per event, tool calls nested under the run, the failing tool marked", async () => {
+    const r = await trace("show", okRun);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split("\n");
+    assert.equal(lines.length, 20);
+    assert.match(lines[0], /agent_start/);
+    assert.match(lines.find((l) => l.includes("tool_call_end") && l.includes("flaky"))!, /✗ tool_call_end\s+flaky failed/);
+    const startIndent = lines.find((l) => l.includes("tool_call_start"))!.indexOf("tool_call_start");
+    assert.ok(startIndent > lines[0].indexOf("agent_start"), "nested deeper than the run");
+  });
+  test("--kind, --tool and --errors filter; --json has depth and payloads with --full", async () => {
+    const kinds = json<Array<{ kind: string }>>((await trace("--json", "show", okRun, "--kind", "llm_response")).stdout);
+    assert.equal(kinds.length, 3);
+    assert.ok(kinds.every((e) => e.kind === "llm_response"));
+    const search = json<Array<{ kind: string; attrs: { toolName?: string } }>>((await trace("--json", "show", okRun, "--tool", "search")).stdout);
+    assert.deepEqual(search.map((e) => e.kind), ["tool_call_start", "tool_call_end"]);
+    const errors = json<Array<{ kind: string }>>((await trace("--json", "show", failedRun, "--errors")).stdout);
+    assert.deepEqual(errors.map((e) => e.kind), ["error", "agent_end"]);
+    const full = json<Array<{ kind: string; depth: number; payload: { rawResult?: unknown } }>>((await trace("--json", "show", okRun, "--tool", "search", "--full")).stdout);
+    assert.equal(full[1].payload.rawResult, "product_docs: pricing costs $10 per seat");
+    assert.equal(full[0].depth, 1);
+  });
+  test("--full prints payloads under each line", async () => {
+    const r = await trace("show", okRun, "--tool", "lookup_customer", "--full");
+    assert.match(r.stdout, /"customer_id": "CUST-4711"/);
+  });
+});
+
+describe("trace view and trace query run SQL over the recorder's tables", () => {
+  test("view tools: calls, errors, latency per tool", async () => {
+    const rows = json<Array<{ tool: string; calls: number; errors: number; p95_ms: number }>>((await trace("--json", "view", okRun, "tools")).stdout);
+    assert.deepEqual(rows.map((r) => r.tool).sort(), ["flaky", "lookup_customer", "search"]);
+    assert.equal(rows.find((r) => r.tool === "flaky")!.errors, 1);
+  });
+  test("view models, errors, spills, retries", async () => {
+    const models = json<Array<{ model: string; input_tokens: number }>>((await trace("--json", "view", okRun, "models")).stdout);
+    assert.deepEqual(models, [{ ...models[0], model: "scripted-model", input_tokens: 580 }]);
+    const errors = json<Array<{ kind: string; message: string }>>((await trace("--json", "view", failedRun, "errors")).stdout);
+    assert.ok(errors.some((e) => e.kind === "error" && /prompt too long/.test(e.message)));
+    assert.deepEqual(json((await trace("--json", "view", okRun, "spills")).stdout), []);
+    assert.deepEqual(json((await trace("--json", "view", okRun, "retries")).stdout), []);
+    const bad = await trace("view", okRun, "bogus");
+    assert.equal(bad.code, 2);
+  });
+  test("query groups tool calls by name; --json values are typed, --csv has a header", async () => {
+    const sql = "SELECT name, count(*) AS calls FROM spans WHERE kind = 'tool' GROUP BY name ORDER BY name";
+    const rows = json<Array<{ name: string; calls: number }>>((await trace("--json", "query", okRun, sql)).stdout);
+    assert.deepEqual(rows, [{ name: "flaky", calls: 1 }, { name: "lookup_customer", calls: 1 }, { name: "search", calls: 1 }]);
+    const csv = await trace("query", okRun, sql, "--csv");
+    assert.equal(csv.stdout, "name,calls\nflaky,1\nlookup_customer,1\nsearch,1\n");
+    const table = await trace("query", okRun, sql);
+    assert.match(table.stdout, /name\s+calls\nflaky\s+1/);
+  });
+  test("query --all spans every run of the store", async () => {
+    const rows = json<Array<{ runs: number }>>((await trace("--json", "query", "--all", "SELECT count(DISTINCT run_id) AS runs FROM events")).stdout);
+    assert.equal(rows[0].runs, 2);
+  });
+});
+
+describe("trace export and verify make and check incident bundles", () => {
+  test("export writes a bundle that verify accepts; ls shows it", async () => {
+    const out = join(work, "incident.tar");
+    const e = await trace("--json", "export", okRun, "-o", out, "--reason", "TICKET-42");
+    assert.equal(e.code, 0, e.stderr);
+    const exported = json<{ path: string; events: number }>(e.stdout);
+    assert.equal(exported.path, out);
+    assert.equal(exported.events, 20);
+    const v = await trace("--json", "verify", out);
+    assert.equal(v.code, 0, v.stderr);
+    const verified = json<{ ok: boolean; runId: string; reason: string; events: number }>(v.stdout);
+    assert.deepEqual([verified.ok, verified.runId, verified.reason, verified.events], [true, okRun, "TICKET-42", 20]);
+    const text = await trace("verify", out);
+    assert.match(text.stdout, /^OK /);
+    const again = await trace("export", okRun, "-o", out);
+    assert.equal(again.code, 2, "an existing output is not replaced without --force");
+    const d = await trace("--json", "export", okRun);
+    const inStore = json<{ path: string }>(d.stdout).path;
+    assert.ok(inStore.startsWith(join(store, "incidents")));
+    const listed = json<Array<{ runId: string; bundle: string | null }>>((await trace("--json", "ls")).stdout);
+    assert.equal(listed.find((r) => r.runId === okRun)!.bundle, inStore);
+  });
+  test("every reading command accepts the bundle in place of a run", async () => {
+    const out = join(work, "for-reading.tar");
+    assert.equal((await trace("export", okRun, "-o", out)).code, 0);
+    const s = json<{ runId: string }>((await trace("--json", "summary", out)).stdout);
+    assert.equal(s.runId, okRun);
+    const rows = json<Array<{ n: number }>>((await trace("--json", "query", out, "SELECT count(*) AS n FROM events")).stdout);
+    assert.equal(rows[0].n, 20);
+  });
+});
+
+describe("trace convert writes OTLP JSON Lines and Chrome traces", () => {
+  test("--to otlp: one TracesData per line with the run's spans", async () => {
+    const out = join(work, "run.otlp.jsonl");
+    const r = await trace("convert", okRun, "--to", "otlp", "-o", out);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }> });
+    const names = lines.flatMap((l) => l.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => s.name))));
+    assert.ok(names.includes("execute_tool search") && names.includes("execute_tool flaky"), names.join(", "));
+    assert.equal(names.filter((n) => n.startsWith("chat")).length, 3);
+  });
+  test("--to chrome to stdout: trace events with X slices", async () => {
+    const r = await trace("convert", okRun, "--to", "chrome");
+    assert.equal(r.code, 0, r.stderr);
+    const trace_ = JSON.parse(r.stdout) as { traceEvents: Array<{ ph: string; name: string }> };
+    assert.ok(trace_.traceEvents.filter((e) => e.ph === "X").length >= 7);
+  });
+});
+
+describe("trace recover seals dead runs", () => {
+  test("a finished run is left alone; --json reports it", async () => {
+    const r = await trace("--json", "recover", okRun);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(json<{ recovered: boolean }>(r.stdout).recovered, false);
+    assert.equal(existsSync(join(store, "runs", okRun, "run.json")), true);
+  });
+  test("without a run or --all it is a usage error", async () => {
+    const r = await trace("recover");
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /name a run, or pass --all/);
+  });
+});
+
+describe("help and version", () => {
+  test("--help lists every command and the exit codes", async () => {
+    const r = await runTrace(["--help"]);
+    assert.equal(r.code, 0);
+    for (const name of ["ls", "summary", "show", "view", "query", "export", "verify", "convert", "push", "scrub", "recover", "replay", "report"]) assert.match(r.stdout, new RegExp(`\\n  ${name}\\b`), name);
+    assert.match(r.stdout, /Exit codes:/);
+  });
+  test("an unknown command is a usage error", async () => {
+    const r = await runTrace(["bogus"]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trim().split("\n").length, 1);
+  });
+});
