@@ -13,3 +13,4 @@ export { pushToOtlp, pushToLangSmith, type PushResult, type OtlpPushOptions, typ
 export { tracingFromEnv, type EnvTracing, type EnvTracingOptions } from "./demo/env-tracing.js";
 export * from "./mapping/index.js";
 export { ExporterError, RecordingFormatError } from "./errors.js";
+export { loadRecording, type LoadedRecording } from "./convert/recording-store.js";

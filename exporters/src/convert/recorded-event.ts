@@ -13,8 +13,8 @@ export interface RecordedEvent {
   /** Milliseconds since the epoch (or an ISO 8601 string). */
   ts: number | string;
   runId?: string;
-  spanId?: string;
-  parentSpanId?: string;
+  spanId?: string | null;
+  parentSpanId?: string | null;
   /** The hook event name (`llm_request`, ...) or the recorder's own (`recorder.dropped`). */
   kind: string;
   attrs?: Record<string, unknown>;
@@ -54,7 +54,30 @@ export function normalizeRecording(source: Iterable<RecordedEvent>): NormalizedE
       skipped++;
       continue;
     }
+    if (raw.kind === "llm_request") data = requestFacts(data, raw.attrs);
     events.push({ kind: raw.kind as HookEvent, ts, runId: raw.runId, data });
   }
   return { events, skipped };
+}
+
+/**
+ * The recorder keeps an LLM_REQUEST's request in the payload and its top-level
+ * facts (model, budget, temperature) in `attrs`: put the hook payload back together.
+ */
+function requestFacts(data: unknown, attrs: Record<string, unknown> | undefined): unknown {
+  if (!data || typeof data !== "object") return data;
+  const payload = data as Record<string, unknown>;
+  const request = (payload.request && typeof payload.request === "object" ? payload.request : {}) as Record<string, unknown>;
+  const a = attrs ?? {};
+  return {
+    model: request.model ?? a.model,
+    maxTokens: request.maxTokens ?? a.maxTokens,
+    temperature: request.temperature ?? a.temperature,
+    system: request.system,
+    stream: request.stream ?? a.stream,
+    messageCount: a.messageCount,
+    toolCount: a.toolCount,
+    prefixKey: a.prefixKey,
+    ...payload,
+  };
 }

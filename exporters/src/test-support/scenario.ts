@@ -60,7 +60,7 @@ export interface Scenario {
 }
 
 /** A fresh agent for the scenario with the given tracing extensions (plus the real spill extension and a denying policy). */
-export function scenarioAgent(extensions: ExtensionLike[], options: { steps?: ScriptStep[] } = {}): Scenario {
+export function scenarioAgent(extensions: ExtensionLike[], options: { steps?: ScriptStep[]; extra?: (dir: string) => ExtensionLike[] } = {}): Scenario {
   const dir = mkdtempSync(join(tmpdir(), "hx-exporters-"));
   const agent = new Agent({
     name: AGENT_NAME,
@@ -70,7 +70,7 @@ export function scenarioAgent(extensions: ExtensionLike[], options: { steps?: Sc
     maxTokens: 1024,
     retry: { initialDelayMs: 5, maxDelayMs: 10 },
     sessionId: "session-42",
-    extensions: [new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(join(dir, "spill")) }), denyForbidden, ...extensions],
+    extensions: [new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(join(dir, "spill")) }), denyForbidden, ...(options.extra?.(dir) ?? []), ...extensions],
   });
   return { agent, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { FlightRecorderExtension, RecordingStore } from "@harnessx/recorder";
+import { OpenTelemetryExtension } from "../otel/extension.js";
+import { setupTelemetry } from "../telemetry/setup.js";
+import { startOtlpReceiver, type OtlpReceiver } from "../test-support/otlp-receiver.js";
+import { scenarioAgent } from "../test-support/scenario.js";
+import { parseOtlpJson, toOtlpJsonLines, type OtlpSpan } from "./otlp-json.js";
+import { toChromeTrace, type TraceEventEntry } from "./chrome-trace.js";
+import { loadRecording, type LoadedRecording } from "./recording-store.js";
+import { normalizeRecording } from "./recorded-event.js";
+import { RecordingFormatError } from "../errors.js";
+
+/** A backend's view of a trace, without ids and times: what must match between live and converted. */
+function shape(spans: OtlpSpan[]) {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  return spans
+    .map((s) => ({
+      name: s.name,
+      kind: s.kind,
+      parent: s.parentSpanId ? byId.get(s.parentSpanId)?.name ?? "<missing>" : null,
+      attributes: s.attributes,
+      events: s.events.map((e) => ({ name: e.name, attributes: e.attributes })),
+      status: s.status,
+    }))
+    .sort((a, b) => JSON.stringify([a.name, a.attributes["gen_ai.tool.call.id"], a.attributes["gen_ai.response.id"]]).localeCompare(JSON.stringify([b.name, b.attributes["gen_ai.tool.call.id"], b.attributes["gen_ai.response.id"]])));
+}
+
+
+describe("a recording converts to the same span tree the live extension exported", () => {
+  let receiver: OtlpReceiver;
+  let live: OtlpSpan[];
+  let liveContent: OtlpSpan[];
+  let recording: LoadedRecording;
+  let recordingWithContent: LoadedRecording;
+  const cleanups: Array<() => void> = [];
+
+  async function run(captureContent: boolean): Promise<{ spans: OtlpSpan[]; recording: LoadedRecording }> {
+    receiver = await startOtlpReceiver();
+    const telemetry = setupTelemetry({ serviceName: "convert-test", url: receiver.url });
+    const holder: { dir?: string } = {};
+    const recorderFor = (dir: string) => new FlightRecorderExtension({ dir });
+    const scenario = scenarioAgent([new OpenTelemetryExtension({ telemetry, captureContent })], { extra: (dir) => [recorderFor((holder.dir = join(dir, "recordings")))] });
+    cleanups.push(scenario.cleanup);
+    const result = await scenario.agent.run("How are the regions?");
+    assert.equal(result.status, "completed");
+    await scenario.agent.close();
+    await telemetry.shutdown();
+    const spans = receiver.spans.slice();
+    await receiver.close();
+    return { spans, recording: await loadRecording(new RecordingStore(holder.dir!), result.runId) };
+  }
+
+  before(async () => {
+    ({ spans: live, recording } = await run(false));
+    ({ spans: liveContent, recording: recordingWithContent } = await run(true));
+  });
+  after(() => cleanups.forEach((c) => c()));
+
+  test("OTLP JSON Lines: one TracesData per line, hex ids, nanosecond strings", () => {
+    const text = toOtlpJsonLines(recording.events, { ...recording.options, serviceName: "convert-test" });
+    const lines = text.trim().split("\n");
+    assert.equal(lines.length, 1, "one run, one line");
+    const data = JSON.parse(lines[0]) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }> };
+    const spans = data.resourceSpans[0].scopeSpans[0].spans;
+    assert.equal(spans.length, 9);
+    for (const s of spans) {
+      assert.match(String(s.traceId), /^[0-9a-f]{32}$/);
+      assert.match(String(s.spanId), /^[0-9a-f]{16}$/);
+      if (s.parentSpanId !== undefined) assert.match(String(s.parentSpanId), /^[0-9a-f]{16}$/);
+      assert.match(String(s.startTimeUnixNano), /^\d{19}$/);
+      assert.match(String(s.endTimeUnixNano), /^\d{19}$/);
+      assert.ok(BigInt(String(s.endTimeUnixNano)) >= BigInt(String(s.startTimeUnixNano)));
+    }
+  });
+
+  test("names, kinds, parents, attributes, events and statuses match the live export", () => {
+    const converted = parseOtlpJson(toOtlpJsonLines(recording.events, { ...recording.options, serviceName: "convert-test" }));
+    assert.equal(converted.length, live.length);
+    assert.deepEqual(shape(converted), shape(live));
+  });
+
+  test("with content on both sides, the content attributes match too", () => {
+    const converted = parseOtlpJson(toOtlpJsonLines(recordingWithContent.events, { ...recordingWithContent.options, captureContent: true }));
+    assert.ok(liveContent.some((s) => s.attributes["gen_ai.input.messages"] !== undefined));
+    assert.deepEqual(shape(converted), shape(liveContent));
+  });
+
+  test("the Chrome trace passes a structural check of the trace-event format", () => {
+    const trace = toChromeTrace(recording.events, recording.options);
+    const events = trace.traceEvents;
+    const phases = new Set(["X", "M", "s", "f", "i"]);
+    const named = new Set(events.filter((e) => e.ph === "M" && e.name === "thread_name").map((e) => `${e.pid}:${e.tid}`));
+    const slices = new Map<string, TraceEventEntry[]>();
+    for (const e of events) {
+      assert.ok(phases.has(e.ph), `phase ${e.ph}`);
+      assert.ok(Number.isInteger(e.pid) && Number.isInteger(e.tid));
+      if (e.ph === "M") continue;
+      assert.ok(Number.isInteger(e.ts) && e.ts! >= 0, `${e.name}: ts is whole microseconds`);
+      assert.ok(named.has(`${e.pid}:${e.tid}`), `track ${e.pid}:${e.tid} is named`);
+      if (e.ph === "X") {
+        assert.ok(Number.isInteger(e.dur) && e.dur! >= 0);
+        const key = `${e.pid}:${e.tid}`;
+        slices.set(key, [...(slices.get(key) ?? []), e]);
+      }
+    }
+    // Per track, slices nest or follow each other: no partial overlap.
+    for (const list of slices.values()) {
+      const sorted = list.sort((a, b) => a.ts! - b.ts! || b.dur! - a.dur!);
+      const open: TraceEventEntry[] = [];
+      for (const s of sorted) {
+        while (open.length && open[open.length - 1].ts! + open[open.length - 1].dur! <= s.ts!) open.pop();
+        if (open.length) assert.ok(s.ts! + s.dur! <= open[open.length - 1].ts! + open[open.length - 1].dur!, `${s.name} overlaps its track partially`);
+        open.push(s);
+      }
+    }
+    const x = events.filter((e) => e.ph === "X");
+    assert.equal(x.filter((e) => e.cat === "model").length, 3);
+    const lookups = x.filter((e) => e.name === "execute_tool lookup");
+    assert.equal(lookups.length, 2);
+    assert.notEqual(lookups[0].tid, lookups[1].tid, "parallel calls are on separate tracks");
+    const starts = events.filter((e) => e.ph === "s");
+    const finishes = events.filter((e) => e.ph === "f");
+    assert.equal(starts.length, 5, "an arrow from each reply to each tool call it asked for");
+    for (const s of starts) {
+      const f = finishes.find((g) => g.id === s.id);
+      assert.ok(f, `flow ${s.id} has an end`);
+      assert.ok(f.ts! >= s.ts!);
+      assert.equal(f.bp, "e");
+    }
+  });
+});
+
+describe("converters refuse bad input clearly", () => {
+  test("an event without kind or with a bad timestamp names its position", () => {
+    assert.throws(() => normalizeRecording([{ kind: "agent_start", ts: 1, runId: "r", payload: {} }, { ts: 2 } as never]), (e: unknown) => e instanceof RecordingFormatError && e.position === 2);
+    assert.throws(() => normalizeRecording([{ kind: "agent_end", ts: "not a date", runId: "r" }]), /"ts" must be milliseconds/);
+  });
+
+  test("events whose payload is stored aside and unresolved are skipped and counted", () => {
+    const out = normalizeRecording([
+      { kind: "agent_start", ts: 1, runId: "r", payload: { runId: "r", input: "x", model: "m", resumed: false } },
+      { kind: "llm_request", ts: 2, runId: "r", payloadRef: { sha256: "ab", bytes: 10 } },
+      { kind: "recorder.dropped", ts: 3, runId: "r", payload: { count: 2 } },
+    ]);
+    assert.equal(out.events.length, 1);
+    assert.equal(out.skipped, 1);
+  });
+});
