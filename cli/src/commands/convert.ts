@@ -1,5 +1,4 @@
 import { Command, Option } from "commander";
-import { toChromeTrace, toOtlpJsonLines } from "@harnessx/exporters";
 import type { CommandSpec } from "../program.js";
 import { formatBytes } from "../output/format.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
@@ -28,6 +27,8 @@ export const convertCommand: CommandSpec = {
     const events = forExporters(await eventsWithPayloads(loaded, () => progress.tick()));
     progress.stop();
     const convertOptions = { agent: { name: loaded.run.agent, sessionId: loaded.run.sessionId }, captureContent: Boolean(options.content) };
+    // Loaded on demand: the OpenTelemetry and LangSmith libraries cost every other command startup time.
+    const { toChromeTrace, toOtlpJsonLines } = await import("@harnessx/exporters");
     const body = options.to === "otlp" ? toOtlpJsonLines(events, convertOptions) : JSON.stringify(toChromeTrace(events, convertOptions));
     if (!out) {
       ctx.io.stdout.write(body.endsWith("\n") ? body : `${body}\n`);

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { pushToLangSmith, pushToOtlp, type PushResult } from "@harnessx/exporters";
+import type { PushResult } from "@harnessx/exporters";
 import type { CommandSpec } from "../program.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { eventsWithPayloads, loadRun } from "../store/load.js";
@@ -33,6 +33,7 @@ export const pushCommand: CommandSpec = {
     const targetName = otlp ?? `LangSmith (${ctx.io.env.LANGSMITH_ENDPOINT ?? "default endpoint"})`;
     const progress = ctx.progress(`push to ${otlp ? "OTLP" : "LangSmith"}`, "steps");
     progress.total(1);
+    const { pushToLangSmith, pushToOtlp } = await import("@harnessx/exporters");
     let result: PushResult;
     try {
       result = otlp
