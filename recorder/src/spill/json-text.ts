@@ -17,10 +17,6 @@ function isWhitespace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-function isStructural(c: number): boolean {
-  return c === COMMA || c === COLON || c === LBRACE || c === RBRACE || c === LBRACKET || c === RBRACKET || c === QUOTE || isWhitespace(c);
-}
-
 /** Index just past the string literal that opens at `open` (a quote). */
 export function stringEnd(text: string, open: number): number {
   let from = open + 1;
@@ -34,99 +30,70 @@ export function stringEnd(text: string, open: number): number {
   }
 }
 
-/** Appends UTF-8 into a growing Buffer: millions of small pieces without millions of strings. */
-class Utf8Writer {
-  private buf: Buffer;
-  private pos = 0;
-  private readonly spaces = Buffer.alloc(256, 0x20);
-
-  constructor(capacity: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(1024, capacity));
-  }
-
-  private ensure(extra: number): void {
-    if (this.pos + extra <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + extra));
-    this.buf.copy(next, 0, 0, this.pos);
-    this.buf = next;
-  }
-
-  byte(c: number): void {
-    this.ensure(1);
-    this.buf[this.pos++] = c;
-  }
-
-  newline(indent: number): void {
-    this.ensure(1 + indent);
-    this.buf[this.pos++] = 0x0a;
-    for (let left = indent; left > 0; left -= this.spaces.length) {
-      const n = Math.min(left, this.spaces.length);
-      this.spaces.copy(this.buf, this.pos, 0, n);
-      this.pos += n;
-    }
-  }
-
-  text(source: string, from: number, to: number): void {
-    this.ensure((to - from) * 3);
-    this.pos += this.buf.write(source.slice(from, to), this.pos, "utf8");
-  }
-
-  toString(): string {
-    return this.buf.toString("utf8", 0, this.pos);
-  }
-}
-
 /**
- * Re-indents JSON text like `JSON.stringify(JSON.parse(text), null, indent)`, but in one
- * pass without building objects; numbers and string escapes stay as written.
+ * Re-indents JSON like `JSON.stringify(JSON.parse(text), null, indent)`, but in one pass
+ * over the UTF-8 bytes without building objects; numbers and string escapes stay as written.
+ * Structural characters are ASCII, so multi-byte characters are copied through untouched.
  */
-export function prettyPrintJson(text: string, indent = 2): string {
-  const out = new Utf8Writer(Math.ceil(text.length * 1.6));
-  const n = text.length;
+export function prettyPrintJson(json: string | Uint8Array, indent = 2): Buffer {
+  const src = typeof json === "string" ? Buffer.from(json, "utf8") : json;
+  const n = src.length;
+  // Locals only (no closures) in the hot loop: captured variables would live in a slow context object.
+  let out: Buffer = Buffer.allocUnsafe(Math.ceil(n * 1.8) + 1024);
+  let o = 0;
   let depth = 0;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (isWhitespace(c)) {
-      i++;
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < n; i++) {
+    const c = src[i];
+    if (o + depth * indent + 8 > out.length) out = grown(out, o, depth * indent + 8);
+    if (inString) {
+      out[o++] = c;
+      if (escaped) escaped = false;
+      else if (c === BACKSLASH) escaped = true;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    if (c === QUOTE) {
+      inString = true;
+      out[o++] = c;
+    } else if (c === COMMA) {
+      out[o++] = c;
+      out[o++] = 0x0a;
+      for (let k = depth * indent; k > 0; k--) out[o++] = 0x20;
+    } else if (c === COLON) {
+      out[o++] = c;
+      out[o++] = 0x20;
     } else if (c === LBRACE || c === LBRACKET) {
       let j = i + 1;
-      while (j < n && isWhitespace(text.charCodeAt(j))) j++;
-      if (text.charCodeAt(j) === (c === LBRACE ? RBRACE : RBRACKET)) {
-        out.byte(c);
-        out.byte(text.charCodeAt(j));
-        i = j + 1;
+      while (j < n && isWhitespace(src[j])) j++;
+      out[o++] = c;
+      if (src[j] === (c === LBRACE ? RBRACE : RBRACKET)) {
+        out[o++] = src[j];
+        i = j;
       } else {
         depth++;
-        out.byte(c);
-        out.newline(depth * indent);
-        i++;
+        if (o + depth * indent + 8 > out.length) out = grown(out, o, depth * indent + 8);
+        out[o++] = 0x0a;
+        for (let k = depth * indent; k > 0; k--) out[o++] = 0x20;
       }
     } else if (c === RBRACE || c === RBRACKET) {
-      depth = Math.max(0, depth - 1);
-      out.newline(depth * indent);
-      out.byte(c);
-      i++;
-    } else if (c === COMMA) {
-      out.byte(c);
-      out.newline(depth * indent);
-      i++;
-    } else if (c === COLON) {
-      out.byte(c);
-      out.byte(0x20);
-      i++;
-    } else if (c === QUOTE) {
-      const end = stringEnd(text, i);
-      out.text(text, i, end);
-      i = end;
+      if (depth > 0) depth--;
+      out[o++] = 0x0a;
+      for (let k = depth * indent; k > 0; k--) out[o++] = 0x20;
+      out[o++] = c;
     } else {
-      let j = i + 1;
-      while (j < n && !isStructural(text.charCodeAt(j))) j++;
-      out.text(text, i, j);
-      i = j;
+      out[o++] = c;
     }
   }
-  return out.toString();
+  return out.subarray(0, o);
+}
+
+function grown(out: Buffer, used: number, extra: number): Buffer {
+  const next = Buffer.allocUnsafe(Math.max(out.length * 2, used + extra));
+  out.copy(next, 0, 0, used);
+  return next;
 }
 
 /**

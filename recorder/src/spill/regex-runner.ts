@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { ReadResultError } from "./errors.js";
+import type { TextView } from "./text-view.js";
 
 /**
  * Runs the model's regular expression in a worker thread, because a catastrophic
@@ -20,9 +21,10 @@ parentPort.on("message", (job) => {
 });
 `;
 
-/** Characters sent to the worker at once; chunks end at line ends, so matches within a line are all found. */
-const CHUNK_CHARS = 4_000_000;
+/** Bytes decoded and sent to the worker at once; chunks end at line ends, so matches within a line are all found. */
+const CHUNK_BYTES = 4_000_000;
 
+/** A match as byte offset and byte length in the view. */
 export interface RegexMatch {
   index: number;
   length: number;
@@ -31,19 +33,22 @@ export interface RegexMatch {
 export class RegexRunner {
   private worker?: Worker;
 
-  /** Up to `limit` matches of `re` in `text`, in order; throws a ReadResultError when `timeoutMs` passes. */
-  async find(text: string, re: RegExp, limit: number, timeoutMs: number): Promise<RegexMatch[]> {
+  /** Up to `limit` matches of `re` in the view, in order; throws a ReadResultError when `timeoutMs` passes. */
+  async find(view: TextView, re: RegExp, limit: number, timeoutMs: number): Promise<RegexMatch[]> {
     const deadline = Date.now() + timeoutMs;
     const matches: RegexMatch[] = [];
     let from = 0;
-    while (from < text.length && matches.length < limit) {
-      let to = Math.min(text.length, from + CHUNK_CHARS);
-      if (to < text.length) {
-        const nl = text.indexOf("\n", to);
-        to = nl < 0 ? text.length : nl + 1;
+    while (from < view.length && matches.length < limit) {
+      let to = Math.min(view.length, from + CHUNK_BYTES);
+      if (to < view.length) to = Math.min(view.length, view.lineEnd(to) + 1);
+      const text = view.text(from, to);
+      const found = await this.run({ text, source: re.source, flags: re.flags, limit: limit - matches.length }, deadline - Date.now(), timeoutMs);
+      const ascii = text.length === to - from;
+      for (let i = 0; i < found.length; i += 2) {
+        const [index, length] = [found[i], found[i + 1]];
+        if (ascii) matches.push({ index: from + index, length });
+        else matches.push({ index: from + Buffer.byteLength(text.slice(0, index)), length: Buffer.byteLength(text.slice(index, index + length)) });
       }
-      const found = await this.run({ text: text.slice(from, to), source: re.source, flags: re.flags, limit: limit - matches.length }, deadline - Date.now(), timeoutMs);
-      for (let i = 0; i < found.length; i += 2) matches.push({ index: from + found[i], length: found[i + 1] });
       from = to;
     }
     return matches;

@@ -85,9 +85,9 @@ export class ResultReader {
     this.tables.put(resultId, table);
   }
 
-  /** Keeps the text of a result just spilled when it is already the view (not JSON). */
-  adoptText(record: SpillRecord, text: string): void {
-    if (!isJsonKind(record.kind)) this.views.set(record.sha256, new TextView(text, false));
+  /** Keeps the bytes of a result just spilled when they are already the view (not JSON). */
+  adoptBytes(record: SpillRecord, bytes: Buffer): void {
+    if (!isJsonKind(record.kind)) this.views.set(record.sha256, new TextView(bytes, false));
   }
 
   async read(input: ReadResultInput): Promise<string> {
@@ -128,8 +128,8 @@ export class ResultReader {
   private async view(record: SpillRecord): Promise<TextView> {
     const cached = this.views.get(record.sha256);
     if (cached) return cached;
-    const text = (await this.text(record)).toString("utf8");
-    const view = isJsonKind(record.kind) ? new TextView(prettyPrintJson(text), true) : new TextView(text, false);
+    const data = await this.text(record);
+    const view = isJsonKind(record.kind) ? new TextView(prettyPrintJson(data), true) : new TextView(data, false);
     this.views.set(record.sha256, view);
     return view;
   }
@@ -157,10 +157,10 @@ export class ResultReader {
       if (record.unreadableLines) out.unreadableLines = record.unreadableLines;
     } else {
       const view = await this.view(record);
-      out = { ...base, lines: view.lineCount, chars: view.text.length };
+      out = { ...base, lines: view.lineCount, chars: view.charCount };
       const budget = Math.floor(this.limits.maxOutputChars / 2);
-      if (record.kind === "json") out.structure = summarizeJson(JSON.parse(view.text), budget);
-      else out.head = textHead(view.text, Math.min(budget, 2_000));
+      if (record.kind === "json") out.structure = summarizeJson(JSON.parse(view.text(0, view.length)), budget);
+      else out.head = textHead(view.text(0, budget * 4), Math.min(budget, 2_000));
     }
     return fitJson(out, this.limits.maxOutputChars);
   }

@@ -14,6 +14,11 @@ import { Spiller } from "./spiller.js";
  */
 export class ResultSpillExtension extends Extension {
   readonly name = "result_spill";
+  /**
+   * Installs before default-priority extensions so its teardown, which may delete spills,
+   * runs after theirs: a flight recorder has pinned (and bundled) what it references by then.
+   */
+  override readonly priority = 50;
   private readonly store: SpillStore;
   private readonly retention: "session" | number;
   private readonly index = new SpillIndex();

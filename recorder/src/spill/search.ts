@@ -28,20 +28,21 @@ export function compilePattern(pattern: string): RegExp {
   }
 }
 
-function literalMatches(text: string, pattern: string, limit: number): RegexMatch[] {
+function literalMatches(view: TextView, pattern: string, limit: number): RegexMatch[] {
+  const needle = Buffer.from(pattern, "utf8");
   const matches: RegexMatch[] = [];
-  for (let at = text.indexOf(pattern); at >= 0 && matches.length < limit; at = text.indexOf(pattern, at + Math.max(1, pattern.length))) {
-    matches.push({ index: at, length: pattern.length });
+  for (let at = view.bytes.indexOf(needle); at >= 0 && matches.length < limit; at = view.bytes.indexOf(needle, at + needle.length)) {
+    matches.push({ index: at, length: needle.length });
   }
   return matches;
 }
 
-/** A line shown around the match, cut to a window of LINE_SHOWN characters. */
+/** A line shown around the match (byte offsets), cut to a window of about LINE_SHOWN characters. */
 function showLine(view: TextView, start: number, end: number, focus?: number): string {
-  if (end - start <= LINE_SHOWN) return view.text.slice(start, end);
-  const from = Math.max(start, Math.min((focus ?? start) - LINE_SHOWN / 3, end - LINE_SHOWN));
-  const to = Math.min(end, from + LINE_SHOWN);
-  return `${from > start ? "…" : ""}${view.text.slice(from, to)}${to < end ? "…" : ""}`;
+  if (end - start <= LINE_SHOWN) return view.text(start, end);
+  const from = view.boundary(Math.max(start, Math.min((focus ?? start) - LINE_SHOWN / 3, end - LINE_SHOWN)));
+  const to = view.boundary(Math.min(end, from + LINE_SHOWN));
+  return `${from > start ? "…" : ""}${view.text(from, to)}${to < end ? "…" : ""}`;
 }
 
 /** Matches with line numbers and context lines (grep style: `12:` matching line, `11-` context). */
@@ -49,8 +50,8 @@ export async function searchView(view: TextView, request: SearchRequest, runner:
   if (request.pattern === "") throw new ReadResultError("bad_pattern", "pattern is empty: give the text (or regex) to look for.");
   const limit = request.maxMatches + 1;
   const matches = request.regex
-    ? await runner.find(view.text, compilePattern(request.pattern), limit, request.timeoutMs)
-    : literalMatches(view.text, request.pattern, limit);
+    ? await runner.find(view, compilePattern(request.pattern), limit, request.timeoutMs)
+    : literalMatches(view, request.pattern, limit);
   const more = matches.length > request.maxMatches;
   const shown = matches.slice(0, request.maxMatches);
   const context = request.context ?? 1;
@@ -64,7 +65,7 @@ export async function searchView(view: TextView, request: SearchRequest, runner:
   let lastShownLine = 0;
   let cut = false;
   for (const match of shown) {
-    for (let at = view.text.indexOf("\n", counted); at >= 0 && at < match.index; at = view.text.indexOf("\n", at + 1)) {
+    for (let at = view.bytes.indexOf(0x0a, counted); at >= 0 && at < match.index; at = view.bytes.indexOf(0x0a, at + 1)) {
       line++;
       counted = at + 1;
     }
@@ -80,7 +81,7 @@ export async function searchView(view: TextView, request: SearchRequest, runner:
     }
     lines.push(...previous, `${line}:${showLine(view, start, view.lineEnd(match.index), match.index)}`);
     let after = view.lineEnd(match.index) + 1;
-    for (let k = 1; k <= context && after < view.text.length; k++) {
+    for (let k = 1; k <= context && after < view.length; k++) {
       const end = view.lineEnd(after);
       lines.push(`${line + k}-${showLine(view, after, end)}`);
       after = end + 1;

@@ -10,24 +10,10 @@ export interface SliceRequest {
 
 const DEFAULT_LINES = 200;
 
-function cutAtCodePoint(text: string, end: number): number {
-  const code = text.charCodeAt(end - 1);
-  return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
-}
-
 /** A range of the view, capped at `maxChars`, with a header saying where it is and how to continue. */
 export function sliceView(view: TextView, request: SliceRequest, maxChars: number): string {
   const what = view.prettyJson ? "pretty-printed JSON" : "text";
-  if (request.unit === "chars") {
-    const start = request.start ?? 0;
-    const count = Math.min(request.count ?? maxChars, maxChars);
-    if (start >= view.text.length && view.text.length > 0) {
-      throw new ReadResultError("bad_range", `start=${start} is past the end: the ${what} has ${view.text.length} characters (offsets 0-${view.text.length - 1}).`);
-    }
-    const end = cutAtCodePoint(view.text, Math.min(view.text.length, start + count));
-    const next = end < view.text.length ? `; next: unit "chars", start=${end}` : "; end of result";
-    return `[chars ${start}-${end} of ${view.text.length} (${what})${next}]\n${view.text.slice(start, end)}`;
-  }
+  if (request.unit === "chars") return sliceChars(view, request, maxChars, what);
   const first = request.start ?? 1;
   if (first < 1) throw new ReadResultError("bad_range", `line numbers start at 1; got start=${first}.`);
   const count = request.count ?? DEFAULT_LINES;
@@ -39,24 +25,43 @@ export function sliceView(view: TextView, request: SliceRequest, maxChars: numbe
   const parts: string[] = [];
   let used = 0;
   let cutNote = "";
-  while (line < first + count && pos < view.text.length) {
+  while (line < first + count && pos < view.length) {
     const end = view.lineEnd(pos);
-    const length = end - pos;
-    if (used + length + 1 > maxChars) {
+    const text = view.text(pos, end);
+    if (used + text.length + 1 > maxChars) {
       if (parts.length === 0) {
-        const cut = cutAtCodePoint(view.text, pos + maxChars);
-        parts.push(view.text.slice(pos, cut));
-        cutNote = `; line ${line} is ${length} characters and was cut: read the rest with unit "chars", start=${cut}`;
+        const shown = text.slice(0, maxChars);
+        parts.push(shown);
+        cutNote = `; line ${line} has ${text.length} characters and was cut: read the rest with unit "chars", start=${view.charOfByte(pos) + shown.length}`;
         line++;
       }
       break;
     }
-    parts.push(view.text.slice(pos, end));
-    used += length + 1;
+    parts.push(text);
+    used += text.length + 1;
     pos = end + 1;
     line++;
   }
   const last = line - 1;
   const next = last < total ? `; next: start=${last + 1}` : "; end of result";
   return `[lines ${first}-${last} of ${total} (${what})${cutNote || next}]\n${parts.join("\n")}`;
+}
+
+function sliceChars(view: TextView, request: SliceRequest, maxChars: number, what: string): string {
+  const start = request.start ?? 0;
+  const count = Math.min(request.count ?? maxChars, maxChars);
+  const total = view.charCount;
+  if (start >= total && total > 0) {
+    throw new ReadResultError("bad_range", `start=${start} is past the end: the ${what} has ${total} characters (offsets 0-${total - 1}).`);
+  }
+  const from = view.byteOfChar(start);
+  let text = view.text(from, from + count * 4);
+  if (text.length > count) text = text.slice(0, count - (isHighSurrogate(text.charCodeAt(count - 1)) ? 1 : 0));
+  const end = start + text.length;
+  const next = end < total ? `; next: unit "chars", start=${end}` : "; end of result";
+  return `[chars ${start}-${end} of ${total} (${what})${next}]\n${text}`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -74,7 +74,7 @@ export class Spiller {
     };
     this.o.index.add(record);
     if (table) this.o.reader.adoptTable(record.resultId, table);
-    this.o.reader.adoptText(record, result.content);
+    this.o.reader.adoptBytes(record, data);
     const event: SpillEventData = { toolName: record.toolName, toolCallId: record.toolCallId, bytes, resultId: record.resultId, sha256: record.sha256, kind: record.kind };
     await this.o.emit("spill", event);
     return { ...result, content: envelopeFor(record, detection.preview) };

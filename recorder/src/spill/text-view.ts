@@ -1,32 +1,83 @@
+import { isAscii } from "node:buffer";
+
+const LF = 0x0a;
+
 /**
- * The text `slice` and `search` read: JSON pretty-printed (so one huge line pages
- * properly), every other kind as stored. Lines are numbered from 1.
+ * The text `slice` and `search` read, kept as UTF-8 bytes (no second copy as a JS string):
+ * JSON pretty-printed (so one huge line pages properly), every other kind as stored.
+ * Offsets are byte offsets; lines are numbered from 1.
  */
 export class TextView {
   private lines?: number;
+  private ascii?: boolean;
+  private chars?: number;
 
   constructor(
-    readonly text: string,
+    readonly bytes: Buffer,
     /** True when the text is a re-indented JSON document. */
     readonly prettyJson: boolean,
   ) {}
 
+  get length(): number {
+    return this.bytes.length;
+  }
+
   get lineCount(): number {
     if (this.lines === undefined) {
-      let count = this.text.length === 0 ? 0 : 1;
-      for (let at = this.text.indexOf("\n"); at >= 0; at = this.text.indexOf("\n", at + 1)) count++;
-      if (this.text.endsWith("\n")) count--;
+      let count = this.bytes.length === 0 ? 0 : 1;
+      for (let at = this.bytes.indexOf(LF); at >= 0; at = this.bytes.indexOf(LF, at + 1)) count++;
+      if (this.bytes[this.bytes.length - 1] === LF) count--;
       this.lines = count;
     }
     return this.lines;
+  }
+
+  /** Characters (UTF-16 code units, as the model's tools count them) in the whole view. */
+  get charCount(): number {
+    if (this.chars === undefined) this.chars = this.isAscii ? this.bytes.length : this.text(0, this.bytes.length).length;
+    return this.chars;
+  }
+
+  private get isAscii(): boolean {
+    return (this.ascii ??= isAscii(this.bytes));
+  }
+
+  /** Byte offset of character offset `char` (clamped to the end). */
+  byteOfChar(char: number): number {
+    if (this.isAscii) return Math.min(char, this.bytes.length);
+    let chars = 0;
+    for (let i = 0; i < this.bytes.length; i++) {
+      const b = this.bytes[i];
+      if ((b & 0xc0) === 0x80) continue;
+      if (chars >= char) return i;
+      chars += b >= 0xf0 ? 2 : 1;
+    }
+    return this.bytes.length;
+  }
+
+  /** Character offset of byte offset `byte`. */
+  charOfByte(byte: number): number {
+    return this.isAscii ? byte : this.text(0, byte).length;
+  }
+
+  /** Decoded text between two byte offsets, moved back to character boundaries. */
+  text(from: number, to: number): string {
+    return this.bytes.toString("utf8", this.boundary(from), this.boundary(Math.min(to, this.bytes.length)));
+  }
+
+  /** `offset`, or the start of the multi-byte character it falls inside. */
+  boundary(offset: number): number {
+    let at = offset;
+    while (at > 0 && at < this.bytes.length && (this.bytes[at] & 0xc0) === 0x80) at--;
+    return at;
   }
 
   /** Offset where line `line` (1-based) starts, or -1 past the end. */
   lineStart(line: number): number {
     let pos = 0;
     for (let l = 1; l < line; l++) {
-      const nl = this.text.indexOf("\n", pos);
-      if (nl < 0 || nl + 1 >= this.text.length) return -1;
+      const nl = this.bytes.indexOf(LF, pos);
+      if (nl < 0 || nl + 1 >= this.bytes.length) return -1;
       pos = nl + 1;
     }
     return pos;
@@ -34,20 +85,20 @@ export class TextView {
 
   /** End of the line containing `offset` (exclusive, before the newline). */
   lineEnd(offset: number): number {
-    const nl = this.text.indexOf("\n", offset);
-    return nl < 0 ? this.text.length : nl;
+    const nl = this.bytes.indexOf(LF, offset);
+    return nl < 0 ? this.bytes.length : nl;
   }
 
   /** Start of the line containing `offset`. */
   lineStartAt(offset: number): number {
-    return offset === 0 ? 0 : this.text.lastIndexOf("\n", offset - 1) + 1;
+    return offset === 0 ? 0 : this.bytes.lastIndexOf(LF, offset - 1) + 1;
   }
 }
 
-/** Least-recently-used views kept under a budget of characters. */
+/** Least-recently-used views kept under a budget of bytes. */
 export class ViewCache {
   private readonly views = new Map<string, TextView>();
-  private chars = 0;
+  private used = 0;
 
   constructor(private readonly budget: number) {}
 
@@ -62,13 +113,13 @@ export class ViewCache {
 
   set(key: string, view: TextView): void {
     this.delete(key);
-    if (view.text.length > this.budget) return;
+    if (view.length > this.budget) return;
     this.views.set(key, view);
-    this.chars += view.text.length;
+    this.used += view.length;
     for (const [oldest, old] of this.views) {
-      if (this.chars <= this.budget) break;
+      if (this.used <= this.budget) break;
       this.views.delete(oldest);
-      this.chars -= old.text.length;
+      this.used -= old.length;
     }
   }
 
@@ -76,11 +127,11 @@ export class ViewCache {
     const view = this.views.get(key);
     if (!view) return;
     this.views.delete(key);
-    this.chars -= view.text.length;
+    this.used -= view.length;
   }
 
   clear(): void {
     this.views.clear();
-    this.chars = 0;
+    this.used = 0;
   }
 }
