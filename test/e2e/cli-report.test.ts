@@ -1,0 +1,111 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium, type Browser } from "playwright-core";
+import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
+import { runTrace } from "../../cli/src/test-support/run-cli.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
+
+let work: string;
+let store: string;
+let cleanup: () => void;
+let runId: string;
+let reportPath: string;
+let browser: Browser | undefined;
+
+before(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  work = temp.dir;
+  store = join(work, ".harnessx");
+  runId = (await recordSupportRun(store)).runId;
+  reportPath = join(work, "report.html");
+  const r = await runTrace(["--store", store, "report", runId, "-o", reportPath], { cwd: work });
+  assert.equal(r.code, 0, r.stderr);
+  if (hasChromium) {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
+  }
+});
+after(async () => {
+  await browser?.close();
+  cleanup();
+});
+
+describe("trace report writes one self-contained HTML file", () => {
+  test("no external scripts, stylesheets, fonts or images; a CSP that forbids network loads", () => {
+    const html = readFileSync(reportPath, "utf8");
+    assert.doesNotMatch(html, /<script[^>]+src=/i);
+    assert.doesNotMatch(html, /<link[^>]+href=/i);
+    assert.doesNotMatch(html, /@import|url\(\s*['"]?https?:/i);
+    assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+    assert.ok(html.includes(runId));
+  });
+  test("--json reports the file, and an existing file is not replaced without --force", async () => {
+    const again = await runTrace(["--store", store, "report", runId, "-o", reportPath], { cwd: work });
+    assert.equal(again.code, 2);
+    const forced = await runTrace(["--store", store, "--json", "report", runId, "-o", reportPath, "--force"], { cwd: work });
+    assert.equal(forced.code, 0, forced.stderr);
+    const out = JSON.parse(forced.stdout) as { path: string; events: number; spans: number };
+    assert.equal(out.path, reportPath);
+    assert.equal(out.events, 20);
+    assert.equal(out.spans, 7);
+  });
+});
+
+describe("the report in headless Chromium", () => {
+  test("shows the run's model and tool calls, payloads on click, and makes no network request", { skip: !hasChromium && `chromium not installed at ${CHROMIUM} (apt-get install chromium)` }, async () => {
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    const url = pathToFileURL(reportPath).href;
+    await page.goto(url);
+
+    const spans = page.locator("#timeline .span");
+    assert.equal(await page.locator('#timeline .span[data-kind="model"]').count(), 3, "three model calls");
+    const toolNames = await page.locator('#timeline .span[data-kind="tool"]').allTextContents();
+    assert.deepEqual([...toolNames].sort(), ["flaky", "lookup_customer", "search"]);
+    assert.equal(await page.locator('#timeline .span[data-kind="run"]').count(), 1);
+    assert.ok((await spans.count()) === 7);
+    // The two tool calls made in parallel sit side by side on separate lanes.
+    const laneOf = (name: string) => page.locator(`#timeline .span[data-kind="tool"]:text-is("${name}")`).evaluate((el) => el.parentElement!.getAttribute("data-lane"));
+    assert.notEqual(await laneOf("search"), await laneOf("lookup_customer"));
+    assert.equal(await page.locator("#timeline .span.error").count(), 1, "the failing tool is marked");
+
+    // Clicking a tool call shows its payloads.
+    await page.locator('#timeline .span[data-kind="tool"]:text-is("lookup_customer")').click();
+    const details = await page.locator("#details").textContent();
+    assert.match(details ?? "", /CUST-4711/);
+    assert.match(details ?? "", /tool_call_end/);
+
+    // Clicking an event row shows that event's payload.
+    await page.locator("#events tbody tr", { hasText: "llm_response" }).first().click();
+    const payload = await page.locator("#details pre.payload").textContent();
+    assert.match(payload ?? "", /"stopReason": "tool_use"/);
+
+    // Zoom widens the timeline.
+    const before = await page.locator("#timeline-inner").evaluate((el) => el.getBoundingClientRect().width);
+    await page.locator("#zoom-in").click();
+    await page.locator("#zoom-in").click();
+    const zoomed = await page.locator("#timeline-inner").evaluate((el) => el.getBoundingClientRect().width);
+    assert.ok(zoomed > before * 3, `zoomed ${zoomed} vs ${before}`);
+    await page.locator("#zoom-fit").click();
+
+    assert.equal((await page.locator("#tools tbody tr").count()), 3);
+    assert.deepEqual(errors, [], "no script errors");
+    assert.deepEqual(requests.filter((r) => r !== url), [], "no network request");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.locator('#timeline .span[data-kind="tool"]:text-is("lookup_customer")').click();
+    await page.screenshot({ path: join(ARTIFACTS, "report.png"), fullPage: true });
+    await page.close();
+  });
+});
