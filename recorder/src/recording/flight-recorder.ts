@@ -40,6 +40,7 @@ export class FlightRecorderExtension extends Extension {
   private readonly gaps = new Map<string, DropGap>();
   private readonly runs = new Map<string, RunRecording>();
   private readonly background = new Set<Promise<unknown>>();
+  private readonly pinning = new Set<Promise<unknown>>();
   private readonly exported: IncidentExport[] = [];
   private ctx: ExtensionContext | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -92,6 +93,16 @@ export class FlightRecorderExtension extends Extension {
     const result = await exportIncident({ dir: this.options.dir, runId, reason: request.reason ?? "manual", out: request.out });
     this.exported.push(result);
     return result;
+  }
+
+  /**
+   * At the end of a turn, make sure artifacts the run references are pinned before anything
+   * else (a spill extension's cleanup at close) can delete them: drains the queue and waits
+   * for the pins and artifact writes in progress. Recording of later events is unaffected.
+   */
+  override async onTurnComplete(): Promise<void> {
+    this.drain();
+    await Promise.allSettled([...this.pinning]);
   }
 
   override async teardown(): Promise<void> {
@@ -198,8 +209,15 @@ export class FlightRecorderExtension extends Extension {
   }
 
   private storeArtifacts(artifacts: PendingArtifact[]): void {
-    for (const { runId, json } of artifacts) {
-      this.track(this.artifacts.put(json).then(({ sha256 }) => this.artifacts.pin(sha256, `run:${runId}`)));
+    for (const { runId, sha256, json } of artifacts) {
+      const holder = `run:${runId}`;
+      const work =
+        json !== undefined
+          ? this.artifacts.put(json).then((stored) => this.artifacts.pin(stored.sha256, holder))
+          : // Another extension's artifact may be gone already; the event still records the reference.
+            this.artifacts.pin(sha256, holder).catch(() => undefined);
+      this.pinning.add(work);
+      this.track(work.finally(() => this.pinning.delete(work)));
     }
   }
 

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { AnyHookContext } from "@harnessx/core";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { producerVersions } from "../format/layout.js";
-import { sha256Hex } from "../artifacts/artifact-store.js";
+import { isArtifactId, sha256Hex } from "../artifacts/artifact-store.js";
 import type { Sanitizer } from "../redact/sanitize.js";
 import { describeRules } from "../redact/rules.js";
 import { eventContent, type ContentState } from "./event-content.js";
@@ -11,10 +11,14 @@ import type { ResolvedRecorderOptions } from "./options.js";
 import type { RunWriter } from "./run-writer.js";
 import { newSpanId, SpanTracker } from "./span-tracker.js";
 
-/** A payload moved to the artifact store: written by the background writer after the line. */
+/**
+ * An artifact the run references: a payload moved aside (`json` set, stored by the background
+ * writer after the line) or one another extension stored (CUSTOM event): both get pinned.
+ */
 export interface PendingArtifact {
   runId: string;
-  json: string;
+  sha256: string;
+  json?: string;
 }
 
 export function emptySummary(): RunSummary {
@@ -127,11 +131,14 @@ export class RunRecording {
         delete line.payload;
         line.payloadRef = { sha256, bytes: Buffer.byteLength(json), preview: json.slice(0, 240) };
         this.referenced.add(sha256);
-        artifacts.push({ runId, json });
+        artifacts.push({ runId, sha256, json });
       }
     }
     const referenced = (line.attrs as { sha256?: unknown }).sha256;
-    if (kind === "custom" && typeof referenced === "string") this.referenced.add(referenced);
+    if (kind === "custom" && isArtifactId(referenced) && !this.referenced.has(referenced)) {
+      this.referenced.add(referenced);
+      artifacts.push({ runId, sha256: referenced });
+    }
     this.summary.events++;
     this.summary.byKind[kind] = (this.summary.byKind[kind] ?? 0) + 1;
     this.lines += JSON.stringify(line) + "\n";
