@@ -1,0 +1,110 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { recordFailedRun, recordSupportRun, SUPPORT_SYSTEM, tempDir } from "../../cli/src/test-support/recording.js";
+import { runTrace, snapshot } from "../../cli/src/test-support/run-cli.js";
+
+let work: string;
+let store: string;
+let cleanup: () => void;
+let runId: string;
+let failedRun: string;
+
+const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
+
+interface ReplayJson {
+  reproduced: boolean;
+  recordedCalls: number;
+  replayedCalls: number;
+  recordedStatus: string;
+  replayedStatus: string;
+  divergence: { call: number; recordedSeq: number; path: string; recorded: unknown; actual: unknown } | null;
+}
+
+/** An agent module as a user would write it: the support agent with its own search tool (`searchAnswer` is a JS expression of `query`). */
+function agentModule(searchAnswer: string): string {
+  const core = import.meta.resolve("@harnessx/core");
+  const path = join(work, `agent-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(
+    path,
+    `import { Agent, tool } from ${JSON.stringify(core)};
+export function createAgent({ provider, tools, model, name }) {
+  const search = tool({
+    name: "search",
+    description: "Search the product docs.",
+    inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+    execute: ({ query }) => ${searchAnswer},
+  });
+  return new Agent({ provider, model, name, system: ${JSON.stringify(SUPPORT_SYSTEM)}, tools: tools.map((t) => (t.name === "search" ? search : t)) });
+}
+`,
+  );
+  return path;
+}
+
+before(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  work = temp.dir;
+  store = join(work, ".harnessx");
+  runId = (await recordSupportRun(store)).runId;
+  failedRun = (await recordFailedRun(store)).runId;
+});
+after(() => cleanup());
+
+describe("trace replay reruns a recorded run through the runtime", () => {
+  test("the recorded run reproduces exactly (exit 0), from the store and from a bundle", async () => {
+    const before = snapshot(store);
+    const r = await trace("--json", "replay", runId);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as ReplayJson;
+    assert.equal(report.reproduced, true);
+    assert.equal(report.recordedCalls, 3);
+    assert.equal(report.replayedCalls, 3);
+    assert.equal(report.replayedStatus, "completed");
+    assert.equal(report.divergence, null);
+    assert.deepEqual(snapshot(store), before, "replay records nothing into the store");
+
+    assert.equal((await trace("export", runId, "-o", "run.tar")).code, 0);
+    const fromBundle = await trace("replay", "run.tar");
+    assert.equal(fromBundle.code, 0, fromBundle.stderr);
+    assert.match(fromBundle.stdout, /^reproduced run .*: 3\/3 model calls matched the recording, status completed/);
+  });
+  test("a failed run reproduces its failure", async () => {
+    const report = JSON.parse((await trace("--json", "replay", failedRun)).stdout) as ReplayJson;
+    assert.equal(report.reproduced, true);
+    assert.equal(report.replayedStatus, "failed");
+  });
+  test("the same agent code as a module reproduces too", async () => {
+    const same = agentModule("`product_docs: ${query} costs $10 per seat`");
+    const r = await trace("--json", "replay", runId, "--agent", same);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as ReplayJson).reproduced, true);
+  });
+  test("changed tool code diverges: the report names the model call, the recorded event and the path (exit 1)", async () => {
+    const module = agentModule("`PRODUCT DOCS v2: ${query}`");
+    const r = await trace("--json", "replay", runId, "--agent", module);
+    assert.equal(r.code, 1);
+    const report = JSON.parse(r.stdout) as ReplayJson;
+    assert.equal(report.reproduced, false);
+    assert.ok(report.divergence);
+    assert.equal(report.divergence.call, 1, "the second model call is the first to see the changed tool result");
+    assert.match(report.divergence.path, /^messages\./);
+    assert.match(JSON.stringify(report.divergence.actual), /PRODUCT DOCS v2: pricing/);
+    assert.match(JSON.stringify(report.divergence.recorded), /product_docs: pricing costs \$10 per seat/);
+    assert.match(r.stderr.trim(), /^trace: replay of run_\w+ diverged at model call 2 \(messages\.[\w.]+\)$/);
+
+    const text = await trace("replay", runId, "--agent", module);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /^diverged run /);
+    assert.match(text.stdout, /first divergence at model call 2 \(recorded event #\d+\), at messages\./);
+  });
+  test("a module that does not export createAgent is refused (exit 4)", async () => {
+    const path = join(work, "empty.mjs");
+    writeFileSync(path, "export const nothing = 1;\n");
+    const r = await trace("replay", runId, "--agent", path);
+    assert.equal(r.code, 4);
+    assert.match(r.stderr, /must export createAgent/);
+  });
+});
