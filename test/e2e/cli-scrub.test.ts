@@ -1,0 +1,94 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openBundle } from "@harnessx/recorder";
+import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
+import { runTrace } from "../../cli/src/test-support/run-cli.js";
+
+let work: string;
+let store: string;
+let cleanup: () => void;
+let runId: string;
+let original: string;
+
+const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
+const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+/** Every byte of a bundle's content as text: events and each artifact, decompressed. */
+async function bundleText(path: string): Promise<string> {
+  const bundle = await openBundle(path);
+  const parts = [JSON.stringify(bundle.run), JSON.stringify(bundle.manifest), ...bundle.events.map((e) => JSON.stringify(e))];
+  for (const id of bundle.artifacts) parts.push((await bundle.artifact(id)).toString("utf8"));
+  return parts.join("\n");
+}
+
+before(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  work = temp.dir;
+  store = join(work, ".harnessx");
+  // Recorded without redaction (as some internal stores are), and with payloads stored aside as artifacts.
+  runId = (await recordSupportRun(store, { redact: false, inlinePayloadBytes: 300 })).runId;
+  original = join(work, "original.tar");
+  assert.equal((await trace("export", runId, "-o", original)).code, 0);
+});
+after(() => cleanup());
+
+describe("trace scrub writes a new bundle with consistent pseudonyms", () => {
+  test("emails become <email-1> everywhere, artifacts included; the original is untouched; no mapping unless asked", async () => {
+    const before = sha(original);
+    assert.match(await bundleText(original), /alice@example\.com/);
+    assert.ok((await openBundle(original)).artifacts.length > 0, "the fixture stores payloads as artifacts");
+    const filesBefore = readdirSync(work).sort();
+    const r = await trace("--json", "scrub", "original.tar", "-o", "scrubbed.tar");
+    assert.equal(r.code, 0, r.stderr);
+    const result = JSON.parse(r.stdout) as { path: string; replaced: Record<string, number>; distinctValues: number; mapping: string | null; artifactsRewritten: number };
+    assert.ok(result.replaced.email >= 3, JSON.stringify(result.replaced));
+    assert.ok(result.artifactsRewritten > 0);
+    assert.equal(result.mapping, null);
+    assert.equal(sha(original), before, "original unchanged");
+    assert.deepEqual(readdirSync(work).sort(), [...filesBefore, "scrubbed.tar"].sort(), "only the new bundle was written");
+
+    const text = await bundleText(join(work, "scrubbed.tar"));
+    assert.doesNotMatch(text, /alice@example\.com/);
+    assert.match(text, /<email-1>/);
+    assert.doesNotMatch(text, /<email-2>/, "one original value, one pseudonym");
+    assert.equal((await trace("verify", "scrubbed.tar")).code, 0);
+  });
+  test("the scrubbed bundle still reads, and replays the pseudonymized conversation", async () => {
+    const s = JSON.parse((await trace("--json", "summary", "scrubbed.tar")).stdout) as { runId: string; events: number };
+    assert.equal(s.runId, runId);
+    assert.equal(s.events, 20);
+    const replay = await trace("replay", "scrubbed.tar");
+    assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+  });
+  test("--mapping writes pseudonym -> original to a separate local file", async () => {
+    const r = await trace("scrub", "original.tar", "-o", "scrubbed-2.tar", "--mapping", "mapping.json");
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(join(work, "mapping.json"), "utf8")), { "<email-1>": "alice@example.com" });
+    assert.doesNotMatch(await bundleText(join(work, "scrubbed-2.tar")), /alice@example\.com/);
+  });
+  test("a rules file adds patterns, keys and event kinds", async () => {
+    writeFileSync(
+      join(work, "rules.json"),
+      JSON.stringify({ patterns: [{ name: "cust", regex: "CUST-\\d+" }], keys: ["plan"], kinds: ["loop_iteration_end"] }),
+    );
+    const r = await trace("--json", "scrub", "original.tar", "-o", "scrubbed-3.tar", "--rules", "rules.json");
+    assert.equal(r.code, 0, r.stderr);
+    const replaced = (JSON.parse(r.stdout) as { replaced: Record<string, number> }).replaced;
+    assert.ok(replaced.cust >= 2 && replaced["key:plan"] >= 1 && replaced["kind:loop_iteration_end"] === 3, JSON.stringify(replaced));
+    const text = await bundleText(join(work, "scrubbed-3.tar"));
+    assert.doesNotMatch(text, /CUST-4711/);
+    assert.match(text, /<cust-1>/);
+    assert.match(text, /"plan":"<plan-1>"/);
+    const bundle = await openBundle(join(work, "scrubbed-3.tar"));
+    assert.ok(bundle.events.filter((e) => e.kind === "loop_iteration_end").every((e) => e.payload === "<removed:loop_iteration_end>"));
+  });
+  test("scrub never overwrites its input", async () => {
+    const r = await trace("scrub", "original.tar", "-o", "original.tar", "--force");
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /scrub never changes the original/);
+  });
+});
