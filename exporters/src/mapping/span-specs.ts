@@ -76,9 +76,10 @@ export function chatOpen(info: AgentInfo, request: LlmRequestData, time: number,
   return { role: "chat", name: `chat ${request.model}`, kind: "CLIENT", time, attributes, detail: { role: "chat", request } };
 }
 
-export function chatClose(request: LlmRequestData, response: LlmResponseData, time: number, o: MappingOptions): SpanClose {
+export function chatClose(info: AgentInfo, request: LlmRequestData, response: LlmResponseData, time: number, o: MappingOptions): SpanClose {
   const attributes: Attributes = {};
-  if (response.provider) attributes[GenAI.PROVIDER_NAME] = response.provider;
+  // Set at start from the agent's provider; a reply from another one (a fallback) corrects it.
+  if (response.provider && response.provider !== info.provider) attributes[GenAI.PROVIDER_NAME] = response.provider;
   const raw = response.response;
   if (raw?.id) attributes[GenAI.RESPONSE_ID] = raw.id;
   if (response.model) attributes[GenAI.RESPONSE_MODEL] = response.model;
@@ -94,8 +95,9 @@ export function failedClose(detailClose: Omit<SpanClose, "time" | "attributes" |
   return { ...detailClose, time, attributes: { [GenAI.ERROR_TYPE]: error.type }, error };
 }
 
-export function toolOpen(info: AgentInfo, call: ToolCall, time: number, o: MappingOptions): SpanOpen {
-  const attributes = common(info, "execute_tool");
+export function toolOpen(call: ToolCall, time: number, o: MappingOptions): SpanOpen {
+  // The execute_tool convention names no provider or conversation: only the tool's own facts.
+  const attributes: Attributes = { [GenAI.OPERATION_NAME]: "execute_tool" };
   attributes[GenAI.TOOL_NAME] = call.name;
   attributes[GenAI.TOOL_CALL_ID] = call.id;
   attributes[GenAI.TOOL_TYPE] = "function";

@@ -114,14 +114,14 @@ export class SpanTracker<H> {
   private llmResponse(runId: string, response: LlmResponseData, ts: number): void {
     const run = this.runs.get(runId);
     if (!run?.chat) return;
-    this.sink.close(run.chat.handle, chatClose(run.chat.request, response, ts, this.options));
+    this.sink.close(run.chat.handle, chatClose(this.info, run.chat.request, response, ts, this.options));
     run.chat = undefined;
   }
 
   private toolStart(runId: string, start: ToolCallStartData, ts: number): void {
     const run = this.runs.get(runId);
     if (!run || !start.toolCall) return;
-    const spec = toolOpen(this.info, start.toolCall, ts, this.options);
+    const spec = toolOpen(start.toolCall, ts, this.options);
     run.tools.set(start.toolCall.id, { handle: this.sink.open(spec, run.span), detail: spec.detail });
   }
 
@@ -132,7 +132,7 @@ export class SpanTracker<H> {
     let open = run.tools.get(id);
     if (!open) {
       // Refused calls (denied, unknown tool, bad input) never started: a short span still shows them.
-      const spec = toolOpen(this.info, end.toolCall, ts - (end.durationMs ?? 0), this.options);
+      const spec = toolOpen(end.toolCall, ts - (end.durationMs ?? 0), this.options);
       open = { handle: this.sink.open(spec, run.span), detail: spec.detail };
     }
     run.tools.delete(id);

@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Span, type Tracer } from "@opentelemetry/api";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import type { SpanClose, SpanEventSpec, SpanOpen, SpanSink } from "../mapping/index.js";
 
 /**
@@ -7,10 +7,19 @@ import type { SpanClose, SpanEventSpec, SpanOpen, SpanSink } from "../mapping/in
  * span by explicit parent, so parallel tool calls are siblings.
  */
 export class OtelSink implements SpanSink<Span> {
+  /** The context of each open run span, built once for all its children. */
+  private readonly contexts = new WeakMap<Span, Context>();
+
   constructor(private readonly tracer: Tracer) {}
 
+  private contextOf(parent: Span): Context {
+    let ctx = this.contexts.get(parent);
+    if (!ctx) this.contexts.set(parent, (ctx = trace.setSpan(ROOT_CONTEXT, parent)));
+    return ctx;
+  }
+
   open(span: SpanOpen, parent: Span | undefined): Span {
-    const parentContext = parent ? trace.setSpan(ROOT_CONTEXT, parent) : context.active();
+    const parentContext = parent ? this.contextOf(parent) : context.active();
     return this.tracer.startSpan(
       span.name,
       { kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: span.attributes, startTime: span.time },

@@ -1,0 +1,131 @@
+/**
+ * Cost of OpenTelemetryExtension on the real SDK, side by side in one process:
+ *   1. the SDK's bare create+end of a span (BatchSpanProcessor, no-op exporter),
+ *   2. N agent runs without tracing, 3. the same N runs with the extension.
+ * Every loop yields to the event loop (the BatchSpanProcessor drops spans when
+ * it never does; section 4 shows that the counting pipeline sees such drops).
+ * Usage: npx tsx test/bench/tracing.bench.ts [iterations]   (or TRACING_BENCH_N; default 10000)
+ */
+import { Agent, ScriptedProvider, tool, type ModelRequest } from "@harnessx/core";
+import { CountingSpanExporter, CountingSpanProcessor, ExportCounts, OpenTelemetryExtension } from "@harnessx/exporters";
+import { ROOT_CONTEXT, SpanKind, trace, type Tracer } from "@opentelemetry/api";
+import { ExportResultCode } from "@opentelemetry/core";
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+
+const N = Number(process.argv[2] ?? process.env.TRACING_BENCH_N ?? 10_000);
+/** Each variant runs N iterations in CHUNKS interleaved slices, so load from other processes hits all alike. */
+const CHUNKS = 10;
+const SPANS_PER_RUN = 4; // invoke_agent + 2 chat + 1 execute_tool
+
+const noopExporter: SpanExporter = {
+  export: (_spans, done) => done({ code: ExportResultCode.SUCCESS }),
+  shutdown: async () => {},
+};
+
+function pipeline() {
+  const counts = new ExportCounts();
+  const processor = new CountingSpanProcessor(new BatchSpanProcessor(new CountingSpanExporter(noopExporter, counts)), counts);
+  const provider = new BasicTracerProvider({ spanProcessors: [processor] });
+  return { counts, processor, provider, tracer: provider.getTracer("bench") };
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The SDK's bare create+end, one span per iteration. */
+async function bareSpans(count: number, tracer: Tracer): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    tracer.startSpan("bare").end();
+    if ((i & 63) === 63) await yieldToLoop();
+  }
+  return performance.now() - start;
+}
+
+/** The same four spans and attributes a run gets, made directly: the floor for any GenAI-conformant tracing. */
+async function directRunSpans(count: number, tracer: Tracer): Promise<number> {
+  const base = { "gen_ai.provider.name": "scripted", "gen_ai.conversation.id": "session" };
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const run = tracer.startSpan("invoke_agent bench", { attributes: { ...base, "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "bench", "gen_ai.request.model": "m", "harnessx.run.id": "run" } });
+    const ctx = trace.setSpan(ROOT_CONTEXT, run);
+    for (let c = 0; c < 2; c++) {
+      const chat = tracer.startSpan("chat m", { kind: SpanKind.CLIENT, attributes: { ...base, "gen_ai.operation.name": "chat", "gen_ai.request.model": "m", "gen_ai.request.max_tokens": 4096 } }, ctx);
+      chat.setAttributes({ "gen_ai.response.id": "r", "gen_ai.response.model": "m", "gen_ai.response.finish_reasons": ["end_turn"], "gen_ai.usage.input_tokens": 10, "gen_ai.usage.output_tokens": 5 });
+      chat.end();
+      if (c === 0) {
+        const t = tracer.startSpan("execute_tool echo", { attributes: { ...base, "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "echo", "gen_ai.tool.call.id": "call", "gen_ai.tool.type": "function" } }, ctx);
+        t.setAttributes({ "harnessx.tool.outcome": "executed" });
+        t.end();
+      }
+    }
+    run.setAttributes({ "harnessx.run.status": "completed", "gen_ai.usage.input_tokens": 20, "gen_ai.usage.output_tokens": 10 });
+    run.end();
+    if ((i & 15) === 15) await yieldToLoop();
+  }
+  return performance.now() - start;
+}
+
+const echo = tool({ name: "echo", description: "Echo.", inputSchema: { type: "object", properties: { n: { type: "number" } } }, execute: ({ n }) => `echo ${String(n)}` });
+
+function makeAgent(extensions: OpenTelemetryExtension[]): Agent {
+  const step = (_req: ModelRequest, index: number) => (index % 2 === 0 ? { toolCalls: [{ name: "echo", input: { n: index } }] } : { text: "done" });
+  return new Agent({ name: "bench", provider: new ScriptedProvider(Array.from({ length: 2 * N + 2000 }, () => step)), tools: [echo], extensions, condense: false });
+}
+
+async function runs(agent: Agent, count: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    await agent.run("go");
+    agent.memory.replace([]);
+    await yieldToLoop();
+  }
+  return performance.now() - start;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const bare = pipeline();
+  const direct = pipeline();
+  const traced = pipeline();
+  const plain = makeAgent([]);
+  const withTracing = makeAgent([new OpenTelemetryExtension({ tracer: traced.tracer, telemetry: traced.processor })]);
+  const variants: Array<[string, (n: number) => Promise<number>]> = [
+    ["bare", (n) => bareSpans(n, bare.tracer)],
+    ["direct", (n) => directRunSpans(n, direct.tracer)],
+    ["plain", (n) => runs(plain, n)],
+    ["traced", (n) => runs(withTracing, n)],
+  ];
+  for (const [, run] of variants) await run(500); // JIT warm-up
+  const perIteration = new Map<string, number[]>(variants.map(([name]) => [name, []]));
+  const slice = Math.max(1, Math.floor(N / CHUNKS));
+  for (let c = 0; c < CHUNKS; c++) {
+    for (let v = 0; v < variants.length; v++) {
+      const [name, run] = variants[(v + c) % variants.length];
+      perIteration.get(name)!.push(((await run(slice)) * 1000) / slice);
+    }
+  }
+  await traced.processor.forceFlush();
+
+  const bareSpan = median(perIteration.get("bare")!);
+  const directSpan = median(perIteration.get("direct")!) / SPANS_PER_RUN;
+  const plainRun = median(perIteration.get("plain")!);
+  const tracedRun = median(perIteration.get("traced")!);
+  const extensionSpan = (tracedRun - plainRun) / SPANS_PER_RUN;
+  console.log(`tracing bench: ${slice * CHUNKS} iterations per variant in ${CHUNKS} interleaved slices (medians); BatchSpanProcessor + no-op exporter; every loop yields`);
+  console.log(`  SDK bare span create+end              ${bareSpan.toFixed(2)} µs/span`);
+  console.log(`  SDK direct, same spans and attributes ${directSpan.toFixed(2)} µs/span  (${(directSpan / bareSpan).toFixed(2)}x bare)`);
+  console.log(`  agent run without tracing             ${plainRun.toFixed(2)} µs/run`);
+  console.log(`  agent run with OpenTelemetryExtension ${tracedRun.toFixed(2)} µs/run  (${SPANS_PER_RUN} spans, ${(tracedRun / plainRun).toFixed(2)}x the untraced run)`);
+  console.log(`  extension cost per span               ${extensionSpan.toFixed(2)} µs/span  (${(extensionSpan / bareSpan).toFixed(2)}x bare; ${(extensionSpan / directSpan).toFixed(2)}x direct; aim < 2x bare)`);
+  console.log(`  traced pipeline: spans ended ${traced.counts.ended}, exported ${traced.counts.exported}, dropped ${traced.counts.dropped()}`);
+
+  // What the batch processor does to a loop that never yields, and that the counting pipeline sees it.
+  const starved = pipeline();
+  for (let i = 0; i < 5000; i++) starved.tracer.startSpan("no-yield").end();
+  await starved.processor.forceFlush();
+  console.log(`  no-yield loop of 5000 spans: exported ${starved.counts.exported}, dropped and counted ${starved.counts.dropped()}`);
+  await Promise.all([bare.provider.shutdown(), direct.provider.shutdown(), traced.provider.shutdown(), starved.provider.shutdown()]);
+}
+
+await main();
