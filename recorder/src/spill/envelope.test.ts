@@ -95,6 +95,23 @@ describe("a result over the threshold becomes an envelope", () => {
   });
 });
 
+describe("wide tables stay within the caps", () => {
+  test("the envelope lists the first 60 columns; a SELECT * answer drops column types before it floods", async () => {
+    const wide = Array.from({ length: 40 }, (_, r) => Object.fromEntries(Array.from({ length: 300 }, (_, c) => [`column_number_${c}`, r * c])));
+    const env = await h.spill(JSON.stringify(wide));
+    assert.equal((env.columns as unknown[]).length, 60);
+    assert.equal(env.moreColumns, 240);
+    const answer = await h.read({ resultId: env.resultId, op: "query", sql: "SELECT * FROM result" });
+    assert.equal(answer.isError, false, answer.content);
+    assert.ok(answer.content.length <= 12_000);
+    const parsed = JSON.parse(answer.content);
+    assert.equal(parsed.columns, undefined);
+    assert.ok(parsed.rows.length >= 1 && parsed.rows.length < 40);
+    assert.deepEqual(parsed.rows[0], wide[0]);
+    assert.match(parsed.note, /output cut at \d+ rows/);
+  });
+});
+
 describe("spilling keeps the result's identity and stores each content once", () => {
   test("results under the threshold pass through unchanged", async () => {
     const small = JSON.stringify(orders(3));

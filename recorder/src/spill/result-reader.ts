@@ -135,7 +135,14 @@ export class ResultReader {
   }
 
   private table(record: SpillRecord): Promise<ResultTable> {
-    return this.tables.get(record.resultId, async () => this.loadTable(record.kind, await this.text(record), record));
+    return this.tables.get(record.resultId, async () => {
+      const data = await this.text(record);
+      try {
+        return await this.loadTable(record.kind, data, record);
+      } catch (error) {
+        throw new ReadResultError("load_failed", `${record.resultId} could not be loaded as a table (${(error as Error).message.split("\n")[0]}). Use op "slice" or "search" instead.`, { cause: error });
+      }
+    });
   }
 
   private async query(record: SpillRecord, sql: unknown): Promise<string> {
@@ -144,8 +151,14 @@ export class ResultReader {
       throw new ReadResultError("not_tabular", `${record.resultId} is ${record.kind}, not a table, so it cannot be queried with SQL. Use op "slice" or "search" (or "schema" for its structure).`);
     }
     const table = await this.table(record);
-    const answer = await table.query(sql, { timeoutMs: this.limits.queryTimeoutMs, maxRows: this.limits.maxRows, maxChars: this.limits.maxOutputChars - 500 });
-    return JSON.stringify({ columns: answer.columns, rowCount: answer.rows.length, rows: answer.rows, ...(answer.note ? { note: answer.note } : {}) });
+    const max = this.limits.maxOutputChars;
+    const answer = await table.query(sql, { timeoutMs: this.limits.queryTimeoutMs, maxRows: this.limits.maxRows, maxChars: Math.floor(max * 0.8) });
+    const note = answer.note ? { note: answer.note } : {};
+    const full = JSON.stringify({ columns: answer.columns, rowCount: answer.rows.length, rows: answer.rows, ...note });
+    if (full.length <= max) return full;
+    const bare = JSON.stringify({ rowCount: answer.rows.length, rows: answer.rows, ...note });
+    if (bare.length <= max) return bare;
+    throw new ReadResultError("too_wide", `the answer has ${answer.columns.length} columns, too many to show within ${max} characters. Select fewer columns.`);
   }
 
   private async schema(record: SpillRecord): Promise<string> {

@@ -20,11 +20,13 @@ function sqlString(value: string): string {
 function reader(source: TableSource, file: string, fullScan: boolean): string {
   const path = sqlString(file);
   const sample = fullScan ? ", sample_size = -1" : "";
+  // Objects with many keys would otherwise be read as one MAP column instead of columns.
+  const noMaps = ", map_inference_threshold = -1";
   switch (source.kind) {
     case "json_array_of_objects":
-      return `read_json(${path}, format = 'array', records = 'true'${sample})`;
+      return `read_json(${path}, format = 'array', records = 'true'${noMaps}${sample})`;
     case "ndjson":
-      return `read_json(${path}, format = 'newline_delimited', records = 'true'${sample})`;
+      return `read_json(${path}, format = 'newline_delimited', records = 'true'${noMaps}${sample})`;
     case "csv":
       return `read_csv(${path}, header = true, delim = ${sqlString(source.delimiter ?? ",")}${sample})`;
   }
