@@ -1,7 +1,7 @@
 import { Extension, type ExtensionContext } from "@harnessx/core";
 import { Client, type ClientConfig } from "langsmith";
 import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker } from "../mapping/index.js";
-import { DropReporter } from "../otel/drop-reporter.js";
+import { DropReporter } from "../util/drop-reporter.js";
 import { nowMs, settleWithin } from "../util/time.js";
 import { DeliveryLedger, ledgerFetch } from "./ledger.js";
 import { LangSmithSink, type RunHandle } from "./run-sink.js";

@@ -2,7 +2,7 @@ import { Extension, type ExtensionContext } from "@harnessx/core";
 import { trace, type Span, type Tracer } from "@opentelemetry/api";
 import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker } from "../mapping/index.js";
 import { nowMs, settleWithin } from "../util/time.js";
-import { DropReporter } from "./drop-reporter.js";
+import { DropReporter } from "../util/drop-reporter.js";
 import type { ExportPipeline } from "./export-pipeline.js";
 import { OtelSink } from "./otel-sink.js";
 
