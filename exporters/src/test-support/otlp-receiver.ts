@@ -12,6 +12,8 @@ export interface OtlpReceiver {
   /** Raw JSON bodies received (accepted or not). */
   bodies: string[];
   requests: number;
+  /** Headers of every request, in order. */
+  headers: Array<Record<string, string | string[] | undefined>>;
   close(): Promise<void>;
 }
 
@@ -24,10 +26,11 @@ async function body(req: IncomingMessage): Promise<Buffer> {
 
 /** A local OTLP/HTTP traces endpoint that decodes the JSON payloads it receives (or fails on purpose). */
 export async function startOtlpReceiver(mode: ReceiverMode = "ok"): Promise<OtlpReceiver> {
-  const state = { spans: [] as OtlpSpan[], bodies: [] as string[], requests: 0 };
+  const state = { spans: [] as OtlpSpan[], bodies: [] as string[], requests: 0, headers: [] as Array<Record<string, string | string[] | undefined>> };
   const hanging = new Set<() => void>();
   const server: Server = createServer(async (req, res) => {
     state.requests++;
+    state.headers.push(req.headers);
     const text = (await body(req)).toString("utf8");
     state.bodies.push(text);
     if (mode === "hang") {
@@ -51,6 +54,9 @@ export async function startOtlpReceiver(mode: ReceiverMode = "ok"): Promise<Otlp
     },
     get requests() {
       return state.requests;
+    },
+    get headers() {
+      return state.headers;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { setupTelemetry } from "./setup.js";
+import { startOtlpReceiver } from "../test-support/otlp-receiver.js";
+
+const VARS = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SERVICE_NAME", "OTEL_EXPORTER_OTLP_HEADERS"] as const;
+
+async function withEnv<T>(values: Partial<Record<(typeof VARS)[number], string>>, body: () => Promise<T>): Promise<T> {
+  const saved = VARS.map((k) => [k, process.env[k]] as const);
+  for (const k of VARS) delete process.env[k];
+  Object.assign(process.env, values);
+  try {
+    return await body();
+  } finally {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+describe("setupTelemetry wires the NodeSDK from the standard OTEL_* variables", () => {
+  test("OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME and OTEL_EXPORTER_OTLP_HEADERS are honoured", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const endpoint = receiver.url.replace(/\/v1\/traces$/, "");
+      const stopped = await withEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: "from-env", OTEL_EXPORTER_OTLP_HEADERS: "x-team=tracing" }, async () => {
+        const telemetry = setupTelemetry({ serviceName: "from-code" });
+        telemetry.tracer.startSpan("hello").end();
+        return telemetry.shutdown();
+      });
+      assert.deepEqual(stopped, { flushed: true, dropped: 0 });
+      assert.deepEqual(receiver.spans.map((s) => [s.name, s.serviceName]), [["hello", "from-env"]]);
+      assert.equal(receiver.headers[0]["x-team"], "tracing");
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("serviceName and url from code when no variable is set; shutdown can be called twice", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      await withEnv({}, async () => {
+        const telemetry = setupTelemetry({ serviceName: "from-code", url: receiver.url });
+        telemetry.tracer.startSpan("a").end();
+        telemetry.tracer.startSpan("b").end();
+        const first = await telemetry.shutdown();
+        assert.deepEqual(first, await telemetry.shutdown());
+        assert.equal(telemetry.counts.exported, 2);
+      });
+      assert.deepEqual(receiver.spans.map((s) => s.serviceName), ["from-code", "from-code"]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
