@@ -1,5 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { Agent, HookEvent, ScriptedProvider, tool } from "@harnessx/core";
+import { ResultSpillExtension } from "./result-spill-extension.js";
 import { SpillHarness, tempStore } from "./test-support/spill-harness.js";
 
 const tmp = tempStore();
@@ -141,5 +143,39 @@ describe("spilling keeps the result's identity and stores each content once", ()
     assert.equal(data.bytes, Buffer.byteLength(content));
     assert.match(String(data.toolCallId), /^call_/);
     assert.equal((await tmp.store.get(String(data.sha256))).toString("utf8"), content);
+  });
+});
+
+describe("a spill that cannot be stored never fails the run", () => {
+  test("the whole result goes through and a spill_failed event says why", async () => {
+    const broken = {
+      put: async () => {
+        throw new Error("disk full");
+      },
+      get: async () => Buffer.alloc(0),
+      has: async () => false,
+      pin: async () => undefined,
+      unpin: async () => undefined,
+      deleteIfUnpinned: async () => false,
+    };
+    const content = JSON.stringify(orders(500));
+    const failures: unknown[] = [];
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ toolCalls: [{ name: "produce", input: {} }] }, { text: "ok" }]),
+      tools: [tool({ name: "produce", description: "", execute: () => content })],
+      extensions: [new ResultSpillExtension({ store: broken })],
+    });
+    agent.hooks.on(HookEvent.CUSTOM, (e) => void (e.data.name === "spill_failed" && failures.push(e.data.data)));
+    let seen = "";
+    agent.hooks.on(HookEvent.TOOL_CALL_END, (e) => void (seen = e.data.result.content));
+    try {
+      const run = await agent.run("go");
+      assert.equal(run.status, "completed");
+      assert.equal(seen, content);
+      assert.equal(failures.length, 1);
+      assert.match(JSON.stringify(failures[0]), /disk full/);
+    } finally {
+      await agent.close();
+    }
   });
 });

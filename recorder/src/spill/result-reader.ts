@@ -178,11 +178,6 @@ export class ResultReader {
     return fitJson(out, this.limits.maxOutputChars);
   }
 
-  /** Forgets a result's cached view and table (after its artifact was released). */
-  forget(record: SpillRecord): void {
-    this.views.delete(record.sha256);
-  }
-
   async close(): Promise<void> {
     await this.tables.closeAll();
     await this.regex.close();

@@ -45,10 +45,6 @@ export class SpillIndex {
     this.records.set(record.resultId, record);
   }
 
-  delete(resultId: string): void {
-    this.records.delete(resultId);
-  }
-
   all(): SpillRecord[] {
     return [...this.records.values()];
   }

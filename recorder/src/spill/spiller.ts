@@ -53,13 +53,13 @@ export class Spiller {
     let stored: { sha256: string };
     try {
       stored = await this.o.store.put(data);
+      await this.o.store.pin(stored.sha256, this.o.holder());
     } catch (error) {
       (await tabular)?.close();
       throw error;
     }
     const table = await tabular;
     if (isTabular(detection.kind) && !table) detection = fallback(result.content, detection, this.o.previewBytes);
-    await this.o.store.pin(stored.sha256, this.o.holder());
     const record: SpillRecord = {
       resultId: resultIdFor(stored.sha256),
       sha256: stored.sha256,
