@@ -32,7 +32,8 @@ export function tracingFromEnv(options: EnvTracingOptions = {}): EnvTracing | un
   let telemetry: Telemetry | undefined;
   const targets: string[] = [];
   if (otlp) {
-    telemetry = setupTelemetry({ serviceName: options.serviceName ?? "harnessx-demo" });
+    const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${String(env.OTEL_EXPORTER_OTLP_ENDPOINT).replace(/\/+$/, "")}/v1/traces`;
+    telemetry = setupTelemetry({ serviceName: options.serviceName ?? "harnessx-demo", url });
     targets.push(`OTLP ${otlp}`);
   }
   if (langsmith) targets.push(`LangSmith ${env.LANGSMITH_ENDPOINT ?? "https://api.smith.langchain.com"}`);
