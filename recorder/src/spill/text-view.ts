@@ -1,6 +1,7 @@
 import { isAscii } from "node:buffer";
 
 const LF = 0x0a;
+const LINE_STEP = 1024;
 
 /**
  * The text `slice` and `search` read, kept as UTF-8 bytes (no second copy as a JS string):
@@ -9,6 +10,8 @@ const LF = 0x0a;
  */
 export class TextView {
   private lines?: number;
+  /** checkpoints[k] is the offset of line k * LINE_STEP + 1. */
+  private checkpoints: number[] = [0];
   private ascii?: boolean;
   private chars?: number;
 
@@ -23,13 +26,21 @@ export class TextView {
   }
 
   get lineCount(): number {
-    if (this.lines === undefined) {
-      let count = this.bytes.length === 0 ? 0 : 1;
-      for (let at = this.bytes.indexOf(LF); at >= 0; at = this.bytes.indexOf(LF, at + 1)) count++;
-      if (this.bytes[this.bytes.length - 1] === LF) count--;
-      this.lines = count;
+    if (this.lines === undefined) this.indexLines();
+    return this.lines!;
+  }
+
+  /** Counts lines once and keeps every LINE_STEP-th line start, so seeking a line is quick. */
+  private indexLines(): void {
+    const starts: number[] = [0];
+    let count = this.bytes.length === 0 ? 0 : 1;
+    for (let at = this.bytes.indexOf(LF); at >= 0; at = this.bytes.indexOf(LF, at + 1)) {
+      if (count % LINE_STEP === 0) starts.push(at + 1);
+      count++;
     }
-    return this.lines;
+    if (this.bytes[this.bytes.length - 1] === LF) count--;
+    this.lines = count;
+    this.checkpoints = starts;
   }
 
   /** Characters (UTF-16 code units, as the model's tools count them) in the whole view. */
@@ -74,12 +85,10 @@ export class TextView {
 
   /** Offset where line `line` (1-based) starts, or -1 past the end. */
   lineStart(line: number): number {
-    let pos = 0;
-    for (let l = 1; l < line; l++) {
-      const nl = this.bytes.indexOf(LF, pos);
-      if (nl < 0 || nl + 1 >= this.bytes.length) return -1;
-      pos = nl + 1;
-    }
+    if (line > this.lineCount) return -1;
+    const k = Math.min(Math.floor((line - 1) / LINE_STEP), this.checkpoints.length - 1);
+    let pos = this.checkpoints[k];
+    for (let l = k * LINE_STEP + 1; l < line; l++) pos = this.bytes.indexOf(LF, pos) + 1;
     return pos;
   }
 
