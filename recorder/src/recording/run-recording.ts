@@ -109,39 +109,49 @@ export class RunRecording {
   }
 
   private push(kind: string, ts: number, spanId: string | null, parentSpanId: string | null, attrs: Record<string, unknown>, payload: unknown, artifacts: PendingArtifact[]): void {
-    const redacted: string[] = [];
     const runId = this.manifest.runId;
-    let line: RecordedEvent = {
-      v: EVENT_FORMAT_VERSION,
-      seq: ++this.seq,
-      ts,
-      runId,
-      spanId,
-      parentSpanId,
-      kind,
-      attrs: this.sanitizer.sanitize(attrs, "attrs", redacted) as Record<string, unknown>,
-    };
-    if (payload !== undefined) line.payload = this.sanitizer.sanitize(payload, "payload", redacted);
-    if (redacted.length) line.redacted = redacted;
-    if (this.options.customRedact) line = this.options.customRedact(line);
-    if (line.payload !== undefined) {
-      const json = JSON.stringify(line.payload);
-      if (json.length > this.options.inlinePayloadBytes / 4 && Buffer.byteLength(json) > this.options.inlinePayloadBytes) {
-        const sha256 = sha256Hex(json);
-        delete line.payload;
-        line.payloadRef = { sha256, bytes: Buffer.byteLength(json), preview: json.slice(0, 240) };
-        this.referenced.add(sha256);
-        artifacts.push({ runId, sha256, json });
-      }
+    const seq = ++this.seq;
+    const { line, attrsJson, payloadJson } = this.options.customRedact
+      ? this.customRedacted({ v: EVENT_FORMAT_VERSION, seq, ts, runId, spanId, parentSpanId, kind, attrs }, attrs, payload)
+      : this.redacted({ v: EVENT_FORMAT_VERSION, seq, ts, runId, spanId, parentSpanId, kind, attrs: {} }, attrs, payload);
+    // The payload is serialized once: its JSON decides inline vs artifact and is spliced into the line.
+    let inline = payloadJson;
+    if (payloadJson !== undefined && payloadJson.length > this.options.inlinePayloadBytes / 4 && Buffer.byteLength(payloadJson) > this.options.inlinePayloadBytes) {
+      const sha256 = sha256Hex(payloadJson);
+      line.payloadRef = { sha256, bytes: Buffer.byteLength(payloadJson), preview: payloadJson.slice(0, 240) };
+      this.referenced.add(sha256);
+      artifacts.push({ runId, sha256, json: payloadJson });
+      inline = undefined;
     }
-    const referenced = (line.attrs as { sha256?: unknown }).sha256;
+    const referenced = (attrs as { sha256?: unknown }).sha256;
     if (kind === "custom" && isArtifactId(referenced) && !this.referenced.has(referenced)) {
       this.referenced.add(referenced);
       artifacts.push({ runId, sha256: referenced });
     }
     this.summary.events++;
     this.summary.byKind[kind] = (this.summary.byKind[kind] ?? 0) + 1;
-    this.lines += JSON.stringify(line) + "\n";
+    const head = JSON.stringify(line);
+    // `"attrs":{}` is the placeholder the redacted attrs JSON replaces (it is the first `{}` value).
+    const withAttrs = head.replace('"attrs":{}', () => `"attrs":${attrsJson}`);
+    this.lines += inline === undefined ? withAttrs + "\n" : `${withAttrs.slice(0, -1)},"payload":${inline}}\n`;
+  }
+
+  private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): { line: RecordedEvent; attrsJson: string; payloadJson: string | undefined } {
+    const paths: string[] = [];
+    const attrsJson = this.sanitizer.toJson(attrs, "attrs", paths) ?? "{}";
+    const payloadJson = payload === undefined ? undefined : this.sanitizer.toJson(payload, "payload", paths);
+    if (paths.length) line.redacted = paths;
+    return { line, attrsJson, payloadJson };
+  }
+
+  /** With a custom `redact(event)`, the event is built as an object first so the function can edit it. */
+  private customRedacted(draft: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): { line: RecordedEvent; attrsJson: string; payloadJson: string | undefined } {
+    const paths: string[] = [];
+    draft.attrs = this.sanitizer.sanitize(attrs, "attrs", paths) as Record<string, unknown>;
+    if (payload !== undefined) draft.payload = this.sanitizer.sanitize(payload, "payload", paths);
+    if (paths.length) draft.redacted = paths;
+    const { payload: edited, attrs: editedAttrs, ...line } = this.options.customRedact!(draft);
+    return { line: { ...line, attrs: {} }, attrsJson: JSON.stringify(editedAttrs ?? {}), payloadJson: edited === undefined ? undefined : JSON.stringify(edited) };
   }
 
   private count(event: AnyHookContext, attrs: Record<string, unknown>): void {

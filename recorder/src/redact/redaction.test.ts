@@ -105,6 +105,24 @@ describe("payloads serialize safely", () => {
     assert.doesNotThrow(() => JSON.stringify(out));
   });
 
+  test("toJson (the recorder's fast path) gives the same data and paths as sanitize, cycles included", () => {
+    const sanitizer = new Sanitizer(DEFAULT_REDACTION_RULES);
+    const error = Object.assign(new Error("boom"), { code: "E_BOOM" });
+    const value = { error, big: 2n ** 70n, map: new Map([["apiKey", "k"]]), list: [{ token: "t", note: "mail bob@example.com" }], bytes: new Uint8Array([1]) };
+    const slowPaths: string[] = [];
+    const fastPaths: string[] = [];
+    const slow = sanitizer.sanitize(value, "payload", slowPaths);
+    const fast = JSON.parse(sanitizer.toJson(value, "payload", fastPaths)!);
+    assert.deepEqual(fast, slow);
+    assert.deepEqual(fastPaths.sort(), slowPaths.sort());
+    assert.deepEqual(fastPaths.sort(), ["payload.list.0.note", "payload.list.0.token", "payload.map.apiKey"]);
+    const cyclic: Record<string, unknown> = { password: "p" };
+    cyclic.again = cyclic;
+    const paths: string[] = [];
+    assert.deepEqual(JSON.parse(sanitizer.toJson(cyclic, "payload", paths)!), { password: "[REDACTED]", again: "[Circular]" });
+    assert.deepEqual(paths, ["payload.password"]);
+  });
+
   test("numeric token counts are not mistaken for secrets; card numbers need a valid checksum", () => {
     const sanitizer = new Sanitizer(DEFAULT_REDACTION_RULES);
     const paths: string[] = [];

@@ -4,6 +4,11 @@ export interface RedactionPattern {
   name: string;
   /** Must be global (`g`); matches are replaced. */
   pattern: RegExp;
+  /**
+   * A cheap regex every match must contain (a literal trigger such as `@` for emails): strings
+   * without it skip the pattern. Defaults to the pattern itself.
+   */
+  hint?: RegExp;
   /** Extra check on a match (e.g. the Luhn checksum of a card number). */
   accept?: (match: string) => boolean;
 }
@@ -56,14 +61,14 @@ function luhn(candidate: string): boolean {
 
 /** API-key shapes (OpenAI/Anthropic, AWS, GitHub, Slack, Google), bearer tokens, emails, card numbers. */
 export const DEFAULT_PATTERNS: readonly RedactionPattern[] = [
-  { name: "bearer", pattern: /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi },
-  { name: "api_key", pattern: /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}/g },
-  { name: "aws_key", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { name: "github_token", pattern: /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g },
-  { name: "slack_token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
-  { name: "google_key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { name: "email", pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g },
-  { name: "card", pattern: /\b(?:\d[ -]?){12,18}\d\b/g, accept: luhn },
+  { name: "bearer", pattern: /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi, hint: /bearer/ },
+  { name: "api_key", pattern: /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}/g, hint: /[spr]k-/ },
+  { name: "aws_key", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, hint: /A[KS]IA/ },
+  { name: "github_token", pattern: /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g, hint: /gh[pousr]_/ },
+  { name: "slack_token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, hint: /xox/ },
+  { name: "google_key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, hint: /AIza/ },
+  { name: "email", pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g, hint: /@/ },
+  { name: "card", pattern: /\b(?:\d[ -]?){12,18}\d\b/g, hint: /\d\d\d\d/, accept: luhn },
 ];
 
 export const DEFAULT_REDACTION_RULES: RedactionRules = { keys: DEFAULT_SENSITIVE_KEYS, patterns: DEFAULT_PATTERNS };

@@ -13,21 +13,25 @@ const MAX_DEPTH = 64;
 export class Sanitizer {
   private readonly keyMatchers: string[];
   private readonly patterns: readonly RedactionPattern[];
-  private readonly anyPattern: RegExp | undefined;
+  /** Cheap literal triggers of every pattern: a string without any cannot match. */
+  private readonly patternHint: RegExp | undefined;
   private readonly keyHint: RegExp | undefined;
   private readonly redacting: boolean;
+  /** Object keys repeat endlessly (`toolCall`, `content`...): their verdict is computed once. */
+  private readonly keyVerdicts = new Map<string, boolean>();
+  private readonly shortest: number;
 
   constructor(rules: RedactionRules | false) {
     this.redacting = rules !== false;
     this.keyMatchers = rules === false ? [] : rules.keys.map(normalizeKey);
     this.patterns = rules === false ? [] : rules.patterns;
-    // One combined test first: most strings contain no secret, and one scan is cheaper than eight.
-    // Sensitive keys inside text (JSON in a tool result, "Authorization: ..." header lines) are
-    // found by a key hint, then every `key: value` / `"key": "value"` / `key=value` pair is checked.
-    const hint = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_]?")).join("|");
-    this.keyHint = hint ? new RegExp(hint, "i") : undefined;
-    const sources = [...this.patterns.map((p) => `(?:${p.pattern.source})`), ...(hint ? [`(?:${hint})`] : [])];
-    this.anyPattern = sources.length ? new RegExp(sources.join("|"), "i") : undefined;
+    const hints = this.patterns.map((p) => (p.hint ?? p.pattern).source);
+    this.patternHint = hints.length ? new RegExp(hints.join("|"), "i") : undefined;
+    // Sensitive keys inside text (JSON in a tool result, "Authorization: ..." header lines):
+    // a text holding a separator and a key stem has its `key: value` pairs checked one by one.
+    const stems = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_]?")).join("|");
+    this.keyHint = stems ? new RegExp(stems, "i") : undefined;
+    this.shortest = Math.min(6, ...this.keyMatchers.map((k) => k.length + 2));
   }
 
   /** `path` names the root (e.g. "payload"); paths of redactions are appended to `redactedPaths`. */
@@ -35,15 +39,58 @@ export class Sanitizer {
     return this.walk(value, [path], redactedPaths, new Set(), 0);
   }
 
+  /**
+   * Serializes to a JSON string with the same guarantees as `sanitize`, letting the native
+   * JSON.stringify do the walking (the recorder's hot path). Falls back to `sanitize` when the
+   * value holds a cycle.
+   */
+  toJson(value: unknown, path: string, redactedPaths: string[]): string | undefined {
+    const parents = new Map<object, [object, string]>();
+    const pathOf = (holder: object, key: string): string => {
+      const parts = [key];
+      for (let at = parents.get(holder); at; at = parents.get(at[0])) parts.push(at[1]);
+      return parts.reverse().join(".");
+    };
+    const sanitizer = this;
+    const collected: string[] = [];
+    function replacer(this: object, key: string, item: unknown): unknown {
+      if (key !== "" && item !== null && item !== undefined && typeof item !== "function" && !Array.isArray(this) && sanitizer.isSensitiveKey(key)) {
+        collected.push(pathOf(this, key));
+        return "[REDACTED]";
+      }
+      if (typeof item === "string") {
+        const clean = sanitizer.redactString(item);
+        if (clean !== item) collected.push(pathOf(this, key));
+        return clean;
+      }
+      if (typeof item === "bigint") return item.toString();
+      if (typeof item !== "object" || item === null) return item;
+      const plain = item instanceof Error ? errorToJson(item) : item instanceof Map ? Object.fromEntries(item) : item instanceof Set ? Array.from(item) : ArrayBuffer.isView(item) ? binaryToJson(item) : item;
+      if (key !== "") parents.set(plain, [this, key]);
+      return plain;
+    }
+    try {
+      const json = JSON.stringify({ [path]: value }, replacer);
+      redactedPaths.push(...collected);
+      // `{"<path>":<value>}` -> `<value>`; the wrapper gives the root a key for redacted paths.
+      return json.slice(JSON.stringify(path).length + 2, -1) || undefined;
+    } catch {
+      const clean = this.sanitize(value, path, redactedPaths);
+      return clean === undefined ? undefined : JSON.stringify(clean);
+    }
+  }
+
   /** Redacts one string; returns it unchanged when nothing matched. */
   redactString(text: string): string {
-    if (!this.anyPattern || !this.anyPattern.test(text)) return text;
+    if (!this.redacting || text.length < this.shortest) return text;
     let out = text;
-    for (const rule of this.patterns) {
-      rule.pattern.lastIndex = 0;
-      out = out.replace(rule.pattern, (match) => (rule.accept && !rule.accept(match) ? match : `[REDACTED:${rule.name}]`));
+    if (this.patternHint?.test(text)) {
+      for (const rule of this.patterns) {
+        rule.pattern.lastIndex = 0;
+        out = out.replace(rule.pattern, (match) => (rule.accept && !rule.accept(match) ? match : `[REDACTED:${rule.name}]`));
+      }
     }
-    if (this.keyHint?.test(out)) {
+    if ((out.includes(":") || out.includes("=")) && this.keyHint?.test(out)) {
       out = out.replace(KEY_VALUE, (match, quote: string, key: string, separator: string, value: string) =>
         this.isSensitiveKey(key) ? `${quote}${key}${quote}${separator}${value.startsWith('"') ? '"[REDACTED]"' : "[REDACTED]"}` : match,
       );
@@ -53,9 +100,13 @@ export class Sanitizer {
 
   isSensitiveKey(key: string): boolean {
     if (!this.redacting) return false;
-    const normalized = normalizeKey(key);
-    for (const matcher of this.keyMatchers) if (normalized === matcher || normalized.endsWith(matcher)) return true;
-    return false;
+    let verdict = this.keyVerdicts.get(key);
+    if (verdict === undefined) {
+      const normalized = normalizeKey(key);
+      verdict = this.keyMatchers.some((matcher) => normalized === matcher || normalized.endsWith(matcher));
+      if (this.keyVerdicts.size < 10_000) this.keyVerdicts.set(key, verdict);
+    }
+    return verdict;
   }
 
   private walk(value: unknown, path: string[], redacted: string[], seen: Set<object>, depth: number): unknown {
