@@ -47,8 +47,8 @@ export interface ResultSpillOptions {
   limits?: ReadResultLimits;
   /** Result tables kept loaded in DuckDB at once (least recently used close first). Default 4. */
   maxOpenTables?: number;
-  /** Characters of read views (pretty-printed JSON, text) cached in memory. Default 160_000_000. */
-  viewCacheChars?: number;
+  /** Bytes of read views (pretty-printed JSON, text) cached in memory. Default 160_000_000. */
+  viewCacheBytes?: number;
 }
 
 export interface ResolvedLimits {

@@ -61,9 +61,9 @@ export class ResultReader {
     private readonly index: SpillIndex,
     private readonly store: SpillStore,
     private readonly limits: ResolvedLimits,
-    options: { maxOpenTables: number; viewCacheChars: number },
+    options: { maxOpenTables: number; viewCacheBytes: number },
   ) {
-    this.views = new ViewCache(options.viewCacheChars);
+    this.views = new ViewCache(options.viewCacheBytes);
     this.tables = new TableCache(options.maxOpenTables);
   }
 

@@ -32,7 +32,7 @@ export class ResultSpillExtension extends Extension {
     this.retention = resolveRetention(options.retention);
     this.reader = new ResultReader(this.index, this.store, resolveLimits(options.limits), {
       maxOpenTables: positiveInt("maxOpenTables", options.maxOpenTables, 4),
-      viewCacheChars: positiveInt("viewCacheChars", options.viewCacheChars, 160_000_000),
+      viewCacheBytes: positiveInt("viewCacheBytes", options.viewCacheBytes, 160_000_000),
     });
     this.spiller = new Spiller({
       thresholdBytes: positiveInt("thresholdBytes", options.thresholdBytes, 32_000),
