@@ -80,7 +80,7 @@ export function toChromeTrace(events: Iterable<RecordedEvent>, options: ConvertO
       out.push({ name: child.name, cat: "model", ph: "X", pid, tid: MODEL_TID, ts: start, dur: end - start, args: args(child) });
       for (const e of child.events) out.push({ name: e.name, cat: "event", ph: "i", s: "t", pid, tid: MODEL_TID, ts: us(e.time), args: e.attributes });
       const reply = child.detail.role === "chat" ? child.detail.response?.response?.content : undefined;
-      for (const block of reply ?? []) {
+      for (const block of Array.isArray(reply) ? reply : []) {
         if (block.type !== "tool_call") continue;
         const target = tidOfCall.get(block.id);
         if (!target) continue;

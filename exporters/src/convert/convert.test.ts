@@ -11,6 +11,7 @@ import { toChromeTrace, type TraceEventEntry } from "./chrome-trace.js";
 import { loadRecording, type LoadedRecording } from "./recording-store.js";
 import { normalizeRecording } from "./recorded-event.js";
 import { RecordingFormatError } from "../errors.js";
+import { recordScenario } from "../test-support/recording.js";
 
 /** A backend's view of a trace, without ids and times: what must match between live and converted. */
 function shape(spans: OtlpSpan[]) {
@@ -128,6 +129,24 @@ describe("a recording converts to the same span tree the live extension exported
       assert.ok(f, `flow ${s.id} has an end`);
       assert.ok(f.ts! >= s.ts!);
       assert.equal(f.bp, "e");
+    }
+  });
+});
+
+describe("a recording made without content still converts", () => {
+  test("OTLP JSON Lines and the Chrome trace, content capture asked or not", async () => {
+    const { recording: bare, cleanup } = await recordScenario([], { captureContent: false });
+    try {
+      for (const captureContent of [false, true]) {
+        const spans = parseOtlpJson(toOtlpJsonLines(bare.events, { ...bare.options, captureContent }));
+        assert.equal(spans.length, 9);
+        assert.equal(spans.filter((s) => s.status.code === 2).length, 2, "the failing and the denied tool");
+        assert.ok(spans.find((s) => s.name === "execute_tool big")?.attributes["harnessx.result.spilled"]);
+      }
+      const trace = toChromeTrace(bare.events, bare.options);
+      assert.equal(trace.traceEvents.filter((e) => e.ph === "X").length, 9);
+    } finally {
+      cleanup();
     }
   });
 });

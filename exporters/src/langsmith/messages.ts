@@ -14,10 +14,11 @@ function clip(text: string, max: number): string {
   return c.truncated ? `${c.text}… [${c.originalChars - max} more characters]` : text;
 }
 
-export function assistantMessage(content: readonly ContentBlock[], max: number): LsMessage {
+export function assistantMessage(content: readonly ContentBlock[] | unknown, max: number): LsMessage {
   let text = "";
   const calls: NonNullable<LsMessage["tool_calls"]> = [];
-  for (const b of content) {
+  // A recording made without content keeps a marker string instead of blocks.
+  for (const b of Array.isArray(content) ? (content as ContentBlock[]) : []) {
     if (b.type === "text") text += b.text;
     else if (b.type === "tool_call") calls.push({ id: b.id, type: "function", function: { name: b.name, arguments: clip(JSON.stringify(b.input ?? {}), max) } });
   }
@@ -25,9 +26,10 @@ export function assistantMessage(content: readonly ContentBlock[], max: number):
 }
 
 /** The request as OpenAI-style messages, the system prompt first. */
-export function requestMessages(system: string, messages: readonly Message[], max: number): LsMessage[] {
-  const out: LsMessage[] = system ? [{ role: "system", content: clip(system, max) }] : [];
-  for (const m of messages) {
+export function requestMessages(system: unknown, messages: readonly Message[] | unknown, max: number): LsMessage[] {
+  const out: LsMessage[] = typeof system === "string" && system ? [{ role: "system", content: clip(system, max) }] : [];
+  for (const m of Array.isArray(messages) ? (messages as Message[]) : []) {
+    if (!m || !Array.isArray(m.content)) continue;
     if (m.role === "assistant") {
       out.push(assistantMessage(m.content, max));
       continue;

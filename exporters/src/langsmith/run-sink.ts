@@ -74,8 +74,8 @@ export class LangSmithSink implements SpanSink<RunHandle> {
         run_type: "llm",
         start_time: span.time,
         inputs: {
-          messages: requestMessages(full?.system ?? req.system ?? "", full?.messages ?? [], max),
-          ...(full?.tools?.length ? { tools: toolSchemas(full.tools) } : {}),
+          messages: requestMessages(full?.system ?? req.system, full?.messages, max),
+          ...(Array.isArray(full?.tools) && full.tools.length ? { tools: toolSchemas(full.tools) } : {}),
           model: req.model,
         },
         extra: {
@@ -110,7 +110,7 @@ export class LangSmithSink implements SpanSink<RunHandle> {
       metadata = { usage_metadata: usageMetadata(d.result.usage) };
     } else if (d.role === "chat" && d.response) {
       const usage = usageMetadata(d.response.usage);
-      outputs = { messages: [assistantMessage(d.response.response?.content ?? [], max)], stop_reason: d.response.stopReason, ...(usage ? { usage_metadata: usage } : {}) };
+      outputs = { messages: [assistantMessage(d.response.response?.content, max)], stop_reason: d.response.stopReason, ...(usage ? { usage_metadata: usage } : {}) };
       metadata = { ls_provider: d.response.provider, ...(usage ? { usage_metadata: usage } : {}) };
     } else if (d.role === "tool" && d.end) {
       outputs = d.spill ? { spilled: { resultId: d.spill.resultId, bytes: d.spill.bytes } } : { output: d.end.result?.content ?? "" };

@@ -56,6 +56,8 @@ function assistantParts(content: readonly ContentBlock[], max: number): GenAIPar
 export function inputMessages(messages: readonly Message[], max: number): GenAIMessage[] {
   const out: GenAIMessage[] = [];
   for (const m of messages) {
+    // Recordings made without content keep a marker string instead of blocks.
+    if (!m || !Array.isArray(m.content)) continue;
     if (m.role === "assistant") {
       out.push({ role: "assistant", parts: assistantParts(m.content, max) });
       continue;
@@ -85,8 +87,8 @@ export function outputMessages(content: readonly ContentBlock[], stopReason: str
   return [{ role: "assistant", parts: assistantParts(content, max), finish_reason: FINISH_REASONS[stopReason] ?? stopReason }];
 }
 
-export function systemInstructions(system: string, max: number): GenAIPart[] {
-  return system ? [textPart("text", system, max)] : [];
+export function systemInstructions(system: unknown, max: number): GenAIPart[] {
+  return typeof system === "string" && system ? [textPart("text", system, max)] : [];
 }
 
 export function toolDefinitions(tools: readonly ToolDefinition[]): Array<Record<string, unknown>> {
