@@ -1,9 +1,9 @@
 import { ExportResultCode } from "@opentelemetry/core";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { Client, type ClientConfig } from "langsmith";
 import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type AgentInfo } from "../mapping/index.js";
 import { DeliveryLedger, ledgerFetch } from "../langsmith/ledger.js";
 import { LangSmithSink } from "../langsmith/run-sink.js";
+import { createOtlpExporter, type OtlpProtocol } from "../telemetry/otlp-exporter.js";
 import { settleWithin } from "../util/time.js";
 import { normalizeRecording, type RecordedEvent } from "./recorded-event.js";
 import { toReadableSpans } from "./readable.js";
@@ -22,15 +22,17 @@ export interface OtlpPushOptions extends ConvertOptions {
   serviceName?: string;
   /** Time limit per request, retries included. Default 10 s. */
   timeoutMs?: number;
+  /** Default: `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL`, else "http/json". */
+  protocol?: OtlpProtocol;
 }
 
 const BATCH = 512;
 
-/** Sends a recording's spans to an OTLP/HTTP endpoint with OpenTelemetry's own exporter. */
+/** Sends a recording's spans to an OTLP/HTTP endpoint with OpenTelemetry's own exporter (JSON or protobuf). */
 export async function pushToOtlp(events: Iterable<RecordedEvent>, options: OtlpPushOptions = {}): Promise<PushResult> {
   const { spans } = spansFromRecording(events, options);
   const readable = toReadableSpans(spans, options.serviceName ?? "harnessx");
-  const exporter = new OTLPTraceExporter({ ...(options.url ? { url: options.url } : {}), ...(options.headers ? { headers: options.headers } : {}), timeoutMillis: options.timeoutMs ?? 10_000 });
+  const exporter = createOtlpExporter({ url: options.url, headers: options.headers, timeoutMs: options.timeoutMs ?? 10_000, protocol: options.protocol });
   const result: PushResult = { sent: 0, failed: 0 };
   try {
     for (let i = 0; i < readable.length; i += BATCH) {

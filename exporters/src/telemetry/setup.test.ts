@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { setupTelemetry } from "./setup.js";
 import { startOtlpReceiver } from "../test-support/otlp-receiver.js";
 
-const VARS = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SERVICE_NAME", "OTEL_EXPORTER_OTLP_HEADERS"] as const;
+const VARS = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SERVICE_NAME", "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_PROTOCOL"] as const;
 
 async function withEnv<T>(values: Partial<Record<(typeof VARS)[number], string>>, body: () => Promise<T>): Promise<T> {
   const saved = VARS.map((k) => [k, process.env[k]] as const);
@@ -49,6 +49,24 @@ describe("setupTelemetry wires the NodeSDK from the standard OTEL_* variables", 
         assert.equal(telemetry.counts.exported, 2);
       });
       assert.deepEqual(receiver.spans.map((s) => s.serviceName), ["from-code", "from-code"]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf sends protobuf; grpc is refused clearly", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      await withEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }, async () => {
+        const telemetry = setupTelemetry({ url: receiver.url });
+        telemetry.tracer.startSpan("proto").end();
+        assert.deepEqual(await telemetry.shutdown(), { flushed: true, dropped: 0 });
+      });
+      assert.equal(receiver.headers[0]["content-type"], "application/x-protobuf");
+      assert.ok(receiver.bodies[0].includes("proto"), "the span name is in the protobuf body");
+      await withEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, async () => {
+        assert.throws(() => setupTelemetry({ url: receiver.url }), /protocol "grpc" is not supported/);
+      });
     } finally {
       await receiver.close();
     }

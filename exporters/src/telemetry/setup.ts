@@ -1,10 +1,10 @@
 import { context, propagation, trace, type Tracer } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { BatchSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { ExportPipeline } from "../otel/export-pipeline.js";
 import { settleWithin } from "../util/time.js";
 import { CountingSpanExporter, CountingSpanProcessor, ExportCounts } from "./counting.js";
+import { createOtlpExporter, type OtlpProtocol } from "./otlp-exporter.js";
 
 export interface TelemetryOptions {
   /** `service.name`. `OTEL_SERVICE_NAME`, when set, wins (operators rename without a code change). Default "harnessx". */
@@ -15,6 +15,8 @@ export interface TelemetryOptions {
   headers?: Record<string, string>;
   /** Time limit of one export request, retries included. Default: `OTEL_EXPORTER_OTLP_TIMEOUT`, else 10 s. */
   exportTimeoutMs?: number;
+  /** OTLP body encoding. Default: `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL`, else "http/json" ("grpc" is refused with a clear error). */
+  protocol?: OtlpProtocol;
   /** Longest time `shutdown()` waits for the last spans to leave. Default 5000 ms. */
   shutdownTimeoutMs?: number;
   /** Replaces the OTLP/HTTP exporter (another backend, or an in-memory exporter in tests). */
@@ -35,20 +37,14 @@ export interface Telemetry extends ExportPipeline {
 }
 
 /**
- * Starts `@opentelemetry/sdk-node` with an OTLP/HTTP (JSON) trace exporter
+ * Starts `@opentelemetry/sdk-node` with an OTLP/HTTP trace exporter (JSON or protobuf)
  * behind a counting BatchSpanProcessor. Honours the standard `OTEL_*`
  * variables (endpoint, headers, timeout, service name, resource attributes,
  * sampler, `OTEL_BSP_*`, `OTEL_SDK_DISABLED`). Traces only: no metric or log exporters.
  */
 export function setupTelemetry(options: TelemetryOptions = {}): Telemetry {
   const counts = new ExportCounts();
-  const exporter =
-    options.exporter ??
-    new OTLPTraceExporter({
-      ...(options.url ? { url: options.url } : {}),
-      ...(options.headers ? { headers: options.headers } : {}),
-      ...(options.exportTimeoutMs ? { timeoutMillis: options.exportTimeoutMs } : {}),
-    });
+  const exporter = options.exporter ?? createOtlpExporter({ url: options.url, headers: options.headers, timeoutMs: options.exportTimeoutMs, protocol: options.protocol });
   const processor = new CountingSpanProcessor(new BatchSpanProcessor(new CountingSpanExporter(exporter, counts), options.batch), counts);
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME || options.serviceName || "harnessx",
