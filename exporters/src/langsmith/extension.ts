@@ -1,6 +1,6 @@
-import { Extension, type ExtensionContext } from "@harnessx/core";
+import { Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
 import { Client, type ClientConfig } from "langsmith";
-import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker } from "../mapping/index.js";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, TRACED_EVENTS } from "../mapping/index.js";
 import { DropReporter } from "../util/drop-reporter.js";
 import { nowMs, settleWithin } from "../util/time.js";
 import { DeliveryLedger, ledgerFetch } from "./ledger.js";
@@ -71,7 +71,8 @@ export class LangSmithExtension extends Extension {
     this.sink = sink;
     const tracker = new SpanTracker(sink, { name: ctx.config.name, sessionId: ctx.sessionId, provider: ctx.agent.provider.name }, { captureContent: false, maxContentChars: this.maxContentChars });
     this.tracker = tracker;
-    ctx.onAnyHook((hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data }));
+    const observe: HookCallback = (hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data });
+    for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);
   }
 
   /** Starts sending the turn's runs; never waits for the network. */

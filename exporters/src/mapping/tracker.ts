@@ -1,4 +1,4 @@
-import type { AgentEndData, AgentStartData, ContextCondensedData, CustomData, ErrorData, LlmRequestData, LlmResponseData, RecoveryData, RetryData, ToolCallEndData, ToolCallStartData } from "@harnessx/core";
+import type { HookEvent, AgentEndData, AgentStartData, ContextCondensedData, CustomData, ErrorData, LlmRequestData, LlmResponseData, RecoveryData, RetryData, ToolCallEndData, ToolCallStartData } from "@harnessx/core";
 import { GenAI, Hx } from "./attributes.js";
 import { spanError } from "./errors.js";
 import { agentClose, agentOpen, chatClose, chatOpen, failedClose, toolClose, toolOpen, type MappingOptions } from "./span-specs.js";
@@ -17,6 +17,9 @@ interface RunState<H> {
   tools: Map<string, Open<H>>;
   spills: Map<string, SpillReference>;
 }
+
+/** The hook events the mapping reads; observing only these spares the engine building contexts for the rest. */
+export const TRACED_EVENTS = ["agent_start", "agent_end", "llm_request", "llm_response", "tool_call_start", "tool_call_end", "retry", "recovery", "context_condensed", "error", "custom"] as const satisfies readonly HookEvent[];
 
 /**
  * The one mapping from hook events to spans, shared by the live extensions

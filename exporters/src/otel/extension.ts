@@ -1,6 +1,6 @@
-import { Extension, type ExtensionContext } from "@harnessx/core";
+import { Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
 import { trace, type Span, type Tracer } from "@opentelemetry/api";
-import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker } from "../mapping/index.js";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, TRACED_EVENTS } from "../mapping/index.js";
 import { nowMs, settleWithin } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
 import type { ExportPipeline } from "./export-pipeline.js";
@@ -48,7 +48,8 @@ export class OpenTelemetryExtension extends Extension {
     this.ctx = ctx;
     const tracker = new SpanTracker(new OtelSink(this.tracer), { name: ctx.config.name, sessionId: ctx.sessionId, provider: ctx.agent.provider.name }, this.options);
     this.tracker = tracker;
-    ctx.onAnyHook((hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data }));
+    const observe: HookCallback = (hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data });
+    for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);
   }
 
   /** Reports losses seen so far; never waits on the network. */
