@@ -71,6 +71,13 @@ export class SpanTracker<H> {
     }
   }
 
+  /** The open span of a tool call (or, without a call id, of the run), for callers that parent their own spans. */
+  openHandle(runId: string, toolCallId?: string): H | undefined {
+    const run = this.runs.get(runId);
+    if (!run) return undefined;
+    return toolCallId === undefined ? run.span : run.tools.get(toolCallId)?.handle;
+  }
+
   /** Ends every open span (teardown, or the end of a recording): runs get `harnessx.run.status = "unfinished"`. */
   closeAll(time: number): void {
     for (const [runId, run] of this.runs) {

@@ -1,5 +1,5 @@
 import { Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
-import { trace, type Span, type Tracer } from "@opentelemetry/api";
+import { context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, TRACED_EVENTS } from "../mapping/index.js";
 import { nowMs, settleWithin } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
@@ -50,6 +50,17 @@ export class OpenTelemetryExtension extends Extension {
     this.tracker = tracker;
     const observe: HookCallback = (hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data });
     for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);
+  }
+
+  /**
+   * The context to run a tool's own work in so its spans (HTTP clients, databases)
+   * nest under `execute_tool`: `context.with(otel.contextFor(execution), () => ...)` inside
+   * a handler (or pass it to `startSpan`), with the handler's `{ runId, toolCall }`. The hooks
+   * cannot make it active for the handler themselves. Falls back to the active context.
+   */
+  contextFor(execution: { runId: string; toolCall?: { id: string } }): Context {
+    const span = this.tracker?.openHandle(execution.runId, execution.toolCall?.id) ?? this.tracker?.openHandle(execution.runId);
+    return span ? trace.setSpan(context.active(), span) : context.active();
   }
 
   /** Reports losses seen so far; never waits on the network. */

@@ -80,4 +80,25 @@ describe("span lifecycle across pauses, failures and the caller's context", () =
     const run = named(exporter.getFinishedSpans(), "invoke_agent left")[0];
     assert.equal(run.attributes["harnessx.run.status"], "unfinished");
   });
+
+  test("a tool handler can parent its own spans under its execute_tool span", async () => {
+    const { exporter, tracer } = sdk();
+    const otel = new OpenTelemetryExtension({ tracer });
+    const fetchy = tool({
+      name: "fetchy",
+      description: "Does its own traced work.",
+      execute: (_input, execution) => {
+        // As an instrumented client would: start the span in the context the extension hands out.
+        tracer.startSpan("GET /status", {}, otel.contextFor(execution)).end();
+        return "ok";
+      },
+    });
+    const agent = new Agent({ name: "inner", provider: new ScriptedProvider([{ toolCalls: [{ name: "fetchy", input: {} }] }, { text: "done" }]), tools: [fetchy], extensions: [otel] });
+    await agent.run("go");
+    await agent.close();
+    const spans = exporter.getFinishedSpans();
+    const inner = named(spans, "GET /status")[0];
+    const toolSpan = named(spans, "execute_tool fetchy")[0];
+    assert.equal(inner.parentSpanContext?.spanId, toolSpan.spanContext().spanId);
+  });
 });
