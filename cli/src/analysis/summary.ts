@@ -1,6 +1,5 @@
-import type { RecordedEvent } from "@harnessx/recorder";
-import { quantile } from "../output/format.js";
-import type { LoadedRun } from "../store/load.js";
+import type { RunManifest } from "@harnessx/recorder";
+import type { RecordingTables } from "../store/segment-tables.js";
 
 /** What `trace summary` prints, also its `--json` shape. */
 export interface RunSummaryReport {
@@ -13,82 +12,71 @@ export interface RunSummaryReport {
   endedAt: string | null;
   durationMs: number | null;
   events: number;
+  /** Events per kind; `bytes` counts each event's line plus its payload stored aside. */
   kinds: Array<{ kind: string; count: number; bytes: number }>;
   models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number }>;
   tools: Array<{ tool: string; calls: number; errors: number; p50Ms: number | null; p95Ms: number | null; maxMs: number | null }>;
   spills: { count: number; bytes: number };
   dropped: { events: number; gaps: number };
   redaction: unknown;
+  /** Values the recorder redacted (paths listed on the events). */
   redactedValues: number;
-  tornBytes: number;
 }
 
-const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+/** Bytes of the event lines by kind, from the raw text. */
+const LINE_BYTES_BY_KIND = `SELECT regexp_extract(line, '"kind":"([^"]*)"', 1) AS kind, sum(strlen(line) + 1) AS bytes FROM lines GROUP BY 1`;
 
-/** Counts, bytes, tokens and latencies of one run, in one pass over its events. */
-export function summarizeRun(loaded: LoadedRun): RunSummaryReport {
-  const { run, events } = loaded;
-  const kinds = new Map<string, { count: number; bytes: number }>();
-  const models = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
-  const tools = new Map<string, { calls: number; errors: number; durations: number[] }>();
-  let spills = 0;
-  let spillBytes = 0;
-  let dropped = 0;
-  let gaps = 0;
-  let redactedValues = 0;
-  for (const event of events as RecordedEvent[]) {
-    const a = event.attrs ?? {};
-    const k = kinds.get(event.kind) ?? { count: 0, bytes: 0 };
-    k.count++;
-    k.bytes += Buffer.byteLength(JSON.stringify(event)) + 1 + (event.payloadRef?.bytes ?? 0);
-    kinds.set(event.kind, k);
-    redactedValues += event.redacted?.length ?? 0;
-    if (event.kind === "llm_response") {
-      const model = String(a.model ?? "unknown");
-      const m = models.get(model) ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
-      m.calls++;
-      m.inputTokens += num(a.inputTokens);
-      m.outputTokens += num(a.outputTokens);
-      models.set(model, m);
-    } else if (event.kind === "tool_call_end") {
-      const tool = String(a.toolName ?? "unknown");
-      const t = tools.get(tool) ?? { calls: 0, errors: 0, durations: [] };
-      t.calls++;
-      if (a.isError === true || (a.outcome !== undefined && a.outcome !== "executed")) t.errors++;
-      if (typeof a.durationMs === "number") t.durations.push(a.durationMs);
-      tools.set(tool, t);
-    } else if (event.kind === "custom" && a.name === "spill") {
-      spills++;
-      const data = (event.payload as { data?: { bytes?: unknown } } | undefined)?.data;
-      spillBytes += num(data?.bytes);
-    } else if (event.kind === "recorder.dropped") {
-      dropped += num(a.count);
-      gaps++;
-    }
-  }
-  const error = run.error ? { name: run.error.name, message: run.error.message, code: run.error.code } : null;
+/** The other figures aggregate typed fields, read once into a compact table. */
+const FACTS = `CREATE TEMP TABLE facts AS
+SELECT kind, attrs.toolName AS tool, attrs.model AS model, attrs.outcome AS outcome, attrs.isError AS is_error, attrs.durationMs AS duration_ms,
+  attrs.inputTokens AS input_tokens, attrs.outputTokens AS output_tokens, attrs.name AS custom_name, payload.data.bytes AS spill_bytes,
+  attrs.count AS dropped, coalesce(len(redacted), 0) AS redacted, payloadRef.bytes AS payload_bytes
+FROM typed_events`;
+
+const num = (v: unknown): number => (typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : 0);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
+
+async function all(tables: RecordingTables, sql: string): Promise<Array<Record<string, unknown>>> {
+  return (await tables.connection.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>;
+}
+
+/** Counts, bytes, tokens and latencies of one run, computed by DuckDB over its event lines. */
+export async function summarizeRun(tables: RecordingTables, run: RunManifest, source: string): Promise<RunSummaryReport> {
+  const lineBytes = new Map((await all(tables, LINE_BYTES_BY_KIND)).map((r) => [String(r.kind), num(r.bytes)]));
+  await tables.connection.run(FACTS);
+  const kinds = await all(tables, "SELECT kind, count(*) AS count, coalesce(sum(payload_bytes), 0) AS payload_bytes FROM facts GROUP BY kind ORDER BY count DESC, kind");
+  const models = await all(tables, "SELECT coalesce(model, 'unknown') AS model, count(*) AS calls, sum(input_tokens) AS input, sum(output_tokens) AS output FROM facts WHERE kind = 'llm_response' GROUP BY 1 ORDER BY calls DESC, model");
+  const tools = await all(
+    tables,
+    `SELECT coalesce(tool, 'unknown') AS tool, count(*) AS calls, count(*) FILTER (WHERE is_error OR (outcome IS NOT NULL AND outcome <> 'executed')) AS errors,
+       quantile_disc(duration_ms, 0.5) AS p50, quantile_disc(duration_ms, 0.95) AS p95, max(duration_ms) AS max
+     FROM facts WHERE kind = 'tool_call_end' GROUP BY 1 ORDER BY calls DESC, tool`,
+  );
+  const [totals] = await all(
+    tables,
+    `SELECT count(*) AS events, count(*) FILTER (WHERE kind = 'custom' AND custom_name = 'spill') AS spills,
+       coalesce(sum(spill_bytes) FILTER (WHERE kind = 'custom' AND custom_name = 'spill'), 0) AS spill_bytes,
+       coalesce(sum(dropped) FILTER (WHERE kind = 'recorder.dropped'), 0) AS dropped, count(*) FILTER (WHERE kind = 'recorder.dropped') AS gaps,
+       coalesce(sum(redacted), 0) AS redacted
+     FROM facts`,
+  );
+  const ended = run.endedAt !== null && run.endedAt !== undefined;
   return {
     runId: run.runId,
     agent: run.agent,
-    source: loaded.target.kind === "bundle" ? loaded.target.path : loaded.target.runDir,
+    source,
     status: run.status,
-    error,
+    error: run.error ? { name: run.error.name, message: run.error.message, code: run.error.code } : null,
     startedAt: new Date(run.startedAt).toISOString(),
-    endedAt: run.endedAt === null || run.endedAt === undefined ? null : new Date(run.endedAt).toISOString(),
-    durationMs: run.endedAt === null || run.endedAt === undefined ? null : run.endedAt - run.startedAt,
-    events: events.length,
-    kinds: [...kinds].map(([kind, v]) => ({ kind, ...v })).sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)),
-    models: [...models].map(([model, v]) => ({ model, ...v })),
-    tools: [...tools]
-      .map(([tool, t]) => {
-        const sorted = t.durations.sort((x, y) => x - y);
-        return { tool, calls: t.calls, errors: t.errors, p50Ms: quantile(sorted, 0.5), p95Ms: quantile(sorted, 0.95), maxMs: quantile(sorted, 1) };
-      })
-      .sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool)),
-    spills: { count: spills, bytes: spillBytes },
-    dropped: { events: dropped, gaps },
+    endedAt: ended ? new Date(run.endedAt as number).toISOString() : null,
+    durationMs: ended ? (run.endedAt as number) - run.startedAt : null,
+    events: num(totals.events),
+    kinds: kinds.map((k) => ({ kind: String(k.kind), count: num(k.count), bytes: (lineBytes.get(String(k.kind)) ?? 0) + num(k.payload_bytes) })),
+    models: models.map((m) => ({ model: String(m.model), calls: num(m.calls), inputTokens: num(m.input), outputTokens: num(m.output) })),
+    tools: tools.map((t) => ({ tool: String(t.tool), calls: num(t.calls), errors: num(t.errors), p50Ms: numOrNull(t.p50), p95Ms: numOrNull(t.p95), maxMs: numOrNull(t.max) })),
+    spills: { count: num(totals.spills), bytes: num(totals.spill_bytes) },
+    dropped: { events: num(totals.dropped), gaps: num(totals.gaps) },
     redaction: run.redaction ?? "unknown",
-    redactedValues,
-    tornBytes: loaded.tornBytes,
+    redactedValues: num(totals.redacted),
   };
 }

@@ -4,8 +4,12 @@ import type { CommandContext } from "../context.js";
 import type { CommandSpec } from "../program.js";
 import { formatBytes, formatCount, formatDuration } from "../output/format.js";
 import { renderRows } from "../output/table.js";
-import { loadRun } from "../store/load.js";
+import { openBundle, type RunManifest } from "@harnessx/recorder";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { bundleLines } from "../store/bundle-lines.js";
 import { resolveTarget } from "../store/resolve.js";
+import { openSegmentTables, type RecordingTables } from "../store/segment-tables.js";
 
 function redactionText(redaction: unknown): string {
   if (redaction === "off") return "off";
@@ -23,7 +27,7 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
   ctx.print(`${c.bold("run")}       ${s.runId}  (${s.agent})`);
   ctx.print(`${c.bold("status")}    ${status}${s.error ? c.red(`  ${s.error.name ?? "Error"}: ${s.error.message}`) : ""}`);
   ctx.print(`${c.bold("started")}   ${s.startedAt}   ${c.bold("duration")} ${formatDuration(s.durationMs)}`);
-  ctx.print(`${c.bold("events")}    ${formatCount(s.events)}   ${c.bold("dropped")} ${formatCount(s.dropped.events)}${s.dropped.gaps ? ` in ${s.dropped.gaps} gap(s)` : ""}   ${c.bold("spills")} ${s.spills.count} (${formatBytes(s.spills.bytes)})${s.tornBytes ? `   ${c.yellow(`torn tail cut: ${s.tornBytes} bytes`)}` : ""}`);
+  ctx.print(`${c.bold("events")}    ${formatCount(s.events)}   ${c.bold("dropped")} ${formatCount(s.dropped.events)}${s.dropped.gaps ? ` in ${s.dropped.gaps} gap(s)` : ""}   ${c.bold("spills")} ${s.spills.count} (${formatBytes(s.spills.bytes)})`);
   ctx.print(`${c.bold("redaction")} ${redactionText(s.redaction)}; ${s.redactedValues} value(s) redacted`);
   ctx.print("");
   ctx.print(c.bold("Events by kind"));
@@ -56,9 +60,23 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
 export const summaryCommand: CommandSpec = {
   define: () => new Command("summary").description("status, duration, events by kind, tokens by model, tool latency and errors").argument("<run>", "run id (or unique prefix), run directory or bundle file"),
   async run(ctx, [text]) {
-    const loaded = await loadRun(await resolveTarget(ctx, text));
-    const summary = summarizeRun(loaded);
-    if (ctx.options.json) ctx.printJson(summary);
-    else print(ctx, summary);
+    const target = await resolveTarget(ctx, text);
+    let tables: RecordingTables;
+    let run: RunManifest;
+    let source: string;
+    if (target.kind === "bundle") {
+      const bundle = await openBundle(target.path);
+      [tables, run, source] = [await bundleLines(bundle), bundle.run, target.path];
+    } else {
+      run = JSON.parse(await readFile(join(target.runDir, "run.json"), "utf8")) as RunManifest;
+      [tables, source] = [await openSegmentTables(target.storeDir, [target.runDir]), target.runDir];
+    }
+    try {
+      const summary = await summarizeRun(tables, run, source);
+      if (ctx.options.json) ctx.printJson(summary);
+      else print(ctx, summary);
+    } finally {
+      tables.close();
+    }
   },
 };

@@ -1,6 +1,7 @@
-import { openBundle, RecordingStore, type RecordingDatabase } from "@harnessx/recorder";
+import { openBundle, RecordingStore } from "@harnessx/recorder";
 import { CliError, ExitCode, oneLine } from "../errors.js";
-import type { Target } from "./resolve.js";
+import { runIdsIn, type Target } from "./resolve.js";
+import { openSegmentTables, type RecordingTables } from "./segment-tables.js";
 
 /** Rows of a SQL result with their column names (kept even when there are no rows). */
 export interface QueryResult {
@@ -8,15 +9,19 @@ export interface QueryResult {
   rows: Array<Record<string, unknown>>;
 }
 
-/** The recorder's DuckDB tables (`events`, `spans`, `artifacts`) over one run, a bundle, or the whole store. */
-export async function openDatabase(scope: Target | { kind: "store"; storeDir: string }): Promise<RecordingDatabase> {
+/**
+ * DuckDB tables `events`, `spans`, `artifacts` over one run, a bundle, or the whole store. A bundle
+ * goes through the recorder's `RecordingDatabase`; store runs are read by DuckDB from their segment
+ * files (same tables and columns, much faster on large runs: see segment-tables.ts).
+ */
+export async function openDatabase(scope: Target | { kind: "store"; storeDir: string }): Promise<RecordingTables> {
   if (scope.kind === "bundle") return RecordingStore.openBundleDatabase(await openBundle(scope.path));
-  const store = new RecordingStore(scope.storeDir);
-  return scope.kind === "run" ? store.openDatabase({ runIds: [scope.runId] }) : store.openDatabase();
+  if (scope.kind === "run") return openSegmentTables(scope.storeDir, [scope.runDir]);
+  return openSegmentTables(scope.storeDir, (await runIdsIn(scope.storeDir)).map((r) => r.dir));
 }
 
 /** Runs SQL; a DuckDB error becomes a one-line CliError (exit 1) carrying DuckDB's own message. */
-export async function runQuery(db: RecordingDatabase, sql: string): Promise<QueryResult> {
+export async function runQuery(db: RecordingTables, sql: string): Promise<QueryResult> {
   let reader;
   try {
     reader = await db.connection.runAndReadAll(sql);

@@ -1,0 +1,145 @@
+/**
+ * `trace ls`, `trace summary` and a `trace query` grouping tool calls by name on a store holding
+ * 1,000,000 recorded events (CLI_BENCH_EVENTS to change), each run as users run it: a child
+ * process of `node cli/dist/bin.js`. Prints seconds and peak memory (max RSS) per command, and the
+ * ratio to a floor measured in the same run: decompressing and JSON-parsing every event line,
+ * which any reader of the store must pay.
+ *
+ *   npx tsx test/bench/cli.bench.ts            (build first: npx turbo run build --filter=@harnessx/cli)
+ *   CLI_BENCH_EVENTS=200000 npx tsx test/bench/cli.bench.ts
+ *   CLI_BENCH_STORE=/tmp/store npx tsx test/bench/cli.bench.ts   (keep the generated store and reuse it)
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { zstdCompress, zstdDecompress, type RunManifest } from "@harnessx/recorder";
+
+const TOTAL = Number(process.env.CLI_BENCH_EVENTS ?? 1_000_000);
+const SMALL_RUNS = 20;
+const SEGMENT_BYTES = 4 * 1024 * 1024;
+const BIN = fileURLToPath(new URL("../../cli/dist/bin.js", import.meta.url));
+const TOOLS = ["search", "lookup_customer", "read_file", "run_sql", "send_email"];
+
+/** Events in the recorder's line format: iterations of a model call and two tool calls. */
+function* runEvents(runId: string, count: number, start: number): Generator<string> {
+  const runSpan = `${runId}-run`;
+  let seq = 0;
+  let ts = start;
+  const line = (spanId: string | null, parentSpanId: string | null, kind: string, attrs: Record<string, unknown>, payload: unknown) =>
+    JSON.stringify({ v: 1, seq: ++seq, ts: (ts += 1), runId, spanId, parentSpanId, kind, attrs, payload });
+  yield line(runSpan, null, "agent_start", { agent: "bench-agent", model: "bench-model", resumed: false }, { input: "benchmark", model: "bench-model", resumed: false });
+  let i = 0;
+  while (seq < count - 1) {
+    i++;
+    const model = `${runId}-m${i}`;
+    yield line(null, runSpan, "loop_iteration_start", { iteration: i }, { iteration: i });
+    yield line(model, runSpan, "llm_request", { model: "bench-model", messageCount: 2 * i, toolCount: 5, messagesFrom: 2 * i - 1, prefixReused: true }, { request: { model: "bench-model", messages: [{ role: "user", content: [{ type: "text", text: `tool results of iteration ${i}` }] }] } });
+    yield line(model, runSpan, "llm_response", { provider: "scripted", model: "bench-model", stopReason: "tool_use", inputTokens: 400 + (i % 50), outputTokens: 40, durationMs: 3 }, { response: { id: `r${i}`, content: [{ type: "tool_call", id: `c${i}a`, name: TOOLS[i % 5], input: { q: i } }] }, usage: { inputTokens: 400, outputTokens: 40 } });
+    for (const suffix of ["a", "b"]) {
+      const tool = TOOLS[(i + (suffix === "b" ? 2 : 0)) % 5];
+      const span = `${runId}-t${i}${suffix}`;
+      yield line(span, runSpan, "tool_call_start", { toolName: tool, toolCallId: `c${i}${suffix}`, permission: "allow" }, { toolCall: { id: `c${i}${suffix}`, name: tool, input: { q: i } } });
+      yield line(span, runSpan, "tool_call_end", { toolName: tool, toolCallId: `c${i}${suffix}`, outcome: i % 97 === 0 ? "failed" : "executed", isError: i % 97 === 0, durationMs: 5 + (i % 13) }, { result: { toolCallId: `c${i}${suffix}`, name: tool, content: `result ${i}`, isError: false }, rawResult: `result ${i}`, durationMs: 5 });
+    }
+    yield line(null, runSpan, "loop_iteration_end", { iteration: i, toolCalls: 2 }, { iteration: i, toolCalls: 2 });
+  }
+  yield line(runSpan, null, "agent_end", { status: "completed", modelCalls: i }, { result: { status: "completed", text: "done" } });
+}
+
+async function writeRun(store: string, runId: string, count: number, start: number): Promise<void> {
+  const dir = join(store, "runs", runId);
+  mkdirSync(join(dir, "segments"), { recursive: true });
+  const byKind: Record<string, number> = {};
+  let events = 0, inputTokens = 0, outputTokens = 0, modelCalls = 0, toolCalls = 0, lastTs = start;
+  let chunk: string[] = [];
+  let chunkBytes = 0;
+  let index = 0;
+  const seal = async () => {
+    if (chunk.length === 0) return;
+    const content = Buffer.from(chunk.join("\n") + "\n");
+    const frame = await zstdCompress(content);
+    const name = `${String(++index).padStart(6, "0")}.ndjson.zst`;
+    const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+    writeFileSync(join(dir, "segments", name), frame);
+    const first = JSON.parse(chunk[0]) as { seq: number };
+    const last = JSON.parse(chunk[chunk.length - 1]) as { seq: number };
+    writeFileSync(join(dir, "segments", `${name}.sha256`), JSON.stringify({ sha256: sha(frame), contentSha256: sha(content), bytes: content.byteLength, compressedBytes: frame.byteLength, events: chunk.length, firstSeq: first.seq, lastSeq: last.seq }) + "\n");
+    chunk = [];
+    chunkBytes = 0;
+  };
+  for (const line of runEvents(runId, count, start)) {
+    const e = JSON.parse(line) as { kind: string; ts: number; attrs: { inputTokens?: number; outputTokens?: number } };
+    events++;
+    byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
+    if (e.kind === "llm_response") { modelCalls++; inputTokens += e.attrs.inputTokens ?? 0; outputTokens += e.attrs.outputTokens ?? 0; }
+    if (e.kind === "tool_call_end") toolCalls++;
+    lastTs = e.ts;
+    chunk.push(line);
+    chunkBytes += line.length + 1;
+    if (chunkBytes >= SEGMENT_BYTES) await seal();
+  }
+  await seal();
+  const manifest: RunManifest = {
+    format: "harnessx.run", v: 1, runId, runSpanId: `${runId}-run`, agent: "bench-agent", sessionId: "bench", models: ["bench-model"],
+    status: "completed", startedAt: start, endedAt: lastTs, producer: { recorder: "bench", core: "bench", node: process.version }, pid: process.pid,
+    hostname: "bench", config: {}, summary: { events, byKind, inputTokens, outputTokens, modelCalls, toolCalls, errors: 0, dropped: 0 }, artifacts: [],
+  };
+  writeFileSync(join(dir, "run.json"), JSON.stringify(manifest, null, 2));
+}
+
+interface Measured { seconds: number; maxRssMb: number; output: string }
+
+function measure(args: string[]): Measured {
+  const preload = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\nMAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'));")}`;
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ["--import", preload, BIN, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (r.status !== 0) throw new Error(`trace ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
+  const rss = /MAXRSS_KB (\d+)/.exec(r.stderr);
+  return { seconds, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN, output: r.stdout };
+}
+
+async function floor(runDir: string): Promise<{ seconds: number; events: number }> {
+  const started = process.hrtime.bigint();
+  let events = 0;
+  for (const name of readdirSync(join(runDir, "segments")).filter((n) => n.endsWith(".zst")).sort()) {
+    const text = (await zstdDecompress(readFileSync(join(runDir, "segments", name)))).toString("utf8");
+    for (const line of text.split("\n")) if (line) { JSON.parse(line); events++; }
+  }
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, events };
+}
+
+const kept = process.env.CLI_BENCH_STORE;
+const store = kept ?? mkdtempSync(join(tmpdir(), "trace-bench-"));
+try {
+  const smallEvents = 100;
+  const bigEvents = TOTAL - SMALL_RUNS * smallEvents;
+  if (kept && existsSync(join(store, "runs", "run_big", "run.json"))) console.log(`store: reusing ${store}`);
+  else {
+    const t0 = Date.now();
+    await writeRun(store, "run_big", bigEvents, Date.UTC(2026, 0, 1));
+    for (let r = 0; r < SMALL_RUNS; r++) await writeRun(store, `run_small_${String(r).padStart(2, "0")}`, smallEvents, Date.UTC(2026, 0, 2) + r * 60_000);
+    console.log(`store: ${TOTAL.toLocaleString("en-US")} events (run_big ${bigEvents.toLocaleString("en-US")} + ${SMALL_RUNS} runs of ${smallEvents}), generated in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
+  const base = await floor(join(store, "runs", "run_big"));
+  console.log(`floor: decompress + JSON.parse ${base.events.toLocaleString("en-US")} lines in-process: ${base.seconds.toFixed(2)} s`);
+  const sql = "SELECT name, count(*) AS calls, round(avg(duration_ms), 2) AS avg_ms FROM spans WHERE kind = 'tool' GROUP BY name ORDER BY calls DESC";
+  const cases: Array<[string, string[]]> = [
+    ["trace ls", ["--store", store, "--json", "ls"]],
+    ["trace summary run_big", ["--store", store, "--json", "summary", "run_big"]],
+    ["trace query run_big (tool calls by name)", ["--store", store, "--json", "query", "run_big", sql]],
+  ];
+  console.log("");
+  console.log(`${"command".padEnd(44)} ${"seconds".padStart(8)} ${"max RSS".padStart(10)} ${"x floor".padStart(8)}`);
+  for (const [label, args] of cases) {
+    const m = measure(args);
+    console.log(`${label.padEnd(44)} ${m.seconds.toFixed(2).padStart(8)} ${`${m.maxRssMb.toFixed(0)} MB`.padStart(10)} ${(m.seconds / base.seconds).toFixed(2).padStart(8)}`);
+    if (label.startsWith("trace query")) console.log(`  ${m.output.replace(/\s+/g, " ").slice(0, 160)}`);
+  }
+} finally {
+  if (!kept) rmSync(store, { recursive: true, force: true });
+}
