@@ -1,17 +1,37 @@
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
+import { openBundle, RecordingStore } from "harnessx";
 import { runDemo } from "./run-demo.js";
 
-test("the demo runs on the embedded scripted model: parallel tools, a slow one, a failing one, an answer", async () => {
-  const lines: string[] = [];
-  const { result } = await runDemo({ write: (l) => lines.push(l), env: {} });
-  assert.equal(result.status, "completed");
-  const out = lines.join("\n");
-  assert.match(out, /embedded scripted model/);
-  assert.match(out, /tool search_orders ok/);
-  assert.match(out, /tool charge_card FAILED \(failed/);
-  assert.match(out, /card declined/);
-  const starts = lines.filter((l) => /tool (get_weather|search_orders) started/.test(l)).length;
-  assert.equal(starts, 2);
-  assert.ok(result.usage.inputTokens > 0);
+test("the demo runs on the embedded model: parallel, slow and failing tools, a spilled table queried with SQL, recorded and exported", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "harnessx-demo-"));
+  try {
+    const lines: string[] = [];
+    const { result, bundlePath, otlpPath } = await runDemo({ dir, write: (l) => lines.push(l), env: {} });
+    assert.equal(result.status, "completed", result.error?.message);
+    const out = lines.join("\n");
+    assert.match(out, /embedded scripted model/);
+    assert.match(out, /tool search_orders ok/);
+    assert.match(out, /tool charge_card FAILED/);
+    assert.match(out, /result_spill\.spill/);
+    assert.match(result.text, /Best sellers this quarter: \w+ \(\d+\)/);
+    assert.equal(lines.filter((l) => /tool (get_weather|search_orders) started/.test(l)).length, 2);
+
+    const runs = await new RecordingStore(dir).listRuns();
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0].runId, result.runId);
+    const bundle = await openBundle(bundlePath);
+    assert.equal(bundle.manifest.run.runId, result.runId);
+    assert.ok(bundle.manifest.members.some((m) => m.path.startsWith("artifacts/")), "the spilled table travels with the bundle");
+    assert.ok(otlpPath && existsSync(otlpPath));
+    const traces = readFileSync(otlpPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const names = traces.flatMap((t) => t.resourceSpans.flatMap((r: { scopeSpans: Array<{ spans: Array<{ name: string }> }> }) => r.scopeSpans.flatMap((s) => s.spans.map((sp) => sp.name))));
+    assert.ok(names.includes("invoke_agent support-agent"));
+    assert.ok(names.includes("execute_tool read_result"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

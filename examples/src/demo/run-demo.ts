@@ -1,9 +1,14 @@
-import { Agent, type RunResult } from "harnessx";
+import { writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { Agent, ArtifactStore, FlightRecorderExtension, RecordingStore, ResultSpillExtension, loadRecording, toOtlpJsonLines, tracingFromEnv, type RunResult } from "harnessx";
 import { demoProvider } from "./provider.js";
+import { exportSalesTool } from "./sales.js";
 import { printTimeline } from "./timeline.js";
 import { demoTools } from "./tools.js";
 
 export interface DemoOptions {
+  /** Store root for the recording, spills and the bundle. Default `.harnessx`. */
+  dir?: string;
   /** Where output lines go. Default console.log. */
   write?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
@@ -11,24 +16,58 @@ export interface DemoOptions {
 
 export interface DemoOutcome {
   result: RunResult;
+  bundlePath: string;
+  /** Written when no tracing endpoint is configured. */
+  otlpPath?: string;
 }
 
-/** The main job: an agent run with several tools (one slow, one failing), printed as a timeline. */
+/**
+ * The main job: an agent run with several tools (parallel, slow, failing, and
+ * one whose huge result is spilled and queried with SQL), recorded by the
+ * flight recorder, traced, and exported as an incident bundle.
+ */
 export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   const write = options.write ?? ((line: string) => console.log(line));
-  const { provider, label } = await demoProvider(options.env);
+  const env = options.env ?? process.env;
+  const dir = options.dir ?? ".harnessx";
+  const { provider, label } = await demoProvider(env);
+  const tracing = tracingFromEnv({ env, serviceName: "harnessx-demo" });
   write(`harnessx demo on ${label}`);
-  await using agent = new Agent({
+  const recorder = new FlightRecorderExtension({ dir });
+  const agent = new Agent({
     provider,
     name: "support-agent",
     system: "You are a support agent. Use the tools to answer; say plainly when something failed.",
-    tools: demoTools(),
+    tools: [...demoTools(), exportSalesTool()],
+    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? [])],
   });
-  printTimeline(agent, write);
-  const result = await agent.run("Customer ada@example.com asks: what is the status of my orders, please charge the open one, and what's the weather in Lisbon?");
+  let result: RunResult;
+  try {
+    printTimeline(agent, write);
+    result = await agent.run("Customer ada@example.com asks: what is the status of my orders, please charge the open one, what's the weather in Lisbon, and what sold best this quarter?");
+  } finally {
+    await agent.close();
+    await tracing?.shutdown();
+  }
   write("");
   write(`status: ${result.status}${result.error ? ` (${result.error.message})` : ""}`);
   write(`answer: ${result.text}`);
   write(`usage: ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens over ${result.modelCalls} model calls`);
-  return { result };
+
+  const store = new RecordingStore(dir);
+  const runDir = store.runDir(result.runId);
+  const bundle = await store.exportIncident({ runId: result.runId, reason: "demo run" });
+  write(`recording: ${relative(process.cwd(), runDir) || runDir}`);
+  write(`incident bundle: ${relative(process.cwd(), bundle.path)} (${bundle.events} events, ${bundle.artifacts} artifacts, ${bundle.bytes} bytes)`);
+  let otlpPath: string | undefined;
+  if (tracing) {
+    write(`traces exported to ${tracing.targets.join(" and ")}`);
+  } else {
+    const recording = await loadRecording(store, result.runId);
+    otlpPath = join(runDir, "trace.otlp.jsonl");
+    await writeFile(otlpPath, toOtlpJsonLines(recording.events, recording.options));
+    write(`OTLP JSON Lines: ${relative(process.cwd(), otlpPath)} (set OTEL_EXPORTER_OTLP_ENDPOINT or LANGSMITH_API_KEY to export live)`);
+  }
+  write(`next: npx trace show ${result.runId.slice(0, 12)}   |   npx trace report ${result.runId.slice(0, 12)} -o report.html`);
+  return { result, bundlePath: bundle.path, otlpPath };
 }
