@@ -1,5 +1,5 @@
 import type { AnyHookContext } from "@harnessx/core";
-import type { MessageLog } from "./message-log.js";
+import type { QueuedEvent } from "./message-log.js";
 
 /** The kind-specific part of an event before sanitizing: summary attributes and the payload. */
 export interface EventContent {
@@ -9,7 +9,6 @@ export interface EventContent {
 
 /** Per-run memory the content builder needs to avoid repeating what a run already recorded. */
 export interface ContentState {
-  messages: MessageLog;
   lastPrefixKey: string | undefined;
 }
 
@@ -21,7 +20,7 @@ const OMITTED = "[content not captured]";
  * the run has not recorded yet (`messagesFrom`), and omits the system prompt and tool list when
  * `prefixKey` is unchanged (`prefixReused`): `RequestRebuilder` puts them back.
  */
-export function eventContent(event: AnyHookContext, state: ContentState, captureContent: boolean): EventContent {
+export function eventContent(event: QueuedEvent, state: ContentState, captureContent: boolean): EventContent {
   switch (event.event) {
     case "agent_start": {
       const { input, model, resumed } = event.data;
@@ -41,7 +40,7 @@ export function eventContent(event: AnyHookContext, state: ContentState, capture
       };
     }
     case "llm_request":
-      return requestContent(event.data, state, captureContent);
+      return requestContent(event.data, event.messagesFrom ?? 0, state, captureContent);
     case "llm_response": {
       const { response, provider, model, usage, stopReason, durationMs } = event.data;
       return {
@@ -94,14 +93,13 @@ export function eventContent(event: AnyHookContext, state: ContentState, capture
   }
 }
 
-function requestContent(data: Extract<AnyHookContext, { event: "llm_request" }>["data"], state: ContentState, captureContent: boolean): EventContent {
+/** `data.request.messages` already holds only the messages from `messagesFrom` on (see `trimRequest`). */
+function requestContent(data: Extract<AnyHookContext, { event: "llm_request" }>["data"], messagesFrom: number, state: ContentState, captureContent: boolean): EventContent {
   const { request, prefixKey } = data;
-  const messagesFrom = state.messages.offsetFor(request.messages);
   const prefixReused = state.lastPrefixKey === prefixKey && messagesFrom > 0;
-  state.messages.recorded(request.messages);
   state.lastPrefixKey = prefixKey;
   const { system, tools, messages, ...rest } = request;
-  const recorded: Record<string, unknown> = { ...rest, messages: captureContent ? messages.slice(messagesFrom) : OMITTED };
+  const recorded: Record<string, unknown> = { ...rest, messages: captureContent ? messages : OMITTED };
   if (!prefixReused) {
     recorded.system = captureContent ? system : OMITTED;
     recorded.tools = tools;

@@ -6,6 +6,7 @@ import { exportIncident, type IncidentExport } from "../bundle/export-incident.j
 import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";
 import { RunRecording, type PendingArtifact } from "./run-recording.js";
 import { RunWriter } from "./run-writer.js";
+import { MessageLog, trimRequest, type QueuedEvent } from "./message-log.js";
 import { enforceRetention } from "./retention.js";
 
 /** Recording stopped because the store could not be written (disk full, read-only, removed). */
@@ -36,7 +37,9 @@ export class FlightRecorderExtension extends Extension {
   readonly options: ResolvedRecorderOptions;
   readonly artifacts: ArtifactStore;
   private readonly sanitizer: Sanitizer;
-  private queue: AnyHookContext[] = [];
+  private queue: QueuedEvent[] = [];
+  /** Per run: which request messages are already queued (see `trimRequest`). */
+  private readonly messageLogs = new Map<string, MessageLog>();
   private readonly gaps = new Map<string, DropGap>();
   private readonly runs = new Map<string, RunRecording>();
   private readonly background = new Set<Promise<unknown>>();
@@ -128,7 +131,12 @@ export class FlightRecorderExtension extends Extension {
       } else this.gaps.set(runId, { count: 1, fromTs: event.timestamp, toTs: event.timestamp });
       return;
     }
-    this.queue.push(event);
+    if (event.event === "llm_request") {
+      let log = this.messageLogs.get(runId);
+      if (!log) this.messageLogs.set(runId, (log = new MessageLog()));
+      this.queue.push(trimRequest(event, log));
+    } else this.queue.push(event);
+    if (event.event === "agent_end") this.messageLogs.delete(runId);
     if (this.queue.length >= DRAIN_BATCH && !this.drainScheduled) {
       this.drainScheduled = true;
       setImmediate(() => this.drain());

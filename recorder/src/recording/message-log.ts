@@ -1,4 +1,4 @@
-import type { Message } from "@harnessx/core";
+import type { AnyHookContext, Message } from "@harnessx/core";
 
 /**
  * Which messages of a run's requests are already recorded, so each LLM_REQUEST stores only
@@ -10,14 +10,11 @@ export class MessageLog {
   private count = 0;
   private first: Message | undefined;
   private last: Message | undefined;
-  private firstJson = "";
-  private lastJson = "";
 
   /** The offset to record from: messages before it were recorded by an earlier request. */
   offsetFor(messages: readonly Message[]): number {
     if (this.count === 0 || messages.length < this.count) return 0;
-    if (!this.same(messages[0], this.first, this.firstJson)) return 0;
-    if (!this.same(messages[this.count - 1], this.last, this.lastJson)) return 0;
+    if (!same(messages[0], this.first) || !same(messages[this.count - 1], this.last)) return 0;
     return this.count;
   }
 
@@ -26,13 +23,26 @@ export class MessageLog {
     this.count = messages.length;
     this.first = messages[0];
     this.last = messages[messages.length - 1];
-    this.firstJson = this.first ? JSON.stringify(this.first) : "";
-    this.lastJson = this.last ? JSON.stringify(this.last) : "";
   }
+}
 
-  // Identity is the cheap common case (the engine passes a slice of its memory); middleware
-  // that copies messages still matches by content.
-  private same(candidate: Message | undefined, known: Message | undefined, knownJson: string): boolean {
-    return candidate === known || (candidate !== undefined && JSON.stringify(candidate) === knownJson);
-  }
+// Identity is the cheap common case (the engine passes a slice of its memory); middleware
+// that copies messages still matches by content.
+function same(candidate: Message | undefined, known: Message | undefined): boolean {
+  return candidate === known || (candidate !== undefined && known !== undefined && JSON.stringify(candidate) === JSON.stringify(known));
+}
+
+/** An LLM_REQUEST reduced, when observed, to the messages its run had not recorded yet. */
+export type QueuedEvent = AnyHookContext & { messagesFrom?: number };
+
+/**
+ * Cuts an LLM_REQUEST down to its new messages at observation time, so the queue never holds
+ * whole conversation copies (that would push them into the old generation and cost GC time).
+ */
+export function trimRequest(event: AnyHookContext & { event: "llm_request" }, log: MessageLog): QueuedEvent {
+  const { request } = event.data;
+  const messagesFrom = log.offsetFor(request.messages);
+  log.recorded(request.messages);
+  const trimmed = { ...request, messages: request.messages.slice(messagesFrom) };
+  return { ...event, data: { ...event.data, request: trimmed }, messagesFrom };
 }

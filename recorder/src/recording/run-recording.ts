@@ -6,7 +6,7 @@ import { isArtifactId, sha256Hex } from "../artifacts/artifact-store.js";
 import type { Sanitizer } from "../redact/sanitize.js";
 import { describeRules } from "../redact/rules.js";
 import { eventContent, type ContentState } from "./event-content.js";
-import { MessageLog } from "./message-log.js";
+import type { QueuedEvent } from "./message-log.js";
 import type { ResolvedRecorderOptions } from "./options.js";
 import type { RunWriter } from "./run-writer.js";
 import { newSpanId, SpanTracker } from "./span-tracker.js";
@@ -21,6 +21,9 @@ export interface PendingArtifact {
   json?: string;
 }
 
+/** Payloads that carry Error objects or another extension's arbitrary data always take the careful path. */
+const CAREFUL_KINDS = new Set(["error", "retry", "agent_end", "custom"]);
+
 export function emptySummary(): RunSummary {
   return { events: 0, byKind: {}, inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, errors: 0, dropped: 0 };
 }
@@ -29,7 +32,7 @@ export function emptySummary(): RunSummary {
 export class RunRecording {
   readonly spans: SpanTracker;
   readonly manifest: RunManifest;
-  private readonly content: ContentState = { messages: new MessageLog(), lastPrefixKey: undefined };
+  private readonly content: ContentState = { lastPrefixKey: undefined };
   private seq: number;
   private lines = "";
   /** Artifacts to pin for this run (payload refs and CUSTOM events with a sha256). */
@@ -75,7 +78,7 @@ export class RunRecording {
   }
 
   /** Builds, redacts and buffers the event's line; large payloads are returned to store as artifacts. */
-  record(event: AnyHookContext, artifacts: PendingArtifact[]): void {
+  record(event: QueuedEvent, artifacts: PendingArtifact[]): void {
     const placement = this.spans.place(event);
     const { attrs, payload } = eventContent(event, this.content, this.options.captureContent);
     this.count(event, attrs);
@@ -138,8 +141,8 @@ export class RunRecording {
 
   private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): { line: RecordedEvent; attrsJson: string; payloadJson: string | undefined } {
     const paths: string[] = [];
-    const attrsJson = this.sanitizer.toJson(attrs, "attrs", paths) ?? "{}";
-    const payloadJson = payload === undefined ? undefined : this.sanitizer.toJson(payload, "payload", paths);
+    const attrsJson = this.sanitizer.toJson(attrs, "attrs", paths, true) ?? "{}";
+    const payloadJson = payload === undefined ? undefined : this.sanitizer.toJson(payload, "payload", paths, !CAREFUL_KINDS.has(line.kind));
     if (paths.length) line.redacted = paths;
     return { line, attrsJson, payloadJson };
   }

@@ -123,6 +123,26 @@ describe("payloads serialize safely", () => {
     assert.deepEqual(paths, ["payload.password"]);
   });
 
+  test("the plain-data fast path still finds secrets in keys, in text and in embedded JSON", () => {
+    const sanitizer = new Sanitizer(DEFAULT_REDACTION_RULES);
+    const cases: Array<[unknown, string]> = [
+      [{ input: { api_key: "zzz-plain-value" } }, "zzz-plain-value"],
+      [{ text: "login with password=hunter2x now" }, "hunter2x"],
+      [{ body: JSON.stringify({ nested: { "x-api-key": "abc123def" } }) }, "abc123def"],
+      [{ note: "write to carol@example.org" }, "carol@example.org"],
+      [{ header: "Authorization: Basic dXNlcjpwYXNz" }, "dXNlcjpwYXNz"],
+    ];
+    for (const [value, secret] of cases) {
+      const paths: string[] = [];
+      const json = sanitizer.toJson(value, "payload", paths, true)!;
+      assert.ok(!json.includes(secret), `${secret} leaked: ${json}`);
+      assert.ok(paths.length > 0, `paths listed for ${secret}`);
+    }
+    const clean: string[] = [];
+    assert.equal(sanitizer.toJson({ maxTokens: 4096, id: "call_12345", usage: { inputTokens: 3 } }, "payload", clean, true), '{"maxTokens":4096,"id":"call_12345","usage":{"inputTokens":3}}');
+    assert.deepEqual(clean, []);
+  });
+
   test("numeric token counts are not mistaken for secrets; card numbers need a valid checksum", () => {
     const sanitizer = new Sanitizer(DEFAULT_REDACTION_RULES);
     const paths: string[] = [];

@@ -20,6 +20,8 @@ export class Sanitizer {
   /** Object keys repeat endlessly (`toolCall`, `content`...): their verdict is computed once. */
   private readonly keyVerdicts = new Map<string, boolean>();
   private readonly shortest: number;
+  /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
+  private readonly parents = new Map<object, [object, string]>();
 
   constructor(rules: RedactionRules | false) {
     this.redacting = rules !== false;
@@ -32,6 +34,9 @@ export class Sanitizer {
     const stems = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_]?")).join("|");
     this.keyHint = stems ? new RegExp(stems, "i") : undefined;
     this.shortest = Math.min(6, ...this.keyMatchers.map((k) => k.length + 2));
+    // Over a whole JSON text: any pattern trigger, or a sensitive key followed by `":`, `\":`, `:` or `=`
+    // (`"maxTokens":` does not match `token"`).
+
   }
 
   /** `path` names the root (e.g. "payload"); paths of redactions are appended to `redactedPaths`. */
@@ -44,8 +49,13 @@ export class Sanitizer {
    * JSON.stringify do the walking (the recorder's hot path). Falls back to `sanitize` when the
    * value holds a cycle.
    */
-  toJson(value: unknown, path: string, redactedPaths: string[]): string | undefined {
-    const parents = new Map<object, [object, string]>();
+  toJson(value: unknown, path: string, redactedPaths: string[], plainData = false): string | undefined {
+    if (plainData) {
+      const fast = this.plainJson(value);
+      if (fast !== undefined) return fast;
+    }
+    const parents = this.parents;
+    parents.clear();
     const pathOf = (holder: object, key: string): string => {
       const parts = [key];
       for (let at = parents.get(holder); at; at = parents.get(at[0])) parts.push(at[1]);
@@ -77,7 +87,53 @@ export class Sanitizer {
     } catch {
       const clean = this.sanitize(value, path, redactedPaths);
       return clean === undefined ? undefined : JSON.stringify(clean);
+    } finally {
+      parents.clear();
     }
+  }
+
+  /**
+   * The common case at native speed: data without Errors, Maps, binary, BigInt or cycles, and
+   * without anything redaction could touch, serializes as is. Undefined when it might need
+   * the careful path (an empty `{}` may be an Error or a Map; `{"0":` a typed array).
+   */
+  private plainJson(value: unknown): string | undefined {
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value);
+    } catch {
+      return undefined;
+    }
+    if (json === undefined || json.includes("{}") || json.includes('{"0":')) return undefined;
+    if (this.redacting && (this.keyInText(json) || this.anyPatternMatches(json))) return undefined;
+    return json;
+  }
+
+  /**
+   * True when the text may hold a sensitive key used as one (`"apiKey":`, `\"token\":`,
+   * `password=`): searched in a lower-cased copy without `-`/`_` with plain indexOf, which is far
+   * cheaper than a regex with optional separators. `"maxTokens":` does not count as `token`.
+   */
+  private keyInText(text: string): boolean {
+    const folded = text.toLowerCase().replace(/[-_]/g, "");
+    for (const key of this.keyMatchers) {
+      for (let at = folded.indexOf(key); at >= 0; at = folded.indexOf(key, at + 1)) {
+        const next = folded.charCodeAt(at + key.length);
+        // " ' \ : = space
+        if (next === 34 || next === 39 || next === 92 || next === 58 || next === 61 || next === 32) return true;
+      }
+    }
+    return false;
+  }
+
+  /** True when some pattern would redact something in the text (its `accept` check included). */
+  private anyPatternMatches(text: string): boolean {
+    if (!this.patternHint?.test(text)) return false;
+    for (const rule of this.patterns) {
+      rule.pattern.lastIndex = 0;
+      for (const match of text.matchAll(rule.pattern)) if (!rule.accept || rule.accept(match[0])) return true;
+    }
+    return false;
   }
 
   /** Redacts one string; returns it unchanged when nothing matched. */
@@ -173,8 +229,8 @@ export class Sanitizer {
   }
 }
 
-/** `key: value`, `"key": "value"`, `key=value` inside text. */
-const KEY_VALUE = /(["']?)([A-Za-z][A-Za-z0-9_-]{0,63})\1(\s*[:=]\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s,;&"'}\]]+)/g;
+/** `key: value`, `"key": "value"`, `key=value` inside text; an unquoted value runs to the end of the line (header values have spaces). */
+const KEY_VALUE = /(["']?)([A-Za-z][A-Za-z0-9_-]{0,63})\1(\s*[:=]\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s,;&"'}\]][^\r\n,;&"'}\]]*)/g;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
