@@ -24,7 +24,7 @@ export function bytesUnder(dir: string): number {
 /** A realistic tool-call-end payload (~400 bytes of JSON) with a bit of variety per event. */
 export function toolEvent(i: number, padding = 0): ToolCallEndData {
   const toolCall = { id: `call_${i}`, name: "search_docs", input: { query: `how to configure retry ${i % 97}`, limit: 10 } };
-  const text = `found ${i % 13} documents about retries; the first says backoff doubles each attempt` + (padding ? " lorem ipsum".repeat(padding) : "");
+  const text = `found ${i % 13} documents about retries; the first says backoff doubles each attempt` + (padding ? " " + prose(i, padding) : "");
   return {
     toolCall,
     result: { toolCallId: toolCall.id, name: toolCall.name, content: text, isError: false },
@@ -58,6 +58,19 @@ export async function emitEvents(agent: Agent, runId: string, count: number, bat
   const usage = { inputTokens: 0, outputTokens: 0 };
   agent.hooks.emit(HookEvent.AGENT_END, { result: { status: "completed", text: "ok", pending: [], usage, runId, modelCalls: 0 } });
   agent.hooks.setRun(undefined);
+}
+
+const WORDS = "the agent called a tool with retry backoff timeout error result request model reply token budget context window span trace event recorder segment artifact bundle query table schema column row value latency throughput queue drop seal".split(" ");
+
+/** Varied text (seeded by `i`) so compression figures are not flattered by repetition. */
+function prose(i: number, words: number): string {
+  let state = (i * 2654435761) >>> 0;
+  const out: string[] = [];
+  for (let w = 0; w < words; w++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    out.push(state % 7 === 0 ? String(state % 100_000) : WORDS[state % WORDS.length]);
+  }
+  return out.join(" ");
 }
 
 export function fmt(n: number, digits = 0): string {
