@@ -28,13 +28,14 @@ export const TYPED_FROM_LINES = `CREATE VIEW typed_events AS SELECT unnest(json_
   "payload": {"data": {"bytes": "BIGINT"}}, "attrs": {"toolName": "VARCHAR", "model": "VARCHAR", "outcome": "VARCHAR", "isError": "BOOLEAN", "durationMs": "DOUBLE",
   "inputTokens": "BIGINT", "outputTokens": "BIGINT", "name": "VARCHAR", "count": "BIGINT"}}')) FROM lines`;
 
-function typedSource(sealed: string[], plain: string[]): string {
+/** Typed rows from the segment files; a torn last line of a plain segment is skipped. */
+function ndjsonSource(sealed: string[], plain: string[], columns: string): string {
   const nd = (files: string[], compression: string) =>
-    `SELECT * FROM read_ndjson(${sqlList(files)}, compression = '${compression}', columns = ${TYPED_EVENT_COLUMNS}, ignore_errors = true)`;
+    `SELECT * FROM read_ndjson(${sqlList(files)}, compression = '${compression}', columns = ${columns}, ignore_errors = true)`;
   const parts: string[] = [];
   if (sealed.length) parts.push(nd(sealed, "zstd"));
   if (plain.length) parts.push(nd(plain, "none"));
-  return parts.length ? parts.join(" UNION ALL ") : `SELECT * FROM (SELECT NULL::VARCHAR AS kind) WHERE false`;
+  return parts.join(" UNION ALL ");
 }
 
 /** One text line per event, read by DuckDB from the segment files (zstd decoded natively, many lines per call). */
@@ -78,8 +79,15 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
   };
   try {
     await connection.run(`CREATE VIEW lines AS ${linesSource(sealed, plain)}`);
-    if (sealed.length || plain.length) await connection.run(`CREATE VIEW typed_events AS ${typedSource(sealed, plain)}`);
-    else await connection.run(TYPED_FROM_LINES);
+    if (sealed.length || plain.length) {
+      await connection.run(`CREATE VIEW typed_events AS ${ndjsonSource(sealed, plain, TYPED_EVENT_COLUMNS)}`);
+      await connection.run(`CREATE VIEW raw_events AS ${ndjsonSource(sealed, plain, RAW_COLUMNS)}`);
+    } else {
+      await connection.run(TYPED_FROM_LINES);
+      await connection.run(`CREATE VIEW raw_events AS SELECT * FROM (SELECT NULL::VARCHAR AS runId, NULL::BIGINT AS seq, NULL::BIGINT AS ts, NULL::VARCHAR AS kind,
+        NULL::VARCHAR AS spanId, NULL::VARCHAR AS parentSpanId, NULL::JSON AS attrs, NULL::JSON AS payload,
+        NULL::STRUCT(sha256 VARCHAR, bytes BIGINT, preview VARCHAR) AS payloadRef, NULL::JSON AS redacted) WHERE false`);
+    }
     await connection.run(EVENTS_VIEW);
     await connection.run(SPANS_VIEW);
     await createArtifacts(connection, storeDir);
@@ -90,18 +98,16 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
   return { connection, close };
 }
 
+/** Every field of an event line, typed; DuckDB reads only the columns a query uses. */
+const RAW_COLUMNS = `{'runId': 'VARCHAR', 'seq': 'BIGINT', 'ts': 'BIGINT', 'kind': 'VARCHAR', 'spanId': 'VARCHAR', 'parentSpanId': 'VARCHAR', 'attrs': 'JSON',
+  'payload': 'JSON', 'payloadRef': 'STRUCT(sha256 VARCHAR, bytes BIGINT, preview VARCHAR)', 'redacted': 'JSON'}`;
+
 const EVENTS_VIEW = `
 CREATE VIEW events AS
-SELECT
-  f[1] AS run_id, TRY_CAST(f[2] AS BIGINT) AS seq, epoch_ms(TRY_CAST(f[3] AS BIGINT))::TIMESTAMP_MS AS ts, TRY_CAST(f[3] AS BIGINT) AS ts_ms,
-  f[4] AS kind, f[5] AS span_id, f[6] AS parent_span_id, f[7] AS tool_name, f[8] AS tool_call_id,
-  json_extract(line, '$.attrs') AS attrs, json_extract(line, '$.payload') AS payload,
-  f[9] AS payload_sha256, TRY_CAST(f[10] AS BIGINT) AS payload_bytes, f[11] AS payload_preview, json_extract(line, '$.redacted') AS redacted
-FROM (
-  SELECT line, json_extract_string(line, ['$.runId', '$.seq', '$.ts', '$.kind', '$.spanId', '$.parentSpanId', '$.attrs.toolName',
-    '$.attrs.toolCallId', '$.payloadRef.sha256', '$.payloadRef.bytes', '$.payloadRef.preview']) AS f
-  FROM lines
-)`;
+SELECT runId AS run_id, seq, epoch_ms(ts)::TIMESTAMP_MS AS ts, ts AS ts_ms, kind, spanId AS span_id, parentSpanId AS parent_span_id,
+  (attrs->>'toolName') AS tool_name, (attrs->>'toolCallId') AS tool_call_id, attrs, payload,
+  payloadRef.sha256 AS payload_sha256, payloadRef.bytes AS payload_bytes, payloadRef.preview AS payload_preview, redacted
+FROM raw_events`;
 
 /**
  * The recorder's span rules (recorder/src/store/spans.ts) in SQL: opener kind and name, closing
@@ -110,14 +116,11 @@ FROM (
  */
 const SPANS_VIEW = `
 CREATE VIEW span_facts AS
-SELECT line, f[1] AS run_id, TRY_CAST(f[2] AS BIGINT) AS seq, TRY_CAST(f[3] AS BIGINT) AS ts_ms, f[4] AS kind, f[5] AS span_id, f[6] AS parent_span_id,
-  CASE f[4] WHEN 'agent_start' THEN f[8] WHEN 'llm_request' THEN f[9] ELSE f[7] END AS name,
-  f[10] AS status, f[11] AS outcome, f[12] AS is_error, TRY_CAST(f[13] AS BIGINT) AS input_tokens, TRY_CAST(f[14] AS BIGINT) AS output_tokens, f[15] AS source
-FROM (
-  SELECT line, json_extract_string(line, ['$.runId', '$.seq', '$.ts', '$.kind', '$.spanId', '$.parentSpanId', '$.attrs.toolName', '$.attrs.agent',
-    '$.attrs.model', '$.attrs.status', '$.attrs.outcome', '$.attrs.isError', '$.attrs.inputTokens', '$.attrs.outputTokens', '$.attrs.source']) AS f
-  FROM lines
-);
+SELECT runId AS run_id, seq, ts AS ts_ms, kind, spanId AS span_id, parentSpanId AS parent_span_id, attrs,
+  CASE kind WHEN 'agent_start' THEN (attrs->>'agent') WHEN 'llm_request' THEN (attrs->>'model') ELSE (attrs->>'toolName') END AS name,
+  (attrs->>'status') AS status, (attrs->>'outcome') AS outcome, (attrs->>'isError') AS is_error,
+  TRY_CAST((attrs->>'inputTokens') AS BIGINT) AS input_tokens, TRY_CAST((attrs->>'outputTokens') AS BIGINT) AS output_tokens, (attrs->>'source') AS source
+FROM raw_events;
 CREATE VIEW spans AS
 WITH g AS (
   SELECT coalesce(span_id, parent_span_id) AS id,
@@ -135,8 +138,8 @@ WITH g AS (
     arg_max(input_tokens, seq) FILTER (WHERE span_id IS NOT NULL AND kind IN ('agent_end', 'llm_response')) AS input_tokens,
     arg_max(output_tokens, seq) FILTER (WHERE span_id IS NOT NULL AND kind IN ('agent_end', 'llm_response')) AS output_tokens,
     min(ts_ms) FILTER (WHERE span_id IS NULL AND kind = 'error' AND source = 'provider') AS provider_error_ms,
-    arg_min(json_extract(line, '$.attrs'), seq) FILTER (WHERE span_id IS NOT NULL) AS open_attrs,
-    arg_max(json_extract(line, '$.attrs'), seq) FILTER (WHERE span_id IS NOT NULL AND kind IN ('agent_end', 'llm_response', 'tool_call_end')) AS close_attrs
+    arg_min(attrs, seq) FILTER (WHERE span_id IS NOT NULL) AS open_attrs,
+    arg_max(attrs, seq) FILTER (WHERE span_id IS NOT NULL AND kind IN ('agent_end', 'llm_response', 'tool_call_end')) AS close_attrs
   FROM span_facts WHERE coalesce(span_id, parent_span_id) IS NOT NULL GROUP BY 1
 ), s AS (
   SELECT *, coalesce(end_ms, CASE WHEN first_kind = 'llm_request' THEN provider_error_ms END) AS final_end_ms FROM g
