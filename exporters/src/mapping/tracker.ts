@@ -78,6 +78,11 @@ export class SpanTracker<H> {
     return toolCallId === undefined ? run.span : run.tools.get(toolCallId)?.handle;
   }
 
+  /** The open span of the run's current model call, if one is open. */
+  openModelHandle(runId: string): H | undefined {
+    return this.runs.get(runId)?.chat?.handle;
+  }
+
   /** Ends every open span (teardown, or the end of a recording): runs get `harnessx.run.status = "unfinished"`. */
   closeAll(time: number): void {
     for (const [runId, run] of this.runs) {

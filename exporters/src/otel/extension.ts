@@ -32,6 +32,8 @@ export class OpenTelemetryExtension extends Extension {
   private readonly drops = new DropReporter("opentelemetry", "spans");
   private tracker: SpanTracker<Span> | undefined;
   private ctx: ExtensionContext | undefined;
+  /** The run the agent is in (one turn at a time per agent), for the context wrappers. */
+  private currentRunId: string | undefined;
 
   constructor(options: OpenTelemetryExtensionOptions = {}) {
     super();
@@ -48,15 +50,28 @@ export class OpenTelemetryExtension extends Extension {
     this.ctx = ctx;
     const tracker = new SpanTracker(new OtelSink(this.tracer), { name: ctx.config.name, sessionId: ctx.sessionId, provider: ctx.agent.provider.name }, this.options);
     this.tracker = tracker;
-    const observe: HookCallback = (hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data });
+    const observe: HookCallback = (hook) => {
+      this.currentRunId = hook.runId;
+      tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data });
+    };
     for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);
+    // Makes `execute_tool` / `chat` the active span inside handlers and provider calls, so
+    // instrumented clients there (HTTP, databases) nest under them.
+    ctx.addMiddleware({
+      name: "OpenTelemetryContext",
+      wrapToolExecution: (call, execute) => this.within(this.currentRunId && tracker.openHandle(this.currentRunId, call.id), execute),
+      wrapModelCall: (_request, send) => this.within(this.currentRunId && tracker.openModelHandle(this.currentRunId), send),
+    });
+  }
+
+  private within<T>(span: Span | undefined | "" | false, work: () => Promise<T>): Promise<T> {
+    return span ? context.with(trace.setSpan(context.active(), span), work) : work();
   }
 
   /**
-   * The context to run a tool's own work in so its spans (HTTP clients, databases)
-   * nest under `execute_tool`: `context.with(otel.contextFor(execution), () => ...)` inside
-   * a handler (or pass it to `startSpan`), with the handler's `{ runId, toolCall }`. The hooks
-   * cannot make it active for the handler themselves. Falls back to the active context.
+   * The context of a tool call's `execute_tool` span (or the run's open span): the
+   * extension already makes it active around handlers and provider calls; use this to
+   * parent work started elsewhere. Falls back to the active context.
    */
   contextFor(execution: { runId: string; toolCall?: { id: string } }): Context {
     const span = this.tracker?.openHandle(execution.runId, execution.toolCall?.id) ?? this.tracker?.openHandle(execution.runId);

@@ -81,24 +81,39 @@ describe("span lifecycle across pauses, failures and the caller's context", () =
     assert.equal(run.attributes["harnessx.run.status"], "unfinished");
   });
 
-  test("a tool handler can parent its own spans under its execute_tool span", async () => {
-    const { exporter, tracer } = sdk();
-    const otel = new OpenTelemetryExtension({ tracer });
+  test("inside tool handlers and provider calls their span is active, so instrumented clients nest under it", async () => {
+    const exporter = new InMemorySpanExporter();
+    const telemetry = setupTelemetry({ exporter });
+    const tracer = telemetry.tracer;
     const fetchy = tool({
       name: "fetchy",
       description: "Does its own traced work.",
-      execute: (_input, execution) => {
-        // As an instrumented client would: start the span in the context the extension hands out.
-        tracer.startSpan("GET /status", {}, otel.contextFor(execution)).end();
+      concurrent: true,
+      execute: async ({ n }) => {
+        await new Promise((r) => setTimeout(r, 5));
+        // As an instrumented HTTP client would: start a span in whatever context is active.
+        tracer.startSpan(`GET /status/${String(n)}`).end();
         return "ok";
       },
     });
-    const agent = new Agent({ name: "inner", provider: new ScriptedProvider([{ toolCalls: [{ name: "fetchy", input: {} }] }, { text: "done" }]), tools: [fetchy], extensions: [otel] });
+    const scripted = new ScriptedProvider([{ toolCalls: [{ name: "fetchy", input: { n: 1 } }, { name: "fetchy", input: { n: 2 } }] }, { text: "done" }]);
+    const provider = { name: "traced", complete: async (request: Parameters<typeof scripted.complete>[0]) => (tracer.startSpan("POST /v1/chat").end(), scripted.complete(request)) };
+    const agent = new Agent({ name: "inner", provider, tools: [fetchy], extensions: [new OpenTelemetryExtension({ telemetry })] });
     await agent.run("go");
     await agent.close();
+    await telemetry.forceFlush();
     const spans = exporter.getFinishedSpans();
-    const inner = named(spans, "GET /status")[0];
-    const toolSpan = named(spans, "execute_tool fetchy")[0];
-    assert.equal(inner.parentSpanContext?.spanId, toolSpan.spanContext().spanId);
+    await telemetry.shutdown();
+    const toolSpans = named(spans, "execute_tool fetchy");
+    assert.equal(toolSpans.length, 2);
+    for (const n of [1, 2]) {
+      const inner = named(spans, `GET /status/${n}`)[0];
+      assert.ok(toolSpans.some((t) => t.spanContext().spanId === inner.parentSpanContext?.spanId), `GET /status/${n} nests under an execute_tool span`);
+    }
+    assert.notEqual(named(spans, "GET /status/1")[0].parentSpanContext?.spanId, named(spans, "GET /status/2")[0].parentSpanContext?.spanId, "parallel calls keep their own spans");
+    const chats = spans.filter((s) => s.name.startsWith("chat "));
+    const posts = named(spans, "POST /v1/chat");
+    assert.equal(posts.length, 2);
+    for (const post of posts) assert.ok(chats.some((c) => c.spanContext().spanId === post.parentSpanContext?.spanId), "the provider's HTTP span nests under chat");
   });
 });

@@ -46,7 +46,7 @@ export async function callModel(services: EngineServices, input: ModelCallInput)
     request,
   });
   const started = performance.now();
-  const raw = await withRetries(services, input, () => send(services, request, input));
+  const raw = await middleware.wrapModelCall(request, () => withRetries(services, input, () => send(services, request, input)));
   input.onUsage(raw.usage);
   await fire(services, HookEvent.LLM_RESPONSE, {
     response: raw,

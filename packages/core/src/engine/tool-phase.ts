@@ -118,11 +118,13 @@ async function finishCall(services: EngineServices, planned: PlannedCall, ctx: T
   } else {
     await fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission! });
     ctx.sink.push({ type: "tool_call_start", toolCall: call });
-    const run = await executeTool(tool, call, {
-      runId: ctx.runId,
-      signal: ctx.signal,
-      onRetry: (attempt, delayMs, error) => fire(services, HookEvent.RETRY, { target: "tool", attempt, delayMs, error, toolCall: call }),
-    });
+    const run = await services.middleware.wrapToolExecution(call, () =>
+      executeTool(tool, call, {
+        runId: ctx.runId,
+        signal: ctx.signal,
+        onRetry: (attempt, delayMs, error) => fire(services, HookEvent.RETRY, { target: "tool", attempt, delayMs, error, toolCall: call }),
+      }),
+    );
     raw = run.rawResult;
     outcome = run.outcome;
     result = run.result;

@@ -1,5 +1,5 @@
 import type { Message, ToolCall, ToolResult } from "../types/content.js";
-import type { ProviderResponse, ToolDefinition } from "../types/provider.js";
+import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 
 /**
  * Transformations around model and tool calls. Override the stages you need;
@@ -15,6 +15,14 @@ export interface MiddlewareLike {
   beforeToolExecution?(call: ToolCall): Promise<ToolCall>;
   /** Must return a result with the same `toolCallId`. */
   afterToolExecution?(result: ToolResult): Promise<ToolResult>;
+  /**
+   * Runs around a tool handler (its retries and timeout included), e.g. to make a
+   * tracing span or an AsyncLocalStorage value active for the handler's own work.
+   * Must call `execute` once and return what it returns. A then B: A is outermost.
+   */
+  wrapToolExecution?<T>(call: ToolCall, execute: () => Promise<T>): Promise<T>;
+  /** Runs around one model call (its retries included), like `wrapToolExecution`. */
+  wrapModelCall?<T>(request: ModelRequest, send: () => Promise<T>): Promise<T>;
 }
 
 export class Middleware implements MiddlewareLike {
@@ -33,9 +41,15 @@ export class Middleware implements MiddlewareLike {
   async afterToolExecution(result: ToolResult): Promise<ToolResult> {
     return result;
   }
+  async wrapToolExecution<T>(_call: ToolCall, execute: () => Promise<T>): Promise<T> {
+    return execute();
+  }
+  async wrapModelCall<T>(_request: ModelRequest, send: () => Promise<T>): Promise<T> {
+    return send();
+  }
 }
 
-export type MiddlewareStage = "beforeLlmCall" | "afterLlmCall" | "beforeToolExecution" | "afterToolExecution";
+export type MiddlewareStage = "beforeLlmCall" | "afterLlmCall" | "beforeToolExecution" | "afterToolExecution" | "wrapToolExecution" | "wrapModelCall";
 
 /** True when `mw` really implements `stage` (not the base class's pass-through). */
 export function implementsStage(mw: MiddlewareLike, stage: MiddlewareStage): boolean {

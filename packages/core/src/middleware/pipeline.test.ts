@@ -183,3 +183,46 @@ describe("streaming with a response middleware", () => {
     assert.ok(deltas > 1);
   });
 });
+
+describe("wrap stages run around tool handlers and model calls", () => {
+  test("A wraps B wraps the handler; an AsyncLocalStorage value set by a wrapper is seen inside the handler", async () => {
+    const { AsyncLocalStorage } = await import("node:async_hooks");
+    const als = new AsyncLocalStorage<string>();
+    const { tool } = await import("../tools/tool.js");
+    const log: string[] = [];
+    const seenInside: Array<string | undefined> = [];
+    const probe = tool({ name: "probe", description: "p", execute: async () => (seenInside.push(als.getStore()), "ok") });
+    const wrapper = (tag: string): MiddlewareLike => ({
+      name: tag,
+      async wrapToolExecution(call, execute) {
+        log.push(`${tag} in ${call.name}`);
+        const out = await als.run(tag, execute);
+        log.push(`${tag} out`);
+        return out;
+      },
+      async wrapModelCall(request, send) {
+        log.push(`${tag} model ${request.model}`);
+        return send();
+      },
+    });
+    const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ name: "probe" }] }, { text: "ok" }], { model: "m1" }), tools: [probe] });
+    agent.middleware.add(wrapper("A"));
+    agent.middleware.add(wrapper("B"));
+    assert.equal((await agent.run("x")).status, "completed");
+    assert.deepEqual(log, ["A model m1", "B model m1", "A in probe", "B in probe", "B out", "A out", "A model m1", "B model m1"]);
+    assert.deepEqual(seenInside, ["B"]);
+  });
+
+  test("provider errors pass through a model wrapper unchanged; a wrapper's own exception fails the run naming it", async () => {
+    const passthrough = new Agent({ provider: new ScriptedProvider([{ error: { status: 401 } }]) });
+    passthrough.middleware.add({ name: "Pass", wrapModelCall: (_r, send) => send() });
+    const failed = await passthrough.run("x");
+    assert.equal(failed.error?.code, "provider_auth");
+
+    const broken = new Agent({ provider: toolTurn(), tools: [echoTool] });
+    broken.middleware.add({ name: "Broken", wrapToolExecution: async () => { throw new Error("no span"); } });
+    const result = await broken.run("x");
+    assert.ok(result.error instanceof MiddlewareError);
+    assert.match(result.error.message, /"Broken" \(wrapToolExecution\): no span/);
+  });
+});

@@ -1,7 +1,7 @@
 import { MiddlewareError, toError } from "../errors.js";
 import { registration, type Registration } from "../registration.js";
 import type { Message, ToolCall, ToolResult } from "../types/content.js";
-import type { ProviderResponse, ToolDefinition } from "../types/provider.js";
+import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 import { implementsStage, middlewareName, type MiddlewareLike, type MiddlewareStage } from "./middleware.js";
 import { historyProviderOwnedChange, providerOwnedChange } from "./provider-owned.js";
 
@@ -105,6 +105,47 @@ export class MiddlewarePipeline {
       current = out;
     }
     return current;
+  }
+
+  /** Runs `execute` inside every `wrapToolExecution`, the first added outermost. */
+  wrapToolExecution<T>(call: ToolCall, execute: () => Promise<T>): Promise<T> {
+    return this.wrap("wrapToolExecution", execute, (mw, inner) => mw.wrapToolExecution!(call, inner));
+  }
+
+  /** Runs `send` inside every `wrapModelCall`, the first added outermost. */
+  wrapModelCall<T>(request: ModelRequest, send: () => Promise<T>): Promise<T> {
+    return this.wrap("wrapModelCall", send, (mw, inner) => mw.wrapModelCall!(request, inner));
+  }
+
+  private wrap<T>(stage: "wrapToolExecution" | "wrapModelCall", work: () => Promise<T>, apply: (mw: MiddlewareLike, inner: () => Promise<T>) => Promise<T>): Promise<T> {
+    const wrappers = this.stage(stage);
+    if (wrappers.length === 0) return work();
+    // Errors of the wrapped work pass through untouched; anything else a wrapper throws is its own failure.
+    const passing = new WeakSet<object>();
+    let next = () =>
+      work().catch((err: unknown) => {
+        if (err && typeof err === "object") passing.add(err);
+        throw err;
+      });
+    for (let i = wrappers.length - 1; i >= 0; i--) {
+      const mw = wrappers[i];
+      const inner = next;
+      let called = false;
+      next = async () => {
+        const guarded = () => {
+          if (called) throw new MiddlewareError(middlewareName(mw), stage, "called the wrapped work more than once");
+          called = true;
+          return inner();
+        };
+        try {
+          return await apply(mw, guarded);
+        } catch (err) {
+          if (err instanceof MiddlewareError || (err && typeof err === "object" && passing.has(err))) throw err;
+          throw new MiddlewareError(middlewareName(mw), stage, toError(err).message, { cause: err });
+        }
+      };
+    }
+    return next();
   }
 }
 
