@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordFailedRun, recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
+import { recordBusyRun, recordFailedRun, recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
 import { runTrace } from "../../cli/src/test-support/run-cli.js";
 
 let store: string;
@@ -10,6 +10,7 @@ let work: string;
 let cleanup: () => void;
 let okRun: string;
 let failedRun: string;
+let busyRun: string;
 
 const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
 const json = <T>(text: string): T => JSON.parse(text) as T;
@@ -21,6 +22,7 @@ before(async () => {
   store = join(work, ".harnessx");
   okRun = (await recordSupportRun(store)).runId;
   failedRun = (await recordFailedRun(store)).runId;
+  busyRun = (await recordBusyRun(store)).runId;
 });
 after(() => cleanup());
 
@@ -36,7 +38,7 @@ describe("trace ls lists runs newest first with their figures", () => {
     const r = await trace("--json", "ls");
     assert.equal(r.code, 0, r.stderr);
     const runs = json<Array<Record<string, unknown>>>(r.stdout);
-    assert.deepEqual(runs.map((x) => x.runId), [failedRun, okRun]);
+    assert.deepEqual(runs.map((x) => x.runId), [busyRun, failedRun, okRun]);
     const ok = runs.find((x) => x.runId === okRun)!;
     for (const key of ["agent", "status", "startedAt", "endedAt", "durationMs", "modelCalls", "toolCalls", "errors", "inputTokens", "outputTokens", "bundle"]) assert.ok(key in ok, key);
     assert.equal(ok.status, "completed");
@@ -52,7 +54,7 @@ describe("trace ls lists runs newest first with their figures", () => {
     const future = json<unknown[]>((await trace("--json", "ls", "--since", "2999-01-01")).stdout);
     assert.equal(future.length, 0);
     const recent = json<unknown[]>((await trace("--json", "ls", "--since", "1h")).stdout);
-    assert.equal(recent.length, 2);
+    assert.equal(recent.length, 3);
   });
   test("a bad --limit or --since is a usage error (exit 2)", async () => {
     const r = await trace("ls", "--limit", "zero");
@@ -91,6 +93,25 @@ describe("trace summary reports status, tokens, tool latency and redaction", () 
     const s = json<{ status: string; error: { message: string } }>((await trace("--json", "summary", failedRun)).stdout);
     assert.equal(s.status, "failed");
     assert.match(s.error.message, /prompt too long/);
+  });
+});
+
+describe("spills and retries", () => {
+  test("view spills lists the spilled result; view retries the retried model call", async () => {
+    const spills = json<Array<{ tool: string; bytes: number; kind: string }>>((await trace("--json", "view", busyRun, "spills")).stdout);
+    assert.equal(spills.length, 1);
+    assert.equal(spills[0].tool, "export_report");
+    assert.ok(spills[0].bytes > 2000);
+    const retries = json<Array<{ target: string; attempt: number; error: string }>>((await trace("--json", "view", busyRun, "retries")).stdout);
+    assert.deepEqual(retries.map((r) => [r.target, r.attempt]), [["model", 1]]);
+    assert.match(retries[0].error, /overloaded/);
+  });
+  test("summary counts the spill; the store's artifacts table has it", async () => {
+    const s = json<{ spills: { count: number; bytes: number } }>((await trace("--json", "summary", busyRun)).stdout);
+    assert.equal(s.spills.count, 1);
+    assert.ok(s.spills.bytes > 2000);
+    const artifacts = json<Array<{ kind: string; present: boolean }>>((await trace("--json", "query", busyRun, "SELECT kind, present FROM artifacts")).stdout);
+    assert.deepEqual(artifacts, [{ kind: "custom", present: true }]);
   });
 });
 
@@ -150,7 +171,7 @@ describe("trace view and trace query run SQL over the recorder's tables", () => 
   });
   test("query --all spans every run of the store", async () => {
     const rows = json<Array<{ runs: number }>>((await trace("--json", "query", "--all", "SELECT count(DISTINCT run_id) AS runs FROM events")).stdout);
-    assert.equal(rows[0].runs, 2);
+    assert.equal(rows[0].runs, 3);
   });
 });
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, ScriptedProvider, tool, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
-import { FlightRecorderExtension, type FlightRecorderOptions } from "@harnessx/recorder";
+import { ArtifactStore, FlightRecorderExtension, ResultSpillExtension, type FlightRecorderOptions } from "@harnessx/recorder";
 
 export const SUPPORT_SYSTEM = "You are the support bot of Example Corp.";
 
@@ -88,6 +88,32 @@ export async function recordFailedRun(store: string): Promise<RunResult> {
   });
   try {
     return await agent.run("Summarize the whole ticket history");
+  } finally {
+    await agent.close();
+  }
+}
+
+/** A model call retried after a 503, and a tool result large enough to be spilled to the store. */
+export async function recordBusyRun(store: string): Promise<RunResult> {
+  const report = tool({
+    name: "export_report",
+    description: "Exports the full ticket report.",
+    inputSchema: { type: "object", properties: {} },
+    execute: () => Array.from({ length: 400 }, (_, i) => ({ ticket: i, status: i % 3 ? "open" : "closed", note: "x".repeat(20) })),
+  });
+  const agent = new Agent({
+    provider: new ScriptedProvider([
+      { error: { status: 503, message: "overloaded" } },
+      { toolCalls: [{ id: "call_report", name: "export_report", input: {} }] },
+      { text: "The report has 400 tickets." },
+    ]),
+    name: "report-bot",
+    tools: [report],
+    retry: { initialDelayMs: 1, maxDelayMs: 5 },
+    extensions: [new FlightRecorderExtension({ dir: store }), new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(store) })],
+  });
+  try {
+    return await agent.run("Export the ticket report");
   } finally {
     await agent.close();
   }
