@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import type { CommandSpec } from "../program.js";
+import type { Colors } from "../output/colors.js";
 import { usageError } from "../errors.js";
 import { formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";
 import type { Column } from "../output/table.js";
@@ -7,10 +8,15 @@ import { ensureStore } from "../store/resolve.js";
 import { listRuns, type ListedRun } from "../store/runs.js";
 import { basename } from "node:path";
 
-const COLUMNS: Column<ListedRun>[] = [
+function columns(c: Colors): Column<ListedRun>[] {
+  const status = (r: ListedRun): string => {
+    const text = r.stale ? `${r.status} (dead: trace recover)` : r.status;
+    return r.status === "completed" ? c.green(text) : r.status === "failed" || r.status === "crashed" || r.stale ? c.red(text) : c.yellow(text);
+  };
+  return [
   { header: "RUN", value: (r) => r.runId },
   { header: "AGENT", value: (r) => r.agent },
-  { header: "STATUS", value: (r) => r.status, format: (r) => (r.stale ? `${r.status} (dead: trace recover)` : r.status) },
+  { header: "STATUS", value: (r) => r.status, format: status },
   { header: "START", value: (r) => new Date(r.startedAt).toISOString(), format: (r) => formatTime(r.startedAt) },
   { header: "DURATION", value: (r) => r.durationMs, format: (r) => formatDuration(r.durationMs), align: "right" },
   { header: "MODEL CALLS", value: (r) => r.modelCalls, align: "right" },
@@ -18,7 +24,8 @@ const COLUMNS: Column<ListedRun>[] = [
   { header: "ERRORS", value: (r) => r.errors, align: "right" },
   { header: "TOKENS", value: (r) => r.inputTokens + r.outputTokens, format: (r) => formatCount(r.inputTokens + r.outputTokens), align: "right" },
   { header: "BUNDLE", value: (r) => r.bundle, format: (r) => (r.bundle ? basename(r.bundle) : "-") },
-];
+  ];
+}
 
 /** `trace ls`: the runs of the store, newest first. */
 export const lsCommand: CommandSpec = {
@@ -53,6 +60,6 @@ export const lsCommand: CommandSpec = {
       );
     } else if (shown.length === 0) {
       ctx.note(runs.length === 0 ? "no runs recorded in this store yet" : "no runs match the filters");
-    } else ctx.printRows(shown, COLUMNS);
+    } else ctx.printRows(shown, columns(ctx.colors));
   },
 };
