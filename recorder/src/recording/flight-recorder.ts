@@ -18,6 +18,8 @@ export class RecorderWriteError extends HarnessError {
 
 /** The queue drains as soon as this many events wait, besides the flush timer. */
 const DRAIN_BATCH = 2048;
+/** Encoded lines held while the event loop is starved; beyond this, events wait (and may drop). */
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
 interface DropGap {
   count: number;
@@ -48,6 +50,10 @@ export class FlightRecorderExtension extends Extension {
   private ctx: ExtensionContext | undefined;
   private timer: NodeJS.Timeout | undefined;
   private drainScheduled = false;
+  private lastDrainAt = performance.now();
+  /** Encoded but not yet written: runs that ended and artifacts to store/pin. */
+  private pendingEnds: Array<[RunRecording, RunResult, number]> = [];
+  private pendingArtifacts: PendingArtifact[] = [];
   private failure: RecorderWriteError | undefined;
   private lastRunId: string | undefined;
   private readonly onExit = () => this.closeAllNow();
@@ -137,33 +143,56 @@ export class FlightRecorderExtension extends Extension {
       this.queue.push(trimRequest(event, log));
     } else this.queue.push(event);
     if (event.event === "agent_end") this.messageLogs.delete(runId);
-    if (this.queue.length >= DRAIN_BATCH && !this.drainScheduled) {
-      this.drainScheduled = true;
-      setImmediate(() => this.drain());
+    if (this.queue.length >= DRAIN_BATCH) {
+      if (!this.drainScheduled) {
+        this.drainScheduled = true;
+        setImmediate(() => this.drain());
+      }
+      // A run that never yields to the event loop (a zero-latency model) starves the writer: the
+      // queue is then encoded into lines here (CPU only, no I/O) so events do not pile up as
+      // objects; the timer writes them as soon as the loop turns.
+      if (this.queue.length % DRAIN_BATCH === 0 && performance.now() - this.lastDrainAt > this.options.flushIntervalMs) this.encodeQueued();
     }
   }
 
-  private drain(): void {
-    this.drainScheduled = false;
-    if (this.failure) return;
+  /** Turns queued events into buffered lines (spans, redaction, serialization); no disk I/O. */
+  private encodeQueued(): void {
+    if (this.failure || this.bufferedBytes() > MAX_BUFFERED_BYTES) return;
     const batch = this.queue;
     this.queue = [];
-    const artifacts: PendingArtifact[] = [];
-    const ended: Array<[RunRecording, RunResult, number]> = [];
     try {
       for (const event of batch) {
         const runId = event.event === "agent_start" ? event.data.runId : event.runId!;
         let run = this.runs.get(runId);
         if (event.event === "agent_start" && !run) run = this.openRun(event);
         if (!run) continue; // the recorder was installed after this run started
-        this.recordGap(run, artifacts);
-        run.record(event, artifacts);
-        if (event.event === "agent_end") ended.push([run, event.data.result, event.timestamp]);
+        this.recordGap(run, this.pendingArtifacts);
+        run.record(event, this.pendingArtifacts);
+        if (event.event === "agent_end") {
+          this.runs.delete(runId);
+          this.pendingEnds.push([run, event.data.result, event.timestamp]);
+        }
       }
-      for (const run of this.runs.values()) this.recordGap(run, artifacts);
+      for (const run of this.runs.values()) this.recordGap(run, this.pendingArtifacts);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** The background writer: encodes what is queued, writes it, seals, stores artifacts, closes ended runs. */
+  private drain(): void {
+    this.drainScheduled = false;
+    this.lastDrainAt = performance.now();
+    this.encodeQueued();
+    if (this.failure) return;
+    const ended = this.pendingEnds;
+    const artifacts = this.pendingArtifacts;
+    this.pendingEnds = [];
+    this.pendingArtifacts = [];
+    try {
       const now = Date.now();
       for (const run of this.runs.values()) run.flush(now);
-      for (const [run] of ended) if (!this.runs.has(run.manifest.runId)) run.flush(now);
+      for (const [run] of ended) run.flush(now);
       this.storeArtifacts(artifacts);
       for (const [run, result, ts] of ended) this.closeRun(run, result.status, ts, result);
     } catch (error) {
@@ -171,12 +200,17 @@ export class FlightRecorderExtension extends Extension {
     }
   }
 
+  private bufferedBytes(): number {
+    let total = 0;
+    for (const run of this.runs.values()) total += run.bufferedChars;
+    return total;
+  }
+
   private openRun(start: AnyHookContext & { event: "agent_start" }): RunRecording {
     const runDir = runDirOf(this.options.dir, start.data.runId);
     const previous = start.data.resumed ? RunWriter.readManifest(runDir) : undefined;
     const writer = new RunWriter(runDir, { maxBytes: this.options.segmentMaxBytes, maxAgeMs: this.options.segmentMaxAgeMs });
     const run = new RunRecording(writer, start, previous, this.options, this.sanitizer);
-    writer.writeManifest(run.manifest);
     this.runs.set(start.data.runId, run);
     this.lastRunId = start.data.runId;
     return run;

@@ -79,6 +79,26 @@ describe("a full queue drops events and records the gap", () => {
   });
 });
 
+describe("a run that never yields to the event loop is recorded whole", () => {
+  test("a zero-latency 3,000-iteration run: every event, in order, encoded while the writer is starved", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const recorder = new FlightRecorderExtension({ dir, flushIntervalMs: 1 });
+      const agent = scriptedAgent(echoScript(3000), [recorder]);
+      let emitted = 0;
+      agent.hooks.onAny(() => void emitted++);
+      const result = await agent.run("busy");
+      await agent.close();
+      const { events } = await readRun(runDirOf(dir, result.runId));
+      assert.equal(events.length, emitted);
+      assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+      assert.equal(events.filter((e) => e.kind === "tool_call_end").length, 3000);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
 describe("runs never mix", () => {
   test("several agents in one process record side by side", async () => {
     const { dir, cleanup } = tempDir();

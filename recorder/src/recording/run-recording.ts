@@ -35,6 +35,7 @@ export class RunRecording {
   private readonly content: ContentState = { lastPrefixKey: undefined };
   private seq: number;
   private lines = "";
+  private manifestWritten = false;
   /** Artifacts to pin for this run (payload refs and CUSTOM events with a sha256). */
   readonly referenced = new Set<string>();
 
@@ -73,6 +74,11 @@ export class RunRecording {
     this.spans = new SpanTracker(this.manifest.runSpanId);
   }
 
+  /** Characters of encoded lines waiting to be written. */
+  get bufferedChars(): number {
+    return this.lines.length;
+  }
+
   get summary(): RunSummary {
     return this.manifest.summary!;
   }
@@ -93,6 +99,10 @@ export class RunRecording {
 
   /** Writes the buffered lines (one write per drain). */
   flush(now: number): void {
+    if (!this.manifestWritten) {
+      this.writer.writeManifest(this.manifest);
+      this.manifestWritten = true;
+    }
     if (this.lines.length === 0) {
       this.writer.tick(now);
       return;

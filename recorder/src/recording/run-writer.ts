@@ -20,19 +20,24 @@ export interface SegmentLimits {
 export class RunWriter {
   readonly segmentsDir: string;
   private fd: number | undefined;
-  private segmentIndex: number;
+  private segmentIndex = 0;
   private segmentBytes = 0;
   private segmentOpenedAt = 0;
   private sealing: Promise<void> = Promise.resolve();
   private sealError: unknown;
 
+  /** No I/O until the first write: the directory, lock and segment numbering come then. */
   constructor(readonly runDir: string, private readonly limits: SegmentLimits) {
     this.segmentsDir = segmentsDirOf(runDir);
+  }
+
+  private ensureOpen(): void {
+    if (this.segmentIndex !== 0) return;
     mkdirSync(this.segmentsDir, { recursive: true });
     // A resumed run (or a run reopened after recovery) continues in a new segment: sealed ones stay sealed.
     const existing = readdirSync(this.segmentsDir).map(segmentIndexOf).filter((i): i is number => i !== undefined);
+    writeFileSync(lockPathOf(this.runDir), `${process.pid}\n`);
     this.segmentIndex = existing.length ? Math.max(...existing) + 1 : 1;
-    writeFileSync(lockPathOf(runDir), `${process.pid}\n`);
   }
 
   /** The manifest of a run directory, or undefined when it has none (yet). */
@@ -43,6 +48,7 @@ export class RunWriter {
   }
 
   writeManifest(manifest: RunManifest): void {
+    this.ensureOpen();
     const path = runManifestPathOf(this.runDir);
     const tmp = `${path}.tmp-${process.pid}`;
     writeFileSync(tmp, JSON.stringify(manifest, null, 2) + "\n");
@@ -52,6 +58,7 @@ export class RunWriter {
   /** Appends complete NDJSON lines; seals the segment once it is over its size or age. */
   append(lines: string, now: number): void {
     if (this.sealError) throw this.sealError;
+    this.ensureOpen();
     if (this.fd === undefined) this.openSegment(now);
     const bytes = Buffer.byteLength(lines);
     writeSync(this.fd!, lines);

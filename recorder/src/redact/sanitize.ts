@@ -130,6 +130,7 @@ export class Sanitizer {
   private anyPatternMatches(text: string): boolean {
     if (!this.patternHint?.test(text)) return false;
     for (const rule of this.patterns) {
+      if (rule.hint && !rule.hint.test(text)) continue;
       rule.pattern.lastIndex = 0;
       for (const match of text.matchAll(rule.pattern)) if (!rule.accept || rule.accept(match[0])) return true;
     }
