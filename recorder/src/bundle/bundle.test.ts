@@ -63,7 +63,7 @@ describe("an incident bundle holds the run, exactly its artifacts, and checksums
       assert.equal(m.producer.node, process.version);
       assert.equal(m.countsByKind.tool_call_end, 2);
       assert.ok(m.window.fromTs! <= m.window.toTs!, "time window");
-      assert.ok(m.redaction !== "off" && m.redaction !== "unknown" && m.redaction.keys.includes("authorization"), "redaction listed");
+      assert.ok(m.redaction !== undefined && m.redaction !== "off" && m.redaction !== "unknown" && m.redaction.keys.includes("authorization"), "redaction listed");
       assert.equal(bundle.events.length, m.run.summary.events);
       const payloadRefs = bundle.events.filter((e) => e.payloadRef).map((e) => e.payloadRef!.sha256);
       assert.ok(payloadRefs.length > 0, "some payload went to an artifact");
@@ -125,9 +125,12 @@ describe("an incident bundle holds the run, exactly its artifacts, and checksums
 async function writeTar(path: string, entries: Array<{ name: string; data: Buffer; type?: "file" | "symlink" }>): Promise<void> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
-  pack.on("data", (c: Buffer) => chunks.push(c));
-  const done = new Promise((resolve) => pack.on("end", resolve));
-  for (const e of entries) pack.entry({ name: e.name, size: e.type === "symlink" ? 0 : e.data.length, type: e.type ?? "file", ...(e.type === "symlink" ? { linkname: "/etc/passwd" } : {}) }, e.type === "symlink" ? undefined : e.data);
+  pack.on("data", (c: unknown) => void chunks.push(c as Buffer));
+  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
+  for (const e of entries) {
+    if (e.type === "symlink") pack.entry({ name: e.name, size: 0, type: "symlink", linkname: "/etc/passwd" });
+    else pack.entry({ name: e.name, size: e.data.length, type: "file" }, e.data);
+  }
   pack.finalize();
   await done;
   writeFileSync(path, Buffer.concat(chunks));
@@ -138,11 +141,11 @@ async function membersOf(path: string): Promise<Array<{ name: string; data: Buff
   const out: Array<{ name: string; data: Buffer }> = [];
   extract.on("entry", (header, stream, next) => {
     const chunks: Buffer[] = [];
-    stream.on("data", (c: Buffer) => chunks.push(c));
+    stream.on("data", (c: unknown) => void chunks.push(c as Buffer));
     stream.on("end", () => (out.push({ name: header.name, data: Buffer.concat(chunks) }), next()));
   });
   extract.end(readFileSync(path));
-  await new Promise((resolve) => extract.on("finish", resolve));
+  await new Promise<void>((resolve) => extract.on("finish", () => resolve()));
   return out;
 }
 

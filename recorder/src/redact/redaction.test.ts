@@ -90,7 +90,7 @@ describe("payloads serialize safely", () => {
     const cyclic: Record<string, unknown> = { name: "loop" };
     cyclic.self = cyclic;
     const error = Object.assign(new Error("boom"), { code: "E_BOOM", status: 503 });
-    const out = sanitizer.sanitize({ cyclic, error, big: 10n ** 20n, bytes: new Uint8Array([1, 2, 3]), map: new Map([["password", "x"], ["ok", 1]]), fn: () => 1, nan: NaN }, "payload", []) as Record<string, any>;
+    const out = sanitizer.sanitize({ cyclic, error, big: 10n ** 20n, bytes: new Uint8Array([1, 2, 3]), map: new Map<string, unknown>([["password", "x"], ["ok", 1]]), fn: () => 1, nan: NaN }, "payload", []) as Record<string, any>;
     assert.equal(out.cyclic.self, "[Circular]");
     assert.equal(out.error.message, "boom");
     assert.equal(out.error.code, "E_BOOM");
