@@ -21,6 +21,12 @@ const DRAIN_BATCH = 2048;
 /** Encoded lines held while the event loop is starved; beyond this, events wait (and may drop). */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
+/** One process "exit" listener for every installed recorder (many agents must not pile up listeners). */
+const liveRecorders = new Set<FlightRecorderExtension>();
+function closeLiveRecorders(): void {
+  for (const recorder of liveRecorders) recorder.closeAllNow();
+}
+
 interface DropGap {
   count: number;
   fromTs: number;
@@ -56,7 +62,6 @@ export class FlightRecorderExtension extends Extension {
   private pendingArtifacts: PendingArtifact[] = [];
   private failure: RecorderWriteError | undefined;
   private lastRunId: string | undefined;
-  private readonly onExit = () => this.closeAllNow();
 
   constructor(options: FlightRecorderOptions = {}) {
     super();
@@ -70,7 +75,8 @@ export class FlightRecorderExtension extends Extension {
     ctx.onAnyHook((event) => this.observe(event));
     this.timer = setInterval(() => this.drain(), this.options.flushIntervalMs);
     this.timer.unref();
-    process.on("exit", this.onExit);
+    liveRecorders.add(this);
+    if (liveRecorders.size === 1) process.on("exit", closeLiveRecorders);
   }
 
   /** The error that stopped recording, if any. */
@@ -116,7 +122,8 @@ export class FlightRecorderExtension extends Extension {
 
   override async teardown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    process.off("exit", this.onExit);
+    liveRecorders.delete(this);
+    if (liveRecorders.size === 0) process.off("exit", closeLiveRecorders);
     this.drain();
     for (const run of [...this.runs.values()]) this.closeRun(run, "incomplete", Date.now());
     await this.flush();
@@ -279,7 +286,7 @@ export class FlightRecorderExtension extends Extension {
   }
 
   /** At process exit: write what is queued and mark open runs incomplete, synchronously. */
-  private closeAllNow(): void {
+  closeAllNow(): void {
     try {
       this.drain();
       for (const run of this.runs.values()) {

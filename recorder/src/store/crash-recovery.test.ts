@@ -65,6 +65,30 @@ describe("a run killed with SIGKILL keeps what was written and is recovered as c
     }
   });
 
+  test("a process that exits with a run open marks it incomplete and releases the lock", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const entry = new URL("../index.ts", import.meta.url).pathname;
+      const script = `import { Agent, ScriptedProvider, tool } from "@harnessx/core";
+        import { FlightRecorderExtension } from ${JSON.stringify(entry)};
+        const risky = tool({ name: "risky", description: "", permission: "ask", execute: () => "x" });
+        const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "risky", input: {} }] }]), tools: [risky], extensions: [new FlightRecorderExtension({ dir: ${JSON.stringify(dir)} })] });
+        const r = await agent.run("wait for approval");
+        console.log(r.status);
+        process.exit(0);`;
+      const { spawnSync } = await import("node:child_process");
+      const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+      assert.equal(out.stdout.trim(), "awaiting_approval", out.stderr);
+      const [run] = await new RecordingStore(dir).listRuns();
+      assert.equal(run.status, "incomplete");
+      assert.equal(run.stale, false);
+      assert.equal(existsSync(join(run.dir, "lock")), false);
+      assert.ok(run.events >= 4, `events: ${run.events}`);
+    } finally {
+      cleanup();
+    }
+  });
+
   test("recover refuses a run whose recording process is alive", async () => {
     const { dir, cleanup } = tempDir();
     try {
