@@ -55,8 +55,9 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   const runJson = await fs.readFile(join(runDir, "run.json")).catch(() => undefined);
   if (!runJson) throw new RunNotFoundError(request.runId, request.dir);
   const run = JSON.parse(runJson.toString("utf8")) as RunManifest;
-  const { events } = await readRun(runDir);
-  const ndjson = Buffer.from(events.map((event) => JSON.stringify(event)).join("\n") + (events.length ? "\n" : ""));
+  const { events, text, badLines } = await readRun(runDir, { keepText: true });
+  // The lines are copied as recorded; only damaged lines (not JSON) force a re-serialization.
+  const ndjson = Buffer.from(badLines === 0 && text !== undefined ? text : events.map((event) => JSON.stringify(event) + "\n").join(""));
   const members = new Map<string, Buffer>([
     [MEMBER.run, runJson],
     [MEMBER.events, await zstdCompress(ndjson)],

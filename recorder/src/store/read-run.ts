@@ -27,6 +27,8 @@ export interface SegmentFile {
 export interface ReadRunOptions {
   /** Put back the messages, system prompt and tools left out of LLM_REQUEST events. Default false. */
   fullRequests?: boolean;
+  /** Also return the NDJSON text as read (complete lines only), e.g. to copy it without re-serializing. */
+  keepText?: boolean;
 }
 
 /** The run's segments in order: sealed where a verified seal exists, else the plain file. */
@@ -101,6 +103,8 @@ export interface RunRead {
   /** Lines that were not JSON. */
   badLines: number;
   segments: SegmentFile[];
+  /** With `keepText`: the complete lines of every segment, in order. */
+  text?: string;
 }
 
 /** Every event of a run, in order, with what the reader had to cut. */
@@ -110,12 +114,14 @@ export async function readRun(runDir: string, options: ReadRunOptions = {}): Pro
   const events: RecordedEvent[] = [];
   let tornBytes = 0;
   let badLines = 0;
+  const texts: string[] = [];
   for (const segment of segments) {
     const read = await readSegmentText(segment);
+    if (options.keepText) texts.push(read.text);
     tornBytes += read.tornBytes;
     const parsed = parseLines(read.text);
     badLines += parsed.badLines;
     for (const event of parsed.events) events.push(rebuilder ? rebuilder.apply(event) : event);
   }
-  return { events, tornBytes, badLines, segments };
+  return { events, tornBytes, badLines, segments, ...(options.keepText ? { text: texts.join("") } : {}) };
 }
