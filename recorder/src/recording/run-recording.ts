@@ -150,9 +150,17 @@ export class RunRecording {
   }
 
   private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): { line: RecordedEvent; attrsJson: string; payloadJson: string | undefined } {
+    // Fast path: both parts serialized natively and scanned for secrets in one pass.
+    if (!CAREFUL_KINDS.has(line.kind)) {
+      const attrsFast = this.sanitizer.structuralJson(attrs);
+      const payloadFast = payload === undefined ? "" : this.sanitizer.structuralJson(payload);
+      if (attrsFast !== undefined && payloadFast !== undefined && !this.sanitizer.mightRedact(payloadFast ? `${attrsFast}\n${payloadFast}` : attrsFast)) {
+        return { line, attrsJson: attrsFast, payloadJson: payload === undefined ? undefined : payloadFast };
+      }
+    }
     const paths: string[] = [];
-    const attrsJson = this.sanitizer.toJson(attrs, "attrs", paths, true) ?? "{}";
-    const payloadJson = payload === undefined ? undefined : this.sanitizer.toJson(payload, "payload", paths, !CAREFUL_KINDS.has(line.kind));
+    const attrsJson = this.sanitizer.toJson(attrs, "attrs", paths) ?? "{}";
+    const payloadJson = payload === undefined ? undefined : this.sanitizer.toJson(payload, "payload", paths);
     if (paths.length) line.redacted = paths;
     return { line, attrsJson, payloadJson };
   }

@@ -95,9 +95,19 @@ export class Sanitizer {
   /**
    * The common case at native speed: data without Errors, Maps, binary, BigInt or cycles, and
    * without anything redaction could touch, serializes as is. Undefined when it might need
-   * the careful path (an empty `{}` may be an Error or a Map; `{"0":` a typed array).
+   * the careful path.
    */
   private plainJson(value: unknown): string | undefined {
+    const json = this.structuralJson(value);
+    return json === undefined || this.mightRedact(json) ? undefined : json;
+  }
+
+  /**
+   * Native JSON of plain data, or undefined when the value may hold what only the careful path
+   * renders right (a cycle or BigInt throws; an empty `{}` may be an Error or a Map; `{"0":` a
+   * typed array). Not redacted: check the text with `mightRedact` before using it.
+   */
+  structuralJson(value: unknown): string | undefined {
     let json: string | undefined;
     try {
       json = JSON.stringify(value);
@@ -105,8 +115,12 @@ export class Sanitizer {
       return undefined;
     }
     if (json === undefined || json.includes("{}") || json.includes('{"0":')) return undefined;
-    if (this.redacting && (this.keyInText(json) || this.anyPatternMatches(json))) return undefined;
     return json;
+  }
+
+  /** True when redaction might change something in this JSON text (a sensitive key or a pattern). */
+  mightRedact(json: string): boolean {
+    return this.redacting && (this.keyInText(json) || this.anyPatternMatches(json));
   }
 
   /**
