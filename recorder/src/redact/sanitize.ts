@@ -13,8 +13,6 @@ const MAX_DEPTH = 64;
 export class Sanitizer {
   private readonly keyMatchers: string[];
   private readonly patterns: readonly RedactionPattern[];
-  /** Cheap literal triggers of every pattern: a string without any cannot match. */
-  private readonly patternHint: RegExp | undefined;
   private readonly keyHint: RegExp | undefined;
   private readonly redacting: boolean;
   /** Object keys repeat endlessly (`toolCall`, `content`...): their verdict is computed once. */
@@ -27,8 +25,7 @@ export class Sanitizer {
     this.redacting = rules !== false;
     this.keyMatchers = rules === false ? [] : rules.keys.map(normalizeKey);
     this.patterns = rules === false ? [] : rules.patterns;
-    const hints = this.patterns.map((p) => (p.hint ?? p.pattern).source);
-    this.patternHint = hints.length ? new RegExp(hints.join("|"), "i") : undefined;
+
     // Sensitive keys inside text (JSON in a tool result, "Authorization: ..." header lines):
     // a text holding a separator and a key stem has its `key: value` pairs checked one by one.
     const stems = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_]?")).join("|");
@@ -120,7 +117,9 @@ export class Sanitizer {
 
   /** True when redaction might change something in this JSON text (a sensitive key or a pattern). */
   mightRedact(json: string): boolean {
-    return this.redacting && (this.keyInText(json) || this.anyPatternMatches(json));
+    if (!this.redacting) return false;
+    const lower = json.toLowerCase();
+    return this.keyInText(lower) || this.anyPatternMatches(json, lower);
   }
 
   /**
@@ -128,8 +127,8 @@ export class Sanitizer {
    * `password=`): searched in a lower-cased copy without `-`/`_` with plain indexOf, which is far
    * cheaper than a regex with optional separators. `"maxTokens":` does not count as `token`.
    */
-  private keyInText(text: string): boolean {
-    const folded = text.toLowerCase().replace(/[-_]/g, "");
+  private keyInText(lower: string): boolean {
+    const folded = lower.replace(/[-_]/g, "");
     for (const key of this.keyMatchers) {
       for (let at = folded.indexOf(key); at >= 0; at = folded.indexOf(key, at + 1)) {
         const next = folded.charCodeAt(at + key.length);
@@ -141,22 +140,24 @@ export class Sanitizer {
   }
 
   /** True when some pattern would redact something in the text (its `accept` check included). */
-  private anyPatternMatches(text: string): boolean {
-    if (!this.patternHint?.test(text)) return false;
+  private anyPatternMatches(text: string, lower: string): boolean {
     for (const rule of this.patterns) {
-      if (rule.hint && !rule.hint.test(text)) continue;
+      if (!hinted(rule, text, lower)) continue;
       rule.pattern.lastIndex = 0;
       for (const match of text.matchAll(rule.pattern)) if (!rule.accept || rule.accept(match[0])) return true;
     }
     return false;
   }
 
+
   /** Redacts one string; returns it unchanged when nothing matched. */
   redactString(text: string): string {
     if (!this.redacting || text.length < this.shortest) return text;
     let out = text;
-    if (this.patternHint?.test(text)) {
+    const lower = text.toLowerCase();
+    {
       for (const rule of this.patterns) {
+        if (!hinted(rule, text, lower)) continue;
         rule.pattern.lastIndex = 0;
         out = out.replace(rule.pattern, (match) => (rule.accept && !rule.accept(match) ? match : `[REDACTED:${rule.name}]`));
       }
@@ -242,6 +243,18 @@ export class Sanitizer {
     }
     return out;
   }
+}
+
+/** False when the pattern's cheap pre-check rules a match out. */
+function hinted(rule: RedactionPattern, text: string, lower: string): boolean {
+  const hint = rule.hint;
+  if (hint === undefined) {
+    rule.pattern.lastIndex = 0;
+    return rule.pattern.test(text);
+  }
+  if (typeof hint === "function") return hint(lower);
+  for (const literal of hint) if (lower.includes(literal)) return true;
+  return false;
 }
 
 /** `key: value`, `"key": "value"`, `key=value` inside text; an unquoted value runs to the end of the line (header values have spaces). */
