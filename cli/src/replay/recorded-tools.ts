@@ -7,13 +7,21 @@ interface RecordedToolEnd {
   result?: { content?: string; isError?: boolean };
 }
 
+/**
+ * Which recorded outcome a handler answers with: `processed` (what entered the conversation,
+ * after result middleware such as spilling) when the agent is rebuilt without the original
+ * middleware; `raw` (what the handler returned) when the user's own agent, with its middleware,
+ * processes it again.
+ */
+export type RecordedAnswer = "processed" | "raw";
+
 /** Tool handlers that answer each call with the result recorded for its call id, never running the real tool. */
 export class RecordedTools {
   private readonly results = new Map<string, RecordedToolEnd>();
   /** Calls the rerun made that the recording has no result for (it took another path). */
   readonly unmatched: string[] = [];
 
-  constructor(events: readonly RecordedEvent[]) {
+  constructor(events: readonly RecordedEvent[], private readonly answerWith: RecordedAnswer = "raw") {
     for (const event of events) {
       if (event.kind !== "tool_call_end") continue;
       const id = typeof event.attrs.toolCallId === "string" ? event.attrs.toolCallId : undefined;
@@ -40,6 +48,10 @@ export class RecordedTools {
       throw new Error(`replay: no recorded result for ${name} call ${id}`);
     }
     const failed = recorded.outcome !== undefined && recorded.outcome !== "executed";
+    if (this.answerWith === "processed" && !failed) {
+      if (recorded.result?.isError) throw new Error(String(recorded.result.content ?? "").replace(/^Error: /, ""));
+      return recorded.result?.content ?? "";
+    }
     if (failed || (recorded.rawResult === undefined && recorded.result?.isError)) {
       // The engine renders a thrown error as "Error: <message>"; throw the recorded message back.
       throw new Error(String(recorded.result?.content ?? "recorded failure").replace(/^Error: /, ""));

@@ -54,7 +54,7 @@ export async function replayRun(loaded: LoadedRun, events: RecordedEvent[], agen
   if (!first) throw invalidInput(`run ${loaded.run.runId} has no recorded model call to replay`);
 
   const provider = new ReplayProvider(calls, loaded.run.redaction === "off" ? { redaction: false } : {});
-  const recordedTools = new RecordedTools(events);
+  const recordedTools = new RecordedTools(events, agentModule ? "raw" : "processed");
   const tools = recordedTools.tools(first.tools ?? []);
   const model = first.model;
   const name = loaded.run.agent;
