@@ -180,7 +180,11 @@ export class FlightRecorderExtension extends Extension {
           this.pendingEnds.push([run, event.data.result, event.timestamp]);
         }
       }
-      for (const run of this.runs.values()) this.recordGap(run, this.pendingArtifacts);
+      for (const run of this.runs.values()) {
+        this.recordGap(run, this.pendingArtifacts);
+        run.compact();
+      }
+      for (const [run] of this.pendingEnds) run.compact();
     } catch (error) {
       this.fail(error);
     }

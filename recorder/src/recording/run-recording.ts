@@ -34,7 +34,9 @@ export class RunRecording {
   readonly manifest: RunManifest;
   private readonly content: ContentState = { lastPrefixKey: undefined };
   private seq: number;
-  private lines = "";
+  private lines: string[] = [];
+  private chunks: string[] = [];
+  private bufferedLength = 0;
   private manifestWritten = false;
   /** Artifacts to pin for this run (payload refs and CUSTOM events with a sha256). */
   readonly referenced = new Set<string>();
@@ -76,7 +78,7 @@ export class RunRecording {
 
   /** Characters of encoded lines waiting to be written. */
   get bufferedChars(): number {
-    return this.lines.length;
+    return this.bufferedLength;
   }
 
   get summary(): RunSummary {
@@ -103,14 +105,28 @@ export class RunRecording {
       this.writer.writeManifest(this.manifest);
       this.manifestWritten = true;
     }
-    if (this.lines.length === 0) {
+    this.compact();
+    if (this.chunks.length === 0) {
       this.writer.tick(now);
       return;
     }
-    const lines = this.lines;
-    this.lines = "";
+    const lines = this.chunks.length === 1 ? this.chunks[0] : this.chunks.join("");
+    this.chunks = [];
+    this.bufferedLength = 0;
     this.writer.append(lines, now);
     this.writer.tick(now);
+  }
+
+  /**
+   * Joins the lines encoded so far into one flat string: a run starved of writes then holds a
+   * few large strings rather than a rope of thousands of pieces for the GC to trace.
+   */
+  compact(): void {
+    if (this.lines.length === 0) return;
+    const joined = this.lines.join("");
+    this.lines = [];
+    this.chunks.push(joined);
+    this.bufferedLength += joined.length;
   }
 
   finish(status: RecordedRunStatus, endedAt: number, error?: { name: string; message: string; code?: string }): void {
@@ -146,7 +162,7 @@ export class RunRecording {
     const head = JSON.stringify(line);
     // `"attrs":{}` is the placeholder the redacted attrs JSON replaces (it is the first `{}` value).
     const withAttrs = head.replace('"attrs":{}', () => `"attrs":${attrsJson}`);
-    this.lines += inline === undefined ? withAttrs + "\n" : `${withAttrs.slice(0, -1)},"payload":${inline}}\n`;
+    this.lines.push(inline === undefined ? withAttrs + "\n" : `${withAttrs.slice(0, -1)},"payload":${inline}}\n`);
   }
 
   private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): { line: RecordedEvent; attrsJson: string; payloadJson: string | undefined } {

@@ -18,6 +18,8 @@ export class Sanitizer {
   /** Object keys repeat endlessly (`toolCall`, `content`...): their verdict is computed once. */
   private readonly keyVerdicts = new Map<string, boolean>();
   private readonly shortest: number;
+  /** The last three characters of each key: a separated spelling of it still ends with them. */
+  private readonly keyTails: string[];
   /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
   private readonly parents = new Map<object, [object, string]>();
 
@@ -31,6 +33,7 @@ export class Sanitizer {
     const stems = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_]?")).join("|");
     this.keyHint = stems ? new RegExp(stems, "i") : undefined;
     this.shortest = Math.min(6, ...this.keyMatchers.map((k) => k.length + 2));
+    this.keyTails = [...new Set(this.keyMatchers.map((k) => k.slice(-3)))];
     // Over a whole JSON text: any pattern trigger, or a sensitive key followed by `":`, `\":`, `:` or `=`
     // (`"maxTokens":` does not match `token"`).
 
@@ -128,10 +131,16 @@ export class Sanitizer {
    * cheaper than a regex with optional separators. `"maxTokens":` does not count as `token`.
    */
   private keyInText(lower: string): boolean {
-    const folded = lower.replace(/[-_]/g, "");
+    if (this.keysUsedIn(lower)) return true;
+    // Separated spellings (`api_key`, `x-api-key`) only matter when some key's ending is there.
+    if (!(lower.includes("_") || lower.includes("-")) || !this.keyTails.some((tail) => lower.includes(tail))) return false;
+    return this.keysUsedIn(lower.replace(/[-_]/g, ""));
+  }
+
+  private keysUsedIn(text: string): boolean {
     for (const key of this.keyMatchers) {
-      for (let at = folded.indexOf(key); at >= 0; at = folded.indexOf(key, at + 1)) {
-        const next = folded.charCodeAt(at + key.length);
+      for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + 1)) {
+        const next = text.charCodeAt(at + key.length);
         // " ' \ : = space
         if (next === 34 || next === 39 || next === 92 || next === 58 || next === 61 || next === 32) return true;
       }
