@@ -36,3 +36,23 @@ export function condense(messages: readonly Message[], keepRatio = 0.5): Condens
 function isPlainUserMessage(m: Message): boolean {
   return m.role === "user" && m.content.every((b) => b.type === "text");
 }
+
+/**
+ * Cuts tool results over 2,000 characters in the history to a short head: the last
+ * resort when a conversation too short to condense still overflows. Undefined when none is that large.
+ */
+export function shrinkToolResults(messages: readonly Message[]): Message[] | undefined {
+  let changed = false;
+  const out = messages.map((m): Message => {
+    if (m.role !== "user") return m;
+    return {
+      ...m,
+      content: m.content.map((b) => {
+        if (b.type !== "tool_result" || b.content.length <= 2000) return b;
+        changed = true;
+        return { ...b, content: `${b.content.slice(0, 1000)}\n[harnessx: ${b.content.length - 1000} characters removed to fit the context window]` };
+      }),
+    };
+  });
+  return changed ? out : undefined;
+}

@@ -94,6 +94,18 @@ describe("each recovery is observable on the hook bus", () => {
     assert.equal(provider.requests[4].messages[0].role, "user");
   });
 
+  test("context_overflow_spill: a history too short to condense has its large tool results cut", async () => {
+    const { tool } = await import("../tools/tool.js");
+    const big = tool({ name: "big", description: "b", execute: () => "y".repeat(10_000) });
+    const { provider, agent, reasons } = setup([{ toolCalls: [{ name: "big" }] }, { error: { status: 400, kind: "context_overflow" } }, { text: "ok" }], { tools: [big] });
+    const result = await agent.run("x");
+    assert.equal(result.status, "completed");
+    assert.deepEqual(reasons(), ["context_overflow_spill"]);
+    const sent = provider.requests[2].messages.at(-1)!.content[0] as { content: string };
+    assert.ok(sent.content.length < 1200);
+    assert.match(sent.content, /characters removed to fit the context window/);
+  });
+
   test("a history over the context budget is condensed before the call (CONTEXT_CONDENSED)", async () => {
     const steps = Array.from({ length: 12 }, (_, i) => echo(`message number ${i} `.repeat(20)));
     const { provider, agent, seen } = setup([...steps, { text: "done" }], { contextBudgetTokens: 600, repetition: false });

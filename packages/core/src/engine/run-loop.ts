@@ -1,9 +1,10 @@
 import { CancelledError, ExtensionError, HarnessError, MiddlewareError, ProviderError, RunError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { ErrorSource, RecoveryReason } from "../hooks/payloads.js";
-import type { AssistantMessage, ContentBlock, ToolCallBlock, ToolResultBlock, Usage } from "../types/content.js";
+import type { AssistantMessage, ToolCallBlock, ToolResultBlock, Usage } from "../types/content.js";
 import type { ProviderResponse } from "../types/provider.js";
-import { condense } from "./condense.js";
+import { condense, shrinkToolResults } from "./condense.js";
+import { addUsage, textOf } from "./content.js";
 import { callModel } from "./model-call.js";
 import { RepetitionGuard } from "./repetition.js";
 import type { ApprovalDecision, PendingApproval, RunResult, RunStatus } from "./run-types.js";
@@ -217,7 +218,7 @@ export class RunLoop {
         if (!(err instanceof ProviderError) || err.kind !== "context_overflow" || this.count("context_overflow", false) + this.count("context_overflow_spill", false) >= 3) throw err;
         if (await this.condense()) {
           await this.recover("context_overflow", null);
-        } else if (this.shrinkToolResults()) {
+        } else if (this.shrinkLargeResults()) {
           await this.recover("context_overflow_spill", null);
         } else {
           throw err;
@@ -226,30 +227,18 @@ export class RunLoop {
     }
   }
 
+  private shrinkLargeResults(): boolean {
+    const shrunk = shrinkToolResults(this.services.memory.messages);
+    if (shrunk) this.services.memory.replace(shrunk);
+    return shrunk !== undefined;
+  }
+
   private async condense(): Promise<boolean> {
     const outcome = condense(this.services.memory.messages);
     if (!outcome) return false;
     this.services.memory.replace(outcome.messages);
     await fire(this.services, HookEvent.CONTEXT_CONDENSED, { messagesDropped: outcome.messagesDropped, summaryChars: outcome.summaryChars, summarized: false });
     return true;
-  }
-
-  /** Cuts large tool results in the history to a short head: the last resort when condensing cannot help. */
-  private shrinkToolResults(): boolean {
-    let changed = false;
-    const messages = this.services.memory.messages.map((m) => {
-      if (m.role !== "user") return m;
-      return {
-        ...m,
-        content: m.content.map((b) => {
-          if (b.type !== "tool_result" || b.content.length <= 2000) return b;
-          changed = true;
-          return { ...b, content: `${b.content.slice(0, 1000)}\n[harnessx: ${b.content.length - 1000} characters removed to fit the context window]` };
-        }),
-      };
-    });
-    if (changed) this.services.memory.replace(messages);
-    return changed;
   }
 
   private count(reason: RecoveryReason, bump = true): number {
@@ -303,17 +292,4 @@ function errorSource(error: HarnessError): ErrorSource {
   if (error instanceof MiddlewareError) return "middleware";
   if (error instanceof ExtensionError) return "extension";
   return "provider";
-}
-
-function textOf(content: readonly ContentBlock[]): string {
-  let text = "";
-  for (const b of content) if (b.type === "text") text += b.text;
-  return text;
-}
-
-function addUsage(total: Usage, u: Usage): void {
-  total.inputTokens += u.inputTokens;
-  total.outputTokens += u.outputTokens;
-  if (u.cacheReadTokens !== undefined) total.cacheReadTokens = (total.cacheReadTokens ?? 0) + u.cacheReadTokens;
-  if (u.cacheWriteTokens !== undefined) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + u.cacheWriteTokens;
 }
