@@ -18,8 +18,9 @@ export class Sanitizer {
   /** Object keys repeat endlessly (`toolCall`, `content`...): their verdict is computed once. */
   private readonly keyVerdicts = new Map<string, boolean>();
   private readonly shortest: number;
-  /** The last three characters of each key: a separated spelling of it still ends with them. */
-  private readonly keyTails: string[];
+  private readonly textKeys: string[];
+  /** `_key`, `-key`...: a separated spelling of a key (`api_key`) contains one of them. */
+  private readonly separatedTails: string[];
   /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
   private readonly parents = new Map<object, [object, string]>();
 
@@ -33,7 +34,9 @@ export class Sanitizer {
     const stems = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_]?")).join("|");
     this.keyHint = stems ? new RegExp(stems, "i") : undefined;
     this.shortest = Math.min(6, ...this.keyMatchers.map((k) => k.length + 2));
-    this.keyTails = [...new Set(this.keyMatchers.map((k) => k.slice(-3)))];
+    // For scanning text, a key that ends with another key adds nothing (`accesstoken` ends with `token`).
+    this.textKeys = this.keyMatchers.filter((key) => !this.keyMatchers.some((other) => other !== key && key.endsWith(other)));
+    this.separatedTails = [...new Set(this.textKeys.flatMap((k) => ["_", "-"].map((sep) => sep + k.slice(-3))))];
     // Over a whole JSON text: any pattern trigger, or a sensitive key followed by `":`, `\":`, `:` or `=`
     // (`"maxTokens":` does not match `token"`).
 
@@ -133,12 +136,12 @@ export class Sanitizer {
   private keyInText(lower: string): boolean {
     if (this.keysUsedIn(lower)) return true;
     // Separated spellings (`api_key`, `x-api-key`) only matter when some key's ending is there.
-    if (!(lower.includes("_") || lower.includes("-")) || !this.keyTails.some((tail) => lower.includes(tail))) return false;
+    if (!this.separatedTails.some((tail) => lower.includes(tail))) return false;
     return this.keysUsedIn(lower.replace(/[-_]/g, ""));
   }
 
   private keysUsedIn(text: string): boolean {
-    for (const key of this.keyMatchers) {
+    for (const key of this.textKeys) {
       for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + 1)) {
         const next = text.charCodeAt(at + key.length);
         // " ' \ : = space
