@@ -59,6 +59,8 @@ export class FlightRecorderExtension extends Extension {
   private lastDrainAt = performance.now();
   /** Encoded but not yet written: runs that ended and artifacts to store/pin. */
   private pendingEnds: Array<[RunRecording, RunResult, number]> = [];
+  /** Runs that paused for approval (a CHECKPOINT) or resumed: `run.json` follows, off the agent's path. */
+  private pendingStatuses: Array<[RunRecording, "awaiting_approval" | "running"]> = [];
   private pendingArtifacts: PendingArtifact[] = [];
   private failure: RecorderWriteError | undefined;
   private lastRunId: string | undefined;
@@ -178,6 +180,10 @@ export class FlightRecorderExtension extends Extension {
         if (event.event === "agent_end") {
           this.runs.delete(runId);
           this.pendingEnds.push([run, event.data.result, event.timestamp]);
+        } else if (event.event === "checkpoint" && event.data.status === "awaiting_approval") {
+          this.pendingStatuses.push([run, "awaiting_approval"]);
+        } else if (event.event === "agent_start" && event.data.resumed) {
+          this.pendingStatuses.push([run, "running"]);
         }
       }
       for (const run of this.runs.values()) {
@@ -198,12 +204,15 @@ export class FlightRecorderExtension extends Extension {
     if (this.failure) return;
     const ended = this.pendingEnds;
     const artifacts = this.pendingArtifacts;
+    const statuses = this.pendingStatuses;
+    this.pendingStatuses = [];
     this.pendingEnds = [];
     this.pendingArtifacts = [];
     try {
       const now = Date.now();
       for (const run of this.runs.values()) run.flush(now);
       for (const [run] of ended) run.flush(now);
+      for (const [run, status] of statuses) run.markStatus(status);
       this.storeArtifacts(artifacts);
       for (const [run, result, ts] of ended) this.closeRun(run, result.status, ts, result);
     } catch (error) {

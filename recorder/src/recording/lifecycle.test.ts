@@ -17,6 +17,8 @@ describe("a resumed run continues the same recording", () => {
       const agent = new Agent({ provider, tools: [risky], extensions: [recorder] });
       const paused = await agent.run("do the risky thing");
       assert.equal(paused.status, "awaiting_approval");
+      await recorder.flush();
+      assert.equal((await new RecordingStore(dir).getRun(paused.runId)).status, "awaiting_approval", "run.json says the run waits");
       const done = await agent.resume({ c1: "approve" });
       await agent.close();
       assert.equal(done.status, "completed");

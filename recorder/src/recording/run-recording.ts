@@ -129,6 +129,12 @@ export class RunRecording {
     this.bufferedLength += joined.length;
   }
 
+  /** A run that is still open changed state (paused for approval, resumed). */
+  markStatus(status: RecordedRunStatus): void {
+    this.manifest.status = status;
+    this.writer.writeManifest(this.manifest);
+  }
+
   finish(status: RecordedRunStatus, endedAt: number, error?: { name: string; message: string; code?: string }): void {
     this.manifest.status = status;
     this.manifest.endedAt = endedAt;

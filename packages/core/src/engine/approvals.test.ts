@@ -30,6 +30,7 @@ describe("ask -> awaiting_approval -> resume", () => {
     assert.equal(deletes(), 0);
     assert.equal(ofKind(seen, HookEvent.AGENT_END).length, 0);
     assert.equal(ofKind(seen, HookEvent.TOOL_CALL_END).length, 1, "the allowed call in the same turn already ran");
+    assert.deepEqual(ofKind(seen, HookEvent.CHECKPOINT), [{ sessionId: agent.sessionId, runId: result.runId, status: "awaiting_approval", phase: "approval_wait" }]);
   });
 
   test("approve runs the call and the run completes", async () => {
