@@ -35,9 +35,12 @@ export async function executeTool(tool: Tool, call: ToolCall, options: ExecuteOp
   return last as ToolRun;
 }
 
+/** Handed to handlers that can be neither cancelled nor timed out: spares an AbortController per call. */
+const NEVER_ABORTED = { signal: new AbortController().signal, timedOut: () => false, dispose: () => {} };
+
 async function attemptOnce(tool: Tool, call: ToolCall, options: ExecuteOptions): Promise<ToolRun> {
   const timeoutMs = tool.timeoutSeconds !== undefined ? tool.timeoutSeconds * 1000 : undefined;
-  const link = linkedSignal([options.signal], timeoutMs);
+  const link = timeoutMs === undefined && !options.signal ? NEVER_ABORTED : linkedSignal([options.signal], timeoutMs);
   try {
     const pending = Promise.resolve().then(() => tool.execute(call.input, { toolCall: call, runId: options.runId, signal: link.signal }));
     const raw = await (timeoutMs === undefined && !options.signal
