@@ -25,6 +25,7 @@ export { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleManifest, type BundleMember }
 export { BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError } from "./bundle/errors.js";
 export { RecordingStore, type RunListing } from "./store/recording-store.js";
 export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
+export { openSegmentTables, TYPED_EVENT_COLUMNS, TYPED_FROM_LINES, type RecordingTables } from "./store/segment-tables.js";
 export { buildSpans, type RecordedSpan } from "./store/spans.js";
 export { ReplayProvider, type ReplayDivergence, type ReplayProviderOptions } from "./replay/replay-provider.js";
 export { recordedCalls, type RecordedCall } from "./replay/recorded-calls.js";

@@ -1,5 +1,5 @@
 import type { RunManifest } from "@harnessx/recorder";
-import type { RecordingTables } from "../store/segment-tables.js";
+import type { RecordingTables } from "@harnessx/recorder";
 
 /** What `trace summary` prints, also its `--json` shape. */
 export interface RunSummaryReport {

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { bundleLines } from "../store/bundle-lines.js";
 import { resolveTarget } from "../store/resolve.js";
-import { openSegmentTables, type RecordingTables } from "../store/segment-tables.js";
+import { openSegmentTables, type RecordingTables } from "@harnessx/recorder";
 
 function redactionText(redaction: unknown): string {
   if (redaction === "off") return "off";

@@ -1,6 +1,6 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { OpenedBundle } from "@harnessx/recorder";
-import { TYPED_FROM_LINES, type RecordingTables } from "./segment-tables.js";
+import { TYPED_FROM_LINES, type RecordingTables } from "@harnessx/recorder";
 
 /** `lines` (one JSON line per event) and `typed_events` over a verified bundle's events, for the same SQL as store runs. */
 export async function bundleLines(bundle: OpenedBundle): Promise<RecordingTables> {

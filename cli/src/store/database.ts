@@ -1,7 +1,7 @@
 import { openBundle, RecordingStore } from "@harnessx/recorder";
 import { CliError, ExitCode, oneLine } from "../errors.js";
 import { runIdsIn, type Target } from "./resolve.js";
-import { openSegmentTables, type RecordingTables } from "./segment-tables.js";
+import { openSegmentTables, type RecordingTables } from "@harnessx/recorder";
 
 /** Rows of a SQL result with their column names (kept even when there are no rows). */
 export interface QueryResult {
@@ -12,7 +12,7 @@ export interface QueryResult {
 /**
  * DuckDB tables `events`, `spans`, `artifacts` over one run, a bundle, or the whole store. A bundle
  * goes through the recorder's `RecordingDatabase`; store runs are read by DuckDB from their segment
- * files (same tables and columns, much faster on large runs: see segment-tables.ts).
+ * files (same tables and columns, much faster on large runs: the recorder's openSegmentTables).
  */
 export async function openDatabase(scope: Target | { kind: "store"; storeDir: string }): Promise<RecordingTables> {
   if (scope.kind === "bundle") return RecordingStore.openBundleDatabase(await openBundle(scope.path));

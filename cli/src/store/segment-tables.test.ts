@@ -1,9 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { RecordingStore, type RecordingDatabase } from "@harnessx/recorder";
+import { openSegmentTables, RecordingStore, type RecordingDatabase, type RecordingTables } from "@harnessx/recorder";
 import { recordFailedRun, recordSupportRun, tempDir } from "../test-support/recording.js";
-import { openSegmentTables, type RecordingTables } from "./segment-tables.js";
 
 let store: string;
 let cleanup: () => void;

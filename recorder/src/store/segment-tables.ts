@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { createReadStream, promises as fs } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { ArtifactStore, listSegments, SegmentCorruptError } from "@harnessx/recorder";
+import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { listSegments, SegmentCorruptError } from "./read-run.js";
 
 /** DuckDB tables over recorded runs; close when done. */
 export interface RecordingTables {
