@@ -8,12 +8,12 @@ import { demoScript } from "./script.js";
 export async function demoProvider(env: NodeJS.ProcessEnv = process.env): Promise<{ provider: ModelProvider; label: string }> {
   if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
     const { OpenAIProvider } = await import("harnessx");
-    const provider = new OpenAIProvider({ model: env.OPENAI_MODEL });
+    const provider = new OpenAIProvider({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL });
     return { provider, label: `OpenAI-compatible model ${provider.defaultModel} at ${env.OPENAI_BASE_URL ?? "api.openai.com"}` };
   }
   if (env.ANTHROPIC_API_KEY) {
     const { AnthropicProvider } = await import("harnessx");
-    const provider = new AnthropicProvider({ model: env.ANTHROPIC_MODEL });
+    const provider = new AnthropicProvider({ apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL, model: env.ANTHROPIC_MODEL });
     return { provider, label: `Anthropic model ${provider.defaultModel}` };
   }
   return { provider: new ScriptedProvider(demoScript(), { model: "scripted-demo" }), label: "the embedded scripted model (no key, no network)" };
