@@ -220,6 +220,17 @@ describe("streaming and cancellation", () => {
     assert.equal(ofKind(seen, HookEvent.AGENT_END).length, 1);
   });
 
+  test("a stream that cannot start throws from its iteration and its result, never as an unhandled rejection", async () => {
+    const agent = scriptedAgent([{ text: "a", delayMs: 20 }]);
+    const first = agent.run("x");
+    const stream = agent.runStream("y");
+    await assert.rejects(async () => {
+      for await (const _ of stream) void _;
+    }, /already running/);
+    await assert.rejects(stream.result, /already running/);
+    await first;
+  });
+
   test("one turn at a time: a second run while one is active is refused", async () => {
     const agent = scriptedAgent([{ text: "a", delayMs: 20 }, { text: "b" }]);
     const first = agent.run("x");

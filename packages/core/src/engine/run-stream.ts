@@ -12,6 +12,7 @@ export class StreamSink implements RunSink {
   private readonly buffer: RunEvent[] = [];
   private waiting: (() => void) | undefined;
   private ended = false;
+  private failure: unknown;
 
   push(event: RunEvent): void {
     this.buffer.push(event);
@@ -23,6 +24,12 @@ export class StreamSink implements RunSink {
     this.wake();
   }
 
+  /** The run could not start (busy or closed agent): iteration throws this after the buffered events. */
+  fail(error: unknown): void {
+    this.failure = error;
+    this.end();
+  }
+
   private wake(): void {
     const w = this.waiting;
     this.waiting = undefined;
@@ -32,14 +39,21 @@ export class StreamSink implements RunSink {
   async *events(): AsyncGenerator<RunEvent> {
     for (;;) {
       while (this.buffer.length > 0) yield this.buffer.shift()!;
-      if (this.ended) return;
+      if (this.ended) {
+        if (this.failure !== undefined) throw this.failure;
+        return;
+      }
       await new Promise<void>((resolve) => (this.waiting = resolve));
     }
   }
 }
 
 export function makeRunStream(sink: StreamSink, result: Promise<RunResult>): RunStream {
-  void result.finally(() => sink.end()).catch(() => {});
+  // A rejection reaches whoever iterates or awaits `result`; it is never left unhandled.
+  result.then(
+    () => sink.end(),
+    (error: unknown) => sink.fail(error),
+  );
   return {
     result,
     [Symbol.asyncIterator]: () => sink.events(),
