@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { CancelledError, ProviderError, type ProviderErrorKind } from "@harnessx/core";
+import { CancelledError } from "@harnessx/core";
 import Anthropic from "@anthropic-ai/sdk";
 import { AnthropicProvider } from "./provider.js";
 import { anthropicErrorReply } from "../test-support/anthropic-wire.js";
 import { collect, modelRequest } from "../test-support/requests.js";
 import { FakeServer } from "../test-support/server.js";
+import { isKind } from "../test-support/assertions.js";
 
 let server: FakeServer;
 let provider: AnthropicProvider;
@@ -14,15 +15,6 @@ before(async () => {
   provider = new AnthropicProvider({ baseURL: server.url, apiKey: "sk-ant-test" });
 });
 after(() => server.close());
-
-function isKind(kind: ProviderErrorKind, check: (e: ProviderError) => void = () => {}) {
-  return (err: unknown) => {
-    assert.ok(err instanceof ProviderError, `expected a ProviderError, got ${String(err)}`);
-    assert.equal(err.kind, kind, err.message);
-    check(err);
-    return true;
-  };
-}
 
 describe("AnthropicProvider maps HTTP errors to ProviderError kinds, without retrying itself", () => {
   test("429 with a Retry-After HTTP date is rate_limit with retryAfterMs, asked once", async () => {

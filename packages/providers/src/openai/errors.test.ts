@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { CancelledError, ProviderError, type ProviderErrorKind } from "@harnessx/core";
+import { CancelledError, ProviderError } from "@harnessx/core";
 import { OpenAIProvider } from "./provider.js";
 import { openAIErrorReply } from "../test-support/openai-wire.js";
 import { collect, modelRequest } from "../test-support/requests.js";
 import { FakeServer } from "../test-support/server.js";
+import { isKind } from "../test-support/assertions.js";
 
 let server: FakeServer;
 let provider: OpenAIProvider;
@@ -13,15 +14,6 @@ before(async () => {
   provider = new OpenAIProvider({ baseURL: `${server.url}/v1`, apiKey: "sk-test" });
 });
 after(() => server.close());
-
-function isKind(kind: ProviderErrorKind, check: (e: ProviderError) => void = () => {}) {
-  return (err: unknown) => {
-    assert.ok(err instanceof ProviderError, `expected a ProviderError, got ${String(err)}`);
-    assert.equal(err.kind, kind, err.message);
-    check(err);
-    return true;
-  };
-}
 
 describe("OpenAIProvider maps HTTP errors to ProviderError kinds, without retrying itself", () => {
   test("429 with Retry-After seconds is rate_limit with retryAfterMs, asked once", async () => {
