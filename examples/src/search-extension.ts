@@ -21,7 +21,7 @@ export class SearchExtension extends Extension {
   /** Tool calls this extension saw finish, for the caller to inspect. */
   readonly completed: string[] = [];
 
-  install(ctx: ExtensionContext): void {
+  override install(ctx: ExtensionContext): void {
     ctx.registerTool(search, { replayPolicy: "safe" });
     ctx.addMiddleware(new NormalizeSearch());
     ctx.onHook(HookEvent.TOOL_CALL_END, (e) => void this.completed.push(e.data.toolCall.name));

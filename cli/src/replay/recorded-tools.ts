@@ -1,4 +1,4 @@
-import { tool, type ModelRequest, type Tool, type ToolDefinition } from "@harnessx/core";
+import { contribution, defineExtension, parseSystemPrompt, tool, type Extension, type ModelRequest, type PromptFragment, type Tool, type ToolDefinition } from "@harnessx/core";
 import type { RecordedEvent } from "@harnessx/recorder";
 
 interface RecordedToolEnd {
@@ -61,16 +61,20 @@ export class RecordedTools {
 }
 
 /**
- * Splits a recorded system prompt into what the agent was configured with and what prompt
- * providers added, around the "Available tools" section the engine composes from the tools.
+ * The parts a recorded system prompt was composed from: the operator's text and, per
+ * extension, the prompt fragments it contributed, as extensions that contribute the same
+ * fragments in the same order (so the rebuilt agent composes the same text).
  */
-export function splitSystemPrompt(request: ModelRequest): { base: string; extra: string } {
+export function recordedPrompt(request: ModelRequest): { system: string; extensions: Extension[] } {
   const system = request.system ?? "";
-  if (!request.tools?.length) return { base: system, extra: "" };
-  const section = `## Available tools\n${request.tools.map((t) => `- ${t.name}: ${t.description || "(no description)"}`).join("\n")}`;
-  const at = system.indexOf(section);
-  if (at < 0) return { base: system, extra: "" };
-  const base = system.slice(0, at).replace(/\n\n$/, "");
-  const extra = system.slice(at + section.length).replace(/^\n\n/, "");
-  return { base, extra };
+  const parsed = parseSystemPrompt(system, request.tools ?? []);
+  if (!parsed) return { system, extensions: [] };
+  const byExtension = new Map<string, PromptFragment[]>();
+  parsed.fragments.forEach(({ extension, id, tier, text }, order) => {
+    const list = byExtension.get(extension) ?? [];
+    list.push({ id, tier, text, order });
+    byExtension.set(extension, list);
+  });
+  const extensions = [...byExtension].map(([name, prompts]) => defineExtension({ name, contribute: () => contribution(name, { prompts }) }));
+  return { system: parsed.operator, extensions };
 }

@@ -1,9 +1,9 @@
 import { pathToFileURL } from "node:url";
-import { Agent, defineExtension, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
+import { Agent, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
 import { ReplayProvider, recordedCalls, type ReplayDivergence, type RecordedEvent } from "@harnessx/recorder";
 import { invalidInput } from "../errors.js";
 import type { LoadedRun } from "../store/load.js";
-import { RecordedTools, splitSystemPrompt } from "./recorded-tools.js";
+import { RecordedTools, recordedPrompt } from "./recorded-tools.js";
 
 /** What `--agent MODULE` exports (default export or `createAgent`): the user's agent, built around the replay provider. */
 export type AgentFactory = (options: { provider: ModelProvider; tools: Tool[]; model: string; name: string }) => Agent | Promise<Agent>;
@@ -61,17 +61,17 @@ export async function replayRun(loaded: LoadedRun, events: RecordedEvent[], agen
   let agent: Agent;
   if (agentModule) agent = await (await loadFactory(agentModule))({ provider, tools, model, name });
   else {
-    const { base, extra } = splitSystemPrompt(first);
+    const { system, extensions } = recordedPrompt(first);
     agent = new Agent({
       provider,
       model,
       name,
-      system: base,
+      system,
       tools,
       maxTokens: first.maxTokens,
       ...(first.temperature !== undefined ? { temperature: first.temperature } : {}),
       maxIterations: calls.length + 2,
-      extensions: extra ? [defineExtension({ name: "recorded_prompt", install: (ctx) => void ctx.registerPromptProvider(() => extra) })] : [],
+      extensions,
     });
   }
   const end = events.find((e) => e.kind === "agent_end");

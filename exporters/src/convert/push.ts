@@ -1,6 +1,6 @@
 import { ExportResultCode } from "@opentelemetry/core";
 import { Client, type ClientConfig } from "langsmith";
-import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type AgentInfo } from "../mapping/index.js";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type TracedAgent } from "../mapping/index.js";
 import { DeliveryLedger, ledgerFetch } from "../langsmith/ledger.js";
 import { LangSmithSink } from "../langsmith/run-sink.js";
 import { createOtlpExporter, type OtlpProtocol } from "../telemetry/otlp-exporter.js";
@@ -65,7 +65,7 @@ export async function pushToLangSmith(events: Iterable<RecordedEvent>, options: 
   const client = new Client({ timeout_ms: 10_000, ...config, callerOptions: { maxRetries: 2, ...config.callerOptions }, fetchImplementation: ledgerFetch(ledger, config.fetchImplementation ?? fetch, stop.signal) });
   const maxContentChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
   const firstReply = normalized.find((e) => e.kind === "llm_response")?.data as { provider?: string } | undefined;
-  const info: AgentInfo = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...((options.agent?.provider ?? firstReply?.provider) ? { provider: options.agent?.provider ?? firstReply?.provider } : {}) };
+  const info: TracedAgent = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...((options.agent?.provider ?? firstReply?.provider) ? { provider: options.agent?.provider ?? firstReply?.provider } : {}) };
   const sink = new LangSmithSink({ client, projectName: options.projectName ?? process.env.LANGSMITH_PROJECT ?? "harnessx", maxContentChars, ledger, ...(info.sessionId ? { metadata: { thread_id: info.sessionId } } : {}) });
   const tracker = new SpanTracker(sink, info, { captureContent: false, maxContentChars });
   for (const e of normalized) tracker.handle(e);

@@ -1,10 +1,10 @@
-import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type AgentInfo } from "../mapping/index.js";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type TracedAgent } from "../mapping/index.js";
 import { MemorySink, type MemorySpan } from "./memory-sink.js";
 import { normalizeRecording, type RecordedEvent } from "./recorded-event.js";
 
 export interface ConvertOptions {
   /** Agent facts the events do not carry. Default name "agent"; provider from the first reply. */
-  agent?: Partial<AgentInfo>;
+  agent?: Partial<TracedAgent>;
   /** Include prompts, replies, tool arguments and results (as the live extension's `captureContent`). Default false. */
   captureContent?: boolean;
   /** Longest string kept per content part. Default 8192. */
@@ -26,7 +26,7 @@ export function spansFromRecording(source: Iterable<RecordedEvent>, options: Con
   const { events, skipped } = normalizeRecording(source);
   const firstReply = events.find((e) => e.kind === "llm_response")?.data as { provider?: unknown } | undefined;
   const provider = options.agent?.provider ?? (typeof firstReply?.provider === "string" ? firstReply.provider : undefined);
-  const info: AgentInfo = {
+  const info: TracedAgent = {
     name: options.agent?.name ?? "agent",
     ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}),
     ...(provider ? { provider } : {}),

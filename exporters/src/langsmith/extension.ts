@@ -65,11 +65,11 @@ export class LangSmithExtension extends Extension {
     this.maxContentChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
   }
 
-  install(ctx: ExtensionContext): void {
+  override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    const sink = new LangSmithSink({ client: this.client, projectName: this.projectName, maxContentChars: this.maxContentChars, ledger: this.ledger, metadata: { thread_id: ctx.sessionId } });
+    const sink = new LangSmithSink({ client: this.client, projectName: this.projectName, maxContentChars: this.maxContentChars, ledger: this.ledger, metadata: { thread_id: ctx.info.sessionId } });
     this.sink = sink;
-    const tracker = new SpanTracker(sink, { name: ctx.config.name, sessionId: ctx.sessionId, provider: ctx.agent.provider.name }, { captureContent: false, maxContentChars: this.maxContentChars });
+    const tracker = new SpanTracker(sink, { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, { captureContent: false, maxContentChars: this.maxContentChars });
     this.tracker = tracker;
     const observe: HookCallback = (hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data });
     for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);

@@ -21,7 +21,7 @@ export interface TraceEvent {
 }
 
 /** Facts about the agent that no single event carries. */
-export interface AgentInfo {
+export interface TracedAgent {
   name: string;
   sessionId?: string;
   /** The provider's name (`gen_ai.provider.name`), when known before its first reply. */

@@ -2,7 +2,7 @@ import type { AgentStartData, LlmRequestData, LlmResponseData, RunResult, ToolCa
 import { GenAI, Hx } from "./attributes.js";
 import { cut, inputMessages, outputMessages, safeJson, systemInstructions, toolDefinitions } from "./content.js";
 import { spanError } from "./errors.js";
-import type { AgentInfo, Attributes, SpanClose, SpanError, SpanOpen, SpillReference } from "./span-model.js";
+import type { TracedAgent, Attributes, SpanClose, SpanError, SpanOpen, SpillReference } from "./span-model.js";
 
 export interface MappingOptions {
   /** Put prompts, replies, tool arguments and results on spans. Default false. */
@@ -13,7 +13,7 @@ export interface MappingOptions {
 
 export const DEFAULT_MAX_CONTENT_CHARS = 8192;
 
-function common(info: AgentInfo, operation: string): Attributes {
+function common(info: TracedAgent, operation: string): Attributes {
   const a: Attributes = { [GenAI.OPERATION_NAME]: operation };
   if (info.provider) a[GenAI.PROVIDER_NAME] = info.provider;
   if (info.sessionId) a[GenAI.CONVERSATION_ID] = info.sessionId;
@@ -38,7 +38,7 @@ function jsonContent(a: Attributes, key: string, json: string, max: number): voi
   a[Hx.ORIGINAL_CHARS_PREFIX + key] = json.length;
 }
 
-export function agentOpen(info: AgentInfo, start: AgentStartData, time: number): SpanOpen {
+export function agentOpen(info: TracedAgent, start: AgentStartData, time: number): SpanOpen {
   const attributes = common(info, "invoke_agent");
   attributes[GenAI.AGENT_NAME] = info.name;
   if (start.model) attributes[GenAI.REQUEST_MODEL] = start.model;
@@ -62,7 +62,7 @@ export function agentClose(start: AgentStartData, result: RunResult | undefined,
   return { time, attributes, ...(error ? { error } : {}), detail: { role: "agent", start, ...(result ? { result } : {}) } };
 }
 
-export function chatOpen(info: AgentInfo, request: LlmRequestData, time: number, o: MappingOptions): SpanOpen {
+export function chatOpen(info: TracedAgent, request: LlmRequestData, time: number, o: MappingOptions): SpanOpen {
   const attributes = common(info, "chat");
   attributes[GenAI.REQUEST_MODEL] = request.model;
   if (typeof request.maxTokens === "number") attributes[GenAI.REQUEST_MAX_TOKENS] = request.maxTokens;
@@ -76,7 +76,7 @@ export function chatOpen(info: AgentInfo, request: LlmRequestData, time: number,
   return { role: "chat", name: `chat ${request.model}`, kind: "CLIENT", time, attributes, detail: { role: "chat", request } };
 }
 
-export function chatClose(info: AgentInfo, request: LlmRequestData, response: LlmResponseData, time: number, o: MappingOptions): SpanClose {
+export function chatClose(info: TracedAgent, request: LlmRequestData, response: LlmResponseData, time: number, o: MappingOptions): SpanClose {
   const attributes: Attributes = {};
   // Set at start from the agent's provider; a reply from another one (a fallback) corrects it.
   if (response.provider && response.provider !== info.provider) attributes[GenAI.PROVIDER_NAME] = response.provider;

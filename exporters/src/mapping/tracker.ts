@@ -2,7 +2,7 @@ import type { HookEvent, AgentEndData, AgentStartData, ContextCondensedData, Cus
 import { GenAI, Hx } from "./attributes.js";
 import { spanError } from "./errors.js";
 import { agentClose, agentOpen, chatClose, chatOpen, failedClose, toolClose, toolOpen, type MappingOptions } from "./span-specs.js";
-import type { AgentInfo, Attributes, SpanDetail, SpanSink, SpillReference, TraceEvent } from "./span-model.js";
+import type { TracedAgent, Attributes, SpanDetail, SpanSink, SpillReference, TraceEvent } from "./span-model.js";
 import { spillFromData, spillFromEnvelope } from "./spill.js";
 
 interface Open<H> {
@@ -30,7 +30,7 @@ export const TRACED_EVENTS = ["agent_start", "agent_end", "llm_request", "llm_re
 export class SpanTracker<H> {
   private readonly runs = new Map<string, RunState<H>>();
 
-  constructor(private readonly sink: SpanSink<H>, private readonly info: AgentInfo, private readonly options: MappingOptions) {}
+  constructor(private readonly sink: SpanSink<H>, private readonly info: TracedAgent, private readonly options: MappingOptions) {}
 
   /** Runs with an open span (a run waiting for approval stays open). */
   get openRuns(): number {

@@ -46,9 +46,9 @@ export class OpenTelemetryExtension extends Extension {
     };
   }
 
-  install(ctx: ExtensionContext): void {
+  override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    const tracker = new SpanTracker(new OtelSink(this.tracer), { name: ctx.config.name, sessionId: ctx.sessionId, provider: ctx.agent.provider.name }, this.options);
+    const tracker = new SpanTracker(new OtelSink(this.tracer), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);
     this.tracker = tracker;
     const observe: HookCallback = (hook) => {
       this.currentRunId = hook.runId;

@@ -1,4 +1,4 @@
-import { HookEvent, type ExtensionContext } from "@harnessx/core";
+import type { ExtensionContext } from "@harnessx/core";
 import { ExporterError } from "../errors.js";
 
 /**
@@ -16,6 +16,6 @@ export class DropReporter {
     if (!ctx || dropped <= 0) return undefined;
     this.reported = total;
     const error = new ExporterError("export_dropped", `${this.extension}: ${dropped} ${this.what} could not be exported${detail ? ` (${detail})` : ""}`);
-    return ctx.hooks.emit(HookEvent.ERROR, { source: "exporter", error, extension: this.extension, dropped });
+    return ctx.reportError(error, { source: "exporter", dropped });
   }
 }

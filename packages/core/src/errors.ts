@@ -62,19 +62,48 @@ export function providerErrorKindForStatus(status: number | undefined): Provider
 export class MiddlewareError extends HarnessError {
   readonly middleware: string;
   readonly stage: string;
-  constructor(middleware: string, stage: string, message: string, options?: { cause?: unknown }) {
-    super("middleware_failed", `middleware "${middleware}" (${stage}): ${message}`, options);
+  /** The extension that registered the middleware, when one did. */
+  readonly extension?: string;
+  constructor(middleware: string, stage: string, message: string, options?: { cause?: unknown; extension?: string }) {
+    const of = options?.extension ? ` of extension "${options.extension}"` : "";
+    super("middleware_failed", `middleware "${middleware}"${of} (${stage}): ${message}`, options);
     this.middleware = middleware;
     this.stage = stage;
+    this.extension = options?.extension;
   }
 }
 
 /** An extension could not be installed, or a lifecycle callback failed the turn. */
 export class ExtensionError extends HarnessError {
   readonly extension: string;
-  constructor(extension: string, message: string, options?: { cause?: unknown }) {
-    super("extension_failed", `extension "${extension}": ${message}`, options);
+  constructor(extension: string, message: string, options?: { cause?: unknown; code?: string }) {
+    super(options?.code ?? "extension_failed", `extension "${extension}": ${message}`, options);
     this.extension = extension;
+  }
+}
+
+/**
+ * An extension broke the contribution contract: a malformed or colliding member, a
+ * `contribute()` that returned a promise, an oversized prompt fragment. Raised before any
+ * part of the extension's contribution is applied; `member` names the offending part
+ * (`tool:search`, `prompt:guide`, `policy:no-rm`, `lifecycle:open-db`, or `contribution`).
+ */
+export class ExtensionContractError extends ExtensionError {
+  readonly member: string;
+  constructor(extension: string, member: string, message: string, options?: { cause?: unknown; code?: string }) {
+    super(extension, `${member}: ${message}`, { code: "extension_contract", ...options });
+    this.member = member;
+  }
+}
+
+/**
+ * An extension tried to widen what the user allowed or to act for someone else: a member
+ * attributed to another extension, a prompt fragment in the operator tier, a tool taking
+ * over a name another owner registered.
+ */
+export class PrivilegeWideningError extends ExtensionContractError {
+  constructor(extension: string, member: string, message: string) {
+    super(extension, member, message, { code: "privilege_widening" });
   }
 }
 

@@ -1,7 +1,10 @@
-export { Agent, type AgentConfig, type AgentOptions, type ModelRetryOptions } from "./engine/agent.js";
+export { Agent, type AgentOptions } from "./engine/agent.js";
+export type { AgentConfig, ModelRetryOptions } from "./engine/config.js";
+export type { AgentInfo } from "./engine/agent-info.js";
 export type { RunResult, RunStatus, RunEvent, RunOptions, PendingApproval, ApprovalDecision } from "./engine/run-types.js";
 export type { RunStream } from "./engine/run-stream.js";
-export { prefixKey } from "./engine/system-prompt.js";
+export { prefixKey } from "./prompt/system-prompt.js";
+export { parseSystemPrompt, renderSystemPrompt, type RenderedFragment } from "./prompt/sections.js";
 export { condense, type CondenseOutcome } from "./engine/condense.js";
 
 export * from "./types/content.js";
@@ -26,8 +29,31 @@ export { HookEvent, ALL_HOOK_EVENTS } from "./hooks/events.js";
 export { HookBus } from "./hooks/hook-bus.js";
 export type * from "./hooks/payloads.js";
 
-export { Extension, defineExtension, type ExtensionDefinition, type ExtensionHooks, type ExtensionLike, type JsonValue } from "./extensions/extension.js";
-export type { ExtensionContext, PromptProvider, RegisterToolOptions, ToolHandler } from "./extensions/context.js";
+export {
+  Extension,
+  defineExtension,
+  type ExtensionDefinition,
+  type ExtensionEntry,
+  type ExtensionFactory,
+  type ExtensionHooks,
+  type ExtensionLike,
+  type JsonValue,
+  type LoadedExtension,
+} from "./extensions/extension.js";
+export type { ExtensionContext, PromptProvider, RegisterToolOptions, ReportedErrorSource, ToolHandler } from "./extensions/context.js";
+export {
+  contribution,
+  type ContributionMembers,
+  type ExtensionContribution,
+  type ExtensionSummary,
+  type LifecycleContribution,
+  type MiddlewareRecord,
+  type ObserverRecord,
+  type PolicyContribution,
+  type PromptFragment,
+  type PromptTier,
+} from "./extensions/contribution.js";
+export type { TrustLevel } from "./extensions/trust-level.js";
 export type { SavedExtensionState } from "./extensions/host.js";
 
 export { ConversationMemory } from "./memory/conversation.js";

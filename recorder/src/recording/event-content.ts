@@ -24,7 +24,7 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
   switch (event.event) {
     case "agent_start": {
       const { input, model, resumed } = event.data;
-      return { attrs: { agent: event.agent.config.name, model, resumed, sessionId: event.agent.sessionId }, payload: { input: captureContent ? input : OMITTED, model, resumed } };
+      return { attrs: { agent: event.info.name, model, resumed, sessionId: event.info.sessionId }, payload: { input: captureContent ? input : OMITTED, model, resumed } };
     }
     case "agent_end": {
       const { result } = event.data;

@@ -1,4 +1,4 @@
-import { Extension, HarnessError, HookEvent, type AnyHookContext, type ExtensionContext, type RunResult } from "@harnessx/core";
+import { Extension, HarnessError, type AnyHookContext, type ExtensionContext, type RunResult } from "@harnessx/core";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
 import { runDirOf } from "../format/layout.js";
 import { Sanitizer } from "../redact/sanitize.js";
@@ -72,7 +72,7 @@ export class FlightRecorderExtension extends Extension {
     this.sanitizer = new Sanitizer(this.options.rules);
   }
 
-  install(ctx: ExtensionContext): void {
+  override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
     ctx.onAnyHook((event) => this.observe(event));
     this.timer = setInterval(() => this.drain(), this.options.flushIntervalMs);
@@ -294,7 +294,7 @@ export class FlightRecorderExtension extends Extension {
     const lost = this.queue.length;
     this.queue = [];
     if (this.timer) clearInterval(this.timer);
-    const reported = this.ctx?.hooks.emit(HookEvent.ERROR, { source: "recorder", error: this.failure, dropped: lost });
+    const reported = this.ctx?.reportError(this.failure, { source: "recorder", dropped: lost });
     reported?.catch(() => undefined);
   }
 

@@ -48,7 +48,7 @@ export class RunRecording {
     private readonly options: ResolvedRecorderOptions,
     private readonly sanitizer: Sanitizer,
   ) {
-    const agent = start.agent;
+    const agent = start.info;
     this.manifest = previous
       ? { ...previous, status: "running", endedAt: null, pid: process.pid }
       : {
@@ -56,7 +56,7 @@ export class RunRecording {
           v: 1,
           runId: start.data.runId,
           runSpanId: newSpanId(),
-          agent: agent.config.name,
+          agent: agent.name,
           sessionId: agent.sessionId,
           models: [],
           status: "running",

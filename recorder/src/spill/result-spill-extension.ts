@@ -45,7 +45,7 @@ export class ResultSpillExtension extends Extension {
     });
   }
 
-  install(ctx: ExtensionContext): void {
+  override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
     ctx.addMiddleware({ name: "ResultSpill", afterToolExecution: (result: ToolResult) => this.spiller.afterToolExecution(result) });
     ctx.registerTool(readResultTool(this.reader));
@@ -57,11 +57,11 @@ export class ResultSpillExtension extends Extension {
   }
 
   private holder(): string {
-    return `spill:${this.ctx?.sessionId ?? "unknown"}`;
+    return `spill:${this.ctx?.info.sessionId ?? "unknown"}`;
   }
 
   override onSaveSession(ctx: ExtensionContext): JsonValue | undefined {
-    return this.index.toState(ctx.sessionId);
+    return this.index.toState(ctx.info.sessionId);
   }
 
   /**

@@ -1,6 +1,7 @@
-import { ConfigError, HarnessError } from "../errors.js";
-import type { ExtensionServices, PromptProvider } from "../extensions/context.js";
-import type { ExtensionLike } from "../extensions/extension.js";
+import { HarnessError } from "../errors.js";
+import type { ExtensionServices } from "../extensions/context.js";
+import type { ExtensionContribution, PromptFragment } from "../extensions/contribution.js";
+import type { ExtensionEntry } from "../extensions/extension.js";
 import { ExtensionHost } from "../extensions/host.js";
 import { HookEvent } from "../hooks/events.js";
 import { HookBus } from "../hooks/hook-bus.js";
@@ -18,54 +19,18 @@ import { RunLoop } from "./run-loop.js";
 import { makeRunStream, StreamSink, type RunStream } from "./run-stream.js";
 import type { ApprovalDecision, RunOptions, RunResult } from "./run-types.js";
 import { NO_SINK, type EngineServices, type RunSink } from "./services.js";
-import { SystemPromptComposer } from "./system-prompt.js";
+import { SystemPromptComposer } from "../prompt/system-prompt.js";
+import { createAgentInfo, type AgentInfo } from "./agent-info.js";
+import { resolveConfig, type AgentConfig, type ConfigOptions } from "./config.js";
 import { readSessionState, type SessionState } from "../session/session-state.js";
 import { assertJsonCompatible } from "../session/json-check.js";
 
-export interface ModelRetryOptions {
-  /** Total attempts per model call, the first included. Default 4. */
-  maxAttempts: number;
-  /** First backoff when the server gives no Retry-After. Default 500 ms. */
-  initialDelayMs: number;
-  /** Cap on one wait, Retry-After included. Default 30 s. */
-  maxDelayMs: number;
-}
-
-/** Resolved settings of an agent (every default filled in). */
-export interface AgentConfig {
-  /** Name used in traces (`invoke_agent {name}`). Default `"agent"`. */
-  name: string;
-  model: string;
-  system: string;
-  /** Model calls with tools per run before a final answer is asked for. Default 50. */
-  maxIterations: number;
-  /** Reply budget per model call. Default 4096. */
-  maxTokens: number;
-  /** Largest budget a cut tool call may be retried with. Default 32768. */
-  maxReplyTokens: number;
-  temperature: number | undefined;
-  /** Tool results longer than this are cut for the model (hooks and middleware see all). Default 100,000. */
-  maxResultChars: number;
-  /** Condense the history when its estimate exceeds `contextBudgetTokens`. Default true. */
-  condense: boolean;
-  /** Default 150,000 estimated tokens. */
-  contextBudgetTokens: number;
-  retry: ModelRetryOptions;
-  /** Time limit of one model call. Default 120 s. */
-  requestTimeoutMs: number;
-  /** Stop a tool-call pattern repeated `threshold` times (default 4); false to disable. */
-  repetition: { threshold: number } | false;
-  /** Offer the `write_todos` tool. Default false. */
-  todos: boolean;
-}
-
-export interface AgentOptions extends Partial<Omit<AgentConfig, "retry">> {
-  provider: ModelProvider;
+export interface AgentOptions extends ConfigOptions {
   tools?: readonly Tool[];
-  extensions?: readonly ExtensionLike[];
+  /** Extensions, classes, factories, or what `discover()` loaded; installed by `priority`, then order. */
+  extensions?: readonly ExtensionEntry[];
   middleware?: MiddlewarePipeline;
   permissions?: PermissionManager;
-  retry?: Partial<ModelRetryOptions>;
   sessionId?: string;
 }
 
@@ -79,7 +44,9 @@ export class Agent implements AsyncDisposable {
   readonly memory = new ConversationMemory();
   readonly permissions: PermissionManager;
   readonly sessionId: string;
-  private readonly promptProviders = new Registry<PromptProvider>();
+  /** The read-only view extensions and observers get. */
+  readonly info: AgentInfo;
+  private readonly prompts = new Registry<PromptFragment>();
   private readonly policies = new Registry<Policy>();
   private readonly state = new Map<string, unknown>();
   private readonly todos: { current: TodoItem[] } = { current: [] };
@@ -92,34 +59,39 @@ export class Agent implements AsyncDisposable {
   constructor(options: AgentOptions) {
     if (!options?.provider) throw new HarnessError("no_provider", "Agent needs a provider (e.g. new ScriptedProvider(steps) or new OpenAIProvider())");
     this.provider = options.provider;
-    this.config = Object.freeze(resolveConfig(options));
+    this.config = resolveConfig(options);
     this.sessionId = options.sessionId ?? newId("session");
-    this.hooks = new HookBus(this);
+    this.info = createAgentInfo({
+      sessionId: this.sessionId,
+      provider: this.provider.name,
+      config: this.config,
+      toolNames: () => this.tools.names(),
+      extensions: () => this.extensions?.summaries() ?? [],
+    });
+    this.hooks = new HookBus(this.info);
     this.middleware = options.middleware ?? new MiddlewarePipeline();
     this.permissions = options.permissions ?? new PermissionManager();
     for (const t of options.tools ?? []) this.tools.register(t);
     if (this.config.todos) this.tools.register(writeTodosTool((todos) => this.updateTodos(todos)));
-
     const extensionServices: ExtensionServices = {
-      agent: this,
-      config: this.config,
+      info: this.info,
       tools: this.tools,
       hooks: this.hooks,
       middleware: this.middleware,
-      memory: this.memory,
-      promptProviders: this.promptProviders,
+      prompts: this.prompts,
       policies: this.policies,
       state: this.state,
       emitCustom: (extension, name, data) => this.hooks.emit(HookEvent.CUSTOM, { extension, name, data }) ?? Promise.resolve(),
+      emitError: (source, error, extension, dropped) => this.hooks.emit(HookEvent.ERROR, { source, error, extension, ...(dropped !== undefined ? { dropped } : {}) }) ?? Promise.resolve(),
     };
-    this.extensions = new ExtensionHost(options.extensions ?? [], extensionServices, (extension, error) =>
+    this.extensions = new ExtensionHost(options.extensions ?? [], extensionServices, { maxFragmentChars: this.config.maxPromptFragmentChars }, (extension, error) =>
       this.hooks.emit(HookEvent.ERROR, { source: "extension", error, extension }),
     );
-    const prompt = new SystemPromptComposer(this.config.system, this.promptProviders, (owner, error) => {
+    const prompt = new SystemPromptComposer(this.config.system, this.prompts, this.config.maxPromptFragmentChars, (owner, error) => {
       void this.hooks.emit(HookEvent.ERROR, { source: "prompt_provider", error, ...(owner ? { extension: owner } : {}) });
     });
     this.services = {
-      agent: this,
+      info: this.info,
       config: this.config,
       provider: this.provider,
       tools: this.tools,
@@ -137,6 +109,11 @@ export class Agent implements AsyncDisposable {
   /** Names of installed extensions, in install order. */
   get extensionNames(): string[] {
     return this.extensions.names();
+  }
+
+  /** Every extension's complete contribution (declared and registered), deeply frozen, in install order. */
+  contributions(): ExtensionContribution[] {
+    return this.extensions.contributions();
   }
 
   /** Runs one user turn to a terminal result or an approval wait. Never rejects for run failures. */
@@ -247,28 +224,4 @@ export class Agent implements AsyncDisposable {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
-
-function resolveConfig(o: AgentOptions): AgentConfig {
-  const positive = (name: string, v: number | undefined, fallback: number) => {
-    if (v === undefined) return fallback;
-    if (typeof v !== "number" || !(v > 0)) throw new ConfigError(`${name} must be a positive number, got ${JSON.stringify(v)}`);
-    return v;
-  };
-  return {
-    name: o.name ?? "agent",
-    model: o.model ?? o.provider.defaultModel ?? "default",
-    system: o.system ?? "",
-    maxIterations: positive("maxIterations", o.maxIterations, 50),
-    maxTokens: positive("maxTokens", o.maxTokens, 4096),
-    maxReplyTokens: positive("maxReplyTokens", o.maxReplyTokens, 32_768),
-    temperature: o.temperature,
-    maxResultChars: positive("maxResultChars", o.maxResultChars, 100_000),
-    condense: o.condense ?? true,
-    contextBudgetTokens: positive("contextBudgetTokens", o.contextBudgetTokens, 150_000),
-    retry: { maxAttempts: 4, initialDelayMs: 500, maxDelayMs: 30_000, ...o.retry },
-    requestTimeoutMs: positive("requestTimeoutMs", o.requestTimeoutMs, 120_000),
-    repetition: o.repetition === undefined ? { threshold: 4 } : o.repetition,
-    todos: o.todos ?? false,
-  };
 }

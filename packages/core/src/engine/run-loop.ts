@@ -259,7 +259,7 @@ export class RunLoop {
   private async pause(pending: PendingApproval[]): Promise<RunResult> {
     const result = this.result("awaiting_approval", undefined, pending);
     // Not terminal (no AGENT_END), but observers such as recorders need to know the run now waits.
-    await fire(this.services, HookEvent.CHECKPOINT, { sessionId: this.services.agent.sessionId, runId: this.runId, status: "awaiting_approval", phase: "approval_wait" });
+    await fire(this.services, HookEvent.CHECKPOINT, { sessionId: this.services.info.sessionId, runId: this.runId, status: "awaiting_approval", phase: "approval_wait" });
     this.sink.push({ type: "result", result });
     this.services.hooks.setRun(undefined);
     return result;

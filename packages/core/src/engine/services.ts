@@ -10,13 +10,14 @@ import type { ToolRegistry } from "../tools/registry.js";
 import type { TodoItem } from "../tools/todos.js";
 import type { ModelProvider } from "../types/provider.js";
 import type { Registry } from "../util/registry.js";
-import type { Agent, AgentConfig } from "./agent.js";
+import type { AgentInfo } from "./agent-info.js";
+import type { AgentConfig } from "./config.js";
 import type { RunEvent } from "./run-types.js";
-import type { SystemPromptComposer } from "./system-prompt.js";
+import type { SystemPromptComposer } from "../prompt/system-prompt.js";
 
 /** Everything one run works with; built by the Agent. */
 export interface EngineServices {
-  agent: Agent;
+  info: AgentInfo;
   config: AgentConfig;
   provider: ModelProvider;
   tools: ToolRegistry;

@@ -62,7 +62,7 @@ export async function authorize(services: EngineServices, call: ToolCall, tool: 
   let decision = base ?? services.permissions.resolve(call.name, tool.permission);
   for (const { value: policy, owner } of services.policies.list()) {
     if (!policyApplies(policy, call.name)) continue;
-    const answer = await askPolicy(policy, { action: "tool_call", toolCall: call, phase, runId });
+    const answer = await askPolicy(policy, { action: "tool_call", toolCall: call, phase, runId }, owner);
     if (answer.error) await fire(services, HookEvent.ERROR, { source: "policy", error: answer.error, extension: owner });
     decision = strictest(decision, answer.decision);
   }

@@ -1,141 +1,195 @@
-import type { Agent, AgentConfig } from "../engine/agent.js";
-import { ToolRegistrationError } from "../errors.js";
+import type { AgentInfo } from "../engine/agent-info.js";
+import { ExtensionError, PrivilegeWideningError, ToolRegistrationError } from "../errors.js";
 import type { HookEvent } from "../hooks/events.js";
 import type { HookBus } from "../hooks/hook-bus.js";
-import type { AnyHookContext, HookCallback } from "../hooks/payloads.js";
-import type { MiddlewareLike } from "../middleware/middleware.js";
+import type { AnyHookContext, ErrorSource, HookCallback } from "../hooks/payloads.js";
+import { middlewareName, type MiddlewareLike } from "../middleware/middleware.js";
 import type { MiddlewarePipeline } from "../middleware/pipeline.js";
-import type { ConversationMemory } from "../memory/conversation.js";
 import type { Policy } from "../permissions/policy.js";
 import { registration, type Registration } from "../registration.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { InputSchema } from "../tools/schema.js";
 import { tool as defineTool, type Tool, type ToolExecutionContext, type ToolSettings } from "../tools/tool.js";
 import type { Registry } from "../util/registry.js";
+import type { ExtensionContribution, PromptFragment } from "./contribution.js";
+import type { ContributionLedger } from "./ledger.js";
+import { validateContribution } from "./validate-contribution.js";
 
-/** A prompt provider returns text appended to the system prompt, or nothing. */
+/** A prompt provider returns text for the system prompt, or nothing. */
 export type PromptProvider = () => string | undefined | null;
 
 export interface RegisterToolOptions extends ToolSettings {
   name?: string;
   description?: string;
   inputSchema?: InputSchema;
-  /** Needed to take over an existing tool name; closing restores the previous binding. */
+  /** Replaces a tool this extension registered earlier; closing restores it. Another owner's tool cannot be taken over. */
   replace?: boolean;
 }
 
 export type ToolHandler = (input: Record<string, unknown>, context: ToolExecutionContext) => unknown;
 
-/** What an extension registers through; every registration is owned and undone on close. */
+/** Where an extension's own failure report comes from (`reportError`). */
+export type ReportedErrorSource = Extract<ErrorSource, "extension" | "exporter" | "recorder">;
+const REPORTED_SOURCES = new Set<ReportedErrorSource>(["extension", "exporter", "recorder"]);
+
+/**
+ * What an extension registers through: every operation is owned (undone on close or a
+ * failed install) and attributed to the extension. It holds no handle on the agent: `info`
+ * is a read-only view, and no registry, permission manager or memory is reachable from here.
+ */
 export interface ExtensionContext {
   readonly extension: string;
-  readonly config: Readonly<AgentConfig>;
-  readonly tools: ToolRegistry;
-  readonly hooks: HookBus;
-  readonly middleware: MiddlewarePipeline;
-  readonly memory: ConversationMemory;
-  readonly sessionId: string;
-  readonly agent: Agent;
+  readonly info: AgentInfo;
   registerTool(toolOrHandler: Tool | ToolHandler, options?: RegisterToolOptions): Registration;
   addMiddleware(middleware: MiddlewareLike): Registration;
   onHook<E extends HookEvent>(event: E, callback: HookCallback<E>): Registration;
   /** Observes every event. */
   onAnyHook(callback: (ctx: AnyHookContext) => void | Promise<void>): Registration;
+  /** Adds a labelled prompt section below the operator's text (tier `guidance` or `context`). */
+  addPromptFragment(fragment: PromptFragment): Registration;
+  /** A `guidance` fragment whose text is asked for at each model call. */
   registerPromptProvider(provider: PromptProvider): Registration;
   addPolicy(policy: Policy): Registration;
   /** Emits a `CUSTOM` event `{ extension, name, data }` to every observer. */
   emit(name: string, data: unknown): Promise<void>;
+  /** Reports a failure of the extension's own work as an `ERROR` event attributed to it. */
+  reportError(error: Error, details?: { source?: ReportedErrorSource; dropped?: number }): Promise<void>;
   /** Shared agent metadata; prefix keys with your extension's name. */
   getState<T = unknown>(key: string, fallback?: T): T | undefined;
   setState(key: string, value: unknown): void;
 }
 
-/** The agent's registries a context writes to. */
+/** The agent's parts a context writes to; never handed to an extension. */
 export interface ExtensionServices {
-  agent: Agent;
-  config: Readonly<AgentConfig>;
+  info: AgentInfo;
   tools: ToolRegistry;
   hooks: HookBus;
   middleware: MiddlewarePipeline;
-  memory: ConversationMemory;
-  promptProviders: Registry<PromptProvider>;
+  prompts: Registry<PromptFragment>;
   policies: Registry<Policy>;
   state: Map<string, unknown>;
   emitCustom(extension: string, name: string, data: unknown): Promise<void>;
+  emitError(source: ErrorSource, error: Error, extension: string, dropped?: number): Promise<void>;
 }
 
-/** The context handed to one extension; it remembers every registration for rollback and close. */
-export class OwnedExtensionContext implements ExtensionContext {
-  private readonly owned: Registration[] = [];
+/** The host's side of a context: apply a validated value, or undo everything and close it. */
+export interface ContextControl {
+  context: ExtensionContext;
+  apply(value: ExtensionContribution): void;
+  removeAll(): void;
+}
 
-  constructor(readonly extension: string, private readonly services: ExtensionServices) {}
+/**
+ * Opens the context of one extension. The context is a frozen object of closures: the
+ * services and the ledger are not reachable from it, and it refuses work once closed.
+ */
+export function openContext(ledger: ContributionLedger, services: ExtensionServices, maxFragmentChars: number): ContextControl {
+  const name = ledger.extension;
+  const owned: Registration[] = [];
+  let closed = false;
+  let providers = 0;
 
-  get config() { return this.services.config; }
-  get tools() { return this.services.tools; }
-  get hooks() { return this.services.hooks; }
-  get middleware() { return this.services.middleware; }
-  get memory() { return this.services.memory; }
-  get sessionId() { return this.services.agent.sessionId; }
-  get agent() { return this.services.agent; }
+  const guard = () => {
+    if (closed) throw new ExtensionError(name, "this extension's context is closed (the agent closed or its install failed)");
+  };
+  const own = (reg: Registration, forget: () => void): Registration => {
+    const both = registration(() => {
+      reg.close();
+      forget();
+    });
+    owned.push(both);
+    return both;
+  };
+  /** One member checked by the same rules as a whole contribution. */
+  const checked = (members: Parameters<typeof validateContribution>[0]) =>
+    validateContribution({ extension: name, ...(members as object) }, { extension: name, maxFragmentChars, toolOwner: () => undefined });
 
-  private own(reg: Registration): Registration {
-    this.owned.push(reg);
-    return registration(() => reg.close());
-  }
-
-  registerTool(toolOrHandler: Tool | ToolHandler, options: RegisterToolOptions = {}): Registration {
-    const { replace, ...overrides } = options;
-    let t: Tool;
-    if (typeof toolOrHandler === "function") {
-      if (!overrides.name) throw new ToolRegistrationError(`extension "${this.extension}": registerTool with a handler needs options.name`);
-      t = defineTool({ ...overrides, name: overrides.name, description: overrides.description ?? "", execute: toolOrHandler });
-    } else if (Object.keys(overrides).length > 0) {
-      const { execute, schema: _schema, definition: _definition, ...base } = toolOrHandler;
-      t = defineTool({ ...base, inputSchema: toolOrHandler.schema.jsonSchema, ...overrides, name: overrides.name ?? toolOrHandler.name, execute });
-    } else {
-      t = toolOrHandler;
+  const bindTool = (tool: Tool, replace: boolean): Registration => {
+    const holder = services.tools.has(tool.name) ? services.tools.ownerOf(tool.name) ?? null : undefined;
+    if (holder !== undefined && holder !== name) {
+      const who = holder === null ? "the application" : `extension "${holder}"`;
+      if (replace) throw new PrivilegeWideningError(name, `tool:${tool.name}`, `belongs to ${who}; an extension cannot take over another owner's tool (the user's permission rules name that tool)`);
+      throw new ToolRegistrationError(`extension "${name}": tool "${tool.name}" is already registered by ${who}`);
     }
-    return this.own(this.services.tools.register(t, { replace, owner: this.extension }));
-  }
+    const reg = services.tools.register(tool, { replace, owner: name });
+    return own(reg, ledger.add("tools", tool as ExtensionContribution["tools"][number]));
+  };
+  const addFragment = (fragment: ExtensionContribution["prompts"][number]): Registration => {
+    if (ledger.hasId("prompts", fragment.id)) throw new ExtensionError(name, `prompt fragment "${fragment.id}" is already registered`);
+    return own(services.prompts.add(fragment, name), ledger.add("prompts", fragment));
+  };
+  const addPolicy = (policy: ExtensionContribution["policies"][number]): Registration => {
+    if (ledger.hasId("policies", policy.id)) throw new ExtensionError(name, `policy "${policy.id}" is already registered`);
+    return own(services.policies.add(policy, name), ledger.add("policies", policy));
+  };
 
-  addMiddleware(middleware: MiddlewareLike): Registration {
-    return this.own(this.services.middleware.add(middleware));
-  }
+  const context: ExtensionContext = Object.freeze({
+    extension: name,
+    info: services.info,
+    registerTool(toolOrHandler: Tool | ToolHandler, options: RegisterToolOptions = {}): Registration {
+      guard();
+      const { replace, ...overrides } = options;
+      let built: Tool;
+      if (typeof toolOrHandler === "function") {
+        if (!overrides.name) throw new ToolRegistrationError(`extension "${name}": registerTool with a handler needs options.name`);
+        built = defineTool({ ...overrides, name: overrides.name, description: overrides.description ?? "", execute: toolOrHandler });
+      } else if (Object.keys(overrides).length > 0) {
+        const { execute, schema: _schema, definition: _definition, ...base } = toolOrHandler;
+        built = defineTool({ ...base, inputSchema: toolOrHandler.schema.jsonSchema, ...overrides, name: overrides.name ?? toolOrHandler.name, execute });
+      } else built = toolOrHandler;
+      return bindTool(checked({ tools: [built] }).tools[0], replace === true);
+    },
+    addMiddleware(middleware: MiddlewareLike): Registration {
+      guard();
+      return own(services.middleware.add(middleware, name), ledger.add("middleware", Object.freeze({ name: middlewareName(middleware), extension: name })));
+    },
+    onHook<E extends HookEvent>(event: E, callback: HookCallback<E>): Registration {
+      guard();
+      return own(services.hooks.on(event, callback, name), ledger.add("observers", Object.freeze({ event, extension: name })));
+    },
+    onAnyHook(callback: (ctx: AnyHookContext) => void | Promise<void>): Registration {
+      guard();
+      return own(services.hooks.onAny(callback, name), ledger.add("observers", Object.freeze({ event: "*" as const, extension: name })));
+    },
+    addPromptFragment(fragment: PromptFragment): Registration {
+      guard();
+      return addFragment(checked({ prompts: [fragment] }).prompts[0]);
+    },
+    registerPromptProvider(provider: PromptProvider): Registration {
+      guard();
+      return addFragment(checked({ prompts: [{ id: `provider-${++providers}`, text: provider }] }).prompts[0]);
+    },
+    addPolicy(policy: Policy): Registration {
+      guard();
+      return addPolicy(checked({ policies: [policy] }).policies[0]);
+    },
+    emit(eventName: string, data: unknown): Promise<void> {
+      return services.emitCustom(name, eventName, data);
+    },
+    reportError(error: Error, details: { source?: ReportedErrorSource; dropped?: number } = {}): Promise<void> {
+      const source = REPORTED_SOURCES.has(details.source as ReportedErrorSource) ? (details.source as ReportedErrorSource) : "extension";
+      return services.emitError(source, error, name, details.dropped);
+    },
+    getState<T = unknown>(key: string, fallback?: T): T | undefined {
+      return services.state.has(key) ? (services.state.get(key) as T) : fallback;
+    },
+    setState(key: string, value: unknown): void {
+      services.state.set(key, value);
+    },
+  });
 
-  onHook<E extends HookEvent>(event: E, callback: HookCallback<E>): Registration {
-    return this.own(this.services.hooks.on(event, callback));
-  }
-
-  onAnyHook(callback: (ctx: AnyHookContext) => void | Promise<void>): Registration {
-    return this.own(this.services.hooks.onAny(callback));
-  }
-
-  registerPromptProvider(provider: PromptProvider): Registration {
-    return this.own(this.services.promptProviders.add(provider, this.extension));
-  }
-
-  addPolicy(policy: Policy): Registration {
-    if (!policy || typeof policy.decide !== "function" || !policy.id) {
-      throw new TypeError(`extension "${this.extension}": a policy needs an id and a decide function`);
-    }
-    return this.own(this.services.policies.add(policy, this.extension));
-  }
-
-  emit(name: string, data: unknown): Promise<void> {
-    return this.services.emitCustom(this.extension, name, data);
-  }
-
-  getState<T = unknown>(key: string, fallback?: T): T | undefined {
-    return this.services.state.has(key) ? (this.services.state.get(key) as T) : fallback;
-  }
-
-  setState(key: string, value: unknown): void {
-    this.services.state.set(key, value);
-  }
-
-  /** Removes every registration this extension made, newest first. */
-  removeAll(): void {
-    for (let i = this.owned.length - 1; i >= 0; i--) this.owned[i].close();
-    this.owned.length = 0;
-  }
+  return {
+    context,
+    apply(value) {
+      for (const tool of value.tools) bindTool(tool, false);
+      for (const fragment of value.prompts) addFragment(fragment);
+      for (const policy of value.policies) addPolicy(policy);
+      for (const hook of value.lifecycle) owned.push(registration(ledger.add("lifecycle", hook)));
+    },
+    removeAll() {
+      closed = true;
+      for (let i = owned.length - 1; i >= 0; i--) owned[i].close();
+      owned.length = 0;
+    },
+  };
 }

@@ -1,11 +1,24 @@
 import type { RunResult } from "../engine/run-types.js";
 import type { ExtensionContext } from "./context.js";
+import type { ExtensionContribution } from "./contribution.js";
+import type { TrustLevel } from "./trust-level.js";
 
 /** JSON-compatible data: what `onSaveSession` may return. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** The lifecycle callbacks an extension may implement. */
+/** What an extension may implement besides its name: registration, declaration and lifecycle. */
 export interface ExtensionHooks {
+  /**
+   * Registers middleware, observers and anything else through the context. Synchronous;
+   * acquire async resources in `onTurnStart` or a lifecycle contribution. What it registers
+   * is recorded in the extension's contribution.
+   */
+  install?(ctx: ExtensionContext): void;
+  /**
+   * Declares tools, prompt fragments, policies and lifecycle hooks as one value (built with
+   * `contribution()`). Synchronous; the host validates the whole value before applying any of it.
+   */
+  contribute?(): ExtensionContribution;
   /** Start of a user turn, in install order. Errors fail the turn. */
   onTurnStart?(ctx: ExtensionContext, userMessage: string): void | Promise<void>;
   /** Successful finish of a turn, in install order. Errors fail the run. */
@@ -21,8 +34,8 @@ export interface ExtensionHooks {
 }
 
 /**
- * A reusable feature: tools, middleware, hooks, prompt context and policies
- * registered together in `install`, with a lifecycle and saved state.
+ * A reusable feature: tools, middleware, hooks, prompt fragments and policies, declared in
+ * `contribute()` and/or registered in `install(ctx)`, with a lifecycle and saved state.
  * Use one instance per agent.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
@@ -34,27 +47,44 @@ export abstract class Extension {
   readonly priority: number = 100;
   /** Version stored with saved state; a different version is refused at load. Default 1. */
   readonly stateVersion: number = 1;
-  /** Registers capabilities. Synchronous: acquire async resources in `onTurnStart`. */
-  abstract install(ctx: ExtensionContext): void;
 }
+
+/**
+ * An extension as one function: it registers through the context it is given and may
+ * return a contribution. Named after its file when discovered, else by `defineExtension`.
+ */
+export type ExtensionFactory = (hx: ExtensionContext) => void | ExtensionContribution;
 
 export interface ExtensionDefinition extends ExtensionHooks {
   name: string;
   priority?: number;
   stateVersion?: number;
-  install(ctx: ExtensionContext): void;
 }
 
-/** An extension from a plain object. */
-export function defineExtension(definition: ExtensionDefinition): Extension {
-  const { name, priority, stateVersion, install, ...hooks } = definition;
+/** What the host needs of an extension: the class or anything shaped like it. */
+export type ExtensionLike = Pick<Extension, "name"> & Partial<Pick<Extension, "priority" | "stateVersion">> & ExtensionHooks;
+
+/** An extension with where it came from, as `discover()` returns it. */
+export interface LoadedExtension {
+  readonly extension: ExtensionLike;
+  readonly level: TrustLevel;
+  /** The file it was loaded from; absent for built-ins passed in code. */
+  readonly source?: string;
+}
+
+/** Anything `new Agent({ extensions })` accepts. */
+export type ExtensionEntry = ExtensionLike | ExtensionFactory | LoadedExtension;
+
+/** An extension from a plain object, or from a name and a factory function. */
+export function defineExtension(definition: ExtensionDefinition): Extension;
+export function defineExtension(name: string, factory: ExtensionFactory): Extension;
+export function defineExtension(definitionOrName: ExtensionDefinition | string, factory?: ExtensionFactory): Extension {
+  const definition: ExtensionDefinition = typeof definitionOrName === "string" ? { name: definitionOrName, install: factory as ExtensionHooks["install"] } : definitionOrName;
+  const { name, priority, stateVersion, ...hooks } = definition ?? ({} as ExtensionDefinition);
   class Defined extends Extension {
     readonly name = name;
     override readonly priority = priority ?? 100;
     override readonly stateVersion = stateVersion ?? 1;
-    install(ctx: ExtensionContext): void {
-      install.call(definition, ctx);
-    }
   }
   const ext = new Defined();
   for (const [key, fn] of Object.entries(hooks)) {
@@ -63,5 +93,24 @@ export function defineExtension(definition: ExtensionDefinition): Extension {
   return ext;
 }
 
-/** What the host needs of an extension: the class or anything shaped like it. */
-export type ExtensionLike = Pick<Extension, "name" | "install"> & Partial<Pick<Extension, "priority" | "stateVersion">> & ExtensionHooks;
+/** True for a class (an extension constructor), false for a plain factory function. */
+function isClass(fn: Function): boolean {
+  return /^class[\s{]/.test(Function.prototype.toString.call(fn)) || fn.prototype instanceof Extension;
+}
+
+/**
+ * Turns any accepted form into an extension with its origin: an instance or definition as it
+ * is, a class instantiated, a factory named after `fallbackName` or its function name.
+ */
+export function toLoaded(entry: unknown, fallbackName?: string): { extension: ExtensionLike; level: TrustLevel; source?: string } {
+  if (entry && typeof entry === "object" && "level" in entry && "extension" in entry && typeof (entry as LoadedExtension).extension === "object") {
+    const loaded = entry as LoadedExtension;
+    return { extension: loaded.extension, level: loaded.level, ...(loaded.source ? { source: loaded.source } : {}) };
+  }
+  if (typeof entry === "function") {
+    if (isClass(entry)) return { extension: new (entry as new () => ExtensionLike)(), level: "builtin" };
+    const name = fallbackName ?? entry.name;
+    return { extension: defineExtension(name, entry as ExtensionFactory), level: "builtin" };
+  }
+  return { extension: entry as ExtensionLike, level: "builtin" };
+}

@@ -5,6 +5,7 @@ import { ExtensionConflictError, ExtensionError, ToolRegistrationError } from ".
 import { HookEvent } from "../hooks/events.js";
 import { ScriptedProvider } from "../providers/scripted.js";
 import { tool } from "../tools/tool.js";
+import { MiddlewarePipeline } from "../middleware/pipeline.js";
 import { Extension, defineExtension } from "./extension.js";
 import type { ExtensionContext } from "./context.js";
 import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
@@ -75,11 +76,12 @@ describe("name rules are checked before any install", () => {
 
 describe("rollback: a failed install undoes every registration it made", () => {
   test("tools, middleware, hooks, prompt providers and policies are removed and the constructor names the extension", () => {
-    let agentSeen: Agent | undefined;
+    let seen: ExtensionContext | undefined;
+    const pipeline = new MiddlewarePipeline();
     const bad = defineExtension({
       name: "half_done",
       install(ctx) {
-        agentSeen = ctx.agent;
+        seen = ctx;
         ctx.registerTool(echoTool);
         ctx.addMiddleware({ name: "m" });
         ctx.onHook(HookEvent.AGENT_START, () => {});
@@ -89,16 +91,15 @@ describe("rollback: a failed install undoes every registration it made", () => {
       },
     });
     const good = defineExtension({ name: "good", priority: 1, install: (ctx) => void ctx.registerTool(tool({ name: "g", description: "g", execute: () => "" })) });
-    assert.throws(() => new Agent({ provider: provider(), extensions: [good, bad] }), (err: unknown) => {
+    assert.throws(() => new Agent({ provider: provider(), middleware: pipeline, extensions: [good, bad] }), (err: unknown) => {
       assert.ok(err instanceof ExtensionError);
       assert.equal(err.extension, "half_done");
       assert.match(err.message, /config missing/);
       return true;
     });
-    const a = agentSeen!;
-    assert.deepEqual(a.tools.names(), []);
-    assert.equal(a.middleware.size, 0);
-    assert.equal(a.hooks.hasObservers(HookEvent.AGENT_START), false);
+    assert.deepEqual(seen!.info.toolNames, [], "both extensions' tools are gone");
+    assert.equal(pipeline.size, 0);
+    assert.throws(() => seen!.registerTool(echoTool), /context is closed/, "a late registration cannot sneak in");
     assert.doesNotThrow(() => new Agent({ provider: provider(), extensions: [good] }), "the good extension was released too");
   });
 
@@ -128,11 +129,14 @@ describe("ownership: registrations are tracked and removed exactly", () => {
     assert.deepEqual(agent.tools.names(), []);
   });
 
-  test("a duplicate tool needs replace: true; closing the replacement restores the previous binding", () => {
+  test("a duplicate tool needs replace: true, only over the extension's own tool; closing the replacement restores it", () => {
     const mine = tool({ name: "echo", description: "mine", execute: () => "mine" });
     assert.throws(() => new Agent({ provider: provider(), tools: [echoTool], extensions: [defineExtension({ name: "x", install: (ctx) => void ctx.registerTool(mine) })] }), (e: unknown) => e instanceof ExtensionError && e.cause instanceof ToolRegistrationError);
     let reg!: { close(): void };
-    const agent = new Agent({ provider: provider(), tools: [echoTool], extensions: [defineExtension({ name: "y", install: (ctx) => void (reg = ctx.registerTool(mine, { replace: true })) })] });
+    const agent = new Agent({
+      provider: provider(),
+      extensions: [defineExtension({ name: "y", install: (ctx) => { ctx.registerTool(echoTool); reg = ctx.registerTool(mine, { replace: true }); } })],
+    });
     assert.equal(agent.tools.get("echo")!.description, "mine");
     reg.close();
     assert.equal(agent.tools.get("echo")!.description, "echo returns its text argument.");
@@ -186,7 +190,7 @@ describe("prompt providers, custom events and shared state", () => {
   test("ctx.emit reaches every observer as a CUSTOM event", async () => {
     class Emitter extends Extension {
       readonly name = "emitter";
-      install(ctx: ExtensionContext) {
+      override install(ctx: ExtensionContext) {
         ctx.onHook(HookEvent.AGENT_START, () => ctx.emit("hello", { n: 1 }));
       }
     }

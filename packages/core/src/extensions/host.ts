@@ -1,8 +1,11 @@
 import type { RunResult } from "../engine/run-types.js";
-import { ExtensionConflictError, ExtensionError, SessionStateError, toError } from "../errors.js";
+import { ExtensionConflictError, ExtensionContractError, ExtensionError, SessionStateError, toError } from "../errors.js";
 import { assertJsonCompatible } from "../session/json-check.js";
-import type { ExtensionLike, JsonValue } from "./extension.js";
-import { OwnedExtensionContext, type ExtensionServices } from "./context.js";
+import { summarize, type ExtensionContribution, type ExtensionSummary } from "./contribution.js";
+import { openContext, type ContextControl, type ExtensionContext, type ExtensionServices } from "./context.js";
+import { toLoaded, type ExtensionEntry, type ExtensionLike, type JsonValue } from "./extension.js";
+import { ContributionLedger } from "./ledger.js";
+import { validateContribution } from "./validate-contribution.js";
 
 /** Which agent each extension instance is installed in: one instance serves one agent. */
 const claims = new WeakMap<object, object>();
@@ -14,45 +17,72 @@ export interface SavedExtensionState {
 
 interface Installed {
   extension: ExtensionLike;
-  ctx: OwnedExtensionContext;
+  ctx: ExtensionContext;
+  control: ContextControl;
+  ledger: ContributionLedger;
 }
 
-/** Installs extensions and runs their lifecycle in the contract's order. */
+/**
+ * Installs extensions and runs their lifecycle in the contract's order. Each extension's
+ * declared contribution is validated whole before any of it applies; a failure undoes every
+ * extension installed so far.
+ */
 export class ExtensionHost {
   private readonly installed: Installed[] = [];
+  /** Install-phase lifecycle hooks that completed (they run once, before the first turn). */
+  private readonly opened = new WeakSet<object>();
 
   constructor(
-    extensions: readonly ExtensionLike[],
+    entries: readonly ExtensionEntry[],
     private readonly services: ExtensionServices,
+    private readonly limits: { maxFragmentChars: number },
     private readonly reportError: (extension: string, error: Error) => Promise<void> | undefined,
   ) {
-    validateNames(extensions);
-    for (const extension of extensions) {
+    const loaded = entries.map((entry) => toLoaded(entry));
+    validateNames(loaded.map((l) => l.extension));
+    for (const { extension } of loaded) {
       const owner = claims.get(extension);
-      if (owner && owner !== services.agent) {
+      if (owner && owner !== services) {
         throw new ExtensionError(extension.name, "this instance is already installed in another agent; create a new instance for each agent");
       }
     }
-    const ordered = extensions
-      .map((extension, index) => ({ extension, index }))
-      .sort((a, b) => (a.extension.priority ?? 100) - (b.extension.priority ?? 100) || a.index - b.index)
-      .map((e) => e.extension);
-    for (const extension of ordered) {
-      const ctx = new OwnedExtensionContext(extension.name, services);
-      claims.set(extension, services.agent);
+    const ordered = loaded
+      .map((entry, index) => ({ entry, index }))
+      .sort((a, b) => (a.entry.extension.priority ?? 100) - (b.entry.extension.priority ?? 100) || a.index - b.index)
+      .map((e) => e.entry);
+    for (const { extension, level, source } of ordered) {
+      const ledger = new ContributionLedger(extension.name, level, source);
+      const control = openContext(ledger, services, limits.maxFragmentChars);
+      claims.set(extension, services);
       try {
-        const outcome: unknown = extension.install(ctx);
-        if (outcome && typeof (outcome as Promise<void>).then === "function") {
-          throw new Error("install must be synchronous; acquire async resources in onTurnStart");
-        }
+        this.install(extension, control);
       } catch (err) {
-        ctx.removeAll();
+        control.removeAll();
         claims.delete(extension);
         this.rollbackAll();
+        if (err instanceof ExtensionError && err.extension === extension.name) throw err;
         const error = toError(err);
         throw new ExtensionError(extension.name, `install failed: ${error.message}`, { cause: error });
       }
-      this.installed.push({ extension, ctx });
+      this.installed.push({ extension, ctx: control.context, control, ledger });
+    }
+  }
+
+  private install(extension: ExtensionLike, control: ContextControl): void {
+    const name = extension.name;
+    if (typeof extension.contribute !== "function" && typeof extension.install !== "function") {
+      throw new ExtensionContractError(name, "contribution", "an extension needs install(ctx) or contribute()");
+    }
+    const check = () => ({ extension: name, maxFragmentChars: this.limits.maxFragmentChars, toolOwner: (tool: string) => (this.services.tools.has(tool) ? this.services.tools.ownerOf(tool) ?? null : undefined) });
+    if (typeof extension.contribute === "function") {
+      const value: unknown = extension.contribute();
+      refuseAsync(value, name, "contribute() must be synchronous: discover what you need before the agent is built");
+      control.apply(validateContribution(value, check()));
+    }
+    if (typeof extension.install === "function") {
+      const outcome: unknown = extension.install(control.context);
+      refuseAsync(outcome, name, "install must be synchronous; acquire async resources in onTurnStart or a lifecycle contribution");
+      if (outcome !== undefined) control.apply(validateContribution(outcome, check()));
     }
   }
 
@@ -61,9 +91,18 @@ export class ExtensionHost {
     return this.installed.map((i) => i.extension.name);
   }
 
+  /** Every extension's complete contribution (declared and registered), frozen, in install order. */
+  contributions(): ExtensionContribution[] {
+    return this.installed.map((i) => i.ledger.snapshot());
+  }
+
+  summaries(): ExtensionSummary[] {
+    return this.contributions().map(summarize);
+  }
+
   private rollbackAll(): void {
     for (let i = this.installed.length - 1; i >= 0; i--) {
-      this.installed[i].ctx.removeAll();
+      this.installed[i].control.removeAll();
       claims.delete(this.installed[i].extension);
     }
     this.installed.length = 0;
@@ -73,7 +112,19 @@ export class ExtensionHost {
     return this.installed.some((i) => i.extension.onTurnStart || i.extension.onTurnEnd || i.extension.onTurnComplete);
   }
 
+  /** Runs install-phase lifecycle hooks not yet run (in install order), then every `onTurnStart`. */
   async turnStart(userMessage: string): Promise<void> {
+    for (const { extension, ledger } of this.installed) {
+      for (const hook of ledger.list("lifecycle")) {
+        if (hook.phase !== "install" || this.opened.has(hook)) continue;
+        try {
+          await hook.run();
+        } catch (err) {
+          throw new ExtensionError(extension.name, `lifecycle "${hook.id}" (install) failed: ${toError(err).message}`, { cause: err });
+        }
+        this.opened.add(hook);
+      }
+    }
     for (const { extension, ctx } of this.installed) {
       if (!extension.onTurnStart) continue;
       try {
@@ -139,17 +190,28 @@ export class ExtensionHost {
     }
   }
 
-  /** Runs every teardown (reverse order), removes every registration, and reports all failures together. */
+  /**
+   * Unwinds in reverse install order: each extension's teardown-phase lifecycle hooks, then its
+   * `teardown()`, then every registration it made. All failures are reported together.
+   */
   async teardown(): Promise<void> {
     const failures: Error[] = [];
     for (let i = this.installed.length - 1; i >= 0; i--) {
-      const { extension, ctx } = this.installed[i];
+      const { extension, control, ledger } = this.installed[i];
+      for (const hook of [...ledger.list("lifecycle")].reverse()) {
+        if (hook.phase !== "teardown") continue;
+        try {
+          await hook.run();
+        } catch (err) {
+          failures.push(new ExtensionError(extension.name, `lifecycle "${hook.id}" (teardown) failed: ${toError(err).message}`, { cause: err }));
+        }
+      }
       try {
         await extension.teardown?.();
       } catch (err) {
         failures.push(new ExtensionError(extension.name, `teardown failed: ${toError(err).message}`, { cause: err }));
       }
-      ctx.removeAll();
+      control.removeAll();
       claims.delete(extension);
     }
     this.installed.length = 0;
@@ -157,11 +219,18 @@ export class ExtensionHost {
   }
 }
 
+function refuseAsync(value: unknown, extension: string, message: string): void {
+  if (value && typeof (value as PromiseLike<unknown>).then === "function") {
+    Promise.resolve(value).catch(() => undefined);
+    throw new ExtensionContractError(extension, "contribution", message);
+  }
+}
+
 function validateNames(extensions: readonly ExtensionLike[]): void {
   const seen = new Set<string>();
   for (const [i, ext] of extensions.entries()) {
-    if (!ext || typeof ext.install !== "function") throw new ExtensionConflictError(`extension #${i + 1} has no install method`);
-    if (typeof ext.name !== "string" || ext.name.trim() === "") throw new ExtensionConflictError(`extension #${i + 1} has an empty name; every extension needs a unique, non-empty name`);
+    if (!ext || typeof ext !== "object") throw new ExtensionConflictError(`extension #${i + 1} is not an extension (got ${ext === null ? "null" : typeof ext})`);
+    if (typeof ext.name !== "string" || ext.name.trim() === "") throw new ExtensionConflictError(`extension #${i + 1} has an empty name; every extension needs a unique, non-empty name (a factory is named by defineExtension(name, fn))`);
     if (seen.has(ext.name)) throw new ExtensionConflictError(`two extensions are named "${ext.name}"; names must be unique`);
     seen.add(ext.name);
   }

@@ -1,15 +1,20 @@
 import { toError } from "../errors.js";
 import { registration, type Registration } from "../registration.js";
-import type { Agent } from "../engine/agent.js";
+import type { AgentInfo } from "../engine/agent-info.js";
 import { HookEvent } from "./events.js";
 import type { AnyHookContext, HookCallback, HookContext, HookPayloads } from "./payloads.js";
 
-type Observer = (ctx: HookContext) => void | Promise<void>;
+interface Observer {
+  fn: (ctx: HookContext) => void | Promise<void>;
+  /** The extension that registered it; named in the ERROR event when it fails. */
+  owner: string | undefined;
+}
 
 /**
  * Observers of lifecycle events. They run in registration order and are
  * awaited; one that throws never changes the run: its failure is emitted as an
- * `ERROR` event with `source: "hook"` (a failing `ERROR` observer is not re-reported).
+ * `ERROR` event with `source: "hook"`, the event and the owning extension (a failing
+ * `ERROR` observer is not re-reported).
  */
 export class HookBus {
   // Lists are replaced, never mutated, so an emit in progress is unaffected by (un)registration.
@@ -17,11 +22,11 @@ export class HookBus {
   private anyObservers: Observer[] = [];
   private currentRunId: string | undefined;
 
-  constructor(private readonly agent: Agent) {}
+  constructor(private readonly info: AgentInfo) {}
 
-  on<E extends HookEvent>(event: E, callback: HookCallback<E>): Registration {
+  on<E extends HookEvent>(event: E, callback: HookCallback<E>, owner?: string): Registration {
     const list = this.observers.get(event) ?? [];
-    const observer = callback as unknown as Observer;
+    const observer: Observer = { fn: callback as unknown as Observer["fn"], owner };
     this.observers.set(event, [...list, observer]);
     return registration(() => {
       const current = this.observers.get(event) ?? [];
@@ -30,8 +35,8 @@ export class HookBus {
   }
 
   /** Observes every event (recorders, tracers). */
-  onAny(callback: (ctx: AnyHookContext) => void | Promise<void>): Registration {
-    const observer = callback as unknown as Observer;
+  onAny(callback: (ctx: AnyHookContext) => void | Promise<void>, owner?: string): Registration {
+    const observer: Observer = { fn: callback as unknown as Observer["fn"], owner };
     this.anyObservers = [...this.anyObservers, observer];
     return registration(() => {
       this.anyObservers = this.anyObservers.filter((o) => o !== observer);
@@ -71,7 +76,7 @@ export class HookBus {
     if ((specific === undefined || specific.length === 0) && any.length === 0) return undefined;
     const ctx: HookContext = {
       event,
-      agent: this.agent,
+      info: this.info,
       data: data as HookPayloads[HookEvent],
       timestamp: Date.now(),
       runId: this.currentRunId,
@@ -80,14 +85,14 @@ export class HookBus {
     for (let i = 0; i < all.length; i++) {
       let outcome: void | Promise<void>;
       try {
-        outcome = all[i](ctx);
+        outcome = all[i].fn(ctx);
       } catch (err) {
-        const report = this.reportFailure(event, err);
+        const report = this.reportFailure(event, err, all[i].owner);
         if (report) return report.then(() => this.continueFrom(all, i + 1, ctx));
         continue;
       }
       if (outcome !== undefined && typeof (outcome as Promise<void>).then === "function") {
-        return this.settle(outcome as Promise<void>, event).then(() => this.continueFrom(all, i + 1, ctx));
+        return this.settle(outcome as Promise<void>, event, all[i].owner).then(() => this.continueFrom(all, i + 1, ctx));
       }
     }
     return undefined;
@@ -96,23 +101,23 @@ export class HookBus {
   private async continueFrom(all: Observer[], start: number, ctx: HookContext): Promise<void> {
     for (let i = start; i < all.length; i++) {
       try {
-        await all[i](ctx);
+        await all[i].fn(ctx);
       } catch (err) {
-        await this.reportFailure(ctx.event, err);
+        await this.reportFailure(ctx.event, err, all[i].owner);
       }
     }
   }
 
-  private async settle(outcome: Promise<void>, event: HookEvent): Promise<void> {
+  private async settle(outcome: Promise<void>, event: HookEvent, owner: string | undefined): Promise<void> {
     try {
       await outcome;
     } catch (err) {
-      await this.reportFailure(event, err);
+      await this.reportFailure(event, err, owner);
     }
   }
 
-  private reportFailure(event: HookEvent, err: unknown): Promise<void> | undefined {
+  private reportFailure(event: HookEvent, err: unknown, owner: string | undefined): Promise<void> | undefined {
     if (event === HookEvent.ERROR) return undefined;
-    return this.emit(HookEvent.ERROR, { source: "hook", error: toError(err), event });
+    return this.emit(HookEvent.ERROR, { source: "hook", error: toError(err), event, ...(owner ? { extension: owner } : {}) });
   }
 }

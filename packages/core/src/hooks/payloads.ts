@@ -3,7 +3,7 @@ import type { ModelRequest, ProviderResponse, StopReason } from "../types/provid
 import type { RunResult } from "../engine/run-types.js";
 import type { PermissionDecision } from "../permissions/decision.js";
 import type { TodoItem } from "../tools/todos.js";
-import type { Agent } from "../engine/agent.js";
+import type { AgentInfo } from "../engine/agent-info.js";
 import { HookEvent } from "./events.js";
 
 export interface AgentStartData {
@@ -94,6 +94,7 @@ export interface ErrorData {
   error: Error;
   /** The event whose observer failed (source `hook`). */
   event?: HookEvent;
+  /** The extension the failing observer, policy, prompt fragment or work belongs to. */
   extension?: string;
   /** A count of what was lost, for exporters and the recorder. */
   dropped?: number;
@@ -181,7 +182,8 @@ export interface HookPayloads {
 /** What an observer receives. */
 export interface HookContext<E extends HookEvent = HookEvent> {
   event: E;
-  agent: Agent;
+  /** A read-only view of the agent (name, session, model, tools, extensions). */
+  info: AgentInfo;
   data: HookPayloads[E];
   /** Milliseconds since the epoch. */
   timestamp: number;

@@ -13,10 +13,13 @@ import { historyProviderOwnedChange, providerOwnedChange } from "./provider-owne
 export class MiddlewarePipeline {
   private entries: MiddlewareLike[] = [];
   private byStage = new Map<MiddlewareStage, MiddlewareLike[]>();
+  private readonly owners = new WeakMap<MiddlewareLike, string>();
 
-  add(middleware: MiddlewareLike): Registration {
+  /** Adds a middleware; `owner` is the extension that registered it, named in its errors. */
+  add(middleware: MiddlewareLike, owner?: string): Registration {
     if (typeof middleware !== "object" || middleware === null) throw new TypeError("middleware must be an object");
     this.entries = [...this.entries, middleware];
+    if (owner) this.owners.set(middleware, owner);
     this.byStage.clear();
     return registration(() => {
       this.entries = this.entries.filter((m) => m !== middleware);
@@ -50,13 +53,13 @@ export class MiddlewarePipeline {
     let current: [readonly Message[], readonly ToolDefinition[]] = [messages, tools];
     for (const mw of this.stage("beforeLlmCall")) {
       const before = current;
-      const out = await run(mw, "beforeLlmCall", () => mw.beforeLlmCall!(before[0], before[1]));
+      const out = await this.run(mw, "beforeLlmCall", () => mw.beforeLlmCall!(before[0], before[1]));
       if (!Array.isArray(out) || !Array.isArray(out[0]) || !Array.isArray(out[1])) {
-        throw new MiddlewareError(middlewareName(mw), "beforeLlmCall", "must return [messages, tools]");
+        throw this.failure(mw, "beforeLlmCall", "must return [messages, tools]");
       }
       if (out[0] !== before[0]) {
         const change = historyProviderOwnedChange(before[0], out[0]);
-        if (change) throw new MiddlewareError(middlewareName(mw), "beforeLlmCall", change);
+        if (change) throw this.failure(mw, "beforeLlmCall", change);
       }
       current = out;
     }
@@ -67,12 +70,12 @@ export class MiddlewarePipeline {
     let current = response;
     for (const mw of this.stage("afterLlmCall")) {
       const before = current;
-      const out = await run(mw, "afterLlmCall", () => mw.afterLlmCall!(before));
+      const out = await this.run(mw, "afterLlmCall", () => mw.afterLlmCall!(before));
       if (!out || typeof out !== "object" || !Array.isArray(out.content)) {
-        throw new MiddlewareError(middlewareName(mw), "afterLlmCall", "must return a response with a content array");
+        throw this.failure(mw, "afterLlmCall", "must return a response with a content array");
       }
       const change = providerOwnedChange(before, out);
-      if (change) throw new MiddlewareError(middlewareName(mw), "afterLlmCall", change);
+      if (change) throw this.failure(mw, "afterLlmCall", change);
       current = out;
     }
     return current;
@@ -82,10 +85,10 @@ export class MiddlewarePipeline {
     let current = call;
     for (const mw of this.stage("beforeToolExecution")) {
       const before = current;
-      const out = await run(mw, "beforeToolExecution", () => mw.beforeToolExecution!(before));
-      if (!out || typeof out !== "object") throw new MiddlewareError(middlewareName(mw), "beforeToolExecution", "must return a tool call");
+      const out = await this.run(mw, "beforeToolExecution", () => mw.beforeToolExecution!(before));
+      if (!out || typeof out !== "object") throw this.failure(mw, "beforeToolExecution", "must return a tool call");
       if (out.id !== before.id) {
-        throw new MiddlewareError(middlewareName(mw), "beforeToolExecution", `changed the call id from "${before.id}" to "${String(out.id)}"; keep call.id`);
+        throw this.failure(mw, "beforeToolExecution", `changed the call id from "${before.id}" to "${String(out.id)}"; keep call.id`);
       }
       current = out;
     }
@@ -96,12 +99,12 @@ export class MiddlewarePipeline {
     let current = result;
     for (const mw of this.stage("afterToolExecution")) {
       const before = current;
-      const out = await run(mw, "afterToolExecution", () => mw.afterToolExecution!(before));
-      if (!out || typeof out !== "object") throw new MiddlewareError(middlewareName(mw), "afterToolExecution", "must return a tool result");
+      const out = await this.run(mw, "afterToolExecution", () => mw.afterToolExecution!(before));
+      if (!out || typeof out !== "object") throw this.failure(mw, "afterToolExecution", "must return a tool result");
       if (out.toolCallId !== before.toolCallId) {
-        throw new MiddlewareError(middlewareName(mw), "afterToolExecution", `changed toolCallId from "${before.toolCallId}" to "${String(out.toolCallId)}"; keep result identity`);
+        throw this.failure(mw, "afterToolExecution", `changed toolCallId from "${before.toolCallId}" to "${String(out.toolCallId)}"; keep result identity`);
       }
-      if (typeof out.content !== "string") throw new MiddlewareError(middlewareName(mw), "afterToolExecution", "result content must be a string");
+      if (typeof out.content !== "string") throw this.failure(mw, "afterToolExecution", "result content must be a string");
       current = out;
     }
     return current;
@@ -133,7 +136,7 @@ export class MiddlewarePipeline {
       let called = false;
       next = async () => {
         const guarded = () => {
-          if (called) throw new MiddlewareError(middlewareName(mw), stage, "called the wrapped work more than once");
+          if (called) throw this.failure(mw, stage, "called the wrapped work more than once");
           called = true;
           return inner();
         };
@@ -141,20 +144,25 @@ export class MiddlewarePipeline {
           return await apply(mw, guarded);
         } catch (err) {
           if (err instanceof MiddlewareError || (err && typeof err === "object" && passing.has(err))) throw err;
-          throw new MiddlewareError(middlewareName(mw), stage, toError(err).message, { cause: err });
+          throw this.failure(mw, stage, toError(err).message, err);
         }
       };
     }
     return next();
   }
-}
 
-async function run<T>(mw: MiddlewareLike, stage: MiddlewareStage, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof MiddlewareError) throw err;
-    const error = toError(err);
-    throw new MiddlewareError(middlewareName(mw), stage, error.message, { cause: error });
+  private failure(mw: MiddlewareLike, stage: MiddlewareStage, message: string, cause?: unknown): MiddlewareError {
+    const extension = this.owners.get(mw);
+    return new MiddlewareError(middlewareName(mw), stage, message, { ...(cause !== undefined ? { cause } : {}), ...(extension ? { extension } : {}) });
+  }
+
+  private async run<T>(mw: MiddlewareLike, stage: MiddlewareStage, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof MiddlewareError) throw err;
+      const error = toError(err);
+      throw this.failure(mw, stage, error.message, error);
+    }
   }
 }

@@ -26,7 +26,7 @@ describe("fail-closed: verdicts combine deny-wins", () => {
     assert.equal(end.outcome, "denied");
     assert.equal(end.result.isError, true);
     assert.match(end.result.content, /echo is off today/);
-    assert.equal(end.permission?.source, "policy:no");
+    assert.equal(end.permission?.source, "policy:no@guard");
   });
 
   test("a policy allow never overrides the manager's ask or deny", async () => {

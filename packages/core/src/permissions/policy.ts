@@ -28,7 +28,7 @@ export interface Policy {
 
 const RANK: Record<Permission, number> = { allow: 0, ask: 1, deny: 2 };
 
-/** Combines verdicts deny-wins, then ask, then allow; the strictest one's source and reason are kept. */
+/** Combines verdicts deny-wins, then ask, then allow; the strictest one's source and reason are kept (the first on a tie). */
 export function strictest(a: PermissionDecision, b: PermissionDecision): PermissionDecision {
   return RANK[b.decision] > RANK[a.decision] ? b : a;
 }
@@ -39,9 +39,15 @@ export interface PolicyAnswer {
   error?: Error;
 }
 
+/** Who a policy's verdict is attributed to: `policy:<id>@<extension>`. */
+export function policySource(policyId: string, extension: string | undefined): string {
+  return extension ? `policy:${policyId}@${extension}` : `policy:${policyId}`;
+}
+
 /** Asks one policy, turning a throw, a rejection, a timeout or a malformed verdict into a denial. */
-export async function askPolicy(policy: Policy, request: PolicyRequest): Promise<PolicyAnswer> {
-  const source = `policy:${policy.id}`;
+export async function askPolicy(policy: Policy, request: PolicyRequest, extension?: string): Promise<PolicyAnswer> {
+  const source = policySource(policy.id, extension);
+  const who = extension ? `policy "${policy.id}" of extension "${extension}"` : `policy "${policy.id}"`;
   const timeoutMs = policy.timeoutMs ?? 5000;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -53,14 +59,14 @@ export async function askPolicy(policy: Policy, request: PolicyRequest): Promise
     ]);
     const decision = typeof verdict === "string" ? verdict : verdict?.decision;
     if (decision !== "allow" && decision !== "ask" && decision !== "deny") {
-      const reason = `policy "${policy.id}" answered ${JSON.stringify(verdict)}, not allow/ask/deny; denied (fail closed)`;
+      const reason = `${who} answered ${JSON.stringify(verdict)}, not allow/ask/deny; denied (fail closed)`;
       return { decision: { decision: "deny", source, reason }, error: new Error(reason) };
     }
     const reason = typeof verdict === "string" ? undefined : verdict.reason;
-    return { decision: { decision, source, reason: reason ?? `policy "${policy.id}" said ${decision}` } };
+    return { decision: { decision, source, reason: reason ?? `${who} said ${decision}` } };
   } catch (err) {
     const error = toError(err);
-    const reason = `policy "${policy.id}" failed (${error.message}); denied (fail closed)`;
+    const reason = `${who} failed (${error.message}); denied (fail closed)`;
     return { decision: { decision: "deny", source, reason }, error };
   } finally {
     if (timer) clearTimeout(timer);

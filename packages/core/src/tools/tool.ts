@@ -29,7 +29,7 @@ export interface ToolExecutionContext {
 
 /** Execution settings shared by `tool()` and `ctx.registerTool`. */
 export interface ToolSettings {
-  /** Overrides the permission manager's default for this tool (rules by name still win). */
+  /** Narrows the permission manager's default for this tool (the stricter of the two applies; only a rule by name widens). */
   permission?: Permission;
   /** Calls of concurrent tools requested in one turn run in parallel. Default false. */
   concurrent?: boolean;
@@ -51,13 +51,15 @@ export interface ToolSpec<I> extends ToolSettings {
 /** A registered-ready tool: its definition for providers plus its validator and handler. */
 export interface Tool extends ToolSettings {
   readonly name: string;
+  /** The extension that contributed it; set by `contribution()` and the host, absent for the application's tools. */
+  readonly extension?: string;
   readonly description: string;
   readonly definition: ToolDefinition;
   readonly schema: CompiledSchema;
   execute(input: Record<string, unknown>, context: ToolExecutionContext): unknown;
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Defines a tool; `inputSchema` is a JSON Schema (checked with ajv) or a zod v4 schema. */
 export function tool<S extends ZodSchema>(spec: ToolSpec<z.output<S>> & { inputSchema: S }): Tool;

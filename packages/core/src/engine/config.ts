@@ -1,0 +1,74 @@
+import { ConfigError } from "../errors.js";
+import type { ModelProvider } from "../types/provider.js";
+import { deepFreeze } from "../util/deep-freeze.js";
+
+export interface ModelRetryOptions {
+  /** Total attempts per model call, the first included. Default 4. */
+  maxAttempts: number;
+  /** First backoff when the server gives no Retry-After. Default 500 ms. */
+  initialDelayMs: number;
+  /** Cap on one wait, Retry-After included. Default 30 s. */
+  maxDelayMs: number;
+}
+
+/** Resolved settings of an agent (every default filled in). */
+export interface AgentConfig {
+  /** Name used in traces (`invoke_agent {name}`). Default `"agent"`. */
+  name: string;
+  model: string;
+  system: string;
+  /** Model calls with tools per run before a final answer is asked for. Default 50. */
+  maxIterations: number;
+  /** Reply budget per model call. Default 4096. */
+  maxTokens: number;
+  /** Largest budget a cut tool call may be retried with. Default 32768. */
+  maxReplyTokens: number;
+  temperature: number | undefined;
+  /** Tool results longer than this are cut for the model (hooks and middleware see all). Default 100,000. */
+  maxResultChars: number;
+  /** Condense the history when its estimate exceeds `contextBudgetTokens`. Default true. */
+  condense: boolean;
+  /** Default 150,000 estimated tokens. */
+  contextBudgetTokens: number;
+  retry: ModelRetryOptions;
+  /** Time limit of one model call. Default 120 s. */
+  requestTimeoutMs: number;
+  /** Stop a tool-call pattern repeated `threshold` times (default 4); false to disable. */
+  repetition: { threshold: number } | false;
+  /** Offer the `write_todos` tool. Default false. */
+  todos: boolean;
+  /** Largest text of one extension prompt fragment, in characters. Default 4000. */
+  maxPromptFragmentChars: number;
+}
+
+/** The settings part of `AgentOptions`. */
+export interface ConfigOptions extends Partial<Omit<AgentConfig, "retry">> {
+  provider: ModelProvider;
+  retry?: Partial<ModelRetryOptions>;
+}
+
+/** Fills in every default and checks ranges; the result is deeply frozen. */
+export function resolveConfig(o: ConfigOptions): AgentConfig {
+  const positive = (name: string, v: number | undefined, fallback: number) => {
+    if (v === undefined) return fallback;
+    if (typeof v !== "number" || !(v > 0)) throw new ConfigError(`${name} must be a positive number, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  return deepFreeze({
+    name: o.name ?? "agent",
+    model: o.model ?? o.provider.defaultModel ?? "default",
+    system: o.system ?? "",
+    maxIterations: positive("maxIterations", o.maxIterations, 50),
+    maxTokens: positive("maxTokens", o.maxTokens, 4096),
+    maxReplyTokens: positive("maxReplyTokens", o.maxReplyTokens, 32_768),
+    temperature: o.temperature,
+    maxResultChars: positive("maxResultChars", o.maxResultChars, 100_000),
+    condense: o.condense ?? true,
+    contextBudgetTokens: positive("contextBudgetTokens", o.contextBudgetTokens, 150_000),
+    retry: { maxAttempts: 4, initialDelayMs: 500, maxDelayMs: 30_000, ...o.retry },
+    requestTimeoutMs: positive("requestTimeoutMs", o.requestTimeoutMs, 120_000),
+    repetition: o.repetition === undefined ? { threshold: 4 } : o.repetition && { ...o.repetition },
+    todos: o.todos ?? false,
+    maxPromptFragmentChars: positive("maxPromptFragmentChars", o.maxPromptFragmentChars, 4000),
+  });
+}

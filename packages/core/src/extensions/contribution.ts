@@ -1,0 +1,148 @@
+import type { HookEvent } from "../hooks/events.js";
+import type { Policy } from "../permissions/policy.js";
+import type { Tool } from "../tools/tool.js";
+import { deepFreeze } from "../util/deep-freeze.js";
+import type { TrustLevel } from "./trust-level.js";
+
+/**
+ * Where a prompt fragment goes. `operator` is the agent's own `system` text and no
+ * extension may claim it; `guidance` (the default) is standing instruction from an
+ * extension (a tool guide); `context` is situational state (a counter, a plan) placed last.
+ */
+export type PromptTier = "operator" | "guidance" | "context";
+
+/** Text an extension adds to the system prompt, in a labelled section below the operator's text. */
+export interface PromptFragment {
+  readonly id: string;
+  /** The text, or a function asked at each model call (nothing or "" leaves the fragment out). */
+  readonly text: string | (() => string | undefined | null);
+  /** Default `guidance`. */
+  readonly tier?: PromptTier;
+  /** Lower comes first within a tier; ties keep install order. Default 100. */
+  readonly order?: number;
+  /** Set by `contribution()` and the host; an author never needs to. */
+  readonly extension?: string;
+}
+
+/** A veto over tool calls; its `allow` only means "no objection" (deny-wins). */
+export interface PolicyContribution extends Policy {
+  readonly extension?: string;
+}
+
+/** Work run when the agent opens its composition (before its first turn) or unwinds it (`close()`). */
+export interface LifecycleContribution {
+  readonly id: string;
+  readonly phase: "install" | "teardown";
+  run(): void | Promise<void>;
+  readonly extension?: string;
+}
+
+/** What `install` registered that is not a declared kind: recorded, never declared. */
+export interface MiddlewareRecord {
+  readonly name: string;
+  readonly extension: string;
+}
+
+export interface ObserverRecord {
+  /** The observed event, or `*` for every event (`onAnyHook`). */
+  readonly event: HookEvent | "*";
+  readonly extension: string;
+}
+
+type Stamped<T> = T & { readonly extension: string };
+
+/**
+ * Everything one extension offers, as one deeply frozen value: the four declared kinds
+ * (tools, prompt fragments, policies, lifecycle hooks), each member stamped with the
+ * extension, plus what `install` registered (middleware, observers). The host validates
+ * a declared value whole and refuses it as a unit.
+ */
+export interface ExtensionContribution {
+  readonly extension: string;
+  readonly tools: readonly Stamped<Tool>[];
+  readonly prompts: readonly Stamped<PromptFragment>[];
+  readonly policies: readonly Stamped<PolicyContribution>[];
+  readonly lifecycle: readonly Stamped<LifecycleContribution>[];
+  readonly middleware: readonly MiddlewareRecord[];
+  readonly observers: readonly ObserverRecord[];
+  /** Set by the host on installed values: the trust level the extension was loaded at. */
+  readonly level?: TrustLevel;
+  /** Set by the host on installed values: the file a discovered extension came from. */
+  readonly source?: string;
+}
+
+/** The declared kinds `contribution()` accepts; there is no fifth. */
+export interface ContributionMembers {
+  tools?: readonly Tool[];
+  prompts?: readonly PromptFragment[];
+  policies?: readonly PolicyContribution[];
+  lifecycle?: readonly LifecycleContribution[];
+}
+
+export const DECLARED_KINDS = ["tools", "prompts", "policies", "lifecycle"] as const;
+
+/**
+ * Builds an extension's contribution: copies every member, stamps it with the extension's
+ * name and freezes the whole value. A member already stamped with another extension is kept
+ * as it is so that the host refuses it (`PrivilegeWideningError`). Tools keep the callable
+ * they were declared with; nothing is looked up by name later.
+ */
+export function contribution(extension: string | { readonly name: string }, members: ContributionMembers = {}): ExtensionContribution {
+  const name = typeof extension === "string" ? extension : extension?.name;
+  const list = <T extends object>(items: readonly T[] | undefined): Stamped<T>[] =>
+    Array.isArray(items) ? items.map((member) => stamp(member, name)) : ((items ?? []) as Stamped<T>[]);
+  const value: ExtensionContribution & Record<string, unknown> = {
+    ...members,
+    extension: name,
+    tools: list(members.tools),
+    prompts: list(members.prompts),
+    policies: list(members.policies),
+    lifecycle: list(members.lifecycle),
+    middleware: [],
+    observers: [],
+  };
+  return deepFreeze(value);
+}
+
+/** Callables a member may carry, bound to it so a class instance keeps working once copied. */
+const CALLABLES = ["execute", "retryIfResult", "decide", "run", "text"] as const;
+
+/** A copy of a member stamped with its extension (unless it names one already), its callables captured. */
+export function stamp<T extends object>(member: T, extension: string): Stamped<T> {
+  if (member === null || typeof member !== "object") return member as Stamped<T>;
+  const copy: Record<string, unknown> = { ...(member as Record<string, unknown>) };
+  for (const key of CALLABLES) {
+    const fn = (member as Record<string, unknown>)[key];
+    if (typeof fn === "function") copy[key] = fn.bind(member);
+  }
+  const owner = (member as { extension?: unknown }).extension;
+  copy.extension = owner === undefined ? extension : owner;
+  return copy as Stamped<T>;
+}
+
+/** An installed extension in plain data: its trust level, source file and the ids of what it contributed. */
+export interface ExtensionSummary {
+  name: string;
+  level: TrustLevel;
+  source?: string;
+  tools: string[];
+  prompts: string[];
+  policies: string[];
+  lifecycle: string[];
+  middleware: string[];
+  observers: string[];
+}
+
+export function summarize(value: ExtensionContribution): ExtensionSummary {
+  return {
+    name: value.extension,
+    level: value.level ?? "builtin",
+    ...(value.source ? { source: value.source } : {}),
+    tools: value.tools.map((t) => t.name),
+    prompts: value.prompts.map((p) => p.id),
+    policies: value.policies.map((p) => p.id),
+    lifecycle: value.lifecycle.map((l) => `${l.id}@${l.phase}`),
+    middleware: value.middleware.map((m) => m.name),
+    observers: value.observers.map((o) => o.event),
+  };
+}
