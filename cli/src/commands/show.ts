@@ -6,6 +6,7 @@ import { stringifyJson } from "../output/json.js";
 import { loadRun } from "../store/load.js";
 import { resolveTarget } from "../store/resolve.js";
 import { describeEvent, durationOf, isErrorEvent, toolOf } from "../timeline/describe.js";
+import { describeExtensions } from "../timeline/extensions.js";
 import { depthsOf, owningSpan } from "../timeline/nesting.js";
 
 /** `trace show <run>`: the timeline, one line per event, nested by span. */
@@ -57,6 +58,12 @@ export const showCommand: CommandSpec = {
       return;
     }
     const c = ctx.colors;
+    const extensions = loaded.run.extensions ?? [];
+    if (extensions.length) {
+      ctx.print(c.bold(`extensions (${extensions.length})`));
+      for (const line of describeExtensions(extensions)) ctx.print(`  ${line}`);
+      ctx.print("");
+    }
     if (selected.length === 0) ctx.note("no events match");
     for (const { e, depth } of selected) {
       const error = isErrorEvent(e);

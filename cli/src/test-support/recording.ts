@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, ScriptedProvider, tool, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
+import { Agent, ScriptedProvider, contribution, defineExtension, tool, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
 import { ArtifactStore, FlightRecorderExtension, ResultSpillExtension, type FlightRecorderOptions } from "@harnessx/recorder";
 
 export const SUPPORT_SYSTEM = "You are the support bot of Example Corp.";
@@ -70,6 +70,33 @@ export async function recordSupportRun(store: string, recorder: Omit<FlightRecor
     system: SUPPORT_SYSTEM,
     tools: supportTools(),
     extensions: [new FlightRecorderExtension({ dir: store, ...recorder })],
+  });
+  try {
+    return await agent.run("How much is pricing for alice@example.com?");
+  } finally {
+    await agent.close();
+  }
+}
+
+/**
+ * The support run with a guard extension that contributes a prompt fragment and a policy
+ * denying `flaky`: the recording must say which extension blocked the call.
+ */
+export async function recordGuardedRun(store: string): Promise<RunResult> {
+  const guard = defineExtension({
+    name: "guard",
+    contribute: () =>
+      contribution("guard", {
+        prompts: [{ id: "etiquette", text: "Never call flaky tools twice." }],
+        policies: [{ id: "no-flaky", actions: ["flaky"], decide: () => ({ decision: "deny", reason: "flaky is quarantined" }) }],
+      }),
+  });
+  const agent = new Agent({
+    provider: new ScriptedProvider(supportScript()),
+    name: "support-bot",
+    system: SUPPORT_SYSTEM,
+    tools: supportTools(),
+    extensions: [new FlightRecorderExtension({ dir: store }), guard],
   });
   try {
     return await agent.run("How much is pricing for alice@example.com?");

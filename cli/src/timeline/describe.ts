@@ -18,6 +18,14 @@ export function toolOf(event: RecordedEvent): string | undefined {
   return str(event.attrs?.toolName);
 }
 
+/** Who made a permission decision, when it was not the user's default: a rule, the tool, a policy of an extension, the user. */
+function decidedBy(a: Record<string, unknown>): string | undefined {
+  const source = str(a.permissionSource);
+  if (!source) return undefined;
+  const policy = /^policy:([^@]+)@(.+)$/.exec(source);
+  return policy ? `by policy ${policy[1]} of extension ${policy[2]}` : `by ${source}`;
+}
+
 /** One short line of facts about an event, from its summary attributes. */
 export function describeEvent(event: RecordedEvent): string {
   const a = event.attrs ?? {};
@@ -33,9 +41,9 @@ export function describeEvent(event: RecordedEvent): string {
     case "llm_response":
       return [str(a.model), str(a.stopReason) && `stop ${a.stopReason}`, num(a.inputTokens) !== undefined && `tokens in ${a.inputTokens} out ${a.outputTokens ?? 0}`].filter(Boolean).join(", ");
     case "tool_call_start":
-      return [str(a.toolName), str(a.toolCallId) && `(${a.toolCallId})`, str(a.permission) && `permission ${a.permission}`].filter(Boolean).join(" ");
+      return [str(a.toolName), str(a.toolCallId) && `(${a.toolCallId})`, str(a.permission) && `permission ${a.permission}`, decidedBy(a)].filter(Boolean).join(" ");
     case "tool_call_end":
-      return [str(a.toolName), str(a.outcome), str(a.errorMessage) && `: ${cut(String(a.errorMessage), 100)}`].filter(Boolean).join(" ");
+      return [str(a.toolName), str(a.outcome), a.outcome === "denied" ? decidedBy(a) : undefined, str(a.errorMessage) && `: ${cut(String(a.errorMessage), 100)}`].filter(Boolean).join(" ");
     case "retry":
       return [`${String(a.target ?? "?")} attempt ${String(a.attempt ?? "?")}`, num(a.delayMs) !== undefined && `wait ${formatDuration(Number(a.delayMs))}`, str(a.errorMessage) && cut(String(a.errorMessage), 100)].filter(Boolean).join(", ");
     case "error":

@@ -1,3 +1,5 @@
+import type { ExtensionSummary } from "@harnessx/core";
+
 /** Version of the event line format (`v` of every line). */
 export const EVENT_FORMAT_VERSION = 1;
 
@@ -80,6 +82,11 @@ export interface RunManifest {
   hostname: string;
   /** The agent's config after redaction. */
   config: unknown;
+  /**
+   * The agent's extensions when the run started, in install order: trust level, source file
+   * and the ids of everything each contributed (after redaction). Absent in older recordings.
+   */
+  extensions?: ExtensionSummary[];
   error?: { name: string; message: string; code?: string };
   summary?: RunSummary;
   /** Redaction rules applied at the source, or "off". */

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { AnyHookContext } from "@harnessx/core";
+import type { AnyHookContext, ExtensionSummary } from "@harnessx/core";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { producerVersions } from "../format/layout.js";
 import { isArtifactId, sha256Hex } from "../artifacts/artifact-store.js";
@@ -66,6 +66,7 @@ export class RunRecording {
           pid: process.pid,
           hostname: hostname(),
           config: sanitizer.sanitize(agent.config, "config", []),
+          extensions: sanitizer.sanitize(agent.extensions, "extensions", []) as ExtensionSummary[],
           summary: emptySummary(),
           redaction: options.rules ? { ...describeRules(options.rules), custom: options.customRedact !== undefined } : "off",
           artifacts: [],

@@ -72,8 +72,11 @@ export interface LoadedExtension {
   readonly source?: string;
 }
 
+/** An extension class with a constructor that takes no arguments. */
+export type ExtensionClass = new () => ExtensionLike;
+
 /** Anything `new Agent({ extensions })` accepts. */
-export type ExtensionEntry = ExtensionLike | ExtensionFactory | LoadedExtension;
+export type ExtensionEntry = ExtensionLike | ExtensionFactory | ExtensionClass | LoadedExtension;
 
 /** An extension from a plain object, or from a name and a factory function. */
 export function defineExtension(definition: ExtensionDefinition): Extension;

@@ -1,0 +1,14 @@
+import type { ExtensionSummary } from "@harnessx/core";
+
+const KINDS = ["tools", "prompts", "policies", "lifecycle", "middleware", "observers"] as const;
+
+/**
+ * One line per extension a run was recorded with: its trust level, the file it came from and
+ * what it contributed, so an incident reader sees who could have blocked or changed what.
+ */
+export function describeExtensions(extensions: readonly ExtensionSummary[]): string[] {
+  return extensions.map((e) => {
+    const parts = KINDS.filter((k) => e[k]?.length).map((k) => `${k} ${e[k].join(", ")}`);
+    return [e.name, `[${e.level}]`, e.source, parts.join("; ")].filter(Boolean).join("  ");
+  });
+}

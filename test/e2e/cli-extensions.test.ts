@@ -1,0 +1,46 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { recordGuardedRun, tempDir } from "../../cli/src/test-support/recording.js";
+import { runTrace } from "../../cli/src/test-support/run-cli.js";
+
+let work: string;
+let store: string;
+let cleanup: () => void;
+let runId: string;
+
+const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
+
+before(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  work = temp.dir;
+  store = join(work, ".harnessx");
+  runId = (await recordGuardedRun(store)).runId;
+});
+after(() => cleanup());
+
+describe("a recording says which extension contributed, blocked or allowed what", () => {
+  test("run.json lists each extension with its level and the ids of what it contributed", () => {
+    const manifest = JSON.parse(readFileSync(join(store, "runs", runId, "run.json"), "utf8"));
+    const guard = manifest.extensions.find((e: { name: string }) => e.name === "guard");
+    assert.deepEqual(guard, { name: "guard", level: "builtin", tools: [], prompts: ["etiquette"], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [] });
+    assert.deepEqual(manifest.extensions.map((e: { name: string }) => e.name), ["flight-recorder", "guard"]);
+  });
+
+  test("trace show lists the extensions and names the policy and extension that denied a call", async () => {
+    const r = await trace("show", runId);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^extensions \(2\)\n  flight-recorder  \[builtin\]  observers \*\n  guard  \[builtin\]  prompts etiquette; policies no-flaky\n/);
+    assert.match(r.stdout, /tool_call_end  flaky denied by policy no-flaky of extension guard/);
+    assert.match(r.stdout, /tool_call_start  search \(call_search\) permission allow\s/, "a default decision adds nothing");
+  });
+
+  test("replay rebuilds the extension's prompt fragment and reproduces the run", async () => {
+    const r = await trace("--json", "replay", runId);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.reproduced, true, r.stdout);
+  });
+});
