@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { Agent, ScriptedProvider } from "harnessx";
 import { SearchExtension } from "./search-extension.js";
 
-test("SearchExtension installs a tool, a middleware, a hook and prompt context together", async () => {
+test("SearchExtension contributes a tool and guidance and installs a middleware and a hook", async () => {
   const provider = new ScriptedProvider([{ toolCalls: [{ name: "search", input: { query: "  pricing  " } }] }, { text: "Pricing is on page 3." }]);
   const extension = new SearchExtension();
   await using agent = new Agent({ provider, extensions: [extension] });
@@ -14,4 +14,5 @@ test("SearchExtension installs a tool, a middleware, a hook and prompt context t
   const toolResult = provider.requests[1].messages.at(-1)!.content[0];
   assert.equal(toolResult.type === "tool_result" && toolResult.content, "product_docs: pricing", "the middleware trimmed the query");
   assert.deepEqual(extension.completed, ["search"]);
+  assert.deepEqual(agent.info.extensions, [{ name: "search_feature", level: "builtin", tools: ["search"], prompts: ["scope"], policies: [], lifecycle: [], middleware: ["NormalizeSearch"], observers: ["tool_call_end"] }]);
 });

@@ -1,10 +1,11 @@
-// The DESIGN.md example: one extension installs a tool, a middleware, a hook and prompt context together.
-import { Extension, HookEvent, Middleware, tool, type ExtensionContext, type ToolCall } from "harnessx";
+// One extension declares a tool and prompt guidance (contribute) and registers a middleware and a hook (install).
+import { Extension, HookEvent, Middleware, contribution, tool, type ExtensionContext, type ToolCall } from "harnessx";
 
 export const search = tool({
   name: "search",
   description: "search looks up the product docs collection.",
   inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+  replayPolicy: "safe",
   execute: async ({ query }) => `product_docs: ${String(query)}`,
 });
 
@@ -21,10 +22,12 @@ export class SearchExtension extends Extension {
   /** Tool calls this extension saw finish, for the caller to inspect. */
   readonly completed: string[] = [];
 
+  override contribute() {
+    return contribution(this, { tools: [search], prompts: [{ id: "scope", text: "search covers the product docs." }] });
+  }
+
   override install(ctx: ExtensionContext): void {
-    ctx.registerTool(search, { replayPolicy: "safe" });
     ctx.addMiddleware(new NormalizeSearch());
     ctx.onHook(HookEvent.TOOL_CALL_END, (e) => void this.completed.push(e.data.toolCall.name));
-    ctx.registerPromptProvider(() => "search covers the product docs.");
   }
 }
