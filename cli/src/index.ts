@@ -1,4 +1,5 @@
-export { createProgram, runCli, type CommandSpec } from "./program.js";
+export { createProgram, runCli } from "./program.js";
+export type { CommandSpec } from "./command-spec.js";
 export { CommandContext, type CliIO, type GlobalOptions } from "./context.js";
 export { CliError, ExitCode } from "./errors.js";
 export { renderReportHtml } from "./report/html.js";

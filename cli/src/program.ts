@@ -1,17 +1,9 @@
 import { Command, CommanderError, Option } from "commander";
-import { contextOf, type CliIO, type CommandContext } from "./context.js";
+import { contextOf, type CliIO } from "./context.js";
 import { CliError, ExitCode, oneLine } from "./errors.js";
 import { classifyError } from "./store/errors.js";
 import { COMMANDS } from "./commands/index.js";
 import { CLI_VERSION } from "./version.js";
-
-/** A command's definition: its commander shape and what it does. */
-export interface CommandSpec {
-  /** Builds the commander command (name, arguments, options, help). */
-  define(): Command;
-  /** Runs it; `args` are the positional arguments, `options` the command's own options. */
-  run(ctx: CommandContext, args: string[], options: Record<string, unknown>): Promise<void>;
-}
 
 /** The `trace` program: global options, one subcommand per file under `commands/`. */
 export function createProgram(io: CliIO): Command {

@@ -119,7 +119,9 @@ describe("trace show prints the timeline nested by span", () => {
   test("one line per event, tool calls nested under the run, the failing tool marked", async () => {
     const r = await trace("show", okRun);
     assert.equal(r.code, 0, r.stderr);
-    const lines = r.stdout.trim().split("\n");
+    const [header, timeline] = r.stdout.split(/\n\n(?=#)/);
+    assert.equal(header, "extensions (1)\n  flight-recorder  [builtin]  observers *", "the run's extensions come first");
+    const lines = timeline.trim().split("\n");
     assert.equal(lines.length, 20);
     assert.match(lines[0], /agent_start/);
     assert.match(lines.find((l) => l.includes("tool_call_end") && l.includes("flaky"))!, /✗ tool_call_end\s+flaky failed/);

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
 import { eventsWithPayloads, loadRun } from "../store/load.js";

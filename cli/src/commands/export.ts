@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { exportIncident } from "@harnessx/recorder";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
 import { checkWritable } from "../output/write-file.js";
 import { resolveTarget } from "../store/resolve.js";

@@ -1,4 +1,4 @@
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { convertCommand } from "./convert.js";
 import { exportCommand } from "./export.js";
 import { lsCommand } from "./ls.js";
@@ -11,6 +11,7 @@ import { recoverCommand } from "./recover.js";
 import { reportCommand } from "./report.js";
 import { showCommand } from "./show.js";
 import { summaryCommand } from "./summary.js";
+import { trustCommand } from "./trust.js";
 import { verifyCommand } from "./verify.js";
 
 /** Every `trace` subcommand, in the order `trace --help` lists them. */
@@ -28,4 +29,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   recoverCommand,
   replayCommand,
   reportCommand,
+  trustCommand,
 ];

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import type { Colors } from "../output/colors.js";
 import { usageError } from "../errors.js";
 import { formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";

@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
 import type { PushResult } from "@harnessx/exporters";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { eventsWithPayloads, loadRun } from "../store/load.js";
 import { forExporters } from "../store/exporter-events.js";

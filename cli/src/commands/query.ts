@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { columnsFromKeys } from "../output/table.js";
 import { openDatabase, runQuery } from "../store/database.js";

@@ -2,7 +2,7 @@ import { Command } from "commander";
 import { isProcessAlive, lockHolder, recover, type RecoverResult } from "@harnessx/recorder";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { ensureStore, resolveTarget, runIdsIn } from "../store/resolve.js";
 

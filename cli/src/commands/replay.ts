@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { CliError, ExitCode } from "../errors.js";
 import { cut } from "../output/format.js";
 import { replayRun, type ReplayReport } from "../replay/replay-run.js";

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
 import { loadScrubRules } from "../scrub/rules.js";

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { RecordedEvent } from "@harnessx/recorder";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { formatDuration } from "../output/format.js";
 import { stringifyJson } from "../output/json.js";
 import { loadRun } from "../store/load.js";

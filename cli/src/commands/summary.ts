@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { summarizeRun, type RunSummaryReport } from "../analysis/summary.js";
 import type { CommandContext } from "../context.js";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { formatBytes, formatCount, formatDuration } from "../output/format.js";
 import { renderRows } from "../output/table.js";
 import { openBundle, type RunManifest } from "@harnessx/recorder";

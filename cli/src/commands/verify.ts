@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { openBundle } from "@harnessx/recorder";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { notFound } from "../errors.js";
 import { classifyError } from "../store/errors.js";
 import { formatCount } from "../output/format.js";

@@ -1,5 +1,5 @@
 import { Command, Argument } from "commander";
-import type { CommandSpec } from "../program.js";
+import type { CommandSpec } from "../command-spec.js";
 import { columnsFromKeys } from "../output/table.js";
 import { openDatabase, runQuery } from "../store/database.js";
 import { resolveTarget } from "../store/resolve.js";

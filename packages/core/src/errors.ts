@@ -114,6 +114,36 @@ export class ExtensionConflictError extends HarnessError {
   }
 }
 
+/**
+ * A discovered extension file could not be imported, threw while importing, or does not export
+ * an extension. Discovery fails closed on it: a broken guard must not silently vanish.
+ */
+export class ExtensionLoadError extends HarnessError {
+  readonly file: string;
+  constructor(file: string, reason: string, options?: { cause?: unknown }) {
+    super("extension_load", `cannot load extension ${file}: ${reason}`, options);
+    this.file = file;
+  }
+}
+
+/** The trust file is unreadable, not JSON, of another format or version, or holds a malformed record. */
+export class TrustStoreError extends HarnessError {
+  readonly file: string;
+  constructor(file: string, problem: string, options?: { cause?: unknown }) {
+    super("trust_store", `trust file ${file}: ${problem}`, options);
+    this.file = file;
+  }
+}
+
+/** A project's trusted surfaces could not be digested (too many files, unreadable entries). */
+export class ProjectDigestError extends HarnessError {
+  readonly dir: string;
+  constructor(dir: string, problem: string, options?: { cause?: unknown }) {
+    super("project_digest", `cannot digest ${dir}: ${problem}`, options);
+    this.dir = dir;
+  }
+}
+
 /** Session state could not be saved (not JSON-compatible) or loaded (wrong version or shape). */
 export class SessionStateError extends HarnessError {
   readonly path?: string;

@@ -60,7 +60,7 @@ export type { SavedExtensionState } from "./extensions/host.js";
 export { discover, planDiscovery, type DiscoverOptions, type DiscoveryPlan, type DiscoveryResult, type ExtensionCandidate, type SkippedExtension } from "./discovery/discover.js";
 export { TrustStore, type TrustRecord, type TrustStatus } from "./discovery/trust-store.js";
 export { projectDigest, TRUSTED_SURFACES } from "./discovery/project-digest.js";
-export { harnessxHome, trustFilePath, type HomeEnv } from "./discovery/home.js";
+export { harnessxHome, trustFilePath } from "./discovery/home.js";
 
 export { ConversationMemory } from "./memory/conversation.js";
 export type { SessionState } from "./session/session-state.js";

@@ -1,0 +1,106 @@
+import { realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ExtensionConflictError } from "../errors.js";
+import { toLoaded, type ExtensionEntry, type LoadedExtension } from "../extensions/extension.js";
+import { extensionFiles } from "./candidates.js";
+import { isMissing } from "./fs-missing.js";
+import { harnessxHome, trustFilePath } from "./home.js";
+import { loadExtensionModule } from "./load-extension-module.js";
+import { TrustStore } from "./trust-store.js";
+
+export interface DiscoverOptions {
+  /** The project whose `.harnessx/extensions/` is considered; default `process.cwd()`. */
+  cwd?: string;
+  /** The user's folder, holding `extensions/` and `trust.json`; default `HARNESSX_HOME`, else `~/.harnessx`. */
+  userDir?: string;
+  /** Where project trust is recorded; default `<userDir>/trust.json`. */
+  trustStore?: TrustStore;
+  /** The application's own extensions: first in the result, at level `builtin`. */
+  builtins?: readonly ExtensionEntry[];
+}
+
+/** An extension file found by name and deliberately not imported. */
+export interface SkippedExtension {
+  readonly path: string;
+  readonly level: "project";
+  /** `untrusted`: the project was never trusted (or was revoked); `changed since trusted`: trust it again after review. */
+  readonly reason: "untrusted" | "changed since trusted";
+}
+
+/** An extension file discovery would import, with the level it would load at. */
+export interface ExtensionCandidate {
+  readonly path: string;
+  readonly level: "user" | "project";
+}
+
+/** What discovery would do now, decided from file names and trust alone: nothing is imported. */
+export interface DiscoveryPlan {
+  /** User files, then project files, each folder sorted by name. */
+  readonly load: readonly ExtensionCandidate[];
+  readonly skipped: readonly SkippedExtension[];
+}
+
+export interface DiscoveryResult {
+  /** Built-ins, then user, then trusted project extensions; ready for `new Agent({ extensions })`. */
+  extensions: LoadedExtension[];
+  skipped: SkippedExtension[];
+}
+
+/**
+ * Which extension files would load: every file of `<userDir>/extensions/` (the user installed
+ * them), and those of `<cwd>/.harnessx/extensions/` only when the trust store says the project
+ * is trusted and unchanged. A project whose `.harnessx` is the user folder itself loads once, as user.
+ */
+export function planDiscovery(options: Omit<DiscoverOptions, "builtins"> = {}): DiscoveryPlan {
+  const userDir = resolve(options.userDir ?? harnessxHome());
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const load: ExtensionCandidate[] = extensionFiles(join(userDir, "extensions")).map((path) => ({ path, level: "user" }));
+  const projectHome = join(cwd, ".harnessx");
+  if (sameFolder(projectHome, userDir)) return { load, skipped: [] };
+  const projectFiles = extensionFiles(join(projectHome, "extensions"));
+  // Without project files there is nothing to decide, and no reason to read the trust file.
+  if (projectFiles.length === 0) return { load, skipped: [] };
+  const status = (options.trustStore ?? new TrustStore(trustFilePath(userDir))).status(cwd);
+  if (status === "trusted") return { load: [...load, ...projectFiles.map((path) => ({ path, level: "project" as const }))], skipped: [] };
+  const reason = status === "changed" ? "changed since trusted" : "untrusted";
+  return { load, skipped: projectFiles.map((path) => ({ path, level: "project", reason })) };
+}
+
+/**
+ * Finds and imports the extensions an agent should run: `builtins`, then the user's, then the
+ * project's when it is trusted (see `planDiscovery`). Skipped project files are reported, never
+ * imported. A file that fails to import rejects with `ExtensionLoadError`: a broken guard must
+ * not silently vanish. Two extensions with one name reject with `ExtensionConflictError`.
+ */
+export async function discover(options: DiscoverOptions = {}): Promise<DiscoveryResult> {
+  const plan = planDiscovery(options);
+  const extensions: LoadedExtension[] = (options.builtins ?? []).map((entry) => ({ extension: toLoaded(entry).extension, level: "builtin" }));
+  // One at a time, in order: extension modules may have import-time side effects.
+  for (const { path, level } of plan.load) extensions.push(await loadExtensionModule(path, level));
+  refuseDuplicateNames(extensions);
+  return { extensions, skipped: [...plan.skipped] };
+}
+
+function refuseDuplicateNames(extensions: readonly LoadedExtension[]): void {
+  const seen = new Map<string, LoadedExtension>();
+  for (const loaded of extensions) {
+    const first = seen.get(loaded.extension.name);
+    if (first) {
+      throw new ExtensionConflictError(`two extensions are named "${loaded.extension.name}": ${origin(first)} and ${origin(loaded)}; rename or remove one`);
+    }
+    seen.set(loaded.extension.name, loaded);
+  }
+}
+
+function origin(loaded: LoadedExtension): string {
+  return loaded.source ? `${loaded.source} (${loaded.level})` : "a built-in";
+}
+
+function sameFolder(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,77 @@
+import type { Jiti } from "jiti";
+import { basename, dirname, extname } from "node:path";
+import { ExtensionLoadError, toError } from "../errors.js";
+import { toLoaded, type LoadedExtension } from "../extensions/extension.js";
+import type { TrustLevel } from "../extensions/trust-level.js";
+
+let loader: Promise<Jiti> | undefined;
+
+/**
+ * jiti (and the compiler it brings) is loaded on the first discovered file only, keeping it off
+ * the start-up of agents that never discover. Module cache off: an edited file is read again;
+ * file cache off: loading writes nothing to the user's disk; no default interop, so "has no
+ * default export" is visible.
+ */
+function jiti(): Promise<Jiti> {
+  loader ??= import("jiti").then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }));
+  return loader;
+}
+
+/**
+ * Imports one extension file (TypeScript or JavaScript) and turns its default export into an
+ * extension at `level` with the file as its source. Accepted: an Extension instance or
+ * subclass, a definition `{ name, install?, contribute? }`, or a factory `(hx) => void` named
+ * after the file (`<name>/index.ts` after its folder). A module without a default export
+ * counts when it is itself shaped like a definition.
+ */
+export async function loadExtensionModule(file: string, level: TrustLevel): Promise<LoadedExtension> {
+  let module: unknown;
+  try {
+    module = await (await jiti()).import(file);
+  } catch (err) {
+    throw new ExtensionLoadError(file, describe(err), { cause: err });
+  }
+  const hasDefault = isRecord(module) && Object.hasOwn(module, "default");
+  const exported = hasDefault ? (module as { default: unknown }).default : module;
+  let extension: unknown;
+  try {
+    extension = toLoaded(exported, nameFromFile(file)).extension;
+  } catch (err) {
+    throw new ExtensionLoadError(file, `creating its extension failed: ${describe(err)}`, { cause: err });
+  }
+  if (!isExtensionShaped(extension)) {
+    const got = hasDefault ? `its default export is ${kind(exported)}` : "it has no default export and its exports are not an extension";
+    throw new ExtensionLoadError(file, `${got}; export default an Extension instance or subclass, a definition { name, install or contribute }, or a factory function (hx) => void`);
+  }
+  // Level and source come from where the file was found, never from what it exports.
+  return { extension, level, source: file };
+}
+
+function nameFromFile(file: string): string {
+  const name = basename(file, extname(file));
+  return name === "index" ? basename(dirname(file)) : name;
+}
+
+function isExtensionShaped(value: unknown): value is LoadedExtension["extension"] {
+  if (typeof value !== "object" || value === null) return false;
+  const { name, install, contribute } = value as Partial<Record<"name" | "install" | "contribute", unknown>>;
+  return typeof name === "string" && (typeof install === "function" || typeof contribute === "function");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null;
+}
+
+function kind(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "function") return "a class whose instances have no name and install() or contribute()";
+  return typeof value === "object" ? "an object without a name and install() or contribute()" : `a ${typeof value}`;
+}
+
+/** One line: compilers report the position on a second line, which a CLI would cut off. */
+function describe(err: unknown): string {
+  const error = toError(err);
+  const text = error.message.replace(/\s+/g, " ").trim();
+  return error.name !== "Error" && !text.startsWith(error.name) ? `${error.name}: ${text}` : text;
+}
