@@ -1,8 +1,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordGuardedRun, tempDir } from "../../cli/src/test-support/recording.js";
+import { Agent, ScriptedProvider, TrustStore, discover } from "@harnessx/core";
+import { FlightRecorderExtension } from "@harnessx/recorder";
+import { recordGuardedRun, supportScript, supportTools, tempDir } from "../../cli/src/test-support/recording.js";
 import { runTrace } from "../../cli/src/test-support/run-cli.js";
 
 let work: string;
@@ -42,5 +44,36 @@ describe("a recording says which extension contributed, blocked or allowed what"
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = JSON.parse(r.stdout);
     assert.equal(report.reproduced, true, r.stdout);
+  });
+});
+
+describe("a trusted project's extension is recorded with its level and file", () => {
+  test("discover -> agent -> recording -> trace show", async () => {
+    const project = join(realpathSync(work), "project");
+    const userDir = join(work, "home");
+    const guardFile = join(project, ".harnessx", "extensions", "guard.ts");
+    mkdirSync(join(project, ".harnessx", "extensions"), { recursive: true });
+    writeFileSync(
+      guardFile,
+      `import type { ExtensionContext } from "@harnessx/core";
+export default function (hx: ExtensionContext): void {
+  hx.addPolicy({ id: "no-flaky", actions: ["flaky"], decide: () => ({ decision: "deny", reason: "quarantined" }) });
+}
+`,
+    );
+    const trustStore = new TrustStore(join(userDir, "trust.json"));
+    trustStore.trust(project);
+    const found = await discover({ cwd: project, userDir, trustStore, builtins: [new FlightRecorderExtension({ dir: store })] });
+    assert.deepEqual(found.skipped, []);
+    const agent = new Agent({ provider: new ScriptedProvider(supportScript()), name: "support-bot", tools: supportTools(), extensions: found.extensions });
+    const { runId: projectRun } = await agent.run("pricing?");
+    await agent.close();
+
+    const manifest = JSON.parse(readFileSync(join(store, "runs", projectRun, "run.json"), "utf8"));
+    assert.deepEqual(manifest.extensions[1], { name: "guard", level: "project", source: guardFile, tools: [], prompts: [], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [] });
+    const r = await trace("show", projectRun);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes(`  guard  [project]  ${guardFile}  policies no-flaky\n`), r.stdout);
+    assert.match(r.stdout, /tool_call_end  flaky denied by policy no-flaky of extension guard/);
   });
 });
