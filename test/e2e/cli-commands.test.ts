@@ -72,13 +72,15 @@ describe("trace summary reports status, tokens, tool latency and redaction", () 
     assert.match(r.stdout, /status\s+completed/);
     assert.match(r.stdout, /lookup_customer/);
     assert.match(r.stdout, /scripted-model\s+3\s+580\s+67/);
+    assert.match(r.stdout, /extensions flight-recorder \[builtin\]/);
   });
   test("--json shape: kinds, models, tools with p50/p95/max and errors", async () => {
     const s = json<{
       status: string; events: number; kinds: Array<{ kind: string; count: number; bytes: number }>;
       models: Array<{ model: string; inputTokens: number }>; tools: Array<{ tool: string; calls: number; errors: number; p50Ms: number }>;
-      dropped: { events: number }; redaction: unknown;
+      dropped: { events: number }; redaction: unknown; extensions: Array<{ name: string; level: string; observers: string[] }>;
     }>((await trace("--json", "summary", okRun)).stdout);
+    assert.deepEqual(s.extensions.map((e) => [e.name, e.level, e.observers]), [["flight-recorder", "builtin", ["*"]]]);
     assert.equal(s.status, "completed");
     assert.equal(s.kinds.reduce((n, k) => n + k.count, 0), s.events);
     assert.ok(s.kinds.every((k) => k.bytes > 0));

@@ -1,3 +1,4 @@
+import type { ExtensionSummary } from "@harnessx/core";
 import type { RunManifest } from "@harnessx/recorder";
 import type { RecordingTables } from "@harnessx/recorder";
 
@@ -21,6 +22,8 @@ export interface RunSummaryReport {
   redaction: unknown;
   /** Values the recorder redacted (paths listed on the events). */
   redactedValues: number;
+  /** The run's extensions with their trust level, source and contributed ids (from run.json). */
+  extensions: ExtensionSummary[];
 }
 
 /** Bytes of the event lines by kind, from the raw text. */
@@ -78,5 +81,6 @@ export async function summarizeRun(tables: RecordingTables, run: RunManifest, so
     dropped: { events: num(totals.dropped), gaps: num(totals.gaps) },
     redaction: run.redaction ?? "unknown",
     redactedValues: num(totals.redacted),
+    extensions: run.extensions ?? [],
   };
 }

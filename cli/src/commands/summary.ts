@@ -29,6 +29,7 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
   ctx.print(`${c.bold("started")}   ${s.startedAt}   ${c.bold("duration")} ${formatDuration(s.durationMs)}`);
   ctx.print(`${c.bold("events")}    ${formatCount(s.events)}   ${c.bold("dropped")} ${formatCount(s.dropped.events)}${s.dropped.gaps ? ` in ${s.dropped.gaps} gap(s)` : ""}   ${c.bold("spills")} ${s.spills.count} (${formatBytes(s.spills.bytes)})`);
   ctx.print(`${c.bold("redaction")} ${redactionText(s.redaction)}; ${s.redactedValues} value(s) redacted`);
+  if (s.extensions.length) ctx.print(`${c.bold("extensions")} ${s.extensions.map((e) => `${e.name} [${e.level}]`).join(", ")}`);
   ctx.print("");
   ctx.print(c.bold("Events by kind"));
   ctx.print(renderRows(s.kinds, [
