@@ -25,5 +25,5 @@ if (files.length === 0) {
   console.error("no test files matched");
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=120000", ...files], { cwd: root, stdio: "inherit" });
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 120000}`, ...files], { cwd: root, stdio: "inherit" });
 process.exit(result.status ?? 1);
