@@ -39,9 +39,9 @@ export function toolEvent(i: number, padding = 0): ToolCallEndData {
  * An agent whose hook bus drives the recorder directly: the events go through the real
  * observer, queue, writer and store, without the cost of the agent loop.
  */
-export function recordingHarness(options: FlightRecorderOptions): { agent: Agent; recorder: FlightRecorderExtension; runId: string } {
+export function recordingHarness(options: FlightRecorderOptions, agentOptions: { redact?: false } = {}): { agent: Agent; recorder: FlightRecorderExtension; runId: string } {
   const recorder = new FlightRecorderExtension(options);
-  const agent = new Agent({ provider: new ScriptedProvider([]), extensions: [recorder], name: "bench" });
+  const agent = new Agent({ ...agentOptions, provider: new ScriptedProvider([]), extensions: [recorder], name: "bench" });
   return { agent, recorder, runId: `run_bench_${process.pid}_${Date.now().toString(36)}` };
 }
 

@@ -12,7 +12,7 @@ const BATCH = 1000;
 async function recorderRate(redact: boolean): Promise<{ rate: number; bytes: number }> {
   const store = tempStore("hx-bench-rec-");
   try {
-    const { agent, recorder, runId } = recordingHarness({ dir: store.dir, ...(redact ? {} : { redact: false }), segmentMaxBytes: 16 * 1024 * 1024 });
+    const { agent, recorder, runId } = recordingHarness({ dir: store.dir, segmentMaxBytes: 16 * 1024 * 1024 }, redact ? {} : { redact: false });
     const started = performance.now();
     await emitEvents(agent, runId, events, BATCH);
     await recorder.flush();

@@ -30,7 +30,7 @@ before(async () => {
   work = temp.dir;
   store = join(work, ".harnessx");
   // Recorded without redaction (as some internal stores are), and with payloads stored aside as artifacts.
-  runId = (await recordSupportRun(store, { redact: false, inlinePayloadBytes: 300 })).runId;
+  runId = (await recordSupportRun(store, { inlinePayloadBytes: 300 }, undefined, { redact: false })).runId;
   original = join(work, "original.tar");
   assert.equal((await trace("export", runId, "-o", original)).code, 0);
 });

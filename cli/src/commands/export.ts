@@ -5,7 +5,7 @@ import { formatBytes } from "../output/format.js";
 import { checkWritable } from "../output/write-file.js";
 import { resolveTarget } from "../store/resolve.js";
 
-/** `trace export <run> [-o FILE] [--reason TEXT]`: the incident bundle, written by the recorder. */
+/** `trace export <run> [-o FILE] [--reason TEXT] [--include-raw-spills]`: the incident bundle, written by the recorder. */
 export const exportCommand: CommandSpec = {
   define: () =>
     new Command("export")
@@ -13,6 +13,7 @@ export const exportCommand: CommandSpec = {
       .argument("<run>", "run id (or unique prefix) or run directory")
       .option("-o, --out <file>", "bundle file (default <store>/incidents/<run>-<time>.tar)")
       .option("--reason <text>", "why the bundle was made (a ticket, a symptom)", "manual export")
+      .option("--include-raw-spills", "copy spilled tool results as stored (raw) instead of redacted copies; only for bundles that stay private")
       .option("--force", "replace the output file if it exists"),
   async run(ctx, [text], options) {
     const target = await resolveTarget(ctx, text, { bundles: false });
@@ -21,13 +22,18 @@ export const exportCommand: CommandSpec = {
     if (out) await checkWritable(out, Boolean(options.force), String(options.out));
     const progress = ctx.progress("export", "steps");
     progress.total(1);
-    const result = await exportIncident({ dir: target.storeDir, runId: target.runId, reason: String(options.reason), ...(out ? { out } : {}) });
+    const includeRawSpills = options.includeRawSpills === true;
+    const result = await exportIncident({ dir: target.storeDir, runId: target.runId, reason: String(options.reason), includeRawSpills, ...(out ? { out } : {}) });
     progress.tick();
     progress.stop();
     if (ctx.options.json) ctx.printJson(result);
     else {
       ctx.print(`wrote ${result.path}`);
       ctx.print(`  run ${result.runId}: ${result.events} events, ${result.artifacts} artifacts, ${formatBytes(result.bytes)}`);
+      if (result.spills.count) {
+        const how = result.spills.raw ? ctx.colors.yellow("raw, as stored (--include-raw-spills): do not share this bundle") : `redacted copies (${result.spills.redacted} changed by redaction)`;
+        ctx.print(`  ${result.spills.count} spilled result(s): ${how}`);
+      }
       if (result.missingArtifacts.length) ctx.print(ctx.colors.yellow(`  ${result.missingArtifacts.length} referenced artifact(s) were no longer in the store (listed in the manifest)`));
     }
   },

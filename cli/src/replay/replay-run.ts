@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import { Agent, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
+import { Agent, Redactor, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
 import { ReplayProvider, recordedCalls, type ReplayDivergence, type RecordedEvent } from "@harnessx/recorder";
 import { invalidInput } from "../errors.js";
 import type { LoadedRun } from "../store/load.js";
@@ -53,7 +53,7 @@ export async function replayRun(loaded: LoadedRun, events: RecordedEvent[], agen
   const first: ModelRequest | undefined = calls[0]?.request;
   if (!first) throw invalidInput(`run ${loaded.run.runId} has no recorded model call to replay`);
 
-  const provider = new ReplayProvider(calls, loaded.run.redaction === "off" ? { redaction: false } : {});
+  const provider = new ReplayProvider(calls, { redaction: loaded.run.redaction === "off" ? false : Redactor.fromDescription(loaded.run.redaction) });
   const recordedTools = new RecordedTools(events, agentModule ? "raw" : "processed");
   const tools = recordedTools.tools(first.tools ?? []);
   const model = first.model;

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, ScriptedProvider, contribution, defineExtension, tool, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
+import { Agent, ScriptedProvider, contribution, defineExtension, tool, type AgentOptions, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
 import { ArtifactStore, FlightRecorderExtension, ResultSpillExtension, type FlightRecorderOptions } from "@harnessx/recorder";
 
 export const SUPPORT_SYSTEM = "You are the support bot of Example Corp.";
@@ -63,8 +63,9 @@ export function supportScript(): ScriptStep[] {
 }
 
 /** Runs the support agent once with the recorder; returns the run's result. */
-export async function recordSupportRun(store: string, recorder: Omit<FlightRecorderOptions, "dir"> = {}, script: ScriptStep[] = supportScript()): Promise<RunResult> {
+export async function recordSupportRun(store: string, recorder: Omit<FlightRecorderOptions, "dir"> = {}, script: ScriptStep[] = supportScript(), agentOptions: Pick<AgentOptions, "redact"> = {}): Promise<RunResult> {
   const agent = new Agent({
+    ...agentOptions,
     provider: new ScriptedProvider(script),
     name: "support-bot",
     system: SUPPORT_SYSTEM,

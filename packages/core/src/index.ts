@@ -62,6 +62,19 @@ export { TrustStore, type TrustRecord, type TrustStatus } from "./discovery/trus
 export { projectDigest, TRUSTED_SURFACES } from "./discovery/project-digest.js";
 export { harnessxHome, trustFilePath } from "./discovery/home.js";
 
+export { Redactor } from "./redact/redactor.js";
+export { errorToJson } from "./redact/error-json.js";
+export {
+  DEFAULT_PATTERNS,
+  DEFAULT_REDACTION_RULES,
+  DEFAULT_SENSITIVE_KEYS,
+  resolveRedaction,
+  type RedactionDescription,
+  type RedactionOptions,
+  type RedactionPattern,
+  type RedactionRules,
+} from "./redact/rules.js";
+
 export { ConversationMemory } from "./memory/conversation.js";
 export type { SessionState } from "./session/session-state.js";
 export { assertJsonCompatible } from "./session/json-check.js";

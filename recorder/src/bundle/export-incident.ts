@@ -2,10 +2,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { HarnessError } from "@harnessx/core";
+import { HarnessError, Redactor } from "@harnessx/core";
 import tar from "tar-stream";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
-import type { RunManifest } from "../format/event.js";
+import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
 import { readRun } from "../store/read-run.js";
 import { summarize } from "../store/recover.js";
@@ -21,6 +21,11 @@ export interface ExportIncidentRequest {
   reason: string;
   /** Output file. Default `<dir>/incidents/<runId>-<UTC time>.tar`. */
   out?: string;
+  /**
+   * Copy spilled results as stored instead of redacted. Spills hold raw tool output (the model
+   * queries real data); a bundle is made to be shared, so it gets redacted copies unless this is set.
+   */
+  includeRawSpills?: boolean;
 }
 
 export interface IncidentExport {
@@ -31,6 +36,8 @@ export interface IncidentExport {
   artifacts: number;
   /** Referenced artifacts no longer in the store (listed in the manifest's run summary only). */
   missingArtifacts: string[];
+  /** Spilled results included, and whether as redacted copies or raw. */
+  spills: { count: number; redacted: number; raw: boolean };
 }
 
 /** The run has no directory in the store. */
@@ -63,8 +70,22 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
     [MEMBER.events, await zstdCompress(ndjson)],
   ]);
   const store = new ArtifactStore(request.dir);
+  // The run's own policy (or the defaults when it recorded none) applies to all text the bundle adds.
+  const redactor = run.redaction === "off" ? new Redactor() : Redactor.fromDescription(run.redaction);
+  const spilled = spilledArtifacts(events);
   const missingArtifacts: string[] = [];
+  const redactedSpills: Record<string, string> = {};
   for (const id of referencedArtifacts(events).sort()) {
+    if (spilled.has(id) && !request.includeRawSpills) {
+      const copy = await redactedCopy(store, id, redactor);
+      if (!copy) missingArtifacts.push(id);
+      else if (copy.id === id) members.set(MEMBER.artifact(id), copy.frame);
+      else {
+        members.set(MEMBER.artifact(copy.id), copy.frame);
+        redactedSpills[id] = copy.id;
+      }
+      continue;
+    }
     const frame = await store.getCompressed(id).catch(() => undefined);
     if (frame) members.set(MEMBER.artifact(id), frame);
     else missingArtifacts.push(id);
@@ -81,20 +102,21 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
     producer: producerVersions(),
     run: {
       runId: run.runId,
-      agent: run.agent,
-      sessionId: run.sessionId,
+      agent: redactor.redactString(run.agent),
+      sessionId: redactor.redactString(run.sessionId),
       status: run.status,
-      models: run.models,
+      models: run.models.map((model) => redactor.redactString(model)),
       startedAt: run.startedAt,
       endedAt: run.endedAt,
-      error: run.error ?? null,
+      error: run.error ? (redactor.sanitize(run.error, "error", []) as BundleManifest["run"]["error"]) : null,
       summary,
     },
-    trigger: { reason: request.reason, at: new Date().toISOString() },
+    trigger: { reason: redactor.redactString(request.reason), at: new Date().toISOString() },
     window: { fromTs: events[0]?.ts ?? null, toTs: events[events.length - 1]?.ts ?? null },
     countsByKind: summary.byKind,
     dropped: { events: summary.dropped, gaps },
     redaction: run.redaction ?? "unknown",
+    spills: { count: spilled.size, redacted: !request.includeRawSpills, copies: redactedSpills },
     missingArtifacts,
     members: listed,
   };
@@ -120,5 +142,27 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
     throw error;
   }
   const { size } = await fs.stat(out);
-  return { path: out, runId: run.runId, bytes: size, events: events.length, artifacts: members.size - 2, missingArtifacts };
+  const spills = { count: [...spilled].filter((id) => !missingArtifacts.includes(id)).length, redacted: Object.keys(redactedSpills).length, raw: request.includeRawSpills === true };
+  return { path: out, runId: run.runId, bytes: size, events: events.length, artifacts: members.size - 2, missingArtifacts, spills };
+}
+
+/** Artifacts that other extensions stored and a CUSTOM event referenced (spilled results): raw data. */
+function spilledArtifacts(events: readonly RecordedEvent[]): Set<string> {
+  const ids = new Set<string>();
+  for (const event of events) {
+    const sha256 = event.kind === "custom" ? event.attrs?.sha256 : undefined;
+    if (typeof sha256 === "string") ids.add(sha256);
+  }
+  return ids;
+}
+
+/** A spilled result's redacted copy, content-addressed under its own id (the same id when nothing changed). */
+async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor): Promise<{ id: string; frame: Buffer } | undefined> {
+  const raw = await store.get(id).catch(() => undefined);
+  if (!raw) return undefined;
+  const text = raw.toString("utf8");
+  const clean = redactor.redactString(text);
+  if (clean === text && Buffer.from(text).equals(raw)) return { id, frame: await store.getCompressed(id) };
+  const bytes = Buffer.from(clean);
+  return { id: sha256(bytes), frame: await zstdCompress(bytes) };
 }

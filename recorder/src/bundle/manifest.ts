@@ -41,6 +41,12 @@ export interface BundleManifest {
   countsByKind: Record<string, number>;
   dropped: { events: number; gaps: Array<{ seq: number; count: number; fromTs: number; toTs: number }> };
   redaction: RunManifest["redaction"] | "unknown";
+  /**
+   * Spilled results the events reference. Unless exported raw (`--include-raw-spills`), each is
+   * a redacted copy, stored under the sha256 of its new content: `copies` maps the id the events
+   * name to that member's id. Absent in bundles of older versions.
+   */
+  spills?: { count: number; redacted: boolean; copies: Record<string, string> };
   /** Artifacts the events reference that were no longer in the store at export time. */
   missingArtifacts: string[];
   /** Every other member except SHA256SUMS, with size and sha256. */

@@ -132,10 +132,12 @@ export async function openBundle(path: string): Promise<OpenedBundle> {
     artifacts: artifactIds,
     member: (name) => byPath.get(name),
     async artifact(id) {
-      const frame = byPath.get(MEMBER.artifact(id));
+      // A redacted spill copy lives under its own content's id; the events name the original.
+      const stored = manifest.spills?.copies?.[id] ?? id;
+      const frame = byPath.get(MEMBER.artifact(stored));
       if (!frame) throw new BundleFormatError(path, `artifact ${JSON.stringify(id)} is not in this bundle`);
       const data = await zstdDecompress(frame);
-      if (sha256(data) !== id) throw new BundleChecksumError(path, MEMBER.artifact(id), "content does not match its sha256");
+      if (sha256(data) !== stored) throw new BundleChecksumError(path, MEMBER.artifact(stored), "content does not match its sha256");
       return data;
     },
   };

@@ -1,4 +1,4 @@
-import type { ExtensionSummary } from "@harnessx/core";
+import type { ExtensionSummary, RedactionDescription } from "@harnessx/core";
 
 /** Version of the event line format (`v` of every line). */
 export const EVENT_FORMAT_VERSION = 1;
@@ -90,7 +90,7 @@ export interface RunManifest {
   error?: { name: string; message: string; code?: string };
   summary?: RunSummary;
   /** Redaction rules applied at the source, or "off". */
-  redaction?: { keys: string[]; patterns: Array<{ name: string; source: string }>; custom: boolean } | "off";
+  redaction?: (RedactionDescription & { custom: boolean }) | "off";
   /** Artifacts the run's events reference (payloadRef and CUSTOM events with a `sha256`). */
   artifacts: string[];
 }

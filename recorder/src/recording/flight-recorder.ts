@@ -1,7 +1,6 @@
-import { Extension, HarnessError, type AnyHookContext, type ExtensionContext, type RunResult } from "@harnessx/core";
+import { Extension, HarnessError, type AnyHookContext, type ExtensionContext, type Redactor, type RunResult } from "@harnessx/core";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
 import { runDirOf } from "../format/layout.js";
-import { Sanitizer } from "../redact/sanitize.js";
 import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
 import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";
 import { RunRecording, type PendingArtifact } from "./run-recording.js";
@@ -44,7 +43,8 @@ export class FlightRecorderExtension extends Extension {
   readonly name = "flight-recorder";
   readonly options: ResolvedRecorderOptions;
   readonly artifacts: ArtifactStore;
-  private readonly sanitizer: Sanitizer;
+  /** The agent's redaction policy, known from install on. */
+  private sanitizer!: Redactor;
   private queue: QueuedEvent[] = [];
   /** Per run: which request messages are already queued (see `trimRequest`). */
   private readonly messageLogs = new Map<string, MessageLog>();
@@ -69,11 +69,11 @@ export class FlightRecorderExtension extends Extension {
     super();
     this.options = resolveOptions(options);
     this.artifacts = new ArtifactStore(this.options.dir);
-    this.sanitizer = new Sanitizer(this.options.rules);
   }
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
+    this.sanitizer = ctx.redactor;
     ctx.onAnyHook((event) => this.observe(event));
     this.timer = setInterval(() => this.drain(), this.options.flushIntervalMs);
     this.timer.unref();
@@ -103,11 +103,11 @@ export class FlightRecorderExtension extends Extension {
   }
 
   /** Writes an incident bundle of a run (default: the last run) after flushing it. */
-  async exportIncident(request: { runId?: string; reason?: string; out?: string } = {}): Promise<IncidentExport> {
+  async exportIncident(request: { runId?: string; reason?: string; out?: string; includeRawSpills?: boolean } = {}): Promise<IncidentExport> {
     await this.flush();
     const runId = request.runId ?? this.lastRunId;
     if (!runId) throw new HarnessError("no_run", "exportIncident: this recorder has recorded no run yet; pass a runId");
-    const result = await exportIncident({ dir: this.options.dir, runId, reason: request.reason ?? "manual", out: request.out });
+    const result = await exportIncident({ dir: this.options.dir, runId, reason: request.reason ?? "manual", out: request.out, includeRawSpills: request.includeRawSpills });
     this.exported.push(result);
     return result;
   }

@@ -1,23 +1,5 @@
 import type { RecordedEvent } from "../format/event.js";
 import { DEFAULT_STORE_DIR } from "../format/layout.js";
-import { DEFAULT_REDACTION_RULES, type RedactionPattern, type RedactionRules } from "../redact/rules.js";
-
-/** Redaction settings: `false` turns built-in redaction off (a custom `redact` still runs). */
-export interface RedactOptions {
-  /** Replaces the default sensitive keys (see `DEFAULT_SENSITIVE_KEYS`). */
-  keys?: readonly string[];
-  /** Added to the sensitive keys instead of replacing them. */
-  extraKeys?: readonly string[];
-  /** Replaces the default value patterns (see `DEFAULT_PATTERNS`). */
-  patterns?: readonly RedactionPattern[];
-  /** Added to the value patterns instead of replacing them. */
-  extraPatterns?: readonly RedactionPattern[];
-  /**
-   * Runs last on each event about to be written (already redacted by the rules); return the event
-   * to write (edit it in place or return a copy). Append paths you blank to `event.redacted`.
-   */
-  custom?: (event: RecordedEvent) => RecordedEvent;
-}
 
 export interface FlightRecorderOptions {
   /** Store root. Default `.harnessx` (relative to the working directory). */
@@ -26,8 +8,12 @@ export interface FlightRecorderOptions {
   maxBytes?: number;
   /** Retention: sealed segments older than this many milliseconds are deleted. Default unlimited. */
   maxAge?: number;
-  /** Redaction rules, `false` for none, or a function applied to every event (after the default rules). Default: the default rules. */
-  redact?: RedactOptions | false | ((event: RecordedEvent) => RecordedEvent);
+  /**
+   * Runs last on each event about to be written, after the agent's redaction policy (the
+   * `redact` option of `new Agent`, which the recorder applies to every byte it writes); return
+   * the event to write (edit it in place or return a copy). Append paths you blank to `event.redacted`.
+   */
+  customRedact?: (event: RecordedEvent) => RecordedEvent;
   /** Record message text, tool inputs and results, model replies. Default true (replay needs it). */
   captureContent?: boolean;
   /** `"on_failure"`: write an incident bundle to `<dir>/incidents/` when a run fails. Default `"off"`. */
@@ -48,7 +34,6 @@ export interface ResolvedRecorderOptions {
   dir: string;
   maxBytes: number;
   maxAge: number;
-  rules: RedactionRules | false;
   customRedact: ((event: RecordedEvent) => RecordedEvent) | undefined;
   captureContent: boolean;
   autoExport: "off" | "on_failure";
@@ -66,18 +51,8 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 }
 
 export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRecorderOptions {
-  const redact = options.redact;
-  let rules: RedactionRules | false = DEFAULT_REDACTION_RULES;
-  let customRedact: ResolvedRecorderOptions["customRedact"];
-  if (redact === false) rules = false;
-  else if (typeof redact === "function") customRedact = redact;
-  else if (redact) {
-    rules = {
-      keys: [...(redact.keys ?? DEFAULT_REDACTION_RULES.keys), ...(redact.extraKeys ?? [])],
-      patterns: [...(redact.patterns ?? DEFAULT_REDACTION_RULES.patterns), ...(redact.extraPatterns ?? [])],
-    };
-    customRedact = redact.custom;
-  }
+  const customRedact = options.customRedact;
+  if (customRedact !== undefined && typeof customRedact !== "function") throw new TypeError("FlightRecorderExtension: customRedact must be a function (event) => event");
   if (options.autoExport !== undefined && options.autoExport !== "off" && options.autoExport !== "on_failure") {
     throw new TypeError(`FlightRecorderExtension: autoExport must be "off" or "on_failure", got ${JSON.stringify(options.autoExport)}`);
   }
@@ -85,7 +60,6 @@ export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRec
     dir: options.dir ?? DEFAULT_STORE_DIR,
     maxBytes: positive("maxBytes", options.maxBytes, Number.POSITIVE_INFINITY),
     maxAge: positive("maxAge", options.maxAge, Number.POSITIVE_INFINITY),
-    rules,
     customRedact,
     captureContent: options.captureContent ?? true,
     autoExport: options.autoExport ?? "off",

@@ -1,10 +1,8 @@
 import { hostname } from "node:os";
-import type { AnyHookContext, ExtensionSummary } from "@harnessx/core";
+import type { AnyHookContext, ExtensionSummary, Redactor } from "@harnessx/core";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { producerVersions } from "../format/layout.js";
 import { isArtifactId, sha256Hex } from "../artifacts/artifact-store.js";
-import type { Sanitizer } from "../redact/sanitize.js";
-import { describeRules } from "../redact/rules.js";
 import { eventContent, type ContentState } from "./event-content.js";
 import type { QueuedEvent } from "./message-log.js";
 import type { ResolvedRecorderOptions } from "./options.js";
@@ -46,7 +44,7 @@ export class RunRecording {
     start: AnyHookContext & { event: "agent_start" },
     previous: RunManifest | undefined,
     private readonly options: ResolvedRecorderOptions,
-    private readonly sanitizer: Sanitizer,
+    private readonly sanitizer: Redactor,
   ) {
     const agent = start.info;
     this.manifest = previous
@@ -56,8 +54,8 @@ export class RunRecording {
           v: 1,
           runId: start.data.runId,
           runSpanId: newSpanId(),
-          agent: agent.name,
-          sessionId: agent.sessionId,
+          agent: sanitizer.redactString(agent.name),
+          sessionId: sanitizer.redactString(agent.sessionId),
           models: [],
           status: "running",
           startedAt: start.timestamp,
@@ -68,7 +66,7 @@ export class RunRecording {
           config: sanitizer.sanitize(agent.config, "config", []),
           extensions: sanitizer.sanitize(agent.extensions, "extensions", []) as ExtensionSummary[],
           summary: emptySummary(),
-          redaction: options.rules ? { ...describeRules(options.rules), custom: options.customRedact !== undefined } : "off",
+          redaction: describeRedaction(sanitizer, options.customRedact !== undefined),
           artifacts: [],
         };
     this.manifest.summary ??= emptySummary();
@@ -139,7 +137,8 @@ export class RunRecording {
   finish(status: RecordedRunStatus, endedAt: number, error?: { name: string; message: string; code?: string }): void {
     this.manifest.status = status;
     this.manifest.endedAt = endedAt;
-    if (error) this.manifest.error = error;
+    // An error message is the likeliest place for a secret in run metadata (a failed call's URL or header).
+    if (error) this.manifest.error = this.sanitizer.sanitize(error, "error", []) as RunManifest["error"];
     this.manifest.artifacts = [...this.referenced];
     this.writer.writeManifest(this.manifest);
   }
@@ -204,12 +203,21 @@ export class RunRecording {
       summary.modelCalls++;
       summary.inputTokens += Number(attrs.inputTokens) || 0;
       summary.outputTokens += Number(attrs.outputTokens) || 0;
-      const model = String(attrs.model);
-      if (!this.manifest.models.includes(model)) this.manifest.models.push(model);
+      this.noteModel(attrs.model);
     } else if (event.event === "llm_request") {
-      const model = String(attrs.model);
-      if (!this.manifest.models.includes(model)) this.manifest.models.push(model);
+      this.noteModel(attrs.model);
     } else if (event.event === "tool_call_end") summary.toolCalls++;
     else if (event.event === "error") summary.errors++;
   }
+
+  private noteModel(model: unknown): void {
+    const name = this.sanitizer.redactString(String(model));
+    if (!this.manifest.models.includes(name)) this.manifest.models.push(name);
+  }
+}
+
+/** The policy recorded with a run: what was redacted at the source, and whether a custom function ran. */
+function describeRedaction(redactor: Redactor, custom: boolean): RunManifest["redaction"] {
+  const description = redactor.describe();
+  return description === "off" ? "off" : { ...description, custom };
 }

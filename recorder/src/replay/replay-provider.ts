@@ -1,8 +1,6 @@
-import { ProviderError, type ModelProvider, type ModelRequest, type ProviderResponse } from "@harnessx/core";
+import { ProviderError, Redactor, type ModelProvider, type ModelRequest, type ProviderResponse } from "@harnessx/core";
 import type { RecordedEvent } from "../format/event.js";
 import { openBundle, type OpenedBundle } from "../bundle/open-bundle.js";
-import { DEFAULT_REDACTION_RULES } from "../redact/rules.js";
-import { Sanitizer } from "../redact/sanitize.js";
 import type { RecordingStore } from "../store/recording-store.js";
 import { firstDifference } from "./json-diff.js";
 import { recordedCalls, type RecordedCall } from "./recorded-calls.js";
@@ -23,7 +21,7 @@ export interface ReplayProviderOptions {
   /** Provider name reported in replies. Default "replay". */
   name?: string;
   /** Redaction applied to new requests before comparing (recorded ones were redacted). Default: the default rules; false when the run was recorded without. */
-  redaction?: Sanitizer | false;
+  redaction?: Redactor | false;
   /** Called on each divergence (e.g. to fail a test at once). */
   onDivergence?: (divergence: ReplayDivergence) => void;
 }
@@ -41,12 +39,12 @@ export class ReplayProvider implements ModelProvider {
   readonly defaultModel: string | undefined;
   readonly divergences: ReplayDivergence[] = [];
   private index = 0;
-  private readonly sanitizer: Sanitizer | undefined;
+  private readonly sanitizer: Redactor | undefined;
 
   constructor(readonly calls: readonly RecordedCall[], private readonly options: ReplayProviderOptions = {}) {
     this.name = options.name ?? "replay";
     this.defaultModel = calls[0]?.request?.model;
-    this.sanitizer = options.redaction === false ? undefined : options.redaction ?? new Sanitizer(DEFAULT_REDACTION_RULES);
+    this.sanitizer = options.redaction === false ? undefined : options.redaction ?? new Redactor();
   }
 
   /** Replays a run of a store (payloads stored aside are loaded). */

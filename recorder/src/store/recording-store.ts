@@ -124,8 +124,8 @@ export class RecordingStore {
     return out;
   }
 
-  exportIncident(request: { runId: string; reason?: string; out?: string }): Promise<IncidentExport> {
-    return exportIncident({ dir: this.root, runId: request.runId, reason: request.reason ?? "manual", out: request.out });
+  exportIncident(request: { runId: string; reason?: string; out?: string; includeRawSpills?: boolean }): Promise<IncidentExport> {
+    return exportIncident({ dir: this.root, runId: request.runId, reason: request.reason ?? "manual", out: request.out, includeRawSpills: request.includeRawSpills });
   }
 
   private async describe(runDir: string): Promise<RunListing> {

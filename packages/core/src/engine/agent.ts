@@ -4,6 +4,8 @@ import type { ExtensionContribution, PromptFragment } from "../extensions/contri
 import type { ExtensionEntry } from "../extensions/extension.js";
 import { ExtensionHost } from "../extensions/host.js";
 import { HookEvent } from "../hooks/events.js";
+import { Redactor } from "../redact/redactor.js";
+import type { RedactionOptions } from "../redact/rules.js";
 import { HookBus } from "../hooks/hook-bus.js";
 import { ConversationMemory } from "../memory/conversation.js";
 import { MiddlewarePipeline } from "../middleware/pipeline.js";
@@ -27,6 +29,11 @@ import { assertJsonCompatible } from "../session/json-check.js";
 
 export interface AgentOptions extends ConfigOptions {
   tools?: readonly Tool[];
+  /**
+   * The redaction policy of everything this agent's extensions write or send (recordings,
+   * bundled spills, exported spans): default keys, patterns and secret shapes; `false` for none.
+   */
+  redact?: RedactionOptions | false;
   /** Extensions, classes, factories, or what `discover()` loaded; installed by `priority`, then order. */
   extensions?: readonly ExtensionEntry[];
   middleware?: MiddlewarePipeline;
@@ -46,6 +53,8 @@ export class Agent implements AsyncDisposable {
   readonly sessionId: string;
   /** The read-only view extensions and observers get. */
   readonly info: AgentInfo;
+  /** The one redaction policy extensions apply to what they write or send. */
+  readonly redactor: Redactor;
   private readonly prompts = new Registry<PromptFragment>();
   private readonly policies = new Registry<Policy>();
   private readonly state = new Map<string, unknown>();
@@ -61,6 +70,7 @@ export class Agent implements AsyncDisposable {
     this.provider = options.provider;
     this.config = resolveConfig(options);
     this.sessionId = options.sessionId ?? newId("session");
+    this.redactor = new Redactor(options.redact);
     this.info = createAgentInfo({
       sessionId: this.sessionId,
       provider: this.provider.name,
@@ -75,6 +85,7 @@ export class Agent implements AsyncDisposable {
     if (this.config.todos) this.tools.register(writeTodosTool((todos) => this.updateTodos(todos)));
     const extensionServices: ExtensionServices = {
       info: this.info,
+      redactor: this.redactor,
       tools: this.tools,
       hooks: this.hooks,
       middleware: this.middleware,

@@ -1,4 +1,5 @@
 import type { AgentInfo } from "../engine/agent-info.js";
+import type { Redactor } from "../redact/redactor.js";
 import { ExtensionError, PrivilegeWideningError, ToolRegistrationError } from "../errors.js";
 import type { HookEvent } from "../hooks/events.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -40,6 +41,8 @@ const REPORTED_SOURCES = new Set<ReportedErrorSource>(["extension", "exporter", 
 export interface ExtensionContext {
   readonly extension: string;
   readonly info: AgentInfo;
+  /** The agent's redaction policy: apply it to everything the extension writes or sends. */
+  readonly redactor: Redactor;
   registerTool(toolOrHandler: Tool | ToolHandler, options?: RegisterToolOptions): Registration;
   addMiddleware(middleware: MiddlewareLike): Registration;
   onHook<E extends HookEvent>(event: E, callback: HookCallback<E>): Registration;
@@ -62,6 +65,7 @@ export interface ExtensionContext {
 /** The agent's parts a context writes to; never handed to an extension. */
 export interface ExtensionServices {
   info: AgentInfo;
+  redactor: Redactor;
   tools: ToolRegistry;
   hooks: HookBus;
   middleware: MiddlewarePipeline;
@@ -126,6 +130,7 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
   const context: ExtensionContext = Object.freeze({
     extension: name,
     info: services.info,
+    redactor: services.redactor,
     registerTool(toolOrHandler: Tool | ToolHandler, options: RegisterToolOptions = {}): Registration {
       guard();
       const { replace, ...overrides } = options;

@@ -10,6 +10,7 @@ import { MiddlewarePipeline } from "../middleware/pipeline.js";
 import { ScriptedProvider } from "../providers/scripted.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { tool, type Tool } from "../tools/tool.js";
+import { Redactor } from "../redact/redactor.js";
 import { Registry } from "../util/registry.js";
 import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 import { contribution, type ContributionMembers } from "./contribution.js";
@@ -34,7 +35,7 @@ function hostWith(extensions: ExtensionLike[]) {
   const config = resolveConfig({ provider: new ScriptedProvider([]) });
   const info = createAgentInfo({ sessionId: "s", provider: "scripted", config, toolNames: () => tools.names(), extensions: () => [] });
   const services = {
-    info, tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), state: new Map(),
+    info, redactor: new Redactor(), tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), state: new Map(),
     emitCustom: async () => {}, emitError: async () => {},
   };
   return { tools, create: () => new ExtensionHost(extensions, services, { maxFragmentChars: 4000 }, () => undefined) };

@@ -1,18 +1,41 @@
-import type { RedactionPattern, RedactionRules } from "./rules.js";
+import { binaryToJson, isSerializedBuffer } from "./binary.js";
+import { errorToJson } from "./error-json.js";
+import { detect, hinted, patternDetector, replaceSpans, type Detector } from "./detector.js";
+import { keyValueSpans } from "./key-values.js";
+import { DEFAULT_PATTERNS, resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
+import { SECRET_SHAPES } from "./secret-shapes.js";
 
 /** Values nested deeper than this are cut (a guard against pathological objects, not a format limit). */
 const MAX_DEPTH = 64;
 
 /**
- * Turns any value into JSON-safe data in one walk, redacting as it goes:
- * Errors become `{ name, message, code, kind, status, stack }`, cycles `"[Circular]"`,
- * BigInt a decimal string, binary data `{ type, bytes, base64 }`, Map/Set plain objects/arrays,
- * functions and symbols vanish. Sensitive keys and matching substrings are replaced, and the
- * path of each replacement is appended to `redactedPaths`.
+ * What a found secret is replaced by. The defaults write `[REDACTED:<shape>]` and `[REDACTED]`;
+ * `trace scrub` writes consistent pseudonyms instead.
  */
-export class Sanitizer {
+export interface Replacements {
+  /** A secret shape or pattern named `name` was found. */
+  shape(name: string, found: string): string;
+  /** The value of the sensitive key `key` (a non-string value arrives as its JSON). */
+  key(key: string, found: string): string;
+}
+
+const REDACTED: Replacements = { shape: (name) => `[REDACTED:${name}]`, key: () => "[REDACTED]" };
+
+/** Strings longer than this are not parsed as JSON to redact inside them (the text rules still apply). */
+const MAX_NESTED_JSON_CHARS = 4_000_000;
+
+/**
+ * The one redaction policy of an agent: everything the recorder writes, spills put in bundles
+ * and exporters send passes through it. Turns any value into JSON-safe data in one walk,
+ * redacting as it goes: Errors become `{ name, message, code, kind, status, stack }`, cycles
+ * `"[Circular]"`, BigInt a decimal string, binary data redacted text or base64 (see
+ * `binaryToJson`), Map/Set plain objects/arrays, functions and symbols vanish. Values of
+ * sensitive keys (also `key=value` inside text and JSON inside strings) and secret shapes are
+ * replaced, and the path of each replacement is appended to `redactedPaths`.
+ */
+export class Redactor {
   private readonly keyMatchers: string[];
-  private readonly patterns: readonly RedactionPattern[];
+  private readonly detectors: readonly Detector[];
   private readonly keyHint: RegExp | undefined;
   private readonly redacting: boolean;
   /** Object keys repeat endlessly (`toolCall`, `content`...): their verdict is computed once. */
@@ -24,22 +47,61 @@ export class Sanitizer {
   /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
   private readonly parents = new Map<object, [object, string]>();
 
-  constructor(rules: RedactionRules | false) {
+  private readonly description: RedactionDescription | "off";
+
+  private readonly replace: Replacements;
+
+  constructor(options?: RedactionOptions | false, replacements: Replacements = REDACTED) {
+    this.replace = replacements;
+    const rules = resolveRedaction(options);
     this.redacting = rules !== false;
     this.keyMatchers = rules === false ? [] : rules.keys.map(normalizeKey);
-    this.patterns = rules === false ? [] : rules.patterns;
+    this.detectors = rules === false ? [] : [...rules.patterns.map(patternDetector), ...(rules.secretShapes ? SECRET_SHAPES : [])];
+    this.description =
+      rules === false
+        ? "off"
+        : { keys: [...rules.keys], patterns: rules.patterns.map((p) => ({ name: p.name, source: p.pattern.source })), secretShapes: rules.secretShapes ? SECRET_SHAPES.map((d) => d.name) : [] };
 
     // Sensitive keys inside text (JSON in a tool result, "Authorization: ..." header lines):
     // a text holding a separator and a key stem has its `key: value` pairs checked one by one.
-    const stems = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_]?")).join("|");
+    const stems = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_\\s]?")).join("|");
     this.keyHint = stems ? new RegExp(stems, "i") : undefined;
     this.shortest = Math.min(6, ...this.keyMatchers.map((k) => k.length + 2));
     // For scanning text, a key that ends with another key adds nothing (`accesstoken` ends with `token`).
     this.textKeys = this.keyMatchers.filter((key) => !this.keyMatchers.some((other) => other !== key && key.endsWith(other)));
-    this.separatedTails = [...new Set(this.textKeys.flatMap((k) => ["_", "-"].map((sep) => sep + k.slice(-3))))];
-    // Over a whole JSON text: any pattern trigger, or a sensitive key followed by `":`, `\":`, `:` or `=`
-    // (`"maxTokens":` does not match `token"`).
+    this.separatedTails = [...new Set(this.textKeys.flatMap((k) => ["_", "-", " "].map((sep) => sep + k.slice(-3))))];
+    // Shared by the recorder, spills and exporters: nobody may switch it off or swap its rules.
+    Object.freeze(this);
+  }
 
+  /**
+   * The policy a recording describes (`run.json`'s `redaction`), rebuilt: default patterns by
+   * their recorded source keep their checks; a source that does not compile is left out.
+   * Undefined (an older recording) gives the defaults.
+   */
+  static fromDescription(description: RedactionDescription | "off" | undefined): Redactor {
+    if (description === undefined) return new Redactor();
+    if (description === "off") return new Redactor(false);
+    const patterns = description.patterns.flatMap((recorded) => {
+      const known = DEFAULT_PATTERNS.find((p) => p.name === recorded.name && p.pattern.source === recorded.source);
+      if (known) return [known];
+      try {
+        return [{ name: recorded.name, pattern: new RegExp(recorded.source, "g") }];
+      } catch {
+        return [];
+      }
+    });
+    return new Redactor({ keys: description.keys, patterns, secretShapes: description.secretShapes === undefined || description.secretShapes.length > 0 });
+  }
+
+  /** False for a policy that redacts nothing. */
+  get enabled(): boolean {
+    return this.redacting;
+  }
+
+  /** The policy as plain data, as recorded in `run.json` and bundle manifests. */
+  describe(): RedactionDescription | "off" {
+    return this.description;
   }
 
   /** `path` names the root (e.g. "payload"); paths of redactions are appended to `redactedPaths`. */
@@ -69,7 +131,7 @@ export class Sanitizer {
     function replacer(this: object, key: string, item: unknown): unknown {
       if (key !== "" && item !== null && item !== undefined && typeof item !== "function" && !Array.isArray(this) && sanitizer.isSensitiveKey(key)) {
         collected.push(pathOf(this, key));
-        return "[REDACTED]";
+        return sanitizer.replace.key(key, typeof item === "string" ? item : JSON.stringify(item) ?? "");
       }
       if (typeof item === "string") {
         const clean = sanitizer.redactString(item);
@@ -78,7 +140,13 @@ export class Sanitizer {
       }
       if (typeof item === "bigint") return item.toString();
       if (typeof item !== "object" || item === null) return item;
-      const plain = item instanceof Error ? errorToJson(item) : item instanceof Map ? Object.fromEntries(item) : item instanceof Set ? Array.from(item) : ArrayBuffer.isView(item) ? binaryToJson(item) : item;
+      const plain =
+        item instanceof Error ? errorToJson(item)
+        : item instanceof Map ? Object.fromEntries(Array.from(item, ([k, v]) => [keyText(k), v]))
+        : item instanceof Set ? Array.from(item)
+        : ArrayBuffer.isView(item) ? binaryToJson(item, (text) => noting(sanitizer.redactString(text), text, () => collected.push(pathOf(this, key))))
+        : isSerializedBuffer(item) ? binaryToJson(Buffer.from(item.data), (text) => noting(sanitizer.redactString(text), text, () => collected.push(pathOf(this, key))))
+        : item;
       if (key !== "") parents.set(plain, [this, key]);
       return plain;
     }
@@ -117,7 +185,7 @@ export class Sanitizer {
     } catch {
       return undefined;
     }
-    if (json === undefined || json.includes("{}") || json.includes('{"0":')) return undefined;
+    if (json === undefined || json.includes("{}") || json.includes('{"0":') || json.includes('"type":"Buffer","data":[')) return undefined;
     return json;
   }
 
@@ -137,7 +205,7 @@ export class Sanitizer {
     if (this.keysUsedIn(lower)) return true;
     // Separated spellings (`api_key`, `x-api-key`) only matter when some key's ending is there.
     if (!this.separatedTails.some((tail) => lower.includes(tail))) return false;
-    return this.keysUsedIn(lower.replace(/[-_]/g, ""));
+    return this.keysUsedIn(lower.replace(/[-_\s]/g, ""));
   }
 
   private keysUsedIn(text: string): boolean {
@@ -151,35 +219,43 @@ export class Sanitizer {
     return false;
   }
 
-  /** True when some pattern would redact something in the text (its `accept` check included). */
+  /** True when some detector finds something in the text. */
   private anyPatternMatches(text: string, lower: string): boolean {
-    for (const rule of this.patterns) {
-      if (!hinted(rule, text, lower)) continue;
-      rule.pattern.lastIndex = 0;
-      for (const match of text.matchAll(rule.pattern)) if (!rule.accept || rule.accept(match[0])) return true;
-    }
+    for (const detector of this.detectors) if (hinted(detector, lower) && detector.find(text).length > 0) return true;
     return false;
   }
 
-
-  /** Redacts one string; returns it unchanged when nothing matched. */
+  /**
+   * Redacts one string; returns it unchanged when nothing matched. Secret shapes become
+   * `[REDACTED:<shape>]`; values of sensitive keys `[REDACTED]`, inside JSON text by parsing it
+   * (so an encoding nested in a string is redacted too), else by scanning `key: value` forms.
+   */
   redactString(text: string): string {
     if (!this.redacting || text.length < this.shortest) return text;
-    let out = text;
-    const lower = text.toLowerCase();
-    {
-      for (const rule of this.patterns) {
-        if (!hinted(rule, text, lower)) continue;
-        rule.pattern.lastIndex = 0;
-        out = out.replace(rule.pattern, (match) => (rule.accept && !rule.accept(match) ? match : `[REDACTED:${rule.name}]`));
-      }
-    }
-    if ((out.includes(":") || out.includes("=")) && this.keyHint?.test(out)) {
-      out = out.replace(KEY_VALUE, (match, quote: string, key: string, separator: string, value: string) =>
-        this.isSensitiveKey(key) ? `${quote}${key}${quote}${separator}${value.startsWith('"') ? '"[REDACTED]"' : "[REDACTED]"}` : match,
-      );
-    }
+    const spans = detect(this.detectors, text, text.toLowerCase());
+    let out = replaceSpans(text, spans, (span, found) => this.replace.shape(span.name, found));
+    if (!this.keyHint?.test(out)) return out;
+    const nested = this.redactNestedJson(out);
+    if (nested !== undefined) return nested;
+    const keyed = keyValueSpans(out, (key) => this.isSensitiveKey(key));
+    if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out, ""), (span, found) => this.replace.key(span.name, found));
     return out;
+  }
+
+  /** JSON inside a string, redacted structurally and serialized again; undefined when the text is not JSON. */
+  private redactNestedJson(text: string): string | undefined {
+    const first = text.trimStart()[0];
+    const last = text.trimEnd().at(-1);
+    if (text.length > MAX_NESTED_JSON_CHARS || !((first === "{" && last === "}") || (first === "[" && last === "]"))) return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const paths: string[] = [];
+    const clean = this.sanitize(parsed, "", paths);
+    return paths.length ? JSON.stringify(clean) : text;
   }
 
   isSensitiveKey(key: string): boolean {
@@ -219,8 +295,8 @@ export class Sanitizer {
     try {
       if (object instanceof Error) return this.walk(errorToJson(object), path, redacted, seen, depth + 1);
       if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
-      if (ArrayBuffer.isView(object)) return binaryToJson(object);
-      if (object instanceof Map) return this.walkEntries(Array.from(object.entries(), ([k, v]) => [String(k), v]), path, redacted, seen, depth);
+      if (ArrayBuffer.isView(object)) return binaryToJson(object, (text) => noting(this.redactString(text), text, () => redacted.push(path.join("."))));
+      if (object instanceof Map) return this.walkEntries(Array.from(object.entries(), ([k, v]) => [keyText(k), v]), path, redacted, seen, depth);
       if (Array.isArray(object) || object instanceof Set) {
         const items = Array.isArray(object) ? object : Array.from(object);
         const out: unknown[] = new Array(items.length);
@@ -245,7 +321,7 @@ export class Sanitizer {
     for (const [key, item] of entries) {
       path.push(key);
       if (item !== undefined && item !== null && typeof item !== "function" && this.isSensitiveKey(key)) {
-        out[key] = "[REDACTED]";
+        out[key] = this.replace.key(key, typeof item === "string" ? item : JSON.stringify(this.walk(item, path, [], seen, depth + 1)) ?? "");
         redacted.push(path.join("."));
       } else {
         const clean = this.walk(item, path, redacted, seen, depth + 1);
@@ -257,20 +333,20 @@ export class Sanitizer {
   }
 }
 
-/** False when the pattern's cheap pre-check rules a match out. */
-function hinted(rule: RedactionPattern, text: string, lower: string): boolean {
-  const hint = rule.hint;
-  if (hint === undefined) {
-    rule.pattern.lastIndex = 0;
-    return rule.pattern.test(text);
+/** A Map key as an object key; a key without a string form (a null-prototype object) becomes its type. */
+function keyText(key: unknown): string {
+  try {
+    return String(key);
+  } catch {
+    return `[${typeof key}]`;
   }
-  if (typeof hint === "function") return hint(lower);
-  for (const literal of hint) if (lower.includes(literal)) return true;
-  return false;
 }
 
-/** `key: value`, `"key": "value"`, `key=value` inside text; an unquoted value runs to the end of the line (header values have spaces). */
-const KEY_VALUE = /(["']?)([A-Za-z][A-Za-z0-9_-]{0,63})\1(\s*[:=]\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s,;&"'}\]][^\r\n,;&"'}\]]*)/g;
+/** `clean`, after calling `note` when it differs from `original`. */
+function noting(clean: string, original: string, note: () => void): string {
+  if (clean !== original) note();
+  return clean;
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -278,21 +354,4 @@ function escapeRegExp(text: string): string {
 
 function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[-_\s]/g, "");
-}
-
-/** An Error as data, with the fields harnessx errors carry. */
-export function errorToJson(error: Error): Record<string, unknown> {
-  const fields = error as Error & { code?: unknown; kind?: unknown; status?: unknown; cause?: unknown };
-  const out: Record<string, unknown> = { name: error.name, message: error.message };
-  if (fields.code !== undefined) out.code = fields.code;
-  if (fields.kind !== undefined) out.kind = fields.kind;
-  if (fields.status !== undefined) out.status = fields.status;
-  if (error.stack !== undefined) out.stack = error.stack;
-  if (fields.cause !== undefined) out.cause = fields.cause instanceof Error ? { name: fields.cause.name, message: fields.cause.message } : fields.cause;
-  return out;
-}
-
-function binaryToJson(view: ArrayBufferView): Record<string, unknown> {
-  const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
-  return { type: view.constructor.name, bytes: bytes.byteLength, base64: bytes.toString("base64") };
 }

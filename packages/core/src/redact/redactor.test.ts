@@ -1,0 +1,74 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Redactor } from "./redactor.js";
+
+describe("payloads serialize safely", () => {
+  test("errors, cycles, BigInt, binary and Maps become JSON without throwing", () => {
+    const redactor = new Redactor();
+    const cyclic: Record<string, unknown> = { name: "loop" };
+    cyclic.self = cyclic;
+    const error = Object.assign(new Error("boom"), { code: "E_BOOM", status: 503 });
+    const out = redactor.sanitize({ cyclic, error, big: 10n ** 20n, bytes: new Uint8Array([1, 2, 3]), map: new Map<string, unknown>([["password", "x"], ["ok", 1]]), fn: () => 1, nan: NaN }, "payload", []) as Record<string, any>;
+    assert.equal(out.cyclic.self, "[Circular]");
+    assert.equal(out.error.message, "boom");
+    assert.equal(out.error.code, "E_BOOM");
+    assert.equal(out.error.status, 503);
+    assert.equal(out.error.name, "Error");
+    assert.match(out.error.stack, /boom/);
+    assert.equal(out.big, "100000000000000000000");
+    assert.deepEqual(out.bytes, { type: "Uint8Array", bytes: 3, base64: "AQID" });
+    assert.deepEqual(out.map, { password: "[REDACTED]", ok: 1 });
+    assert.equal("fn" in out, false);
+    assert.equal(out.nan, "NaN");
+    assert.doesNotThrow(() => JSON.stringify(out));
+  });
+
+  test("toJson (the recorder's fast path) gives the same data and paths as sanitize, cycles included", () => {
+    const redactor = new Redactor();
+    const error = Object.assign(new Error("boom"), { code: "E_BOOM" });
+    const value = { error, big: 2n ** 70n, map: new Map([["apiKey", "k"]]), list: [{ token: "t", note: "mail bob@example.com" }], bytes: new Uint8Array([1]) };
+    const slowPaths: string[] = [];
+    const fastPaths: string[] = [];
+    const slow = redactor.sanitize(value, "payload", slowPaths);
+    const fast = JSON.parse(redactor.toJson(value, "payload", fastPaths)!);
+    assert.deepEqual(fast, slow);
+    assert.deepEqual(fastPaths.sort(), slowPaths.sort());
+    assert.deepEqual(fastPaths.sort(), ["payload.list.0.note", "payload.list.0.token", "payload.map.apiKey"]);
+    const cyclic: Record<string, unknown> = { password: "p" };
+    cyclic.again = cyclic;
+    const paths: string[] = [];
+    assert.deepEqual(JSON.parse(redactor.toJson(cyclic, "payload", paths)!), { password: "[REDACTED]", again: "[Circular]" });
+    assert.deepEqual(paths, ["payload.password"]);
+  });
+
+  test("the plain-data fast path still finds secrets in keys, in text and in embedded JSON", () => {
+    const redactor = new Redactor();
+    const cases: Array<[unknown, string]> = [
+      [{ input: { api_key: "zzz-plain-value" } }, "zzz-plain-value"],
+      [{ text: "login with password=hunter2x now" }, "hunter2x"],
+      [{ body: JSON.stringify({ nested: { "x-api-key": "abc123def" } }) }, "abc123def"],
+      [{ note: "write to carol@example.org" }, "carol@example.org"],
+      [{ header: "Authorization: Basic dXNlcjpwYXNz" }, "dXNlcjpwYXNz"],
+    ];
+    for (const [value, secret] of cases) {
+      const paths: string[] = [];
+      const json = redactor.toJson(value, "payload", paths, true)!;
+      assert.ok(!json.includes(secret), `${secret} leaked: ${json}`);
+      assert.ok(paths.length > 0, `paths listed for ${secret}`);
+    }
+    const clean: string[] = [];
+    assert.equal(redactor.toJson({ maxTokens: 4096, id: "call_12345", usage: { inputTokens: 3 } }, "payload", clean, true), '{"maxTokens":4096,"id":"call_12345","usage":{"inputTokens":3}}');
+    assert.deepEqual(clean, []);
+  });
+
+  test("numeric token counts are not mistaken for secrets; card numbers need a valid checksum", () => {
+    const redactor = new Redactor();
+    const paths: string[] = [];
+    const out = redactor.sanitize({ maxTokens: 4096, usage: { inputTokens: 5 }, order: "1234 5678 9012 3456", card: "4111111111111111" }, "p", paths) as Record<string, any>;
+    assert.equal(out.maxTokens, 4096);
+    assert.equal(out.usage.inputTokens, 5);
+    assert.equal(out.order, "1234 5678 9012 3456");
+    assert.equal(out.card, "[REDACTED:card]");
+    assert.deepEqual(paths, ["p.card"]);
+  });
+});

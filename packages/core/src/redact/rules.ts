@@ -1,0 +1,151 @@
+/** A value pattern to replace wherever it appears inside a string. */
+export interface RedactionPattern {
+  /** Short label written in the replacement: `[REDACTED:<name>]`. */
+  name: string;
+  /** Must be global (`g`); matches are replaced. */
+  pattern: RegExp;
+  /**
+   * A cheap pre-check every match passes, so most text skips the pattern: lower-case literals of
+   * which a match contains one (checked against the lower-cased text), or a function of the
+   * lower-cased text. Default: the pattern itself.
+   */
+  hint?: readonly string[] | ((lowerText: string) => boolean);
+  /** Extra check on a match. */
+  accept?: (match: string) => boolean;
+  /** The part of a match that is the secret (offsets into the match), or undefined for none of it. */
+  locate?: (match: string) => { start: number; end: number } | undefined;
+}
+
+/** What redaction does: the resolved policy. */
+export interface RedactionRules {
+  /**
+   * Object keys whose values are always replaced, also as `key: value` / `key=value` inside text.
+   * Compared lower-cased without `-`, `_` and spaces; a key also matches when it ends with one of
+   * them (`openaiApiKey`, `clientSecret`, `aws_secret_access_key`).
+   */
+  keys: readonly string[];
+  /** Value shapes replaced inside any string, besides the maintained secret shapes. */
+  patterns: readonly RedactionPattern[];
+  /** Detect the secret shapes of the secretlint recommended preset (cloud, SaaS and VCS tokens, private keys, connection strings). */
+  secretShapes: boolean;
+}
+
+/** The policy as options: replace or extend the defaults, or `false` for none. */
+export interface RedactionOptions {
+  /** Replaces the default sensitive keys (see `DEFAULT_SENSITIVE_KEYS`). */
+  keys?: readonly string[];
+  /** Added to the sensitive keys instead of replacing them. */
+  extraKeys?: readonly string[];
+  /** Replaces the default value patterns (see `DEFAULT_PATTERNS`). */
+  patterns?: readonly RedactionPattern[];
+  /** Added to the value patterns instead of replacing them. */
+  extraPatterns?: readonly RedactionPattern[];
+  /** Default true: the secretlint recommended preset's shapes. */
+  secretShapes?: boolean;
+}
+
+/** Keys whose values are secrets whatever they look like. */
+export const DEFAULT_SENSITIVE_KEYS: readonly string[] = [
+  "authorization",
+  "proxyauthorization",
+  "apikey",
+  "apisecret",
+  "password",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "secret",
+  "secretkey",
+  "secretaccesskey",
+  "privatekey",
+  "signingkey",
+  "encryptionkey",
+  "masterkey",
+  "token",
+  "credentials",
+  "cookie",
+  "dsn",
+  "connectionstring",
+];
+
+function luhn(candidate: string): boolean {
+  const digits = candidate.replace(/[^0-9]/g, "");
+  if (digits.length < 13 || digits.length > 19) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * A card number inside a run of digit groups (`95 4111 1111 1111 1111 5`): consecutive groups
+ * of 13-19 digits in all that pass the Luhn check, the longest first. Groups are how card
+ * numbers are printed; a run without separators counts only whole, so long ids are left alone.
+ */
+function cardIn(run: string): { start: number; end: number } | undefined {
+  const groups = [...run.matchAll(/\d+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, digits: m[0].length }));
+  let best: { start: number; end: number; digits: number } | undefined;
+  for (let i = 0; i < groups.length; i++) {
+    let digits = 0;
+    for (let j = i; j < groups.length && digits < 19; j++) {
+      digits += groups[j].digits;
+      if (digits < 13 || digits > 19) continue;
+      const window = run.slice(groups[i].start, groups[j].end);
+      if ((!best || digits > best.digits) && luhn(window)) best = { start: groups[i].start, end: groups[j].end, digits };
+    }
+  }
+  return best;
+}
+
+/** True when the text has 13 digits in a row, single spaces or dashes allowed between them. */
+function hasDigitRun(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (++digits >= 13) return true;
+    } else if (!((c === 32 || c === 45) && digits > 0 && i + 1 < text.length && text.charCodeAt(i + 1) >= 48 && text.charCodeAt(i + 1) <= 57)) digits = 0;
+  }
+  return false;
+}
+
+/**
+ * Shapes the maintained preset leaves out on purpose (it avoids false positives in source code;
+ * a flight recorder prefers to over-redact): bearer tokens anywhere, provider-style keys without
+ * a checksum marker, AWS access key ids, Google API keys, JWTs, emails, card numbers.
+ */
+export const DEFAULT_PATTERNS: readonly RedactionPattern[] = [
+  { name: "bearer", pattern: /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi, hint: ["bearer"] },
+  { name: "api_key", pattern: /\b(?:sk|pk|rk)[-_](?:[A-Za-z0-9]+[-_])*[A-Za-z0-9_-]{16,}/g, hint: ["sk-", "pk-", "rk-", "sk_", "pk_", "rk_"] },
+  { name: "aws_key", pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g, hint: ["akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "a3t"] },
+  { name: "google_key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, hint: ["aiza"] },
+  { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, hint: ["eyj"] },
+  { name: "email", pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g, hint: ["@"] },
+  { name: "card", pattern: /\b\d+(?:[ -]\d+)*\b/g, hint: hasDigitRun, locate: cardIn },
+];
+
+export const DEFAULT_REDACTION_RULES: RedactionRules = { keys: DEFAULT_SENSITIVE_KEYS, patterns: DEFAULT_PATTERNS, secretShapes: true };
+
+/** Options to rules: defaults replaced or extended; `false` stays off. */
+export function resolveRedaction(options: RedactionOptions | false | undefined): RedactionRules | false {
+  if (options === false) return false;
+  if (!options) return DEFAULT_REDACTION_RULES;
+  return {
+    keys: [...(options.keys ?? DEFAULT_SENSITIVE_KEYS), ...(options.extraKeys ?? [])],
+    patterns: [...(options.patterns ?? DEFAULT_PATTERNS), ...(options.extraPatterns ?? [])],
+    secretShapes: options.secretShapes ?? true,
+  };
+}
+
+/** The rules as plain data (for `run.json` and bundle manifests). */
+export interface RedactionDescription {
+  keys: string[];
+  patterns: Array<{ name: string; source: string }>;
+  secretShapes: string[];
+}
