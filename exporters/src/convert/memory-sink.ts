@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Attributes, SpanClose, SpanDetail, SpanEventSpec, SpanKindName, SpanOpen, SpanRole, SpanSink } from "../mapping/index.js";
+import { Redactor } from "@harnessx/core";
+import { redactAttributes, redactEvent, type Attributes, type SpanClose, type SpanDetail, type SpanEventSpec, type SpanKindName, type SpanOpen, type SpanRole, type SpanSink } from "../mapping/index.js";
 
 /** A finished (or cut-off) span held in memory by the converters. */
 export interface MemorySpan {
@@ -23,11 +24,14 @@ function hexId(seed: string, chars: number): string {
 
 /**
  * Collects spans in memory. Ids derive from the run id and the span's order,
- * so converting the same recording twice gives the same ids.
+ * so converting the same recording twice gives the same ids. Text attributes and error
+ * messages pass the redaction policy (a recording made with redaction off is still converted safely).
  */
 export class MemorySink implements SpanSink<MemorySpan> {
   readonly spans: MemorySpan[] = [];
   private counter = 0;
+
+  constructor(private readonly redactor: Redactor = new Redactor()) {}
 
   open(span: SpanOpen, parent: MemorySpan | undefined): MemorySpan {
     const runId = span.detail.role === "agent" ? span.detail.start.runId : undefined;
@@ -42,7 +46,7 @@ export class MemorySink implements SpanSink<MemorySpan> {
       role: span.role,
       startMs: span.time,
       endMs: span.time,
-      attributes: { ...span.attributes },
+      attributes: { ...redactAttributes(span.attributes, this.redactor) },
       events: [],
       detail: span.detail,
     };
@@ -51,13 +55,13 @@ export class MemorySink implements SpanSink<MemorySpan> {
   }
 
   event(handle: MemorySpan, event: SpanEventSpec): void {
-    handle.events.push(event);
+    handle.events.push(redactEvent(event, this.redactor));
   }
 
   close(handle: MemorySpan, close: SpanClose): void {
-    Object.assign(handle.attributes, close.attributes);
+    Object.assign(handle.attributes, redactAttributes(close.attributes, this.redactor));
     handle.endMs = Math.max(handle.startMs, close.time);
     handle.detail = close.detail;
-    if (close.error) handle.error = close.error;
+    if (close.error) handle.error = { type: close.error.type, message: this.redactor.redactString(close.error.message) };
   }
 }

@@ -1,3 +1,4 @@
+import { Redactor } from "@harnessx/core";
 import { ExportResultCode } from "@opentelemetry/core";
 import { Client, type ClientConfig } from "langsmith";
 import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type TracedAgent } from "../mapping/index.js";
@@ -66,7 +67,7 @@ export async function pushToLangSmith(events: Iterable<RecordedEvent>, options: 
   const maxContentChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
   const firstReply = normalized.find((e) => e.kind === "llm_response")?.data as { provider?: string } | undefined;
   const info: TracedAgent = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...((options.agent?.provider ?? firstReply?.provider) ? { provider: options.agent?.provider ?? firstReply?.provider } : {}) };
-  const sink = new LangSmithSink({ client, projectName: options.projectName ?? process.env.LANGSMITH_PROJECT ?? "harnessx", maxContentChars, ledger, ...(info.sessionId ? { metadata: { thread_id: info.sessionId } } : {}) });
+  const sink = new LangSmithSink({ client, projectName: options.projectName ?? process.env.LANGSMITH_PROJECT ?? "harnessx", maxContentChars, ledger, redactor: options.redactor ?? new Redactor(), ...(info.sessionId ? { metadata: { thread_id: info.sessionId } } : {}) });
   const tracker = new SpanTracker(sink, info, { captureContent: false, maxContentChars });
   for (const e of normalized) tracker.handle(e);
   tracker.closeAll(normalized.length ? normalized[normalized.length - 1].ts : Date.now());

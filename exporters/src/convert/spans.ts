@@ -1,3 +1,4 @@
+import type { Redactor } from "@harnessx/core";
 import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type TracedAgent } from "../mapping/index.js";
 import { MemorySink, type MemorySpan } from "./memory-sink.js";
 import { normalizeRecording, type RecordedEvent } from "./recorded-event.js";
@@ -9,6 +10,8 @@ export interface ConvertOptions {
   captureContent?: boolean;
   /** Longest string kept per content part. Default 8192. */
   maxContentChars?: number;
+  /** Applied to every text attribute and error; default the default policy (recordings are redacted at the source already). */
+  redactor?: Redactor;
 }
 
 export interface ConvertedSpans {
@@ -31,7 +34,7 @@ export function spansFromRecording(source: Iterable<RecordedEvent>, options: Con
     ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}),
     ...(provider ? { provider } : {}),
   };
-  const sink = new MemorySink();
+  const sink = new MemorySink(options.redactor);
   const tracker = new SpanTracker(sink, info, {
     captureContent: options.captureContent ?? false,
     maxContentChars: options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS,

@@ -67,7 +67,7 @@ export class LangSmithExtension extends Extension {
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    const sink = new LangSmithSink({ client: this.client, projectName: this.projectName, maxContentChars: this.maxContentChars, ledger: this.ledger, metadata: { thread_id: ctx.info.sessionId } });
+    const sink = new LangSmithSink({ client: this.client, projectName: this.projectName, maxContentChars: this.maxContentChars, ledger: this.ledger, metadata: { thread_id: ctx.info.sessionId }, redactor: ctx.redactor });
     this.sink = sink;
     const tracker = new SpanTracker(sink, { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, { captureContent: false, maxContentChars: this.maxContentChars });
     this.tracker = tracker;

@@ -1,7 +1,7 @@
 import type { Client, RunTree as RunTreeType } from "langsmith";
 import { RunTree } from "langsmith";
-import type { Usage } from "@harnessx/core";
-import type { SpanClose, SpanEventSpec, SpanOpen, SpanSink } from "../mapping/index.js";
+import type { Redactor, Usage } from "@harnessx/core";
+import { redactEvent, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "../mapping/index.js";
 import { assistantMessage, requestMessages, toolSchemas } from "./messages.js";
 import type { DeliveryLedger } from "./ledger.js";
 
@@ -19,6 +19,8 @@ export interface RunSinkOptions {
   ledger?: DeliveryLedger;
   /** Metadata on every run (the conversation, for LangSmith threads). */
   metadata?: Record<string, string>;
+  /** Applied to every input, output and error before it is sent. */
+  redactor: Redactor;
 }
 
 function usageMetadata(u: Partial<Usage> | undefined): Record<string, unknown> | undefined {
@@ -45,6 +47,11 @@ export class LangSmithSink implements SpanSink<RunHandle> {
 
   constructor(private readonly o: RunSinkOptions) {}
 
+  /** A run's inputs or outputs as sent: JSON data with the redaction policy applied. */
+  private redacted(value: Record<string, unknown>): Record<string, unknown> {
+    return this.o.redactor.sanitize(value, "", []) as Record<string, unknown>;
+  }
+
   private track(work: Promise<void>): Promise<void> {
     const tracked = work.catch(() => {}).finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
@@ -60,7 +67,7 @@ export class LangSmithSink implements SpanSink<RunHandle> {
       tree = new RunTree({
         name,
         run_type: "chain",
-        inputs: d.role === "agent" ? { input: d.start.input } : {},
+        inputs: this.redacted(d.role === "agent" ? { input: d.start.input } : {}),
         project_name: this.o.projectName,
         client: this.o.client,
         start_time: span.time,
@@ -73,11 +80,11 @@ export class LangSmithSink implements SpanSink<RunHandle> {
         name: span.name,
         run_type: "llm",
         start_time: span.time,
-        inputs: {
+        inputs: this.redacted({
           messages: requestMessages(full?.system ?? req.system, full?.messages, max),
           ...(Array.isArray(full?.tools) && full.tools.length ? { tools: toolSchemas(full.tools) } : {}),
           model: req.model,
-        },
+        }),
         extra: {
           metadata: {
             ls_provider: String(span.attributes["gen_ai.provider.name"] ?? "unknown"),
@@ -89,7 +96,7 @@ export class LangSmithSink implements SpanSink<RunHandle> {
         },
       });
     } else {
-      tree = parent.tree.createChild({ name: d.toolCall.name, run_type: "tool", start_time: span.time, inputs: d.toolCall.input ?? {}, extra: { metadata: { tool_call_id: d.toolCall.id } } });
+      tree = parent.tree.createChild({ name: d.toolCall.name, run_type: "tool", start_time: span.time, inputs: this.redacted(d.toolCall.input ?? {}), extra: { metadata: { tool_call_id: d.toolCall.id } } });
     }
     this.o.ledger?.expect(tree.id, "post");
     const posted = this.track(tree.postRun());
@@ -97,7 +104,7 @@ export class LangSmithSink implements SpanSink<RunHandle> {
   }
 
   event(handle: RunHandle, event: SpanEventSpec): void {
-    handle.tree.addEvent({ name: event.name, time: new Date(event.time).toISOString(), kwargs: event.attributes });
+    handle.tree.addEvent({ name: event.name, time: new Date(event.time).toISOString(), kwargs: redactEvent(event, this.o.redactor).attributes });
   }
 
   close(handle: RunHandle, close: SpanClose): void {
@@ -116,7 +123,8 @@ export class LangSmithSink implements SpanSink<RunHandle> {
       outputs = d.spill ? { spilled: { resultId: d.spill.resultId, bytes: d.spill.bytes } } : { output: d.end.result?.content ?? "" };
       metadata = { outcome: d.end.outcome };
     }
-    const error = close.error ? `${close.error.type}: ${close.error.message}` : undefined;
+    const error = close.error ? this.o.redactor.redactString(`${close.error.type}: ${close.error.message}`) : undefined;
+    outputs = this.redacted(outputs);
     this.o.ledger?.expect(handle.tree.id, "patch");
     this.track(
       handle.posted.then(async () => {

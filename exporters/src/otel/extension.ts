@@ -48,7 +48,7 @@ export class OpenTelemetryExtension extends Extension {
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    const tracker = new SpanTracker(new OtelSink(this.tracer), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);
+    const tracker = new SpanTracker(new OtelSink(this.tracer, ctx.redactor), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);
     this.tracker = tracker;
     const observe: HookCallback = (hook) => {
       this.currentRunId = hook.runId;

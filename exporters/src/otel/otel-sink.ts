@@ -1,16 +1,18 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import type { SpanClose, SpanEventSpec, SpanOpen, SpanSink } from "../mapping/index.js";
+import type { Redactor } from "@harnessx/core";
+import { redactAttributes, redactEvent, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "../mapping/index.js";
 
 /**
  * Spans through `@opentelemetry/api`. A run span is a child of whatever span is
  * active where the run started; model and tool spans are children of the run
- * span by explicit parent, so parallel tool calls are siblings.
+ * span by explicit parent, so parallel tool calls are siblings. Every string attribute and
+ * error message passes the agent's redaction policy before it reaches the SDK.
  */
 export class OtelSink implements SpanSink<Span> {
   /** The context of each open run span, built once for all its children. */
   private readonly contexts = new WeakMap<Span, Context>();
 
-  constructor(private readonly tracer: Tracer) {}
+  constructor(private readonly tracer: Tracer, private readonly redactor: Redactor) {}
 
   private contextOf(parent: Span): Context {
     let ctx = this.contexts.get(parent);
@@ -22,18 +24,18 @@ export class OtelSink implements SpanSink<Span> {
     const parentContext = parent ? this.contextOf(parent) : context.active();
     return this.tracer.startSpan(
       span.name,
-      { kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: span.attributes, startTime: span.time },
+      { kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: redactAttributes(span.attributes, this.redactor), startTime: span.time },
       parentContext,
     );
   }
 
   event(handle: Span, event: SpanEventSpec): void {
-    handle.addEvent(event.name, event.attributes, event.time);
+    handle.addEvent(event.name, redactEvent(event, this.redactor).attributes, event.time);
   }
 
   close(handle: Span, close: SpanClose): void {
-    handle.setAttributes(close.attributes);
-    if (close.error) handle.setStatus({ code: SpanStatusCode.ERROR, message: close.error.message });
+    handle.setAttributes(redactAttributes(close.attributes, this.redactor));
+    if (close.error) handle.setStatus({ code: SpanStatusCode.ERROR, message: this.redactor.redactString(close.error.message) });
     handle.end(close.time);
   }
 }

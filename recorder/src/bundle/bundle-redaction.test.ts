@@ -17,7 +17,7 @@ async function bundleText(path: string): Promise<Map<string, string>> {
   const done = new Promise<void>((resolve, reject) => {
     extract.on("entry", (header, stream, next) => {
       const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("data", (c: unknown) => void chunks.push(c as Buffer));
       stream.on("end", async () => {
         const data = Buffer.concat(chunks);
         members.set(header.name, (header.name.endsWith(".zst") ? await zstdDecompress(data) : data).toString("utf8"));
