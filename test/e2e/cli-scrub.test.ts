@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openBundle } from "@harnessx/recorder";
+import { Agent, ScriptedProvider } from "@harnessx/core";
+import { FlightRecorderExtension, openBundle } from "@harnessx/recorder";
 import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
 import { runTrace } from "../../cli/src/test-support/run-cli.js";
 
@@ -90,5 +91,28 @@ describe("trace scrub writes a new bundle with consistent pseudonyms", () => {
     const r = await trace("scrub", "original.tar", "-o", "original.tar", "--force");
     assert.equal(r.code, 2);
     assert.match(r.stderr, /scrub never changes the original/);
+  });
+});
+
+describe("trace scrub covers run metadata as well as events", () => {
+  test("a password and a key in a failed run's error leave run.json, manifest.json and the events", async () => {
+    const secretPassword = "Tr0ub4dor-77";
+    const secretKey = "sk-proj-ScrubMe0123456789abcdefghij";
+    const agent = new Agent({
+      redact: false,
+      provider: new ScriptedProvider([{ error: { status: 400, message: `connect failed: password=${secretPassword}; key ${secretKey}` } }]),
+      extensions: [new FlightRecorderExtension({ dir: store })],
+    });
+    const failed = (await agent.run(`log in with password ${secretPassword}`)).runId;
+    await agent.close();
+    assert.equal((await trace("export", failed, "-o", "failed.tar")).code, 0);
+    assert.match(await bundleText(join(work, "failed.tar")), new RegExp(secretPassword), "recorded without redaction: the secret is there to scrub");
+    const r = await trace("scrub", "failed.tar", "-o", "failed-scrubbed.tar");
+    assert.equal(r.code, 0, r.stderr);
+    const bundle = await openBundle(join(work, "failed-scrubbed.tar"));
+    for (const [member, text] of [["run.json", JSON.stringify(bundle.run)], ["manifest.json", JSON.stringify(bundle.manifest)], ["events", JSON.stringify(bundle.events)]]) {
+      assert.ok(!text.includes(secretPassword) && !text.includes(secretKey), `${member} still holds a secret: ${text.slice(0, 400)}`);
+    }
+    assert.match(JSON.stringify(bundle.run.error), /password=<password-\d+>/);
   });
 });

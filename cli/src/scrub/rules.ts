@@ -13,28 +13,28 @@ export interface PatternRule {
 }
 
 /**
- * What `trace scrub` redacts. In a rules file (JSON) every field is optional; the defaults apply
- * unless `"replaceDefaults": true`.
+ * What `trace scrub` replaces by pseudonyms: the redaction policy of the whole product (its
+ * sensitive keys, value patterns and secret shapes, when `defaults` is true) plus the rules of a
+ * file. In a rules file (JSON) every field is optional; the defaults apply unless
+ * `"replaceDefaults": true`.
  */
 export interface ScrubRules {
-  /** Object keys (case-insensitive) whose whole value becomes a pseudonym named after the key. */
+  /** Object keys (case-insensitive, `-`/`_` ignored, suffixes match) whose value becomes a pseudonym named after the key. */
   keys: string[];
   /** Patterns matched inside every string. */
   patterns: PatternRule[];
   /** Event kinds whose whole payload is removed. */
   kinds: string[];
+  /** Also apply the product's default keys, patterns and secret shapes. */
+  defaults: boolean;
 }
 
+/** Beyond the product's redaction defaults, a shared bundle also hides where hosts are. */
 export const DEFAULT_SCRUB_RULES: ScrubRules = {
-  keys: ["authorization", "api_key", "apikey", "x-api-key", "password", "passwd", "secret", "token", "access_token", "refresh_token", "cookie", "set-cookie"],
-  patterns: [
-    { name: "email", regex: "[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}" },
-    { name: "bearer", regex: "\\bBearer\\s+[A-Za-z0-9._~+/=-]{8,}" },
-    { name: "api-key", regex: "\\b(?:sk|pk|rk|ghp|gho|xox[abpr])[-_][A-Za-z0-9_-]{12,}" },
-    { name: "card", regex: "\\b(?:\\d[ -]?){12,18}\\d\\b", check: "luhn" },
-    { name: "ipv4", regex: "\\b(?:(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)\\b" },
-  ],
+  keys: [],
+  patterns: [{ name: "ipv4", regex: "\\b(?:(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)\\b" }],
   kinds: [],
+  defaults: true,
 };
 
 function stringList(value: unknown, field: string, file: string): string[] {
@@ -79,11 +79,12 @@ export function loadScrubRules(file: string | undefined): ScrubRules {
   const known = new Set(["keys", "patterns", "kinds", "replaceDefaults"]);
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
   if (unknown.length) throw invalidInput(`rules file ${file}: unknown field ${unknown.map((k) => `"${k}"`).join(", ")} (expected keys, patterns, kinds, replaceDefaults)`);
-  const own: ScrubRules = { keys: stringList(raw.keys, "keys", file), patterns: patternList(raw.patterns, file), kinds: stringList(raw.kinds, "kinds", file) };
+  const own: ScrubRules = { keys: stringList(raw.keys, "keys", file), patterns: patternList(raw.patterns, file), kinds: stringList(raw.kinds, "kinds", file), defaults: false };
   if (raw.replaceDefaults === true) return own;
   return {
     keys: [...DEFAULT_SCRUB_RULES.keys, ...own.keys],
     patterns: [...DEFAULT_SCRUB_RULES.patterns.filter((d) => !own.patterns.some((p) => p.name === d.name)), ...own.patterns],
     kinds: [...DEFAULT_SCRUB_RULES.kinds, ...own.kinds],
+    defaults: true,
   };
 }

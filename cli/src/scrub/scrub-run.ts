@@ -65,11 +65,15 @@ export async function scrubRun(loaded: LoadedRun, rules: ScrubRules, out: string
     const runDir = runDirOf(temp, loaded.run.runId);
     await mkdir(join(runDir, "segments"), { recursive: true });
     await writeFile(join(runDir, "segments", "000001.ndjson"), lines.length ? `${lines.join("\n")}\n` : "");
+    // Every free-text field of the run's metadata; ids, times and counts stay as they are.
     const run = {
       ...loaded.run,
+      agent: p.scrubString(loaded.run.agent),
+      models: loaded.run.models.map((model) => p.scrubString(model)),
       config: p.scrubValue(loaded.run.config),
+      ...(loaded.run.extensions ? { extensions: p.scrubValue(loaded.run.extensions) } : {}),
       ...(loaded.run.error ? { error: p.scrubValue(loaded.run.error) } : {}),
-      scrubbed: { at: new Date().toISOString(), keys: rules.keys, patterns: rules.patterns.map((r) => r.name), kinds: rules.kinds },
+      scrubbed: { at: new Date().toISOString(), defaults: rules.defaults, keys: rules.keys, patterns: rules.patterns.map((r) => r.name), kinds: rules.kinds },
     };
     await writeFile(join(runDir, "run.json"), `${JSON.stringify(run, null, 2)}\n`);
     const bundle = await exportIncident({ dir: temp, runId: loaded.run.runId, reason, out });

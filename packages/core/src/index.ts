@@ -62,12 +62,13 @@ export { TrustStore, type TrustRecord, type TrustStatus } from "./discovery/trus
 export { projectDigest, TRUSTED_SURFACES } from "./discovery/project-digest.js";
 export { harnessxHome, trustFilePath } from "./discovery/home.js";
 
-export { Redactor } from "./redact/redactor.js";
+export { Redactor, type Replacements } from "./redact/redactor.js";
 export { errorToJson } from "./redact/error-json.js";
 export {
   DEFAULT_PATTERNS,
   DEFAULT_REDACTION_RULES,
   DEFAULT_SENSITIVE_KEYS,
+  luhnValid,
   resolveRedaction,
   type RedactionDescription,
   type RedactionOptions,

@@ -129,7 +129,7 @@ export class Redactor {
     const sanitizer = this;
     const collected: string[] = [];
     function replacer(this: object, key: string, item: unknown): unknown {
-      if (key !== "" && item !== null && item !== undefined && typeof item !== "function" && !Array.isArray(this) && sanitizer.isSensitiveKey(key)) {
+      if (key !== "" && item !== null && item !== undefined && item !== "" && typeof item !== "function" && !Array.isArray(this) && sanitizer.isSensitiveKey(key)) {
         collected.push(pathOf(this, key));
         return sanitizer.replace.key(key, typeof item === "string" ? item : JSON.stringify(item) ?? "");
       }
@@ -320,7 +320,7 @@ export class Redactor {
     const out: Record<string, unknown> = {};
     for (const [key, item] of entries) {
       path.push(key);
-      if (item !== undefined && item !== null && typeof item !== "function" && this.isSensitiveKey(key)) {
+      if (item !== undefined && item !== null && item !== "" && typeof item !== "function" && this.isSensitiveKey(key)) {
         out[key] = this.replace.key(key, typeof item === "string" ? item : JSON.stringify(this.walk(item, path, [], seen, depth + 1)) ?? "");
         redacted.push(path.join("."));
       } else {

@@ -68,7 +68,8 @@ export const DEFAULT_SENSITIVE_KEYS: readonly string[] = [
   "connectionstring",
 ];
 
-function luhn(candidate: string): boolean {
+/** The Luhn checksum of the digits in `candidate` (13 to 19 of them): what tells a card number from an id. */
+export function luhnValid(candidate: string): boolean {
   const digits = candidate.replace(/[^0-9]/g, "");
   if (digits.length < 13 || digits.length > 19) return false;
   let sum = 0;
@@ -97,7 +98,7 @@ function cardIn(run: string): { start: number; end: number } | undefined {
       digits += groups[j].digits;
       if (digits < 13 || digits > 19) continue;
       const window = run.slice(groups[i].start, groups[j].end);
-      if ((!best || digits > best.digits) && luhn(window)) best = { start: groups[i].start, end: groups[j].end, digits };
+      if ((!best || digits > best.digits) && luhnValid(window)) best = { start: groups[i].start, end: groups[j].end, digits };
     }
   }
   return best;
