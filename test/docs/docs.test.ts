@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 
 const root = new URL("../..", import.meta.url).pathname;
-const pages = ["README.md", "docs/core.md", "docs/extensions.md", "docs/trust.md"];
+const pages = ["README.md", "docs/core.md", "docs/extensions.md", "docs/trust.md", "docs/redaction.md"];
 
 for (const page of pages) {
   describe(`${page} examples run`, () => {
