@@ -48,14 +48,15 @@ function isTokenChar(code: number): boolean {
 }
 
 /**
- * Every finding of every detector, overlapping ones merged (the first name kept), in order. A
+ * Every finding of every detector (whose hint the text passes, unless `prechecked`), overlapping
+ * ones merged (the first name kept), in order. A
  * finding is widened to the end of its token: a rule that matches (or reports) only a prefix of a
  * longer token must not leave its tail behind.
  */
-export function detect(detectors: readonly Detector[], text: string, lower: string): Span[] {
+export function detect(detectors: readonly Detector[], text: string, lower: string, prechecked = false): Span[] {
   const spans: Span[] = [];
   for (const detector of detectors) {
-    if (!hinted(detector, lower)) continue;
+    if (!prechecked && !hinted(detector, lower)) continue;
     for (const span of detector.find(text)) {
       while (span.end < text.length && isTokenChar(text.charCodeAt(span.end))) span.end++;
       spans.push(span);

@@ -1,6 +1,7 @@
 import { binaryToJson, isSerializedBuffer } from "./binary.js";
 import { errorToJson } from "./error-json.js";
-import { detect, hinted, patternDetector, replaceSpans, type Detector } from "./detector.js";
+import { detect, patternDetector, replaceSpans, type Detector } from "./detector.js";
+import { HintScanner, type HintScan } from "./hint-scanner.js";
 import { keyValueSpans } from "./key-values.js";
 import { DEFAULT_PATTERNS, resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
 import { SECRET_SHAPES } from "./secret-shapes.js";
@@ -36,14 +37,14 @@ const MAX_NESTED_JSON_CHARS = 4_000_000;
 export class Redactor {
   private readonly keyMatchers: string[];
   private readonly detectors: readonly Detector[];
-  private readonly keyHint: RegExp | undefined;
+  /** One pass finds every detector hint literal and every sensitive key used as one. */
+  private readonly scanner: HintScanner;
+  /** For each hint literal (by index), the detectors it wakes. */
+  private readonly wakes: Detector[][];
   private readonly redacting: boolean;
   /** Object keys repeat endlessly (`toolCall`, `content`...): their verdict is computed once. */
   private readonly keyVerdicts = new Map<string, boolean>();
   private readonly shortest: number;
-  private readonly textKeys: string[];
-  /** `_key`, `-key`...: a separated spelling of a key (`api_key`) contains one of them. */
-  private readonly separatedTails: string[];
   /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
   private readonly parents = new Map<object, [object, string]>();
 
@@ -62,14 +63,12 @@ export class Redactor {
         ? "off"
         : { keys: [...rules.keys], patterns: rules.patterns.map((p) => ({ name: p.name, source: p.pattern.source })), secretShapes: rules.secretShapes ? SECRET_SHAPES.map((d) => d.name) : [] };
 
-    // Sensitive keys inside text (JSON in a tool result, "Authorization: ..." header lines):
-    // a text holding a separator and a key stem has its `key: value` pairs checked one by one.
-    const stems = this.keyMatchers.map((key) => key.split("").map(escapeRegExp).join("[-_\\s]?")).join("|");
-    this.keyHint = stems ? new RegExp(stems, "i") : undefined;
     this.shortest = Math.min(6, ...this.keyMatchers.map((k) => k.length + 2));
     // For scanning text, a key that ends with another key adds nothing (`accesstoken` ends with `token`).
-    this.textKeys = this.keyMatchers.filter((key) => !this.keyMatchers.some((other) => other !== key && key.endsWith(other)));
-    this.separatedTails = [...new Set(this.textKeys.flatMap((k) => ["_", "-", " "].map((sep) => sep + k.slice(-3))))];
+    const textKeys = this.keyMatchers.filter((key) => !this.keyMatchers.some((other) => other !== key && key.endsWith(other)));
+    const literals = [...new Set(this.detectors.flatMap((d) => (Array.isArray(d.hint) ? d.hint : [])))];
+    this.wakes = literals.map((literal) => this.detectors.filter((d) => Array.isArray(d.hint) && d.hint.includes(literal)));
+    this.scanner = new HintScanner(literals, textKeys);
     // Shared by the recorder, spills and exporters: nobody may switch it off or swap its rules.
     Object.freeze(this);
   }
@@ -193,36 +192,18 @@ export class Redactor {
   mightRedact(json: string): boolean {
     if (!this.redacting) return false;
     const lower = json.toLowerCase();
-    return this.keyInText(lower) || this.anyPatternMatches(json, lower);
-  }
-
-  /**
-   * True when the text may hold a sensitive key used as one (`"apiKey":`, `\"token\":`,
-   * `password=`): searched in a lower-cased copy without `-`/`_` with plain indexOf, which is far
-   * cheaper than a regex with optional separators. `"maxTokens":` does not count as `token`.
-   */
-  private keyInText(lower: string): boolean {
-    if (this.keysUsedIn(lower)) return true;
-    // Separated spellings (`api_key`, `x-api-key`) only matter when some key's ending is there.
-    if (!this.separatedTails.some((tail) => lower.includes(tail))) return false;
-    return this.keysUsedIn(lower.replace(/[-_\s]/g, ""));
-  }
-
-  private keysUsedIn(text: string): boolean {
-    for (const key of this.textKeys) {
-      for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + 1)) {
-        const next = text.charCodeAt(at + key.length);
-        // " ' \ : = space
-        if (next === 34 || next === 39 || next === 92 || next === 58 || next === 61 || next === 32) return true;
-      }
-    }
+    const scan = this.scanner.scan(lower);
+    // A sensitive key used as one: `"apiKey":`, `\"token\":`, `password=`, `api key:` (not `"maxTokens":`).
+    if (scan.keyUsed) return true;
+    for (const detector of this.candidates(scan, lower)) if (detector.find(json).length > 0) return true;
     return false;
   }
 
-  /** True when some detector finds something in the text. */
-  private anyPatternMatches(text: string, lower: string): boolean {
-    for (const detector of this.detectors) if (hinted(detector, lower) && detector.find(text).length > 0) return true;
-    return false;
+  /** The detectors a text may trip: those whose hint literals it holds, whose hint function agrees, or that have no hint. */
+  private candidates(scan: HintScan, lower: string): Detector[] {
+    const woken = new Set<Detector>();
+    for (const id of scan.literals) for (const detector of this.wakes[id]) woken.add(detector);
+    return this.detectors.filter((d) => woken.has(d) || d.hint === undefined || (typeof d.hint === "function" && d.hint(lower)));
   }
 
   /**
@@ -232,13 +213,15 @@ export class Redactor {
    */
   redactString(text: string): string {
     if (!this.redacting || text.length < this.shortest) return text;
-    const spans = detect(this.detectors, text, text.toLowerCase());
+    const lower = text.toLowerCase();
+    const scan = this.scanner.scan(lower);
+    const spans = detect(this.candidates(scan, lower), text, lower, true);
     let out = replaceSpans(text, spans, (span, found) => this.replace.shape(span.name, found));
-    if (!this.keyHint?.test(out)) return out;
+    if (!scan.keyUsed) return out;
     const nested = this.redactNestedJson(out);
     if (nested !== undefined) return nested;
     const keyed = keyValueSpans(out, (key) => this.isSensitiveKey(key));
-    if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out, ""), (span, found) => this.replace.key(span.name, found));
+    if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out, "", true), (span, found) => this.replace.key(span.name, found));
     return out;
   }
 
@@ -346,10 +329,6 @@ function keyText(key: unknown): string {
 function noting(clean: string, original: string, note: () => void): string {
   if (clean !== original) note();
   return clean;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function normalizeKey(key: string): string {
