@@ -57,9 +57,9 @@ export async function planCalls(services: EngineServices, blocks: readonly ToolC
   return planned;
 }
 
-/** Manager verdict (at authorization) combined deny-wins with every applicable policy. */
-export async function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string, base?: PermissionDecision): Promise<PermissionDecision> {
-  let decision = base ?? services.permissions.resolve(call.name, tool.permission);
+/** The manager's verdict as it stands now, combined deny-wins with every applicable policy. */
+export async function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string): Promise<PermissionDecision> {
+  let decision = services.permissions.resolve(call.name, tool.permission);
   for (const { value: policy, owner } of services.policies.list()) {
     if (!policyApplies(policy, call.name)) continue;
     const answer = await askPolicy(policy, { action: "tool_call", toolCall: call, phase, runId }, owner);
@@ -101,11 +101,16 @@ async function finishCall(services: EngineServices, planned: PlannedCall, ctx: T
   let permission = planned.permission;
   let refusal = planned.refusal;
   if (!refusal && tool && permission) {
+    // Rules and policies may have changed while the call waited (for approval, or behind
+    // earlier calls of its batch): the verdict that counts is the one at dispatch.
+    const now = await authorize(services, call, tool, "dispatch", ctx.runId);
     const approved = permission.source === "user";
-    const recheck = await authorize(services, call, tool, "dispatch", ctx.runId, approved ? permission : { decision: "allow", source: permission.source, reason: permission.reason });
-    if (recheck.decision === "deny") {
-      permission = recheck;
-      refusal = { outcome: "denied", message: `Error: permission denied for "${call.name}" at dispatch: ${recheck.reason ?? "denied"}.` };
+    if (now.decision === "deny") {
+      permission = now;
+      refusal = { outcome: "denied", message: `Error: permission denied for "${call.name}" at dispatch: ${now.reason ?? "denied"}.` };
+    } else if (now.decision === "ask" && !approved) {
+      permission = now;
+      refusal = { outcome: "denied", message: `Error: "${call.name}" was not run: it needs the user's approval since it was authorized (${now.reason ?? "ask"}). Call it again to ask for approval.` };
     }
   }
   const started = performance.now();
