@@ -5,6 +5,7 @@ export { createOtlpExporter, type OtlpExporterOptions, type OtlpProtocol } from 
 export { CountingSpanExporter, CountingSpanProcessor, ExportCounts } from "./telemetry/counting.js";
 export { LangSmithExtension, type LangSmithExtensionOptions } from "./langsmith/extension.js";
 export { DeliveryLedger, ledgerFetch } from "./langsmith/ledger.js";
+export { hasLangSmithCredentials } from "./langsmith/credentials.js";
 export { spansFromRecording, type ConvertOptions, type ConvertedSpans } from "./convert/spans.js";
 export type { MemorySpan } from "./convert/memory-sink.js";
 export { normalizeRecording, type RecordedEvent } from "./convert/recorded-event.js";
