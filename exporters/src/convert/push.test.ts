@@ -13,7 +13,7 @@ describe("a recording pushed to a backend (the CLI's trace push)", () => {
   before(async () => ({ recording, cleanup } = await recordScenario()));
   after(() => cleanup());
 
-  test("to OTLP/HTTP through the real OTLPTraceExporter: every span arrives", async () => {
+  test("to OTLP/HTTP through OpenTelemetry's export delegate and serializer: every span arrives", async () => {
     const receiver = await startOtlpReceiver();
     try {
       const result = await pushToOtlp(recording.events, { ...recording.options, url: receiver.url, serviceName: "pushed" });
