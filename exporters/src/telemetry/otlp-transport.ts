@@ -3,6 +3,7 @@ import { request as httpsRequest } from "node:https";
 import { gzipSync } from "node:zlib";
 import { OTLPExporterError, type ExportResponse, type IExporterTransport } from "@opentelemetry/otlp-exporter-base";
 import type { convertLegacyHttpOptions } from "@opentelemetry/otlp-exporter-base/node-http";
+import { isRetryableNetworkError, pause, retryAfterMs } from "../util/retry.js";
 
 /** Endpoint, headers, agent and compression as OpenTelemetry resolves them from options and `OTEL_EXPORTER_OTLP_*`. */
 export type OtlpHttpConfig = ReturnType<typeof convertLegacyHttpOptions>;
@@ -12,10 +13,8 @@ const MAX_RETRIES = 5;
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 5000;
 const BACKOFF_FACTOR = 1.5;
+/** The statuses OpenTelemetry's exporters retry. */
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-// A refused connection (nothing listens) and an unknown host are not here: retrying them only holds
-// a flush until its deadline, so they fail at once and the caller counts the spans lost.
-const RETRYABLE_NETWORK = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
 /** Responses are only drained; an endless body must not hold the connection. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -75,7 +74,7 @@ export class OtlpHttpTransport implements IExporterTransport {
       const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
       timer.unref();
       req.on("close", () => clearTimeout(timer));
-      req.on("error", (error: NodeJS.ErrnoException) => resolve({ status: RETRYABLE_NETWORK.has(error.code ?? "") ? "retryable" : "failure", error }));
+      req.on("error", (error) => resolve({ status: isRetryableNetworkError(error) ? "retryable" : "failure", error }));
       req.end(body);
     });
   }
@@ -86,28 +85,4 @@ function classify(status: number, message: string | undefined, headers: Incoming
   const error = new OTLPExporterError(`HTTP ${status} ${message ?? ""}`.trim(), status);
   if (!RETRYABLE_STATUS.has(status)) return { status: "failure", error };
   return { status: "retryable", error, retryInMillis: retryAfterMs(headers["retry-after"]) };
-}
-
-/** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
-function retryAfterMs(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
-/** Resolves true after `ms`, false as soon as `signal` aborts; never keeps the process alive. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const done = (finished: boolean) => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      resolve(finished);
-    };
-    const onAbort = () => done(false);
-    const timer = setTimeout(() => done(true), ms);
-    timer.unref();
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
