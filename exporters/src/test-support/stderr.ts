@@ -16,6 +16,8 @@ export function captureStderr(): StderrCapture {
   }) as typeof process.stderr.write;
   return {
     text: () => written,
-    stop: () => void (process.stderr.write = original),
+    stop() {
+      process.stderr.write = original;
+    },
   };
 }
