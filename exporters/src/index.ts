@@ -1,10 +1,13 @@
 export { OpenTelemetryExtension, type OpenTelemetryExtensionOptions } from "./otel/extension.js";
-export type { ExportPipeline } from "./otel/export-pipeline.js";
+export type { ExportPipeline, FlushOutcome } from "./otel/export-pipeline.js";
 export { setupTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/setup.js";
-export { createOtlpExporter, type OtlpExporterOptions, type OtlpProtocol } from "./telemetry/otlp-exporter.js";
-export { CountingSpanExporter, CountingSpanProcessor, ExportCounts } from "./telemetry/counting.js";
+export { createOtlpExporter, type AbortableSpanExporter, type OtlpExporterOptions, type OtlpProtocol } from "./telemetry/otlp-exporter.js";
+export { CountingSpanExporter, CountingSpanProcessor, ExportCounts, countingBatchProcessor } from "./telemetry/counting.js";
 export { LangSmithExtension, type LangSmithExtensionOptions } from "./langsmith/extension.js";
-export { DeliveryLedger, ledgerFetch } from "./langsmith/ledger.js";
+export { DeliveryLedger } from "./langsmith/ledger.js";
+export { ledgerFetch, type LedgerFetchOptions } from "./langsmith/delivery-fetch.js";
+export { watchedClient, type WatchedClient } from "./langsmith/watched-client.js";
+export { hasLangSmithCredentials } from "./langsmith/credentials.js";
 export { spansFromRecording, type ConvertOptions, type ConvertedSpans } from "./convert/spans.js";
 export type { MemorySpan } from "./convert/memory-sink.js";
 export { normalizeRecording, type RecordedEvent } from "./convert/recorded-event.js";

@@ -7,10 +7,10 @@
  * Usage: npx tsx test/bench/tracing.bench.ts [iterations]   (or TRACING_BENCH_N; default 10000)
  */
 import { Agent, ScriptedProvider, tool, type ModelRequest } from "@harnessx/core";
-import { CountingSpanExporter, CountingSpanProcessor, ExportCounts, OpenTelemetryExtension } from "@harnessx/exporters";
+import { OpenTelemetryExtension, countingBatchProcessor } from "@harnessx/exporters";
 import { ROOT_CONTEXT, SpanKind, trace, type Tracer } from "@opentelemetry/api";
 import { ExportResultCode } from "@opentelemetry/core";
-import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { BasicTracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 
 const N = Number(process.argv[2] ?? process.env.TRACING_BENCH_N ?? 10_000);
 /** Each variant runs N iterations in CHUNKS interleaved slices, so load from other processes hits all alike. */
@@ -23,10 +23,9 @@ const noopExporter: SpanExporter = {
 };
 
 function pipeline() {
-  const counts = new ExportCounts();
-  const processor = new CountingSpanProcessor(new BatchSpanProcessor(new CountingSpanExporter(noopExporter, counts)), counts);
+  const processor = countingBatchProcessor(noopExporter);
   const provider = new BasicTracerProvider({ spanProcessors: [processor] });
-  return { counts, processor, provider, tracer: provider.getTracer("bench") };
+  return { counts: processor.counts, processor, provider, tracer: provider.getTracer("bench") };
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

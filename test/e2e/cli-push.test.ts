@@ -11,6 +11,9 @@ let store: string;
 let cleanup: () => void;
 let runId: string;
 
+/** Hides any key or login profile of the machine running the tests from the langsmith SDK. */
+const NO_LANGSMITH_CREDENTIALS = { LANGSMITH_API_KEY: "", LANGCHAIN_API_KEY: "", LANGSMITH_PROFILE: "", LANGSMITH_CONFIG_FILE: "/nonexistent/langsmith-config.json" };
+
 const trace = (args: string[], env: NodeJS.ProcessEnv = {}) => runTrace(["--store", store, ...args], { cwd: work, env });
 
 before(async () => {
@@ -49,6 +52,17 @@ describe("trace push sends a recorded run through the real exporters", () => {
       assert.match(r.stderr.trim(), /^trace: could not deliver to .* within 2s: 0 spans sent, 7 failed/);
     } finally {
       await receiver.close();
+    }
+  });
+  test("--langsmith without an API key: exit 2 naming LANGSMITH_API_KEY, and no request is made", async () => {
+    const server = await startLangSmithServer("ok");
+    try {
+      const r = await trace(["push", runId, "--langsmith"], { ...NO_LANGSMITH_CREDENTIALS, LANGSMITH_ENDPOINT: server.url });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr.trim(), /^trace: --langsmith needs a LangSmith API key: set LANGSMITH_API_KEY \(nothing was sent\)$/);
+      assert.deepEqual(server.paths, [], "the endpoint was never contacted");
+    } finally {
+      await server.close();
     }
   });
   test("--langsmith: the langsmith Client (LANGSMITH_* variables) delivers chain, llm and tool runs", async () => {

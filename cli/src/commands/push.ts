@@ -26,6 +26,9 @@ export const pushCommand: CommandSpec = {
     const otlp = typeof options.otlp === "string" ? options.otlp : undefined;
     if (!otlp === !options.langsmith) throw usageError("choose one target: --otlp URL or --langsmith");
     if (otlp && !/^https?:\/\/[^/]/.test(otlp)) throw usageError(`--otlp needs an http(s) URL, got "${otlp}"`);
+    const { hasLangSmithCredentials, pushToLangSmith, pushToOtlp } = await import("@harnessx/exporters");
+    // Without a key every upload would be refused: stop before the first request instead of reporting runs lost.
+    if (!otlp && !hasLangSmithCredentials()) throw usageError("--langsmith needs a LangSmith API key: set LANGSMITH_API_KEY (nothing was sent)");
     const loaded = await loadRun(await resolveTarget(ctx, text));
     const events = forExporters(await eventsWithPayloads(loaded));
     const timeoutMs = Number(options.timeout) * 1000;
@@ -33,7 +36,6 @@ export const pushCommand: CommandSpec = {
     const targetName = otlp ?? `LangSmith (${ctx.io.env.LANGSMITH_ENDPOINT ?? "default endpoint"})`;
     const progress = ctx.progress(`push to ${otlp ? "OTLP" : "LangSmith"}`, "steps");
     progress.total(1);
-    const { pushToLangSmith, pushToOtlp } = await import("@harnessx/exporters");
     let result: PushResult;
     try {
       result = otlp

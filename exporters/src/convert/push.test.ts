@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { pushToLangSmith, pushToOtlp } from "./push.js";
+import { ExporterError } from "../errors.js";
 import { recordScenario } from "../test-support/recording.js";
 import { refusedUrl, startOtlpReceiver } from "../test-support/otlp-receiver.js";
 import { startLangSmithServer } from "../test-support/langsmith-server.js";
@@ -12,7 +13,7 @@ describe("a recording pushed to a backend (the CLI's trace push)", () => {
   before(async () => ({ recording, cleanup } = await recordScenario()));
   after(() => cleanup());
 
-  test("to OTLP/HTTP through the real OTLPTraceExporter: every span arrives", async () => {
+  test("to OTLP/HTTP through OpenTelemetry's export delegate and serializer: every span arrives", async () => {
     const receiver = await startOtlpReceiver();
     try {
       const result = await pushToOtlp(recording.events, { ...recording.options, url: receiver.url, serviceName: "pushed" });
@@ -41,6 +42,23 @@ describe("a recording pushed to a backend (the CLI's trace push)", () => {
       assert.equal(root.name, "support");
       assert.deepEqual(runs.map((r) => r.run_type).sort(), ["chain", "llm", "llm", "llm", "tool", "tool", "tool", "tool", "tool"]);
     } finally {
+      await server.close();
+    }
+  });
+
+  test("to LangSmith without an API key: refused with a typed error before any request", async () => {
+    const server = await startLangSmithServer();
+    const saved = { LANGSMITH_API_KEY: process.env.LANGSMITH_API_KEY, LANGCHAIN_API_KEY: process.env.LANGCHAIN_API_KEY };
+    delete process.env.LANGSMITH_API_KEY;
+    delete process.env.LANGCHAIN_API_KEY;
+    try {
+      await assert.rejects(
+        pushToLangSmith(recording.events, { ...recording.options, clientConfig: { apiUrl: server.url, profileConfigPath: "/nonexistent/langsmith-config.json" } }),
+        (err: unknown) => err instanceof ExporterError && err.code === "langsmith_credentials_missing" && /LANGSMITH_API_KEY/.test(err.message),
+      );
+      assert.deepEqual(server.paths, []);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
       await server.close();
     }
   });

@@ -1,8 +1,10 @@
 import { Redactor } from "@harnessx/core";
 import { ExportResultCode } from "@opentelemetry/core";
-import { Client, type ClientConfig } from "langsmith";
+import type { ClientConfig } from "langsmith";
 import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type TracedAgent } from "../mapping/index.js";
-import { DeliveryLedger, ledgerFetch } from "../langsmith/ledger.js";
+import { ExporterError } from "../errors.js";
+import { hasLangSmithCredentials } from "../langsmith/credentials.js";
+import { watchedClient } from "../langsmith/watched-client.js";
 import { LangSmithSink } from "../langsmith/run-sink.js";
 import { createOtlpExporter, type OtlpProtocol } from "../telemetry/otlp-exporter.js";
 import { settleWithin } from "../util/time.js";
@@ -59,11 +61,11 @@ export interface LangSmithPushOptions extends ConvertOptions {
 
 /** Sends a recording's runs to LangSmith through the real `langsmith` Client; counts runs accepted and lost. */
 export async function pushToLangSmith(events: Iterable<RecordedEvent>, options: LangSmithPushOptions = {}): Promise<PushResult> {
-  const { events: normalized } = normalizeRecording(events);
-  const ledger = new DeliveryLedger();
-  const stop = new AbortController();
   const config = options.clientConfig ?? {};
-  const client = new Client({ timeout_ms: 10_000, ...config, callerOptions: { maxRetries: 2, ...config.callerOptions }, fetchImplementation: ledgerFetch(ledger, config.fetchImplementation ?? fetch, stop.signal) });
+  if (!hasLangSmithCredentials(config)) throw new ExporterError("langsmith_credentials_missing", "LangSmith needs an API key: set LANGSMITH_API_KEY or pass clientConfig.apiKey; nothing was sent");
+  const { events: normalized } = normalizeRecording(events);
+  const watched = watchedClient(config);
+  const { client, ledger } = watched;
   const maxContentChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
   const firstReply = normalized.find((e) => e.kind === "llm_response")?.data as { provider?: string } | undefined;
   const info: TracedAgent = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...((options.agent?.provider ?? firstReply?.provider) ? { provider: options.agent?.provider ?? firstReply?.provider } : {}) };
@@ -78,7 +80,6 @@ export async function pushToLangSmith(events: Iterable<RecordedEvent>, options: 
     })(),
     options.timeoutMs ?? 30_000,
   );
-  stop.abort();
-  ledger.settleAll();
+  watched.close();
   return { sent: ledger.deliveredRuns, failed: ledger.dropped };
 }

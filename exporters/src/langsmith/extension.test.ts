@@ -5,6 +5,7 @@ import { LangSmithExtension } from "./extension.js";
 import { startLangSmithServer, type LangSmithMode, type LangSmithServer, type StoredRun } from "../test-support/langsmith-server.js";
 import { AGENT_NAME, BIG_MARKER, MODEL, scenarioAgent } from "../test-support/scenario.js";
 import { refusedUrl } from "../test-support/otlp-receiver.js";
+import { captureStderr } from "../test-support/stderr.js";
 
 async function traceScenario(apiUrl: string, flushTimeoutMs = 5000) {
   const extension = new LangSmithExtension({ clientConfig: { apiUrl, apiKey: "test-key" }, projectName: "exporters-test", flushTimeoutMs });
@@ -17,7 +18,7 @@ async function traceScenario(apiUrl: string, flushTimeoutMs = 5000) {
     const result = await agent.run("How are the regions?");
     const started = Date.now();
     await agent.close();
-    return { result, closeMs: Date.now() - started, reports };
+    return { result, closeMs: Date.now() - started, reports, extension };
   } finally {
     cleanup();
   }
@@ -140,6 +141,30 @@ describe("an unreachable or failing LangSmith endpoint never fails or blocks a r
         assert.equal(out.reports.reduce((n, r) => n + (r.dropped ?? 0), 0), 9, "all nine runs reported lost");
         assert.equal(out.reports[0].extension, "langsmith");
       } finally {
+        await server?.close();
+      }
+    });
+  }
+});
+
+describe("after close the LangSmith exporter prints nothing; losses are events", () => {
+  const cases: Array<[string, LangSmithMode | "refused"]> = [
+    ["uploads still in flight at close (the endpoint never answers)", "hang"],
+    ["connection refused", "refused"],
+  ];
+  for (const [label, mode] of cases) {
+    test(`${label}: nothing written to stderr, all nine runs reported lost`, async () => {
+      const server = mode === "refused" ? undefined : await startLangSmithServer(mode);
+      const stderr = captureStderr();
+      try {
+        const out = await traceScenario(server?.url ?? (await refusedUrl("")), 1000);
+        await server?.close(); // ends the connections the uploads hang on
+        await out.extension.client.awaitPendingTraceBatches(); // whatever the SDK still had queued has run
+        stderr.stop();
+        assert.equal(stderr.text(), "");
+        assert.equal(out.reports.reduce((n, r) => n + (r.dropped ?? 0), 0), 9);
+      } finally {
+        stderr.stop();
         await server?.close();
       }
     });

@@ -1,17 +1,17 @@
 import { Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
-import { Client, type ClientConfig } from "langsmith";
+import type { Client, ClientConfig } from "langsmith";
 import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, TRACED_EVENTS } from "../mapping/index.js";
 import { DropReporter } from "../util/drop-reporter.js";
 import { nowMs, settleWithin } from "../util/time.js";
-import { DeliveryLedger, ledgerFetch } from "./ledger.js";
 import { LangSmithSink, type RunHandle } from "./run-sink.js";
+import { watchedClient, type WatchedClient } from "./watched-client.js";
 
 export interface LangSmithExtensionOptions {
   /**
    * A client of your own. Without one the extension builds a `Client` from
    * `clientConfig` and the `LANGSMITH_*` variables, watching its uploads so it
-   * can count runs that never arrive (with your own client only a flush that
-   * times out is seen).
+   * can count runs that never arrive and keep the SDK from printing upload
+   * failures (with your own client only a flush that times out is seen).
    */
   client?: Client;
   /** Settings for the client the extension builds. Default request time-out 10 s, 2 retries. */
@@ -35,13 +35,13 @@ export interface LangSmithExtensionOptions {
 export class LangSmithExtension extends Extension {
   readonly name = "langsmith";
   readonly client: Client;
-  private readonly ledger: DeliveryLedger | undefined;
+  /** The client this extension built, with the ledger of its uploads; none with a client of your own. */
+  private readonly watched: WatchedClient | undefined;
   private readonly flushTimeoutMs: number;
   private readonly maxContentChars: number;
   private readonly projectName: string;
   private readonly drops = new DropReporter("langsmith", "runs");
   private readonly flushes = new Set<Promise<void>>();
-  private readonly stop = new AbortController();
   private sink: LangSmithSink | undefined;
   private tracker: SpanTracker<RunHandle> | undefined;
   private ctx: ExtensionContext | undefined;
@@ -51,14 +51,8 @@ export class LangSmithExtension extends Extension {
     if (options.client) {
       this.client = options.client;
     } else {
-      this.ledger = new DeliveryLedger();
-      const config = options.clientConfig ?? {};
-      this.client = new Client({
-        timeout_ms: 10_000,
-        ...config,
-        callerOptions: { maxRetries: 2, ...config.callerOptions },
-        fetchImplementation: ledgerFetch(this.ledger, config.fetchImplementation ?? fetch, this.stop.signal),
-      });
+      this.watched = watchedClient(options.clientConfig);
+      this.client = this.watched.client;
     }
     this.projectName = options.projectName ?? process.env.LANGSMITH_PROJECT ?? "harnessx";
     this.flushTimeoutMs = options.flushTimeoutMs ?? 5000;
@@ -67,7 +61,7 @@ export class LangSmithExtension extends Extension {
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    const sink = new LangSmithSink({ client: this.client, projectName: this.projectName, maxContentChars: this.maxContentChars, ledger: this.ledger, metadata: { thread_id: ctx.info.sessionId }, redactor: ctx.redactor });
+    const sink = new LangSmithSink({ client: this.client, projectName: this.projectName, maxContentChars: this.maxContentChars, ledger: this.watched?.ledger, metadata: { thread_id: ctx.info.sessionId }, redactor: ctx.redactor });
     this.sink = sink;
     const tracker = new SpanTracker(sink, { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, { captureContent: false, maxContentChars: this.maxContentChars });
     this.tracker = tracker;
@@ -82,17 +76,17 @@ export class LangSmithExtension extends Extension {
 
   /** Runs still unconfirmed by the ledger (or every run, with a client of your own). */
   get undelivered(): number {
-    return this.ledger?.outstanding ?? 0;
+    return this.watched?.ledger.outstanding ?? 0;
   }
 
   private flush(): Promise<void> {
-    const mark = this.ledger?.mark() ?? 0;
+    const mark = this.watched?.ledger.mark() ?? 0;
     const sink = this.sink;
     const work = (async () => {
       while (sink && sink.inFlight.size > 0) await Promise.all([...sink.inFlight]);
       await this.client.awaitPendingTraceBatches();
-      this.ledger?.settle(mark);
-      await this.drops.report(this.ctx, this.ledger?.dropped ?? 0);
+      this.watched?.ledger.settle(mark);
+      await this.drops.report(this.ctx, this.watched?.ledger.dropped ?? 0, this.lastFailure());
     })();
     const tracked = work.catch(() => {}).finally(() => this.flushes.delete(tracked));
     this.flushes.add(tracked);
@@ -103,13 +97,16 @@ export class LangSmithExtension extends Extension {
   override async teardown(): Promise<void> {
     this.tracker?.closeAll(nowMs());
     const done = await settleWithin(Promise.all([...this.flushes, this.flush()]), this.flushTimeoutMs);
-    if (this.ledger) {
-      // Nothing may keep retrying after close: what did not arrive by now is lost.
-      this.stop.abort();
-      this.ledger.settleAll();
-      await this.drops.report(this.ctx, this.ledger.dropped, done ? "" : `flush did not finish within ${this.flushTimeoutMs} ms`);
+    if (this.watched) {
+      // Nothing may keep retrying, or print, after close: what did not arrive by now is lost.
+      this.watched.close();
+      await this.drops.report(this.ctx, this.watched.ledger.dropped, done ? this.lastFailure() : `flush did not finish within ${this.flushTimeoutMs} ms`);
     } else if (!done) {
       await this.drops.report(this.ctx, this.sink?.inFlight.size ?? 0, `flush did not finish within ${this.flushTimeoutMs} ms`);
     }
+  }
+
+  private lastFailure(): string {
+    return this.watched?.ledger.lastFailure ? `last failure: ${this.watched.ledger.lastFailure}` : "";
   }
 }

@@ -13,6 +13,8 @@ export class DeliveryLedger {
   private droppedRuns = 0;
   /** Runs whose every operation was accepted. */
   deliveredRuns = 0;
+  /** Why the last upload that gave up failed (`HTTP 500 from ...`, `connection refused by ...`). */
+  lastFailure: string | undefined;
 
   expect(runId: string, op: Op): void {
     const ops = this.pending.get(runId) ?? new Map<Op, number>();
@@ -81,30 +83,4 @@ export class DeliveryLedger {
     }
     for (const p of batch.patch ?? []) this.accept(p.id, "patch");
   }
-}
-
-/**
- * A fetch that reports accepted ingest requests to `ledger`; everything else
- * passes through untouched. Once `stop` aborts, requests in flight are aborted
- * and new ones fail at once (as an "AbortError", which the SDK does not retry),
- * so a closed exporter leaves no retries running.
- */
-export function ledgerFetch(ledger: DeliveryLedger, inner: typeof fetch = fetch, stop?: AbortSignal): typeof fetch {
-  return async (input, init) => {
-    if (stop?.aborted) throw new Error("AbortError: the LangSmith exporter is closed");
-    const signal = stop ? (init?.signal ? AbortSignal.any([init.signal, stop]) : stop) : init?.signal;
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    const path = new URL(url).pathname;
-    if (!init?.body || !(path.endsWith("/runs/multipart") || path.endsWith("/runs/batch"))) return inner(input, { ...init, ...(signal ? { signal } : {}) });
-    const body = new Uint8Array(await new Response(init.body).arrayBuffer());
-    const response = await inner(input, { ...init, body, ...(signal ? { signal } : {}) });
-    if (response.ok) {
-      try {
-        await ledger.accepted(path, body, new Headers(init.headers));
-      } catch {
-        // An unreadable body cannot be credited: its runs stay pending and count as lost if never confirmed.
-      }
-    }
-    return response;
-  };
 }

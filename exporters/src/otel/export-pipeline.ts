@@ -1,3 +1,11 @@
+/** How a bounded flush ended. */
+export interface FlushOutcome {
+  /** False when the time limit passed first. */
+  flushed: boolean;
+  /** Spans lost so far, these included. */
+  dropped: number;
+}
+
 /**
  * What an extension needs of an export pipeline to flush at close and report
  * losses: `setupTelemetry()` returns one. Structural, so the extension itself
@@ -6,8 +14,11 @@
 export interface ExportPipeline {
   /** Exports everything ended so far. */
   forceFlush(): Promise<void>;
-  /** Spans known lost: failed exports, and spans a completed flush never delivered (a full queue). */
+  /**
+   * Flushes for at most `timeoutMs`. Spans still unconfirmed then are counted lost (once) and
+   * their requests abandoned, so nothing keeps sending what was already reported lost.
+   */
+  flushWithin(timeoutMs: number): Promise<FlushOutcome>;
+  /** Spans known lost: refused by a full queue, in failed exports, or written off at a deadline. */
   droppedSpans(): number;
-  /** Spans ended but neither exported nor known lost yet (queued, in flight, or silently dropped). */
-  unconfirmedSpans?(): number;
 }

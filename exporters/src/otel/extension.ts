@@ -1,7 +1,7 @@
 import { Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
 import { context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, TRACED_EVENTS } from "../mapping/index.js";
-import { nowMs, settleWithin } from "../util/time.js";
+import { nowMs } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
 import type { ExportPipeline } from "./export-pipeline.js";
 import { OtelSink } from "./otel-sink.js";
@@ -87,9 +87,7 @@ export class OpenTelemetryExtension extends Extension {
   override async teardown(): Promise<void> {
     this.tracker?.closeAll(nowMs());
     if (!this.telemetry) return;
-    const flushed = await settleWithin(this.telemetry.forceFlush(), this.options.flushTimeoutMs);
-    // After a flush that timed out, whatever is still unconfirmed is lost as far as this run can tell.
-    const lost = this.telemetry.droppedSpans() + (flushed ? 0 : this.telemetry.unconfirmedSpans?.() ?? 0);
-    await this.drops.report(this.ctx, lost, flushed ? "" : `flush did not finish within ${this.options.flushTimeoutMs} ms`);
+    const { flushed, dropped } = await this.telemetry.flushWithin(this.options.flushTimeoutMs);
+    await this.drops.report(this.ctx, dropped, flushed ? "" : `flush did not finish within ${this.options.flushTimeoutMs} ms`);
   }
 }

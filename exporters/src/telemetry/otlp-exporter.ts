@@ -1,7 +1,9 @@
-import { OTLPTraceExporter as OTLPJsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { OTLPTraceExporter as OTLPProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { OTLPExporterBase, createOtlpNetworkExportDelegate } from "@opentelemetry/otlp-exporter-base";
+import { convertLegacyHttpOptions, createOtlpHttpExporterMetrics } from "@opentelemetry/otlp-exporter-base/node-http";
+import { JsonTraceSerializer, ProtobufTraceSerializer, TraceExporterMetricsHelper } from "@opentelemetry/otlp-transformer";
+import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { ExporterError } from "../errors.js";
+import { OtlpHttpTransport } from "./otlp-transport.js";
 
 /** OTLP over HTTP: JSON or protobuf bodies. */
 export type OtlpProtocol = "http/json" | "http/protobuf";
@@ -14,18 +16,47 @@ export interface OtlpExporterOptions {
   protocol?: OtlpProtocol;
 }
 
+/** A span exporter whose requests in flight can be abandoned (see `OtlpHttpTransport`). */
+export interface AbortableSpanExporter extends SpanExporter {
+  /** Ends every export in flight now; they report failure. Later exports are sent as usual. */
+  abortInFlight(): void;
+}
+
+export function canAbandon(exporter: SpanExporter): exporter is AbortableSpanExporter {
+  return typeof (exporter as Partial<AbortableSpanExporter>).abortInFlight === "function";
+}
+
 function protocolOf(requested: string | undefined): OtlpProtocol {
   const value = (requested || process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || process.env.OTEL_EXPORTER_OTLP_PROTOCOL || "http/json").trim();
   if (value === "http/json" || value === "http/protobuf") return value;
   throw new ExporterError("unsupported_protocol", `OTLP protocol "${value}" is not supported here; use "http/protobuf" or "http/json" (OTEL_EXPORTER_OTLP_PROTOCOL)`);
 }
 
-/** OpenTelemetry's own OTLP/HTTP trace exporter for the protocol asked for; url, headers and time-out default to the `OTEL_EXPORTER_OTLP_*` variables. */
-export function createOtlpExporter(options: OtlpExporterOptions = {}): SpanExporter {
-  const config = {
-    ...(options.url ? { url: options.url } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
-    ...(options.timeoutMs ? { timeoutMillis: options.timeoutMs } : {}),
-  };
-  return protocolOf(options.protocol) === "http/protobuf" ? new OTLPProtoTraceExporter(config) : new OTLPJsonTraceExporter(config);
+class OtlpHttpSpanExporter extends OTLPExporterBase<ReadableSpan[]> implements AbortableSpanExporter {
+  constructor(private readonly transport: OtlpHttpTransport, delegate: ConstructorParameters<typeof OTLPExporterBase<ReadableSpan[]>>[0]) {
+    super(delegate);
+  }
+
+  abortInFlight(): void {
+    this.transport.abortInFlight();
+  }
+}
+
+/**
+ * OTLP/HTTP trace export built from OpenTelemetry's own parts (configuration from options and
+ * the `OTEL_EXPORTER_OTLP_*` variables, serializers, export delegate), with a transport that fails
+ * a refused connection at once and can be abandoned; url, headers and time-out default to the variables.
+ */
+export function createOtlpExporter(options: OtlpExporterOptions = {}): AbortableSpanExporter {
+  const json = protocolOf(options.protocol) === "http/json";
+  const config = convertLegacyHttpOptions(
+    { url: options.url, headers: options.headers, ...(options.timeoutMs ? { timeoutMillis: options.timeoutMs } : {}) },
+    "TRACES",
+    "v1/traces",
+    { "Content-Type": json ? "application/json" : "application/x-protobuf" },
+  );
+  const transport = new OtlpHttpTransport(config);
+  const metrics = createOtlpHttpExporterMetrics("otlp_http_span_exporter", TraceExporterMetricsHelper, config.url, undefined);
+  const delegate = createOtlpNetworkExportDelegate(config, json ? JsonTraceSerializer : ProtobufTraceSerializer, metrics, transport);
+  return new OtlpHttpSpanExporter(transport, delegate);
 }

@@ -1,9 +1,9 @@
 import { context, propagation, trace, type Tracer } from "@opentelemetry/api";
 import { NodeSDK } from "@opentelemetry/sdk-node";
-import { BatchSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
-import type { ExportPipeline } from "../otel/export-pipeline.js";
+import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
+import type { ExportPipeline, FlushOutcome } from "../otel/export-pipeline.js";
 import { settleWithin } from "../util/time.js";
-import { CountingSpanExporter, CountingSpanProcessor, ExportCounts } from "./counting.js";
+import { countingBatchProcessor, type ExportCounts } from "./counting.js";
 import { createOtlpExporter, type OtlpProtocol } from "./otlp-exporter.js";
 
 export interface TelemetryOptions {
@@ -33,7 +33,7 @@ export interface Telemetry extends ExportPipeline {
    * Flushes (bounded by `shutdownTimeoutMs`), stops the SDK and unregisters its
    * global providers. Never rejects. `dropped` counts spans that did not leave.
    */
-  shutdown(): Promise<{ flushed: boolean; dropped: number }>;
+  shutdown(): Promise<FlushOutcome>;
 }
 
 /**
@@ -43,9 +43,9 @@ export interface Telemetry extends ExportPipeline {
  * sampler, `OTEL_BSP_*`, `OTEL_SDK_DISABLED`). Traces only: no metric or log exporters.
  */
 export function setupTelemetry(options: TelemetryOptions = {}): Telemetry {
-  const counts = new ExportCounts();
   const exporter = options.exporter ?? createOtlpExporter({ url: options.url, headers: options.headers, timeoutMs: options.exportTimeoutMs, protocol: options.protocol });
-  const processor = new CountingSpanProcessor(new BatchSpanProcessor(new CountingSpanExporter(exporter, counts), options.batch), counts);
+  const processor = countingBatchProcessor(exporter, options.batch);
+  const counts = processor.counts;
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME || options.serviceName || "harnessx",
     spanProcessors: [processor],
@@ -54,22 +54,24 @@ export function setupTelemetry(options: TelemetryOptions = {}): Telemetry {
   });
   sdk.start();
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 5000;
-  let stopped: Promise<{ flushed: boolean; dropped: number }> | undefined;
+  let stopped: Promise<FlushOutcome> | undefined;
   return {
     tracer: trace.getTracer("@harnessx/exporters", "0.1.0"),
     counts,
     forceFlush: () => processor.forceFlush(),
+    flushWithin: (timeoutMs) => processor.flushWithin(timeoutMs),
     droppedSpans: () => processor.droppedSpans(),
-    unconfirmedSpans: () => processor.unconfirmedSpans(),
     shutdown() {
       stopped ??= (async () => {
         const deadline = Date.now() + shutdownTimeoutMs;
-        const flushed = await settleWithin(processor.forceFlush(), shutdownTimeoutMs);
-        await settleWithin(sdk.shutdown(), Math.max(0, deadline - Date.now()));
+        const { flushed } = await processor.flushWithin(shutdownTimeoutMs);
+        const stoppedInTime = await settleWithin(sdk.shutdown(), Math.max(0, deadline - Date.now()));
+        // Nothing sent from here on can be confirmed: what is left unconfirmed is lost.
+        const leftOver = processor.writeOff();
         trace.disable();
         context.disable();
         propagation.disable();
-        return { flushed, dropped: counts.dropped() + (flushed ? 0 : counts.unconfirmed()) };
+        return { flushed: flushed && stoppedInTime && leftOver === 0, dropped: counts.dropped() };
       })();
       return stopped;
     },

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { RunError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
 import { Agent, type AgentOptions } from "./agent.js";
@@ -124,6 +125,41 @@ describe("each recovery is observable on the hook bus", () => {
     assert.equal(result.text, "stopping");
     assert.deepEqual(ofKind(seen, HookEvent.REPETITION), [{ period: 1, laps: 3, tool: "echo" }]);
     assert.equal(provider.requests[3].tools.length, 0);
+  });
+
+  test("REPETITION by default: three repeats go on, the fourth is stopped (threshold 4)", async () => {
+    const three = setup([echo("same"), echo("same"), echo("same"), { text: "done" }]);
+    assert.equal((await three.agent.run("x")).text, "done");
+    assert.deepEqual(ofKind(three.seen, HookEvent.REPETITION), []);
+    assert.equal(three.provider.requests[3].tools.length, 1, "tools are still offered after three repeats");
+
+    const four = setup([echo("same"), echo("same"), echo("same"), echo("same"), { text: "stopping" }]);
+    assert.equal((await four.agent.run("x")).text, "stopping");
+    assert.deepEqual(ofKind(four.seen, HookEvent.REPETITION), [{ period: 1, laps: 4, tool: "echo" }]);
+    assert.equal(four.provider.requests[4].tools.length, 0);
+  });
+
+  test("no_final_answer: tool calls in reply to the final call fail the run with a typed error, not an empty completion", async () => {
+    const { agent, seen, reasons } = setup([echo("same"), echo("same"), echo("same"), echo("same")], { repetition: { threshold: 3 } });
+    const result = await agent.run("x");
+    assert.equal(result.status, "failed");
+    assert.ok(result.error instanceof RunError);
+    assert.equal(result.error.code, "no_final_answer");
+    assert.match(result.error.message, /asked for 1 more tool call\(s\) .*\(it repeated the same tool calls 3 times\)/);
+    assert.equal(result.text, "");
+    assert.deepEqual(reasons(), ["no_final_answer"]);
+    assert.equal(ofKind(seen, HookEvent.TOOL_CALL_END).length, 3, "the calls in the final reply never run");
+    assert.equal(ofKind(seen, HookEvent.AGENT_END)[0].result.status, "failed");
+  });
+
+  test("no_final_answer: the failed run keeps the last text the model wrote", async () => {
+    const noted = (text: string) => ({ text: "Found 3 matches so far.", toolCalls: [{ name: "echo", input: { text } }] });
+    const { agent, reasons } = setup([noted("same"), noted("same"), noted("same"), { toolCalls: [{ name: "echo", input: { text: "more" } }] }], { repetition: { threshold: 3 } });
+    const result = await agent.run("x");
+    assert.equal(result.status, "failed");
+    assert.equal(result.error?.code, "no_final_answer");
+    assert.equal(result.text, "Found 3 matches so far.");
+    assert.deepEqual(reasons(), ["no_final_answer"]);
   });
 
   test("TODOS_UPDATED: the opt-in write_todos tool reports the list with counts", async () => {

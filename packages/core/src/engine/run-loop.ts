@@ -9,18 +9,11 @@ import { callModel } from "./model-call.js";
 import { RepetitionGuard } from "./repetition.js";
 import type { ApprovalDecision, PendingApproval, RunResult, RunStatus } from "./run-types.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
-import { executePlanned, pendingOf, planCalls, type PlannedCall } from "./tool-phase.js";
+import { applyDecisions, executePlanned, pendingOf, planCalls, type SuspendedTurn } from "./tool-phase.js";
 
 const MAX_TRUNCATED_TOOL_CALL = 2;
 const MAX_TRUNCATED_TEXT = 3;
 const MAX_PAUSED_TURNS = 5;
-
-/** A turn's tool calls waiting for approval decisions. */
-interface Suspended {
-  blocks: ToolCallBlock[];
-  planned: PlannedCall[];
-  done: Map<string, ToolResultBlock>;
-}
 
 /** One run of the model/tool loop, from a user message to a terminal result or an approval wait. */
 export class RunLoop {
@@ -30,11 +23,14 @@ export class RunLoop {
   private readonly textParts: string[] = [];
   private readonly recoveries = new Map<RecoveryReason, number>();
   private replyBudget: number;
-  private finalCall = false;
+  /** Why the model was told to answer without tools (set once the final call is due). */
+  private finalCall: string | undefined;
+  /** The last non-blank text the model wrote in this run, kept for a run that ends without an answer. */
+  private lastText = "";
   private malformedAsked = false;
   private emptyNudged = false;
   private unfinishedAsked = false;
-  private suspended: Suspended | undefined;
+  private suspended: SuspendedTurn | undefined;
   private readonly repetition: RepetitionGuard | undefined;
   private signal: AbortSignal | undefined;
   private sink!: RunSink;
@@ -64,19 +60,11 @@ export class RunLoop {
   async resume(decisions: Record<string, ApprovalDecision>, sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
     const suspended = this.suspended;
     if (!suspended) throw new HarnessError("not_awaiting_approval", `run ${this.runId} is not waiting for approval`);
-    const missing = suspended.planned.filter((p) => p.needsApproval && !(p.call.id in decisions)).map((p) => p.call.id);
-    const bad = Object.entries(decisions).filter(([, d]) => d !== "approve" && d !== "deny");
-    if (missing.length) throw new HarnessError("approval_missing", `resume needs a decision ("approve" or "deny") for every pending call; missing: ${missing.join(", ")}`);
-    if (bad.length) throw new HarnessError("approval_invalid", `decisions must be "approve" or "deny"; got ${bad.map(([id, d]) => `${id}=${JSON.stringify(d)}`).join(", ")}`);
+    const decided = applyDecisions(suspended.planned, decisions);
     this.bind(sink, signal);
     this.suspended = undefined;
     await fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed: true });
     try {
-      const decided = suspended.planned.map((p): PlannedCall => {
-        if (!p.needsApproval) return p;
-        if (decisions[p.call.id] === "approve") return { ...p, needsApproval: false, permission: { decision: "allow", source: "user", reason: "approved by the user" } };
-        return { ...p, needsApproval: false, permission: { decision: "deny", source: "user", reason: "denied by the user" }, refusal: { outcome: "denied", message: `Error: the user denied the call to "${p.call.name}".` } };
-      });
       const toRun = decided.filter((p) => !suspended.done.has(p.call.id));
       const more = await executePlanned(this.services, toRun, this.phaseContext());
       for (const [id, r] of more) suspended.done.set(id, r);
@@ -103,7 +91,7 @@ export class RunLoop {
     for (;;) {
       if (this.signal?.aborted) throw new CancelledError();
       if (this.iteration >= config.maxIterations && !this.finalCall) {
-        this.finalCall = true;
+        this.finalCall = `it reached the limit of ${config.maxIterations} steps`;
         await this.recover("iteration_limit", null);
         memory.push({ role: "user", content: [{ type: "text", text: `You have reached the limit of ${config.maxIterations} steps. Answer now with what you have; no more tool calls.` }] });
       }
@@ -112,6 +100,7 @@ export class RunLoop {
       const response = await this.callModelWithRecovery();
       const calls = response.content.filter((b): b is ToolCallBlock => b.type === "tool_call");
       const text = textOf(response.content);
+      if (text.trim() !== "") this.lastText = text;
 
       if (response.stopReason === "max_tokens" && calls.length > 0) {
         if (this.count("truncated_tool_call") > MAX_TRUNCATED_TOOL_CALL) throw new RunError("truncated_tool_call", `a tool call was still cut off at ${this.replyBudget} tokens after ${MAX_TRUNCATED_TOOL_CALL} larger budgets`);
@@ -137,6 +126,7 @@ export class RunLoop {
         continue;
       }
       if (calls.length === 0 || this.finalCall) {
+        if (this.finalCall && text.trim() === "") return this.noFinalAnswer(calls.length);
         if (response.stopReason === "max_tokens" && this.count("truncated_text", false) < MAX_TRUNCATED_TEXT && !this.finalCall) {
           this.textParts.push(text);
           await this.recover("truncated_text", null);
@@ -181,9 +171,18 @@ export class RunLoop {
     const found = this.repetition?.observe(calls);
     if (found && !this.finalCall) {
       await fire(this.services, HookEvent.REPETITION, found);
-      this.finalCall = true;
+      this.finalCall = `it repeated the same tool calls ${found.laps} times`;
       this.services.memory.push({ role: "user", content: [{ type: "text", text: `You have repeated the same tool calls ${found.laps} times. Stop calling tools and answer with what you have.` }] });
     }
+  }
+
+  /** The tool-free final call got tool calls (or nothing) back: completing with empty text would pass silence off as an answer. */
+  private async noFinalAnswer(toolCalls: number): Promise<never> {
+    await this.recover("no_final_answer", null);
+    await this.endIteration(0);
+    if (this.textParts.join("").trim() === "") this.textParts.push(this.lastText);
+    const asked = toolCalls > 0 ? `asked for ${toolCalls} more tool call(s)` : "gave an empty reply";
+    throw new RunError("no_final_answer", `the model ${asked} instead of answering after it was told to stop calling tools (${this.finalCall}); result.text holds the last text it wrote`);
   }
 
   private pushResults(blocks: readonly ToolCallBlock[], done: Map<string, ToolResultBlock>): void {

@@ -1,3 +1,4 @@
+import { HarnessError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { ToolOutcome } from "../hooks/payloads.js";
 import type { PermissionDecision } from "../permissions/decision.js";
@@ -6,7 +7,7 @@ import { executeTool } from "../tools/executor.js";
 import type { Tool } from "../tools/tool.js";
 import { cutForModel } from "../tools/truncate.js";
 import type { ToolCall, ToolCallBlock, ToolResult, ToolResultBlock } from "../types/content.js";
-import type { PendingApproval } from "./run-types.js";
+import type { ApprovalDecision, PendingApproval } from "./run-types.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
 
 /** A call after `beforeToolExecution`, validation and authorization. */
@@ -18,6 +19,13 @@ export interface PlannedCall {
   refusal?: { outcome: ToolOutcome; message: string };
   /** True when the permission is `ask` and a human must decide. */
   needsApproval?: boolean;
+}
+
+/** A turn's tool calls waiting for approval decisions, with the results of those that already ran. */
+export interface SuspendedTurn {
+  blocks: ToolCallBlock[];
+  planned: PlannedCall[];
+  done: Map<string, ToolResultBlock>;
 }
 
 export interface ToolPhaseContext {
@@ -57,9 +65,9 @@ export async function planCalls(services: EngineServices, blocks: readonly ToolC
   return planned;
 }
 
-/** Manager verdict (at authorization) combined deny-wins with every applicable policy. */
-export async function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string, base?: PermissionDecision): Promise<PermissionDecision> {
-  let decision = base ?? services.permissions.resolve(call.name, tool.permission);
+/** The manager's verdict as it stands now, combined deny-wins with every applicable policy. */
+export async function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string): Promise<PermissionDecision> {
+  let decision = services.permissions.resolve(call.name, tool.permission);
   for (const { value: policy, owner } of services.policies.list()) {
     if (!policyApplies(policy, call.name)) continue;
     const answer = await askPolicy(policy, { action: "tool_call", toolCall: call, phase, runId }, owner);
@@ -101,11 +109,16 @@ async function finishCall(services: EngineServices, planned: PlannedCall, ctx: T
   let permission = planned.permission;
   let refusal = planned.refusal;
   if (!refusal && tool && permission) {
+    // Rules and policies may have changed while the call waited (for approval, or behind
+    // earlier calls of its batch): the verdict that counts is the one at dispatch.
+    const now = await authorize(services, call, tool, "dispatch", ctx.runId);
     const approved = permission.source === "user";
-    const recheck = await authorize(services, call, tool, "dispatch", ctx.runId, approved ? permission : { decision: "allow", source: permission.source, reason: permission.reason });
-    if (recheck.decision === "deny") {
-      permission = recheck;
-      refusal = { outcome: "denied", message: `Error: permission denied for "${call.name}" at dispatch: ${recheck.reason ?? "denied"}.` };
+    if (now.decision === "deny") {
+      permission = now;
+      refusal = { outcome: "denied", message: `Error: permission denied for "${call.name}" at dispatch: ${now.reason ?? "denied"}.` };
+    } else if (now.decision === "ask" && !approved) {
+      permission = now;
+      refusal = { outcome: "denied", message: `Error: "${call.name}" was not run: it needs the user's approval since it was authorized (${now.reason ?? "ask"}). Call it again to ask for approval.` };
     }
   }
   const started = performance.now();
@@ -140,6 +153,19 @@ async function finishCall(services: EngineServices, planned: PlannedCall, ctx: T
     content: cutForModel(processed.content, services.config.maxResultChars),
     isError: processed.isError,
   };
+}
+
+/** Applies the user's answers to a suspended turn: approved calls run (re-checked at dispatch), denied ones are refused. */
+export function applyDecisions(planned: readonly PlannedCall[], decisions: Record<string, ApprovalDecision>): PlannedCall[] {
+  const missing = planned.filter((p) => p.needsApproval && !(p.call.id in decisions)).map((p) => p.call.id);
+  const bad = Object.entries(decisions).filter(([, d]) => d !== "approve" && d !== "deny");
+  if (missing.length) throw new HarnessError("approval_missing", `resume needs a decision ("approve" or "deny") for every pending call; missing: ${missing.join(", ")}`);
+  if (bad.length) throw new HarnessError("approval_invalid", `decisions must be "approve" or "deny"; got ${bad.map(([id, d]) => `${id}=${JSON.stringify(d)}`).join(", ")}`);
+  return planned.map((p): PlannedCall => {
+    if (!p.needsApproval) return p;
+    if (decisions[p.call.id] === "approve") return { ...p, needsApproval: false, permission: { decision: "allow", source: "user", reason: "approved by the user" } };
+    return { ...p, needsApproval: false, permission: { decision: "deny", source: "user", reason: "denied by the user" }, refusal: { outcome: "denied", message: `Error: the user denied the call to "${p.call.name}".` } };
+  });
 }
 
 export function pendingOf(planned: readonly PlannedCall[]): PendingApproval[] {

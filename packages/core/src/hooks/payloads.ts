@@ -136,7 +136,8 @@ export type RecoveryReason =
   | "malformed_tool_input"
   | "paused_turn"
   | "iteration_limit"
-  | "unfinished_plan";
+  | "unfinished_plan"
+  | "no_final_answer";
 export interface RecoveryData {
   reason: RecoveryReason;
   /** Recoveries of this reason in the run, this one included. */
