@@ -5,7 +5,7 @@ import type { JsonValue } from "@harnessx/core";
 import { isTabular, type ResultKind } from "./detect.js";
 import { ReadResultError } from "./errors.js";
 import { prettyPrintJson } from "./json-text.js";
-import type { ResolvedLimits, SpillStore } from "./options.js";
+import { lockSettings, type ResolvedLimits, type SpillStore } from "./options.js";
 import { summarizeJson, textHead } from "./preview.js";
 import { RegexRunner } from "./regex-runner.js";
 import { ResultTable, type TableSource } from "./result-table.js";
@@ -77,7 +77,7 @@ export class ResultReader {
     if (!isTabular(kind)) throw new Error(`${kind} is not tabular`);
     let data = text;
     if (kind === "ndjson" && extra.unreadableLines) data = readableNdjson(typeof text === "string" ? text : Buffer.from(text).toString("utf8"));
-    return ResultTable.load({ kind, data, delimiter: extra.delimiter }, { tempDir: this.dir(), memoryLimit: this.limits.queryMemoryLimit });
+    return ResultTable.load({ kind, data, delimiter: extra.delimiter }, { tempDir: this.dir(), lock: lockSettings(this.limits) });
   }
 
   /** Keeps a table built while spilling, so the first query does not load it again. */
@@ -134,15 +134,20 @@ export class ResultReader {
     return view;
   }
 
-  private table(record: SpillRecord): Promise<ResultTable> {
-    return this.tables.get(record.resultId, async () => {
+  private async table(record: SpillRecord): Promise<ResultTable> {
+    const load = async () => {
       const data = await this.text(record);
       try {
         return await this.loadTable(record.kind, data, record);
       } catch (error) {
         throw new ReadResultError("load_failed", `${record.resultId} could not be loaded as a table (${(error as Error).message.split("\n")[0]}). Use op "slice" or "search" instead.`, { cause: error });
       }
-    });
+    };
+    const table = await this.tables.get(record.resultId, load);
+    if (table.alive) return table;
+    // A query overran a limit and its database was stopped: this call gets a fresh one.
+    this.tables.delete(record.resultId);
+    return this.tables.get(record.resultId, load);
   }
 
   private async query(record: SpillRecord, sql: unknown): Promise<string> {

@@ -22,11 +22,18 @@ export class TableCache {
   /** Keeps an already loaded table (e.g. built while spilling); a duplicate closes. */
   put(key: string, table: ResultTable): void {
     if (this.tables.has(key)) {
-      table.close();
+      void table.close();
       return;
     }
     this.tables.set(key, Promise.resolve(table));
     this.evict();
+  }
+
+  /** Forgets and closes the table under `key` (e.g. its database was stopped), so the next get loads it again. */
+  delete(key: string): void {
+    const table = this.tables.get(key);
+    this.tables.delete(key);
+    void table?.then((t) => t.close(), () => undefined);
   }
 
   private evict(): void {
