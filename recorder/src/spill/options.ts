@@ -3,6 +3,8 @@ import type { LockSettings } from "./sandbox-protocol.js";
 
 /** The artifact store surface the spill needs (the recorder's `ArtifactStore` fits). */
 export interface SpillStore {
+  /** Where the store keeps its files, if on disk: hidden from what `read_result` tells the model. */
+  readonly root?: string;
   put(data: Uint8Array | string): Promise<{ sha256: string; bytes: number }>;
   get(sha256: string): Promise<Buffer>;
   has(sha256: string): Promise<boolean>;

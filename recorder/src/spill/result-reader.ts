@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { JsonValue } from "@harnessx/core";
 import { isTabular, type ResultKind } from "./detect.js";
 import { ReadResultError } from "./errors.js";
+import { HostPaths } from "./host-paths.js";
 import { prettyPrintJson } from "./json-text.js";
 import { lockSettings, type ResolvedLimits, type SpillStore } from "./options.js";
 import { summarizeJson, textHead } from "./preview.js";
@@ -56,6 +57,7 @@ export class ResultReader {
   private readonly tables: TableCache;
   private readonly regex = new RegexRunner();
   private tempDir?: string;
+  private paths?: { dir: string | undefined; answers: HostPaths; errors: HostPaths };
 
   constructor(
     private readonly index: SpillIndex,
@@ -90,7 +92,33 @@ export class ResultReader {
     if (!isJsonKind(record.kind)) this.views.set(record.sha256, new TextView(bytes, false));
   }
 
+  /**
+   * Answers one call. Host directories are hidden from everything the model gets: the private
+   * directory from answers (DuckDB can show its own settings), and every host directory from errors.
+   */
   async read(input: ReadResultInput): Promise<string> {
+    let answer: string;
+    try {
+      answer = await this.answer(input);
+    } catch (error) {
+      const scrub = (text: string) => this.hostPaths().errors.scrub(text);
+      if (error instanceof ReadResultError) throw new ReadResultError(error.code.replace(/^read_result_/, ""), scrub(error.message), { cause: error });
+      throw new ReadResultError("failed", `read_result failed: ${scrub((error as Error).message)}`, { cause: error });
+    }
+    return this.hostPaths().answers.scrub(answer);
+  }
+
+  /** Built after the call, which may have created the private directory. */
+  private hostPaths(): { answers: HostPaths; errors: HostPaths } {
+    const dir = this.tempDir;
+    if (!this.paths || this.paths.dir !== dir) {
+      const sandbox = { path: dir, label: "<sandbox>" };
+      this.paths = { dir, answers: new HostPaths([sandbox]), errors: HostPaths.ofHost([sandbox, { path: this.store.root && resolve(this.store.root), label: "<store>" }]) };
+    }
+    return this.paths;
+  }
+
+  private async answer(input: ReadResultInput): Promise<string> {
     const record = this.resolve(input.resultId);
     const max = this.limits.maxOutputChars;
     switch (input.op) {
