@@ -28,7 +28,7 @@ after(async () => {
 
 describe("slice costs what it shows", () => {
   test("slice by lines of a 60 MB one-line text decodes only the characters it returns", async () => {
-    const run = await probe(() => h.read({ resultId: longLine, op: "slice", unit: "lines", start: 1, count: 5 }));
+    const run = await probe(() => h.read({ resultId: longLine, op: "slice", unit: "lines", start: 1, count: 5 }), 5_000);
     assert.equal(run.value.isError, false, run.value.content);
     assert.match(run.value.content, /^\[lines 1-1 of 1 \(text\); line 1 has 30000000 characters and was cut: read the rest with unit "chars", start=12000\]/);
     assert.ok(run.value.content.length < 12_200);
@@ -38,7 +38,7 @@ describe("slice costs what it shows", () => {
 
   test("slice by characters deep in 60 MB of non-ASCII text never decodes the whole text", async () => {
     for (const start of [29_000_000, 12_345_678]) {
-      const run = await probe(() => h.read({ resultId: longLine, op: "slice", unit: "chars", start, count: 50 }));
+      const run = await probe(() => h.read({ resultId: longLine, op: "slice", unit: "chars", start, count: 50 }), 5_000);
       assert.equal(run.value.content, `[chars ${start}-${start + 50} of ${LONG_LINE_CHARS} (text); next: unit "chars", start=${start + 50}]\n${"é".repeat(50)}`);
       assert.ok(run.maxGapMs < 50, `the event loop stalled for ${run.maxGapMs} ms`);
       assert.ok(run.rssGrowthMb < 40, `the agent grew by ${run.rssGrowthMb} MB`);
@@ -56,7 +56,7 @@ describe("slice costs what it shows", () => {
 
 describe("search costs its matches, under the time limit", () => {
   test("a catastrophic regex over a 60 MB line stops at the limit and the agent's thread never stalls", async () => {
-    const run = await probe(() => h.read({ resultId: longLine, op: "search", pattern: "(é+)+x", regex: true }));
+    const run = await probe(() => h.read({ resultId: longLine, op: "search", pattern: "(é+)+x", regex: true }), 1_000 + 1_500);
     assert.equal(run.value.isError, true, run.value.content);
     assert.match(run.value.content, /did not finish within 1000 ms/);
     assert.ok(run.elapsedMs < 1_000 + 1_500, `answered after ${run.elapsedMs} ms`);
@@ -66,7 +66,7 @@ describe("search costs its matches, under the time limit", () => {
   test("a match three million lines down gets its line number from the line index, not by counting from the top", async () => {
     const first = await h.read({ resultId: manyLines, op: "search", pattern: "needle" });
     assert.match(first.content, new RegExp(`^\\[1 matches .*\\n${MANY_LINES}-l9\\n${MANY_LINES + 1}:needle$`));
-    const run = await probe(() => h.read({ resultId: manyLines, op: "search", pattern: "need.e", regex: true }));
+    const run = await probe(() => h.read({ resultId: manyLines, op: "search", pattern: "need.e", regex: true }), 5_000);
     assert.equal(run.value.content, first.content.replace('"needle"', '"need.e"'));
     assert.ok(run.maxGapMs < 40, `the event loop stalled for ${run.maxGapMs} ms`);
   });

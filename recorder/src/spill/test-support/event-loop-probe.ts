@@ -10,8 +10,12 @@ export interface Probe<T> {
   rssGrowthMb: number;
 }
 
-/** Runs `call` with a 10 ms timer on this thread, to show the event loop stays free and memory flat. */
-export async function probe<T>(call: () => Promise<T>): Promise<Probe<T>> {
+/**
+ * Runs `call` with a 10 ms timer on this thread, to show the event loop stays free and memory flat.
+ * With `deadlineMs`, fails as soon as that much time has passed without an answer, so a hang fails
+ * the test at its bound instead of at the test runner's timeout.
+ */
+export async function probe<T>(call: () => Promise<T>, deadlineMs?: number): Promise<Probe<T>> {
   const start = performance.now();
   const rssStart = process.memoryUsage.rss();
   let last = start;
@@ -28,11 +32,16 @@ export async function probe<T>(call: () => Promise<T>): Promise<Probe<T>> {
     ticks++;
     sample();
   }, 10);
+  let deadline: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    if (deadlineMs !== undefined) deadline = setTimeout(() => reject(new Error(`no answer within ${deadlineMs} ms`)), deadlineMs);
+  });
   try {
-    const value = await call();
+    const value = await Promise.race([call(), late]);
     sample();
     return { value, elapsedMs: Math.round(performance.now() - start), ticks, maxGapMs: Math.round(maxGapMs), rssGrowthMb: Math.round((rssPeak - rssStart) / 2 ** 20) };
   } finally {
     clearInterval(timer);
+    clearTimeout(deadline);
   }
 }
