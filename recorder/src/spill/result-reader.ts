@@ -10,6 +10,7 @@ import { lockSettings, type ResolvedLimits, type SpillStore } from "./options.js
 import { summarizeJson, textHead } from "./preview.js";
 import { RegexRunner } from "./regex-runner.js";
 import { ResultTable, type TableSource } from "./result-table.js";
+import type { QueryAnswer } from "./sandbox-protocol.js";
 import { searchView } from "./search.js";
 import { sliceView } from "./slice.js";
 import { isResultId, type SpillIndex, type SpillRecord } from "./spill-index.js";
@@ -185,7 +186,14 @@ export class ResultReader {
     }
     const table = await this.table(record);
     const max = this.limits.maxOutputChars;
-    const answer = await table.query(sql, { timeoutMs: this.limits.queryTimeoutMs, maxRows: this.limits.maxRows, maxChars: Math.floor(max * 0.8) });
+    let answer: QueryAnswer;
+    try {
+      answer = await table.query(sql, { timeoutMs: this.limits.queryTimeoutMs, maxRows: this.limits.maxRows, maxChars: Math.floor(max * 0.8) });
+    } catch (error) {
+      // The query cost the table its process: load it again now, while the model reads the refusal.
+      if (!table.alive) this.table(record).catch(() => undefined);
+      throw error;
+    }
     const note = answer.note ? { note: answer.note } : {};
     const full = JSON.stringify({ columns: answer.columns, rowCount: answer.rows.length, rows: answer.rows, ...note });
     if (full.length <= max) return full;

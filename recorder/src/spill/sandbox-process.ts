@@ -40,7 +40,6 @@ export class SandboxProcess {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private stderr = "";
-  private killedFor?: ExitReason;
   private exit?: SandboxExit;
   /** Settles when the process is gone (its directory may then be removed). */
   readonly exited: Promise<void>;
@@ -50,12 +49,13 @@ export class SandboxProcess {
       this.stderr = (this.stderr + text).slice(-STDERR_KEPT);
     });
     child.on("message", (reply: SandboxReply) => this.settle(reply));
+    // "close", not "exit": only then has all of stderr (the memory marker) been read.
     this.exited = new Promise((resolve) => {
-      child.once("exit", () => resolve());
-      // A process that never spawned emits "error" and may never emit "exit".
+      child.once("close", () => resolve());
+      // A process that never spawned emits "error" and may never emit "close".
       child.once("error", () => child.pid === undefined && resolve());
     });
-    child.on("exit", (code, signal) => this.onExit(code, signal));
+    child.on("close", (code, signal) => this.onExit(code, signal));
     child.on("error", (error) => this.kill("crashed", error.message));
     this.idle();
   }
@@ -92,7 +92,6 @@ export class SandboxProcess {
   /** Stops the process at once; whatever is pending fails with `reason`. */
   kill(reason: ExitReason, detail: string = reason): void {
     if (this.exit) return;
-    this.killedFor ??= reason;
     this.fail(new SandboxExit(reason, detail));
     // Held until it is gone, so whoever awaits `exited` is not left with an empty event loop.
     this.child.ref();
@@ -121,9 +120,11 @@ export class SandboxProcess {
     this.child.channel?.unref();
   }
 
+  /** An exit the agent did not cause: the process's own memory kill, a heap overflow, or a crash. */
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.exit) return;
     const memory = this.stderr.includes(MEMORY_MARKER) || /heap out of memory|Reached heap limit/i.test(this.stderr);
-    const reason: ExitReason = this.killedFor ?? (memory ? "memory" : "crashed");
+    const reason: ExitReason = memory ? "memory" : "crashed";
     const last = this.stderr.trim().split("\n").pop() ?? "";
     this.fail(new SandboxExit(reason, `the query process ended (${signal ?? `exit code ${code}`})${last ? `: ${last.slice(0, 300)}` : ""}`));
   }

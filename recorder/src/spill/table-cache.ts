@@ -1,12 +1,16 @@
+import { ReadResultError } from "./errors.js";
 import type { ResultTable } from "./result-table.js";
 
 /** Loaded result tables, least recently used closed first; loads in flight are shared. */
 export class TableCache {
   private readonly tables = new Map<string, Promise<ResultTable>>();
+  private closed = false;
 
   constructor(private readonly capacity: number) {}
 
   get(key: string, load: () => Promise<ResultTable>): Promise<ResultTable> {
+    // A load started after closeAll (a reload in the background) would start a process nobody closes.
+    if (this.closed) return Promise.reject(new ReadResultError("closed", "the result database was closed; call read_result again"));
     let table = this.tables.get(key);
     if (table) {
       this.tables.delete(key);
@@ -21,7 +25,7 @@ export class TableCache {
 
   /** Keeps an already loaded table (e.g. built while spilling); a duplicate closes. */
   put(key: string, table: ResultTable): void {
-    if (this.tables.has(key)) {
+    if (this.closed || this.tables.has(key)) {
       void table.close();
       return;
     }
@@ -45,6 +49,7 @@ export class TableCache {
   }
 
   async closeAll(): Promise<void> {
+    this.closed = true;
     const all = [...this.tables.values()];
     this.tables.clear();
     await Promise.all(all.map((t) => t.then((table) => table.close(), () => undefined)));
