@@ -7,6 +7,8 @@ import { SpillHarness, tempStore } from "./test-support/spill-harness.js";
 // Every limit must cover all of a query's work, run off the agent's thread, and answer promptly:
 // each call runs under a deadline of its own instead of leaning on the test runner's timeout.
 
+/** Longest the agent's event loop may go without a tick; scheduling alone takes 150 ms on a busy 2-core machine. */
+const MAX_STALL_MS = 400;
 const rows = Array.from({ length: 1_000 }, (_, i) => ({ id: i, name: `row ${i}` }));
 const tmp = tempStore();
 const harnesses: SpillHarness[] = [];
@@ -35,7 +37,7 @@ describe("the time limit covers prepare, execution and shaping", () => {
     assert.match(run.value.content, /stopped after 1000 ms \(time limit\)/);
     assert.ok(run.elapsedMs < 1_000 + 1_500, `answered after ${run.elapsedMs} ms`);
     assert.ok(run.ticks >= run.elapsedMs / 10 / 3, `${run.ticks} ticks in ${run.elapsedMs} ms`);
-    assert.ok(run.maxGapMs < 300, `the event loop stalled for ${run.maxGapMs} ms`);
+    assert.ok(run.maxGapMs < MAX_STALL_MS, `the event loop stalled for ${run.maxGapMs} ms`);
     await stillAnswers(h, resultId);
   });
 
@@ -56,7 +58,7 @@ describe("memory stays bounded", () => {
     assert.equal(run.value.isError, true, run.value.content);
     assert.match(run.value.content, /needed more memory than allowed \(64MB\) and was stopped/);
     assert.ok(run.rssGrowthMb < 100, `the agent grew by ${run.rssGrowthMb} MB`);
-    assert.ok(run.maxGapMs < 300, `the event loop stalled for ${run.maxGapMs} ms`);
+    assert.ok(run.maxGapMs < MAX_STALL_MS, `the event loop stalled for ${run.maxGapMs} ms`);
     assert.ok(run.elapsedMs < 20_000, `answered after ${run.elapsedMs} ms`);
     await stillAnswers(h, resultId);
   });
