@@ -52,6 +52,11 @@ describe("read_result never tells the model a host directory", () => {
     assert.doesNotMatch(content, new RegExp(tmpdir()));
   });
 
+  // Found by read-result.fuzz.test.ts: DuckDB derives the secret directory from $HOME.
+  test("SELECT current_setting('secret_directory') names no home directory", async () => {
+    assert.doesNotMatch(await hidden("SELECT current_setting('secret_directory') AS s", { isError: false }), new RegExp(`${homedir()}/`));
+  });
+
   test("current_setting('allowed_directories') shows the sandbox's own directory as <sandbox>", async () => {
     assert.match(await hidden("SELECT current_setting('allowed_directories') AS a", { isError: false }), /<sandbox>\//);
   });

@@ -77,6 +77,8 @@ describe("SQL cannot run forever", () => {
     refused("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t", /stopped after 400 ms \(time limit\)/));
   test("a huge cross join is interrupted", () => refused("SELECT count(*) FROM range(1000000000000) a", /time limit/));
   test("constant folding while preparing is stopped too", () => refused("SELECT len(list_filter(range(60000000), x -> x % 7 = 0))", /time limit/));
+  // Found by read-result.fuzz.test.ts against the in-process sandbox: a constant list built in prepare.
+  test("unnest(range(100000000)) is stopped by a limit", () => refused("SELECT unnest(range(100000000)) AS i", /time limit|more memory than allowed/));
 });
 
 describe("read_result only reads this session's results", () => {
