@@ -9,7 +9,7 @@ import { SandboxExit, SandboxProcess } from "./sandbox-process.js";
  * Past the time limit the query process interrupts DuckDB itself; this much later the agent
  * kills it, for work DuckDB does not interrupt (constant folding) or a process that stopped answering.
  */
-export const KILL_GRACE_MS = 400;
+const KILL_GRACE_MS = 400;
 
 /**
  * One in-memory DuckDB database holding table `result`, in its own process, locked down for
