@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { Agent, ScriptedProvider, type ToolResult } from "@harnessx/core";
 import { ArtifactStore } from "../../recorder/src/artifacts/artifact-store.js";
 import { ResultSpillExtension } from "../../recorder/src/spill/result-spill-extension.js";
+import { lockSettings, resolveLimits } from "../../recorder/src/spill/options.js";
 import { ResultTable } from "../../recorder/src/spill/result-table.js";
 
 const REGIONS = ["eu", "us", "apac", "latam"];
@@ -142,9 +143,9 @@ async function spillParts(fixture: string, storeRoot: string): Promise<Record<st
   const storePutMs = ms(t0);
   const tempDir = mkdtempSync(join(tmpdir(), "harnessx-spill-parts-"));
   t0 = performance.now();
-  const table = await ResultTable.load({ kind: "json_array_of_objects", data: bytes }, { tempDir, memoryLimit: "512MB" });
+  const table = await ResultTable.load({ kind: "json_array_of_objects", data: bytes }, { tempDir, lock: lockSettings(resolveLimits()) });
   const duckdbLoadMs = ms(t0);
-  table.close();
+  await table.close();
   rmSync(tempDir, { recursive: true, force: true });
   return { storePutMs, duckdbLoadMs };
 }

@@ -3,7 +3,12 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { probe } from "./test-support/event-loop-probe.js";
 import { SpillHarness, snapshot, tempStore } from "./test-support/spill-harness.js";
+
+const LIMIT_MS = 400;
+/** A refusal at a time limit must come this soon after it: the query process's own interrupt, or its kill. */
+const PROMPT_MS = LIMIT_MS + 1_500;
 
 const tmp = tempStore();
 const scratch = mkdtempSync(join(tmpdir(), "harnessx-spill-scratch-"));
@@ -12,7 +17,7 @@ let resultId: string;
 const rows = Array.from({ length: 1_000 }, (_, i) => ({ id: i, name: `row ${i}`, amount: i * 2 }));
 
 before(async () => {
-  h = new SpillHarness(tmp.store, { thresholdBytes: 1_000, limits: { queryTimeoutMs: 400, searchTimeoutMs: 400 } });
+  h = new SpillHarness(tmp.store, { thresholdBytes: 1_000, limits: { queryTimeoutMs: LIMIT_MS, searchTimeoutMs: LIMIT_MS } });
   resultId = (await h.spill(JSON.stringify(rows))).resultId;
 });
 after(async () => {
@@ -21,10 +26,10 @@ after(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Sends the SQL; asserts it is refused, the table and the store are unchanged. */
+/** Sends the SQL; asserts it is refused within PROMPT_MS, the table and the store are unchanged. */
 async function refused(sql: string, why: RegExp): Promise<void> {
   const storeBefore = snapshot(tmp.root);
-  const result = await h.read({ resultId, op: "query", sql });
+  const { value: result } = await probe(() => h.read({ resultId, op: "query", sql }), PROMPT_MS);
   assert.equal(result.isError, true, `expected a refusal for ${sql}, got ${result.content}`);
   assert.match(result.content, why);
   assert.deepEqual(snapshot(tmp.root), storeBefore, "the store is unchanged");
@@ -71,6 +76,9 @@ describe("SQL cannot run forever", () => {
   test("an endless recursive CTE is interrupted by the time limit and the table still answers", () =>
     refused("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t", /stopped after 400 ms \(time limit\)/));
   test("a huge cross join is interrupted", () => refused("SELECT count(*) FROM range(1000000000000) a", /time limit/));
+  test("constant folding while preparing is stopped too", () => refused("SELECT len(list_filter(range(60000000), x -> x % 7 = 0))", /time limit/));
+  // Found by read-result.fuzz.test.ts against the in-process sandbox: a constant list built in prepare.
+  test("unnest(range(100000000)) is stopped by a limit", () => refused("SELECT unnest(range(100000000)) AS i", /time limit|more memory than allowed/));
 });
 
 describe("read_result only reads this session's results", () => {
@@ -104,7 +112,7 @@ describe("search cannot hang on a catastrophic regular expression", () => {
     const text = Array.from({ length: 200 }, (_, i) => `${"a".repeat(40)}! line ${i}`).join("\n");
     const id = (await h.spill(text)).resultId;
     const before = snapshot(tmp.root);
-    const slow = await h.read({ resultId: id, op: "search", pattern: "^(a+)+$", regex: true });
+    const { value: slow } = await probe(() => h.read({ resultId: id, op: "search", pattern: "^(a+)+$", regex: true }), PROMPT_MS);
     assert.equal(slow.isError, true);
     assert.match(slow.content, /did not finish within 400 ms/);
     assert.deepEqual(snapshot(tmp.root), before);

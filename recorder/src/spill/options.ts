@@ -1,7 +1,10 @@
 import { ConfigError } from "@harnessx/core";
+import type { LockSettings } from "./sandbox-protocol.js";
 
 /** The artifact store surface the spill needs (the recorder's `ArtifactStore` fits). */
 export interface SpillStore {
+  /** Where the store keeps its files, if on disk: hidden from what `read_result` tells the model. */
+  readonly root?: string;
   put(data: Uint8Array | string): Promise<{ sha256: string; bytes: number }>;
   get(sha256: string): Promise<Buffer>;
   has(sha256: string): Promise<boolean>;
@@ -30,7 +33,11 @@ export interface ReadResultLimits {
   queryTimeoutMs?: number;
   /** Time a regular-expression `search` may run. Default 2_000 ms. */
   searchTimeoutMs?: number;
-  /** DuckDB memory cap for queries. Default "512MB". */
+  /**
+   * Memory a query may use. Default "512MB". DuckDB's `memory_limit`; the query process is also
+   * killed when it grows more than this plus 256 MB past its size once the table is loaded (DuckDB
+   * does not count every allocation), and may swap at most twice this to its private directory.
+   */
   queryMemoryLimit?: string;
 }
 
@@ -77,11 +84,24 @@ export function positiveInt(name: string, value: number | undefined, fallback: n
   return value;
 }
 
+const MEMORY = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|KiB|MiB|GiB)$/i;
+const MEMORY_UNIT = { kb: 1e3, mb: 1e6, gb: 1e9, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30 } as const;
+
 function memoryLimit(value: string): string {
-  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(value)) {
+  if (!MEMORY.test(value)) {
     throw new ConfigError(`ResultSpillExtension: limits.queryMemoryLimit must look like "512MB" or "1GB", got ${JSON.stringify(value)}`);
   }
   return value;
+}
+
+/** What the query process needs besides DuckDB's own limit: allocations DuckDB does not count. */
+const PROCESS_HEADROOM_BYTES = 256 * 2 ** 20;
+
+/** The query process's memory settings for `queryMemoryLimit` (validated by resolveLimits). */
+export function lockSettings(limits: ResolvedLimits): LockSettings {
+  const [, amount, unit] = MEMORY.exec(limits.queryMemoryLimit) as RegExpExecArray;
+  const bytes = Number(amount) * MEMORY_UNIT[unit.toLowerCase() as keyof typeof MEMORY_UNIT];
+  return { memoryLimit: limits.queryMemoryLimit, maxTempSize: `${Math.ceil((2 * bytes) / 2 ** 20)}MiB`, growthLimitBytes: bytes + PROCESS_HEADROOM_BYTES };
 }
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

@@ -24,6 +24,21 @@ parentPort.on("message", (job) => {
 /** Bytes decoded and sent to the worker at once; chunks end at line ends, so matches within a line are all found. */
 const CHUNK_BYTES = 4_000_000;
 
+/** The worker's JavaScript heap: a piece as a string, its matches, and the engine's backtracking. */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
+
+/**
+ * End of the piece starting at `from`: the end of the line at CHUNK_BYTES, unless that line runs
+ * past twice as far. Such a line is cut at a character boundary, so a 100 MB line is never one
+ * string on the agent's thread; a match spanning the cut is not found, and ^ or $ may match at it.
+ */
+function pieceEnd(view: TextView, from: number): number {
+  const to = from + CHUNK_BYTES;
+  if (to >= view.length) return view.length;
+  const lineEnd = view.lineEnd(to) + 1;
+  return lineEnd - from <= 2 * CHUNK_BYTES ? Math.min(view.length, lineEnd) : view.boundary(to);
+}
+
 /** A match as byte offset and byte length in the view. */
 export interface RegexMatch {
   index: number;
@@ -39,15 +54,22 @@ export class RegexRunner {
     const matches: RegexMatch[] = [];
     let from = 0;
     while (from < view.length && matches.length < limit) {
-      let to = Math.min(view.length, from + CHUNK_BYTES);
-      if (to < view.length) to = Math.min(view.length, view.lineEnd(to) + 1);
+      const to = pieceEnd(view, from);
       const text = view.text(from, to);
       const found = await this.run({ text, source: re.source, flags: re.flags, limit: limit - matches.length }, deadline - Date.now(), timeoutMs);
       const ascii = text.length === to - from;
+      // Matches come in order, so string offsets become byte offsets in one pass over the piece.
+      let chars = 0;
+      let bytes = 0;
       for (let i = 0; i < found.length; i += 2) {
         const [index, length] = [found[i], found[i + 1]];
-        if (ascii) matches.push({ index: from + index, length });
-        else matches.push({ index: from + Buffer.byteLength(text.slice(0, index)), length: Buffer.byteLength(text.slice(index, index + length)) });
+        if (ascii) {
+          matches.push({ index: from + index, length });
+          continue;
+        }
+        bytes += Buffer.byteLength(text.slice(chars, index));
+        chars = index;
+        matches.push({ index: from + bytes, length: Buffer.byteLength(text.slice(index, index + length)) });
       }
       from = to;
     }
@@ -83,7 +105,7 @@ export class RegexRunner {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: WORKER_LIMITS });
     worker.unref();
     return worker;
   }

@@ -1,14 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { JsonValue } from "@harnessx/core";
 import { isTabular, type ResultKind } from "./detect.js";
 import { ReadResultError } from "./errors.js";
+import { HostPaths } from "./host-paths.js";
 import { prettyPrintJson } from "./json-text.js";
-import type { ResolvedLimits, SpillStore } from "./options.js";
+import { lockSettings, type ResolvedLimits, type SpillStore } from "./options.js";
 import { summarizeJson, textHead } from "./preview.js";
 import { RegexRunner } from "./regex-runner.js";
 import { ResultTable, type TableSource } from "./result-table.js";
+import type { QueryAnswer } from "./sandbox-protocol.js";
 import { searchView } from "./search.js";
 import { sliceView } from "./slice.js";
 import { isResultId, type SpillIndex, type SpillRecord } from "./spill-index.js";
@@ -56,6 +58,7 @@ export class ResultReader {
   private readonly tables: TableCache;
   private readonly regex = new RegexRunner();
   private tempDir?: string;
+  private paths?: { dir: string | undefined; answers: HostPaths; errors: HostPaths };
 
   constructor(
     private readonly index: SpillIndex,
@@ -77,7 +80,7 @@ export class ResultReader {
     if (!isTabular(kind)) throw new Error(`${kind} is not tabular`);
     let data = text;
     if (kind === "ndjson" && extra.unreadableLines) data = readableNdjson(typeof text === "string" ? text : Buffer.from(text).toString("utf8"));
-    return ResultTable.load({ kind, data, delimiter: extra.delimiter }, { tempDir: this.dir(), memoryLimit: this.limits.queryMemoryLimit });
+    return ResultTable.load({ kind, data, delimiter: extra.delimiter }, { tempDir: this.dir(), lock: lockSettings(this.limits) });
   }
 
   /** Keeps a table built while spilling, so the first query does not load it again. */
@@ -90,7 +93,33 @@ export class ResultReader {
     if (!isJsonKind(record.kind)) this.views.set(record.sha256, new TextView(bytes, false));
   }
 
+  /**
+   * Answers one call. Host directories are hidden from everything the model gets: the private
+   * directory from answers (DuckDB can show its own settings), and every host directory from errors.
+   */
   async read(input: ReadResultInput): Promise<string> {
+    let answer: string;
+    try {
+      answer = await this.answer(input);
+    } catch (error) {
+      const scrub = (text: string) => this.hostPaths().errors.scrub(text);
+      if (error instanceof ReadResultError) throw new ReadResultError(error.code.replace(/^read_result_/, ""), scrub(error.message), { cause: error });
+      throw new ReadResultError("failed", `read_result failed: ${scrub((error as Error).message)}`, { cause: error });
+    }
+    return this.hostPaths().answers.scrub(answer);
+  }
+
+  /** Built after the call, which may have created the private directory. */
+  private hostPaths(): { answers: HostPaths; errors: HostPaths } {
+    const dir = this.tempDir;
+    if (!this.paths || this.paths.dir !== dir) {
+      const sandbox = { path: dir, label: "<sandbox>" };
+      this.paths = { dir, answers: new HostPaths([sandbox]), errors: HostPaths.ofHost([sandbox, { path: this.store.root && resolve(this.store.root), label: "<store>" }]) };
+    }
+    return this.paths;
+  }
+
+  private async answer(input: ReadResultInput): Promise<string> {
     const record = this.resolve(input.resultId);
     const max = this.limits.maxOutputChars;
     switch (input.op) {
@@ -134,15 +163,20 @@ export class ResultReader {
     return view;
   }
 
-  private table(record: SpillRecord): Promise<ResultTable> {
-    return this.tables.get(record.resultId, async () => {
+  private async table(record: SpillRecord): Promise<ResultTable> {
+    const load = async () => {
       const data = await this.text(record);
       try {
         return await this.loadTable(record.kind, data, record);
       } catch (error) {
         throw new ReadResultError("load_failed", `${record.resultId} could not be loaded as a table (${(error as Error).message.split("\n")[0]}). Use op "slice" or "search" instead.`, { cause: error });
       }
-    });
+    };
+    const table = await this.tables.get(record.resultId, load);
+    if (table.alive) return table;
+    // A query overran a limit and its database was stopped: this call gets a fresh one.
+    this.tables.delete(record.resultId);
+    return this.tables.get(record.resultId, load);
   }
 
   private async query(record: SpillRecord, sql: unknown): Promise<string> {
@@ -152,7 +186,14 @@ export class ResultReader {
     }
     const table = await this.table(record);
     const max = this.limits.maxOutputChars;
-    const answer = await table.query(sql, { timeoutMs: this.limits.queryTimeoutMs, maxRows: this.limits.maxRows, maxChars: Math.floor(max * 0.8) });
+    let answer: QueryAnswer;
+    try {
+      answer = await table.query(sql, { timeoutMs: this.limits.queryTimeoutMs, maxRows: this.limits.maxRows, maxChars: Math.floor(max * 0.8) });
+    } catch (error) {
+      // The query cost the table its process: load it again now, while the model reads the refusal.
+      if (!table.alive) this.table(record).catch(() => undefined);
+      throw error;
+    }
     const note = answer.note ? { note: answer.note } : {};
     const full = JSON.stringify({ columns: answer.columns, rowCount: answer.rows.length, rows: answer.rows, ...note });
     if (full.length <= max) return full;

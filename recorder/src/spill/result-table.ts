@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { JsonValue } from "@harnessx/core";
 import type { CsvDelimiter } from "./csv.js";
 import type { TabularKind } from "./detect.js";
-import { SqlSandbox, type ColumnInfo, type QueryAnswer, type QueryLimits } from "./sql-sandbox.js";
+import type { ColumnInfo, LockSettings, QueryAnswer, QueryLimits } from "./sandbox-protocol.js";
+import { SqlSandbox } from "./sql-sandbox.js";
 
 export interface TableSource {
   kind: TabularKind;
@@ -41,32 +42,38 @@ export class ResultTable {
   ) {}
 
   /**
-   * Loads `source` through a private temporary file (DuckDB reads files, not strings), then
-   * deletes it. When a key appears only past DuckDB's type-inference sample, reads again scanning all.
+   * Loads `source` through a file in the database's private directory (DuckDB reads files, not
+   * strings), deletes it, then locks the database. When a key appears only past DuckDB's
+   * type-inference sample, reads again scanning all.
    */
-  static async load(source: TableSource, options: { tempDir: string; memoryLimit: string }): Promise<ResultTable> {
-    const file = join(options.tempDir, `${randomUUID()}.${source.kind === "csv" ? "csv" : "json"}`);
-    await fs.writeFile(file, source.data, { mode: 0o600 });
+  static async load(source: TableSource, options: { tempDir: string; lock: LockSettings }): Promise<ResultTable> {
+    const sandbox = await SqlSandbox.open(options.tempDir);
     try {
-      let sandbox: SqlSandbox;
+      // Relative to the database's working directory: DuckDB's errors then name no host path.
+      const file = `${randomUUID()}.${source.kind === "csv" ? "csv" : "json"}`;
+      await fs.writeFile(join(sandbox.dir, file), source.data, { mode: 0o600 });
       try {
-        sandbox = await SqlSandbox.create(`CREATE TABLE result AS SELECT * FROM ${reader(source, file, false)}`, options);
+        await sandbox.trusted(`CREATE TABLE result AS SELECT * FROM ${reader(source, file, false)}`);
       } catch (error) {
         if (!/sample_size|unknown key/i.test(String(error))) throw error;
-        sandbox = await SqlSandbox.create(`CREATE TABLE result AS SELECT * FROM ${reader(source, file, true)}`, options);
+        await sandbox.trusted(`CREATE OR REPLACE TABLE result AS SELECT * FROM ${reader(source, file, true)}`);
+      } finally {
+        await fs.rm(join(sandbox.dir, file), { force: true });
       }
-      try {
-        const [[count]] = await sandbox.trusted("SELECT count(*) FROM result");
-        const described = await sandbox.trusted("DESCRIBE result");
-        const columns = described.map((row) => ({ name: String(row[0]), type: String(row[1]) }));
-        return new ResultTable(sandbox, Number(count), columns);
-      } catch (error) {
-        sandbox.close();
-        throw error;
-      }
-    } finally {
-      await fs.rm(file, { force: true });
+      await sandbox.lock(options.lock);
+      const [[count]] = await sandbox.trusted("SELECT count(*) FROM result");
+      const described = await sandbox.trusted("DESCRIBE result");
+      const columns = described.map((row) => ({ name: String(row[0]), type: String(row[1]) }));
+      return new ResultTable(sandbox, Number(count), columns);
+    } catch (error) {
+      await sandbox.close();
+      throw error;
     }
+  }
+
+  /** False once a query overran a limit and its database was stopped: load the result again. */
+  get alive(): boolean {
+    return this.sandbox.alive;
   }
 
   query(sql: string, limits: QueryLimits): Promise<QueryAnswer> {
@@ -79,7 +86,7 @@ export class ResultTable {
     return answer.rows;
   }
 
-  close(): void {
-    this.sandbox.close();
+  close(): Promise<void> {
+    return this.sandbox.close();
   }
 }

@@ -60,15 +60,10 @@ export async function searchView(view: TextView, request: SearchRequest, runner:
 
   const blocks: string[] = [];
   let used = 0;
-  let line = 1;
-  let counted = 0;
   let lastShownLine = 0;
   let cut = false;
   for (const match of shown) {
-    for (let at = view.bytes.indexOf(0x0a, counted); at >= 0 && at < match.index; at = view.bytes.indexOf(0x0a, at + 1)) {
-      line++;
-      counted = at + 1;
-    }
+    const line = view.lineNumberAt(match.index);
     if (line <= lastShownLine) continue;
     const start = view.lineStartAt(match.index);
     const lines: string[] = [];

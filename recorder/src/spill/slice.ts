@@ -27,12 +27,14 @@ export function sliceView(view: TextView, request: SliceRequest, maxChars: numbe
   let cutNote = "";
   while (line < first + count && pos < view.length) {
     const end = view.lineEnd(pos);
-    const text = view.text(pos, end);
+    // Decode no more than the room left could show: a UTF-16 unit takes at most 3 bytes, so a
+    // line cut short here is always too long, and a line of megabytes is never turned into a string.
+    const text = view.text(pos, Math.min(end, pos + (maxChars - used) * 3 + 4));
     if (used + text.length + 1 > maxChars) {
       if (parts.length === 0) {
-        const shown = text.slice(0, maxChars);
+        const shown = cutAt(text, maxChars);
         parts.push(shown);
-        cutNote = `; line ${line} has ${text.length} characters and was cut: read the rest with unit "chars", start=${view.charOfByte(pos) + shown.length}`;
+        cutNote = `; line ${line} has ${view.charOfByte(end) - view.charOfByte(pos)} characters and was cut: read the rest with unit "chars", start=${view.charOfByte(pos) + shown.length}`;
         line++;
       }
       break;
@@ -55,13 +57,15 @@ function sliceChars(view: TextView, request: SliceRequest, maxChars: number, wha
     throw new ReadResultError("bad_range", `start=${start} is past the end: the ${what} has ${total} characters (offsets 0-${total - 1}).`);
   }
   const from = view.byteOfChar(start);
-  let text = view.text(from, from + count * 4);
-  if (text.length > count) text = text.slice(0, count - (isHighSurrogate(text.charCodeAt(count - 1)) ? 1 : 0));
+  const text = cutAt(view.text(from, from + count * 4), count);
   const end = start + text.length;
   const next = end < total ? `; next: unit "chars", start=${end}` : "; end of result";
   return `[chars ${start}-${end} of ${total} (${what})${next}]\n${text}`;
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
+/** The first `count` UTF-16 units of `text`, one fewer rather than half a surrogate pair. */
+function cutAt(text: string, count: number): string {
+  if (text.length <= count) return text;
+  const code = text.charCodeAt(count - 1);
+  return text.slice(0, count - (code >= 0xd800 && code <= 0xdbff ? 1 : 0));
 }

@@ -1,7 +1,7 @@
 import type { JsonValue } from "@harnessx/core";
 import { CSV_DELIMITERS, type CsvDelimiter } from "./csv.js";
 import type { ResultKind } from "./detect.js";
-import type { ColumnInfo } from "./sql-sandbox.js";
+import type { ColumnInfo } from "./sandbox-protocol.js";
 
 /** One spilled result, as `read_result` knows it. */
 export interface SpillRecord {

@@ -55,7 +55,7 @@ export class Spiller {
       stored = await this.o.store.put(data);
       await this.o.store.pin(stored.sha256, this.o.holder());
     } catch (error) {
-      (await tabular)?.close();
+      await (await tabular)?.close();
       throw error;
     }
     const table = await tabular;

@@ -1,179 +1,110 @@
-import { DuckDBInstance, DuckDBTypeId, StatementType, type DuckDBConnection, type DuckDBPreparedStatement } from "@duckdb/node-api";
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
 import type { JsonValue } from "@harnessx/core";
 import { ReadResultError } from "./errors.js";
-
-export interface ColumnInfo {
-  name: string;
-  type: string;
-}
-
-export interface QueryLimits {
-  timeoutMs: number;
-  maxRows: number;
-  /** Characters of JSON rows returned at most. */
-  maxChars: number;
-}
-
-export interface QueryAnswer {
-  columns: ColumnInfo[];
-  rows: Array<Record<string, JsonValue>>;
-  /** Set when rows were left out (row or size cap); says how to get the rest. */
-  note?: string;
-}
+import { timeoutMessage, type LockSettings, type QueryAnswer, type QueryLimits, type SandboxReply } from "./sandbox-protocol.js";
+import { SandboxExit, SandboxProcess } from "./sandbox-process.js";
 
 /**
- * Settings applied after trusted code has loaded the table, then locked:
- * queries cannot read or write files, reach the network, load extensions or undo any of it.
+ * Past the time limit the query process interrupts DuckDB itself; this much later the agent
+ * kills it, for work DuckDB does not interrupt (constant folding) or a process that stopped answering.
  */
-const LOCKDOWN = [
-  "SET enable_external_access = false",
-  "SET autoload_known_extensions = false",
-  "SET autoinstall_known_extensions = false",
-  "SET allow_community_extensions = false",
-  "SET threads = 1",
-];
-
-const WIDE_INTEGERS = new Set<DuckDBTypeId>([DuckDBTypeId.BIGINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
+const KILL_GRACE_MS = 400;
 
 /**
- * One in-memory DuckDB database holding table `result`, locked down for model-written SQL:
- * exactly one statement, which DuckDB itself must parse as a SELECT, interrupted at a time limit.
+ * One in-memory DuckDB database holding table `result`, in its own process, locked down for
+ * model-written SQL: exactly one statement, which DuckDB itself must parse as a SELECT. Each query
+ * is bounded in time (including its wait behind earlier queries), memory and answer size; a query
+ * that overruns kills the process, and `alive` turns false so the owner loads the table again.
  */
 export class SqlSandbox {
   private queue: Promise<unknown> = Promise.resolve();
-  private closed = false;
+  private settings?: LockSettings;
 
   private constructor(
-    private readonly instance: DuckDBInstance,
-    private readonly connection: DuckDBConnection,
+    private readonly process: SandboxProcess,
+    /** The process's private directory (its working directory); trusted code puts source files here. */
+    readonly dir: string,
   ) {}
 
-  /**
-   * Builds the database with trusted SQL (`load` reads the source file), then locks it.
-   * `tempDir` is where DuckDB may swap when a query outgrows `memoryLimit`.
-   */
-  static async create(load: string, options: { tempDir: string; memoryLimit: string }): Promise<SqlSandbox> {
-    const instance = await DuckDBInstance.create(":memory:", {
-      autoload_known_extensions: "false",
-      autoinstall_known_extensions: "false",
-      allow_community_extensions: "false",
-      temp_directory: options.tempDir,
-    });
-    const connection = await instance.connect();
-    const sandbox = new SqlSandbox(instance, connection);
+  /** Starts an empty, not yet locked database in a new private directory under `parentDir`. */
+  static async open(parentDir: string): Promise<SqlSandbox> {
+    const dir = await fs.mkdtemp(join(parentDir, "db-"));
     try {
-      await connection.run(load);
-      for (const statement of LOCKDOWN) await connection.run(statement);
-      await connection.run(`SET memory_limit = '${options.memoryLimit}'`);
-      await connection.run("SET lock_configuration = true");
+      return new SqlSandbox(await SandboxProcess.start(dir), dir);
     } catch (error) {
-      sandbox.close();
-      throw error;
+      await fs.rm(dir, { recursive: true, force: true });
+      throw new Error(`the query process did not start: ${(error as Error).message}`, { cause: error });
     }
-    return sandbox;
   }
 
-  /** Runs trusted SQL (describe, counts); not for model input. */
+  get alive(): boolean {
+    return this.process.alive;
+  }
+
+  /** Runs trusted SQL (loading, describe, counts); not for model input. */
   async trusted(sql: string): Promise<JsonValue[][]> {
-    return this.exclusive(async () => (await this.connection.runAndReadAll(sql)).getRowsJson() as JsonValue[][]);
+    const reply = await this.exclusive(() => this.process.request({ op: "trusted", sql }));
+    if (!reply.ok) throw new Error(reply.message);
+    return reply.value as JsonValue[][];
+  }
+
+  /** Turns off files, network and extensions, sets the memory limits, and locks the configuration. */
+  async lock(settings: LockSettings): Promise<void> {
+    const reply = await this.exclusive(() => this.process.request({ op: "lock", settings }));
+    if (!reply.ok) throw new Error(reply.message);
+    this.settings = settings;
   }
 
   /** Runs the model's SQL under the sandbox rules; every refusal is a ReadResultError saying what to send. */
-  async query(sql: string, limits: QueryLimits): Promise<QueryAnswer> {
+  query(sql: string, limits: QueryLimits): Promise<QueryAnswer> {
+    const deadline = Date.now() + limits.timeoutMs;
     return this.exclusive(async () => {
-      const prepared = await this.prepareSelect(sql);
-      let interrupted = false;
-      const timer = setTimeout(() => {
-        interrupted = true;
-        this.connection.interrupt();
-      }, limits.timeoutMs);
+      const remaining = deadline - Date.now();
+      if (this.process.exitReason === "closed") throw new ReadResultError("closed", "the result database was closed; call read_result again");
+      if (!this.process.alive) throw new ReadResultError("restarted", "an earlier query on this result hit a limit and its database was stopped; send this query again.");
+      if (remaining <= 0) throw new ReadResultError("timeout", `${timeoutMessage(limits.timeoutMs)} It waited behind earlier queries on the same result.`);
+      let reply: SandboxReply;
       try {
-        const reader = await prepared.streamAndReadUntil(limits.maxRows + 1);
-        return shapeAnswer(reader, limits);
+        reply = await this.process.request({ op: "query", sql, limits: { ...limits, timeoutMs: remaining } }, remaining + KILL_GRACE_MS);
       } catch (error) {
-        if (interrupted) {
-          throw new ReadResultError("timeout", `the query was stopped after ${limits.timeoutMs} ms (time limit). Make it cheaper: filter with WHERE, aggregate, add LIMIT, or avoid unbounded recursion.`);
-        }
-        throw new ReadResultError("sql_failed", `the query failed: ${firstLine(error)}. Fix the SQL (one SELECT over table "result") and try again.`, { cause: error });
-      } finally {
-        clearTimeout(timer);
-        prepared.destroySync();
+        throw this.stopped(error, limits);
       }
+      if (!reply.ok) throw new ReadResultError(reply.code, reply.code === "timeout" ? timeoutMessage(limits.timeoutMs) : reply.message);
+      return reply.value as QueryAnswer;
     });
   }
 
-  private async prepareSelect(sql: string): Promise<DuckDBPreparedStatement> {
-    if (sql.trim() === "" || /^[\s;]*$/.test(sql)) throw new ReadResultError("bad_sql", 'sql is empty: send one SELECT over table "result", e.g. SELECT count(*) FROM result.');
-    let extracted;
-    try {
-      extracted = await this.connection.extractStatements(sql);
-    } catch (error) {
-      throw new ReadResultError("bad_sql", `the SQL does not parse: ${firstLine(error)}. Send one SELECT over table "result".`, { cause: error });
+  private stopped(error: unknown, limits: QueryLimits): ReadResultError {
+    if (!(error instanceof SandboxExit)) return new ReadResultError("sandbox_failed", `the query could not be run: ${(error as Error).message}`, { cause: error });
+    const reload = "The result is loaded again on the next call.";
+    switch (error.reason) {
+      case "timeout":
+        return new ReadResultError("timeout", `${timeoutMessage(limits.timeoutMs)} ${reload}`, { cause: error });
+      case "memory":
+        return new ReadResultError(
+          "memory_limit",
+          `the query needed more memory than allowed (${this.settings?.memoryLimit ?? "the limit"}) and was stopped. Do not build huge values (repeat, lpad, string_agg, list over range): filter, aggregate or LIMIT first. ${reload}`,
+          { cause: error },
+        );
+      case "crashed":
+        return new ReadResultError("sandbox_crashed", `the query crashed its database (${error.message}). Simplify the query. ${reload}`, { cause: error });
+      case "closed":
+        return new ReadResultError("closed", "the result database was closed; call read_result again", { cause: error });
     }
-    if (extracted.count !== 1) {
-      throw new ReadResultError("bad_sql", `send exactly one SQL statement; got ${extracted.count}. Remove the extra statements (no ";" between statements).`);
-    }
-    let prepared: DuckDBPreparedStatement;
-    try {
-      prepared = await extracted.prepare(0);
-    } catch (error) {
-      throw new ReadResultError("sql_refused", `the query was refused: ${firstLine(error)}. Only table "result" can be read; files, network, extensions and settings are off.`, { cause: error });
-    }
-    if (prepared.statementType !== StatementType.SELECT) {
-      const type = StatementType[prepared.statementType] ?? String(prepared.statementType);
-      prepared.destroySync();
-      throw new ReadResultError("sql_refused", `only a SELECT is allowed, this is a ${type} statement. Read table "result" with SELECT (WITH, FROM-first and VALUES forms are fine).`);
-    }
-    return prepared;
   }
 
+  /** One request at a time: DuckDB's interrupt and the kill deadline each belong to a single query. */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new ReadResultError("closed", "the result database was closed; call read_result again"));
     const next = this.queue.then(work, work);
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.connection.closeSync();
-    this.instance.closeSync();
+  /** Stops the process and removes its directory (its swap files with it). */
+  async close(): Promise<void> {
+    this.process.kill("closed");
+    await this.process.exited;
+    await fs.rm(this.dir, { recursive: true, force: true });
   }
-}
-
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0].slice(0, 400);
-}
-
-type Reader = Awaited<ReturnType<DuckDBPreparedStatement["streamAndReadUntil"]>>;
-
-function shapeAnswer(reader: Reader, limits: QueryLimits): QueryAnswer {
-  const names = reader.deduplicatedColumnNames();
-  const columns = names.map((name, i) => ({ name, type: reader.columnType(i).toString() }));
-  const wide = names.map((_, i) => WIDE_INTEGERS.has(reader.columnTypeId(i)));
-  const all = reader.getRowsJson();
-  const rows: Array<Record<string, JsonValue>> = [];
-  let used = 0;
-  let cutBySize = false;
-  for (const values of all.slice(0, limits.maxRows)) {
-    const row: Record<string, JsonValue> = {};
-    names.forEach((name, i) => {
-      const v = values[i] as JsonValue;
-      row[name] = wide[i] && typeof v === "string" && Number.isSafeInteger(Number(v)) ? Number(v) : v;
-    });
-    const size = JSON.stringify(row).length + 1;
-    if (used + size > limits.maxChars) {
-      cutBySize = true;
-      break;
-    }
-    rows.push(row);
-    used += size;
-  }
-  const more = all.length > limits.maxRows || !reader.done;
-  let note: string | undefined;
-  if (cutBySize) note = `output cut at ${rows.length} rows to stay under ${limits.maxChars} characters; select fewer columns, aggregate, or page with LIMIT/OFFSET.`;
-  else if (more) note = `only the first ${limits.maxRows} rows are shown; aggregate, filter, or page with LIMIT ${limits.maxRows} OFFSET ${limits.maxRows}.`;
-  return { columns, rows, ...(note ? { note } : {}) };
 }

@@ -1,4 +1,5 @@
 import { isAscii } from "node:buffer";
+import { boundary, CharIndex } from "./char-index.js";
 
 const LF = 0x0a;
 const LINE_STEP = 1024;
@@ -13,7 +14,7 @@ export class TextView {
   /** checkpoints[k] is the offset of line k * LINE_STEP + 1. */
   private checkpoints: number[] = [0];
   private ascii?: boolean;
-  private chars?: number;
+  private charIndex?: CharIndex;
 
   constructor(
     readonly bytes: Buffer,
@@ -45,30 +46,25 @@ export class TextView {
 
   /** Characters (UTF-16 code units, as the model's tools count them) in the whole view. */
   get charCount(): number {
-    if (this.chars === undefined) this.chars = this.isAscii ? this.bytes.length : this.text(0, this.bytes.length).length;
-    return this.chars;
+    return this.isAscii ? this.bytes.length : this.chars().charCount;
   }
 
   private get isAscii(): boolean {
     return (this.ascii ??= isAscii(this.bytes));
   }
 
+  private chars(): CharIndex {
+    return (this.charIndex ??= new CharIndex(this.bytes));
+  }
+
   /** Byte offset of character offset `char` (clamped to the end). */
   byteOfChar(char: number): number {
-    if (this.isAscii) return Math.min(char, this.bytes.length);
-    let chars = 0;
-    for (let i = 0; i < this.bytes.length; i++) {
-      const b = this.bytes[i];
-      if ((b & 0xc0) === 0x80) continue;
-      if (chars >= char) return i;
-      chars += b >= 0xf0 ? 2 : 1;
-    }
-    return this.bytes.length;
+    return this.isAscii ? Math.min(char, this.bytes.length) : this.chars().byteOfChar(char);
   }
 
   /** Character offset of byte offset `byte`. */
   charOfByte(byte: number): number {
-    return this.isAscii ? byte : this.text(0, byte).length;
+    return this.isAscii ? byte : this.chars().charOfByte(byte);
   }
 
   /** Decoded text between two byte offsets, moved back to character boundaries. */
@@ -78,9 +74,7 @@ export class TextView {
 
   /** `offset`, or the start of the multi-byte character it falls inside. */
   boundary(offset: number): number {
-    let at = offset;
-    while (at > 0 && at < this.bytes.length && (this.bytes[at] & 0xc0) === 0x80) at--;
-    return at;
+    return boundary(this.bytes, offset);
   }
 
   /** Offset where line `line` (1-based) starts, or -1 past the end. */
@@ -90,6 +84,21 @@ export class TextView {
     let pos = this.checkpoints[k];
     for (let l = k * LINE_STEP + 1; l < line; l++) pos = this.bytes.indexOf(LF, pos) + 1;
     return pos;
+  }
+
+  /** Number (from 1) of the line containing `offset`: from the nearest checkpoint, not from the start. */
+  lineNumberAt(offset: number): number {
+    if (this.lines === undefined) this.indexLines();
+    let lo = 0;
+    let hi = this.checkpoints.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.checkpoints[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    let line = lo * LINE_STEP + 1;
+    for (let at = this.bytes.indexOf(LF, this.checkpoints[lo]); at >= 0 && at < offset; at = this.bytes.indexOf(LF, at + 1)) line++;
+    return line;
   }
 
   /** End of the line containing `offset` (exclusive, before the newline). */

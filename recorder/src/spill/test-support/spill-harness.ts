@@ -28,7 +28,8 @@ export class SpillHarness {
     this.extension = new ResultSpillExtension({ ...options, store });
     const next = (): ScriptedReply => this.queue.shift() ?? { text: "done" };
     const produce = tool({ name: "produce", description: "returns the test's output", execute: () => this.output() });
-    this.agent = new Agent({ provider: new ScriptedProvider(Array.from({ length: 1000 }, () => next)), tools: [produce], extensions: [this.extension], ...(sessionId ? { sessionId } : {}) });
+    // Each call takes two replies; enough for the scaled-up property runs of `npm run fuzz`.
+    this.agent = new Agent({ provider: new ScriptedProvider(new Array<() => ScriptedReply>(200_000).fill(next)), tools: [produce], extensions: [this.extension], ...(sessionId ? { sessionId } : {}) });
     this.agent.hooks.on(HookEvent.TOOL_CALL_END, (e) => {
       this.results.set(e.data.toolCall.id, e.data.result);
     });
