@@ -63,6 +63,7 @@ describe("the redactor under generated payloads", () => {
       }),
       fuzzParameters(300),
     );
+    console.log(`redactor fuzz: ${tried} generated payloads with a planted secret, none leaked`);
     assert.ok(tried >= 300);
   });
 
