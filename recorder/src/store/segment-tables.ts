@@ -35,7 +35,8 @@ function ndjsonSource(sealed: string[], plain: string[], columns: string): strin
     `SELECT * FROM read_ndjson(${sqlList(files)}, compression = '${compression}', columns = ${columns}, ignore_errors = true)`;
   const parts: string[] = [];
   if (sealed.length) parts.push(nd(sealed, "zstd"));
-  if (plain.length) parts.push(nd(plain, "none"));
+  // The JSON reader names it 'uncompressed'; its CSV reader (linesSource) also takes 'none'.
+  if (plain.length) parts.push(nd(plain, "uncompressed"));
   return parts.join(" UNION ALL ");
 }
 
