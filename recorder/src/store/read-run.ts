@@ -60,8 +60,8 @@ export async function listSegments(runDir: string): Promise<SegmentFile[]> {
 export async function readSegmentText(segment: SegmentFile): Promise<{ text: string; tornBytes: number }> {
   const raw = await fs.readFile(segment.path);
   if (!segment.sealed) {
-    const { complete } = completeLines(raw.toString("utf8"));
-    return { text: complete, tornBytes: raw.byteLength - Buffer.byteLength(complete) };
+    const { complete, tornBytes } = completeLines(raw);
+    return { text: complete.toString("utf8"), tornBytes };
   }
   if (segment.info && createHash("sha256").update(raw).digest("hex") !== segment.info.sha256) {
     throw new SegmentCorruptError(segment.path, "its sha256 differs from the one recorded when it was sealed");
