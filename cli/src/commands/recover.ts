@@ -1,7 +1,5 @@
 import { Command } from "commander";
-import { isProcessAlive, lockHolder, recover, type RecoverResult } from "@harnessx/recorder";
-import { promises as fs } from "node:fs";
-import { join } from "node:path";
+import { isProcessAlive, lockHolder, readRunManifest, recover, type RecoverResult } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { ensureStore, resolveTarget, runIdsIn } from "../store/resolve.js";
@@ -10,7 +8,8 @@ async function deadRuns(storeDir: string): Promise<string[]> {
   const out: string[] = [];
   for (const { dir } of await runIdsIn(storeDir)) {
     const pid = await lockHolder(dir);
-    const running = await fs.readFile(join(dir, "run.json"), "utf8").then((t) => (JSON.parse(t) as { status?: string }).status === "running", () => false);
+    // An unreadable run is not recovered here: `trace ls` lists it as invalid.
+    const running = await readRunManifest(dir).then((run) => run.status === "running", () => false);
     if ((pid !== undefined && !isProcessAlive(pid)) || (pid === undefined && running)) out.push(dir);
   }
   return out;

@@ -22,6 +22,8 @@ export const showCommand: CommandSpec = {
   async run(ctx, [text], options) {
     const loaded = await loadRun(await resolveTarget(ctx, text));
     const events = loaded.events;
+    const bad = loaded.firstBadLine;
+    if (bad) ctx.note(`skipped ${loaded.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
     const depths = depthsOf(events);
     const start = events[0]?.ts ?? loaded.run.startedAt;
     const kinds = typeof options.kind === "string" ? new Set(options.kind.split(",").map((k) => k.trim()).filter(Boolean)) : undefined;

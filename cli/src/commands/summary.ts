@@ -4,9 +4,7 @@ import type { CommandContext } from "../context.js";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes, formatCount, formatDuration } from "../output/format.js";
 import { renderRows } from "../output/table.js";
-import { openBundle, type RunManifest } from "@harnessx/recorder";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { openBundle, readRunManifest, type RunManifest } from "@harnessx/recorder";
 import { bundleLines } from "../store/bundle-lines.js";
 import { resolveTarget } from "../store/resolve.js";
 import { openSegmentTables, type RecordingTables } from "@harnessx/recorder";
@@ -69,7 +67,7 @@ export const summaryCommand: CommandSpec = {
       const bundle = await openBundle(target.path);
       [tables, run, source] = [await bundleLines(bundle), bundle.run, target.path];
     } else {
-      run = JSON.parse(await readFile(join(target.runDir, "run.json"), "utf8")) as RunManifest;
+      run = await readRunManifest(target.runDir);
       [tables, source] = [await openSegmentTables(target.storeDir, [target.runDir]), target.runDir];
     }
     try {

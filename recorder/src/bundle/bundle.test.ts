@@ -4,12 +4,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, defineExtension, ScriptedProvider, tool } from "@harnessx/core";
-import tar from "tar-stream";
 import {
   ArtifactStore, BundleChecksumError, BundleFormatError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError,
   FlightRecorderExtension, openBundle, type BundleManifest,
 } from "../index.js";
 import { echoScript, echoTool, scriptedAgent } from "../test-support/agents.js";
+import { membersOf, writeTar } from "../test-support/bundle-surgery.js";
 import { hasCommand, tempDir } from "../test-support/system.js";
 
 const hasTar = hasCommand("tar");
@@ -121,33 +121,6 @@ describe("an incident bundle holds the run, exactly its artifacts, and checksums
     }
   });
 });
-
-async function writeTar(path: string, entries: Array<{ name: string; data: Buffer; type?: "file" | "symlink" }>): Promise<void> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  pack.on("data", (c: unknown) => void chunks.push(c as Buffer));
-  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
-  for (const e of entries) {
-    if (e.type === "symlink") pack.entry({ name: e.name, size: 0, type: "symlink", linkname: "/etc/passwd" });
-    else pack.entry({ name: e.name, size: e.data.length, type: "file" }, e.data);
-  }
-  pack.finalize();
-  await done;
-  writeFileSync(path, Buffer.concat(chunks));
-}
-
-async function membersOf(path: string): Promise<Array<{ name: string; data: Buffer }>> {
-  const extract = tar.extract();
-  const out: Array<{ name: string; data: Buffer }> = [];
-  extract.on("entry", (header, stream, next) => {
-    const chunks: Buffer[] = [];
-    stream.on("data", (c: unknown) => void chunks.push(c as Buffer));
-    stream.on("end", () => (out.push({ name: header.name, data: Buffer.concat(chunks) }), next()));
-  });
-  extract.end(readFileSync(path));
-  await new Promise<void>((resolve) => extract.on("finish", () => resolve()));
-  return out;
-}
 
 describe("openBundle refuses damaged or hostile bundles, naming the problem", () => {
   test("one tampered byte in a member is refused naming the member", async () => {

@@ -2,13 +2,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { HarnessError } from "@harnessx/core";
 import tar from "tar-stream";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
-import type { RunManifest } from "../format/event.js";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
 import { readRun } from "../store/read-run.js";
 import { summarize } from "../store/recover.js";
+import { readRunManifestFile } from "../store/run-manifest.js";
 import { referencedArtifacts } from "../store/references.js";
 import { zstdCompress } from "../zstd/index.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
@@ -29,15 +28,8 @@ export interface IncidentExport {
   bytes: number;
   events: number;
   artifacts: number;
-  /** Referenced artifacts no longer in the store (listed in the manifest's run summary only). */
+  /** Referenced artifacts no longer in the store, or corrupt there (listed in the manifest's `missingArtifacts`). */
   missingArtifacts: string[];
-}
-
-/** The run has no directory in the store. */
-export class RunNotFoundError extends HarnessError {
-  constructor(readonly runId: string, dir: string) {
-    super("run_not_found", `no recorded run ${JSON.stringify(runId)} under ${dir}/runs (see RecordingStore.listRuns())`);
-  }
 }
 
 function sha256(data: Uint8Array): string {
@@ -52,9 +44,8 @@ function sha256(data: Uint8Array): string {
  */
 export async function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
   const runDir = runDirOf(request.dir, request.runId);
-  const runJson = await fs.readFile(join(runDir, "run.json")).catch(() => undefined);
-  if (!runJson) throw new RunNotFoundError(request.runId, request.dir);
-  const run = JSON.parse(runJson.toString("utf8")) as RunManifest;
+  // The bundle's run.json is the store's, byte for byte, as read once.
+  const { manifest: run, bytes: runJson } = await readRunManifestFile(runDir);
   const { events, text, badLines } = await readRun(runDir, { keepText: true });
   // The lines are copied as recorded; only damaged lines (not JSON) force a re-serialization.
   const ndjson = Buffer.from(badLines === 0 && text !== undefined ? text : events.map((event) => JSON.stringify(event) + "\n").join(""));
@@ -62,14 +53,24 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
     [MEMBER.run, runJson],
     [MEMBER.events, await zstdCompress(ndjson)],
   ]);
+  const contentBytes = new Map<string, number>([[MEMBER.events, ndjson.byteLength]]);
   const store = new ArtifactStore(request.dir);
   const missingArtifacts: string[] = [];
   for (const id of referencedArtifacts(events).sort()) {
-    const frame = await store.getCompressed(id).catch(() => undefined);
-    if (frame) members.set(MEMBER.artifact(id), frame);
-    else missingArtifacts.push(id);
+    // Read whole (verified against its id) to declare its size; a corrupt artifact is left out as missing.
+    const content = await store.get(id).catch(() => undefined);
+    const frame = content && (await store.getCompressed(id).catch(() => undefined));
+    if (content && frame) {
+      members.set(MEMBER.artifact(id), frame);
+      contentBytes.set(MEMBER.artifact(id), content.byteLength);
+    } else missingArtifacts.push(id);
   }
-  const listed: BundleMember[] = [...members].map(([path, data]) => ({ path, bytes: data.byteLength, sha256: sha256(data) }));
+  const listed: BundleMember[] = [...members].map(([path, data]) => ({
+    path,
+    bytes: data.byteLength,
+    sha256: sha256(data),
+    ...(contentBytes.has(path) ? { contentBytes: contentBytes.get(path) } : {}),
+  }));
   const summary = summarize(events);
   const gaps = events
     .filter((e) => e.kind === "recorder.dropped")

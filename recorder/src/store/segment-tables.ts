@@ -1,9 +1,7 @@
-import { createHash } from "node:crypto";
-import { createReadStream, promises as fs } from "node:fs";
-import { pipeline } from "node:stream/promises";
+import { promises as fs } from "node:fs";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
-import { listSegments, SegmentCorruptError } from "./read-run.js";
+import { listSegments, verifySealedSegment } from "./read-run.js";
 
 /** DuckDB tables over recorded runs; close when done. */
 export interface RecordingTables {
@@ -13,12 +11,6 @@ export interface RecordingTables {
 
 const sqlString = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 const sqlList = (items: readonly string[]): string => `[${items.map(sqlString).join(", ")}]`;
-
-async function sha256File(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  await pipeline(createReadStream(path), hash);
-  return hash.digest("hex");
-}
 
 /** The fields summaries aggregate, typed; DuckDB's JSON reader parses each line once. */
 export const TYPED_EVENT_COLUMNS = `{'kind': 'VARCHAR', 'payloadRef': 'STRUCT(bytes BIGINT)', 'redacted': 'VARCHAR[]', 'payload': 'STRUCT(data STRUCT(bytes BIGINT))',
@@ -56,8 +48,9 @@ function linesSource(sealed: string[], plain: string[]): string {
  * The same tables as the recorder's `RecordingDatabase` (`events`, `spans`, `artifacts`, with the
  * columns documented in recorder/README.md) built by DuckDB straight from a store's segment files,
  * so a million events load in about a second instead of being parsed one by one in JavaScript.
- * Sealed segments are checked against their recorded sha256 first (the recorder's `listSegments`
- * says which segment is authoritative); `lines` is kept as a view for byte counts.
+ * Sealed segments are checked first, as the JavaScript reader checks them (recorded sha256, and a
+ * frame that cannot inflate past its declared size); `listSegments` says which segment is
+ * authoritative; `lines` is kept as a view for byte counts.
  */
 export async function openSegmentTables(storeDir: string, runDirs: readonly string[]): Promise<RecordingTables> {
   const sealed: string[] = [];
@@ -66,9 +59,7 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
     for (const segment of await listSegments(runDir)) {
       if (!segment.sealed) plain.push(segment.path);
       else {
-        if (segment.info && (await sha256File(segment.path)) !== segment.info.sha256) {
-          throw new SegmentCorruptError(segment.path, "its sha256 differs from the one recorded when it was sealed");
-        }
+        await verifySealedSegment(segment);
         sealed.push(segment.path);
       }
     }

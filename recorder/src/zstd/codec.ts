@@ -20,7 +20,7 @@ export class ZstdError extends HarnessError {
 /** Data that would decompress to more bytes than the reader allows (a compression bomb, or a size lie). */
 export class ZstdLimitError extends ZstdError {
   constructor(readonly bytes: number, readonly limit: number) {
-    super(`would decompress to ${bytes} bytes or more, over the limit of ${limit}`);
+    super(`could decompress to ${bytes} bytes, more than the limit of ${limit}`);
   }
 }
 
