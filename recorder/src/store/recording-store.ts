@@ -8,7 +8,7 @@ import type { OpenedBundle } from "../bundle/open-bundle.js";
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { isProcessAlive, lockHolder, recover, summarize, type RecoverResult } from "./recover.js";
 import { RecordingDatabase } from "./recording-database.js";
-import { readRunManifest } from "./run-manifest.js";
+import { readRunManifest, RunNotFoundError } from "./run-manifest.js";
 
 /** One run as `listRuns` shows it. */
 export interface RunListing extends RunSummary {
@@ -66,7 +66,7 @@ export class RecordingStore {
       try {
         runs.push(await this.describe(dir));
       } catch (error) {
-        invalid.push({ name, dir, problem: (error as Error).message });
+        invalid.push({ name, dir, problem: error instanceof RunNotFoundError ? `${dir} has no run.json` : (error as Error).message });
       }
     }
     return { runs: runs.sort((a, b) => b.startedAt - a.startedAt), invalid };
