@@ -1,7 +1,9 @@
 import { Command, Option } from "commander";
+import { RUN_STATUSES } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import type { Colors } from "../output/colors.js";
 import { usageError } from "../errors.js";
+import { choiceList } from "../option-values.js";
 import { formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";
 import type { Column } from "../output/table.js";
 import { ensureStore } from "../store/resolve.js";
@@ -38,7 +40,7 @@ export const lsCommand: CommandSpec = {
   define: () =>
     new Command("ls")
       .description("list the runs in the store, newest first")
-      .option("--status <status>", "only runs with this status (comma-separated: completed,failed,crashed,...)")
+      .option("--status <status>", `only runs with these statuses (comma-separated: ${[...RUN_STATUSES, "invalid"].join(", ")})`)
       .option("--since <when>", "only runs started since a duration ago (30m, 2h, 7d) or an ISO date")
       .addOption(new Option("--limit <n>", "at most this many runs").argParser((v) => {
         const n = Number(v);
@@ -52,7 +54,7 @@ export const lsCommand: CommandSpec = {
       since = parseSince(options.since);
       if (since === undefined) throw usageError(`--since must be a duration (30m, 2h, 7d) or an ISO date, got "${options.since}"`);
     }
-    const statuses = typeof options.status === "string" ? new Set(options.status.split(",").map((s) => s.trim()).filter(Boolean)) : undefined;
+    const statuses = typeof options.status === "string" ? choiceList("--status", options.status, [...RUN_STATUSES, "invalid"]) : undefined;
     const { runs, invalid } = await listRuns(storeDir);
     // A folder that is not a readable run has no start time: --since leaves it out.
     let shown: Row[] = [...runs, ...invalid].filter((r) => (!statuses || statuses.has(r.status)) && (since === undefined || of(r, (x) => x.startedAt >= since) === true));

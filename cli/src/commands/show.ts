@@ -1,6 +1,7 @@
 import { Command } from "commander";
-import type { RecordedEvent } from "@harnessx/recorder";
+import { KNOWN_EVENT_KINDS, type RecordedEvent } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
+import { choiceList } from "../option-values.js";
 import { formatDuration } from "../output/format.js";
 import { stringifyJson } from "../output/json.js";
 import { loadRun } from "../store/load.js";
@@ -26,7 +27,8 @@ export const showCommand: CommandSpec = {
     if (bad) ctx.note(`skipped ${loaded.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
     const depths = depthsOf(events);
     const start = events[0]?.ts ?? loaded.run.startedAt;
-    const kinds = typeof options.kind === "string" ? new Set(options.kind.split(",").map((k) => k.trim()).filter(Boolean)) : undefined;
+    // Kinds this version writes, and any a newer recorder wrote into this run.
+    const kinds = typeof options.kind === "string" ? choiceList("--kind", options.kind, [...new Set([...KNOWN_EVENT_KINDS, ...events.map((e) => e.kind)])]) : undefined;
     const toolSpans = new Set<string>();
     if (typeof options.tool === "string") {
       for (const e of events) if (e.spanId && toolOf(e) === options.tool) toolSpans.add(e.spanId);
