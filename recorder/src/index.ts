@@ -35,6 +35,7 @@ export {
 export { RecordingStore, type RunListing, type InvalidRunFolder } from "./store/recording-store.js";
 export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
 export { openSegmentTables, TYPED_EVENT_COLUMNS, TYPED_FROM_LINES, type RecordingTables } from "./store/segment-tables.js";
+export { lockToReading } from "./store/read-only.js";
 export { buildSpans, type RecordedSpan } from "./store/spans.js";
 export { ReplayProvider, type ReplayDivergence, type ReplayProviderOptions } from "./replay/replay-provider.js";
 export { recordedCalls, type RecordedCall } from "./replay/recorded-calls.js";

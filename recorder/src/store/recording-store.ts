@@ -122,9 +122,9 @@ export class RecordingStore {
     return RecordingDatabase.fromEvents(events, (id) => sizes.get(id));
   }
 
-  /** DuckDB tables over a bundle opened with `openBundle`. */
-  static openBundleDatabase(bundle: OpenedBundle): Promise<RecordingDatabase> {
-    return RecordingDatabase.fromEvents(bundle.events, (id) => bundle.member(`artifacts/${id}.zst`)?.byteLength);
+  /** DuckDB tables over a bundle opened with `openBundle` (`readOnly`: see `RecordingDatabase.fromEvents`). */
+  static openBundleDatabase(bundle: OpenedBundle, options: { readOnly?: boolean } = {}): Promise<RecordingDatabase> {
+    return RecordingDatabase.fromEvents(bundle.events, (id) => bundle.member(`artifacts/${id}.zst`)?.byteLength, options);
   }
 
   /** Seals a dead run and marks it crashed (see `recover`). */

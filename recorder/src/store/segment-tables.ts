@@ -2,15 +2,14 @@ import { promises as fs } from "node:fs";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
 import { listSegments, verifySealedSegment } from "./read-run.js";
+import { lockToReading } from "./read-only.js";
+import { sqlList } from "./sql-literal.js";
 
 /** DuckDB tables over recorded runs; close when done. */
 export interface RecordingTables {
   readonly connection: DuckDBConnection;
   close(): void;
 }
-
-const sqlString = (text: string): string => `'${text.replace(/'/g, "''")}'`;
-const sqlList = (items: readonly string[]): string => `[${items.map(sqlString).join(", ")}]`;
 
 /** The fields summaries aggregate, typed; DuckDB's JSON reader parses each line once. */
 export const TYPED_EVENT_COLUMNS = `{'kind': 'VARCHAR', 'payloadRef': 'STRUCT(bytes BIGINT)', 'redacted': 'VARCHAR[]', 'payload': 'STRUCT(data STRUCT(bytes BIGINT))',
@@ -50,9 +49,10 @@ function linesSource(sealed: string[], plain: string[]): string {
  * so a million events load in about a second instead of being parsed one by one in JavaScript.
  * Sealed segments are checked first, as the JavaScript reader checks them (recorded sha256, and a
  * frame that cannot inflate past its declared size); `listSegments` says which segment is
- * authoritative; `lines` is kept as a view for byte counts.
+ * authoritative; `lines` is kept as a view for byte counts. With `readOnly`, SQL can read these
+ * tables and nothing else (see `lockToReading`).
  */
-export async function openSegmentTables(storeDir: string, runDirs: readonly string[]): Promise<RecordingTables> {
+export async function openSegmentTables(storeDir: string, runDirs: readonly string[], options: { readOnly?: boolean } = {}): Promise<RecordingTables> {
   const sealed: string[] = [];
   const plain: string[] = [];
   for (const runDir of runDirs) {
@@ -84,6 +84,7 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
     await connection.run(EVENTS_VIEW);
     await connection.run(SPANS_VIEW);
     await createArtifacts(connection, storeDir);
+    if (options.readOnly) await lockToReading(connection, [...sealed, ...plain]);
   } catch (error) {
     close();
     throw error;
