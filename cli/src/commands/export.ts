@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { exportIncident } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable } from "../output/write-file.js";
 import { resolveTarget } from "../store/resolve.js";
 
@@ -26,8 +27,8 @@ export const exportCommand: CommandSpec = {
     progress.stop();
     if (ctx.options.json) ctx.printJson(result);
     else {
-      ctx.print(`wrote ${result.path}`);
-      ctx.print(`  run ${result.runId}: ${result.events} events, ${result.artifacts} artifacts, ${formatBytes(result.bytes)}`);
+      ctx.print(terminalSafe(`wrote ${result.path}`));
+      ctx.print(terminalSafe(`  run ${result.runId}: ${result.events} events, ${result.artifacts} artifacts, ${formatBytes(result.bytes)}`));
       if (result.missingArtifacts.length) ctx.print(ctx.colors.yellow(`  ${result.missingArtifacts.length} referenced artifact(s) were no longer in the store (listed in the manifest)`));
     }
   },

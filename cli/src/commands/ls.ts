@@ -6,6 +6,7 @@ import { usageError } from "../errors.js";
 import { choiceList } from "../option-values.js";
 import { formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";
 import type { Column } from "../output/table.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { ensureStore } from "../store/resolve.js";
 import { listRuns, type InvalidRun, type ListedRun } from "../store/runs.js";
 import { basename } from "node:path";
@@ -31,7 +32,7 @@ function columns(c: Colors): Column<Row>[] {
     { header: "TOOL CALLS", value: (r) => of(r, (x) => x.toolCalls), align: "right" },
     { header: "ERRORS", value: (r) => of(r, (x) => x.errors), align: "right" },
     { header: "TOKENS", value: (r) => of(r, (x) => x.inputTokens + x.outputTokens), format: (r) => formatCount(of(r, (x) => x.inputTokens + x.outputTokens)), align: "right" },
-    { header: "BUNDLE", value: (r) => of(r, (x) => x.bundle), format: (r) => basename(of(r, (x) => x.bundle) ?? "-") },
+    { header: "BUNDLE", value: (r) => of(r, (x) => x.bundle), format: (r) => terminalSafe(basename(of(r, (x) => x.bundle) ?? "-")) },
   ];
 }
 

@@ -4,6 +4,7 @@ import type { CommandSpec } from "../command-spec.js";
 import { choiceList } from "../option-values.js";
 import { formatDuration } from "../output/format.js";
 import { stringifyJson } from "../output/json.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { loadRun } from "../store/load.js";
 import { resolveTarget } from "../store/resolve.js";
 import { describeEvent, durationOf, isErrorEvent, toolOf } from "../timeline/describe.js";
@@ -74,7 +75,8 @@ export const showCommand: CommandSpec = {
       const offset = `+${formatDuration(e.ts - start)}`.padStart(10);
       const indent = "  ".repeat(depth);
       const duration = durationOf(e);
-      const kind = error ? c.red(c.bold(e.kind)) : e.spanId ? c.cyan(e.kind) : e.kind;
+      const name = terminalSafe(e.kind);
+      const kind = error ? c.red(c.bold(name)) : e.spanId ? c.cyan(name) : name;
       const detail = describeEvent(e);
       const line = `${c.dim(`#${String(e.seq).padEnd(5)}`)} ${c.dim(offset)} ${indent}${error ? c.red("✗ ") : ""}${kind}${detail ? `  ${error ? c.red(detail) : detail}` : ""}${duration !== undefined ? c.dim(`  ${formatDuration(duration)}`) : ""}`;
       ctx.print(line);
