@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { BundleChecksumError, BundleContentError, FlightRecorderExtension, openBundle, zstdCompress, zstdDecompress, type BundleManifest } from "../index.js";
+import { BundleChecksumError, BundleContentError, BundleFormatError, FlightRecorderExtension, openBundle, zstdCompress, zstdDecompress, type BundleManifest } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
 import { tempDir } from "../test-support/system.js";
@@ -17,12 +17,13 @@ const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).d
 
 before(async () => {
   ({ dir, cleanup } = tempDir());
-  const recorder = new FlightRecorderExtension({ dir });
+  const recorder = new FlightRecorderExtension({ dir, inlinePayloadBytes: 100 });
   const agent = scriptedAgent(echoScript(2), [recorder]);
   const { runId } = await agent.run("tamper with me");
   await agent.close();
   const { path } = await recorder.exportIncident({ runId, reason: "ticket-7", out: join(dir, "good.tar") });
   good = await membersOf(path);
+  assert.ok(good.some((m) => m.name.startsWith("artifacts/")), "payloads stored aside as artifacts");
 });
 after(() => cleanup());
 
@@ -106,5 +107,26 @@ describe("contents are checked against their schema, with checksums that match",
   test("a manifest whose counts contradict the events (checksums resealed)", async () => {
     await assert.rejects(open(reseal(good, (m) => (m.dropped.events = 4))), refusal(BundleContentError, "manifest.json", /dropped/));
     await assert.rejects(open(reseal(good, (m) => (m.run.status = "failed"))), refusal(BundleContentError, "manifest.json", /\(completed\)/));
+  });
+});
+
+describe("members are exactly the format's, and the artifacts exactly those the events reference (checksums resealed)", () => {
+  const artifact = () => good.find((m) => m.name.startsWith("artifacts/"))!;
+  test("a listed member outside the format", async () => {
+    const members = withMember(good, "notes.txt", Buffer.from("hello"));
+    const listed = reseal(members, (m) => m.members.push({ path: "notes.txt", bytes: 5, sha256: sha256(Buffer.from("hello")) }));
+    await assert.rejects(open(listed), (e: unknown) => e instanceof BundleFormatError && /member "notes\.txt" is not part of the bundle format/.test((e as Error).message));
+  });
+  test("an artifact the events reference, removed with its listing", async () => {
+    const gone = artifact().name;
+    const members = reseal(good.filter((m) => m.name !== gone), (m) => (m.members = m.members.filter((e) => e.path !== gone)));
+    await assert.rejects(open(members), refusal(BundleContentError, "events.ndjson.zst", /references artifact [0-9a-f]{64}, which is neither inside nor listed as missing/));
+  });
+  test("an artifact no event references", async () => {
+    const data = Buffer.from("unrelated");
+    const frame = await zstdCompress(data);
+    const name = `artifacts/${sha256(data)}.zst`;
+    const members = reseal(withMember(good, name, frame), (m) => m.members.push({ path: name, bytes: frame.length, sha256: sha256(frame), contentBytes: data.length }));
+    await assert.rejects(open(members), refusal(BundleContentError, name, /no event references it/));
   });
 });

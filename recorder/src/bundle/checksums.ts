@@ -5,6 +5,7 @@ import { MEMBER, type BundleManifest } from "./manifest.js";
 import { checkMemberPath } from "./tar-members.js";
 
 const ARTIFACT_MEMBER = /^artifacts\/([0-9a-f]{64})\.zst$/;
+const FIXED_MEMBERS = new Set<string>([MEMBER.manifest, MEMBER.run, MEMBER.events, MEMBER.sums]);
 
 const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
 
@@ -23,7 +24,7 @@ function readSums(path: string, members: ReadonlyMap<string, Buffer>): Map<strin
 /**
  * Checks the manifest against SHA256SUMS, then every member the manifest lists: present, its
  * size and sha256 as the manifest says, and as SHA256SUMS says. Nothing may be missing, extra,
- * or an artifact under a name that is not its sha256. Returns the artifact ids inside.
+ * or outside the format (an artifact is named by its sha256). Returns the artifact ids inside.
  */
 export function verifyChecksums(path: string, manifest: BundleManifest, members: ReadonlyMap<string, Buffer>): string[] {
   const sums = readSums(path, members);
@@ -43,11 +44,10 @@ export function verifyChecksums(path: string, manifest: BundleManifest, members:
   const artifacts: string[] = [];
   for (const name of members.keys()) {
     if (!listed.has(name)) throw new BundleFormatError(path, `member "${name}" is not listed in the manifest`);
-    if (name.startsWith("artifacts/")) {
-      const id = ARTIFACT_MEMBER.exec(name)?.[1];
-      if (!isArtifactId(id)) throw new BundleFormatError(path, `member "${name}" is not named artifacts/<sha256>.zst`);
-      artifacts.push(id);
-    }
+    if (FIXED_MEMBERS.has(name)) continue;
+    const id = ARTIFACT_MEMBER.exec(name)?.[1];
+    if (!isArtifactId(id)) throw new BundleFormatError(path, `member "${name}" is not part of the bundle format (${[...FIXED_MEMBERS].join(", ")}, artifacts/<sha256>.zst)`);
+    artifacts.push(id);
   }
   for (const required of [MEMBER.run, MEMBER.events]) {
     if (!members.has(required)) throw new BundleFormatError(path, `${MEMBER.run} and ${MEMBER.events} are required members`);

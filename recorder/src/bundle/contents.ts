@@ -3,6 +3,7 @@ import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { BUNDLE_MANIFEST_SCHEMA, parseChecked, RUN_MANIFEST_SCHEMA } from "../format/validate.js";
 import { parseEventLines } from "../store/event-lines.js";
 import { summarize } from "../store/recover.js";
+import { referencedArtifacts } from "../store/references.js";
 import { BundleContentError, BundleFormatError, BundleVersionError } from "./errors.js";
 import { BUNDLE_FORMAT, MEMBER, SUPPORTED_BUNDLE_VERSIONS, type BundleManifest } from "./manifest.js";
 
@@ -38,10 +39,10 @@ export function parseEvents(path: string, content: Buffer): RecordedEvent[] {
 
 /**
  * The manifest describes the run and events that the bundle holds: same run id and status as
- * run.json, and the totals (events, per kind, dropped) the events add up to. The exporter
- * computes them from the same events, so any difference is an edit.
+ * run.json, the totals (events, per kind, dropped) the events add up to, and the artifacts the
+ * events reference. The exporter computes them from the same events, so any difference is an edit.
  */
-export function checkConsistency(path: string, manifest: BundleManifest, run: RunManifest, events: readonly RecordedEvent[]): void {
+export function checkConsistency(path: string, manifest: BundleManifest, run: RunManifest, events: readonly RecordedEvent[], artifacts: readonly string[]): void {
   const claims = manifest.run;
   if (claims.runId !== run.runId || claims.status !== run.status) {
     throw new BundleContentError(path, MEMBER.manifest, `it describes run ${claims.runId} (${claims.status}), ${MEMBER.run} is run ${run.runId} (${run.status})`);
@@ -52,4 +53,11 @@ export function checkConsistency(path: string, manifest: BundleManifest, run: Ru
   if (!isDeepStrictEqual(said, found) || claims.summary.dropped !== actual.dropped || !isDeepStrictEqual(claims.summary.byKind, actual.byKind)) {
     throw new BundleContentError(path, MEMBER.manifest, `it counts ${said.events} events (${said.dropped} dropped), ${MEMBER.events} holds ${found.events} (${found.dropped} dropped)`);
   }
+  // Exactly the artifacts the events reference are inside, or listed as missing at export time.
+  const referenced = new Set(referencedArtifacts(events));
+  const missing = new Set(manifest.missingArtifacts);
+  const absent = [...referenced].find((id) => !artifacts.includes(id) && !missing.has(id));
+  if (absent) throw new BundleContentError(path, MEMBER.events, `an event references artifact ${absent}, which is neither inside nor listed as missing`);
+  const extra = artifacts.find((id) => !referenced.has(id) || missing.has(id));
+  if (extra) throw new BundleContentError(path, MEMBER.artifact(extra), missing.has(extra) ? "the manifest lists it as missing" : "no event references it");
 }

@@ -49,7 +49,7 @@ export async function openBundle(path: string, options: OpenBundleOptions = {}):
 
   const run = parseRun(path, members.get(MEMBER.run)!);
   const events = parseEvents(path, await inflater.inflate(MEMBER.events, members.get(MEMBER.events)!, declared.get(MEMBER.events)));
-  checkConsistency(path, manifest, run, events);
+  checkConsistency(path, manifest, run, events, artifacts);
   const readArtifact = async (id: string, using: MemberInflater): Promise<Buffer> => {
     const name = MEMBER.artifact(id);
     const frame = members.get(name);
