@@ -70,8 +70,11 @@ export function reseal(members: readonly TarMember[], edit: (manifest: BundleMan
     const data = byName.get(entry.path);
     if (data) Object.assign(entry, { bytes: data.byteLength, sha256: sha256(data) });
   }
+  const listed = manifest.members.map((m) => ({ ...m }));
   edit(manifest);
   const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
-  const sums = [`${sha256(manifestBytes)}  manifest.json`, ...manifest.members.map((m) => `${m.sha256}  ${m.path}`)].join("\n") + "\n";
+  // An edit may break the member list itself: the sums then cover the list as it was.
+  const entries = Array.isArray(manifest.members) ? manifest.members : listed;
+  const sums = [`${sha256(manifestBytes)}  manifest.json`, ...entries.map((m) => `${String(m?.sha256)}  ${String(m?.path)}`)].join("\n") + "\n";
   return withMember(withMember(members, "manifest.json", manifestBytes), "SHA256SUMS", Buffer.from(sums));
 }
