@@ -36,7 +36,6 @@ export class MemberInflater {
 
   /** The member's content, decoded within its limit and counted against the total. */
   async inflate(member: string, frame: Uint8Array, declared: number | undefined): Promise<Buffer> {
-    this.check(member, frame, declared);
     const limit = Math.min(this.limitOf(declared), this.limits.maxTotalBytes - this.used);
     const content = await zstdDecompressWithin(frame, limit).catch((error: unknown) => {
       if (error instanceof ZstdLimitError) throw new BundleTooLargeError(this.bundlePath, member, error.bytes, error.limit, "could decompress to");

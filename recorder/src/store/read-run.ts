@@ -95,7 +95,7 @@ async function readSegmentFile(segment: SegmentFile): Promise<Buffer> {
 }
 
 /** The complete NDJSON lines of one segment: verified and decompressed when sealed, torn last line cut when plain. */
-export async function readSegmentBytes(segment: SegmentFile): Promise<{ bytes: Buffer; tornBytes: number }> {
+async function readSegmentBytes(segment: SegmentFile): Promise<{ bytes: Buffer; tornBytes: number }> {
   if (segment.sealed) return { bytes: await inflateSealed(segment), tornBytes: 0 };
   let raw: Buffer;
   try {
