@@ -4,6 +4,7 @@ import { colorsFor, type Colors } from "./output/colors.js";
 import { stringifyJson } from "./output/json.js";
 import { createProgress, type Progress } from "./output/progress.js";
 import { renderRows, type Column, type RowFormat } from "./output/table.js";
+import { terminalSafe } from "./output/terminal-safe.js";
 
 /** Where the CLI reads and writes; tests and embedders pass their own. */
 export interface CliIO {
@@ -49,9 +50,9 @@ export class CommandContext {
     this.print(stringifyJson(value));
   }
 
-  /** A note for people on stderr, silenced by `--quiet`. */
+  /** A note for people on stderr, silenced by `--quiet`; notes quote untrusted names, so control sequences go. */
   note(text: string): void {
-    if (!this.options.quiet) this.io.stderr.write(`${text}\n`);
+    if (!this.options.quiet) this.io.stderr.write(`${terminalSafe(text)}\n`);
   }
 
   /** Rows as a table on stdout, or JSON with `--json`, or CSV when asked. */

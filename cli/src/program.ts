@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { contextOf, type CliIO } from "./context.js";
 import { CliError, ExitCode, oneLine } from "./errors.js";
 import { classifyError } from "./store/errors.js";
+import { terminalSafe } from "./output/terminal-safe.js";
 import { COMMANDS } from "./commands/index.js";
 import { CLI_VERSION } from "./version.js";
 
@@ -17,7 +18,7 @@ export function createProgram(io: CliIO): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(`trace: ${text.replace(/^error: /, "")}`),
+      outputError: (text, write) => write(`trace: ${terminalSafe(text.replace(/^error: /, ""))}`),
     })
     .exitOverride();
   program.addHelpText(
@@ -52,7 +53,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       return err.code === "commander.executeSubCommandAsync" ? ExitCode.FAILURE : ExitCode.USAGE;
     }
     const error = err instanceof CliError ? err : classifyError(err);
-    io.stderr.write(`trace: ${oneLine(error.message)}\n`);
+    io.stderr.write(`trace: ${terminalSafe(oneLine(error.message))}\n`);
     if (io.env.TRACE_DEBUG) io.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
     return error.exitCode;
   }

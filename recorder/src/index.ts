@@ -1,6 +1,9 @@
 export { ArtifactStore, isArtifactId, sha256Hex, type StoredArtifact } from "./artifacts/artifact-store.js";
 export { ArtifactNotFoundError, ArtifactCorruptError } from "./artifacts/errors.js";
-export { zstd, zstdCompress, zstdDecompress, loadNativeZstd, loadWasmZstd, ZstdError, DEFAULT_ZSTD_LEVEL, WASM_CHUNK_BYTES, type ZstdCodec, type ZstdImplementation } from "./zstd/index.js";
+export {
+  zstd, zstdCompress, zstdDecompress, zstdDecompressWithin, contentBound, loadNativeZstd, loadWasmZstd, ZstdError, ZstdLimitError, DEFAULT_ZSTD_LEVEL, WASM_CHUNK_BYTES,
+  MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, type ContentBound, type ZstdCodec, type ZstdImplementation,
+} from "./zstd/index.js";
 export { ResultSpillExtension } from "./spill/result-spill-extension.js";
 export { ReadResultError } from "./spill/errors.js";
 export { READ_RESULT_TOOL, READ_RESULT_SCHEMA } from "./spill/read-result-tool.js";
@@ -15,15 +18,22 @@ export { EVENT_FORMAT_VERSION, type RecordedEvent, type PayloadRef, type Recorde
 export { RequestRebuilder, rebuildRequests } from "./format/request-rebuilder.js";
 export { DEFAULT_STORE_DIR, runDirOf } from "./format/layout.js";
 export { readRun, iterateRunEvents, listSegments, SegmentCorruptError, type RunRead, type ReadRunOptions, type SegmentFile } from "./store/read-run.js";
+export { parseEventLines, type BadLine, type ParsedLines } from "./store/event-lines.js";
+export { readRunManifest, RunNotFoundError, RunInvalidError } from "./store/run-manifest.js";
+export { RUN_STATUSES, RECORDER_EVENT_KINDS, KNOWN_EVENT_KINDS } from "./format/validate.js";
 export { recover, summarize, isProcessAlive, lockHolder, RunStillActiveError, type RecoverResult } from "./store/recover.js";
 export { referencedArtifacts } from "./store/references.js";
-export { exportIncident, RunNotFoundError, type ExportIncidentRequest, type IncidentExport } from "./bundle/export-incident.js";
-export { openBundle, type OpenedBundle } from "./bundle/open-bundle.js";
+export { exportIncident, type ExportIncidentRequest, type IncidentExport } from "./bundle/export-incident.js";
+export { openBundle, type OpenedBundle, type OpenBundleOptions } from "./bundle/open-bundle.js";
+export { DEFAULT_BUNDLE_LIMITS, type BundleLimits } from "./bundle/inflate.js";
 export { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleManifest, type BundleMember } from "./bundle/manifest.js";
-export { BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError } from "./bundle/errors.js";
-export { RecordingStore, type RunListing } from "./store/recording-store.js";
+export {
+  BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError, BundleContentError, BundleTooLargeError,
+} from "./bundle/errors.js";
+export { RecordingStore, type RunListing, type InvalidRunFolder } from "./store/recording-store.js";
 export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
 export { openSegmentTables, TYPED_EVENT_COLUMNS, TYPED_FROM_LINES, type RecordingTables } from "./store/segment-tables.js";
+export { lockToReading } from "./store/read-only.js";
 export { buildSpans, type RecordedSpan } from "./store/spans.js";
 export { ReplayProvider, type ReplayDivergence, type ReplayProviderOptions } from "./replay/replay-provider.js";
 export { recordedCalls, type RecordedCall } from "./replay/recorded-calls.js";

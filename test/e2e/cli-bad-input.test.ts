@@ -2,12 +2,11 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pipeline } from "node:stream/promises";
-import tar from "tar-stream";
 import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
 import { runTrace, snapshot, type CliRun } from "../../cli/src/test-support/run-cli.js";
+import { writeTar } from "../../recorder/src/test-support/bundle-surgery.js";
 
 let work: string;
 let store: string;
@@ -35,14 +34,6 @@ function commonPrefix(a: string, b: string): string {
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
   return a.slice(0, i);
-}
-
-async function writeTar(path: string, entries: Array<[string, string]>): Promise<void> {
-  const pack = tar.pack();
-  const done = pipeline(pack, createWriteStream(path));
-  for (const [name, text] of entries) pack.entry({ name }, text);
-  pack.finalize();
-  await done;
 }
 
 before(async () => {
@@ -103,7 +94,10 @@ describe("unusable input is refused with exit 4", () => {
     await refuses(["verify", "truncated.tar"], 4, /truncated/);
   });
   test("a bundle with a ../ member path is refused and nothing is extracted", async () => {
-    await writeTar(join(work, "escape.tar"), [["manifest.json", JSON.stringify({ format: "harnessx.incident", version: 1, members: [] })], ["../escaped.txt", "pwned"]]);
+    await writeTar(join(work, "escape.tar"), [
+      { name: "manifest.json", data: Buffer.from(JSON.stringify({ format: "harnessx.incident", version: 1, members: [] })) },
+      { name: "../escaped.txt", data: Buffer.from("pwned") },
+    ]);
     await refuses(["verify", "escape.tar"], 4, /refused member "\.\.\/escaped\.txt"/);
     await refuses(["report", "escape.tar", "-o", "escape.html"], 4, /refused member/);
     assert.equal(existsSync(join(work, "..", "escaped.txt")), false);
@@ -122,6 +116,12 @@ describe("unusable input is refused with exit 4", () => {
 describe("command-line mistakes are usage errors (exit 2)", () => {
   test("an unknown --to", async () => {
     await refuses(["convert", runA, "--to", "jaeger"], 2, /argument 'jaeger' is invalid\. Allowed choices are otlp, chrome/);
+  });
+  test("an unknown --kind lists the kinds", async () => {
+    await refuses(["show", runA, "--kind", "tool_call_end,bogus"], 2, /--kind: unknown value "bogus"; valid values: agent_start, agent_end, .*tool_call_end.*recorder\.dropped, recorder\.recovered/);
+  });
+  test("an unknown --status lists the statuses", async () => {
+    await refuses(["ls", "--status", "bogus"], 2, /--status: unknown value "bogus"; valid values: running, completed, failed, cancelled, paused, awaiting_approval, incomplete, crashed, invalid/);
   });
   test("push without a target, or with both", async () => {
     await refuses(["push", runA], 2, /choose one target/);

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../cli/src/test-support/recording.js";
 import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { eventLine, writeHandMadeRun } from "../../recorder/src/test-support/hand-made-run.js";
 
 let work: string;
 let store: string;
@@ -73,5 +74,18 @@ describe("trace recover seals a run whose process was killed", () => {
     assert.match(again.stdout, /already sealed \(status crashed\); nothing to do/);
     const summary = JSON.parse((await runTrace(["--store", store, "--json", "summary", runId])).stdout) as { status: string };
     assert.equal(summary.status, "crashed");
+  });
+});
+
+describe("trace recover counts torn bytes on the bytes", () => {
+  test("a torn last line holding invalid UTF-8 after a line holding some", async () => {
+    const handMade = join(work, "hand-made");
+    const bad = Buffer.from([0xff, 0xfe, 0xc3]);
+    const line = Buffer.from(eventLine("run_utf8", 1, "agent_start", { agent: "a" }));
+    const tail = Buffer.concat([Buffer.from('{"v":1,"seq":2,"ki'), bad]);
+    writeHandMadeRun(handMade, "run_utf8", [Buffer.concat([line.subarray(0, 20), bad, line.subarray(20), tail])]);
+    const r = await runTrace(["--store", handMade, "recover", "run_utf8"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`, ${tail.length} torn bytes cut$`, "m"));
   });
 });

@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
+import { escapeJsonControls, terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
 import { eventsWithPayloads, loadRun } from "../store/load.js";
 import { forExporters } from "../store/exporter-events.js";
@@ -31,11 +32,12 @@ export const convertCommand: CommandSpec = {
     const { toChromeTrace, toOtlpJsonLines } = await import("@harnessx/exporters");
     const body = options.to === "otlp" ? toOtlpJsonLines(events, convertOptions) : JSON.stringify(toChromeTrace(events, convertOptions));
     if (!out) {
-      ctx.io.stdout.write(body.endsWith("\n") ? body : `${body}\n`);
+      const json = escapeJsonControls(body);
+      ctx.io.stdout.write(json.endsWith("\n") ? json : `${json}\n`);
       return;
     }
     await writeFileAtomically(out, body.endsWith("\n") ? body : `${body}\n`);
     if (ctx.options.json) ctx.printJson({ path: out, format: options.to, runId: loaded.run.runId, bytes: Buffer.byteLength(body) });
-    else ctx.print(`wrote ${out} (${options.to === "otlp" ? "OTLP JSON Lines" : "Chrome trace-event JSON"}, ${formatBytes(Buffer.byteLength(body))})`);
+    else ctx.print(terminalSafe(`wrote ${out} (${options.to === "otlp" ? "OTLP JSON Lines" : "Chrome trace-event JSON"}, ${formatBytes(Buffer.byteLength(body))})`));
   },
 };

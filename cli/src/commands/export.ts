@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { exportIncident } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable } from "../output/write-file.js";
 import { resolveTarget } from "../store/resolve.js";
 
@@ -28,8 +29,8 @@ export const exportCommand: CommandSpec = {
     progress.stop();
     if (ctx.options.json) ctx.printJson(result);
     else {
-      ctx.print(`wrote ${result.path}`);
-      ctx.print(`  run ${result.runId}: ${result.events} events, ${result.artifacts} artifacts, ${formatBytes(result.bytes)}`);
+      ctx.print(terminalSafe(`wrote ${result.path}`));
+      ctx.print(terminalSafe(`  run ${result.runId}: ${result.events} events, ${result.artifacts} artifacts, ${formatBytes(result.bytes)}`));
       if (result.spills.count) {
         const how = result.spills.raw ? ctx.colors.yellow("raw, as stored (--include-raw-spills): do not share this bundle") : `redacted copies (${result.spills.redacted} changed by redaction)`;
         ctx.print(`  ${result.spills.count} spilled result(s): ${how}`);

@@ -1,29 +1,38 @@
 import { Command, Option } from "commander";
+import { RUN_STATUSES } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import type { Colors } from "../output/colors.js";
 import { usageError } from "../errors.js";
+import { choiceList } from "../option-values.js";
 import { formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";
 import type { Column } from "../output/table.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { ensureStore } from "../store/resolve.js";
-import { listRuns, type ListedRun } from "../store/runs.js";
+import { listRuns, type InvalidRun, type ListedRun } from "../store/runs.js";
 import { basename } from "node:path";
 
-function columns(c: Colors): Column<ListedRun>[] {
-  const status = (r: ListedRun): string => {
+type Row = ListedRun | InvalidRun;
+
+/** A run's figure, or null on a folder that is not a readable run. */
+const of = <T>(r: Row, pick: (run: ListedRun) => T): T | null => (r.status === "invalid" ? null : pick(r));
+
+function columns(c: Colors): Column<Row>[] {
+  const status = (r: Row): string => {
+    if (r.status === "invalid") return c.red(r.status);
     const text = r.stale ? `${r.status} (dead: trace recover)` : r.status;
     return r.status === "completed" ? c.green(text) : r.status === "failed" || r.status === "crashed" || r.stale ? c.red(text) : c.yellow(text);
   };
   return [
-  { header: "RUN", value: (r) => r.runId },
-  { header: "AGENT", value: (r) => r.agent },
-  { header: "STATUS", value: (r) => r.status, format: status },
-  { header: "START", value: (r) => new Date(r.startedAt).toISOString(), format: (r) => formatTime(r.startedAt) },
-  { header: "DURATION", value: (r) => r.durationMs, format: (r) => formatDuration(r.durationMs), align: "right" },
-  { header: "MODEL CALLS", value: (r) => r.modelCalls, align: "right" },
-  { header: "TOOL CALLS", value: (r) => r.toolCalls, align: "right" },
-  { header: "ERRORS", value: (r) => r.errors, align: "right" },
-  { header: "TOKENS", value: (r) => r.inputTokens + r.outputTokens, format: (r) => formatCount(r.inputTokens + r.outputTokens), align: "right" },
-  { header: "BUNDLE", value: (r) => r.bundle, format: (r) => (r.bundle ? basename(r.bundle) : "-") },
+    { header: "RUN", value: (r) => r.runId },
+    { header: "AGENT", value: (r) => of(r, (x) => x.agent) },
+    { header: "STATUS", value: (r) => r.status, format: status },
+    { header: "START", value: (r) => of(r, (x) => new Date(x.startedAt).toISOString()), format: (r) => formatTime(of(r, (x) => x.startedAt)) },
+    { header: "DURATION", value: (r) => of(r, (x) => x.durationMs), format: (r) => formatDuration(of(r, (x) => x.durationMs)), align: "right" },
+    { header: "MODEL CALLS", value: (r) => of(r, (x) => x.modelCalls), align: "right" },
+    { header: "TOOL CALLS", value: (r) => of(r, (x) => x.toolCalls), align: "right" },
+    { header: "ERRORS", value: (r) => of(r, (x) => x.errors), align: "right" },
+    { header: "TOKENS", value: (r) => of(r, (x) => x.inputTokens + x.outputTokens), format: (r) => formatCount(of(r, (x) => x.inputTokens + x.outputTokens)), align: "right" },
+    { header: "BUNDLE", value: (r) => of(r, (x) => x.bundle), format: (r) => terminalSafe(basename(of(r, (x) => x.bundle) ?? "-")) },
   ];
 }
 
@@ -32,7 +41,7 @@ export const lsCommand: CommandSpec = {
   define: () =>
     new Command("ls")
       .description("list the runs in the store, newest first")
-      .option("--status <status>", "only runs with this status (comma-separated: completed,failed,crashed,...)")
+      .option("--status <status>", `only runs with these statuses (comma-separated: ${[...RUN_STATUSES, "invalid"].join(", ")})`)
       .option("--since <when>", "only runs started since a duration ago (30m, 2h, 7d) or an ISO date")
       .addOption(new Option("--limit <n>", "at most this many runs").argParser((v) => {
         const n = Number(v);
@@ -46,20 +55,24 @@ export const lsCommand: CommandSpec = {
       since = parseSince(options.since);
       if (since === undefined) throw usageError(`--since must be a duration (30m, 2h, 7d) or an ISO date, got "${options.since}"`);
     }
-    const statuses = typeof options.status === "string" ? new Set(options.status.split(",").map((s) => s.trim()).filter(Boolean)) : undefined;
-    const runs = await listRuns(storeDir);
-    let shown = runs.filter((r) => (!statuses || statuses.has(r.status)) && (since === undefined || r.startedAt >= since));
+    const statuses = typeof options.status === "string" ? choiceList("--status", options.status, [...RUN_STATUSES, "invalid"]) : undefined;
+    const { runs, invalid } = await listRuns(storeDir);
+    // A folder that is not a readable run has no start time: --since leaves it out.
+    let shown: Row[] = [...runs, ...invalid].filter((r) => (!statuses || statuses.has(r.status)) && (since === undefined || of(r, (x) => x.startedAt >= since) === true));
     if (typeof options.limit === "number") shown = shown.slice(0, options.limit);
     if (ctx.options.json) {
       ctx.printJson(
-        shown.map(({ byKind: _byKind, ...r }) => ({
-          ...r,
-          startedAt: new Date(r.startedAt).toISOString(),
-          endedAt: r.endedAt === null ? null : new Date(r.endedAt).toISOString(),
-        })),
+        shown.map((r) => {
+          if (r.status === "invalid") return r;
+          const { byKind: _byKind, ...rest } = r;
+          return { ...rest, startedAt: new Date(r.startedAt).toISOString(), endedAt: r.endedAt === null ? null : new Date(r.endedAt).toISOString() };
+        }),
       );
     } else if (shown.length === 0) {
-      ctx.note(runs.length === 0 ? "no runs recorded in this store yet" : "no runs match the filters");
-    } else ctx.printRows(shown, columns(ctx.colors));
+      ctx.note(runs.length + invalid.length === 0 ? "no runs recorded in this store yet" : "no runs match the filters");
+    } else {
+      ctx.printRows(shown, columns(ctx.colors));
+      for (const r of shown) if (r.status === "invalid") ctx.note(`${r.runId}: not a readable run: ${r.problem}`);
+    }
   },
 };

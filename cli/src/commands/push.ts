@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import type { PushResult } from "@harnessx/exporters";
 import type { CommandSpec } from "../command-spec.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { eventsWithPayloads, loadRun } from "../store/load.js";
 import { forExporters } from "../store/exporter-events.js";
 import { resolveTarget } from "../store/resolve.js";
@@ -52,6 +53,6 @@ export const pushCommand: CommandSpec = {
       throw new CliError(ExitCode.UNREACHABLE, "push_unreachable", `could not deliver to ${targetName} within ${options.timeout}s: 0 ${unit} sent, ${result.failed} failed (unreachable or refusing)`);
     }
     if (result.failed > 0) throw new CliError(ExitCode.FAILURE, "push_incomplete", `pushed to ${targetName}: ${result.sent} ${unit} sent, ${result.failed} failed`);
-    if (!ctx.options.json) ctx.print(`pushed run ${loaded.run.runId} to ${targetName}: ${result.sent} ${unit} sent, 0 failed`);
+    if (!ctx.options.json) ctx.print(terminalSafe(`pushed run ${loaded.run.runId} to ${targetName}: ${result.sent} ${unit} sent, 0 failed`));
   },
 };

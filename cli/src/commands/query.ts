@@ -13,6 +13,9 @@ Tables (DuckDB SQL; columns as in recorder/README.md):
             duration_ms, status (ok|error|open), input_tokens, output_tokens, events, attrs (JSON)
   artifacts sha256, run_id, seq, kind, bytes, stored_bytes, present, preview
 
+Read-only: SQL may read these tables and nothing else; COPY ... TO, ATTACH, INSTALL, LOAD,
+CREATE, SET and reading other files are refused (exit 2) unless --allow-write.
+
 Examples:
   trace query <run> "SELECT name, count(*) FROM spans WHERE kind = 'tool' GROUP BY name"
   trace query --all --csv "SELECT run_id, sum(output_tokens) FROM spans WHERE kind = 'model' GROUP BY 1"`;
@@ -25,6 +28,7 @@ export const queryCommand: CommandSpec = {
       .argument("<args...>", "<run> <sql>, or <sql> with --all")
       .option("--all", "query every run of the store")
       .option("--csv", "CSV output")
+      .option("--allow-write", "let the SQL write or read other files, ATTACH, INSTALL, create tables (read-only by default)")
       .addHelpText("after", QUERY_HELP),
   async run(ctx, args, options) {
     const expected = options.all ? 1 : 2;
@@ -36,10 +40,11 @@ export const queryCommand: CommandSpec = {
     const scope = options.all ? { kind: "store" as const, storeDir: await ensureStore(ctx) } : await resolveTarget(ctx, args[0]);
     const progress = ctx.progress("query", "steps");
     progress.total(2);
-    const db = await openDatabase(scope);
+    const access = { allowWrite: Boolean(options.allowWrite) };
+    const db = await openDatabase(scope, access);
     progress.tick();
     try {
-      const result = await runQuery(db, sql);
+      const result = await runQuery(db, sql, access);
       progress.tick();
       progress.stop();
       if (!ctx.options.json && !options.csv && result.rows.length === 0) ctx.note("(no rows)");

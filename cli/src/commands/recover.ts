@@ -1,16 +1,16 @@
 import { Command } from "commander";
-import { isProcessAlive, lockHolder, recover, type RecoverResult } from "@harnessx/recorder";
-import { promises as fs } from "node:fs";
-import { join } from "node:path";
+import { isProcessAlive, lockHolder, readRunManifest, recover, type RecoverResult } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { ensureStore, resolveTarget, runIdsIn } from "../store/resolve.js";
 
 async function deadRuns(storeDir: string): Promise<string[]> {
   const out: string[] = [];
   for (const { dir } of await runIdsIn(storeDir)) {
     const pid = await lockHolder(dir);
-    const running = await fs.readFile(join(dir, "run.json"), "utf8").then((t) => (JSON.parse(t) as { status?: string }).status === "running", () => false);
+    // An unreadable run is not recovered here: `trace ls` lists it as invalid.
+    const running = await readRunManifest(dir).then((run) => run.status === "running", () => false);
     if ((pid !== undefined && !isProcessAlive(pid)) || (pid === undefined && running)) out.push(dir);
   }
   return out;
@@ -40,8 +40,9 @@ export const recoverCommand: CommandSpec = {
     }
     if (results.length === 0) ctx.print("no dead runs to recover");
     for (const r of results) {
-      if (r.recovered) ctx.print(`recovered ${r.runId}: status ${ctx.colors.red(r.status)}, ${r.sealed} segment(s) sealed, ${r.events} events${r.tornBytes ? `, ${r.tornBytes} torn bytes cut` : ""}`);
-      else ctx.print(`${r.runId} is already sealed (status ${r.status}); nothing to do`);
+      const runId = terminalSafe(r.runId);
+      if (r.recovered) ctx.print(`recovered ${runId}: status ${ctx.colors.red(r.status)}, ${r.sealed} segment(s) sealed, ${r.events} events${r.tornBytes ? `, ${r.tornBytes} torn bytes cut` : ""}`);
+      else ctx.print(`${runId} is already sealed (status ${r.status}); nothing to do`);
     }
   },
 };

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import type { CommandSpec } from "../command-spec.js";
 import { CliError, ExitCode } from "../errors.js";
 import { cut } from "../output/format.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { replayRun, type ReplayReport } from "../replay/replay-run.js";
 import { eventsWithPayloads, loadRun } from "../store/load.js";
 import { resolveTarget } from "../store/resolve.js";
@@ -9,20 +10,22 @@ import type { CommandContext } from "../context.js";
 
 function printReport(ctx: CommandContext, r: ReplayReport): void {
   const c = ctx.colors;
+  // Ids, paths, values and errors come from the recording (or the rerun of it): printed safe.
+  const line = (text: string) => ctx.print(terminalSafe(text));
   if (r.reproduced) {
-    ctx.print(`${c.green("reproduced")} run ${r.runId}: ${r.replayedCalls}/${r.recordedCalls} model calls matched the recording, status ${r.replayedStatus}`);
+    ctx.print(`${c.green("reproduced")} ${terminalSafe(`run ${r.runId}: ${r.replayedCalls}/${r.recordedCalls} model calls matched the recording, status ${r.replayedStatus}`)}`);
     return;
   }
-  ctx.print(`${c.red("diverged")} run ${r.runId}: ${r.replayedCalls} of ${r.recordedCalls} recorded model calls replayed, status ${r.replayedStatus} (recorded ${r.recordedStatus})`);
+  ctx.print(`${c.red("diverged")} ${terminalSafe(`run ${r.runId}: ${r.replayedCalls} of ${r.recordedCalls} recorded model calls replayed, status ${r.replayedStatus} (recorded ${r.recordedStatus})`)}`);
   if (r.divergence) {
     const d = r.divergence;
-    ctx.print(`  first divergence at model call ${d.call + 1} (recorded event #${d.recordedSeq}), at ${d.path}`);
-    ctx.print(`    recorded: ${cut(JSON.stringify(d.recorded) ?? "undefined", 200)}`);
-    ctx.print(`    replayed: ${cut(JSON.stringify(d.actual) ?? "undefined", 200)}`);
+    line(`  first divergence at model call ${d.call + 1} (recorded event #${d.recordedSeq}), at ${d.path}`);
+    line(`    recorded: ${cut(JSON.stringify(d.recorded) ?? "undefined", 200)}`);
+    line(`    replayed: ${cut(JSON.stringify(d.actual) ?? "undefined", 200)}`);
   }
-  if (r.unmatchedToolCalls.length) ctx.print(`  tool calls with no recorded result: ${r.unmatchedToolCalls.join(", ")}`);
-  if (!r.textMatches) ctx.print("  the final answer differs from the recorded one");
-  if (r.error) ctx.print(`  rerun error: ${r.error}`);
+  if (r.unmatchedToolCalls.length) line(`  tool calls with no recorded result: ${r.unmatchedToolCalls.join(", ")}`);
+  if (!r.textMatches) line("  the final answer differs from the recorded one");
+  if (r.error) line(`  rerun error: ${r.error}`);
 }
 
 /** `trace replay <run|bundle>`: rerun the recorded conversation and report whether it reproduces. */

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
 import { reportDataFrom } from "../report/from-run.js";
 import { renderReportHtml } from "../report/html.js";
@@ -28,6 +29,6 @@ export const reportCommand: CommandSpec = {
     await writeFileAtomically(out, html);
     const bytes = Buffer.byteLength(html);
     if (ctx.options.json) ctx.printJson({ path: out, runId: loaded.run.runId, bytes, events: data.events.length, spans: data.spans.length });
-    else ctx.print(`wrote ${out} (${formatBytes(bytes)}, ${data.events.length} events, ${data.spans.length} spans)`);
+    else ctx.print(terminalSafe(`wrote ${out} (${formatBytes(bytes)}, ${data.events.length} events, ${data.spans.length} spans)`));
   },
 };

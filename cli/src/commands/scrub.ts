@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
 import { loadScrubRules } from "../scrub/rules.js";
 import { scrubRun } from "../scrub/scrub-run.js";
@@ -45,9 +46,9 @@ export const scrubCommand: CommandSpec = {
     if (ctx.options.json) ctx.printJson(result);
     else {
       const total = Object.values(result.replaced).reduce((a, b) => a + b, 0);
-      ctx.print(`wrote ${result.path}: ${total} value(s) replaced (${result.distinctValues} distinct) in ${result.events} events`);
-      for (const [rule, count] of Object.entries(result.replaced).sort()) ctx.print(`  ${rule}: ${count}`);
-      if (mappingFile) ctx.print(`pseudonym mapping written to ${mappingFile} (keep it private; it is not in the bundle)`);
+      ctx.print(terminalSafe(`wrote ${result.path}: ${total} value(s) replaced (${result.distinctValues} distinct) in ${result.events} events`));
+      for (const [rule, count] of Object.entries(result.replaced).sort()) ctx.print(terminalSafe(`  ${rule}: ${count}`));
+      if (mappingFile) ctx.print(terminalSafe(`pseudonym mapping written to ${mappingFile} (keep it private; it is not in the bundle)`));
     }
   },
 };

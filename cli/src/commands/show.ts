@@ -1,8 +1,10 @@
 import { Command } from "commander";
-import type { RecordedEvent } from "@harnessx/recorder";
+import { KNOWN_EVENT_KINDS, type RecordedEvent } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
+import { choiceList } from "../option-values.js";
 import { formatDuration } from "../output/format.js";
 import { stringifyJson } from "../output/json.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { loadRun } from "../store/load.js";
 import { resolveTarget } from "../store/resolve.js";
 import { describeEvent, durationOf, isErrorEvent, toolOf } from "../timeline/describe.js";
@@ -22,9 +24,12 @@ export const showCommand: CommandSpec = {
   async run(ctx, [text], options) {
     const loaded = await loadRun(await resolveTarget(ctx, text));
     const events = loaded.events;
+    const bad = loaded.firstBadLine;
+    if (bad) ctx.note(`skipped ${loaded.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
     const depths = depthsOf(events);
     const start = events[0]?.ts ?? loaded.run.startedAt;
-    const kinds = typeof options.kind === "string" ? new Set(options.kind.split(",").map((k) => k.trim()).filter(Boolean)) : undefined;
+    // Kinds this version writes, and any a newer recorder wrote into this run.
+    const kinds = typeof options.kind === "string" ? choiceList("--kind", options.kind, [...new Set([...KNOWN_EVENT_KINDS, ...events.map((e) => e.kind)])]) : undefined;
     const toolSpans = new Set<string>();
     if (typeof options.tool === "string") {
       for (const e of events) if (e.spanId && toolOf(e) === options.tool) toolSpans.add(e.spanId);
@@ -70,7 +75,8 @@ export const showCommand: CommandSpec = {
       const offset = `+${formatDuration(e.ts - start)}`.padStart(10);
       const indent = "  ".repeat(depth);
       const duration = durationOf(e);
-      const kind = error ? c.red(c.bold(e.kind)) : e.spanId ? c.cyan(e.kind) : e.kind;
+      const name = terminalSafe(e.kind);
+      const kind = error ? c.red(c.bold(name)) : e.spanId ? c.cyan(name) : name;
       const detail = describeEvent(e);
       const line = `${c.dim(`#${String(e.seq).padEnd(5)}`)} ${c.dim(offset)} ${indent}${error ? c.red("✗ ") : ""}${kind}${detail ? `  ${error ? c.red(detail) : detail}` : ""}${duration !== undefined ? c.dim(`  ${formatDuration(duration)}`) : ""}`;
       ctx.print(line);

@@ -4,9 +4,8 @@ import type { CommandContext } from "../context.js";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes, formatCount, formatDuration } from "../output/format.js";
 import { renderRows } from "../output/table.js";
-import { openBundle, type RunManifest } from "@harnessx/recorder";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { terminalSafe } from "../output/terminal-safe.js";
+import { openBundle, readRunManifest, type RunManifest } from "@harnessx/recorder";
 import { bundleLines } from "../store/bundle-lines.js";
 import { resolveTarget } from "../store/resolve.js";
 import { openSegmentTables, type RecordingTables } from "@harnessx/recorder";
@@ -15,7 +14,7 @@ function redactionText(redaction: unknown): string {
   if (redaction === "off") return "off";
   if (redaction && typeof redaction === "object") {
     const r = redaction as { keys?: unknown[]; patterns?: Array<{ name?: string }>; custom?: boolean };
-    return `${r.keys?.length ?? 0} sensitive keys, patterns ${(r.patterns ?? []).map((p) => p.name).join(", ") || "none"}${r.custom ? ", custom function" : ""}`;
+    return terminalSafe(`${r.keys?.length ?? 0} sensitive keys, patterns ${(r.patterns ?? []).map((p) => p.name).join(", ") || "none"}${r.custom ? ", custom function" : ""}`);
   }
   return "unknown";
 }
@@ -24,12 +23,12 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
   const c = ctx.colors;
   const terminal = Boolean(ctx.io.stdout.isTTY);
   const status = s.status === "completed" ? c.green(s.status) : s.status === "failed" || s.status === "crashed" ? c.red(s.status) : c.yellow(s.status);
-  ctx.print(`${c.bold("run")}       ${s.runId}  (${s.agent})`);
-  ctx.print(`${c.bold("status")}    ${status}${s.error ? c.red(`  ${s.error.name ?? "Error"}: ${s.error.message}`) : ""}`);
+  ctx.print(`${c.bold("run")}       ${terminalSafe(`${s.runId}  (${s.agent})`)}`);
+  ctx.print(`${c.bold("status")}    ${status}${s.error ? c.red(terminalSafe(`  ${s.error.name ?? "Error"}: ${s.error.message}`)) : ""}`);
   ctx.print(`${c.bold("started")}   ${s.startedAt}   ${c.bold("duration")} ${formatDuration(s.durationMs)}`);
   ctx.print(`${c.bold("events")}    ${formatCount(s.events)}   ${c.bold("dropped")} ${formatCount(s.dropped.events)}${s.dropped.gaps ? ` in ${s.dropped.gaps} gap(s)` : ""}   ${c.bold("spills")} ${s.spills.count} (${formatBytes(s.spills.bytes)})`);
   ctx.print(`${c.bold("redaction")} ${redactionText(s.redaction)}; ${s.redactedValues} value(s) redacted`);
-  if (s.extensions.length) ctx.print(`${c.bold("extensions")} ${s.extensions.map((e) => `${e.name} [${e.level}]`).join(", ")}`);
+  if (s.extensions.length) ctx.print(`${c.bold("extensions")} ${terminalSafe(s.extensions.map((e) => `${e.name} [${e.level}]`).join(", "))}`);
   ctx.print("");
   ctx.print(c.bold("Events by kind"));
   ctx.print(renderRows(s.kinds, [
@@ -69,7 +68,7 @@ export const summaryCommand: CommandSpec = {
       const bundle = await openBundle(target.path);
       [tables, run, source] = [await bundleLines(bundle), bundle.run, target.path];
     } else {
-      run = JSON.parse(await readFile(join(target.runDir, "run.json"), "utf8")) as RunManifest;
+      run = await readRunManifest(target.runDir);
       [tables, source] = [await openSegmentTables(target.storeDir, [target.runDir]), target.runDir];
     }
     try {

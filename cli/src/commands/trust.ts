@@ -5,6 +5,7 @@ import type { CommandContext } from "../context.js";
 import type { CommandSpec } from "../command-spec.js";
 import { invalidInput, notFound, usageError } from "../errors.js";
 import type { Colors } from "../output/colors.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import type { Column } from "../output/table.js";
 
 type ListedStatus = "trusted" | "changed since trusted" | "untrusted" | "missing";
@@ -42,13 +43,13 @@ function trust(ctx: CommandContext, store: TrustStore, dir: string, home: string
     ctx.printJson({ ...record, load: plan.load, skipped: plan.skipped });
     return;
   }
-  ctx.print(`trusted ${record.dir}`);
+  ctx.print(terminalSafe(`trusted ${record.dir}`));
   if (plan.load.length === 0) ctx.print("no extension files would load from it or from the user folder");
   else {
     ctx.print("would load now:");
     ctx.printRows(plan.load, loadColumns);
   }
-  for (const s of plan.skipped) ctx.print(`skipped ${s.path}: ${s.reason}`);
+  for (const s of plan.skipped) ctx.print(terminalSafe(`skipped ${s.path}: ${s.reason}`));
 }
 
 function revoke(ctx: CommandContext, store: TrustStore, dir: string): void {
@@ -56,7 +57,7 @@ function revoke(ctx: CommandContext, store: TrustStore, dir: string): void {
   // A gone project can still be revoked; a mistyped path that was never trusted is an error.
   if (!revoked && !existsSync(dir)) throw notFound(`no such folder, and no trust record for it: ${dir}`);
   if (ctx.options.json) ctx.printJson({ dir, revoked });
-  else ctx.print(revoked ? `revoked trust in ${dir}: its .harnessx/extensions/ no longer load` : `${dir} was not trusted; nothing to revoke`);
+  else ctx.print(terminalSafe(revoked ? `revoked trust in ${dir}: its .harnessx/extensions/ no longer load` : `${dir} was not trusted; nothing to revoke`));
 }
 
 function list(ctx: CommandContext, store: TrustStore): void {

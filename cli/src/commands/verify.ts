@@ -4,6 +4,7 @@ import type { CommandSpec } from "../command-spec.js";
 import { notFound } from "../errors.js";
 import { classifyError } from "../store/errors.js";
 import { formatCount } from "../output/format.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 import { promises as fs } from "node:fs";
 
 /** `trace verify <bundle>`: checksums and manifest; exit 0 only when the bundle is whole. */
@@ -39,8 +40,8 @@ export const verifyCommand: CommandSpec = {
     };
     if (ctx.options.json) ctx.printJson(report);
     else {
-      ctx.print(`${ctx.colors.green("OK")} ${text}: ${m.format} v${m.version}, every member's size and sha256 match`);
-      ctx.print(`  run ${report.runId} (${report.status}), ${formatCount(report.events)} events, ${report.artifacts} artifacts, ${report.members} members, reason "${report.reason}"`);
+      ctx.print(`${ctx.colors.green("OK")} ${terminalSafe(text)}: ${m.format} v${m.version}, every member's size and sha256 match`);
+      ctx.print(`  run ${terminalSafe(report.runId)} (${report.status}), ${formatCount(report.events)} events, ${report.artifacts} artifacts, ${report.members} members, reason "${terminalSafe(report.reason)}"`);
       if (report.missingArtifacts) ctx.print(ctx.colors.yellow(`  ${report.missingArtifacts} artifact(s) were missing at export time (listed in the manifest)`));
     }
   },

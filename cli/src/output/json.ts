@@ -1,3 +1,5 @@
+import { escapeJsonControls } from "./terminal-safe.js";
+
 /**
  * Makes values from DuckDB and the recorder printable as JSON: bigints become numbers when
  * exact (strings otherwise), dates become ISO strings, typed arrays become byte counts' hex.
@@ -18,7 +20,7 @@ export function toJsonSafe(value: unknown): unknown {
   return value;
 }
 
-/** One JSON document per call, indented for people, one line per value for NDJSON consumers. */
+/** One JSON document per call, indented for people, one line per value for NDJSON consumers; control characters escaped. */
 export function stringifyJson(value: unknown, pretty = true): string {
-  return JSON.stringify(toJsonSafe(value), null, pretty ? 2 : undefined);
+  return escapeJsonControls(JSON.stringify(toJsonSafe(value), null, pretty ? 2 : undefined));
 }

@@ -1,6 +1,7 @@
 import Table from "cli-table3";
 import type { Colors } from "./colors.js";
-import { toJsonSafe } from "./json.js";
+import { stringifyJson, toJsonSafe } from "./json.js";
+import { terminalSafe } from "./terminal-safe.js";
 
 /** A column of a printed table: where its value comes from and how it looks. */
 export interface Column<Row> {
@@ -31,16 +32,19 @@ const PLAIN_CHARS = {
   left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  ",
 } as const;
 
+/** A cell's text: values from recordings and SQL are untrusted, so control sequences go. */
+function cellText(value: unknown): string {
+  const plain = toJsonSafe(value);
+  return terminalSafe(typeof plain === "object" ? JSON.stringify(plain) : String(plain));
+}
+
 function display(value: unknown): string {
-  if (value === null || value === undefined) return "-";
-  const safe = toJsonSafe(value);
-  return typeof safe === "object" ? JSON.stringify(safe) : String(safe);
+  return value === null || value === undefined ? "-" : cellText(value);
 }
 
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
-  const safe = toJsonSafe(value);
-  const text = typeof safe === "object" ? JSON.stringify(safe) : String(safe);
+  const text = cellText(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -49,7 +53,7 @@ export function renderRows<Row>(rows: readonly Row[], columns: readonly Column<R
   const format = options.format ?? "table";
   const keys = options.keys ?? columns.map((c) => c.header);
   if (format === "json") {
-    return JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c, i) => [keys[i], toJsonSafe(c.value(row))]))), null, 2);
+    return stringifyJson(rows.map((row) => Object.fromEntries(columns.map((c, i) => [keys[i], c.value(row)]))));
   }
   if (format === "csv") {
     const lines = [keys.map(csvCell).join(",")];
@@ -58,7 +62,7 @@ export function renderRows<Row>(rows: readonly Row[], columns: readonly Column<R
   }
   const colors = options.colors;
   const table = new Table({
-    head: columns.map((c) => (colors ? colors.bold(c.header) : c.header)),
+    head: columns.map((c) => (colors ? colors.bold(terminalSafe(c.header)) : terminalSafe(c.header))),
     colAligns: columns.map((c) => c.align ?? "left"),
     style: options.terminal ? { head: [], border: [], compact: true } : { head: [], border: [], "padding-left": 0, "padding-right": 0 },
     ...(options.terminal ? {} : { chars: PLAIN_CHARS }),

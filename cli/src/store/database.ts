@@ -1,7 +1,12 @@
-import { openBundle, RecordingStore } from "@harnessx/recorder";
+import { openBundle, openSegmentTables, RecordingStore, type RecordingTables } from "@harnessx/recorder";
 import { CliError, ExitCode, oneLine } from "../errors.js";
+import { assertReadOnly } from "./read-only-sql.js";
 import { runIdsIn, type Target } from "./resolve.js";
-import { openSegmentTables, type RecordingTables } from "@harnessx/recorder";
+
+/** Without `allowWrite`, SQL may read the tables and nothing else (no files, no ATTACH, no INSTALL, no writes). */
+export interface SqlAccess {
+  allowWrite?: boolean;
+}
 
 /** Rows of a SQL result with their column names (kept even when there are no rows). */
 export interface QueryResult {
@@ -14,14 +19,19 @@ export interface QueryResult {
  * goes through the recorder's `RecordingDatabase`; store runs are read by DuckDB from their segment
  * files (same tables and columns, much faster on large runs: the recorder's openSegmentTables).
  */
-export async function openDatabase(scope: Target | { kind: "store"; storeDir: string }): Promise<RecordingTables> {
-  if (scope.kind === "bundle") return RecordingStore.openBundleDatabase(await openBundle(scope.path));
-  if (scope.kind === "run") return openSegmentTables(scope.storeDir, [scope.runDir]);
-  return openSegmentTables(scope.storeDir, (await runIdsIn(scope.storeDir)).map((r) => r.dir));
+export async function openDatabase(scope: Target | { kind: "store"; storeDir: string }, access: SqlAccess = {}): Promise<RecordingTables> {
+  const options = { readOnly: !access.allowWrite };
+  if (scope.kind === "bundle") return RecordingStore.openBundleDatabase(await openBundle(scope.path), options);
+  if (scope.kind === "run") return openSegmentTables(scope.storeDir, [scope.runDir], options);
+  return openSegmentTables(scope.storeDir, (await runIdsIn(scope.storeDir)).map((r) => r.dir), options);
 }
 
-/** Runs SQL; a DuckDB error becomes a one-line CliError (exit 1) carrying DuckDB's own message. */
-export async function runQuery(db: RecordingTables, sql: string): Promise<QueryResult> {
+/**
+ * Runs SQL; a DuckDB error becomes a one-line CliError (exit 1) carrying DuckDB's own message.
+ * Without `allowWrite`, statements other than reads are refused first (exit 2).
+ */
+export async function runQuery(db: RecordingTables, sql: string, access: SqlAccess = {}): Promise<QueryResult> {
+  if (!access.allowWrite) await assertReadOnly(db.connection, sql);
   let reader;
   try {
     reader = await db.connection.runAndReadAll(sql);

@@ -1,4 +1,6 @@
-import { BundleError, BundleTruncatedError, RunNotFoundError, RunStillActiveError, SegmentCorruptError } from "@harnessx/recorder";
+import {
+  ArtifactCorruptError, ArtifactNotFoundError, BundleError, BundleTruncatedError, RunInvalidError, RunNotFoundError, RunStillActiveError, SegmentCorruptError, ZstdError,
+} from "@harnessx/recorder";
 import { CliError, ExitCode } from "../errors.js";
 
 /**
@@ -8,7 +10,8 @@ import { CliError, ExitCode } from "../errors.js";
 export function classifyError(err: unknown): CliError {
   if (err instanceof CliError) return err;
   const error = err instanceof Error ? err : new Error(String(err));
-  if (err instanceof RunNotFoundError) return new CliError(ExitCode.NOT_FOUND, err.code, error.message, { cause: err });
+  if (err instanceof RunNotFoundError || err instanceof ArtifactNotFoundError) return new CliError(ExitCode.NOT_FOUND, err.code, error.message, { cause: err });
+  if (err instanceof RunInvalidError || err instanceof ArtifactCorruptError || err instanceof ZstdError) return new CliError(ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
   if (err instanceof BundleError || err instanceof SegmentCorruptError) {
     const exit = err instanceof BundleError && !(err instanceof BundleTruncatedError) && /file not found/.test(err.message) ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT;
     return new CliError(exit, (err as BundleError).code, error.message, { cause: err });

@@ -1,6 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { ArtifactStore, openBundle, readRun, summarize, type BundleManifest, type RecordedEvent, type RunManifest, type RunSummary } from "@harnessx/recorder";
+import { ArtifactStore, openBundle, readRun, readRunManifest, summarize, type BadLine, type BundleManifest, type RecordedEvent, type RunManifest, type RunSummary } from "@harnessx/recorder";
 import type { Target } from "./resolve.js";
 
 /** A run read whole, from the store or from a verified bundle. */
@@ -14,6 +12,9 @@ export interface LoadedRun {
   summary: RunSummary;
   /** Bytes cut from a torn last line (a writer killed mid-line); 0 for bundles. */
   tornBytes: number;
+  /** Lines of the store's segments that were not events, skipped (bundles with any are refused). */
+  badLines: number;
+  firstBadLine?: BadLine & { segment: string };
   /** An event's payload: inline, or its artifact read and parsed on demand. */
   payloadOf(event: RecordedEvent): Promise<unknown>;
   /** An artifact's uncompressed bytes (verified against its sha256). */
@@ -32,11 +33,12 @@ export async function loadRun(target: Target): Promise<LoadedRun> {
       events: bundle.events,
       summary: bundle.manifest.run.summary ?? summarize(bundle.events),
       tornBytes: 0,
+      badLines: 0,
       payloadOf: (event) => payloadOf(event, read),
       artifactBytes: read,
     };
   }
-  const run = JSON.parse(await readFile(join(target.runDir, "run.json"), "utf8")) as RunManifest;
+  const run = await readRunManifest(target.runDir);
   const read = await readRun(target.runDir);
   const artifacts = new ArtifactStore(target.storeDir);
   return {
@@ -45,6 +47,8 @@ export async function loadRun(target: Target): Promise<LoadedRun> {
     events: read.events,
     summary: run.summary && run.status !== "running" ? run.summary : summarize(read.events),
     tornBytes: read.tornBytes,
+    badLines: read.badLines,
+    ...(read.firstBadLine ? { firstBadLine: read.firstBadLine } : {}),
     payloadOf: (event) => payloadOf(event, (sha256) => artifacts.get(sha256)),
     artifactBytes: (sha256) => artifacts.get(sha256),
   };

@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { readRunManifest } from "@harnessx/recorder";
 import type { CommandContext } from "../context.js";
 import { invalidInput, notFound, usageError } from "../errors.js";
 
@@ -44,16 +45,6 @@ export async function runIdsIn(storeDir: string): Promise<Array<{ runId: string;
   return out;
 }
 
-async function runIdOfDir(runDir: string): Promise<string> {
-  try {
-    const manifest = JSON.parse(await fs.readFile(join(runDir, "run.json"), "utf8")) as { runId?: unknown };
-    if (typeof manifest.runId === "string") return manifest.runId;
-  } catch {
-    // fall through: an unreadable run.json is reported below
-  }
-  throw invalidInput(`${runDir} is not a recorded run (no readable run.json)`);
-}
-
 /**
  * Resolves a `<run>` argument: an existing file is a bundle, a directory with `run.json` is a run
  * directory, anything else is a run id or a unique prefix of one in `--store`.
@@ -71,7 +62,7 @@ export async function resolveTarget(ctx: CommandContext, text: string, options: 
       if (await isDir(join(path, "runs"))) throw usageError(`${text} is a store; pass it as --store ${text} and name a run`);
       throw invalidInput(`${text} is a directory but not a recorded run (no run.json)`);
     }
-    const runId = await runIdOfDir(path);
+    const { runId } = await readRunManifest(path);
     const storeDir = basename(dirname(path)) === "runs" ? resolve(path, "..", "..") : dirname(path);
     return { kind: "run", storeDir, runDir: path, runId };
   }

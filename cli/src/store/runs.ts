@@ -7,6 +7,15 @@ export interface ListedRun extends RunListing {
   bundle: string | null;
 }
 
+/** A folder under `runs/` that is not a readable run, listed with status `invalid` and why. */
+export interface InvalidRun {
+  /** The folder's name. */
+  runId: string;
+  dir: string;
+  status: "invalid";
+  problem: string;
+}
+
 /** Bundles the recorder wrote under `<store>/incidents/` (named `<runId>-<UTC time>.tar`), newest per run. */
 async function bundlesByRun(storeDir: string): Promise<Map<string, string>> {
   const dir = join(storeDir, "incidents");
@@ -19,8 +28,11 @@ async function bundlesByRun(storeDir: string): Promise<Map<string, string>> {
   return out;
 }
 
-/** Every run of a store, newest first (through `RecordingStore.listRuns`). */
-export async function listRuns(storeDir: string): Promise<ListedRun[]> {
-  const [runs, bundles] = await Promise.all([new RecordingStore(storeDir).listRuns(), bundlesByRun(storeDir)]);
-  return runs.map((run) => ({ ...run, bundle: bundles.get(run.runId) ?? null }));
+/** Every run of a store, newest first, then the folders that are not readable runs (through `RecordingStore.listRunFolders`). */
+export async function listRuns(storeDir: string): Promise<{ runs: ListedRun[]; invalid: InvalidRun[] }> {
+  const [folders, bundles] = await Promise.all([new RecordingStore(storeDir).listRunFolders(), bundlesByRun(storeDir)]);
+  return {
+    runs: folders.runs.map((run) => ({ ...run, bundle: bundles.get(run.runId) ?? null })),
+    invalid: folders.invalid.map(({ name, dir, problem }) => ({ runId: name, dir, status: "invalid", problem })),
+  };
 }

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,14 +12,28 @@ export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** The child's peak resident set size in bytes, with `measureMemory`. */
+  peakRssBytes?: number;
 }
 
+export interface RunTraceOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  /** Report the child's peak RSS (written by the child itself as it exits). */
+  measureMemory?: boolean;
+}
+
+// Loaded into the child with --import: records the process's own peak RSS (kilobytes) as it exits.
+const REPORT_PEAK_RSS = `data:text/javascript,import { writeFileSync } from "node:fs"; process.on("exit", () => writeFileSync(process.env.TRACE_PEAK_RSS_FILE, String(process.resourceUsage().maxRSS)));`;
+
 /** Runs `node cli/dist/bin.js ...args` as a child process (no TTY: no colours, no progress bars). */
-export function runTrace(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runTrace(args: readonly string[], options: RunTraceOptions = {}): Promise<CliRun> {
+  const rssFile = options.measureMemory ? join(tmpdir(), `trace-rss-${process.pid}-${randomBytes(4).toString("hex")}`) : undefined;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TRACE_BIN, ...args], {
+    const child = spawn(process.execPath, [...(rssFile ? ["--import", REPORT_PEAK_RSS] : []), TRACE_BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "0", ...options.env },
+      env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "0", ...options.env, ...(rssFile ? { TRACE_PEAK_RSS_FILE: rssFile } : {}) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -29,7 +44,11 @@ export function runTrace(args: readonly string[], options: { cwd?: string; env?:
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      if (!rssFile) return resolve({ code, stdout, stderr });
+      // A child killed before its exit handler ran (timeout, out of memory) reports nothing.
+      const kilobytes = existsSync(rssFile) ? Number(readFileSync(rssFile, "utf8")) : Number.NaN;
+      rmSync(rssFile, { force: true });
+      resolve({ code, stdout, stderr, peakRssBytes: kilobytes * 1024 });
     });
   });
 }

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from "@harnessx/recorder";
 import { cut, formatDuration } from "../output/format.js";
+import { terminalSafe } from "../output/terminal-safe.js";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
@@ -26,8 +27,12 @@ function decidedBy(a: Record<string, unknown>): string | undefined {
   return policy ? `by policy ${policy[1]} of extension ${policy[2]}` : `by ${source}`;
 }
 
-/** One short line of facts about an event, from its summary attributes. */
+/** One short line of facts about an event, from its summary attributes (recorded text: control sequences removed). */
 export function describeEvent(event: RecordedEvent): string {
+  return terminalSafe(describeAttrs(event));
+}
+
+function describeAttrs(event: RecordedEvent): string {
   const a = event.attrs ?? {};
   switch (event.kind) {
     case "agent_start":

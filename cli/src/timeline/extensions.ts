@@ -1,4 +1,5 @@
 import type { ExtensionSummary } from "@harnessx/core";
+import { terminalSafe } from "../output/terminal-safe.js";
 
 const KINDS = ["tools", "prompts", "policies", "lifecycle", "middleware", "observers"] as const;
 
@@ -9,6 +10,6 @@ const KINDS = ["tools", "prompts", "policies", "lifecycle", "middleware", "obser
 export function describeExtensions(extensions: readonly ExtensionSummary[]): string[] {
   return extensions.map((e) => {
     const parts = KINDS.filter((k) => e[k]?.length).map((k) => `${k} ${e[k].join(", ")}`);
-    return [e.name, `[${e.level}]`, e.source, parts.join("; ")].filter(Boolean).join("  ");
+    return terminalSafe([e.name, `[${e.level}]`, e.source, parts.join("; ")].filter(Boolean).join("  "));
   });
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { zstdCompress, zstdDecompress } from "../zstd/index.js";
+import { MAX_DECOMPRESSED_BYTES, zstdCompress, zstdDecompressWithin } from "../zstd/index.js";
 import { ArtifactCorruptError, ArtifactNotFoundError } from "./errors.js";
 
 /** What `put` stored: the id (sha256 of the uncompressed bytes) and the uncompressed size. */
@@ -51,10 +51,10 @@ export class ArtifactStore {
     return { sha256, bytes: bytes.byteLength };
   }
 
-  /** The uncompressed bytes; verifies them against the id. */
-  async get(sha256: string): Promise<Buffer> {
-    const data = await zstdDecompress(await this.getCompressed(sha256)).catch((error: unknown) => {
-      throw new ArtifactCorruptError(sha256, "its zstd frame does not decode", { cause: error });
+  /** The uncompressed bytes (at most `maxBytes`, default 256 MiB); verifies them against the id. */
+  async get(sha256: string, maxBytes: number = MAX_DECOMPRESSED_BYTES): Promise<Buffer> {
+    const data = await zstdDecompressWithin(await this.getCompressed(sha256), maxBytes).catch((error: unknown) => {
+      throw new ArtifactCorruptError(sha256, `its zstd frame does not decode (${(error as Error).message})`, { cause: error });
     });
     if (sha256Hex(data) !== sha256) throw new ArtifactCorruptError(sha256, "its content no longer matches its sha256");
     return data;

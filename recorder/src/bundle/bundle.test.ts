@@ -3,47 +3,17 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, defineExtension, ScriptedProvider, tool } from "@harnessx/core";
-import tar from "tar-stream";
+import { Agent, ScriptedProvider } from "@harnessx/core";
 import {
   ArtifactStore, BundleChecksumError, BundleFormatError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError,
   FlightRecorderExtension, openBundle, type BundleManifest,
 } from "../index.js";
-import { echoScript, echoTool, scriptedAgent } from "../test-support/agents.js";
+import { echoScript, recordRunWithArtifact, scriptedAgent } from "../test-support/agents.js";
+import { membersOf, writeTar } from "../test-support/bundle-surgery.js";
 import { hasCommand, tempDir } from "../test-support/system.js";
 
 const hasTar = hasCommand("tar");
 const hasZstd = hasCommand("zstd");
-
-/** A run whose spill-like extension stores an artifact and emits a CUSTOM event referencing it. */
-async function recordRunWithArtifact(dir: string): Promise<{ runId: string; recorder: FlightRecorderExtension; sha256: string }> {
-  const artifacts = new ArtifactStore(dir);
-  let sha256 = "";
-  const spill = defineExtension({
-    name: "spill-like",
-    install(ctx) {
-      ctx.registerTool(
-        tool({
-          name: "big",
-          description: "returns a lot",
-          execute: async () => {
-            const stored = await artifacts.put("row,value\n" + "1,2\n".repeat(10_000));
-            sha256 = stored.sha256;
-            await ctx.emit("spill", { toolName: "big", toolCallId: "c2", bytes: stored.bytes, resultId: "r1", sha256, kind: "csv" });
-            return "spilled";
-          },
-        }),
-      );
-    },
-  });
-  await artifacts.put("unrelated artifact that must not be bundled");
-  const recorder = new FlightRecorderExtension({ dir, inlinePayloadBytes: 2048 });
-  const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "echo", input: { text: "x".repeat(5000) } }, { id: "c2", name: "big" }] }, { text: "done" }]);
-  const agent = new Agent({ provider, tools: [echoTool], extensions: [recorder, spill] });
-  const result = await agent.run("go");
-  await agent.close();
-  return { runId: result.runId, recorder, sha256 };
-}
 
 describe("an incident bundle holds the run, exactly its artifacts, and checksums", () => {
   test("export then openBundle verifies everything; manifest first and complete", async () => {
@@ -121,33 +91,6 @@ describe("an incident bundle holds the run, exactly its artifacts, and checksums
     }
   });
 });
-
-async function writeTar(path: string, entries: Array<{ name: string; data: Buffer; type?: "file" | "symlink" }>): Promise<void> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  pack.on("data", (c: unknown) => void chunks.push(c as Buffer));
-  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
-  for (const e of entries) {
-    if (e.type === "symlink") pack.entry({ name: e.name, size: 0, type: "symlink", linkname: "/etc/passwd" });
-    else pack.entry({ name: e.name, size: e.data.length, type: "file" }, e.data);
-  }
-  pack.finalize();
-  await done;
-  writeFileSync(path, Buffer.concat(chunks));
-}
-
-async function membersOf(path: string): Promise<Array<{ name: string; data: Buffer }>> {
-  const extract = tar.extract();
-  const out: Array<{ name: string; data: Buffer }> = [];
-  extract.on("entry", (header, stream, next) => {
-    const chunks: Buffer[] = [];
-    stream.on("data", (c: unknown) => void chunks.push(c as Buffer));
-    stream.on("end", () => (out.push({ name: header.name, data: Buffer.concat(chunks) }), next()));
-  });
-  extract.end(readFileSync(path));
-  await new Promise<void>((resolve) => extract.on("finish", () => resolve()));
-  return out;
-}
 
 describe("openBundle refuses damaged or hostile bundles, naming the problem", () => {
   test("one tampered byte in a member is refused naming the member", async () => {

@@ -41,3 +41,22 @@ export class BundleFormatError extends BundleError {
     super("bundle_format", bundlePath, detail, options);
   }
 }
+
+/** A member's content is not what the format says: run.json or manifest.json of the wrong shape, an event line that is not an event, members that contradict each other. */
+export class BundleContentError extends BundleError {
+  constructor(bundlePath: string, readonly member: string, detail: string) {
+    super("bundle_invalid_content", bundlePath, `member "${member}" is not valid: ${detail}`);
+  }
+}
+
+/**
+ * A member would take more bytes than the reader allows (its declared size, or the reader's
+ * limits): a compression bomb, a size that lies, or a bundle too large to read.
+ * `what` completes the sentence: "could decompress to", "is stored as", "brings the bundle to".
+ */
+export class BundleTooLargeError extends BundleError {
+  constructor(bundlePath: string, readonly member: string, readonly bytes: number, readonly limit: number, what: string) {
+    const n = (value: number) => value.toLocaleString("en-US");
+    super("bundle_too_large", bundlePath, `member "${member}" ${what} ${n(bytes)} bytes, more than the ${n(limit)} allowed; refused (a compression bomb, or a size that lies)`);
+  }
+}

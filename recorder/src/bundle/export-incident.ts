@@ -2,13 +2,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { HarnessError, Redactor } from "@harnessx/core";
+import { Redactor } from "@harnessx/core";
 import tar from "tar-stream";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
 import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
 import { readRun } from "../store/read-run.js";
 import { summarize } from "../store/recover.js";
+import { readRunManifestFile } from "../store/run-manifest.js";
 import { referencedArtifacts } from "../store/references.js";
 import { zstdCompress } from "../zstd/index.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
@@ -34,17 +35,10 @@ export interface IncidentExport {
   bytes: number;
   events: number;
   artifacts: number;
-  /** Referenced artifacts no longer in the store (listed in the manifest's run summary only). */
+  /** Referenced artifacts no longer in the store, or corrupt there (listed in the manifest's `missingArtifacts`). */
   missingArtifacts: string[];
   /** Spilled results included, and whether as redacted copies or raw. */
   spills: { count: number; redacted: number; raw: boolean };
-}
-
-/** The run has no directory in the store. */
-export class RunNotFoundError extends HarnessError {
-  constructor(readonly runId: string, dir: string) {
-    super("run_not_found", `no recorded run ${JSON.stringify(runId)} under ${dir}/runs (see RecordingStore.listRuns())`);
-  }
 }
 
 function sha256(data: Uint8Array): string {
@@ -59,9 +53,8 @@ function sha256(data: Uint8Array): string {
  */
 export async function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
   const runDir = runDirOf(request.dir, request.runId);
-  const runJson = await fs.readFile(join(runDir, "run.json")).catch(() => undefined);
-  if (!runJson) throw new RunNotFoundError(request.runId, request.dir);
-  const run = JSON.parse(runJson.toString("utf8")) as RunManifest;
+  // The bundle's run.json is the store's, byte for byte, as read once.
+  const { manifest: run, bytes: runJson } = await readRunManifestFile(runDir);
   const { events, text, badLines } = await readRun(runDir, { keepText: true });
   // The lines are copied as recorded; only damaged lines (not JSON) force a re-serialization.
   const ndjson = Buffer.from(badLines === 0 && text !== undefined ? text : events.map((event) => JSON.stringify(event) + "\n").join(""));
@@ -69,6 +62,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
     [MEMBER.run, runJson],
     [MEMBER.events, await zstdCompress(ndjson)],
   ]);
+  const contentBytes = new Map<string, number>([[MEMBER.events, ndjson.byteLength]]);
   const store = new ArtifactStore(request.dir);
   // The run's own policy (or the defaults when it recorded none) applies to all text the bundle adds.
   const redactor = run.redaction === "off" ? new Redactor() : Redactor.fromDescription(run.redaction);
@@ -79,18 +73,27 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
     if (spilled.has(id) && !request.includeRawSpills) {
       const copy = await redactedCopy(store, id, redactor);
       if (!copy) missingArtifacts.push(id);
-      else if (copy.id === id) members.set(MEMBER.artifact(id), copy.frame);
       else {
         members.set(MEMBER.artifact(copy.id), copy.frame);
-        redactedSpills[id] = copy.id;
+        contentBytes.set(MEMBER.artifact(copy.id), copy.bytes);
+        if (copy.id !== id) redactedSpills[id] = copy.id;
       }
       continue;
     }
-    const frame = await store.getCompressed(id).catch(() => undefined);
-    if (frame) members.set(MEMBER.artifact(id), frame);
-    else missingArtifacts.push(id);
+    // Read whole (verified against its id) to declare its size; a corrupt artifact is left out as missing.
+    const content = await store.get(id).catch(() => undefined);
+    const frame = content && (await store.getCompressed(id).catch(() => undefined));
+    if (content && frame) {
+      members.set(MEMBER.artifact(id), frame);
+      contentBytes.set(MEMBER.artifact(id), content.byteLength);
+    } else missingArtifacts.push(id);
   }
-  const listed: BundleMember[] = [...members].map(([path, data]) => ({ path, bytes: data.byteLength, sha256: sha256(data) }));
+  const listed: BundleMember[] = [...members].map(([path, data]) => ({
+    path,
+    bytes: data.byteLength,
+    sha256: sha256(data),
+    ...(contentBytes.has(path) ? { contentBytes: contentBytes.get(path) } : {}),
+  }));
   const summary = summarize(events);
   const gaps = events
     .filter((e) => e.kind === "recorder.dropped")
@@ -157,12 +160,15 @@ function spilledArtifacts(events: readonly RecordedEvent[]): Set<string> {
 }
 
 /** A spilled result's redacted copy, content-addressed under its own id (the same id when nothing changed). */
-async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor): Promise<{ id: string; frame: Buffer } | undefined> {
+async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor): Promise<{ id: string; frame: Buffer; bytes: number } | undefined> {
   const raw = await store.get(id).catch(() => undefined);
   if (!raw) return undefined;
   const text = raw.toString("utf8");
   const clean = redactor.redactString(text);
-  if (clean === text && Buffer.from(text).equals(raw)) return { id, frame: await store.getCompressed(id) };
+  if (clean === text && Buffer.from(text).equals(raw)) {
+    const frame = await store.getCompressed(id).catch(() => undefined);
+    return frame && { id, frame, bytes: raw.byteLength };
+  }
   const bytes = Buffer.from(clean);
-  return { id: sha256(bytes), frame: await zstdCompress(bytes) };
+  return { id: sha256(bytes), frame: await zstdCompress(bytes), bytes: bytes.byteLength };
 }

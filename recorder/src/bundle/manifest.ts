@@ -15,8 +15,15 @@ export const MEMBER = {
 
 export interface BundleMember {
   path: string;
+  /** Size as stored in the tar. */
   bytes: number;
   sha256: string;
+  /**
+   * Decompressed size of a zstd member (events, artifacts): readers refuse a member that would
+   * inflate past it. Absent in bundles written before it was recorded; readers then apply only
+   * their ceiling.
+   */
+  contentBytes?: number;
 }
 
 /** `manifest.json`, the first member of every bundle. */

@@ -3,11 +3,14 @@ import { promises as fs } from "node:fs";
 import type { SealedSegmentInfo } from "../format/event.js";
 import { zstdCompress } from "../zstd/index.js";
 
-/** The complete lines of NDJSON text: a torn last line (no newline: the writer died mid-write) is cut. */
-export function completeLines(text: string): { complete: string; torn: boolean } {
-  const end = text.lastIndexOf("\n");
-  if (end === text.length - 1) return { complete: text, torn: false };
-  return { complete: text.slice(0, end + 1), torn: true };
+/**
+ * The complete lines of NDJSON bytes: a torn last line (no newline: the writer died mid-write) is
+ * cut. Works on bytes so the count is exact and the kept bytes are unchanged even when the file
+ * holds invalid UTF-8 (decoding first would turn each bad byte into a 3-byte U+FFFD).
+ */
+export function completeLines(bytes: Buffer): { complete: Buffer; tornBytes: number } {
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  return { complete: bytes.subarray(0, end), tornBytes: bytes.byteLength - end };
 }
 
 /**
@@ -16,15 +19,14 @@ export function completeLines(text: string): { complete: string; torn: boolean }
  * leaves either the plain file or a verified sealed one for readers, never neither.
  */
 export async function sealSegment(plainPath: string): Promise<SealedSegmentInfo> {
-  const { complete } = completeLines(await fs.readFile(plainPath, "utf8"));
-  const content = Buffer.from(complete, "utf8");
+  const { complete: content } = completeLines(await fs.readFile(plainPath));
   const frame = await zstdCompress(content);
   const info: SealedSegmentInfo = {
     sha256: createHash("sha256").update(frame).digest("hex"),
     contentSha256: createHash("sha256").update(content).digest("hex"),
     bytes: content.byteLength,
     compressedBytes: frame.byteLength,
-    ...lineStats(complete),
+    ...lineStats(content.toString("utf8")),
   };
   const sealedPath = `${plainPath}.zst`;
   await writeAtomically(sealedPath, frame);

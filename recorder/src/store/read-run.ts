@@ -5,8 +5,10 @@ import { HarnessError } from "@harnessx/core";
 import type { RecordedEvent, SealedSegmentInfo } from "../format/event.js";
 import { segmentIndexOf, segmentsDirOf } from "../format/layout.js";
 import { RequestRebuilder } from "../format/request-rebuilder.js";
+import { SEALED_SEGMENT_SCHEMA, parseChecked } from "../format/validate.js";
 import { completeLines } from "../recording/seal.js";
-import { zstdDecompress } from "../zstd/index.js";
+import { contentBound, MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "../zstd/index.js";
+import { parseEventLines, type BadLine } from "./event-lines.js";
 
 /** A sealed segment whose bytes no longer match the checksum written when it was sealed. */
 export class SegmentCorruptError extends HarnessError {
@@ -34,65 +36,95 @@ export interface ReadRunOptions {
 /** The run's segments in order: sealed where a verified seal exists, else the plain file. */
 export async function listSegments(runDir: string): Promise<SegmentFile[]> {
   const dir = segmentsDirOf(runDir);
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
   const byIndex = new Map<number, SegmentFile>();
-  for (const name of names) {
-    const index = segmentIndexOf(name);
-    if (index === undefined) continue;
-    const sealed = name.endsWith(".zst");
+  for (const entry of entries) {
+    const index = segmentIndexOf(entry.name);
+    if (index === undefined || !entry.isFile()) continue;
+    const path = join(dir, entry.name);
     const current = byIndex.get(index);
-    if (sealed) {
-      const info = await fs
-        .readFile(join(dir, `${name}.sha256`), "utf8")
-        .then((text) => JSON.parse(text) as SealedSegmentInfo)
-        .catch(() => undefined);
+    if (entry.name.endsWith(".zst")) {
+      const info = await readSealedInfo(path);
       // A seal without its sidecar was interrupted; the plain file (still there) is authoritative.
-      if (info) byIndex.set(index, { index, path: join(dir, name), sealed: true, info });
-      else if (!current) byIndex.set(index, { index, path: join(dir, name), sealed: true });
+      if (info) byIndex.set(index, { index, path, sealed: true, info });
+      else if (!current) byIndex.set(index, { index, path, sealed: true });
     } else if (!current || !current.info) {
-      byIndex.set(index, { index, path: join(dir, name), sealed: false });
+      byIndex.set(index, { index, path, sealed: false });
     }
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
 }
 
-/** The NDJSON text of one segment: verified and decompressed when sealed, torn last line cut when plain. */
-export async function readSegmentText(segment: SegmentFile): Promise<{ text: string; tornBytes: number }> {
-  const raw = await fs.readFile(segment.path);
-  if (!segment.sealed) {
-    const { complete } = completeLines(raw.toString("utf8"));
-    return { text: complete, tornBytes: raw.byteLength - Buffer.byteLength(complete) };
-  }
+/** A sealed segment's sidecar; undefined when missing, torn or of another shape (as if never written). */
+async function readSealedInfo(sealedPath: string): Promise<SealedSegmentInfo | undefined> {
+  const text = await fs.readFile(`${sealedPath}.sha256`, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  const parsed = parseChecked<SealedSegmentInfo>(text, SEALED_SEGMENT_SCHEMA);
+  return "value" in parsed ? parsed.value : undefined;
+}
+
+/** The most a sealed segment may decode to: what its sidecar says (plus the last block's slack), within the reader's ceiling. */
+function sealedLimit(segment: SegmentFile): number {
+  return segment.info ? Math.min(segment.info.bytes + ZSTD_MAX_BLOCK_BYTES, MAX_DECOMPRESSED_BYTES) : MAX_DECOMPRESSED_BYTES;
+}
+
+/**
+ * Reads a sealed segment's bytes and checks them before anything decodes them: the sha256 its
+ * sidecar recorded, and that its frame cannot inflate past the size the sidecar declares (or the
+ * reader's ceiling). DuckDB readers call this too, then read the file themselves.
+ */
+export async function verifySealedSegment(segment: SegmentFile): Promise<Buffer> {
+  const raw = await readSegmentFile(segment);
   if (segment.info && createHash("sha256").update(raw).digest("hex") !== segment.info.sha256) {
     throw new SegmentCorruptError(segment.path, "its sha256 differs from the one recorded when it was sealed");
   }
-  const text = await zstdDecompress(raw).catch((error: unknown) => {
+  let bound: number;
+  try {
+    bound = contentBound(raw).bytes;
+  } catch (error) {
     throw new SegmentCorruptError(segment.path, `its zstd frame does not decode (${(error as Error).message})`);
-  });
-  return { text: text.toString("utf8"), tornBytes: 0 };
+  }
+  if (bound > sealedLimit(segment)) throw new SegmentCorruptError(segment.path, `its zstd frame could decode to ${bound} bytes, more than ${sealedLimit(segment)} (a compression bomb, or a sidecar that lies)`);
+  return raw;
 }
 
-/** Parses NDJSON lines; a line that is not JSON (damage in the middle of a file) is counted, not fatal. */
-export function parseLines(text: string): { events: RecordedEvent[]; badLines: number } {
-  const events: RecordedEvent[] = [];
-  let badLines = 0;
-  for (const line of text.split("\n")) {
-    if (line.length === 0) continue;
-    try {
-      events.push(JSON.parse(line) as RecordedEvent);
-    } catch {
-      badLines++;
-    }
+async function readSegmentFile(segment: SegmentFile): Promise<Buffer> {
+  const { size } = await fs.stat(segment.path);
+  if (size > MAX_DECOMPRESSED_BYTES) throw new SegmentCorruptError(segment.path, `${size} bytes, more than a reader takes (${MAX_DECOMPRESSED_BYTES})`);
+  return fs.readFile(segment.path);
+}
+
+/** The complete NDJSON lines of one segment: verified and decompressed when sealed, torn last line cut when plain. */
+async function readSegmentBytes(segment: SegmentFile): Promise<{ bytes: Buffer; tornBytes: number }> {
+  if (segment.sealed) return { bytes: await inflateSealed(segment), tornBytes: 0 };
+  let raw: Buffer;
+  try {
+    raw = await readSegmentFile(segment);
+  } catch (error) {
+    // Sealed by its recorder since it was listed (the plain file goes once the sealed copy is in place).
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    const sealed = `${segment.path}.zst`;
+    return { bytes: await inflateSealed({ ...segment, path: sealed, sealed: true, info: await readSealedInfo(sealed) }), tornBytes: 0 };
   }
-  return { events, badLines };
+  const { complete, tornBytes } = completeLines(raw);
+  return { bytes: complete, tornBytes };
+}
+
+async function inflateSealed(segment: SegmentFile): Promise<Buffer> {
+  const raw = await verifySealedSegment(segment);
+  const bytes = await zstdDecompressWithin(raw, sealedLimit(segment)).catch((error: unknown) => {
+    throw new SegmentCorruptError(segment.path, `its zstd frame does not decode (${(error as Error).message})`);
+  });
+  if (segment.info && bytes.byteLength !== segment.info.bytes) throw new SegmentCorruptError(segment.path, `it decodes to ${bytes.byteLength} bytes, its sidecar says ${segment.info.bytes}`);
+  return bytes;
 }
 
 /** Events of a run segment by segment, in `seq` order (for big runs). */
 export async function* iterateRunEvents(runDir: string, options: ReadRunOptions = {}): AsyncGenerator<RecordedEvent> {
   const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
   for (const segment of await listSegments(runDir)) {
-    const { text } = await readSegmentText(segment);
-    for (const event of parseLines(text).events) yield rebuilder ? rebuilder.apply(event) : event;
+    const { bytes } = await readSegmentBytes(segment);
+    for (const event of parseEventLines(bytes).events) yield rebuilder ? rebuilder.apply(event) : event;
   }
 }
 
@@ -100,28 +132,32 @@ export interface RunRead {
   events: RecordedEvent[];
   /** Bytes cut from a torn last line (a writer killed mid-line). */
   tornBytes: number;
-  /** Lines that were not JSON. */
+  /** Lines that were not events (not JSON, or JSON of another shape), skipped. */
   badLines: number;
+  /** The first of them: its segment file, line number and what is wrong with it. */
+  firstBadLine?: BadLine & { segment: string };
   segments: SegmentFile[];
   /** With `keepText`: the complete lines of every segment, in order. */
   text?: string;
 }
 
-/** Every event of a run, in order, with what the reader had to cut. */
+/** Every event of a run, in order, with what the reader had to cut or skip. */
 export async function readRun(runDir: string, options: ReadRunOptions = {}): Promise<RunRead> {
   const segments = await listSegments(runDir);
   const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
   const events: RecordedEvent[] = [];
   let tornBytes = 0;
   let badLines = 0;
-  const texts: string[] = [];
+  let firstBadLine: RunRead["firstBadLine"];
+  const texts: Buffer[] = [];
   for (const segment of segments) {
-    const read = await readSegmentText(segment);
-    if (options.keepText) texts.push(read.text);
+    const read = await readSegmentBytes(segment);
+    if (options.keepText) texts.push(read.bytes);
     tornBytes += read.tornBytes;
-    const parsed = parseLines(read.text);
+    const parsed = parseEventLines(read.bytes);
     badLines += parsed.badLines;
+    if (parsed.firstBad && !firstBadLine) firstBadLine = { segment: segment.path, ...parsed.firstBad };
     for (const event of parsed.events) events.push(rebuilder ? rebuilder.apply(event) : event);
   }
-  return { events, tornBytes, badLines, segments, ...(options.keepText ? { text: texts.join("") } : {}) };
+  return { events, tornBytes, badLines, ...(firstBadLine ? { firstBadLine } : {}), segments, ...(options.keepText ? { text: Buffer.concat(texts).toString("utf8") } : {}) };
 }

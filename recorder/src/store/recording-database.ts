@@ -1,6 +1,7 @@
 import { DuckDBInstance, timestampMillisValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue, type Json } from "@duckdb/node-api";
 import type { RecordedEvent } from "../format/event.js";
 import { isArtifactId } from "../artifacts/artifact-store.js";
+import { lockToReading } from "./read-only.js";
 import { buildSpans } from "./spans.js";
 
 /** Size of an artifact where the caller knows it (store file or bundle member). */
@@ -46,8 +47,8 @@ const json = (value: unknown): string | null => (value === undefined ? null : JS
 export class RecordingDatabase {
   private constructor(private readonly instance: DuckDBInstance, readonly connection: DuckDBConnection) {}
 
-  /** Loads events (any runs) into a fresh in-memory database. */
-  static async fromEvents(events: Iterable<RecordedEvent>, storedSizeOf: StoredSizeOf = () => undefined): Promise<RecordingDatabase> {
+  /** Loads events (any runs) into a fresh in-memory database; with `readOnly`, SQL can then read the tables and nothing else. */
+  static async fromEvents(events: Iterable<RecordedEvent>, storedSizeOf: StoredSizeOf = () => undefined, options: { readOnly?: boolean } = {}): Promise<RecordingDatabase> {
     // No extension downloads: the store is queried offline, with DuckDB's built-in JSON support.
     const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
     const connection = await instance.connect();
@@ -55,6 +56,7 @@ export class RecordingDatabase {
     const db = new RecordingDatabase(instance, connection);
     const all = Array.isArray(events) ? (events as RecordedEvent[]) : [...events];
     await db.load(all, storedSizeOf);
+    if (options.readOnly) await lockToReading(connection);
     return db;
   }
 

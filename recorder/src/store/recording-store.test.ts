@@ -1,7 +1,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Agent, ScriptedProvider } from "@harnessx/core";
-import { FlightRecorderExtension, RecordingStore, RunNotFoundError, openBundle } from "../index.js";
+import { FlightRecorderExtension, RecordingStore, RunInvalidError, RunNotFoundError, openBundle } from "../index.js";
 import { echoScript, echoTool } from "../test-support/agents.js";
 import { tempDir } from "../test-support/system.js";
 
@@ -89,6 +91,27 @@ describe("runs open as DuckDB tables for SQL", () => {
       } finally {
         fromBundle.close();
       }
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe("folders under runs/ that are not readable runs", () => {
+  test("listRuns leaves them out; listRunFolders names each with its problem; reading one is a typed error", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const { ok } = await recordTwoRuns(dir);
+      mkdirSync(join(dir, "runs", "run_half"), { recursive: true });
+      writeFileSync(join(dir, "runs", "run_half", "run.json"), '{"runId": "run_half", "stat');
+      const store = new RecordingStore(dir);
+      assert.equal((await store.listRuns()).length, 2);
+      const { runs, invalid } = await store.listRunFolders();
+      assert.ok(runs.some((r) => r.runId === ok));
+      assert.deepEqual(invalid.map((f) => f.name), ["run_half"]);
+      assert.match(invalid[0].problem, /run_half\/run\.json is not a valid run manifest: not valid JSON/);
+      await assert.rejects(store.getRun("run_half"), RunInvalidError);
+      await assert.rejects(store.readEvents("run_half"), RunInvalidError);
     } finally {
       cleanup();
     }

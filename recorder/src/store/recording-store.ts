@@ -3,11 +3,12 @@ import { join } from "node:path";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
-import { exportIncident, RunNotFoundError, type IncidentExport } from "../bundle/export-incident.js";
+import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
 import type { OpenedBundle } from "../bundle/open-bundle.js";
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { isProcessAlive, lockHolder, recover, summarize, type RecoverResult } from "./recover.js";
 import { RecordingDatabase } from "./recording-database.js";
+import { readRunManifest, RunNotFoundError } from "./run-manifest.js";
 
 /** One run as `listRuns` shows it. */
 export interface RunListing extends RunSummary {
@@ -26,6 +27,14 @@ export interface RunListing extends RunSummary {
   artifacts: number;
 }
 
+/** A folder under `runs/` that is not a readable run: what is wrong with it. */
+export interface InvalidRunFolder {
+  /** The folder's name (a run id, percent-encoded when it is not a plain name). */
+  name: string;
+  dir: string;
+  problem: string;
+}
+
 /**
  * Read side of a recording store (default `.harnessx`): lists runs, reads their events, opens
  * them as DuckDB tables, recovers dead runs and exports incident bundles. Safe to use while
@@ -42,29 +51,35 @@ export class RecordingStore {
     return runDirOf(this.root, runId);
   }
 
-  /** Every run with a `run.json`, newest first. Totals of unfinished runs are computed from their events. */
+  /** Every readable run, newest first. Totals of unfinished runs are computed from their events. */
   async listRuns(): Promise<RunListing[]> {
+    return (await this.listRunFolders()).runs;
+  }
+
+  /** Every folder under `runs/`: the readable runs (newest first) and the folders that are not, with why. */
+  async listRunFolders(): Promise<{ runs: RunListing[]; invalid: InvalidRunFolder[] }> {
     const names = await fs.readdir(join(this.root, "runs")).catch(() => [] as string[]);
-    const listings: RunListing[] = [];
-    for (const name of names) {
-      const listing = await this.describe(join(this.root, "runs", name)).catch(() => undefined);
-      if (listing) listings.push(listing);
+    const runs: RunListing[] = [];
+    const invalid: InvalidRunFolder[] = [];
+    for (const name of names.sort()) {
+      const dir = join(this.root, "runs", name);
+      try {
+        runs.push(await this.describe(dir));
+      } catch (error) {
+        invalid.push({ name, dir, problem: error instanceof RunNotFoundError ? `${dir} has no run.json` : (error as Error).message });
+      }
     }
-    return listings.sort((a, b) => b.startedAt - a.startedAt);
+    return { runs: runs.sort((a, b) => b.startedAt - a.startedAt), invalid };
   }
 
-  /** One run's listing; `RunNotFoundError` when the store has no such run. */
-  async getRun(runId: string): Promise<RunListing> {
-    const listing = await this.describe(this.runDir(runId)).catch(() => undefined);
-    if (!listing) throw new RunNotFoundError(runId, this.root);
-    return listing;
+  /** One run's listing; `RunNotFoundError` when the store has no such run, `RunInvalidError` when its run.json is unusable. */
+  getRun(runId: string): Promise<RunListing> {
+    return this.describe(this.runDir(runId));
   }
 
-  /** The run's `run.json`. */
-  async manifest(runId: string): Promise<RunManifest> {
-    const text = await fs.readFile(join(this.runDir(runId), "run.json"), "utf8").catch(() => undefined);
-    if (text === undefined) throw new RunNotFoundError(runId, this.root);
-    return JSON.parse(text) as RunManifest;
+  /** The run's `run.json`, checked (`RunNotFoundError`, `RunInvalidError`). */
+  manifest(runId: string): Promise<RunManifest> {
+    return readRunManifest(this.runDir(runId));
   }
 
   /** A run's events in order. `fullRequests` rebuilds whole LLM requests. */
@@ -107,9 +122,9 @@ export class RecordingStore {
     return RecordingDatabase.fromEvents(events, (id) => sizes.get(id));
   }
 
-  /** DuckDB tables over a bundle opened with `openBundle`. */
-  static openBundleDatabase(bundle: OpenedBundle): Promise<RecordingDatabase> {
-    return RecordingDatabase.fromEvents(bundle.events, (id) => bundle.member(`artifacts/${id}.zst`)?.byteLength);
+  /** DuckDB tables over a bundle opened with `openBundle` (`readOnly`: see `RecordingDatabase.fromEvents`). */
+  static openBundleDatabase(bundle: OpenedBundle, options: { readOnly?: boolean } = {}): Promise<RecordingDatabase> {
+    return RecordingDatabase.fromEvents(bundle.events, (id) => bundle.member(`artifacts/${id}.zst`)?.byteLength, options);
   }
 
   /** Seals a dead run and marks it crashed (see `recover`). */
@@ -129,7 +144,7 @@ export class RecordingStore {
   }
 
   private async describe(runDir: string): Promise<RunListing> {
-    const manifest = JSON.parse(await fs.readFile(join(runDir, "run.json"), "utf8")) as RunManifest;
+    const manifest = await readRunManifest(runDir);
     const pid = await lockHolder(runDir);
     const stale = pid !== undefined && !isProcessAlive(pid);
     const finished = manifest.status !== "running" && manifest.summary && manifest.summary.events > 0;

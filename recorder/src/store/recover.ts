@@ -8,6 +8,7 @@ import { sealSegment, writeAtomically } from "../recording/seal.js";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
 import { readRun } from "./read-run.js";
 import { referencedArtifacts } from "./references.js";
+import { readRunManifest } from "./run-manifest.js";
 
 /** `recover` was asked to seal a run whose recording process is still alive. */
 export class RunStillActiveError extends HarnessError {
@@ -70,7 +71,7 @@ export interface RecoverResult {
 export async function recover(runDir: string): Promise<RecoverResult> {
   const pid = await lockHolder(runDir);
   if (pid !== undefined && pid !== process.pid && isProcessAlive(pid)) throw new RunStillActiveError(runDir, pid);
-  const manifest = JSON.parse(await fs.readFile(runManifestPathOf(runDir), "utf8")) as RunManifest;
+  const manifest = await readRunManifest(runDir);
   const read = await readRun(runDir);
   const plain = read.segments.filter((s) => !s.sealed);
   if (pid === undefined && plain.length === 0 && manifest.status !== "running") {

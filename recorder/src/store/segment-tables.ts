@@ -1,23 +1,14 @@
-import { createHash } from "node:crypto";
-import { createReadStream, promises as fs } from "node:fs";
-import { pipeline } from "node:stream/promises";
+import { promises as fs } from "node:fs";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
-import { listSegments, SegmentCorruptError } from "./read-run.js";
+import { listSegments, verifySealedSegment } from "./read-run.js";
+import { lockToReading } from "./read-only.js";
+import { sqlList } from "./sql-literal.js";
 
 /** DuckDB tables over recorded runs; close when done. */
 export interface RecordingTables {
   readonly connection: DuckDBConnection;
   close(): void;
-}
-
-const sqlString = (text: string): string => `'${text.replace(/'/g, "''")}'`;
-const sqlList = (items: readonly string[]): string => `[${items.map(sqlString).join(", ")}]`;
-
-async function sha256File(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  await pipeline(createReadStream(path), hash);
-  return hash.digest("hex");
 }
 
 /** The fields summaries aggregate, typed; DuckDB's JSON reader parses each line once. */
@@ -35,7 +26,8 @@ function ndjsonSource(sealed: string[], plain: string[], columns: string): strin
     `SELECT * FROM read_ndjson(${sqlList(files)}, compression = '${compression}', columns = ${columns}, ignore_errors = true)`;
   const parts: string[] = [];
   if (sealed.length) parts.push(nd(sealed, "zstd"));
-  if (plain.length) parts.push(nd(plain, "none"));
+  // The JSON reader names it 'uncompressed'; its CSV reader (linesSource) also takes 'none'.
+  if (plain.length) parts.push(nd(plain, "uncompressed"));
   return parts.join(" UNION ALL ");
 }
 
@@ -55,19 +47,19 @@ function linesSource(sealed: string[], plain: string[]): string {
  * The same tables as the recorder's `RecordingDatabase` (`events`, `spans`, `artifacts`, with the
  * columns documented in recorder/README.md) built by DuckDB straight from a store's segment files,
  * so a million events load in about a second instead of being parsed one by one in JavaScript.
- * Sealed segments are checked against their recorded sha256 first (the recorder's `listSegments`
- * says which segment is authoritative); `lines` is kept as a view for byte counts.
+ * Sealed segments are checked first, as the JavaScript reader checks them (recorded sha256, and a
+ * frame that cannot inflate past its declared size); `listSegments` says which segment is
+ * authoritative; `lines` is kept as a view for byte counts. With `readOnly`, SQL can read these
+ * tables and nothing else (see `lockToReading`).
  */
-export async function openSegmentTables(storeDir: string, runDirs: readonly string[]): Promise<RecordingTables> {
+export async function openSegmentTables(storeDir: string, runDirs: readonly string[], options: { readOnly?: boolean } = {}): Promise<RecordingTables> {
   const sealed: string[] = [];
   const plain: string[] = [];
   for (const runDir of runDirs) {
     for (const segment of await listSegments(runDir)) {
       if (!segment.sealed) plain.push(segment.path);
       else {
-        if (segment.info && (await sha256File(segment.path)) !== segment.info.sha256) {
-          throw new SegmentCorruptError(segment.path, "its sha256 differs from the one recorded when it was sealed");
-        }
+        await verifySealedSegment(segment);
         sealed.push(segment.path);
       }
     }
@@ -92,6 +84,7 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
     await connection.run(EVENTS_VIEW);
     await connection.run(SPANS_VIEW);
     await createArtifacts(connection, storeDir);
+    if (options.readOnly) await lockToReading(connection, [...sealed, ...plain]);
   } catch (error) {
     close();
     throw error;

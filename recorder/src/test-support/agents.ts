@@ -1,4 +1,6 @@
-import { Agent, tool, type ScriptStep, ScriptedProvider, type Extension } from "@harnessx/core";
+import { Agent, defineExtension, tool, type ScriptStep, ScriptedProvider, type Extension } from "@harnessx/core";
+import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { FlightRecorderExtension } from "../recording/flight-recorder.js";
 
 /** A no-op tool that echoes its input (returns an object so rawResult differs from the text). */
 export const echoTool = tool({
@@ -18,4 +20,34 @@ export function echoScript(calls: number, finalText = "done"): ScriptStep[] {
 
 export function scriptedAgent(steps: ScriptStep[], extensions: Extension[], name = "test-agent"): Agent {
   return new Agent({ provider: new ScriptedProvider(steps), tools: [echoTool], extensions, name, maxIterations: 100_000 });
+}
+
+/** A run whose spill-like extension stores an artifact and emits a CUSTOM event referencing it. */
+export async function recordRunWithArtifact(dir: string): Promise<{ runId: string; recorder: FlightRecorderExtension; sha256: string }> {
+  const artifacts = new ArtifactStore(dir);
+  let sha256 = "";
+  const spill = defineExtension({
+    name: "spill-like",
+    install(ctx) {
+      ctx.registerTool(
+        tool({
+          name: "big",
+          description: "returns a lot",
+          execute: async () => {
+            const stored = await artifacts.put("row,value\n" + "1,2\n".repeat(10_000));
+            sha256 = stored.sha256;
+            await ctx.emit("spill", { toolName: "big", toolCallId: "c2", bytes: stored.bytes, resultId: "r1", sha256, kind: "csv" });
+            return "spilled";
+          },
+        }),
+      );
+    },
+  });
+  await artifacts.put("unrelated artifact that must not be bundled");
+  const recorder = new FlightRecorderExtension({ dir, inlinePayloadBytes: 2048 });
+  const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "echo", input: { text: "x".repeat(5000) } }, { id: "c2", name: "big" }] }, { text: "done" }]);
+  const agent = new Agent({ provider, tools: [echoTool], extensions: [recorder, spill] });
+  const result = await agent.run("go");
+  await agent.close();
+  return { runId: result.runId, recorder, sha256 };
 }

@@ -17,5 +17,12 @@ export class ZstdError extends HarnessError {
   }
 }
 
+/** Data that would decompress to more bytes than the reader allows (a compression bomb, or a size lie). */
+export class ZstdLimitError extends ZstdError {
+  constructor(readonly bytes: number, readonly limit: number) {
+    super(`could decompress to ${bytes} bytes, more than the limit of ${limit}`);
+  }
+}
+
 /** Level 3 is zstd's own default: fast, and already well ahead of gzip in ratio. */
 export const DEFAULT_ZSTD_LEVEL = 3;

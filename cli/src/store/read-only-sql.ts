@@ -1,0 +1,38 @@
+import { StatementType, type DuckDBConnection } from "@duckdb/node-api";
+import { CliError, ExitCode, oneLine } from "../errors.js";
+
+/** Statements that only read: what `trace query` runs without --allow-write. */
+const READING = new Set<StatementType>([StatementType.SELECT, StatementType.EXPLAIN]);
+
+function refused(reason: string): CliError {
+  return new CliError(ExitCode.USAGE, "query_read_only", `trace query is read-only: ${reason}; pass --allow-write to run it`);
+}
+
+/**
+ * Refuses SQL that does more than read the loaded tables, before any of it runs: each statement
+ * is prepared (not executed) to learn its type. The connection is also locked by DuckDB's own
+ * settings (`lockToReading`); this check names the problem instead of a permission error.
+ * A statement that does not parse or bind is left for DuckDB to report when it runs.
+ */
+export async function assertReadOnly(connection: DuckDBConnection, sql: string): Promise<void> {
+  let extracted;
+  try {
+    extracted = await connection.extractStatements(sql);
+  } catch {
+    return;
+  }
+  for (let i = 0; i < extracted.count; i++) {
+    let prepared;
+    try {
+      prepared = await extracted.prepare(i);
+    } catch (error) {
+      // Binding a statement that reaches a file fails on the locked connection: say why.
+      const message = oneLine((error as Error).message);
+      if (/^Permission Error/.test(message)) throw refused(`it reaches files outside the recording (${message})`);
+      return;
+    }
+    const type = prepared.statementType;
+    prepared.destroySync();
+    if (!READING.has(type)) throw refused(`statement ${i + 1} is ${StatementType[type] ?? "of an unknown type"}, not a query (SELECT, EXPLAIN)`);
+  }
+}

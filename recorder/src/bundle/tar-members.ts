@@ -1,0 +1,55 @@
+import { createReadStream } from "node:fs";
+import { posix } from "node:path";
+import tar from "tar-stream";
+import { BundleError, BundleFormatError, BundleTooLargeError, BundleTruncatedError, BundleUnsafePathError } from "./errors.js";
+import type { BundleLimits } from "./inflate.js";
+import { MEMBER } from "./manifest.js";
+
+const MAX_MEMBERS = 100_000;
+
+/** Refuses absolute paths, `..` segments, backslashes and anything that normalizes elsewhere. */
+export function checkMemberPath(bundle: string, name: string): void {
+  if (name.length === 0 || name.includes("\0")) throw new BundleUnsafePathError(bundle, name, "empty or NUL in the name");
+  if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || name.includes("\\")) throw new BundleUnsafePathError(bundle, name, "absolute or Windows-style path");
+  if (name.split("/").includes("..")) throw new BundleUnsafePathError(bundle, name, "a '..' segment escapes the bundle folder");
+  if (posix.normalize(name) !== name) throw new BundleUnsafePathError(bundle, name, "not a normalized relative path");
+}
+
+/**
+ * Reads a bundle's members into memory, in order, refusing before reading its data any member
+ * that is not a regular file with a safe path, appears twice, or is larger (as its tar header
+ * says) than the limits allow. The manifest must come first.
+ */
+export async function readMembers(path: string, limits: BundleLimits): Promise<Map<string, Buffer>> {
+  const members = new Map<string, Buffer>();
+  let total = 0;
+  const source = createReadStream(path);
+  const extract = tar.extract();
+  source.on("error", (error) => extract.destroy(error));
+  source.pipe(extract);
+  try {
+    for await (const entry of extract) {
+      const { name, type, size = 0 } = entry.header;
+      checkMemberPath(path, name);
+      if (type !== "file") throw new BundleUnsafePathError(path, name, `a ${type ?? "special"} entry, not a regular file`);
+      if (members.size === 0 && name !== MEMBER.manifest) throw new BundleFormatError(path, `the first member is "${name}", expected ${MEMBER.manifest}`);
+      if (members.has(name)) throw new BundleFormatError(path, `member "${name}" appears twice`);
+      if (members.size >= MAX_MEMBERS) throw new BundleFormatError(path, `more than ${MAX_MEMBERS} members`);
+      if (size > limits.maxMemberBytes) throw new BundleTooLargeError(path, name, size, limits.maxMemberBytes, "is stored as");
+      total += size;
+      if (total > limits.maxTotalBytes) throw new BundleTooLargeError(path, name, total, limits.maxTotalBytes, "brings the bundle to");
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      members.set(name, Buffer.concat(chunks));
+    }
+  } catch (error) {
+    source.destroy();
+    if (error instanceof BundleError) throw error;
+    const message = (error as Error).message ?? String(error);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new BundleFormatError(path, "file not found", { cause: error });
+    if (/unexpected end|premature|truncat/i.test(message)) throw new BundleTruncatedError(path, message, { cause: error });
+    throw new BundleFormatError(path, `not a readable tar archive (${message})`, { cause: error });
+  }
+  if (members.size === 0) throw new BundleTruncatedError(path, "the archive holds no members");
+  return members;
+}

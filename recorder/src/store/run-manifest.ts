@@ -1,0 +1,48 @@
+import { promises as fs } from "node:fs";
+import { basename, dirname } from "node:path";
+import { HarnessError } from "@harnessx/core";
+import type { RunManifest } from "../format/event.js";
+import { runManifestPathOf } from "../format/layout.js";
+import { parseChecked, RUN_MANIFEST_SCHEMA } from "../format/validate.js";
+
+/** The run has no directory (or no run.json) in the store. */
+export class RunNotFoundError extends HarnessError {
+  constructor(readonly runId: string, dir: string) {
+    super("run_not_found", `no recorded run ${JSON.stringify(runId)} under ${dir}/runs (see RecordingStore.listRuns())`);
+  }
+}
+
+/** A run folder whose run.json cannot be used: unreadable, not JSON, or not a run manifest. */
+export class RunInvalidError extends HarnessError {
+  constructor(readonly runDir: string, readonly problem: string) {
+    super("run_invalid", `${runManifestPathOf(runDir)} is not a valid run manifest: ${problem}`);
+  }
+}
+
+/** A run's `run.json`, checked; `RunNotFoundError` when absent, `RunInvalidError` when unusable. */
+export async function readRunManifest(runDir: string): Promise<RunManifest> {
+  return (await readRunManifestFile(runDir)).manifest;
+}
+
+/** The checked manifest and the bytes it was read from (to copy them as they are). */
+export async function readRunManifestFile(runDir: string): Promise<{ manifest: RunManifest; bytes: Buffer }> {
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(runManifestPathOf(runDir));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new RunNotFoundError(decodeURIComponentSafe(basename(runDir)), dirname(dirname(runDir)));
+    throw new RunInvalidError(runDir, `unreadable (${(error as Error).message})`);
+  }
+  const parsed = parseChecked<RunManifest>(bytes.toString("utf8"), RUN_MANIFEST_SCHEMA);
+  if ("problem" in parsed) throw new RunInvalidError(runDir, parsed.problem);
+  return { manifest: parsed.value, bytes };
+}
+
+// Run folders of ids that are not plain names are percent-encoded (see safeRunDirName).
+function decodeURIComponentSafe(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}

@@ -1,0 +1,80 @@
+// Taking incident bundles apart and putting them back together, for tests of hostile bundles:
+// `reseal` recomputes the manifest's member list and SHA256SUMS the way an attacker would, so a
+// test reaches the checks behind the checksums.
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import tar from "tar-stream";
+import type { BundleManifest } from "../bundle/manifest.js";
+
+export interface TarMember {
+  name: string;
+  data: Buffer;
+  /** Default "file". */
+  type?: "file" | "symlink";
+}
+
+const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
+
+/** The members of a tar file (or tar bytes), in order. */
+export async function membersOf(source: string | Buffer): Promise<TarMember[]> {
+  const extract = tar.extract();
+  const out: TarMember[] = [];
+  extract.on("entry", (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (c: unknown) => void chunks.push(c as Buffer));
+    stream.on("end", () => (out.push({ name: header.name, data: Buffer.concat(chunks) }), next()));
+  });
+  const done = new Promise<void>((resolve, reject) => extract.on("finish", () => resolve()).on("error", reject));
+  extract.end(typeof source === "string" ? readFileSync(source) : source);
+  await done;
+  return out;
+}
+
+/** Tar bytes of these members, in this order (symlinks point at /etc/passwd). */
+export async function tarOf(members: readonly TarMember[]): Promise<Buffer> {
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  pack.on("data", (c: unknown) => void chunks.push(c as Buffer));
+  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
+  for (const m of members) {
+    if (m.type === "symlink") pack.entry({ name: m.name, size: 0, type: "symlink", linkname: "/etc/passwd" });
+    else pack.entry({ name: m.name, size: m.data.length, type: "file" }, m.data);
+  }
+  pack.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+export async function writeTar(path: string, members: readonly TarMember[]): Promise<void> {
+  writeFileSync(path, await tarOf(members));
+}
+
+/** Replaces (or adds, before SHA256SUMS) the member `name`. */
+export function withMember(members: readonly TarMember[], name: string, data: Buffer): TarMember[] {
+  const out = members.map((m) => (m.name === name ? { ...m, data } : m));
+  if (!out.some((m) => m.name === name)) out.splice(Math.max(0, out.length - 1), 0, { name, data });
+  return out;
+}
+
+export const manifestOf = (members: readonly TarMember[]): BundleManifest => JSON.parse(members.find((m) => m.name === "manifest.json")!.data.toString()) as BundleManifest;
+
+/**
+ * Makes the checksums agree with the members again: each member the manifest lists gets its
+ * current size and sha256 (and `contentBytes` is kept unless `edit` changes it), `edit` may change
+ * the manifest, then SHA256SUMS is rewritten over the manifest and the listed members.
+ */
+export function reseal(members: readonly TarMember[], edit: (manifest: BundleManifest) => void = () => undefined): TarMember[] {
+  const manifest = manifestOf(members);
+  const byName = new Map(members.map((m) => [m.name, m.data]));
+  for (const entry of manifest.members) {
+    const data = byName.get(entry.path);
+    if (data) Object.assign(entry, { bytes: data.byteLength, sha256: sha256(data) });
+  }
+  const listed = manifest.members.map((m) => ({ ...m }));
+  edit(manifest);
+  const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
+  // An edit may break the member list itself: the sums then cover the list as it was.
+  const entries = Array.isArray(manifest.members) ? manifest.members : listed;
+  const sums = [`${sha256(manifestBytes)}  manifest.json`, ...entries.map((m) => `${String(m?.sha256)}  ${String(m?.path)}`)].join("\n") + "\n";
+  return withMember(withMember(members, "manifest.json", manifestBytes), "SHA256SUMS", Buffer.from(sums));
+}

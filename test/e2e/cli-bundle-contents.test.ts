@@ -1,0 +1,57 @@
+// Bundles whose checksums all match but whose contents are not what the format says: every
+// reading command refuses them as invalid input (exit 4), naming the member (and the line).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { zstdCompress, zstdDecompress, type BundleManifest } from "@harnessx/recorder";
+import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
+import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { membersOf, reseal, withMember, writeTar, type TarMember } from "../../recorder/src/test-support/bundle-surgery.js";
+
+let work: string;
+let cleanup: () => void;
+let good: TarMember[];
+
+before(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  work = temp.dir;
+  const store = join(work, ".harnessx");
+  const { runId } = await recordSupportRun(store);
+  assert.equal((await runTrace(["--store", store, "export", runId, "-o", join(work, "good.tar")])).code, 0);
+  good = await membersOf(join(work, "good.tar"));
+});
+after(() => cleanup());
+
+async function refused(name: string, members: TarMember[], message: RegExp): Promise<void> {
+  await writeTar(join(work, name), members);
+  for (const args of [["verify", name], ["show", name], ["summary", name], ["query", name, "SELECT 1"]]) {
+    const r = await runTrace(args, { cwd: work });
+    assert.equal(r.code, 4, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message, args.join(" "));
+    assert.doesNotMatch(r.stdout, /#undefined/);
+  }
+}
+
+async function withEventLine(line: string): Promise<TarMember[]> {
+  const text = (await zstdDecompress(good.find((m) => m.name === "events.ndjson.zst")!.data)).toString();
+  const lines = text.trimEnd().split("\n");
+  lines.splice(1, 0, line);
+  const ndjson = Buffer.from(lines.join("\n") + "\n");
+  return reseal(withMember(good, "events.ndjson.zst", await zstdCompress(ndjson)), (m) => (m.members.find((e) => e.path === "events.ndjson.zst")!.contentBytes = ndjson.length));
+}
+
+describe("well-checksummed bundles with invalid contents exit 4", () => {
+  test("garbage run.json", async () => {
+    await refused("garbage-run.tar", reseal(withMember(good, "run.json", Buffer.from("\u0000garbage"))), /member "run\.json" is not valid: not valid JSON/);
+  });
+  test("a manifest without run", async () => {
+    await refused("no-run.tar", reseal(good, (m) => delete (m as Partial<BundleManifest>).run), /member "manifest\.json" is not valid: run is missing/);
+  });
+  test("an event line [1,2]", async () => {
+    await refused("array-line.tar", await withEventLine("[1,2]"), /member "events\.ndjson\.zst" is not valid: line 2: the value must be an object/);
+  });
+  test("an event line without seq", async () => {
+    await refused("no-seq.tar", await withEventLine('{"v":1,"ts":1,"runId":"r","kind":"custom","attrs":{}}'), /line 2: seq is missing/);
+  });
+});

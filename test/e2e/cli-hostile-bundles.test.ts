@@ -1,0 +1,48 @@
+// The bundle fuzzer's hostile mutations, through the real CLI: each one `trace verify` refuses
+// with exit 4 and one line on stderr (the fuzzer itself checks thousands against openBundle).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
+import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { zstdBomb } from "../../recorder/src/test-support/bombs.js";
+import { hostileMutation, mutate, sampleOf, type BundleSample } from "../../recorder/src/test-support/bundle-mutations.js";
+import { membersOf } from "../../recorder/src/test-support/bundle-surgery.js";
+import { fuzzParameters } from "../support/fuzz.js";
+
+const CASES = 30;
+
+let work: string;
+let cleanup: () => void;
+let sample: BundleSample;
+
+before(async () => {
+  const temp = tempDir();
+  cleanup = temp.cleanup;
+  work = temp.dir;
+  const store = join(work, ".harnessx");
+  const { runId } = await recordSupportRun(store, { inlinePayloadBytes: 200 });
+  const good = join(work, "good.tar");
+  assert.equal((await runTrace(["--store", store, "export", runId, "-o", good])).code, 0);
+  sample = sampleOf(await membersOf(good), readFileSync(good), await zstdBomb(300 * 1024 * 1024));
+});
+after(() => cleanup());
+
+describe("hostile bundles through trace verify", () => {
+  test(`${CASES} sampled hostile bundles: each exits 4 with one line naming the bundle`, async (t) => {
+    const { seed } = fuzzParameters(CASES);
+    const mutations = fc.sample(hostileMutation(sample.members.length), { seed, numRuns: CASES });
+    let refused = 0;
+    for (const [i, mutation] of mutations.entries()) {
+      const file = join(work, `hostile-${i}.tar`);
+      writeFileSync(file, await mutate(sample, [mutation]));
+      const r = await runTrace(["verify", file], { cwd: work });
+      assert.equal(r.code, 4, `${mutation.label}: exit ${r.code} ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`^trace: incident bundle .*hostile-${i}\\.tar: .+\\n$`), mutation.label);
+      refused++;
+    }
+    t.diagnostic(`${mutations.length} hostile bundles tried, ${refused} refused with exit 4`);
+  });
+});
