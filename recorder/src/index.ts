@@ -22,7 +22,7 @@ export { parseEventLines, type BadLine, type ParsedLines } from "./store/event-l
 export { readRunManifest, RunNotFoundError, RunInvalidError } from "./store/run-manifest.js";
 export { RUN_STATUSES, RECORDER_EVENT_KINDS, KNOWN_EVENT_KINDS } from "./format/validate.js";
 export { recover, summarize, isProcessAlive, lockHolder, RunStillActiveError, type RecoverResult } from "./store/recover.js";
-export { referencedArtifacts } from "./store/references.js";
+export { artifactRefsOf, artifactsOf, extensionArtifacts, referencedArtifacts } from "./store/references.js";
 export { exportIncident, type ExportIncidentRequest, type IncidentExport } from "./bundle/export-incident.js";
 export { openBundle, type OpenedBundle, type OpenBundleOptions } from "./bundle/open-bundle.js";
 export { DEFAULT_BUNDLE_LIMITS, type BundleLimits } from "./bundle/inflate.js";

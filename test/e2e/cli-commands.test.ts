@@ -112,8 +112,9 @@ describe("spills and retries", () => {
     const s = json<{ spills: { count: number; bytes: number } }>((await trace("--json", "summary", busyRun)).stdout);
     assert.equal(s.spills.count, 1);
     assert.ok(s.spills.bytes > 2000);
-    const artifacts = json<Array<{ kind: string; present: boolean }>>((await trace("--json", "query", busyRun, "SELECT kind, present FROM artifacts")).stdout);
-    assert.deepEqual(artifacts, [{ kind: "custom", present: true }]);
+    const artifacts = json<Array<{ kind: string; present: boolean; sha256: string }>>((await trace("--json", "query", busyRun, "SELECT kind, present, sha256 FROM artifacts ORDER BY seq")).stdout);
+    assert.deepEqual(artifacts.map((a) => [a.kind, a.present]), [["extension", true], ["extension", true]], "the spill event and the tool result both name the stored result");
+    assert.equal(artifacts[0].sha256, artifacts[1].sha256);
   });
 });
 

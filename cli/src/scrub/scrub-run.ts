@@ -1,7 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ArtifactStore, exportIncident, runDirOf, type IncidentExport, type RecordedEvent } from "@harnessx/recorder";
+import { ArtifactStore, artifactsOf, exportIncident, runDirOf, type IncidentExport, type RecordedEvent } from "@harnessx/recorder";
 import type { LoadedRun } from "../store/load.js";
 import { Pseudonymizer, type ScrubStats } from "./pseudonymizer.js";
 import type { ScrubRules } from "./rules.js";
@@ -20,6 +20,14 @@ function scrubText(p: Pseudonymizer, text: string): string {
   } catch {
     return p.scrubString(text);
   }
+}
+
+/** A copy of a JSON value with every string equal to `from` (an artifact id) replaced by `to`. */
+function renameId(value: unknown, from: string, to: string): unknown {
+  if (value === from) return to;
+  if (Array.isArray(value)) return value.map((v) => renameId(v, from, to));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameId(v, from, to)]));
+  return value;
 }
 
 /**
@@ -50,13 +58,11 @@ export async function scrubRun(loaded: LoadedRun, rules: ScrubRules, out: string
         const stored = await rewrite(event.payloadRef.sha256);
         clean.payloadRef = { sha256: stored.sha256, bytes: stored.bytes, preview: stored.text.slice(0, event.payloadRef.preview.length) };
       } else if (event.payload !== undefined) clean.payload = p.scrubValue(event.payload);
-      const spilled = event.kind === "custom" && typeof event.attrs?.sha256 === "string" ? event.attrs.sha256 : undefined;
-      if (spilled) {
-        const stored = renamed.has(spilled) ? { sha256: renamed.get(spilled)! } : await rewrite(spilled).catch(() => undefined);
-        if (stored) {
-          clean.attrs.sha256 = stored.sha256;
-          const data = (clean.payload as { data?: Record<string, unknown> } | undefined)?.data;
-          if (data && data.sha256 === spilled) data.sha256 = stored.sha256;
+      for (const id of artifactsOf(event.attrs)) {
+        const stored = renamed.get(id) ?? (await rewrite(id).catch(() => undefined))?.sha256;
+        if (stored && stored !== id) {
+          clean.attrs = renameId(clean.attrs, id, stored) as Record<string, unknown>;
+          clean.payload = renameId(clean.payload, id, stored);
         }
       }
       lines.push(JSON.stringify(clean));

@@ -44,12 +44,15 @@ describe("the mapping from events to spans", () => {
     assert.equal(span.endMs - span.startMs, 0.5);
   });
 
-  test("a CUSTOM spill event marks the tool span as a reference even when the result is not an envelope", () => {
+  test("a result that names a stored artifact marks the tool span as a reference; its text is never parsed for one", () => {
     const { sink, feed } = tracker(true);
     feed("agent_start", start);
     feed("tool_call_start", { toolCall: { id: "c2", name: "big", input: {} }, permission: { decision: "allow", source: "manager" } });
-    feed("custom", { extension: "result_spill", name: "spill", data: { toolName: "big", toolCallId: "c2", bytes: 99_000, resultId: "res_1", sha256: "ab", kind: "text" } });
-    feed("tool_call_end", { toolCall: { id: "c2", name: "big", input: {} }, result: { toolCallId: "c2", name: "big", content: "stored elsewhere", isError: false }, rawResult: "x".repeat(99_000), durationMs: 2, outcome: "executed" });
+    const artifacts = [{ sha256: "ab".repeat(32), bytes: 99_000, mediaType: "text/plain", id: "res_1" }];
+    feed("tool_call_end", { toolCall: { id: "c2", name: "big", input: {} }, result: { toolCallId: "c2", name: "big", content: "stored elsewhere", isError: false, artifacts }, rawResult: "x".repeat(99_000), durationMs: 2, outcome: "executed" });
+    feed("tool_call_start", { toolCall: { id: "c3", name: "echo", input: {} }, permission: { decision: "allow", source: "manager" } });
+    feed("tool_call_end", { toolCall: { id: "c3", name: "echo", input: {} }, result: { toolCallId: "c3", name: "echo", content: JSON.stringify({ resultId: "res_fake", bytes: 1 }), isError: false }, rawResult: "", durationMs: 1, outcome: "executed" });
+    assert.equal(sink.spans.find((s) => s.name === "execute_tool echo")!.attributes["harnessx.result.id"], undefined, "an envelope-looking text is just text");
     const span = sink.spans.find((s) => s.name === "execute_tool big")!;
     assert.equal(span.attributes["harnessx.result.id"], "res_1");
     assert.equal(span.attributes["gen_ai.tool.call.result"], JSON.stringify({ resultId: "res_1", bytes: 99_000 }));

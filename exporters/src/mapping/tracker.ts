@@ -1,9 +1,9 @@
-import type { HookEvent, AgentEndData, AgentStartData, ContextCondensedData, CustomData, ErrorData, LlmRequestData, LlmResponseData, RecoveryData, RetryData, ToolCallEndData, ToolCallStartData } from "@harnessx/core";
+import type { HookEvent, AgentEndData, AgentStartData, ContextCondensedData, ErrorData, LlmRequestData, LlmResponseData, RecoveryData, RetryData, ToolCallEndData, ToolCallStartData } from "@harnessx/core";
 import { GenAI, Hx } from "./attributes.js";
 import { spanError } from "./errors.js";
 import { agentClose, agentOpen, chatClose, chatOpen, failedClose, toolClose, toolOpen, type MappingOptions } from "./span-specs.js";
-import type { TracedAgent, Attributes, SpanDetail, SpanSink, SpillReference, TraceEvent } from "./span-model.js";
-import { spillFromData, spillFromEnvelope } from "./spill.js";
+import type { TracedAgent, Attributes, SpanDetail, SpanSink, TraceEvent } from "./span-model.js";
+import { spillOf } from "./spill.js";
 
 interface Open<H> {
   handle: H;
@@ -15,11 +15,10 @@ interface RunState<H> {
   start: AgentStartData;
   chat?: Open<H> & { request: LlmRequestData };
   tools: Map<string, Open<H>>;
-  spills: Map<string, SpillReference>;
 }
 
 /** The hook events the mapping reads; observing only these spares the engine building contexts for the rest. */
-export const TRACED_EVENTS = ["agent_start", "agent_end", "llm_request", "llm_response", "tool_call_start", "tool_call_end", "retry", "recovery", "context_condensed", "error", "custom"] as const satisfies readonly HookEvent[];
+export const TRACED_EVENTS = ["agent_start", "agent_end", "llm_request", "llm_response", "tool_call_start", "tool_call_end", "retry", "recovery", "context_condensed", "error"] as const satisfies readonly HookEvent[];
 
 /**
  * The one mapping from hook events to spans, shared by the live extensions
@@ -64,8 +63,6 @@ export class SpanTracker<H> {
       }
       case "error":
         return this.error(e.runId, e.data as ErrorData, e.ts);
-      case "custom":
-        return this.custom(e.runId, e.data as CustomData);
       default:
         return;
     }
@@ -99,7 +96,7 @@ export class SpanTracker<H> {
       return;
     }
     const span = this.sink.open(agentOpen(this.info, { ...start, runId }, ts), undefined);
-    this.runs.set(runId, { span, start, tools: new Map(), spills: new Map() });
+    this.runs.set(runId, { span, start, tools: new Map() });
   }
 
   private agentEnd(runId: string, end: AgentEndData, ts: number): void {
@@ -154,9 +151,7 @@ export class SpanTracker<H> {
     if (end.outcome === "denied") {
       this.sink.event(open.handle, { name: Hx.EVENT_DENIED, time: ts, attributes: compact({ "harnessx.permission.source": end.permission?.source, "harnessx.permission.reason": end.permission?.reason }) });
     }
-    const spill = run.spills.get(id) ?? (end.result ? spillFromEnvelope(end.result.content ?? "") : undefined);
-    run.spills.delete(id);
-    this.sink.close(open.handle, toolClose(end, spill, ts, this.options));
+    this.sink.close(open.handle, toolClose(end, spillOf(end.result), ts, this.options));
   }
 
   private retry(runId: string, d: RetryData, ts: number): void {
@@ -178,14 +173,6 @@ export class SpanTracker<H> {
       return;
     }
     this.runEvent(runId, Hx.EVENT_ERROR, ts, compact({ "harnessx.error.source": d.source, "exception.type": err.type, "exception.message": err.message, "harnessx.error.extension": d.extension, "harnessx.dropped": d.dropped }));
-  }
-
-  private custom(runId: string, d: CustomData): void {
-    if (d?.name !== "spill") return;
-    const run = this.runs.get(runId);
-    const ref = spillFromData(d.data);
-    const callId = (d.data as { toolCallId?: unknown } | undefined)?.toolCallId;
-    if (run && ref && typeof callId === "string") run.spills.set(callId, ref);
   }
 
   private runEvent(runId: string, name: string, ts: number, attributes: Attributes): void {

@@ -28,6 +28,7 @@ export { MiddlewarePipeline } from "./middleware/pipeline.js";
 export { HookEvent, ALL_HOOK_EVENTS } from "./hooks/events.js";
 export { HookBus } from "./hooks/hook-bus.js";
 export type * from "./hooks/payloads.js";
+export type { CustomData, CustomEvent, CustomEventName, CustomEvents } from "./hooks/custom-events.js";
 
 export {
   Extension,

@@ -78,7 +78,8 @@ describe("spilled results enter a bundle redacted unless asked for raw", () => {
       }
       const bundle = await openBundle(exported.path);
       const spillEvent = bundle.events.find((e) => e.kind === "custom")!;
-      const original = String(spillEvent.attrs.sha256);
+      const original = (spillEvent.attrs.artifacts as Array<{ sha256: string }>)[0].sha256;
+      assert.deepEqual(bundle.events.find((e) => e.kind === "tool_call_end")!.attrs.artifacts, spillEvent.attrs.artifacts, "the tool result names the same stored result");
       assert.notEqual(bundle.manifest.spills?.copies[original], undefined);
       const copy = (await bundle.artifact(original)).toString("utf8");
       assert.match(copy, /\[REDACTED:email\]/);
@@ -96,7 +97,7 @@ describe("spilled results enter a bundle redacted unless asked for raw", () => {
       assert.equal(exported.spills.raw, true);
       const bundle = await openBundle(exported.path);
       assert.equal(bundle.manifest.spills?.redacted, false);
-      const original = String(bundle.events.find((e) => e.kind === "custom")!.attrs.sha256);
+      const original = (bundle.events.find((e) => e.kind === "custom")!.attrs.artifacts as Array<{ sha256: string }>)[0].sha256;
       assert.match((await bundle.artifact(original)).toString("utf8"), /customer1234@example\.com/);
     } finally {
       cleanup();

@@ -10,7 +10,7 @@ import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js"
 import { readRun } from "../store/read-run.js";
 import { summarize } from "../store/recover.js";
 import { readRunManifestFile } from "../store/run-manifest.js";
-import { referencedArtifacts } from "../store/references.js";
+import { extensionArtifacts, referencedArtifacts } from "../store/references.js";
 import { zstdCompress } from "../zstd/index.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
 
@@ -66,7 +66,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   const store = new ArtifactStore(request.dir);
   // The run's own policy (or the defaults when it recorded none) applies to all text the bundle adds.
   const redactor = run.redaction === "off" ? new Redactor() : Redactor.fromDescription(run.redaction);
-  const spilled = spilledArtifacts(events);
+  const spilled = extensionArtifacts(events);
   const missingArtifacts: string[] = [];
   const redactedSpills: Record<string, string> = {};
   for (const id of referencedArtifacts(events).sort()) {
@@ -147,16 +147,6 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   const { size } = await fs.stat(out);
   const spills = { count: [...spilled].filter((id) => !missingArtifacts.includes(id)).length, redacted: Object.keys(redactedSpills).length, raw: request.includeRawSpills === true };
   return { path: out, runId: run.runId, bytes: size, events: events.length, artifacts: members.size - 2, missingArtifacts, spills };
-}
-
-/** Artifacts that other extensions stored and a CUSTOM event referenced (spilled results): raw data. */
-function spilledArtifacts(events: readonly RecordedEvent[]): Set<string> {
-  const ids = new Set<string>();
-  for (const event of events) {
-    const sha256 = event.kind === "custom" ? event.attrs?.sha256 : undefined;
-    if (typeof sha256 === "string") ids.add(sha256);
-  }
-  return ids;
 }
 
 /** A spilled result's redacted copy, content-addressed under its own id (the same id when nothing changed). */

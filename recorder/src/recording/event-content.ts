@@ -65,6 +65,7 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
           isError: result.isError,
           durationMs,
           ...(permission ? { permission: permission.decision, permissionSource: permission.source } : {}),
+          ...(result.artifacts?.length ? { artifacts: result.artifacts } : {}),
         },
         payload: captureContent
           ? { toolCall, result, rawResult, durationMs, outcome, permission }
@@ -84,9 +85,8 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
       };
     }
     case "custom": {
-      const { extension, name, data } = event.data;
-      const sha256 = (data as { sha256?: unknown } | null)?.sha256;
-      return { attrs: { extension, name, ...(typeof sha256 === "string" ? { sha256 } : {}) }, payload: event.data };
+      const { extension, name, artifacts } = event.data;
+      return { attrs: { extension, name, ...(artifacts?.length ? { artifacts } : {}) }, payload: event.data };
     }
     default:
       return { attrs: scalarsOf(event.data), payload: event.data };

@@ -5,6 +5,12 @@ import { join } from "node:path";
 import { Agent, defineExtension, ScriptedProvider, tool } from "@harnessx/core";
 import { FlightRecorderExtension, readRun, rebuildRequests, runDirOf, type RecordedEvent, type RunManifest } from "../index.js";
 import { echoScript, echoTool, scriptedAgent } from "../test-support/agents.js";
+
+declare module "@harnessx/core" {
+  interface CustomEvents {
+    "test.spillish": { toolName: string; bytes: number };
+  }
+}
 import { tempDir } from "../test-support/system.js";
 
 function byKind(events: RecordedEvent[], kind: string): RecordedEvent[] {
@@ -68,7 +74,7 @@ describe("every event of a run is recorded in order with nested spans", () => {
       const emitter = defineExtension({
         name: "emitter",
         install(ctx) {
-          ctx.registerTool(tool({ name: "spillish", description: "emits", execute: async () => (await ctx.emit("spill", { toolName: "spillish", bytes: 3 }), "ok") }));
+          ctx.registerTool(tool({ name: "spillish", description: "emits", execute: async () => (await ctx.emit("test.spillish", { toolName: "spillish", bytes: 3 }), "ok") }));
         },
       });
       const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "nope" }, { id: "c2", name: "spillish" }] }, { text: "end" }]);
@@ -83,7 +89,7 @@ describe("every event of a run is recorded in order with nested spans", () => {
       const spillStart = events.find((e) => e.kind === "tool_call_start" && e.attrs.toolCallId === "c2")!;
       assert.equal(custom.spanId, null);
       assert.equal(custom.parentSpanId, spillStart.spanId);
-      assert.equal(custom.attrs.name, "spill");
+      assert.equal(custom.attrs.name, "test.spillish");
     } finally {
       cleanup();
     }

@@ -2,7 +2,8 @@ import { hostname } from "node:os";
 import type { AnyHookContext, ExtensionSummary, Redactor } from "@harnessx/core";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { producerVersions } from "../format/layout.js";
-import { isArtifactId, sha256Hex } from "../artifacts/artifact-store.js";
+import { sha256Hex } from "../artifacts/artifact-store.js";
+import { artifactsOf } from "../store/references.js";
 import { eventContent, type ContentState } from "./event-content.js";
 import type { QueuedEvent } from "./message-log.js";
 import type { ResolvedRecorderOptions } from "./options.js";
@@ -11,7 +12,8 @@ import { newSpanId, SpanTracker } from "./span-tracker.js";
 
 /**
  * An artifact the run references: a payload moved aside (`json` set, stored by the background
- * writer after the line) or one another extension stored (CUSTOM event): both get pinned.
+ * writer after the line) or one another extension stored (a spilled result, named by a tool
+ * result's or a CUSTOM event's `artifacts`): both get pinned.
  */
 export interface PendingArtifact {
   runId: string;
@@ -158,10 +160,10 @@ export class RunRecording {
       artifacts.push({ runId, sha256, json: payloadJson });
       inline = undefined;
     }
-    const referenced = (attrs as { sha256?: unknown }).sha256;
-    if (kind === "custom" && isArtifactId(referenced) && !this.referenced.has(referenced)) {
-      this.referenced.add(referenced);
-      artifacts.push({ runId, sha256: referenced });
+    for (const sha256 of artifactsOf(attrs)) {
+      if (this.referenced.has(sha256)) continue;
+      this.referenced.add(sha256);
+      artifacts.push({ runId, sha256 });
     }
     this.summary.events++;
     this.summary.byKind[kind] = (this.summary.byKind[kind] ?? 0) + 1;

@@ -41,7 +41,7 @@ export class ResultSpillExtension extends Extension {
       index: this.index,
       reader: this.reader,
       holder: () => this.holder(),
-      emit: (name, data) => this.ctx?.emit(name, data) ?? Promise.resolve(),
+      emit: (name, data, options) => this.ctx?.emit(name, data, options) ?? Promise.resolve(),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { ToolResult } from "@harnessx/core";
+import type { ArtifactRef, CustomEventName, CustomEvents, ToolResult } from "@harnessx/core";
 import { classifyJson, detectKind, isTabular, type Detection } from "./detect.js";
 import { envelopeFor } from "./envelope.js";
 import { textHead } from "./preview.js";
@@ -8,7 +8,7 @@ import type { ResultTable } from "./result-table.js";
 import { resultIdFor, type SpillIndex, type SpillRecord } from "./spill-index.js";
 import type { SpillStore } from "./options.js";
 
-/** The `data` of each `spill` CUSTOM event. */
+/** The `data` of each `spill` CUSTOM event (its `artifacts` names the stored result too). */
 export interface SpillEventData {
   toolName: string;
   toolCallId: string;
@@ -26,8 +26,31 @@ export interface SpillerOptions {
   reader: ResultReader;
   /** Pin holder of this session, e.g. "spill:<sessionId>". */
   holder: () => string;
-  emit: (name: string, data: unknown) => Promise<void>;
+  emit: <K extends CustomEventName>(name: K, data: CustomEvents[K], options?: { artifacts?: readonly ArtifactRef[] }) => Promise<void>;
 }
+
+/** The `data` of a `spill_failed` CUSTOM event: the result stayed whole, for this reason. */
+export interface SpillFailedData {
+  toolName: string;
+  toolCallId: string;
+  bytes: number;
+  error: string;
+}
+
+declare module "@harnessx/core" {
+  interface CustomEvents {
+    spill: SpillEventData;
+    spill_failed: SpillFailedData;
+  }
+}
+
+const MEDIA_TYPES: Record<SpillRecord["kind"], string> = {
+  json_array_of_objects: "application/json",
+  json: "application/json",
+  ndjson: "application/x-ndjson",
+  csv: "text/csv",
+  text: "text/plain",
+};
 
 /** Replaces results over the threshold by an envelope after storing them once. */
 export class Spiller {
@@ -75,9 +98,10 @@ export class Spiller {
     this.o.index.add(record);
     if (table) this.o.reader.adoptTable(record.resultId, table);
     this.o.reader.adoptBytes(record, data);
+    const artifact: ArtifactRef = { sha256: record.sha256, bytes, mediaType: MEDIA_TYPES[record.kind], id: record.resultId };
     const event: SpillEventData = { toolName: record.toolName, toolCallId: record.toolCallId, bytes, resultId: record.resultId, sha256: record.sha256, kind: record.kind };
-    await this.o.emit("spill", event);
-    return { ...result, content: envelopeFor(record, detection.preview) };
+    await this.o.emit("spill", event, { artifacts: [artifact] });
+    return { ...result, content: envelopeFor(record, detection.preview), artifacts: [artifact] };
   }
 }
 

@@ -1,6 +1,6 @@
 import { DuckDBInstance, timestampMillisValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue, type Json } from "@duckdb/node-api";
 import type { RecordedEvent } from "../format/event.js";
-import { isArtifactId } from "../artifacts/artifact-store.js";
+import { artifactRefsOf } from "./references.js";
 import { lockToReading } from "./read-only.js";
 import { buildSpans } from "./spans.js";
 
@@ -81,12 +81,15 @@ export class RecordingDatabase {
         str(attrs.toolName), str(attrs.toolCallId), json(attrs), json(e.payload), e.payloadRef?.sha256 ?? null,
         big(e.payloadRef?.bytes), e.payloadRef?.preview ?? null, json(e.redacted),
       ]);
-      const customRef = e.kind === "custom" && isArtifactId(attrs.sha256) ? attrs.sha256 : undefined;
-      const ref = e.payloadRef?.sha256 ?? customRef;
-      if (ref) {
-        const stored = storedSizeOf(ref);
-        const bytes = e.payloadRef?.bytes ?? (e.payload as { data?: { bytes?: unknown } } | undefined)?.data?.bytes;
-        appendRow(artifacts, [ref, e.runId, big(e.seq), e.payloadRef ? "payload" : "custom", big(bytes), big(stored), stored !== undefined, e.payloadRef?.preview ?? null]);
+      if (e.payloadRef) {
+        const stored = storedSizeOf(e.payloadRef.sha256);
+        appendRow(artifacts, [e.payloadRef.sha256, e.runId, big(e.seq), "payload", big(e.payloadRef.bytes), big(stored), stored !== undefined, e.payloadRef.preview]);
+      }
+      for (const ref of artifactRefsOf(attrs)) {
+        const stored = storedSizeOf(ref.sha256);
+        // A reference from before typed references knows its size only from the spill event's data.
+        const bytes = ref.bytes >= 0 ? ref.bytes : (e.payload as { data?: { bytes?: unknown } } | undefined)?.data?.bytes;
+        appendRow(artifacts, [ref.sha256, e.runId, big(e.seq), "extension", big(bytes), big(stored), stored !== undefined, null]);
       }
     }
     appender.closeSync();

@@ -178,8 +178,13 @@ SELECT r.sha256, r.run_id, r.seq, r.kind, r.bytes, s.stored_bytes, s.sha256 IS N
 FROM (
   SELECT payload_sha256 AS sha256, run_id, seq, 'payload' AS kind, payload_bytes AS bytes, payload_preview AS preview FROM events WHERE payload_sha256 IS NOT NULL
   UNION ALL
-  SELECT (attrs->>'sha256'), run_id, seq, 'custom', TRY_CAST((payload->'data'->>'bytes') AS BIGINT), NULL FROM events
-  WHERE payload_sha256 IS NULL AND kind = 'custom' AND regexp_full_match(coalesce((attrs->>'sha256'), ''), '[0-9a-f]{64}')
+  SELECT ref.sha256, run_id, seq, 'extension', ref.bytes, NULL FROM (
+    SELECT run_id, seq, unnest(from_json((attrs->'artifacts'), '[{"sha256":"VARCHAR","bytes":"BIGINT"}]')) AS ref FROM events WHERE json_type((attrs->'artifacts')) = 'ARRAY'
+  ) WHERE regexp_full_match(coalesce(ref.sha256, ''), '[0-9a-f]{64}')
+  UNION ALL
+  -- CUSTOM events of recordings made before typed artifact references
+  SELECT (attrs->>'sha256'), run_id, seq, 'extension', TRY_CAST((payload->'data'->>'bytes') AS BIGINT), NULL FROM events
+  WHERE kind = 'custom' AND (attrs->'artifacts') IS NULL AND regexp_full_match(coalesce((attrs->>'sha256'), ''), '[0-9a-f]{64}')
 ) r LEFT JOIN stored_artifacts s USING (sha256)`);
 }
 

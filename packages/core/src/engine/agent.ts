@@ -3,6 +3,7 @@ import type { ExtensionServices } from "../extensions/context.js";
 import type { ExtensionContribution, PromptFragment } from "../extensions/contribution.js";
 import type { ExtensionEntry } from "../extensions/extension.js";
 import { ExtensionHost } from "../extensions/host.js";
+import type { CustomData } from "../hooks/custom-events.js";
 import { HookEvent } from "../hooks/events.js";
 import { Redactor } from "../redact/redactor.js";
 import type { RedactionOptions } from "../redact/rules.js";
@@ -92,7 +93,7 @@ export class Agent implements AsyncDisposable {
       prompts: this.prompts,
       policies: this.policies,
       state: this.state,
-      emitCustom: (extension, name, data) => this.hooks.emit(HookEvent.CUSTOM, { extension, name, data }) ?? Promise.resolve(),
+      emitCustom: (extension, name, data, artifacts) => this.hooks.emit(HookEvent.CUSTOM, { extension, name, data, ...(artifacts?.length ? { artifacts } : {}) } as CustomData) ?? Promise.resolve(),
       emitError: (source, error, extension, dropped) => this.hooks.emit(HookEvent.ERROR, { source, error, extension, ...(dropped !== undefined ? { dropped } : {}) }) ?? Promise.resolve(),
     };
     this.extensions = new ExtensionHost(options.extensions ?? [], extensionServices, { maxFragmentChars: this.config.maxPromptFragmentChars }, (extension, error) =>

@@ -12,6 +12,8 @@ import type { ToolRegistry } from "../tools/registry.js";
 import type { InputSchema } from "../tools/schema.js";
 import { tool as defineTool, type Tool, type ToolExecutionContext, type ToolSettings } from "../tools/tool.js";
 import type { Registry } from "../util/registry.js";
+import type { CustomEventName, CustomEvents } from "../hooks/custom-events.js";
+import type { ArtifactRef } from "../types/content.js";
 import type { ExtensionContribution, PromptFragment } from "./contribution.js";
 import type { ContributionLedger } from "./ledger.js";
 import { validateContribution } from "./validate-contribution.js";
@@ -53,8 +55,8 @@ export interface ExtensionContext {
   /** A `guidance` fragment whose text is asked for at each model call. */
   registerPromptProvider(provider: PromptProvider): Registration;
   addPolicy(policy: Policy): Registration;
-  /** Emits a `CUSTOM` event `{ extension, name, data }` to every observer. */
-  emit(name: string, data: unknown): Promise<void>;
+  /** Emits a declared `CUSTOM` event `{ extension, name, data, artifacts? }` to every observer (see `CustomEvents`). */
+  emit<K extends CustomEventName>(name: K, data: CustomEvents[K], options?: { artifacts?: readonly ArtifactRef[] }): Promise<void>;
   /** Reports a failure of the extension's own work as an `ERROR` event attributed to it. */
   reportError(error: Error, details?: { source?: ReportedErrorSource; dropped?: number }): Promise<void>;
   /** Shared agent metadata; prefix keys with your extension's name. */
@@ -72,7 +74,7 @@ export interface ExtensionServices {
   prompts: Registry<PromptFragment>;
   policies: Registry<Policy>;
   state: Map<string, unknown>;
-  emitCustom(extension: string, name: string, data: unknown): Promise<void>;
+  emitCustom(extension: string, name: string, data: unknown, artifacts?: readonly ArtifactRef[]): Promise<void>;
   emitError(source: ErrorSource, error: Error, extension: string, dropped?: number): Promise<void>;
 }
 
@@ -168,8 +170,8 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
       guard();
       return addPolicy(checked({ policies: [policy] }).policies[0]);
     },
-    emit(eventName: string, data: unknown): Promise<void> {
-      return services.emitCustom(name, eventName, data);
+    emit(eventName: string, data: unknown, options: { artifacts?: readonly ArtifactRef[] } = {}): Promise<void> {
+      return services.emitCustom(name, eventName, data, options.artifacts);
     },
     reportError(error: Error, details: { source?: ReportedErrorSource; dropped?: number } = {}): Promise<void> {
       const source = REPORTED_SOURCES.has(details.source as ReportedErrorSource) ? (details.source as ReportedErrorSource) : "extension";

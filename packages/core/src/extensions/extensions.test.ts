@@ -10,6 +10,12 @@ import { Extension, defineExtension } from "./extension.js";
 import type { ExtensionContext } from "./context.js";
 import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 
+declare module "../hooks/custom-events.js" {
+  interface CustomEvents {
+    hello: { n: number };
+  }
+}
+
 const provider = (n = 1) => new ScriptedProvider(Array.from({ length: n }, () => ({ text: "ok" })));
 
 function logging(name: string, log: string[], priority?: number) {

@@ -4,6 +4,7 @@ import type { RunResult } from "../engine/run-types.js";
 import type { PermissionDecision } from "../permissions/decision.js";
 import type { TodoItem } from "../tools/todos.js";
 import type { AgentInfo } from "../engine/agent-info.js";
+import type { CustomData } from "./custom-events.js";
 import { HookEvent } from "./events.js";
 
 export interface AgentStartData {
@@ -150,11 +151,6 @@ export interface TodosUpdatedData {
   completed: number;
   total: number;
   inProgress: string | null;
-}
-export interface CustomData {
-  extension: string;
-  name: string;
-  data: unknown;
 }
 
 /** The payload type of each event: `HookContext<E>["data"]` is `HookPayloads[E]`. */

@@ -69,6 +69,22 @@ export interface ToolResult {
   name: string;
   content: string;
   isError: boolean;
+  /**
+   * Content stored aside (a spilled result): the model reads `content` (an envelope, a preview)
+   * and the whole of it is in these artifacts. Readers take the reference from here, never from
+   * the text.
+   */
+  artifacts?: readonly ArtifactRef[];
+}
+
+/** Content kept in an artifact store, by the sha256 of its bytes. */
+export interface ArtifactRef {
+  sha256: string;
+  bytes: number;
+  /** `application/json`, `text/csv`, `application/x-ndjson`, `text/plain`... */
+  mediaType: string;
+  /** The id the model uses for it (a spilled result's `resultId`). */
+  id?: string;
 }
 
 /** Token usage of one model call, or summed over a run. */

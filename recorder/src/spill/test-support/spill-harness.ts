@@ -34,7 +34,7 @@ export class SpillHarness {
       this.results.set(e.data.toolCall.id, e.data.result);
     });
     this.agent.hooks.on(HookEvent.CUSTOM, (e) => {
-      this.events.push({ name: e.data.name, data: e.data.data as Record<string, unknown> });
+      this.events.push({ name: e.data.name, data: { ...e.data.data } });
     });
   }
 
