@@ -34,6 +34,7 @@ export { RecordingStore, type RunListing, type InvalidRunFolder } from "./store/
 export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
 export { openSegmentTables, TYPED_EVENT_COLUMNS, TYPED_FROM_LINES, type RecordingTables } from "./store/segment-tables.js";
 export { lockToReading } from "./store/read-only.js";
-export { buildSpans, type RecordedSpan } from "./store/spans.js";
+export { spanRows, type SpanRow } from "./store/span-rows.js";
+export { traceEventsOf, type RecordedTraceEvents, type TraceEventsOptions } from "./format/trace-events.js";
 export { ReplayProvider, type ReplayDivergence, type ReplayProviderOptions } from "./replay/replay-provider.js";
 export { recordedCalls, type RecordedCall } from "./replay/recorded-calls.js";

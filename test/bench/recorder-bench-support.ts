@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { Agent, HookEvent, ScriptedProvider, type ToolCallEndData } from "@harnessx/core";
+import { Agent, HookEvent, ScriptedProvider, inScope, newSpanId, newTraceId, type ToolCallEndData } from "@harnessx/core";
 import { FlightRecorderExtension, type FlightRecorderOptions } from "@harnessx/recorder";
 
 export function tempStore(prefix: string): { dir: string; cleanup: () => void } {
@@ -46,8 +46,12 @@ export function recordingHarness(options: FlightRecorderOptions, agentOptions: {
 }
 
 /** Emits `count` tool-call-end events in batches (yielding between them as a real run would). */
-export async function emitEvents(agent: Agent, runId: string, count: number, batch = 1000, padding = 0, onBatch?: (done: number) => void): Promise<void> {
-  agent.hooks.setRun(runId);
+export function emitEvents(agent: Agent, runId: string, count: number, batch = 1000, padding = 0, onBatch?: (done: number) => void): Promise<void> {
+  // Events belong to the run whose scope they are emitted in, as in a real run.
+  return inScope({ runId, span: { traceId: newTraceId(), spanId: newSpanId(), role: "agent" } }, () => emitInRun(agent, runId, count, batch, padding, onBatch));
+}
+
+async function emitInRun(agent: Agent, runId: string, count: number, batch: number, padding: number, onBatch?: (done: number) => void): Promise<void> {
   agent.hooks.emit(HookEvent.AGENT_START, { runId, input: "bench", model: "scripted-model", resumed: false });
   for (let done = 0; done < count; ) {
     const end = Math.min(count, done + batch);
@@ -57,7 +61,6 @@ export async function emitEvents(agent: Agent, runId: string, count: number, bat
   }
   const usage = { inputTokens: 0, outputTokens: 0 };
   agent.hooks.emit(HookEvent.AGENT_END, { result: { status: "completed", text: "ok", pending: [], usage, runId, modelCalls: 0 } });
-  agent.hooks.setRun(undefined);
 }
 
 const WORDS = "the agent called a tool with retry backoff timeout error result request model reply token budget context window span trace event recorder segment artifact bundle query table schema column row value latency throughput queue drop seal".split(" ");

@@ -168,11 +168,11 @@ describe("trace view and trace query run SQL over the recorder's tables", () => 
   test("query groups tool calls by name; --json values are typed, --csv has a header", async () => {
     const sql = "SELECT name, count(*) AS calls FROM spans WHERE kind = 'tool' GROUP BY name ORDER BY name";
     const rows = json<Array<{ name: string; calls: number }>>((await trace("--json", "query", okRun, sql)).stdout);
-    assert.deepEqual(rows, [{ name: "flaky", calls: 1 }, { name: "lookup_customer", calls: 1 }, { name: "search", calls: 1 }]);
+    assert.deepEqual(rows, [{ name: "execute_tool flaky", calls: 1 }, { name: "execute_tool lookup_customer", calls: 1 }, { name: "execute_tool search", calls: 1 }], "the span names backends show");
     const csv = await trace("query", okRun, sql, "--csv");
-    assert.equal(csv.stdout, "name,calls\nflaky,1\nlookup_customer,1\nsearch,1\n");
+    assert.equal(csv.stdout, "name,calls\nexecute_tool flaky,1\nexecute_tool lookup_customer,1\nexecute_tool search,1\n");
     const table = await trace("query", okRun, sql);
-    assert.match(table.stdout, /name\s+calls\nflaky\s+1/);
+    assert.match(table.stdout, /name\s+calls\nexecute_tool flaky\s+1/);
   });
   test("query --all spans every run of the store", async () => {
     const rows = json<Array<{ runs: number }>>((await trace("--json", "query", "--all", "SELECT count(DISTINCT run_id) AS runs FROM events")).stdout);

@@ -73,16 +73,16 @@ describe("the report in headless Chromium", () => {
     const spans = page.locator("#timeline .span");
     assert.equal(await page.locator('#timeline .span[data-kind="model"]').count(), 3, "three model calls");
     const toolNames = await page.locator('#timeline .span[data-kind="tool"]').allTextContents();
-    assert.deepEqual([...toolNames].sort(), ["flaky", "lookup_customer", "search"]);
+    assert.deepEqual([...toolNames].sort(), ["execute_tool flaky", "execute_tool lookup_customer", "execute_tool search"]);
     assert.equal(await page.locator('#timeline .span[data-kind="run"]').count(), 1);
     assert.ok((await spans.count()) === 7);
     // The two tool calls made in parallel sit side by side on separate lanes.
-    const laneOf = (name: string) => page.locator(`#timeline .span[data-kind="tool"]:text-is("${name}")`).evaluate((el) => el.parentElement!.getAttribute("data-lane"));
+    const laneOf = (name: string) => page.locator(`#timeline .span[data-kind="tool"]:text-is("execute_tool ${name}")`).evaluate((el) => el.parentElement!.getAttribute("data-lane"));
     assert.notEqual(await laneOf("search"), await laneOf("lookup_customer"));
     assert.equal(await page.locator("#timeline .span.error").count(), 1, "the failing tool is marked");
 
     // Clicking a tool call shows its payloads.
-    await page.locator('#timeline .span[data-kind="tool"]:text-is("lookup_customer")').click();
+    await page.locator('#timeline .span[data-kind="tool"]:text-is("execute_tool lookup_customer")').click();
     const details = await page.locator("#details").textContent();
     assert.match(details ?? "", /CUST-4711/);
     assert.match(details ?? "", /tool_call_end/);
@@ -104,7 +104,7 @@ describe("the report in headless Chromium", () => {
     assert.deepEqual(errors, [], "no script errors");
     assert.deepEqual(requests.filter((r) => r !== url), [], "no network request");
     mkdirSync(ARTIFACTS, { recursive: true });
-    await page.locator('#timeline .span[data-kind="tool"]:text-is("lookup_customer")').click();
+    await page.locator('#timeline .span[data-kind="tool"]:text-is("execute_tool lookup_customer")').click();
     await page.screenshot({ path: join(ARTIFACTS, "report.png"), fullPage: true });
     await page.close();
   });

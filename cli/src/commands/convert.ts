@@ -4,7 +4,7 @@ import { formatBytes } from "../output/format.js";
 import { escapeJsonControls, terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
 import { eventsWithPayloads, loadRun } from "../store/load.js";
-import { forExporters } from "../store/exporter-events.js";
+import { traceEventsOf } from "@harnessx/recorder";
 import { resolveTarget } from "../store/resolve.js";
 
 const FORMATS = ["otlp", "chrome"] as const;
@@ -25,7 +25,7 @@ export const convertCommand: CommandSpec = {
     const loaded = await loadRun(await resolveTarget(ctx, text));
     const progress = ctx.progress(`convert to ${String(options.to)}`, "events");
     progress.total(loaded.events.length);
-    const events = forExporters(await eventsWithPayloads(loaded, () => progress.tick()));
+    const { events } = traceEventsOf(await eventsWithPayloads(loaded, () => progress.tick()), { traceId: loaded.run.traceId });
     progress.stop();
     const convertOptions = { agent: { name: loaded.run.agent, sessionId: loaded.run.sessionId }, captureContent: Boolean(options.content) };
     // Loaded on demand: the OpenTelemetry and LangSmith libraries cost every other command startup time.

@@ -4,7 +4,7 @@ import type { CommandSpec } from "../command-spec.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { eventsWithPayloads, loadRun } from "../store/load.js";
-import { forExporters } from "../store/exporter-events.js";
+import { traceEventsOf } from "@harnessx/recorder";
 import { resolveTarget } from "../store/resolve.js";
 
 function positiveSeconds(value: string): number {
@@ -31,7 +31,7 @@ export const pushCommand: CommandSpec = {
     // Without a key every upload would be refused: stop before the first request instead of reporting runs lost.
     if (!otlp && !hasLangSmithCredentials()) throw usageError("--langsmith needs a LangSmith API key: set LANGSMITH_API_KEY (nothing was sent)");
     const loaded = await loadRun(await resolveTarget(ctx, text));
-    const events = forExporters(await eventsWithPayloads(loaded));
+    const { events } = traceEventsOf(await eventsWithPayloads(loaded), { traceId: loaded.run.traceId });
     const timeoutMs = Number(options.timeout) * 1000;
     const agent = { name: loaded.run.agent, sessionId: loaded.run.sessionId };
     const targetName = otlp ?? `LangSmith (${ctx.io.env.LANGSMITH_ENDPOINT ?? "default endpoint"})`;

@@ -6,14 +6,14 @@ import { resolveTarget } from "../store/resolve.js";
 
 /** The fixed views of `trace view`: SQL over the recorder's tables. */
 export const VIEWS = {
-  tools: `SELECT name AS tool, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors,
+  tools: `SELECT json_extract_string(attrs, '$."gen_ai.tool.name"') AS tool, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors,
             round(quantile_cont(duration_ms, 0.5), 1) AS p50_ms, round(quantile_cont(duration_ms, 0.95), 1) AS p95_ms,
             round(max(duration_ms), 1) AS max_ms, round(sum(duration_ms), 1) AS total_ms
-          FROM spans WHERE kind = 'tool' GROUP BY name ORDER BY calls DESC, tool`,
-  models: `SELECT name AS model, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors,
+          FROM spans WHERE kind = 'tool' GROUP BY tool ORDER BY calls DESC, tool`,
+  models: `SELECT json_extract_string(attrs, '$."gen_ai.request.model"') AS model, count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors,
              sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
              round(quantile_cont(duration_ms, 0.5), 1) AS p50_ms, round(max(duration_ms), 1) AS max_ms
-           FROM spans WHERE kind = 'model' GROUP BY name ORDER BY calls DESC, model`,
+           FROM spans WHERE kind = 'model' GROUP BY model ORDER BY calls DESC, model`,
   errors: `SELECT seq, ts, kind, coalesce((attrs->>'source'), '') AS source, coalesce(tool_name, '') AS tool,
              coalesce((attrs->>'errorMessage'), (attrs->>'outcome'), (attrs->>'status'), '') AS message
            FROM events

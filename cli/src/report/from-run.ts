@@ -1,4 +1,5 @@
-import { buildSpans, type RecordedEvent } from "@harnessx/recorder";
+import { GenAI } from "@harnessx/core";
+import { spanRows, type RecordedEvent } from "@harnessx/recorder";
 import { cut } from "../output/format.js";
 import type { LoadedRun } from "../store/load.js";
 import type { ReportData, ReportEvent, ReportSpan } from "./model.js";
@@ -16,8 +17,8 @@ function toolError(end: RecordedEvent, payload: unknown): string | undefined {
 }
 
 /**
- * The report's plain data from a recorded run: spans are the recorder's (`buildSpans`: run, model
- * calls, tool calls), payloads are read from artifacts when stored aside.
+ * The report's plain data from a recorded run: spans are those every backend shows (`spanRows`,
+ * core's one mapping: run, model calls, tool calls), payloads are read from artifacts when stored aside.
  */
 export async function reportDataFrom(loaded: LoadedRun, onEvent?: () => void): Promise<ReportData> {
   const { run, events } = loaded;
@@ -47,16 +48,16 @@ export async function reportDataFrom(loaded: LoadedRun, onEvent?: () => void): P
       if (failure) errorsBySpan.set(event.spanId, failure);
     }
   }
-  const spans: ReportSpan[] = buildSpans(events).map((s) => ({
+  const spans: ReportSpan[] = spanRows(events, new Map([[run.runId, run]])).map((s) => ({
     spanId: s.spanId,
-    ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),
+    ...(s.parentSpanId && s.kind !== "run" ? { parentSpanId: s.parentSpanId } : {}),
     kind: s.kind,
-    name: s.kind === "model" ? `chat ${s.name}` : s.kind === "run" ? `run ${s.name}` : s.name,
+    name: s.name,
     startTs: s.startTs,
     ...(s.endTs !== null ? { endTs: s.endTs } : s.kind === "run" && run.endedAt ? { endTs: run.endedAt } : {}),
     ...(s.status === "error" ? { error: s.kind === "run" ? run.error?.message ?? "run failed" : errorsBySpan.get(s.spanId) ?? "failed" } : {}),
-    ...(s.kind === "model" ? { model: s.name } : {}),
-    ...(s.kind === "tool" ? { tool: s.name } : {}),
+    ...(s.kind === "model" ? { model: String(s.attrs[GenAI.REQUEST_MODEL] ?? "") } : {}),
+    ...(s.kind === "tool" ? { tool: String(s.attrs[GenAI.TOOL_NAME] ?? "") } : {}),
     ...(s.inputTokens !== null && s.kind === "model" ? { inputTokens: s.inputTokens, outputTokens: s.outputTokens ?? 0 } : {}),
   }));
   return {

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { Agent, ArtifactStore, FlightRecorderExtension, RecordingStore, ResultSpillExtension, loadRecording, toOtlpJsonLines, tracingFromEnv, type RunResult } from "harnessx";
+import { Agent, ArtifactStore, FlightRecorderExtension, RecordingStore, ResultSpillExtension, toOtlpJsonLines, tracingFromEnv, type RunResult } from "harnessx";
 import { demoProvider } from "./provider.js";
 import { exportSalesTool } from "./sales.js";
 import { printTimeline } from "./timeline.js";
@@ -63,9 +63,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   if (tracing) {
     write(`traces exported to ${tracing.targets.join(" and ")}`);
   } else {
-    const recording = await loadRecording(store, result.runId);
+    const recording = await store.traceEvents(result.runId);
     otlpPath = join(runDir, "trace.otlp.jsonl");
-    await writeFile(otlpPath, toOtlpJsonLines(recording.events, recording.options));
+    await writeFile(otlpPath, toOtlpJsonLines(recording.events, { agent: { name: recording.run.agent, sessionId: recording.run.sessionId } }));
     write(`OTLP JSON Lines: ${relative(process.cwd(), otlpPath)} (set OTEL_EXPORTER_OTLP_ENDPOINT or LANGSMITH_API_KEY to export live)`);
   }
   write(`next: npx trace show ${result.runId.slice(0, 12)}   |   npx trace report ${result.runId.slice(0, 12)} -o report.html`);

@@ -1,6 +1,4 @@
-import type { MemorySpan } from "./memory-sink.js";
-import type { RecordedEvent } from "./recorded-event.js";
-import { spansFromRecording, type ConvertOptions } from "./spans.js";
+import { mapSpans, type MappedSpan, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
 
 /** One entry of the Chrome/Perfetto trace-event format (times in microseconds). */
 export interface TraceEventEntry {
@@ -35,7 +33,7 @@ function laneOf(lanes: number[], start: number, end: number): number {
   return lane;
 }
 
-function args(span: MemorySpan): Record<string, unknown> {
+function args(span: MappedSpan): Record<string, unknown> {
   const out: Record<string, unknown> = { ...span.attributes };
   if (span.error) out["error"] = span.error;
   return out;
@@ -48,8 +46,8 @@ function args(span: MemorySpan): Record<string, unknown> {
  * reply to the tool calls it asked for, instant events for retries,
  * recoveries and denials, and `M` records naming processes and tracks.
  */
-export function toChromeTrace(events: Iterable<RecordedEvent>, options: ConvertOptions = {}): ChromeTrace {
-  const { spans } = spansFromRecording(events, options);
+export function toChromeTrace(events: readonly TraceEvent[], options: MapSpansOptions = {}): ChromeTrace {
+  const spans = mapSpans(events, options);
   const t0 = spans.reduce((min, s) => Math.min(min, s.startMs), Number.POSITIVE_INFINITY);
   const us = (ms: number) => Math.round((ms - t0) * 1000);
   const out: TraceEventEntry[] = [];

@@ -1,9 +1,8 @@
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import type { RecordedEvent } from "./recorded-event.js";
+import { mapSpans, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
 import { toReadableSpans } from "./readable.js";
-import { spansFromRecording, type ConvertOptions } from "./spans.js";
 
-export interface OtlpConvertOptions extends ConvertOptions {
+export interface OtlpConvertOptions extends MapSpansOptions {
   /** `service.name` of the resource. Default "harnessx". */
   serviceName?: string;
 }
@@ -13,8 +12,8 @@ export interface OtlpConvertOptions extends ConvertOptions {
  * ids and nanosecond strings, as the OpenTelemetry file exporter writes and
  * Jaeger imports. Serialized by OpenTelemetry's own JSON trace serializer.
  */
-export function toOtlpJsonLines(events: Iterable<RecordedEvent>, options: OtlpConvertOptions = {}): string {
-  const { spans } = spansFromRecording(events, options);
+export function toOtlpJsonLines(events: readonly TraceEvent[], options: OtlpConvertOptions = {}): string {
+  const spans = mapSpans(events, options);
   const byTrace = new Map<string, typeof spans>();
   for (const s of spans) {
     const list = byTrace.get(s.traceId) ?? [];

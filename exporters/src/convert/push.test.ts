@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { pushToLangSmith, pushToOtlp } from "./push.js";
 import { ExporterError } from "../errors.js";
-import { recordScenario } from "../test-support/recording.js";
+import { recordScenario, type LoadedRecording } from "../test-support/recording.js";
 import { refusedUrl, startOtlpReceiver } from "../test-support/otlp-receiver.js";
 import { startLangSmithServer } from "../test-support/langsmith-server.js";
-import type { LoadedRecording } from "./recording-store.js";
 
 describe("a recording pushed to a backend (the CLI's trace push)", () => {
   let recording: LoadedRecording;

@@ -1,16 +1,13 @@
-import { Redactor } from "@harnessx/core";
+import { DEFAULT_MAX_CONTENT_CHARS, mapSpans, Redactor, SpanMapper, type MapSpansOptions, type TraceEvent, type TracedAgent } from "@harnessx/core";
 import { ExportResultCode } from "@opentelemetry/core";
 import type { ClientConfig } from "langsmith";
-import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, type TracedAgent } from "../mapping/index.js";
 import { ExporterError } from "../errors.js";
 import { hasLangSmithCredentials } from "../langsmith/credentials.js";
 import { watchedClient } from "../langsmith/watched-client.js";
 import { LangSmithSink } from "../langsmith/run-sink.js";
 import { createOtlpExporter, type OtlpProtocol } from "../telemetry/otlp-exporter.js";
 import { settleWithin } from "../util/time.js";
-import { normalizeRecording, type RecordedEvent } from "./recorded-event.js";
 import { toReadableSpans } from "./readable.js";
-import { spansFromRecording, type ConvertOptions } from "./spans.js";
 
 export interface PushResult {
   /** Spans (OTLP) or runs (LangSmith) the endpoint accepted. */
@@ -18,7 +15,7 @@ export interface PushResult {
   failed: number;
 }
 
-export interface OtlpPushOptions extends ConvertOptions {
+export interface OtlpPushOptions extends MapSpansOptions {
   /** OTLP/HTTP traces URL (e.g. http://localhost:4318/v1/traces). Default: the `OTEL_EXPORTER_OTLP_*` variables. */
   url?: string;
   headers?: Record<string, string>;
@@ -32,8 +29,8 @@ export interface OtlpPushOptions extends ConvertOptions {
 const BATCH = 512;
 
 /** Sends a recording's spans to an OTLP/HTTP endpoint with OpenTelemetry's own exporter (JSON or protobuf). */
-export async function pushToOtlp(events: Iterable<RecordedEvent>, options: OtlpPushOptions = {}): Promise<PushResult> {
-  const { spans } = spansFromRecording(events, options);
+export async function pushToOtlp(events: readonly TraceEvent[], options: OtlpPushOptions = {}): Promise<PushResult> {
+  const spans = mapSpans(events, options);
   const readable = toReadableSpans(spans, options.serviceName ?? "harnessx");
   const exporter = createOtlpExporter({ url: options.url, headers: options.headers, timeoutMs: options.timeoutMs ?? 10_000, protocol: options.protocol });
   const result: PushResult = { sent: 0, failed: 0 };
@@ -50,7 +47,7 @@ export async function pushToOtlp(events: Iterable<RecordedEvent>, options: OtlpP
   return result;
 }
 
-export interface LangSmithPushOptions extends ConvertOptions {
+export interface LangSmithPushOptions extends MapSpansOptions {
   /** Settings of the client built for the push (`apiUrl`, `apiKey`, ...); default the `LANGSMITH_*` variables. */
   clientConfig?: ClientConfig;
   /** Default `LANGSMITH_PROJECT`, else "harnessx". */
@@ -60,19 +57,19 @@ export interface LangSmithPushOptions extends ConvertOptions {
 }
 
 /** Sends a recording's runs to LangSmith through the real `langsmith` Client; counts runs accepted and lost. */
-export async function pushToLangSmith(events: Iterable<RecordedEvent>, options: LangSmithPushOptions = {}): Promise<PushResult> {
+export async function pushToLangSmith(events: readonly TraceEvent[], options: LangSmithPushOptions = {}): Promise<PushResult> {
   const config = options.clientConfig ?? {};
   if (!hasLangSmithCredentials(config)) throw new ExporterError("langsmith_credentials_missing", "LangSmith needs an API key: set LANGSMITH_API_KEY or pass clientConfig.apiKey; nothing was sent");
-  const { events: normalized } = normalizeRecording(events);
   const watched = watchedClient(config);
   const { client, ledger } = watched;
   const maxContentChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
-  const firstReply = normalized.find((e) => e.kind === "llm_response")?.data as { provider?: string } | undefined;
-  const info: TracedAgent = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...((options.agent?.provider ?? firstReply?.provider) ? { provider: options.agent?.provider ?? firstReply?.provider } : {}) };
+  const firstReply = events.find((e) => e.kind === "llm_response");
+  const provider = options.agent?.provider ?? (firstReply?.kind === "llm_response" ? firstReply.data.provider : undefined);
+  const info: TracedAgent = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...(provider ? { provider } : {}) };
   const sink = new LangSmithSink({ client, projectName: options.projectName ?? process.env.LANGSMITH_PROJECT ?? "harnessx", maxContentChars, ledger, redactor: options.redactor ?? new Redactor(), ...(info.sessionId ? { metadata: { thread_id: info.sessionId } } : {}) });
-  const tracker = new SpanTracker(sink, info, { captureContent: false, maxContentChars });
-  for (const e of normalized) tracker.handle(e);
-  tracker.closeAll(normalized.length ? normalized[normalized.length - 1].ts : Date.now());
+  const mapper = new SpanMapper(sink, info, { captureContent: false, maxContentChars });
+  for (const e of events) mapper.handle(e);
+  mapper.closeAll(events.length ? events[events.length - 1].ts : Date.now());
   await settleWithin(
     (async () => {
       while (sink.inFlight.size > 0) await Promise.all([...sink.inFlight]);

@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, TraceFlags, type HrTime } from "@opentelemetr
 import { millisToHrTime } from "@opentelemetry/core";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import type { MemorySpan } from "./memory-sink.js";
+import type { MappedSpan } from "@harnessx/core";
 
 export const SCOPE = { name: "@harnessx/exporters", version: "0.1.0" } as const;
 
@@ -25,7 +25,7 @@ function duration(start: HrTime, end: HrTime): HrTime {
 }
 
 /** SDK span objects for the real OTLP serializers and exporters. */
-export function toReadableSpans(spans: readonly MemorySpan[], serviceName: string): ReadableSpan[] {
+export function toReadableSpans(spans: readonly MappedSpan[], serviceName: string): ReadableSpan[] {
   const resource = resourceFromAttributes({ "service.name": serviceName });
   return spans.map((s) => {
     const startTime = hrTime(s.startMs);

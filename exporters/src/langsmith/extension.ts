@@ -1,6 +1,5 @@
-import { Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
 import type { Client, ClientConfig } from "langsmith";
-import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, TRACED_EVENTS } from "../mapping/index.js";
 import { DropReporter } from "../util/drop-reporter.js";
 import { nowMs, settleWithin } from "../util/time.js";
 import { LangSmithSink, type RunHandle } from "./run-sink.js";
@@ -43,7 +42,7 @@ export class LangSmithExtension extends Extension {
   private readonly drops = new DropReporter("langsmith", "runs");
   private readonly flushes = new Set<Promise<void>>();
   private sink: LangSmithSink | undefined;
-  private tracker: SpanTracker<RunHandle> | undefined;
+  private tracker: SpanMapper<RunHandle> | undefined;
   private ctx: ExtensionContext | undefined;
 
   constructor(options: LangSmithExtensionOptions = {}) {
@@ -63,9 +62,9 @@ export class LangSmithExtension extends Extension {
     this.ctx = ctx;
     const sink = new LangSmithSink({ client: this.client, projectName: this.projectName, maxContentChars: this.maxContentChars, ledger: this.watched?.ledger, metadata: { thread_id: ctx.info.sessionId }, redactor: ctx.redactor });
     this.sink = sink;
-    const tracker = new SpanTracker(sink, { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, { captureContent: false, maxContentChars: this.maxContentChars });
+    const tracker = new SpanMapper(sink, { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, { captureContent: false, maxContentChars: this.maxContentChars });
     this.tracker = tracker;
-    const observe: HookCallback = (hook) => tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data });
+    const observe: HookCallback = (hook) => tracker.handle(traceEventOf(hook, nowMs()));
     for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);
   }
 

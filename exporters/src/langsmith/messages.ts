@@ -1,5 +1,4 @@
 import type { ContentBlock, Message, ToolDefinition } from "@harnessx/core";
-import { cut } from "../mapping/content.js";
 
 /** A chat message in the OpenAI format LangSmith renders (and opens in its Playground). */
 export interface LsMessage {
@@ -10,8 +9,7 @@ export interface LsMessage {
 }
 
 function clip(text: string, max: number): string {
-  const c = cut(text, max);
-  return c.truncated ? `${c.text}… [${c.originalChars - max} more characters]` : text;
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
 }
 
 export function assistantMessage(content: readonly ContentBlock[] | unknown, max: number): LsMessage {

@@ -1,7 +1,6 @@
 import type { Client, RunTree as RunTreeType } from "langsmith";
 import { RunTree } from "langsmith";
-import type { Redactor, Usage } from "@harnessx/core";
-import { redactEvent, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "../mapping/index.js";
+import { redactEvent, type Redactor, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink, type Usage } from "@harnessx/core";
 import { assistantMessage, requestMessages, toolSchemas } from "./messages.js";
 import type { DeliveryLedger } from "./ledger.js";
 

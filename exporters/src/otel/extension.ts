@@ -1,6 +1,5 @@
-import { Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
 import { context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { DEFAULT_MAX_CONTENT_CHARS, SpanTracker, TRACED_EVENTS } from "../mapping/index.js";
 import { nowMs } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
 import type { ExportPipeline } from "./export-pipeline.js";
@@ -30,7 +29,7 @@ export class OpenTelemetryExtension extends Extension {
   private readonly options: Required<Pick<OpenTelemetryExtensionOptions, "captureContent" | "maxContentChars" | "flushTimeoutMs">>;
   private readonly telemetry: ExportPipeline | undefined;
   private readonly drops = new DropReporter("opentelemetry", "spans");
-  private tracker: SpanTracker<Span> | undefined;
+  private tracker: SpanMapper<Span> | undefined;
   private ctx: ExtensionContext | undefined;
   /** The run the agent is in (one turn at a time per agent), for the context wrappers. */
   private currentRunId: string | undefined;
@@ -48,11 +47,11 @@ export class OpenTelemetryExtension extends Extension {
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    const tracker = new SpanTracker(new OtelSink(this.tracer, ctx.redactor), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);
+    const tracker = new SpanMapper(new OtelSink(this.tracer, ctx.redactor), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);
     this.tracker = tracker;
     const observe: HookCallback = (hook) => {
       this.currentRunId = hook.runId;
-      tracker.handle({ kind: hook.event, ts: nowMs(), runId: hook.runId, data: hook.data });
+      tracker.handle(traceEventOf(hook, nowMs()));
     };
     for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);
     // Makes `execute_tool` / `chat` the active span inside handlers and provider calls, so

@@ -1,6 +1,5 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import type { Redactor } from "@harnessx/core";
-import { redactAttributes, redactEvent, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "../mapping/index.js";
+import { redactAttributes, redactEvent, type Redactor, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core";
 
 /**
  * Spans through `@opentelemetry/api`. A run span is a child of whatever span is

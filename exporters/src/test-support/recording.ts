@@ -1,8 +1,19 @@
 import { join } from "node:path";
 import { FlightRecorderExtension, RecordingStore } from "@harnessx/recorder";
-import type { ExtensionLike } from "@harnessx/core";
-import { loadRecording, type LoadedRecording } from "../convert/recording-store.js";
+import type { ExtensionLike, MapSpansOptions, TraceEvent } from "@harnessx/core";
 import { scenarioAgent } from "./scenario.js";
+
+/** A recorded run as the converters take it: its hook events and the agent facts they lack. */
+export interface LoadedRecording {
+  events: TraceEvent[];
+  options: MapSpansOptions;
+}
+
+/** Reads a run back from a store through the recorder's read path (`RecordingStore.traceEvents`). */
+export async function loadRecording(dir: string, runId: string): Promise<LoadedRecording> {
+  const { run, events } = await new RecordingStore(dir).traceEvents(runId);
+  return { events, options: { agent: { name: run.agent, sessionId: run.sessionId } } };
+}
 
 /** Runs the shared scenario under a real FlightRecorderExtension and reads the recording back. */
 export async function recordScenario(extensions: ExtensionLike[] = [], options: { captureContent?: boolean } = {}): Promise<{ recording: LoadedRecording; cleanup: () => void }> {
@@ -11,7 +22,7 @@ export async function recordScenario(extensions: ExtensionLike[] = [], options: 
   try {
     const result = await scenario.agent.run("How are the regions?");
     await scenario.agent.close();
-    return { recording: await loadRecording(new RecordingStore(recordings), result.runId), cleanup: scenario.cleanup };
+    return { recording: await loadRecording(recordings, result.runId), cleanup: scenario.cleanup };
   } catch (error) {
     scenario.cleanup();
     throw error;

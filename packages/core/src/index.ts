@@ -77,6 +77,18 @@ export {
   type RedactionRules,
 } from "./redact/rules.js";
 
+export { currentScope, inScope, type SpanScope } from "./spans/scopes.js";
+export { isSpanId, isTraceId, newSpanId, newTraceId, type SpanContext, type SpanRole } from "./spans/span-context.js";
+export { SPAN_KIND, SPAN_OPERATION, spanName, type SpanKindName } from "./spans/span-names.js";
+export type { SpanIdSource, SpanStart } from "./spans/id-source.js";
+export { SpanMapper, TRACED_EVENTS } from "./spans/mapper.js";
+export { SpanCollector, mapSpans, type MappedSpan, type MapSpansOptions } from "./spans/span-collector.js";
+export { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./spans/span-specs.js";
+export { GenAI, Hx } from "./spans/attributes.js";
+export { redactAttributes, redactEvent } from "./spans/redacted.js";
+export { inputMessages, outputMessages, systemInstructions, toolDefinitions, type GenAIMessage, type GenAIPart } from "./spans/content.js";
+export { traceEventOf, type AttributeValue, type Attributes, type SpanClose, type SpanDetail, type SpanError, type SpanEventSpec, type SpanOpen, type SpanSink, type SpillReference, type TraceEvent, type TracedAgent } from "./spans/span-model.js";
+
 export { ConversationMemory } from "./memory/conversation.js";
 export type { SessionState } from "./session/session-state.js";
 export { assertJsonCompatible } from "./session/json-check.js";

@@ -70,6 +70,8 @@ export interface RunManifest {
   format: "harnessx.run";
   v: 1;
   runId: string;
+  /** The W3C trace id of the run's spans (the live trace id when the OpenTelemetry extension is installed). */
+  traceId?: string;
   runSpanId: string;
   agent: string;
   sessionId: string;

@@ -94,7 +94,7 @@ export const EVENT_SCHEMA = object(
 /** `runs/<runId>/run.json`, and `run.json` in a bundle. */
 export const RUN_MANIFEST_SCHEMA = object(
   { runId: nonEmpty, status: oneOf(RUN_STATUSES), agent: string, sessionId: string, models: arrayOf(string), startedAt: finite, endedAt: nullable(finite) },
-  { runSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything },
+  { traceId: string, runSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything },
 );
 
 /** `NNNNNN.ndjson.zst.sha256`: the fields readers rely on. */

@@ -8,7 +8,7 @@ import { eventContent, type ContentState } from "./event-content.js";
 import type { QueuedEvent } from "./message-log.js";
 import type { ResolvedRecorderOptions } from "./options.js";
 import type { RunWriter } from "./run-writer.js";
-import { newSpanId, SpanTracker } from "./span-tracker.js";
+import { placeEvent } from "./span-placement.js";
 
 /**
  * An artifact the run references: a payload moved aside (`json` set, stored by the background
@@ -30,7 +30,6 @@ export function emptySummary(): RunSummary {
 
 /** One run being recorded: its files, spans, sequence numbers, totals and what it references. */
 export class RunRecording {
-  readonly spans: SpanTracker;
   readonly manifest: RunManifest;
   private readonly content: ContentState = { lastPrefixKey: undefined };
   private seq: number;
@@ -55,7 +54,8 @@ export class RunRecording {
           format: "harnessx.run",
           v: 1,
           runId: start.data.runId,
-          runSpanId: newSpanId(),
+          traceId: start.span?.traceId,
+          runSpanId: start.span?.spanId ?? "",
           agent: sanitizer.redactString(agent.name),
           sessionId: sanitizer.redactString(agent.sessionId),
           models: [],
@@ -74,7 +74,6 @@ export class RunRecording {
     this.manifest.summary ??= emptySummary();
     this.seq = previous?.summary?.events ?? 0;
     for (const id of this.manifest.artifacts) this.referenced.add(id);
-    this.spans = new SpanTracker(this.manifest.runSpanId);
   }
 
   /** Characters of encoded lines waiting to be written. */
@@ -88,7 +87,7 @@ export class RunRecording {
 
   /** Builds, redacts and buffers the event's line; large payloads are returned to store as artifacts. */
   record(event: QueuedEvent, artifacts: PendingArtifact[]): void {
-    const placement = this.spans.place(event);
+    const placement = placeEvent(event);
     const { attrs, payload } = eventContent(event, this.content, this.options.captureContent);
     this.count(event, attrs);
     this.push(event.event, event.timestamp, placement.spanId, placement.parentSpanId, attrs, payload, artifacts);
@@ -97,7 +96,7 @@ export class RunRecording {
   /** The recorder's own events (`recorder.dropped`, `recorder.recovered`). */
   recordOwn(kind: string, ts: number, attrs: Record<string, unknown>, artifacts: PendingArtifact[]): void {
     if (kind === "recorder.dropped") this.summary.dropped += Number(attrs.count) || 0;
-    this.push(kind, ts, null, this.spans.innermost(), attrs, undefined, artifacts);
+    this.push(kind, ts, null, this.manifest.runSpanId || null, attrs, undefined, artifacts);
   }
 
   /** Writes the buffered lines (one write per drain). */

@@ -37,7 +37,8 @@ export function recordedCalls(events: readonly RecordedEvent[]): RecordedCall[] 
     } else if (event.kind === "llm_response" && event.spanId === open.spanId) {
       calls.push({ request: open.request, seq: open.seq, response: payload?.response as ProviderResponse });
       open = undefined;
-    } else if (event.kind === "error" && event.attrs.source === "provider" && event.parentSpanId === open.spanId) {
+    } else if (event.kind === "error" && event.attrs.source === "provider") {
+      // Model calls of a run are sequential: a provider error ends the one that is open.
       calls.push({ request: open.request, seq: open.seq, error: errorOf(payload) });
       open = undefined;
     }

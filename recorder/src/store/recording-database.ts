@@ -2,7 +2,7 @@ import { DuckDBInstance, timestampMillisValue, type DuckDBAppender, type DuckDBC
 import type { RecordedEvent } from "../format/event.js";
 import { artifactRefsOf } from "./references.js";
 import { lockToReading } from "./read-only.js";
-import { buildSpans } from "./spans.js";
+import { spanRows, type SpanRow } from "./span-rows.js";
 
 /** Size of an artifact where the caller knows it (store file or bundle member). */
 export type StoredSizeOf = (sha256: string) => number | undefined;
@@ -12,11 +12,6 @@ CREATE TABLE events (
   run_id VARCHAR, seq BIGINT, ts TIMESTAMP_MS, ts_ms BIGINT, kind VARCHAR,
   span_id VARCHAR, parent_span_id VARCHAR, tool_name VARCHAR, tool_call_id VARCHAR,
   attrs JSON, payload JSON, payload_sha256 VARCHAR, payload_bytes BIGINT, payload_preview VARCHAR, redacted JSON
-);
-CREATE TABLE spans (
-  run_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, kind VARCHAR, name VARCHAR,
-  start_ts TIMESTAMP_MS, end_ts TIMESTAMP_MS, duration_ms DOUBLE, status VARCHAR,
-  input_tokens BIGINT, output_tokens BIGINT, events BIGINT, attrs JSON
 );
 CREATE TABLE artifacts (
   sha256 VARCHAR, run_id VARCHAR, seq BIGINT, kind VARCHAR, bytes BIGINT, stored_bytes BIGINT, present BOOLEAN, preview VARCHAR
@@ -48,14 +43,16 @@ export class RecordingDatabase {
   private constructor(private readonly instance: DuckDBInstance, readonly connection: DuckDBConnection) {}
 
   /** Loads events (any runs) into a fresh in-memory database; with `readOnly`, SQL can then read the tables and nothing else. */
-  static async fromEvents(events: Iterable<RecordedEvent>, storedSizeOf: StoredSizeOf = () => undefined, options: { readOnly?: boolean } = {}): Promise<RecordingDatabase> {
+  static async fromEvents(events: Iterable<RecordedEvent>, storedSizeOf: StoredSizeOf = () => undefined, options: { readOnly?: boolean; runs?: ReadonlyMap<string, RunFacts> } = {}): Promise<RecordingDatabase> {
     // No extension downloads: the store is queried offline, with DuckDB's built-in JSON support.
     const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
     const connection = await instance.connect();
     await connection.run(SCHEMA);
+    await connection.run(SPANS_TABLE);
     const db = new RecordingDatabase(instance, connection);
     const all = Array.isArray(events) ? (events as RecordedEvent[]) : [...events];
     await db.load(all, storedSizeOf);
+    await appendSpans(connection, spanRows(all, options.runs ?? new Map()));
     if (options.readOnly) await lockToReading(connection);
     return db;
   }
@@ -94,10 +91,27 @@ export class RecordingDatabase {
     }
     appender.closeSync();
     artifacts.closeSync();
-    const spans = await this.connection.createAppender("spans");
-    for (const s of buildSpans(events)) {
-      appendRow(spans, [s.runId, s.spanId, s.parentSpanId, s.kind, s.name, ms(s.startTs), ms(s.endTs), s.endTs === null ? null : s.endTs - s.startTs, s.status, big(s.inputTokens), big(s.outputTokens), big(s.events), json(s.attrs)]);
-    }
-    spans.closeSync();
   }
+}
+
+/** What a run's `run.json` tells the span mapping: its trace id, agent and session. */
+export interface RunFacts {
+  traceId?: string;
+  agent: string;
+  sessionId: string;
+}
+
+export const SPANS_TABLE = `CREATE TABLE spans (
+  run_id VARCHAR, trace_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, kind VARCHAR, name VARCHAR,
+  start_ts TIMESTAMP_MS, end_ts TIMESTAMP_MS, duration_ms DOUBLE, status VARCHAR,
+  input_tokens BIGINT, output_tokens BIGINT, events BIGINT, attrs JSON
+)`;
+
+/** Fills the `spans` table (both readers' tables come from the one mapping). */
+export async function appendSpans(connection: DuckDBConnection, rows: readonly SpanRow[]): Promise<void> {
+  const spans = await connection.createAppender("spans");
+  for (const s of rows) {
+    appendRow(spans, [s.runId, s.traceId, s.spanId, s.parentSpanId, s.kind, s.name, ms(s.startTs), ms(s.endTs), s.endTs === null ? null : s.endTs - s.startTs, s.status, big(s.inputTokens), big(s.outputTokens), big(s.events), json(s.attrs)]);
+  }
+  spans.closeSync();
 }

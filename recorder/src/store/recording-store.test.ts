@@ -62,7 +62,7 @@ describe("runs open as DuckDB tables for SQL", () => {
         assert.deepEqual(byKind.find((r) => r.kind === "tool_call_end"), { kind: "tool_call_end", n: 3 });
         const tools = await db.query("SELECT name, status, duration_ms >= 0 AS timed FROM spans WHERE kind = 'tool' AND run_id = $1", [ids.ok]);
         assert.equal(tools.length, 3);
-        assert.ok(tools.every((t) => t.name === "echo" && t.status === "ok" && t.timed === true), JSON.stringify(tools));
+        assert.ok(tools.every((t) => t.name === "execute_tool echo" && t.status === "ok" && t.timed === true), JSON.stringify(tools));
         const runs = await db.query("SELECT run_id, status FROM spans WHERE kind = 'run' ORDER BY start_ts");
         assert.deepEqual(runs.map((r) => r.status), ["ok", "error"]);
         const models = await db.query("SELECT count(*)::INTEGER AS n, sum(input_tokens)::INTEGER AS tokens FROM spans WHERE kind = 'model' AND run_id = $1", [ids.ok]);

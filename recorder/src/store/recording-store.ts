@@ -1,3 +1,4 @@
+import type { TraceEvent } from "@harnessx/core";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
@@ -7,7 +8,8 @@ import { exportIncident, type IncidentExport } from "../bundle/export-incident.j
 import type { OpenedBundle } from "../bundle/open-bundle.js";
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { isProcessAlive, lockHolder, recover, summarize, type RecoverResult } from "./recover.js";
-import { RecordingDatabase } from "./recording-database.js";
+import { RecordingDatabase, type RunFacts } from "./recording-database.js";
+import { traceEventsOf } from "../format/trace-events.js";
 import { readRunManifest, RunNotFoundError } from "./run-manifest.js";
 
 /** One run as `listRuns` shows it. */
@@ -102,6 +104,18 @@ export class RecordingStore {
     return out;
   }
 
+  /**
+   * A run's hook events as the span mapping and the converters read them (`traceEventsOf`):
+   * payloads stored aside read back, with the run's span identity. Feed them to `mapSpans`,
+   * `toOtlpJsonLines`, `toChromeTrace` or the push functions.
+   */
+  async traceEvents(runId: string): Promise<{ run: RunManifest; events: TraceEvent[] }> {
+    const run = await this.manifest(runId);
+    const events: RecordedEvent[] = [];
+    for (const event of await this.readEvents(runId)) events.push(event.payloadRef ? { ...event, payload: await this.payloadOf(event) } : event);
+    return { run, events: traceEventsOf(events, { traceId: run.traceId }).events };
+  }
+
   /** A payload stored aside (`payloadRef`), parsed. */
   async payloadOf(event: RecordedEvent): Promise<unknown> {
     if (!event.payloadRef) return event.payload;
@@ -119,12 +133,17 @@ export class RecordingStore {
       const stat = await fs.stat(this.artifacts.pathOf(id)).catch(() => undefined);
       if (stat) sizes.set(id, stat.size);
     }
-    return RecordingDatabase.fromEvents(events, (id) => sizes.get(id));
+    const runs = new Map<string, RunFacts>();
+    for (const runId of new Set(events.map((e) => e.runId))) {
+      const manifest = await this.manifest(runId).catch(() => undefined);
+      if (manifest) runs.set(runId, manifest);
+    }
+    return RecordingDatabase.fromEvents(events, (id) => sizes.get(id), { runs });
   }
 
   /** DuckDB tables over a bundle opened with `openBundle` (`readOnly`: see `RecordingDatabase.fromEvents`). */
   static openBundleDatabase(bundle: OpenedBundle, options: { readOnly?: boolean } = {}): Promise<RecordingDatabase> {
-    return RecordingDatabase.fromEvents(bundle.events, (id) => bundle.member(`artifacts/${id}.zst`)?.byteLength, options);
+    return RecordingDatabase.fromEvents(bundle.events, (id) => bundle.member(`artifacts/${id}.zst`)?.byteLength, { ...options, runs: new Map([[bundle.run.runId, bundle.run]]) });
   }
 
   /** Seals a dead run and marks it crashed (see `recover`). */

@@ -1,8 +1,12 @@
 import { promises as fs } from "node:fs";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { ArtifactStore } from "../artifacts/artifact-store.js";
+import type { RecordedEvent } from "../format/event.js";
 import { listSegments, verifySealedSegment } from "./read-run.js";
 import { lockToReading } from "./read-only.js";
+import { appendSpans, SPANS_TABLE, type RunFacts } from "./recording-database.js";
+import { readRunManifest } from "./run-manifest.js";
+import { spanRows } from "./span-rows.js";
 import { sqlList } from "./sql-literal.js";
 
 /** DuckDB tables over recorded runs; close when done. */
@@ -82,7 +86,7 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
         NULL::STRUCT(sha256 VARCHAR, bytes BIGINT, preview VARCHAR) AS payloadRef, NULL::JSON AS redacted) WHERE false`);
     }
     await connection.run(EVENTS_VIEW);
-    await connection.run(SPANS_VIEW);
+    await createSpans(connection, runDirs);
     await createArtifacts(connection, storeDir);
     if (options.readOnly) await lockToReading(connection, [...sealed, ...plain]);
   } catch (error) {
@@ -104,57 +108,29 @@ SELECT runId AS run_id, seq, epoch_ms(ts)::TIMESTAMP_MS AS ts, ts AS ts_ms, kind
 FROM raw_events`;
 
 /**
- * The recorder's span rules (recorder/src/store/spans.ts) in SQL: opener kind and name, closing
- * status and tokens, provider errors ending a model span. One pass over the events grouped by the
- * span each belongs to; the merged `attrs` JSON is only computed when a query asks for it.
+ * The `spans` table through core's one mapping (what the live exporters send): the events'
+ * summary attributes are read by DuckDB, mapped in JavaScript and appended.
  */
-const SPANS_VIEW = `
-CREATE VIEW span_facts AS
-SELECT runId AS run_id, seq, ts AS ts_ms, kind, spanId AS span_id, parentSpanId AS parent_span_id, attrs,
-  CASE kind WHEN 'agent_start' THEN (attrs->>'agent') WHEN 'llm_request' THEN (attrs->>'model') ELSE (attrs->>'toolName') END AS name,
-  (attrs->>'status') AS status, (attrs->>'outcome') AS outcome, (attrs->>'isError') AS is_error,
-  TRY_CAST((attrs->>'inputTokens') AS BIGINT) AS input_tokens, TRY_CAST((attrs->>'outputTokens') AS BIGINT) AS output_tokens, (attrs->>'source') AS source
-FROM raw_events;
-CREATE VIEW spans AS
-WITH g AS (
-  SELECT coalesce(span_id, parent_span_id) AS id,
-    arg_min(run_id, seq) FILTER (WHERE span_id IS NOT NULL) AS run_id,
-    arg_min(kind, seq) FILTER (WHERE span_id IS NOT NULL) AS first_kind,
-    arg_min(parent_span_id, seq) FILTER (WHERE span_id IS NOT NULL) AS parent_span_id,
-    arg_min(name, seq) FILTER (WHERE span_id IS NOT NULL) AS name,
-    min(ts_ms) FILTER (WHERE span_id IS NOT NULL) AS start_ms,
-    count(*) AS events,
-    arg_max(ts_ms, seq) FILTER (WHERE span_id IS NOT NULL AND kind IN ('agent_end', 'llm_response', 'tool_call_end')) AS end_ms,
-    arg_max(kind, seq) FILTER (WHERE span_id IS NOT NULL AND kind IN ('agent_end', 'llm_response', 'tool_call_end')) AS close_kind,
-    arg_max(status, seq) FILTER (WHERE span_id IS NOT NULL AND kind = 'agent_end') AS run_status,
-    arg_max(outcome, seq) FILTER (WHERE span_id IS NOT NULL AND kind = 'tool_call_end') AS outcome,
-    arg_max(is_error, seq) FILTER (WHERE span_id IS NOT NULL AND kind = 'tool_call_end') AS is_error,
-    arg_max(input_tokens, seq) FILTER (WHERE span_id IS NOT NULL AND kind IN ('agent_end', 'llm_response')) AS input_tokens,
-    arg_max(output_tokens, seq) FILTER (WHERE span_id IS NOT NULL AND kind IN ('agent_end', 'llm_response')) AS output_tokens,
-    min(ts_ms) FILTER (WHERE span_id IS NULL AND kind = 'error' AND source = 'provider') AS provider_error_ms,
-    arg_min(attrs, seq) FILTER (WHERE span_id IS NOT NULL) AS open_attrs,
-    arg_max(attrs, seq) FILTER (WHERE span_id IS NOT NULL AND kind IN ('agent_end', 'llm_response', 'tool_call_end')) AS close_attrs
-  FROM span_facts WHERE coalesce(span_id, parent_span_id) IS NOT NULL GROUP BY 1
-), s AS (
-  SELECT *, coalesce(end_ms, CASE WHEN first_kind = 'llm_request' THEN provider_error_ms END) AS final_end_ms FROM g
-  WHERE first_kind IN ('agent_start', 'llm_request', 'tool_call_start', 'tool_call_end')
-)
-SELECT run_id, id AS span_id, parent_span_id,
-  CASE first_kind WHEN 'agent_start' THEN 'run' WHEN 'llm_request' THEN 'model' ELSE 'tool' END AS kind,
-  name, epoch_ms(start_ms)::TIMESTAMP_MS AS start_ts, epoch_ms(final_end_ms)::TIMESTAMP_MS AS end_ts,
-  (final_end_ms - start_ms)::DOUBLE AS duration_ms,
-  CASE
-    WHEN close_kind = 'agent_end' THEN CASE WHEN run_status = 'completed' THEN 'ok' ELSE 'error' END
-    WHEN close_kind = 'llm_response' THEN 'ok'
-    WHEN close_kind = 'tool_call_end' THEN CASE WHEN outcome = 'executed' AND coalesce(is_error, 'false') <> 'true' THEN 'ok' ELSE 'error' END
-    WHEN first_kind = 'llm_request' AND provider_error_ms IS NOT NULL THEN 'error'
-    ELSE 'open'
-  END AS status,
-  CASE WHEN close_kind IN ('agent_end', 'llm_response') THEN coalesce(input_tokens, 0) END AS input_tokens,
-  CASE WHEN close_kind IN ('agent_end', 'llm_response') THEN coalesce(output_tokens, 0) END AS output_tokens,
-  events,
-  CASE WHEN close_attrs IS NULL THEN open_attrs ELSE json_merge_patch(open_attrs, close_attrs) END AS attrs
-FROM s`;
+async function createSpans(connection: DuckDBConnection, runDirs: readonly string[]): Promise<void> {
+  await connection.run(SPANS_TABLE);
+  const runs = new Map<string, RunFacts>();
+  for (const runDir of runDirs) {
+    const manifest = await readRunManifest(runDir).catch(() => undefined);
+    if (manifest) runs.set(manifest.runId, manifest);
+  }
+  const reader = await connection.runAndReadAll("SELECT runId, seq, ts, kind, spanId, parentSpanId, CAST(attrs AS VARCHAR) AS attrs FROM raw_events ORDER BY runId, seq");
+  const events: RecordedEvent[] = reader.getRowObjectsJS().map((r) => ({
+    v: 1,
+    runId: String(r.runId),
+    seq: Number(r.seq),
+    ts: Number(r.ts),
+    kind: String(r.kind),
+    spanId: typeof r.spanId === "string" ? r.spanId : null,
+    parentSpanId: typeof r.parentSpanId === "string" ? r.parentSpanId : null,
+    attrs: typeof r.attrs === "string" ? (JSON.parse(r.attrs) as Record<string, unknown>) : {},
+  }));
+  await appendSpans(connection, spanRows(events, runs));
+}
 
 /** `artifacts`: every artifact the events reference, with its stored size when present in the store. */
 async function createArtifacts(connection: DuckDBConnection, storeDir: string): Promise<void> {

@@ -6,6 +6,7 @@ import { ExtensionHost } from "../extensions/host.js";
 import type { CustomData } from "../hooks/custom-events.js";
 import { HookEvent } from "../hooks/events.js";
 import { Redactor } from "../redact/redactor.js";
+import { SpanScopes } from "../spans/scopes.js";
 import type { RedactionOptions } from "../redact/rules.js";
 import { HookBus } from "../hooks/hook-bus.js";
 import { ConversationMemory } from "../memory/conversation.js";
@@ -57,6 +58,7 @@ export class Agent implements AsyncDisposable {
   /** The one redaction policy extensions apply to what they write or send. */
   readonly redactor: Redactor;
   private readonly prompts = new Registry<PromptFragment>();
+  private readonly spans = new SpanScopes();
   private readonly policies = new Registry<Policy>();
   private readonly state = new Map<string, unknown>();
   private readonly todos: { current: TodoItem[] } = { current: [] };
@@ -87,6 +89,7 @@ export class Agent implements AsyncDisposable {
     const extensionServices: ExtensionServices = {
       info: this.info,
       redactor: this.redactor,
+      spans: this.spans,
       tools: this.tools,
       hooks: this.hooks,
       middleware: this.middleware,
@@ -113,6 +116,7 @@ export class Agent implements AsyncDisposable {
       permissions: this.permissions,
       policies: this.policies,
       prompt,
+      spans: this.spans,
       extensions: this.extensions,
       todos: this.todos,
     };

@@ -3,6 +3,7 @@ import { HookEvent } from "../hooks/events.js";
 import type { Usage } from "../types/content.js";
 import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 import { linkedSignal, sleep } from "../util/abort.js";
+import { currentScope, inScope } from "../spans/scopes.js";
 import { checkResponse } from "./response-check.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
 
@@ -20,7 +21,14 @@ export interface ModelCallInput {
  * with timeout and retries (`RETRY`, waiting events), `LLM_RESPONSE` with the
  * raw reply, then `afterLlmCall`. Returns the processed reply.
  */
-export async function callModel(services: EngineServices, input: ModelCallInput): Promise<ProviderResponse> {
+export function callModel(services: EngineServices, input: ModelCallInput): Promise<ProviderResponse> {
+  const scope = currentScope();
+  if (!scope) return callModelInScope(services, input);
+  const span = services.spans.open("chat", services.config.model, scope.runId);
+  return inScope({ runId: scope.runId, span }, () => callModelInScope(services, input));
+}
+
+async function callModelInScope(services: EngineServices, input: ModelCallInput): Promise<ProviderResponse> {
   const { config, memory, middleware } = services;
   const [messages, tools] = await middleware.beforeLlmCall(memory.messages, input.tools);
   const { system, prefixKey } = services.prompt.compose(tools);

@@ -8,6 +8,8 @@ import { addUsage, textOf } from "./content.js";
 import { callModel } from "./model-call.js";
 import { RepetitionGuard } from "./repetition.js";
 import type { ApprovalDecision, PendingApproval, RunResult, RunStatus } from "./run-types.js";
+import { inScope } from "../spans/scopes.js";
+import type { SpanContext } from "../spans/span-context.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
 import { applyDecisions, executePlanned, pendingOf, planCalls, type SuspendedTurn } from "./tool-phase.js";
 
@@ -34,6 +36,7 @@ export class RunLoop {
   private readonly repetition: RepetitionGuard | undefined;
   private signal: AbortSignal | undefined;
   private sink!: RunSink;
+  private runSpan: SpanContext | undefined;
 
   constructor(private readonly services: EngineServices, readonly runId: string, readonly input: string) {
     this.replyBudget = services.config.maxTokens;
@@ -45,7 +48,13 @@ export class RunLoop {
     return this.suspended !== undefined;
   }
 
-  async start(sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
+  /** Runs the turn inside the run's span scope: every event of the run, however deep, belongs to it. */
+  start(sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
+    this.runSpan = this.services.spans.open("agent", this.services.config.name, this.runId);
+    return inScope({ runId: this.runId, span: this.runSpan }, () => this.startInScope(sink, signal));
+  }
+
+  private async startInScope(sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
     this.bind(sink, signal);
     await fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed: false });
     try {
@@ -57,7 +66,13 @@ export class RunLoop {
     }
   }
 
-  async resume(decisions: Record<string, ApprovalDecision>, sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
+  /** Continues the run under the same span: a resumed run is one span, paused in between. */
+  resume(decisions: Record<string, ApprovalDecision>, sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
+    if (!this.runSpan) return Promise.reject(new HarnessError("not_awaiting_approval", `run ${this.runId} is not waiting for approval`));
+    return inScope({ runId: this.runId, span: this.runSpan }, () => this.resumeInScope(decisions, sink, signal));
+  }
+
+  private async resumeInScope(decisions: Record<string, ApprovalDecision>, sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
     const suspended = this.suspended;
     if (!suspended) throw new HarnessError("not_awaiting_approval", `run ${this.runId} is not waiting for approval`);
     const decided = applyDecisions(suspended.planned, decisions);
@@ -79,7 +94,6 @@ export class RunLoop {
   private bind(sink: RunSink, signal: AbortSignal | undefined): void {
     this.sink = sink;
     this.signal = signal;
-    this.services.hooks.setRun(this.runId);
   }
 
   private phaseContext() {
@@ -260,7 +274,6 @@ export class RunLoop {
     // Not terminal (no AGENT_END), but observers such as recorders need to know the run now waits.
     await fire(this.services, HookEvent.CHECKPOINT, { sessionId: this.services.info.sessionId, runId: this.runId, status: "awaiting_approval", phase: "approval_wait" });
     this.sink.push({ type: "result", result });
-    this.services.hooks.setRun(undefined);
     return result;
   }
 
@@ -276,7 +289,6 @@ export class RunLoop {
     await fire(this.services, HookEvent.AGENT_END, { result });
     await this.services.extensions.turnComplete(result);
     this.sink.push({ type: "result", result });
-    this.services.hooks.setRun(undefined);
     return result;
   }
 

@@ -14,6 +14,7 @@ import type { AgentInfo } from "./agent-info.js";
 import type { AgentConfig } from "./config.js";
 import type { RunEvent } from "./run-types.js";
 import type { SystemPromptComposer } from "../prompt/system-prompt.js";
+import type { SpanScopes } from "../spans/scopes.js";
 
 /** Everything one run works with; built by the Agent. */
 export interface EngineServices {
@@ -27,6 +28,8 @@ export interface EngineServices {
   permissions: PermissionManager;
   policies: Registry<Policy>;
   prompt: SystemPromptComposer;
+  /** Opens the spans of runs, model calls and tool calls. */
+  spans: SpanScopes;
   extensions: ExtensionHost;
   todos: { current: TodoItem[] };
 }

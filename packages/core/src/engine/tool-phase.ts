@@ -1,3 +1,4 @@
+import { currentScope, inScope } from "../spans/scopes.js";
 import { HarnessError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { ToolOutcome } from "../hooks/payloads.js";
@@ -104,7 +105,15 @@ export async function executePlanned(services: EngineServices, planned: readonly
 }
 
 /** Runs (or refuses) one call, then result middleware, `TOOL_CALL_END`, and the length cut. */
-async function finishCall(services: EngineServices, planned: PlannedCall, ctx: ToolPhaseContext): Promise<ToolResultBlock> {
+/** One call inside its own `execute_tool` span scope (concurrent calls each have theirs). */
+function finishCall(services: EngineServices, planned: PlannedCall, ctx: ToolPhaseContext): Promise<ToolResultBlock> {
+  const scope = currentScope();
+  if (!scope) return finishCallInScope(services, planned, ctx);
+  const span = services.spans.open("tool", planned.call.name, scope.runId);
+  return inScope({ runId: scope.runId, span }, () => finishCallInScope(services, planned, ctx));
+}
+
+async function finishCallInScope(services: EngineServices, planned: PlannedCall, ctx: ToolPhaseContext): Promise<ToolResultBlock> {
   const { call, tool } = planned;
   let permission = planned.permission;
   let refusal = planned.refusal;

@@ -1,5 +1,7 @@
 import type { AgentInfo } from "../engine/agent-info.js";
 import type { Redactor } from "../redact/redactor.js";
+import type { SpanIdSource } from "../spans/id-source.js";
+import type { SpanScopes } from "../spans/scopes.js";
 import { ExtensionError, PrivilegeWideningError, ToolRegistrationError } from "../errors.js";
 import type { HookEvent } from "../hooks/events.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -55,6 +57,11 @@ export interface ExtensionContext {
   /** A `guidance` fragment whose text is asked for at each model call. */
   registerPromptProvider(provider: PromptProvider): Registration;
   addPolicy(policy: Policy): Registration;
+  /**
+   * Makes this extension the source of the agent's span ids (the OpenTelemetry extension starts
+   * its live span and answers with its ids, so recordings and backends name spans alike). One per agent.
+   */
+  useSpanIds(source: SpanIdSource): Registration;
   /** Emits a declared `CUSTOM` event `{ extension, name, data, artifacts? }` to every observer (see `CustomEvents`). */
   emit<K extends CustomEventName>(name: K, data: CustomEvents[K], options?: { artifacts?: readonly ArtifactRef[] }): Promise<void>;
   /** Reports a failure of the extension's own work as an `ERROR` event attributed to it. */
@@ -68,6 +75,7 @@ export interface ExtensionContext {
 export interface ExtensionServices {
   info: AgentInfo;
   redactor: Redactor;
+  spans: SpanScopes;
   tools: ToolRegistry;
   hooks: HookBus;
   middleware: MiddlewarePipeline;
@@ -169,6 +177,18 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
     addPolicy(policy: Policy): Registration {
       guard();
       return addPolicy(checked({ policies: [policy] }).policies[0]);
+    },
+    useSpanIds(source: SpanIdSource): Registration {
+      guard();
+      let remove: () => void;
+      try {
+        remove = services.spans.use(source);
+      } catch (err) {
+        throw new ExtensionError(name, (err as Error).message);
+      }
+      const reg = registration(remove);
+      owned.push(reg);
+      return reg;
     },
     emit(eventName: string, data: unknown, options: { artifacts?: readonly ArtifactRef[] } = {}): Promise<void> {
       return services.emitCustom(name, eventName, data, options.artifacts);

@@ -11,6 +11,7 @@ import { ScriptedProvider } from "../providers/scripted.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { tool, type Tool } from "../tools/tool.js";
 import { Redactor } from "../redact/redactor.js";
+import { SpanScopes } from "../spans/scopes.js";
 import { Registry } from "../util/registry.js";
 import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 import { contribution, type ContributionMembers } from "./contribution.js";
@@ -35,7 +36,7 @@ function hostWith(extensions: ExtensionLike[]) {
   const config = resolveConfig({ provider: new ScriptedProvider([]) });
   const info = createAgentInfo({ sessionId: "s", provider: "scripted", config, toolNames: () => tools.names(), extensions: () => [] });
   const services = {
-    info, redactor: new Redactor(), tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), state: new Map(),
+    info, redactor: new Redactor(), spans: new SpanScopes(), tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), state: new Map(),
     emitCustom: async () => {}, emitError: async () => {},
   };
   return { tools, create: () => new ExtensionHost(extensions, services, { maxFragmentChars: 4000 }, () => undefined) };

@@ -1,6 +1,7 @@
 import { toError } from "../errors.js";
 import { registration, type Registration } from "../registration.js";
 import type { AgentInfo } from "../engine/agent-info.js";
+import { currentScope } from "../spans/scopes.js";
 import { HookEvent } from "./events.js";
 import type { AnyHookContext, HookCallback, HookContext, HookPayloads } from "./payloads.js";
 
@@ -20,7 +21,6 @@ export class HookBus {
   // Lists are replaced, never mutated, so an emit in progress is unaffected by (un)registration.
   private readonly observers = new Map<HookEvent, Observer[]>();
   private anyObservers: Observer[] = [];
-  private currentRunId: string | undefined;
 
   constructor(private readonly info: AgentInfo) {}
 
@@ -61,11 +61,6 @@ export class HookBus {
     return this.anyObservers.length > 0 || (this.observers.get(event)?.length ?? 0) > 0;
   }
 
-  /** @internal The engine sets the run every event belongs to. */
-  setRun(runId: string | undefined): void {
-    this.currentRunId = runId;
-  }
-
   /**
    * Delivers an event. Returns undefined when every observer finished
    * synchronously, so the hot path allocates no promise.
@@ -74,12 +69,16 @@ export class HookBus {
     const specific = this.observers.get(event);
     const any = this.anyObservers;
     if ((specific === undefined || specific.length === 0) && any.length === 0) return undefined;
+    // The run and span come from where the event is emitted: concurrent tool calls and nested
+    // agents each see their own.
+    const scope = currentScope();
     const ctx: HookContext = {
       event,
       info: this.info,
       data: data as HookPayloads[HookEvent],
       timestamp: Date.now(),
-      runId: this.currentRunId,
+      runId: scope?.runId,
+      span: scope?.span,
     };
     const all = specific === undefined || specific.length === 0 ? any : any.length === 0 ? specific : [...any, ...specific];
     for (let i = 0; i < all.length; i++) {

@@ -4,6 +4,7 @@ import type { RunResult } from "../engine/run-types.js";
 import type { PermissionDecision } from "../permissions/decision.js";
 import type { TodoItem } from "../tools/todos.js";
 import type { AgentInfo } from "../engine/agent-info.js";
+import type { SpanContext } from "../spans/span-context.js";
 import type { CustomData } from "./custom-events.js";
 import { HookEvent } from "./events.js";
 
@@ -186,6 +187,11 @@ export interface HookContext<E extends HookEvent = HookEvent> {
   timestamp: number;
   /** The run the event belongs to; undefined outside a run. */
   runId: string | undefined;
+  /**
+   * The span the event belongs to: for `AGENT_*`, `LLM_*` and `TOOL_CALL_*` the span they open or
+   * close (the run's, the model call's, the tool call's); for others the innermost open one.
+   */
+  span: SpanContext | undefined;
 }
 
 export type HookCallback<E extends HookEvent = HookEvent> = (ctx: HookContext<E>) => void | Promise<void>;

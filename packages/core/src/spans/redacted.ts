@@ -1,4 +1,4 @@
-import type { Redactor } from "@harnessx/core";
+import type { Redactor } from "../redact/redactor.js";
 import type { Attributes, SpanEventSpec } from "./span-model.js";
 
 /**

@@ -1,4 +1,5 @@
-import type { ContentBlock, Message, ToolDefinition } from "@harnessx/core";
+import type { ContentBlock, Message } from "../types/content.js";
+import type { ToolDefinition } from "../types/provider.js";
 
 /**
  * Content in the shapes of the GenAI conventions' JSON schemas (input/output

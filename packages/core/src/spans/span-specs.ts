@@ -1,8 +1,11 @@
-import type { AgentStartData, LlmRequestData, LlmResponseData, RunResult, ToolCall, ToolCallEndData, Usage } from "@harnessx/core";
+import type { RunResult } from "../engine/run-types.js";
+import type { AgentStartData, LlmRequestData, LlmResponseData, ToolCallEndData } from "../hooks/payloads.js";
+import type { ToolCall, Usage } from "../types/content.js";
 import { GenAI, Hx } from "./attributes.js";
 import { cut, inputMessages, outputMessages, safeJson, systemInstructions, toolDefinitions } from "./content.js";
 import { spanError } from "./errors.js";
 import type { TracedAgent, Attributes, SpanClose, SpanError, SpanOpen, SpillReference } from "./span-model.js";
+import { SPAN_KIND, spanName } from "./span-names.js";
 
 export interface MappingOptions {
   /** Put prompts, replies, tool arguments and results on spans. Default false. */
@@ -44,7 +47,7 @@ export function agentOpen(info: TracedAgent, start: AgentStartData, time: number
   if (start.model) attributes[GenAI.REQUEST_MODEL] = start.model;
   attributes[Hx.RUN_ID] = start.runId;
   if (start.resumed) attributes[Hx.RUN_RESUMED] = true;
-  return { role: "agent", name: `invoke_agent ${info.name}`, kind: "INTERNAL", time, attributes, detail: { role: "agent", start } };
+  return { role: "agent", name: spanName("agent", info.name), kind: SPAN_KIND.agent, time, attributes, detail: { role: "agent", start } };
 }
 
 export function agentClose(start: AgentStartData, result: RunResult | undefined, time: number): SpanClose {
@@ -73,7 +76,7 @@ export function chatOpen(info: TracedAgent, request: LlmRequestData, time: numbe
     if (Array.isArray(full.messages)) attributes[GenAI.INPUT_MESSAGES] = safeJson(inputMessages(full.messages, o.maxContentChars));
     if (Array.isArray(full.tools) && full.tools.length) attributes[GenAI.TOOL_DEFINITIONS] = safeJson(toolDefinitions(full.tools));
   }
-  return { role: "chat", name: `chat ${request.model}`, kind: "CLIENT", time, attributes, detail: { role: "chat", request } };
+  return { role: "chat", name: spanName("chat", request.model), kind: SPAN_KIND.chat, time, attributes, detail: { role: "chat", request } };
 }
 
 export function chatClose(info: TracedAgent, request: LlmRequestData, response: LlmResponseData, time: number, o: MappingOptions): SpanClose {
@@ -102,7 +105,7 @@ export function toolOpen(call: ToolCall, time: number, o: MappingOptions): SpanO
   attributes[GenAI.TOOL_CALL_ID] = call.id;
   attributes[GenAI.TOOL_TYPE] = "function";
   if (o.captureContent) jsonContent(attributes, GenAI.TOOL_CALL_ARGUMENTS, safeJson(call.input ?? {}), o.maxContentChars);
-  return { role: "tool", name: `execute_tool ${call.name}`, kind: "INTERNAL", time, attributes, detail: { role: "tool", toolCall: call } };
+  return { role: "tool", name: spanName("tool", call.name), kind: SPAN_KIND.tool, time, attributes, detail: { role: "tool", toolCall: call } };
 }
 
 export function toolClose(end: ToolCallEndData, spill: SpillReference | undefined, time: number, o: MappingOptions): SpanClose {

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { HookEvent } from "@harnessx/core";
-import { MemorySink } from "../convert/memory-sink.js";
-import { SpanTracker } from "./tracker.js";
+import { SpanCollector } from "./span-collector.js";
+import type { TraceEvent } from "./span-model.js";
+import { SpanMapper } from "./mapper.js";
 
 function tracker(captureContent = false) {
-  const sink = new MemorySink();
-  const t = new SpanTracker(sink, { name: "unit", sessionId: "s1", provider: "p" }, { captureContent, maxContentChars: 50 });
+  const sink = new SpanCollector();
+  const t = new SpanMapper(sink, { name: "unit", sessionId: "s1", provider: "p" }, { captureContent, maxContentChars: 50 });
   let ts = 1000;
-  /** `runId: null` stands for an event outside any run. */
-  const feed = (kind: string, data: unknown, runId: string | null = "run_1") => t.handle({ kind: kind as HookEvent, ts: ts++, runId: runId ?? undefined, data });
+  /** `runId: null` stands for an event outside any run. Payloads are written loosely, as a recording holds them. */
+  const feed = (kind: string, data: unknown, runId: string | null = "run_1") => t.handle({ kind, ts: ts++, runId: runId ?? undefined, data } as TraceEvent);
   return { sink, t, feed };
 }
 

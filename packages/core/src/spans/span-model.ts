@@ -1,23 +1,35 @@
-import type { HookEvent, LlmRequestData, LlmResponseData, ToolCall, ToolCallEndData, AgentStartData, RunResult } from "@harnessx/core";
+import type { RunResult } from "../engine/run-types.js";
+import type { HookEvent } from "../hooks/events.js";
+import type { AgentStartData, HookContext, HookPayloads, LlmRequestData, LlmResponseData, ToolCallEndData } from "../hooks/payloads.js";
+import type { ToolCall } from "../types/content.js";
+import type { SpanContext, SpanRole } from "./span-context.js";
+import type { SpanKindName } from "./span-names.js";
 
 /** A value OpenTelemetry accepts as a span attribute. */
 export type AttributeValue = string | number | boolean | string[] | number[] | boolean[];
 export type Attributes = Record<string, AttributeValue>;
 
-/** What kind of operation a span stands for. */
-export type SpanRole = "agent" | "chat" | "tool";
+/**
+ * One hook event as the mapping reads it: live from a hook context or from a recording (whose
+ * payloads went through JSON: errors are plain objects).
+ */
+export type TraceEvent = {
+  [E in HookEvent]: {
+    kind: E;
+    /** Milliseconds since the epoch (fractions allowed). */
+    ts: number;
+    runId: string | undefined;
+    /** The span the event belongs to, as core stamped it (absent in recordings made before span identity). */
+    span?: SpanContext;
+    data: HookPayloads[E];
+  };
+}[HookEvent];
 
-/** `INTERNAL` for in-process work (agent, tool), `CLIENT` for a model call. */
-export type SpanKindName = "INTERNAL" | "CLIENT";
-
-/** One hook event as the mapping reads it: live from a hook context or from a recording. */
-export interface TraceEvent {
-  kind: HookEvent;
-  /** Milliseconds since the epoch (fractions allowed). */
-  ts: number;
-  runId: string | undefined;
-  /** The hook payload; recorded payloads went through JSON (errors are plain objects). */
-  data: unknown;
+/** A hook context as the mapping's input, stamped with `ts` (milliseconds since the epoch). */
+export function traceEventOf<E extends HookEvent>(hook: HookContext<E>, ts: number): TraceEvent {
+  // A HookContext<E> pairs its event and payload as TraceEvent does; TypeScript cannot follow
+  // that correlation through a generic, so the pairing is asserted here, once.
+  return { kind: hook.event, ts, runId: hook.runId, ...(hook.span ? { span: hook.span } : {}), data: hook.data } as TraceEvent;
 }
 
 /** Facts about the agent that no single event carries. */
@@ -51,6 +63,8 @@ export interface SpanOpen {
   name: string;
   kind: SpanKindName;
   time: number;
+  /** The span's identity from core (the ids every reader and exporter shows), when the event carried it. */
+  span?: SpanContext;
   /** Set at creation: the ones sampling decisions need are all here. */
   attributes: Attributes;
   detail: SpanDetail;

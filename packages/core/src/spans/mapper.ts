@@ -1,8 +1,10 @@
-import type { HookEvent, AgentEndData, AgentStartData, ContextCondensedData, ErrorData, LlmRequestData, LlmResponseData, RecoveryData, RetryData, ToolCallEndData, ToolCallStartData } from "@harnessx/core";
+import type { HookEvent } from "../hooks/events.js";
+import type { AgentEndData, AgentStartData, ErrorData, LlmRequestData, LlmResponseData, RetryData, ToolCallEndData, ToolCallStartData } from "../hooks/payloads.js";
+import type { SpanContext } from "./span-context.js";
 import { GenAI, Hx } from "./attributes.js";
 import { spanError } from "./errors.js";
 import { agentClose, agentOpen, chatClose, chatOpen, failedClose, toolClose, toolOpen, type MappingOptions } from "./span-specs.js";
-import type { TracedAgent, Attributes, SpanDetail, SpanSink, TraceEvent } from "./span-model.js";
+import type { TracedAgent, Attributes, SpanDetail, SpanOpen, SpanSink, TraceEvent } from "./span-model.js";
 import { spillOf } from "./spill.js";
 
 interface Open<H> {
@@ -26,7 +28,7 @@ export const TRACED_EVENTS = ["agent_start", "agent_end", "llm_request", "llm_re
  * `execute_tool` children, span events for retries, recoveries, condensing,
  * denials and errors. Feed it events in order; it drives a sink.
  */
-export class SpanTracker<H> {
+export class SpanMapper<H> {
   private readonly runs = new Map<string, RunState<H>>();
 
   constructor(private readonly sink: SpanSink<H>, private readonly info: TracedAgent, private readonly options: MappingOptions) {}
@@ -40,29 +42,29 @@ export class SpanTracker<H> {
     if (e.runId === undefined) return;
     switch (e.kind) {
       case "agent_start":
-        return this.agentStart(e.runId, e.data as AgentStartData, e.ts);
+        return this.agentStart(e.runId, e.data, e.ts, e.span);
       case "agent_end":
-        return this.agentEnd(e.runId, e.data as AgentEndData, e.ts);
+        return this.agentEnd(e.runId, e.data, e.ts);
       case "llm_request":
-        return this.llmRequest(e.runId, e.data as LlmRequestData, e.ts);
+        return this.llmRequest(e.runId, e.data, e.ts, e.span);
       case "llm_response":
-        return this.llmResponse(e.runId, e.data as LlmResponseData, e.ts);
+        return this.llmResponse(e.runId, e.data, e.ts);
       case "tool_call_start":
-        return this.toolStart(e.runId, e.data as ToolCallStartData, e.ts);
+        return this.toolStart(e.runId, e.data, e.ts, e.span);
       case "tool_call_end":
-        return this.toolEnd(e.runId, e.data as ToolCallEndData, e.ts);
+        return this.toolEnd(e.runId, e.data, e.ts, e.span);
       case "retry":
-        return this.retry(e.runId, e.data as RetryData, e.ts);
+        return this.retry(e.runId, e.data, e.ts);
       case "recovery": {
-        const d = e.data as RecoveryData;
+        const d = e.data;
         return this.runEvent(e.runId, Hx.EVENT_RECOVERY, e.ts, compact({ "harnessx.recovery.reason": d.reason, "harnessx.recovery.attempt": d.attempt, "harnessx.recovery.reply_budget": d.replyBudget }));
       }
       case "context_condensed": {
-        const d = e.data as ContextCondensedData;
+        const d = e.data;
         return this.runEvent(e.runId, Hx.EVENT_CONDENSED, e.ts, compact({ "harnessx.condensed.messages_dropped": d.messagesDropped, "harnessx.condensed.summary_chars": d.summaryChars, "harnessx.condensed.summarized": d.summarized }));
       }
       case "error":
-        return this.error(e.runId, e.data as ErrorData, e.ts);
+        return this.error(e.runId, e.data, e.ts);
       default:
         return;
     }
@@ -89,14 +91,14 @@ export class SpanTracker<H> {
     }
   }
 
-  private agentStart(runId: string, start: AgentStartData, ts: number): void {
+  private agentStart(runId: string, start: AgentStartData, ts: number, span: SpanContext | undefined): void {
     const open = this.runs.get(runId);
     if (open) {
       this.sink.event(open.span, { name: Hx.EVENT_RESUMED, time: ts, attributes: {} });
       return;
     }
-    const span = this.sink.open(agentOpen(this.info, { ...start, runId }, ts), undefined);
-    this.runs.set(runId, { span, start, tools: new Map() });
+    const handle = this.sink.open(withIds(agentOpen(this.info, { ...start, runId }, ts), span), undefined);
+    this.runs.set(runId, { span: handle, start, tools: new Map() });
   }
 
   private agentEnd(runId: string, end: AgentEndData, ts: number): void {
@@ -115,11 +117,11 @@ export class SpanTracker<H> {
     run.tools.clear();
   }
 
-  private llmRequest(runId: string, request: LlmRequestData, ts: number): void {
+  private llmRequest(runId: string, request: LlmRequestData, ts: number, span: SpanContext | undefined): void {
     const run = this.runs.get(runId);
     if (!run) return;
     if (run.chat) this.sink.close(run.chat.handle, failedClose({ detail: run.chat.detail }, { type: "superseded", message: "a new model call started before this one ended" }, ts));
-    const spec = chatOpen(this.info, request, ts, this.options);
+    const spec = withIds(chatOpen(this.info, request, ts, this.options), span);
     run.chat = { handle: this.sink.open(spec, run.span), detail: spec.detail, request };
   }
 
@@ -130,21 +132,21 @@ export class SpanTracker<H> {
     run.chat = undefined;
   }
 
-  private toolStart(runId: string, start: ToolCallStartData, ts: number): void {
+  private toolStart(runId: string, start: ToolCallStartData, ts: number, span: SpanContext | undefined): void {
     const run = this.runs.get(runId);
     if (!run || !start.toolCall) return;
-    const spec = toolOpen(start.toolCall, ts, this.options);
+    const spec = withIds(toolOpen(start.toolCall, ts, this.options), span);
     run.tools.set(start.toolCall.id, { handle: this.sink.open(spec, run.span), detail: spec.detail });
   }
 
-  private toolEnd(runId: string, end: ToolCallEndData, ts: number): void {
+  private toolEnd(runId: string, end: ToolCallEndData, ts: number, span: SpanContext | undefined): void {
     const run = this.runs.get(runId);
     if (!run || !end.toolCall) return;
     const id = end.toolCall.id;
     let open = run.tools.get(id);
     if (!open) {
       // Refused calls (denied, unknown tool, bad input) never started: a short span still shows them.
-      const spec = toolOpen(end.toolCall, ts - (end.durationMs ?? 0), this.options);
+      const spec = withIds(toolOpen(end.toolCall, ts - (end.durationMs ?? 0), this.options), span);
       open = { handle: this.sink.open(spec, run.span), detail: spec.detail };
     }
     run.tools.delete(id);
@@ -182,6 +184,11 @@ export class SpanTracker<H> {
 }
 
 /** Drops undefined and null values so every attribute is a valid OpenTelemetry value. */
+/** A span spec with the identity core gave the event, when it carried one. */
+function withIds(spec: SpanOpen, span: SpanContext | undefined): SpanOpen {
+  return span ? { ...spec, span } : spec;
+}
+
 function compact(values: Record<string, string | number | boolean | null | undefined>): Attributes {
   const out: Attributes = {};
   for (const key in values) {

@@ -1,4 +1,4 @@
-import type { ToolResult } from "@harnessx/core";
+import type { ToolResult } from "../types/content.js";
 import type { SpillReference } from "./span-model.js";
 
 /** A spilled result: the tool result names the stored content (its model-facing id and size). */

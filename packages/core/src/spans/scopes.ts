@@ -1,0 +1,45 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { SpanIdSource } from "./id-source.js";
+import { isSpanId, isTraceId, newSpanId, newTraceId, type SpanContext, type SpanRole } from "./span-context.js";
+import { spanName } from "./span-names.js";
+
+/** The run and span the code running now belongs to. */
+export interface SpanScope {
+  runId: string;
+  span: SpanContext;
+}
+
+// One store for the process: a run started inside another agent's tool call nests under it.
+const storage = new AsyncLocalStorage<SpanScope>();
+
+/** The scope of the code running now (across awaits, timers and concurrent tool calls), if any. */
+export function currentScope(): SpanScope | undefined {
+  return storage.getStore();
+}
+
+export function inScope<T>(scope: SpanScope, work: () => T): T {
+  return storage.run(scope, work);
+}
+
+/** Opens the spans of one agent's runs: ids from its id source when it has one, else generated. */
+export class SpanScopes {
+  private source: SpanIdSource | undefined;
+
+  /** Installs the id source; returns a function that removes it. */
+  use(source: SpanIdSource): () => void {
+    if (this.source) throw new Error("this agent already has a span id source; only one extension may provide span ids");
+    this.source = source;
+    return () => {
+      if (this.source === source) this.source = undefined;
+    };
+  }
+
+  /** A new span under the current scope's span (a run's parent is whatever span is active where it starts). */
+  open(role: SpanRole, subject: string, runId: string): SpanContext {
+    const parent = currentScope()?.span;
+    const given = this.source?.open({ role, name: spanName(role, subject), runId, parent, time: Date.now() });
+    const traceId = given && isTraceId(given.traceId) && isSpanId(given.spanId) ? given.traceId : parent?.traceId ?? newTraceId();
+    const spanId = given && isTraceId(given.traceId) && isSpanId(given.spanId) ? given.spanId : newSpanId();
+    return { traceId, spanId, role, ...(parent ? { parentSpanId: parent.spanId } : {}) };
+  }
+}

@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import { Redactor } from "../redact/redactor.js";
+import { SpanMapper } from "./mapper.js";
+import { redactAttributes, redactEvent } from "./redacted.js";
+import type { SpanRole } from "./span-context.js";
+import type { Attributes, SpanClose, SpanDetail, SpanEventSpec, SpanOpen, SpanSink, TracedAgent, TraceEvent } from "./span-model.js";
+import type { SpanKindName } from "./span-names.js";
+import { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./span-specs.js";
+
+/** A finished (or cut-off) span held in memory: what the spans table, the converters and the report read. */
+export interface MappedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: SpanKindName;
+  role: SpanRole;
+  startMs: number;
+  endMs: number;
+  attributes: Attributes;
+  events: SpanEventSpec[];
+  error?: { type: string; message: string };
+  detail: SpanDetail;
+}
+
+function hexId(seed: string, chars: number): string {
+  return createHash("sha256").update(seed).digest("hex").slice(0, chars);
+}
+
+/**
+ * Collects the mapping's spans in memory. A span keeps the ids core gave its event; events
+ * recorded before span identity get ids derived from the run id and the span's order, so the
+ * same recording always maps to the same ids. Text attributes and error messages pass the
+ * redaction policy (a recording made with redaction off still converts safely).
+ */
+export class SpanCollector implements SpanSink<MappedSpan> {
+  readonly spans: MappedSpan[] = [];
+  private counter = 0;
+
+  /** `keepDetail: false` keeps only each span's role as its detail (a table of many spans needs no content). */
+  constructor(private readonly redactor: Redactor = new Redactor(), private readonly keepDetail = true) {}
+
+  open(span: SpanOpen, parent: MappedSpan | undefined): MappedSpan {
+    const runId = span.detail.role === "agent" ? span.detail.start.runId : undefined;
+    const traceId = span.span?.traceId ?? parent?.traceId ?? hexId(`trace:${runId ?? this.counter}`, 32);
+    const spanId = span.span?.spanId ?? hexId(`span:${traceId}:${this.counter}`, 16);
+    this.counter++;
+    const parentSpanId = span.span ? span.span.parentSpanId : parent?.spanId;
+    const s: MappedSpan = {
+      traceId,
+      spanId,
+      ...(parentSpanId ? { parentSpanId } : {}),
+      name: span.name,
+      kind: span.kind,
+      role: span.role,
+      startMs: span.time,
+      endMs: span.time,
+      attributes: { ...redactAttributes(span.attributes, this.redactor) },
+      events: [],
+      detail: this.detail(span.detail),
+    };
+    this.spans.push(s);
+    return s;
+  }
+
+  private detail(detail: SpanDetail): SpanDetail {
+    if (this.keepDetail) return detail;
+    // The role and the ids the converters need (a run id, a tool call id), nothing of the content.
+    if (detail.role === "agent") return { role: "agent", start: { ...detail.start, input: "" } };
+    if (detail.role === "tool") return { role: "tool", toolCall: { ...detail.toolCall, input: {} } };
+    return { role: "chat", request: { ...detail.request, request: { ...detail.request.request, messages: [], system: "", tools: [] } } };
+  }
+
+  event(handle: MappedSpan, event: SpanEventSpec): void {
+    handle.events.push(redactEvent(event, this.redactor));
+  }
+
+  close(handle: MappedSpan, close: SpanClose): void {
+    Object.assign(handle.attributes, redactAttributes(close.attributes, this.redactor));
+    handle.endMs = Math.max(handle.startMs, close.time);
+    handle.detail = this.detail(close.detail);
+    if (close.error) handle.error = { type: close.error.type, message: this.redactor.redactString(close.error.message) };
+  }
+}
+
+export interface MapSpansOptions extends Partial<MappingOptions> {
+  /** Agent facts the events do not carry: its name (default "agent"), session, provider (default from the first reply). */
+  agent?: Partial<TracedAgent>;
+  redactor?: Redactor;
+  /** Default true: keep what each span was made from (LangSmith and Chrome traces need it). */
+  keepDetail?: boolean;
+}
+
+/**
+ * The spans of a run's events, in the order they opened: the same mapping the live exporters
+ * use, fed events in order. Spans still open at the end end at the last event.
+ */
+export function mapSpans(events: readonly TraceEvent[], options: MapSpansOptions = {}): MappedSpan[] {
+  const firstReply = events.find((e) => e.kind === "llm_response");
+  const provider = options.agent?.provider ?? (firstReply?.kind === "llm_response" && typeof firstReply.data.provider === "string" ? firstReply.data.provider : undefined);
+  const info: TracedAgent = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...(provider ? { provider } : {}) };
+  const collector = new SpanCollector(options.redactor, options.keepDetail ?? true);
+  const mapper = new SpanMapper(collector, info, { captureContent: options.captureContent ?? false, maxContentChars: options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS });
+  for (const e of events) mapper.handle(e);
+  mapper.closeAll(events.length ? events[events.length - 1].ts : 0);
+  return collector.spans;
+}

@@ -1,0 +1,75 @@
+import { GenAI, Hx, mapSpans, type MappedSpan, type SpanRole } from "@harnessx/core";
+import type { RecordedEvent } from "../format/event.js";
+import { traceEventsOf } from "../format/trace-events.js";
+
+/** One row of the `spans` table: a span as every backend shows it, with the facts SQL wants as columns. */
+export interface SpanRow {
+  runId: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  /** `run`, `model` or `tool`. */
+  kind: "run" | "model" | "tool";
+  /** The span name backends show (`invoke_agent support-bot`, `chat gpt-4o`, `execute_tool search`). */
+  name: string;
+  startTs: number;
+  /** Null while the span is open (the run still going, or crashed inside it). */
+  endTs: number | null;
+  /** `ok`, `error` (the span's status is an error) or `open`. */
+  status: "ok" | "error" | "open";
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** Recorded events that carry this span's id or hang under it. */
+  events: number;
+  /** The span's attributes (GenAI conventions and `harnessx.*`), as exported. */
+  attrs: Record<string, unknown>;
+}
+
+const KIND_OF: Record<SpanRole, SpanRow["kind"]> = { agent: "run", chat: "model", tool: "tool" };
+
+/**
+ * The spans of recorded runs through core's one mapping (the live exporters' own), read from
+ * the events' summary attributes: names, kinds, parents, statuses, tokens and ids as backends
+ * see them. `traceIdOf` gives each run's trace id from its `run.json`.
+ */
+export function spanRows(events: readonly RecordedEvent[], runs: ReadonlyMap<string, { traceId?: string; agent: string; sessionId: string }>): SpanRow[] {
+  const byRun = new Map<string, RecordedEvent[]>();
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    const list = byRun.get(e.runId) ?? [];
+    list.push(e);
+    byRun.set(e.runId, list);
+    const id = e.spanId ?? e.parentSpanId;
+    if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const rows: SpanRow[] = [];
+  for (const [runId, runEvents] of byRun) {
+    const run = runs.get(runId);
+    const { events: traced } = traceEventsOf(runEvents, { traceId: run?.traceId, attrsOnly: true });
+    for (const span of mapSpans(traced, { agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false })) rows.push(row(runId, span, counts.get(span.spanId) ?? 0));
+  }
+  return rows;
+}
+
+function row(runId: string, span: MappedSpan, events: number): SpanRow {
+  const open = span.error?.type === "unfinished" || span.attributes[Hx.RUN_STATUS] === "unfinished";
+  const tokens = (key: string): number | null => {
+    const value = span.attributes[key];
+    return typeof value === "number" ? value : span.role === "tool" ? null : 0;
+  };
+  return {
+    runId,
+    traceId: span.traceId,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId ?? null,
+    kind: KIND_OF[span.role],
+    name: span.name,
+    startTs: span.startMs,
+    endTs: open ? null : span.endMs,
+    status: open ? "open" : span.error ? "error" : "ok",
+    inputTokens: tokens(GenAI.USAGE_INPUT_TOKENS),
+    outputTokens: tokens(GenAI.USAGE_OUTPUT_TOKENS),
+    events,
+    attrs: span.attributes,
+  };
+}
