@@ -1,8 +1,9 @@
-import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, currentScope, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
 import { context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { nowMs } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
 import type { ExportPipeline } from "./export-pipeline.js";
+import { LiveSpans } from "./live-spans.js";
 import { OtelSink } from "./otel-sink.js";
 
 export interface OpenTelemetryExtensionOptions {
@@ -21,7 +22,8 @@ export interface OpenTelemetryExtensionOptions {
 /**
  * OpenTelemetry spans for every run, following the GenAI semantic conventions:
  * `invoke_agent {agent}` > `chat {model}` (CLIENT) and `execute_tool {tool}`.
- * Uses `@opentelemetry/api` only; with no SDK installed every call is a no-op.
+ * Uses `@opentelemetry/api` only; with no SDK installed every call is a no-op. It gives core its
+ * span ids (`ctx.useSpanIds`), so a trace found in a backend and its recording share every id.
  */
 export class OpenTelemetryExtension extends Extension {
   readonly name = "opentelemetry";
@@ -30,9 +32,8 @@ export class OpenTelemetryExtension extends Extension {
   private readonly telemetry: ExportPipeline | undefined;
   private readonly drops = new DropReporter("opentelemetry", "spans");
   private tracker: SpanMapper<Span> | undefined;
+  private live: LiveSpans | undefined;
   private ctx: ExtensionContext | undefined;
-  /** The run the agent is in (one turn at a time per agent), for the context wrappers. */
-  private currentRunId: string | undefined;
 
   constructor(options: OpenTelemetryExtensionOptions = {}) {
     super();
@@ -47,23 +48,31 @@ export class OpenTelemetryExtension extends Extension {
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    const tracker = new SpanMapper(new OtelSink(this.tracer, ctx.redactor), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);
+    const live = new LiveSpans(this.tracer);
+    this.live = live;
+    ctx.useSpanIds(live);
+    const tracker = new SpanMapper(new OtelSink(this.tracer, ctx.redactor, live), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);
     this.tracker = tracker;
     const observe: HookCallback = (hook) => {
-      this.currentRunId = hook.runId;
-      tracker.handle(traceEventOf(hook, nowMs()));
+      const ts = nowMs();
+      tracker.handle(traceEventOf(hook, ts));
+      if (hook.event === "agent_end" && hook.runId) live.endUnclaimed(hook.runId, ts);
     };
     for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);
     // Makes `execute_tool` / `chat` the active span inside handlers and provider calls, so
     // instrumented clients there (HTTP, databases) nest under them.
+    const active = () => {
+      const scope = currentScope();
+      return scope && live.spanOf(scope.span.spanId);
+    };
     ctx.addMiddleware({
       name: "OpenTelemetryContext",
-      wrapToolExecution: (call, execute) => this.within(this.currentRunId && tracker.openHandle(this.currentRunId, call.id), execute),
-      wrapModelCall: (_request, send) => this.within(this.currentRunId && tracker.openModelHandle(this.currentRunId), send),
+      wrapToolExecution: (_call, execute) => this.within(active(), execute),
+      wrapModelCall: (_request, send) => this.within(active(), send),
     });
   }
 
-  private within<T>(span: Span | undefined | "" | false, work: () => Promise<T>): Promise<T> {
+  private within<T>(span: Span | undefined, work: () => Promise<T>): Promise<T> {
     return span ? context.with(trace.setSpan(context.active(), span), work) : work();
   }
 
@@ -84,7 +93,9 @@ export class OpenTelemetryExtension extends Extension {
 
   /** Ends spans still open, flushes within `flushTimeoutMs` and reports what was lost. */
   override async teardown(): Promise<void> {
-    this.tracker?.closeAll(nowMs());
+    const now = nowMs();
+    this.tracker?.closeAll(now);
+    this.live?.endUnclaimed(undefined, now);
     if (!this.telemetry) return;
     const { flushed, dropped } = await this.telemetry.flushWithin(this.options.flushTimeoutMs);
     await this.drops.report(this.ctx, dropped, flushed ? "" : `flush did not finish within ${this.options.flushTimeoutMs} ms`);

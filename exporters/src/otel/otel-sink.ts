@@ -1,17 +1,19 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { redactAttributes, redactEvent, type Redactor, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core";
+import type { LiveSpans } from "./live-spans.js";
 
 /**
  * Spans through `@opentelemetry/api`. A run span is a child of whatever span is
  * active where the run started; model and tool spans are children of the run
  * span by explicit parent, so parallel tool calls are siblings. Every string attribute and
- * error message passes the agent's redaction policy before it reaches the SDK.
+ * error message passes the agent's redaction policy before it reaches the SDK. A span core already
+ * had started live (its ids are the recording's) is adopted rather than started again.
  */
 export class OtelSink implements SpanSink<Span> {
   /** The context of each open run span, built once for all its children. */
   private readonly contexts = new WeakMap<Span, Context>();
 
-  constructor(private readonly tracer: Tracer, private readonly redactor: Redactor) {}
+  constructor(private readonly tracer: Tracer, private readonly redactor: Redactor, private readonly live: LiveSpans) {}
 
   private contextOf(parent: Span): Context {
     let ctx = this.contexts.get(parent);
@@ -20,6 +22,13 @@ export class OtelSink implements SpanSink<Span> {
   }
 
   open(span: SpanOpen, parent: Span | undefined): Span {
+    const started = span.span && this.live.adopt(span.span.spanId);
+    if (started) {
+      // The name core gave at the start may predate what the request said (a model middleware changed).
+      started.updateName(span.name);
+      started.setAttributes(redactAttributes(span.attributes, this.redactor));
+      return started;
+    }
     const parentContext = parent ? this.contextOf(parent) : context.active();
     return this.tracer.startSpan(
       span.name,
@@ -36,5 +45,6 @@ export class OtelSink implements SpanSink<Span> {
     handle.setAttributes(redactAttributes(close.attributes, this.redactor));
     if (close.error) handle.setStatus({ code: SpanStatusCode.ERROR, message: this.redactor.redactString(close.error.message) });
     handle.end(close.time);
+    this.live.ended(handle);
   }
 }

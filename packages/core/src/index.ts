@@ -80,7 +80,7 @@ export {
 export { currentScope, inScope, type SpanScope } from "./spans/scopes.js";
 export { isSpanId, isTraceId, newSpanId, newTraceId, type SpanContext, type SpanRole } from "./spans/span-context.js";
 export { SPAN_KIND, SPAN_OPERATION, spanName, type SpanKindName } from "./spans/span-names.js";
-export type { SpanIdSource, SpanStart } from "./spans/id-source.js";
+export type { SpanIdSource, SpanIds, SpanStart } from "./spans/id-source.js";
 export { SpanMapper, TRACED_EVENTS } from "./spans/mapper.js";
 export { SpanCollector, mapSpans, type MappedSpan, type MapSpansOptions } from "./spans/span-collector.js";
 export { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./spans/span-specs.js";

@@ -15,8 +15,16 @@ export interface SpanStart {
 /**
  * Gives core the ids of the spans it opens, so that the ids a backend shows (a live OpenTelemetry
  * trace) are the ids in the recording. Answering undefined (or ids that are not W3C-shaped) lets
- * core generate them. At most one per agent (`ctx.useSpanIds`).
+ * core generate them; so does a source that throws, or gives ids outside the parent's trace.
+ * At most one per agent (`ctx.useSpanIds`).
  */
 export interface SpanIdSource {
-  open(start: SpanStart): { traceId: string; spanId: string } | undefined;
+  open(start: SpanStart): SpanIds | undefined;
+}
+
+/** The ids a source gives a span; `parentSpanId` counts only for a run that starts under no harnessx span. */
+export interface SpanIds {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
 }

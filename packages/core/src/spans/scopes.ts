@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { SpanIdSource } from "./id-source.js";
+import type { SpanIdSource, SpanIds, SpanStart } from "./id-source.js";
 import { isSpanId, isTraceId, newSpanId, newTraceId, type SpanContext, type SpanRole } from "./span-context.js";
 import { spanName } from "./span-names.js";
 
@@ -34,12 +34,32 @@ export class SpanScopes {
     };
   }
 
-  /** A new span under the current scope's span (a run's parent is whatever span is active where it starts). */
+  /**
+   * A new span under the current scope's span (a run's parent is whatever span is active where it
+   * starts). The id source's ids are taken only when well-formed, in the parent's trace and not
+   * the parent's own; a source that throws or answers nonsense leaves core to generate them.
+   */
   open(role: SpanRole, subject: string, runId: string): SpanContext {
     const parent = currentScope()?.span;
-    const given = this.source?.open({ role, name: spanName(role, subject), runId, parent, time: Date.now() });
-    const traceId = given && isTraceId(given.traceId) && isSpanId(given.spanId) ? given.traceId : parent?.traceId ?? newTraceId();
-    const spanId = given && isTraceId(given.traceId) && isSpanId(given.spanId) ? given.spanId : newSpanId();
-    return { traceId, spanId, role, ...(parent ? { parentSpanId: parent.spanId } : {}) };
+    const given = this.ask({ role, name: spanName(role, subject), runId, parent, time: Date.now() });
+    if (given) {
+      // A run that starts under no harnessx span may still sit under the source's own (an HTTP request's).
+      const parentSpanId = parent?.spanId ?? (isSpanId(given.parentSpanId) ? given.parentSpanId : undefined);
+      return { traceId: given.traceId, spanId: given.spanId, role, ...(parentSpanId ? { parentSpanId } : {}) };
+    }
+    return { traceId: parent?.traceId ?? newTraceId(), spanId: newSpanId(), role, ...(parent ? { parentSpanId: parent.spanId } : {}) };
+  }
+
+  private ask(start: SpanStart): SpanIds | undefined {
+    let given: SpanIds | undefined;
+    try {
+      given = this.source?.open(start);
+    } catch {
+      return undefined;
+    }
+    if (!given || !isTraceId(given.traceId) || !isSpanId(given.spanId)) return undefined;
+    const { parent } = start;
+    if (parent && (given.traceId !== parent.traceId || given.spanId === parent.spanId)) return undefined;
+    return given;
   }
 }

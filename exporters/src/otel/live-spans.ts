@@ -1,0 +1,72 @@
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, isSpanContextValid, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { SPAN_KIND, type SpanContext, type SpanIdSource, type SpanIds, type SpanStart } from "@harnessx/core";
+
+interface Started {
+  span: Span;
+  runId: string;
+}
+
+/**
+ * Core's span id source: each span core opens is started here, at once, as a live OpenTelemetry
+ * span, and its ids become core's ids, so the recording and the backend name the same spans.
+ * The mapping later adopts the live span when the span's first event arrives.
+ */
+export class LiveSpans implements SpanIdSource {
+  /** Started and not yet adopted by the mapping. */
+  private readonly waiting = new Map<string, Started>();
+  /** Every span started here and not yet ended, for the parent lookups of its children. */
+  private readonly live = new Map<string, Span>();
+
+  constructor(private readonly tracer: Tracer) {}
+
+  open(start: SpanStart): SpanIds | undefined {
+    const outer = start.parent ? this.contextOf(start.parent) : context.active();
+    const kind = SPAN_KIND[start.role] === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL;
+    const span = this.tracer.startSpan(start.name, { kind, startTime: start.time }, outer);
+    const ids = span.spanContext();
+    // With no SDK the API hands back its parent's (or an invalid) context: core then makes the ids.
+    if (!isSpanContextValid(ids) || ids.spanId === start.parent?.spanId || this.live.has(ids.spanId)) return undefined;
+    this.waiting.set(ids.spanId, { span, runId: start.runId });
+    this.live.set(ids.spanId, span);
+    const outerSpanId = start.parent ? undefined : trace.getSpanContext(outer)?.spanId;
+    return { traceId: ids.traceId, spanId: ids.spanId, ...(outerSpanId ? { parentSpanId: outerSpanId } : {}) };
+  }
+
+  /** The live span started for core's span, handed over once (to the sink that will end it). */
+  adopt(spanId: string): Span | undefined {
+    const started = this.waiting.get(spanId);
+    if (started) this.waiting.delete(spanId);
+    return started?.span;
+  }
+
+  /** The live span of core's span while it is open (to make it active around a handler or provider call). */
+  spanOf(spanId: string): Span | undefined {
+    return this.live.get(spanId);
+  }
+
+  ended(span: Span): void {
+    this.live.delete(span.spanContext().spanId);
+  }
+
+  /**
+   * Ends the run's spans that no event ever claimed (a model call whose request middleware threw
+   * before the request went out), or every such span when `runId` is undefined (teardown).
+   */
+  endUnclaimed(runId: string | undefined, time: number): void {
+    for (const [spanId, started] of this.waiting) {
+      if (runId !== undefined && started.runId !== runId) continue;
+      started.span.setStatus({ code: SpanStatusCode.ERROR, message: "the operation ended before its first event" });
+      started.span.setAttribute("error.type", "not_started");
+      started.span.end(time);
+      this.waiting.delete(spanId);
+      this.live.delete(spanId);
+    }
+  }
+
+  private contextOf(parent: SpanContext): Context {
+    const live = this.live.get(parent.spanId);
+    if (live) return trace.setSpan(ROOT_CONTEXT, live);
+    // A parent another agent opened (a nested run whose outer agent traces elsewhere): its ids suffice.
+    return trace.setSpanContext(ROOT_CONTEXT, { traceId: parent.traceId, spanId: parent.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: false });
+  }
+}
