@@ -7,12 +7,14 @@ import { join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const roots = ["packages", "recorder", "exporters", "cli", "examples", "test"];
-const skip = new Set(["node_modules", "dist", ".turbo", "bench", "artifacts"]);
+const skip = new Set(["node_modules", "dist", ".turbo", "bench"]);
+/** Output folders (gitignored), skipped by path: a package may well have a folder of that name. */
+const skipPaths = new Set(["test/artifacts"]);
 
 function collect(dir, out) {
   for (const name of readdirSync(dir)) {
-    if (skip.has(name)) continue;
     const path = join(dir, name);
+    if (skip.has(name) || skipPaths.has(relative(root, path))) continue;
     if (statSync(path).isDirectory()) collect(path, out);
     else if (name.endsWith(".test.ts")) out.push(relative(root, path));
   }

@@ -1,9 +1,3 @@
-export { ArtifactStore, isArtifactId, sha256Hex, type StoredArtifact } from "./artifacts/artifact-store.js";
-export { ArtifactNotFoundError, ArtifactCorruptError } from "./artifacts/errors.js";
-export {
-  zstd, zstdCompress, zstdDecompress, zstdDecompressWithin, contentBound, loadNativeZstd, loadWasmZstd, ZstdError, ZstdLimitError, DEFAULT_ZSTD_LEVEL, WASM_CHUNK_BYTES,
-  MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, type ContentBound, type ZstdCodec, type ZstdImplementation,
-} from "./zstd/index.js";
 export { ResultSpillExtension } from "./spill/result-spill-extension.js";
 export { ReadResultError } from "./spill/errors.js";
 export { READ_RESULT_TOOL, READ_RESULT_SCHEMA } from "./spill/read-result-tool.js";

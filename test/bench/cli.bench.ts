@@ -15,7 +15,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { zstdCompress, zstdDecompress, type RunManifest } from "@harnessx/recorder";
+import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
+import type { RunManifest } from "@harnessx/recorder";
 
 const TOTAL = Number(process.env.CLI_BENCH_EVENTS ?? 1_000_000);
 const SMALL_RUNS = 20;

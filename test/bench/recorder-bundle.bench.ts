@@ -3,7 +3,8 @@
 // Run: npx tsx test/bench/recorder-bundle.bench.ts [megabytes=100]
 import { statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { openBundle, RecordingStore, zstdDecompress } from "@harnessx/recorder";
+import { zstdDecompress } from "@harnessx/artifacts";
+import { openBundle, RecordingStore } from "@harnessx/recorder";
 import { emitEvents, fmt, recordingHarness, tempStore } from "./recorder-bench-support.js";
 
 const megabytes = Number(process.argv[2] ?? 100);

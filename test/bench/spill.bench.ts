@@ -13,7 +13,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, ScriptedProvider, type ToolResult } from "@harnessx/core";
-import { ArtifactStore } from "../../recorder/src/artifacts/artifact-store.js";
+import { ArtifactStore } from "@harnessx/artifacts";
 import { ResultSpillExtension } from "../../recorder/src/spill/result-spill-extension.js";
 import { lockSettings, resolveLimits } from "../../recorder/src/spill/options.js";
 import { ResultTable } from "../../recorder/src/spill/result-table.js";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
 import { runTrace } from "../../cli/src/test-support/run-cli.js";
-import { zstdBomb } from "../../recorder/src/test-support/bombs.js";
+import { zstdBomb } from "../../packages/artifacts/src/test-support/bombs.js";
 import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "../../recorder/src/test-support/bundle-surgery.js";
 
 const BOMB_BYTES = 1_200_000_000;

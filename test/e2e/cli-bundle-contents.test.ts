@@ -3,7 +3,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { zstdCompress, zstdDecompress, type BundleManifest } from "@harnessx/recorder";
+import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
+import type { BundleManifest } from "@harnessx/recorder";
 import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
 import { runTrace } from "../../cli/src/test-support/run-cli.js";
 import { membersOf, reseal, withMember, writeTar, type TarMember } from "../../recorder/src/test-support/bundle-surgery.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
 import { runTrace } from "../../cli/src/test-support/run-cli.js";
-import { zstdBomb } from "../../recorder/src/test-support/bombs.js";
+import { zstdBomb } from "../../packages/artifacts/src/test-support/bombs.js";
 import { hostileMutation, mutate, sampleOf, type BundleSample } from "../../recorder/src/test-support/bundle-mutations.js";
 import { membersOf } from "../../recorder/src/test-support/bundle-surgery.js";
 import { fuzzParameters } from "../support/fuzz.js";

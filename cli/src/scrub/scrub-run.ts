@@ -1,7 +1,8 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ArtifactStore, artifactsOf, exportIncident, runDirOf, type IncidentExport, type RecordedEvent } from "@harnessx/recorder";
+import { ArtifactStore } from "@harnessx/artifacts";
+import { artifactsOf, exportIncident, runDirOf, type IncidentExport, type RecordedEvent } from "@harnessx/recorder";
 import type { LoadedRun } from "../store/load.js";
 import { Pseudonymizer, type ScrubStats } from "./pseudonymizer.js";
 import type { ScrubRules } from "./rules.js";

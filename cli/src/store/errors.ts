@@ -1,6 +1,5 @@
-import {
-  ArtifactCorruptError, ArtifactNotFoundError, BundleError, BundleTruncatedError, RunInvalidError, RunNotFoundError, RunStillActiveError, SegmentCorruptError, ZstdError,
-} from "@harnessx/recorder";
+import { ArtifactCorruptError, ArtifactNotFoundError, ZstdError } from "@harnessx/artifacts";
+import { BundleError, BundleTruncatedError, RunInvalidError, RunNotFoundError, RunStillActiveError, SegmentCorruptError } from "@harnessx/recorder";
 import { CliError, ExitCode } from "../errors.js";
 
 /**

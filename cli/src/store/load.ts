@@ -1,4 +1,5 @@
-import { ArtifactStore, openBundle, readRun, readRunManifest, summarize, type BadLine, type BundleManifest, type RecordedEvent, type RunManifest, type RunSummary } from "@harnessx/recorder";
+import { ArtifactStore } from "@harnessx/artifacts";
+import { openBundle, readRun, readRunManifest, summarize, type BadLine, type BundleManifest, type RecordedEvent, type RunManifest, type RunSummary } from "@harnessx/recorder";
 import type { Target } from "./resolve.js";
 
 /** A run read whole, from the store or from a verified bundle. */

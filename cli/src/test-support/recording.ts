@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, ScriptedProvider, contribution, defineExtension, tool, type AgentOptions, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
-import { ArtifactStore, FlightRecorderExtension, ResultSpillExtension, type FlightRecorderOptions } from "@harnessx/recorder";
+import { ArtifactStore } from "@harnessx/artifacts";
+import { FlightRecorderExtension, ResultSpillExtension, type FlightRecorderOptions } from "@harnessx/recorder";
 
 export const SUPPORT_SYSTEM = "You are the support bot of Example Corp.";
 

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, ScriptedProvider, defineExtension, tool, type ExtensionLike, type ScriptStep } from "@harnessx/core";
-import { ArtifactStore, ResultSpillExtension } from "@harnessx/recorder";
+import { ArtifactStore } from "@harnessx/artifacts";
+import { ResultSpillExtension } from "@harnessx/recorder";
 
 /** A marker only the big (spilled) result contains: it must never reach a trace. */
 export const BIG_MARKER = "BIG-RESULT-CONTENT-7f3a";

@@ -11,10 +11,10 @@ import fc from "fast-check";
 import { fuzzParameters } from "../../../test/support/fuzz.js";
 import { BundleError, openBundle, type OpenedBundle } from "../index.js";
 import { recordRunWithArtifact } from "../test-support/agents.js";
-import { zstdBomb } from "../test-support/bombs.js";
+import { zstdBomb } from "../../../packages/artifacts/src/test-support/bombs.js";
 import { anyMutation, hostileMutation, mutate, sampleOf, type BundleSample, type Mutation } from "../test-support/bundle-mutations.js";
 import { membersOf } from "../test-support/bundle-surgery.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 const RUNS = 200;
 const HANG_MS = 10_000;

@@ -4,8 +4,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, ScriptedProvider, tool } from "@harnessx/core";
 import tar from "tar-stream";
-import { ArtifactStore, FlightRecorderExtension, ResultSpillExtension, openBundle, runDirOf, zstdDecompress } from "../index.js";
-import { tempDir } from "../test-support/system.js";
+import { ArtifactStore, zstdDecompress } from "@harnessx/artifacts";
+import { FlightRecorderExtension, ResultSpillExtension, openBundle, runDirOf } from "../index.js";
+import { tempDir } from "../../../test/support/system.js";
 
 const API_KEY = "sk-proj-Zt8q3LmNv0pQ2rS4tU6wX8yZa1B3c5D7";
 const PASSWORD = "Hunter2-Secret!";

@@ -4,10 +4,11 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { BundleChecksumError, BundleContentError, BundleFormatError, FlightRecorderExtension, openBundle, zstdCompress, zstdDecompress, type BundleManifest } from "../index.js";
+import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
+import { BundleChecksumError, BundleContentError, BundleFormatError, FlightRecorderExtension, openBundle, type BundleManifest } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 let dir: string;
 let cleanup: () => void;

@@ -4,13 +4,14 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, ScriptedProvider } from "@harnessx/core";
+import { ArtifactStore } from "@harnessx/artifacts";
 import {
-  ArtifactStore, BundleChecksumError, BundleFormatError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError,
+  BundleChecksumError, BundleFormatError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError,
   FlightRecorderExtension, openBundle, type BundleManifest,
 } from "../index.js";
 import { echoScript, recordRunWithArtifact, scriptedAgent } from "../test-support/agents.js";
 import { membersOf, writeTar } from "../test-support/bundle-surgery.js";
-import { hasCommand, tempDir } from "../test-support/system.js";
+import { hasCommand, tempDir } from "../../../test/support/system.js";
 
 const hasTar = hasCommand("tar");
 const hasZstd = hasCommand("zstd");

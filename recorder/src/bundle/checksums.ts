@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isArtifactId } from "../artifacts/artifact-store.js";
+import { isArtifactId } from "@harnessx/artifacts";
 import { BundleChecksumError, BundleFormatError, BundleTruncatedError } from "./errors.js";
 import { MEMBER, type BundleManifest } from "./manifest.js";
 import { checkMemberPath } from "./tar-members.js";

@@ -4,14 +4,13 @@ import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Redactor } from "@harnessx/core";
 import tar from "tar-stream";
-import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { ArtifactStore, zstdCompress } from "@harnessx/artifacts";
 import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
 import { readRun } from "../store/read-run.js";
 import { summarize } from "../store/recover.js";
 import { readRunManifestFile } from "../store/run-manifest.js";
 import { extensionArtifacts, referencedArtifacts } from "../store/references.js";
-import { zstdCompress } from "../zstd/index.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
 
 export interface ExportIncidentRequest {

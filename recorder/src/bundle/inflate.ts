@@ -1,4 +1,4 @@
-import { contentBound, MAX_DECOMPRESSED_BYTES, ZstdLimitError, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "../zstd/index.js";
+import { contentBound, MAX_DECOMPRESSED_BYTES, ZstdLimitError, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "@harnessx/artifacts";
 import { BundleChecksumError, BundleTooLargeError } from "./errors.js";
 
 /** How much a bundle reader takes. A bundle comes from elsewhere: its sizes are claims, not facts. */

@@ -11,7 +11,7 @@ declare module "@harnessx/core" {
     "test.spillish": { toolName: string; bytes: number };
   }
 }
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 function byKind(events: RecordedEvent[], kind: string): RecordedEvent[] {
   return events.filter((e) => e.kind === kind);

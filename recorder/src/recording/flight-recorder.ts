@@ -1,5 +1,5 @@
 import { Extension, HarnessError, type AnyHookContext, type ExtensionContext, type Redactor, type RunResult } from "@harnessx/core";
-import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { ArtifactStore } from "@harnessx/artifacts";
 import { runDirOf } from "../format/layout.js";
 import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
 import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Agent, ScriptedProvider, tool } from "@harnessx/core";
 import { FlightRecorderExtension, readRun, RecordingStore, runDirOf } from "../index.js";
 import { echoScript, echoTool, scriptedAgent } from "../test-support/agents.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 describe("a resumed run continues the same recording", () => {
   test("awaiting approval then resume: one run, one run span, contiguous seq", async () => {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Agent, ScriptedProvider, tool } from "@harnessx/core";
 import { FlightRecorderExtension, readRun, runDirOf } from "../index.js";
 import { allStoreBytes } from "../test-support/store-bytes.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 const SECRETS = {
   toolInput: "sk-proj-INPUTSECRET0123456789abcdef",

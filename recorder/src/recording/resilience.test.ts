@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { HookEvent, type ErrorData } from "@harnessx/core";
 import { FlightRecorderExtension, RecorderWriteError, RecordingStore, readRun, runDirOf } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 describe("a failing disk is reported once and the run goes on", () => {
   test("a store path that cannot be created: one ERROR (source recorder), run completes", async () => {

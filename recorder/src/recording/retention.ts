@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import type { ArtifactStore } from "../artifacts/artifact-store.js";
+import type { ArtifactStore } from "@harnessx/artifacts";
 import type { RunManifest } from "../format/event.js";
 import { lockPathOf, runManifestPathOf, segmentsDirOf } from "../format/layout.js";
 

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { AnyHookContext, ExtensionSummary, Redactor } from "@harnessx/core";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { producerVersions } from "../format/layout.js";
-import { sha256Hex } from "../artifacts/artifact-store.js";
+import { sha256Hex } from "@harnessx/artifacts";
 import { artifactsOf } from "../store/references.js";
 import { eventContent, type ContentState } from "./event-content.js";
 import type { QueuedEvent } from "./message-log.js";

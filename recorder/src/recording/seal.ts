@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import type { SealedSegmentInfo } from "../format/event.js";
-import { zstdCompress } from "../zstd/index.js";
+import { zstdCompress } from "@harnessx/artifacts";
 
 /**
  * The complete lines of NDJSON bytes: a torn last line (no newline: the writer died mid-write) is

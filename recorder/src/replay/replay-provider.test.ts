@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Agent, ProviderError, ScriptedProvider, tool } from "@harnessx/core";
 import { FlightRecorderExtension, RecordingStore, ReplayProvider } from "../index.js";
 import { echoScript, echoTool } from "../test-support/agents.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 function counterTool(suffix: string) {
   return tool({ name: "echo", description: "Echoes its input", inputSchema: { type: "object", properties: { text: { type: "string" } }, additionalProperties: true }, execute: (input) => ({ echoed: input, suffix }) });

@@ -1,5 +1,5 @@
 import { Extension, type ExtensionContext, type JsonValue, type ToolResult } from "@harnessx/core";
-import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { ArtifactStore } from "@harnessx/artifacts";
 import { positiveInt, resolveLimits, resolveRetention, type ResultSpillOptions, type SpillStore } from "./options.js";
 import { readResultTool } from "./read-result-tool.js";
 import { ResultReader } from "./result-reader.js";

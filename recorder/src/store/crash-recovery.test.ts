@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readRun, recover, RecordingStore, RunStillActiveError, type RunManifest } from "../index.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 const child = new URL("../test-support/recording-child.ts", import.meta.url).pathname;
 

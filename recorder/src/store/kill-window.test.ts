@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readRun, RecordingStore } from "../index.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 const child = new URL("../test-support/recording-child.ts", import.meta.url).pathname;
 /** The recorder's default drain interval: what a kill -9 can lose, by design. */

@@ -7,7 +7,7 @@ import { segmentIndexOf, segmentsDirOf } from "../format/layout.js";
 import { RequestRebuilder } from "../format/request-rebuilder.js";
 import { SEALED_SEGMENT_SCHEMA, parseChecked } from "../format/validate.js";
 import { completeLines } from "../recording/seal.js";
-import { contentBound, MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "../zstd/index.js";
+import { contentBound, MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "@harnessx/artifacts";
 import { parseEventLines, type BadLine } from "./event-lines.js";
 
 /** A sealed segment whose bytes no longer match the checksum written when it was sealed. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Agent, ScriptedProvider } from "@harnessx/core";
 import { FlightRecorderExtension, RecordingStore, RunInvalidError, RunNotFoundError, openBundle } from "../index.js";
 import { echoScript, echoTool } from "../test-support/agents.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 async function recordTwoRuns(dir: string): Promise<{ ok: string; failed: string }> {
   const recorder = new FlightRecorderExtension({ dir, inlinePayloadBytes: 1024 });

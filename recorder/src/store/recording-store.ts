@@ -1,7 +1,7 @@
 import type { TraceEvent } from "@harnessx/core";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { ArtifactStore } from "@harnessx/artifacts";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
 import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";

@@ -5,7 +5,7 @@ import { EVENT_FORMAT_VERSION, type RecordedEvent, type RunManifest, type RunSum
 import { lockPathOf, runManifestPathOf } from "../format/layout.js";
 import { emptySummary } from "../recording/run-recording.js";
 import { sealSegment, writeAtomically } from "../recording/seal.js";
-import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { ArtifactStore } from "@harnessx/artifacts";
 import { readRun } from "./read-run.js";
 import { referencedArtifacts } from "./references.js";
 import { readRunManifest } from "./run-manifest.js";

@@ -1,6 +1,6 @@
 import type { ArtifactRef } from "@harnessx/core";
 import type { RecordedEvent } from "../format/event.js";
-import { isArtifactId } from "../artifacts/artifact-store.js";
+import { isArtifactId } from "@harnessx/artifacts";
 
 /**
  * The artifacts an event's attributes name as stored by another extension (a spilled result):

@@ -7,8 +7,8 @@ import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from
 import { join } from "node:path";
 import { FlightRecorderExtension, openSegmentTables, readRun, SegmentCorruptError, type SealedSegmentInfo } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
-import { zstdBomb } from "../test-support/bombs.js";
-import { tempDir } from "../test-support/system.js";
+import { zstdBomb } from "../../../packages/artifacts/src/test-support/bombs.js";
+import { tempDir } from "../../../test/support/system.js";
 
 async function sealedRun(dir: string): Promise<{ runDir: string; first: string; events: number }> {
   const recorder = new FlightRecorderExtension({ dir });

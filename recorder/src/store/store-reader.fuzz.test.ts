@@ -8,12 +8,12 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { dirname, join, relative } from "node:path";
 import fc from "fast-check";
 import { fuzzParameters } from "../../../test/support/fuzz.js";
+import { zstdDecompress } from "@harnessx/artifacts";
 import {
-  FlightRecorderExtension, iterateRunEvents, openSegmentTables, readRun, RecordingStore, RunInvalidError, RunNotFoundError, SegmentCorruptError,
-  zstdDecompress, type RecordedEvent,
+  FlightRecorderExtension, iterateRunEvents, openSegmentTables, readRun, RecordingStore, RunInvalidError, RunNotFoundError, SegmentCorruptError, type RecordedEvent,
 } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 const RUNS = 200;
 type Files = Map<string, Buffer>;

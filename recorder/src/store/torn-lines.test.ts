@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readRun, recover } from "../index.js";
 import { eventLine, writeHandMadeRun } from "../test-support/hand-made-run.js";
-import { tempDir } from "../test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 const INVALID_UTF8 = Buffer.from([0xff, 0xfe, 0xc3]);
 

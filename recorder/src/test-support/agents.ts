@@ -1,5 +1,5 @@
 import { Agent, defineExtension, tool, type ScriptStep, ScriptedProvider, type Extension } from "@harnessx/core";
-import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { ArtifactStore } from "@harnessx/artifacts";
 import { FlightRecorderExtension } from "../recording/flight-recorder.js";
 
 /** A no-op tool that echoes its input (returns an object so rawResult differs from the text). */

@@ -3,7 +3,7 @@
 // that may leave the content intact (a flipped padding byte, garbage after the archive).
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { zstdCompress, zstdDecompressWithin } from "../zstd/index.js";
+import { zstdCompress, zstdDecompressWithin } from "@harnessx/artifacts";
 import { reseal, tarOf, withMember, type TarMember } from "./bundle-surgery.js";
 
 /** A bundle taken apart: its members, its tar bytes, and where each member's data lies in them. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { zstdDecompress } from "../zstd/index.js";
+import { zstdDecompress } from "@harnessx/artifacts";
 
 /** Every byte under a store, with zstd files (segments, artifacts) decompressed. */
 export async function allStoreBytes(root: string): Promise<Array<{ path: string; text: string }>> {

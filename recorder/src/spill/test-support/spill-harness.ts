@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, HookEvent, ScriptedProvider, tool, type ScriptedReply, type ToolResult } from "@harnessx/core";
-import { ArtifactStore } from "../../artifacts/artifact-store.js";
+import { ArtifactStore } from "@harnessx/artifacts";
 import type { ResultSpillOptions } from "../options.js";
 import { ResultSpillExtension } from "../result-spill-extension.js";
 

@@ -1,7 +1,7 @@
 // Compression bombs for tests: real zstd output of a long run of one byte.
 import { spawnSync } from "node:child_process";
 import { zstdCompress } from "../zstd/index.js";
-import { hasCommand } from "./system.js";
+import { hasCommand } from "../../../../test/support/system.js";
 
 const hasZstd = hasCommand("zstd");
 const made = new Map<number, Buffer>();

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadNativeZstd, loadWasmZstd, ZstdError, WASM_CHUNK_BYTES } from "./index.js";
-import { hasCommand, tempDir } from "../test-support/system.js";
+import { hasCommand, tempDir } from "../../../../test/support/system.js";
 
 const hasZstd = hasCommand("zstd");
 const native = loadNativeZstd();

@@ -1,4 +1,3 @@
-// Lives beside artifacts/ rather than in it: scripts/run-tests.mjs skips folders named "artifacts".
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -6,7 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ArtifactStore, ArtifactNotFoundError, ArtifactCorruptError, sha256Hex } from "./index.js";
 import { zstdDecompress } from "./zstd/index.js";
-import { tempDir } from "./test-support/system.js";
+import { tempDir } from "../../../test/support/system.js";
 
 describe("artifacts are content-addressed, compressed and deduplicated", () => {
   test("put returns the sha256 of the uncompressed bytes and get returns them", async () => {
