@@ -1,11 +1,3 @@
-export { ResultSpillExtension } from "./spill/result-spill-extension.js";
-export { ReadResultError } from "./spill/errors.js";
-export { READ_RESULT_TOOL, READ_RESULT_SCHEMA } from "./spill/read-result-tool.js";
-export type { ResultSpillOptions, SpillStore, SpillRetention, ReadResultLimits } from "./spill/options.js";
-export type { ResultKind } from "./spill/detect.js";
-export type { SpillRecord } from "./spill/spill-index.js";
-export type { SpillEventData } from "./spill/spiller.js";
-export type { ReadResultInput } from "./spill/result-reader.js";
 export { FlightRecorderExtension, RecorderWriteError } from "./recording/flight-recorder.js";
 export type { FlightRecorderOptions } from "./recording/options.js";
 export { EVENT_FORMAT_VERSION, type RecordedEvent, type PayloadRef, type RecorderEventKind, type RecordedRunStatus, type RunManifest, type RunSummary, type SealedSegmentInfo } from "./format/event.js";

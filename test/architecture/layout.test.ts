@@ -6,12 +6,12 @@ import { join, relative } from "node:path";
 import { describe, test } from "node:test";
 import { cycles, importsOf, root, sourceFiles } from "./imports.js";
 
-const PACKAGES = ["packages/core/src", "packages/artifacts/src", "packages/providers/src", "packages/harnessx/src", "recorder/src", "exporters/src", "cli/src", "examples/src"];
-const BUILT_INS = { "recorder/src": "@harnessx/recorder", "exporters/src": "@harnessx/exporters" } as const;
+const PACKAGES = ["packages/core/src", "packages/artifacts/src", "packages/spill/src", "packages/providers/src", "packages/harnessx/src", "recorder/src", "exporters/src", "cli/src", "examples/src"];
+const BUILT_INS = { "recorder/src": "@harnessx/recorder", "packages/spill/src": "@harnessx/spill", "exporters/src": "@harnessx/exporters" } as const;
+/** Libraries the built-ins share: they import no built-in at all. */
+const LIBRARIES = { "packages/artifacts/src": "@harnessx/artifacts" } as const;
 /** Known breaches, each with the issue that removes it. */
-const PENDING: Record<string, string> = {
-  "exporters/src/convert/recording-store.ts": "reads recordings through the recorder; moves to the one read model (issue 13)",
-};
+const PENDING: Record<string, string> = {};
 
 describe("layout", () => {
   for (const pkg of PACKAGES) {
@@ -35,6 +35,50 @@ describe("layout", () => {
       }
     });
   }
+
+  for (const [dir, self] of Object.entries(LIBRARIES)) {
+    test(`${self} uses only @harnessx/core's public entry and no built-in`, () => {
+      for (const file of sourceFiles(join(root, dir)).filter((f) => !/\.test\.ts$|\/test-support\//.test(f))) {
+        const where = relative(root, file);
+        for (const spec of importsOf(file)) {
+          assert.ok(!spec.startsWith("@harnessx/core/") && !/(^|\/)packages\/core\//.test(spec), `${where} imports ${spec}; use "@harnessx/core"`);
+          assert.ok(!Object.values(BUILT_INS).some((b) => spec === b || spec.startsWith(`${b}/`)), `${where} imports the built-in ${spec}`);
+        }
+      }
+    });
+  }
+
+  test("@harnessx/spill and @harnessx/recorder never import each other, tests included", () => {
+    const pairs = [
+      { dir: "packages/spill/src", other: "@harnessx/recorder", otherDir: "recorder/" },
+      { dir: "recorder/src", other: "@harnessx/spill", otherDir: "packages/spill/" },
+    ];
+    for (const { dir, other, otherDir } of pairs) {
+      for (const file of sourceFiles(join(root, dir))) {
+        const where = relative(root, file);
+        for (const spec of importsOf(file)) {
+          assert.ok(spec !== other && !spec.startsWith(`${other}/`), `${where} imports ${spec}`);
+          if (spec.startsWith(".")) assert.ok(!relative(root, join(file, "..", spec)).startsWith(otherDir), `${where} reaches into ${otherDir} (${spec})`);
+        }
+      }
+      const manifest = JSON.parse(readFileSync(join(root, dir, "..", "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+      for (const field of ["dependencies", "devDependencies", "peerDependencies"]) {
+        assert.equal(manifest[field]?.[other], undefined, `${dir}/../package.json lists ${other} in ${field}`);
+      }
+    }
+  });
+
+  test("@harnessx/artifacts, @harnessx/spill and @harnessx/recorder list every package their sources import", () => {
+    for (const dir of ["packages/artifacts/src", "packages/spill/src", "recorder/src"]) {
+      const manifest = JSON.parse(readFileSync(join(root, dir, "..", "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+      for (const file of sourceFiles(join(root, dir)).filter((f) => !/\.test\.ts$|\/test-support\//.test(f))) {
+        for (const spec of importsOf(file).filter((s) => !s.startsWith(".") && !s.startsWith("node:"))) {
+          const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+          assert.ok(manifest.dependencies?.[name], `${relative(root, file)} imports ${spec}, which ${dir}/../package.json does not list`);
+        }
+      }
+    }
+  });
 
   test("no code reaches for an agent through an extension or hook context", () => {
     const offenders = PACKAGES.flatMap((pkg) => sourceFiles(join(root, pkg)))

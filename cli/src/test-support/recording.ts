@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, ScriptedProvider, contribution, defineExtension, tool, type AgentOptions, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
-import { FlightRecorderExtension, ResultSpillExtension, type FlightRecorderOptions } from "@harnessx/recorder";
+import { FlightRecorderExtension, type FlightRecorderOptions } from "@harnessx/recorder";
+import { ResultSpillExtension } from "@harnessx/spill";
 
 export const SUPPORT_SYSTEM = "You are the support bot of Example Corp.";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, ScriptedProvider, defineExtension, tool, type ExtensionLike, type ScriptStep } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
-import { ResultSpillExtension } from "@harnessx/recorder";
+import { ResultSpillExtension } from "@harnessx/spill";
 
 /** A marker only the big (spilled) result contains: it must never reach a trace. */
 export const BIG_MARKER = "BIG-RESULT-CONTENT-7f3a";

@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { ArtifactStore } from "../artifacts/artifact-store.js";
+import { ArtifactStore } from "@harnessx/artifacts";
 import type { RecordedEvent } from "../format/event.js";
 import { listSegments, verifySealedSegment } from "./read-run.js";
 import { lockToReading } from "./read-only.js";

@@ -3,6 +3,7 @@
 // test reaches the checks behind the checksums.
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
+import { zstdDecompress } from "@harnessx/artifacts";
 import tar from "tar-stream";
 import type { BundleManifest } from "../bundle/manifest.js";
 
@@ -28,6 +29,13 @@ export async function membersOf(source: string | Buffer): Promise<TarMember[]> {
   extract.end(typeof source === "string" ? readFileSync(source) : source);
   await done;
   return out;
+}
+
+/** Every member's text, decompressed when zstd. */
+export async function bundleText(path: string): Promise<Map<string, string>> {
+  const members = new Map<string, string>();
+  for (const m of await membersOf(path)) members.set(m.name, (m.name.endsWith(".zst") ? await zstdDecompress(m.data) : m.data).toString("utf8"));
+  return members;
 }
 
 /** Tar bytes of these members, in this order (symlinks point at /etc/passwd). */

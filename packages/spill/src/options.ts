@@ -1,7 +1,7 @@
 import { ConfigError } from "@harnessx/core";
 import type { LockSettings } from "./sandbox-protocol.js";
 
-/** The artifact store surface the spill needs (the recorder's `ArtifactStore` fits). */
+/** The artifact store surface the spill needs (`ArtifactStore` of @harnessx/artifacts fits). */
 export interface SpillStore {
   /** Where the store keeps its files, if on disk: hidden from what `read_result` tells the model. */
   readonly root?: string;
