@@ -121,7 +121,7 @@ describe("command-line mistakes are usage errors (exit 2)", () => {
     await refuses(["show", runA, "--kind", "tool_call_end,bogus"], 2, /--kind: unknown value "bogus"; valid values: agent_start, agent_end, .*tool_call_end.*recorder\.dropped, recorder\.recovered/);
   });
   test("an unknown --status lists the statuses", async () => {
-    await refuses(["ls", "--status", "bogus"], 2, /--status: unknown value "bogus"; valid values: running, completed, failed, cancelled, paused, awaiting_approval, incomplete, crashed, invalid/);
+    await refuses(["ls", "--status", "bogus"], 2, /--status: unknown value "bogus"; valid values: running, completed, failed, cancelled, awaiting_approval, incomplete, crashed, invalid/);
   });
   test("push without a target, or with both", async () => {
     await refuses(["push", runA], 2, /choose one target/);

@@ -46,7 +46,6 @@ export type RecordedRunStatus =
   | "completed"
   | "failed"
   | "cancelled"
-  | "paused"
   | "awaiting_approval"
   /** The process ended (or the agent closed) while the run was open, without a crash. */
   | "incomplete"

@@ -6,7 +6,7 @@ import { ALL_HOOK_EVENTS } from "@harnessx/core";
 import type { RecordedRunStatus, RecorderEventKind } from "./event.js";
 
 /** Every status a run.json may hold. */
-export const RUN_STATUSES: readonly RecordedRunStatus[] = ["running", "completed", "failed", "cancelled", "paused", "awaiting_approval", "incomplete", "crashed"];
+export const RUN_STATUSES: readonly RecordedRunStatus[] = ["running", "completed", "failed", "cancelled", "awaiting_approval", "incomplete", "crashed"];
 
 /** The recorder's own event kinds. */
 export const RECORDER_EVENT_KINDS: readonly RecorderEventKind[] = ["recorder.dropped", "recorder.recovered"];

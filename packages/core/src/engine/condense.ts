@@ -1,4 +1,6 @@
+import { HookEvent } from "../hooks/events.js";
 import type { Message } from "../types/content.js";
+import { fire, type EngineServices } from "./services.js";
 
 export interface CondenseOutcome {
   messages: Message[];
@@ -55,4 +57,20 @@ export function shrinkToolResults(messages: readonly Message[]): Message[] | und
     };
   });
   return changed ? out : undefined;
+}
+
+/** Condenses the run's history in place (CONTEXT_CONDENSED); false when nothing can be dropped. */
+export async function condenseHistory(services: EngineServices): Promise<boolean> {
+  const outcome = condense(services.memory.messages);
+  if (!outcome) return false;
+  services.memory.replace(outcome.messages);
+  await fire(services, HookEvent.CONTEXT_CONDENSED, { messagesDropped: outcome.messagesDropped, summaryChars: outcome.summaryChars, summarized: false });
+  return true;
+}
+
+/** Cuts the large tool results of the run's history in place; false when none is that large. */
+export function shrinkHistory(services: EngineServices): boolean {
+  const shrunk = shrinkToolResults(services.memory.messages);
+  if (shrunk) services.memory.replace(shrunk);
+  return shrunk !== undefined;
 }

@@ -2,20 +2,17 @@ import { CancelledError, ExtensionError, HarnessError, MiddlewareError, Provider
 import { HookEvent } from "../hooks/events.js";
 import type { ErrorSource, RecoveryReason } from "../hooks/payloads.js";
 import type { AssistantMessage, ToolCallBlock, ToolResultBlock, Usage } from "../types/content.js";
-import type { ProviderResponse } from "../types/provider.js";
-import { condense, shrinkToolResults } from "./condense.js";
+import type { ProviderResponse, StopReason } from "../types/provider.js";
+import { condenseHistory, shrinkHistory } from "./condense.js";
 import { addUsage, textOf } from "./content.js";
 import { callModel } from "./model-call.js";
+import { recoveryFor, type ReplyRecovery, type ReplyView } from "./recoveries.js";
 import { RepetitionGuard } from "./repetition.js";
 import type { ApprovalDecision, PendingApproval, RunResult, RunStatus } from "./run-types.js";
 import { inScope } from "../spans/scopes.js";
 import type { SpanContext } from "../spans/span-context.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
 import { applyDecisions, executePlanned, pendingOf, planCalls, type SuspendedTurn } from "./tool-phase.js";
-
-const MAX_TRUNCATED_TOOL_CALL = 2;
-const MAX_TRUNCATED_TEXT = 3;
-const MAX_PAUSED_TURNS = 5;
 
 /** One run of the model/tool loop, from a user message to a terminal result or an approval wait. */
 export class RunLoop {
@@ -29,9 +26,6 @@ export class RunLoop {
   private finalCall: string | undefined;
   /** The last non-blank text the model wrote in this run, kept for a run that ends without an answer. */
   private lastText = "";
-  private malformedAsked = false;
-  private emptyNudged = false;
-  private unfinishedAsked = false;
   private suspended: SuspendedTurn | undefined;
   private readonly repetition: RepetitionGuard | undefined;
   private signal: AbortSignal | undefined;
@@ -101,13 +95,13 @@ export class RunLoop {
   }
 
   private async loop(): Promise<RunResult> {
-    const { config, memory } = this.services;
+    const { config } = this.services;
     for (;;) {
       if (this.signal?.aborted) throw new CancelledError();
       if (this.iteration >= config.maxIterations && !this.finalCall) {
         this.finalCall = `it reached the limit of ${config.maxIterations} steps`;
         await this.recover("iteration_limit", null);
-        memory.push({ role: "user", content: [{ type: "text", text: `You have reached the limit of ${config.maxIterations} steps. Answer now with what you have; no more tool calls.` }] });
+        this.tell(`You have reached the limit of ${config.maxIterations} steps. Answer now with what you have; no more tool calls.`);
       }
       this.iteration++;
       await fire(this.services, HookEvent.LOOP_ITERATION_START, { iteration: this.iteration });
@@ -116,53 +110,15 @@ export class RunLoop {
       const text = textOf(response.content);
       if (text.trim() !== "") this.lastText = text;
 
-      if (response.stopReason === "max_tokens" && calls.length > 0) {
-        if (this.count("truncated_tool_call") > MAX_TRUNCATED_TOOL_CALL) throw new RunError("truncated_tool_call", `a tool call was still cut off at ${this.replyBudget} tokens after ${MAX_TRUNCATED_TOOL_CALL} larger budgets`);
-        this.replyBudget = Math.min(this.replyBudget * 2, config.maxReplyTokens);
-        await this.recover("truncated_tool_call", this.replyBudget, false);
-        await this.endIteration(0);
-        continue;
-      }
-      if (calls.some((c) => c.parseError) && !this.malformedAsked) {
-        this.malformedAsked = true;
-        await this.recover("malformed_tool_input", null);
-        await this.endIteration(0);
-        continue;
-      }
-      const stored: AssistantMessage = { role: "assistant", content: this.finalCall ? response.content.filter((b) => b.type !== "tool_call") : response.content };
-      if (stored.content.length > 0) memory.push(stored);
-
-      if (response.stopReason === "pause_turn") {
-        if (this.count("paused_turn") > MAX_PAUSED_TURNS) throw new RunError("paused_turn", `the provider paused the turn more than ${MAX_PAUSED_TURNS} times`);
-        this.textParts.push(text);
-        await this.recover("paused_turn", null, false);
-        await this.endIteration(0);
+      const reply = this.view(response.stopReason, calls, text);
+      const recovery = recoveryFor(reply, (reason) => this.made(reason));
+      if (!recovery?.dropReply) this.store(response);
+      if (recovery) {
+        await this.recoverFrom(recovery, reply);
         continue;
       }
       if (calls.length === 0 || this.finalCall) {
         if (this.finalCall && text.trim() === "") return this.noFinalAnswer(calls.length);
-        if (response.stopReason === "max_tokens" && this.count("truncated_text", false) < MAX_TRUNCATED_TEXT && !this.finalCall) {
-          this.textParts.push(text);
-          await this.recover("truncated_text", null);
-          memory.push({ role: "user", content: [{ type: "text", text: "Your reply was cut off at the length limit. Continue exactly where it stopped, without repeating anything." }] });
-          await this.endIteration(0);
-          continue;
-        }
-        if (text.trim() === "" && !this.emptyNudged && !this.finalCall) {
-          this.emptyNudged = true;
-          await this.recover("empty_reply", null);
-          memory.push({ role: "user", content: [{ type: "text", text: "Your last reply was empty. Continue with the task, or give your answer." }] });
-          await this.endIteration(0);
-          continue;
-        }
-        const open = this.services.todos.current.filter((t) => t.status !== "completed");
-        if (text.trim() === "" && open.length > 0 && !this.unfinishedAsked && !this.finalCall) {
-          this.unfinishedAsked = true;
-          await this.recover("unfinished_plan", null);
-          memory.push({ role: "user", content: [{ type: "text", text: `Your task list still has ${open.length} open item(s). Finish them, or say what is left and why.` }] });
-          await this.endIteration(0);
-          continue;
-        }
         this.textParts.push(text);
         await this.endIteration(0);
         return this.finish("completed");
@@ -180,13 +136,38 @@ export class RunLoop {
     }
   }
 
+  private view(stopReason: StopReason, calls: readonly ToolCallBlock[], text: string): ReplyView {
+    const open = this.services.todos.current.filter((t) => t.status !== "completed").length;
+    return { stopReason, calls, text, finalCall: this.finalCall !== undefined, openTodos: open, replyBudget: this.replyBudget, maxReplyTokens: this.services.config.maxReplyTokens };
+  }
+
+  /** Keeps the reply in the history; the final call's reply without the tool calls it was told not to make. */
+  private store(response: ProviderResponse): void {
+    const content = this.finalCall ? response.content.filter((b) => b.type !== "tool_call") : response.content;
+    if (content.length > 0) this.services.memory.push({ role: "assistant", content } satisfies AssistantMessage);
+  }
+
+  /** Makes a reply recovery: the run goes on with one more model call. */
+  private async recoverFrom(recovery: ReplyRecovery, reply: ReplyView): Promise<void> {
+    if (recovery.keepText) this.textParts.push(reply.text);
+    if (recovery.replyBudget) this.replyBudget = recovery.replyBudget(reply);
+    await this.recover(recovery.reason, recovery.replyBudget ? this.replyBudget : null);
+    if (recovery.nudge) this.tell(recovery.nudge(reply));
+    await this.endIteration(0);
+  }
+
+  /** Tells the model something before its next call, as a user message. */
+  private tell(text: string): void {
+    this.services.memory.push({ role: "user", content: [{ type: "text", text }] });
+  }
+
   private async afterToolTurn(calls: readonly ToolCallBlock[]): Promise<void> {
     await this.endIteration(calls.length);
     const found = this.repetition?.observe(calls);
     if (found && !this.finalCall) {
       await fire(this.services, HookEvent.REPETITION, found);
       this.finalCall = `it repeated the same tool calls ${found.laps} times`;
-      this.services.memory.push({ role: "user", content: [{ type: "text", text: `You have repeated the same tool calls ${found.laps} times. Stop calling tools and answer with what you have.` }] });
+      this.tell(`You have repeated the same tool calls ${found.laps} times. Stop calling tools and answer with what you have.`);
     }
   }
 
@@ -211,7 +192,7 @@ export class RunLoop {
   /** Calls the model; condenses first when over budget, and again on a context-overflow refusal. */
   private async callModelWithRecovery(): Promise<ProviderResponse> {
     const { config, memory } = this.services;
-    if (config.condense && memory.estimatedTokens > config.contextBudgetTokens) await this.condense();
+    if (config.condense && memory.estimatedTokens > config.contextBudgetTokens) await condenseHistory(this.services);
     for (;;) {
       try {
         this.modelCalls++;
@@ -223,15 +204,15 @@ export class RunLoop {
           onUsage: (u) => addUsage(this.usage, u),
         });
       } catch (err) {
-        if (err instanceof ProviderError && err.kind === "reply_limit" && err.limit && err.limit < this.replyBudget && this.count("reply_limit", false) < 2) {
+        if (err instanceof ProviderError && err.kind === "reply_limit" && err.limit && err.limit < this.replyBudget && this.made("reply_limit") < 2) {
           this.replyBudget = err.limit;
           await this.recover("reply_limit", err.limit);
           continue;
         }
-        if (!(err instanceof ProviderError) || err.kind !== "context_overflow" || this.count("context_overflow", false) + this.count("context_overflow_spill", false) >= 3) throw err;
-        if (await this.condense()) {
+        if (!(err instanceof ProviderError) || err.kind !== "context_overflow" || this.made("context_overflow") + this.made("context_overflow_spill") >= 3) throw err;
+        if (await condenseHistory(this.services)) {
           await this.recover("context_overflow", null);
-        } else if (this.shrinkLargeResults()) {
+        } else if (shrinkHistory(this.services)) {
           await this.recover("context_overflow_spill", null);
         } else {
           throw err;
@@ -240,28 +221,15 @@ export class RunLoop {
     }
   }
 
-  private shrinkLargeResults(): boolean {
-    const shrunk = shrinkToolResults(this.services.memory.messages);
-    if (shrunk) this.services.memory.replace(shrunk);
-    return shrunk !== undefined;
+  /** Recoveries of `reason` made so far in the run. */
+  private made(reason: RecoveryReason): number {
+    return this.recoveries.get(reason) ?? 0;
   }
 
-  private async condense(): Promise<boolean> {
-    const outcome = condense(this.services.memory.messages);
-    if (!outcome) return false;
-    this.services.memory.replace(outcome.messages);
-    await fire(this.services, HookEvent.CONTEXT_CONDENSED, { messagesDropped: outcome.messagesDropped, summaryChars: outcome.summaryChars, summarized: false });
-    return true;
-  }
-
-  private count(reason: RecoveryReason, bump = true): number {
-    const n = (this.recoveries.get(reason) ?? 0) + (bump ? 1 : 0);
-    if (bump) this.recoveries.set(reason, n);
-    return n;
-  }
-
-  private recover(reason: RecoveryReason, replyBudget: number | null, bump = true): Promise<void> | undefined {
-    const attempt = bump ? this.count(reason) : this.recoveries.get(reason) ?? 0;
+  /** Counts one more recovery of `reason` and reports it (RECOVERY). */
+  private recover(reason: RecoveryReason, replyBudget: number | null): Promise<void> | undefined {
+    const attempt = this.made(reason) + 1;
+    this.recoveries.set(reason, attempt);
     return fire(this.services, HookEvent.RECOVERY, { reason, attempt, replyBudget });
   }
 

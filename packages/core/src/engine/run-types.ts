@@ -2,7 +2,7 @@ import type { HarnessError } from "../errors.js";
 import type { ToolCall, ToolResult, Usage } from "../types/content.js";
 import type { TodoItem } from "../tools/todos.js";
 
-export type RunStatus = "completed" | "failed" | "cancelled" | "paused" | "awaiting_approval";
+export type RunStatus = "completed" | "failed" | "cancelled" | "awaiting_approval";
 
 /** A tool call waiting for a human decision; answer it with `agent.resume({ [id]: "approve" | "deny" })`. */
 export interface PendingApproval {

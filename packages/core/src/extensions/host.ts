@@ -108,10 +108,6 @@ export class ExtensionHost {
     this.installed.length = 0;
   }
 
-  get hasTurnCallbacks(): boolean {
-    return this.installed.some((i) => i.extension.onTurnStart || i.extension.onTurnEnd || i.extension.onTurnComplete);
-  }
-
   /** Runs install-phase lifecycle hooks not yet run (in install order), then every `onTurnStart`. */
   async turnStart(userMessage: string): Promise<void> {
     for (const { extension, ledger } of this.installed) {
