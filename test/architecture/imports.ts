@@ -1,10 +1,13 @@
-// Reads the import graph of the workspace's TypeScript sources (type-only imports included).
+// Reads the import graph of the workspace's TypeScript sources (type-only imports, dynamic imports
+// and import types included).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 export const root = resolve(new URL("../..", import.meta.url).pathname);
 const SKIP = new Set(["node_modules", "dist", ".turbo", ".harnessx"]);
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/g;
+/** `import("x")`: a dynamic import, or an import type such as `import("./x.js").Name`. */
+const IMPORT_CALL = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 export function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -18,7 +21,8 @@ export function sourceFiles(dir: string, out: string[] = []): string[] {
 
 /** Every import specifier of a file. */
 export function importsOf(file: string): string[] {
-  return [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) => m[1]);
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(IMPORT), ...text.matchAll(IMPORT_CALL)].map((m) => m[1]);
 }
 
 /** Relative imports resolved to source files (`./x.js` is `./x.ts`). */

@@ -1,8 +1,9 @@
 // The layout rules of docs/architecture: no import cycles; built-ins reach core only through its
-// public entry and never each other; no extension reaches a live agent.
+// public entry and never each other; no extension reaches a live agent; tests under test/ use
+// package entries only.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, test } from "node:test";
 import { cycles, importsOf, root, sourceFiles } from "./imports.js";
 
@@ -78,6 +79,16 @@ describe("layout", () => {
         }
       }
     }
+  });
+
+  test("tests under test/ reach packages through their entries (test-support included), never their files", () => {
+    const inside = join(root, "test") + sep;
+    const offenders = sourceFiles(join(root, "test")).flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => /(^|\/)src\//.test(spec) || (spec.startsWith(".") && !resolve(dirname(file), spec).startsWith(inside)))
+        .map((spec) => `${relative(root, file)} imports ${spec}`),
+    );
+    assert.deepEqual(offenders, []);
   });
 
   test("no code reaches for an agent through an extension or hook context", () => {

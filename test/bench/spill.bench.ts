@@ -15,8 +15,7 @@ import { fileURLToPath } from "node:url";
 import { Agent, ScriptedProvider, type ToolResult } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { ResultSpillExtension } from "@harnessx/spill";
-import { lockSettings, resolveLimits } from "../../packages/spill/src/options.js";
-import { ResultTable } from "../../packages/spill/src/result-table.js";
+import { lockSettings, resolveLimits, ResultTable } from "@harnessx/spill/test-support";
 
 const REGIONS = ["eu", "us", "apac", "latam"];
 const QUESTION_SQL = "SELECT region, count(*) AS orders, round(sum(amount), 2) AS total FROM result WHERE active AND amount > 500 GROUP BY region ORDER BY region";

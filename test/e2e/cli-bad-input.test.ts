@@ -4,9 +4,8 @@ import { createServer, type Server } from "node:http";
 import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace, snapshot, type CliRun } from "../../cli/src/test-support/run-cli.js";
-import { writeTar } from "../../recorder/src/test-support/bundle-surgery.js";
+import { recordSupportRun, tempDir, runTrace, snapshot, type CliRun } from "@harnessx/cli/test-support";
+import { writeTar } from "@harnessx/recorder/test-support";
 
 let work: string;
 let store: string;

@@ -6,10 +6,9 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
-import { zstdBomb } from "../../packages/artifacts/src/test-support/bombs.js";
-import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "../../recorder/src/test-support/bundle-surgery.js";
+import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { zstdBomb } from "@harnessx/artifacts/test-support";
+import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "@harnessx/recorder/test-support";
 
 const BOMB_BYTES = 1_200_000_000;
 /** Well above a CLI that loads DuckDB and a bundle (~100 MB), far below an inflated bomb (>1.2 GB). */

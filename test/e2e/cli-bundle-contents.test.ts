@@ -5,9 +5,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
 import type { BundleManifest } from "@harnessx/recorder";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
-import { membersOf, reseal, withMember, writeTar, type TarMember } from "../../recorder/src/test-support/bundle-surgery.js";
+import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { membersOf, reseal, withMember, writeTar, type TarMember } from "@harnessx/recorder/test-support";
 
 let work: string;
 let cleanup: () => void;

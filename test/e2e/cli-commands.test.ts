@@ -2,8 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordBusyRun, recordFailedRun, recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { recordBusyRun, recordFailedRun, recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
 
 let store: string;
 let work: string;

@@ -4,8 +4,7 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, ScriptedProvider, TrustStore, discover } from "@harnessx/core";
 import { FlightRecorderExtension } from "@harnessx/recorder";
-import { recordGuardedRun, supportScript, supportTools, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { recordGuardedRun, supportScript, supportTools, tempDir, runTrace } from "@harnessx/cli/test-support";
 
 let work: string;
 let store: string;

@@ -4,8 +4,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
 
 let store: string;
 let cleanup: () => void;

@@ -5,11 +5,9 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
-import { zstdBomb } from "../../packages/artifacts/src/test-support/bombs.js";
-import { hostileMutation, mutate, sampleOf, type BundleSample } from "../../recorder/src/test-support/bundle-mutations.js";
-import { membersOf } from "../../recorder/src/test-support/bundle-surgery.js";
+import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { zstdBomb } from "@harnessx/artifacts/test-support";
+import { hostileMutation, mutate, sampleOf, type BundleSample, membersOf } from "@harnessx/recorder/test-support";
 import { fuzzParameters } from "../support/fuzz.js";
 
 const CASES = 30;

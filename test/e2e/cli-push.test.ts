@@ -1,10 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startLangSmithServer } from "../../exporters/src/test-support/langsmith-server.js";
-import { startOtlpReceiver } from "../../exporters/src/test-support/otlp-receiver.js";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { startLangSmithServer, startOtlpReceiver } from "@harnessx/exporters/test-support";
+import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
 
 let work: string;
 let store: string;

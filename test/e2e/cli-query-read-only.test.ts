@@ -5,8 +5,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace, snapshot } from "../../cli/src/test-support/run-cli.js";
+import { recordSupportRun, tempDir, runTrace, snapshot } from "@harnessx/cli/test-support";
 
 let work: string;
 let store: string;

@@ -3,9 +3,8 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
-import { eventLine, writeHandMadeRun } from "../../recorder/src/test-support/hand-made-run.js";
+import { tempDir, runTrace } from "@harnessx/cli/test-support";
+import { eventLine, writeHandMadeRun } from "@harnessx/recorder/test-support";
 
 let work: string;
 let store: string;

@@ -2,8 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordFailedRun, recordSupportRun, SUPPORT_SYSTEM, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace, snapshot } from "../../cli/src/test-support/run-cli.js";
+import { recordFailedRun, recordSupportRun, SUPPORT_SYSTEM, tempDir, runTrace, snapshot } from "@harnessx/cli/test-support";
 
 let work: string;
 let store: string;

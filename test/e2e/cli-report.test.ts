@@ -4,8 +4,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type Browser } from "playwright-core";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);

@@ -5,8 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, ScriptedProvider } from "@harnessx/core";
 import { FlightRecorderExtension, openBundle } from "@harnessx/recorder";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
 
 let work: string;
 let store: string;

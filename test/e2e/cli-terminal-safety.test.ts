@@ -9,10 +9,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
 import type { BundleManifest } from "@harnessx/recorder";
-import { runCli } from "../../cli/src/program.js";
-import { recordSupportRun, tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
-import { manifestOf, membersOf, reseal, withMember, writeTar } from "../../recorder/src/test-support/bundle-surgery.js";
+import { runCli } from "@harnessx/cli";
+import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { manifestOf, membersOf, reseal, withMember, writeTar } from "@harnessx/recorder/test-support";
 
 const PLANTED: Record<string, string> = {
   "support-bot": "support-bot\x1b[2J\x1b[H\x1b]0;pwned-title\x07",

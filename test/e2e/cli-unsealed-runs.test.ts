@@ -4,8 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { tempDir } from "../../cli/src/test-support/recording.js";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { tempDir, runTrace } from "@harnessx/cli/test-support";
 import { startRecording, type RecordingProcess } from "../support/recording-process.js";
 
 let work: string;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { runDemo } from "../../examples/src/demo/run-demo.js";
+import { runDemo } from "@harnessx/examples/demo";
 
 const root = new URL("../..", import.meta.url).pathname;
 const bin = join(root, "cli", "dist", "bin.js");

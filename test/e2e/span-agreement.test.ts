@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { Agent, FlightRecorderExtension, OpenTelemetryExtension, ScriptedProvider, runDirOf, tool } from "harnessx";
-import { runTrace } from "../../cli/src/test-support/run-cli.js";
+import { runTrace } from "@harnessx/cli/test-support";
 
 /** What every form must agree on, one span per entry. */
 interface SpanFacts {

@@ -4,8 +4,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Agent, ArtifactStore, FlightRecorderExtension, ResultSpillExtension, ScriptedProvider, openBundle, tool } from "harnessx";
-import { tempStore } from "../../packages/spill/src/test-support/spill-harness.js";
-import { bundleText } from "../../recorder/src/test-support/bundle-surgery.js";
+import { tempStore } from "@harnessx/spill/test-support";
+import { bundleText } from "@harnessx/recorder/test-support";
 import { tempDir } from "../support/system.js";
 
 const PASSWORD = "Hunter2-Secret!";

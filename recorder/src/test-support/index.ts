@@ -1,0 +1,4 @@
+// What other packages' tests use of the recorder's test support: `@harnessx/recorder/test-support` (source only, never built).
+export { membersOf, bundleText, tarOf, writeTar, withMember, manifestOf, reseal, type TarMember } from "./bundle-surgery.js";
+export { mutate, dataRegions, hostileMutation, anyMutation, sampleOf, type BundleSample, type Mutation } from "./bundle-mutations.js";
+export { eventLine, runManifest, writeHandMadeRun } from "./hand-made-run.js";
