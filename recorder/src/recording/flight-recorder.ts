@@ -5,7 +5,7 @@ import { exportIncident, type IncidentExport } from "../bundle/export-incident.j
 import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";
 import { RunRecording, type PendingArtifact } from "./run-recording.js";
 import { RunWriter } from "./run-writer.js";
-import { MessageLog, trimRequest, type QueuedEvent } from "./message-log.js";
+import { EventQueue } from "./event-queue.js";
 import { enforceRetention } from "./retention.js";
 
 /** Recording stopped because the store could not be written (disk full, read-only, removed). */
@@ -26,12 +26,6 @@ function closeLiveRecorders(): void {
   for (const recorder of liveRecorders) recorder.closeAllNow();
 }
 
-interface DropGap {
-  count: number;
-  fromTs: number;
-  toTs: number;
-}
-
 /**
  * Records every hook event of the agent's runs into the store (see recorder/README.md):
  * the observer only enqueues; a background writer batches lines into segments, seals them
@@ -45,10 +39,7 @@ export class FlightRecorderExtension extends Extension {
   readonly artifacts: ArtifactStore;
   /** The agent's redaction policy, known from install on. */
   private sanitizer!: Redactor;
-  private queue: QueuedEvent[] = [];
-  /** Per run: which request messages are already queued (see `trimRequest`). */
-  private readonly messageLogs = new Map<string, MessageLog>();
-  private readonly gaps = new Map<string, DropGap>();
+  private readonly queue: EventQueue;
   private readonly runs = new Map<string, RunRecording>();
   private readonly background = new Set<Promise<unknown>>();
   private readonly pinning = new Set<Promise<unknown>>();
@@ -69,6 +60,7 @@ export class FlightRecorderExtension extends Extension {
     super();
     this.options = resolveOptions(options);
     this.artifacts = new ArtifactStore(this.options.dir);
+    this.queue = new EventQueue(this.options.queueCapacity);
   }
 
   override install(ctx: ExtensionContext): void {
@@ -136,22 +128,7 @@ export class FlightRecorderExtension extends Extension {
   private observe(event: AnyHookContext): void {
     if (this.failure) return;
     const runId = event.event === "agent_start" ? event.data.runId : event.runId;
-    if (runId === undefined) return;
-    // Run boundaries are never dropped: without them the rest of the run has nowhere to go.
-    if (this.queue.length >= this.options.queueCapacity && event.event !== "agent_start" && event.event !== "agent_end") {
-      const gap = this.gaps.get(runId);
-      if (gap) {
-        gap.count++;
-        gap.toTs = event.timestamp;
-      } else this.gaps.set(runId, { count: 1, fromTs: event.timestamp, toTs: event.timestamp });
-      return;
-    }
-    if (event.event === "llm_request") {
-      let log = this.messageLogs.get(runId);
-      if (!log) this.messageLogs.set(runId, (log = new MessageLog()));
-      this.queue.push(trimRequest(event, log));
-    } else this.queue.push(event);
-    if (event.event === "agent_end") this.messageLogs.delete(runId);
+    if (runId === undefined || !this.queue.offer(event, runId)) return;
     if (this.queue.length >= DRAIN_BATCH) {
       if (!this.drainScheduled) {
         this.drainScheduled = true;
@@ -167,8 +144,7 @@ export class FlightRecorderExtension extends Extension {
   /** Turns queued events into buffered lines (spans, redaction, serialization); no disk I/O. */
   private encodeQueued(): void {
     if (this.failure || this.bufferedBytes() > MAX_BUFFERED_BYTES) return;
-    const batch = this.queue;
-    this.queue = [];
+    const batch = this.queue.take();
     try {
       for (const event of batch) {
         const runId = event.event === "agent_start" ? event.data.runId : event.runId!;
@@ -237,10 +213,8 @@ export class FlightRecorderExtension extends Extension {
   }
 
   private recordGap(run: RunRecording, artifacts: PendingArtifact[]): void {
-    const gap = this.gaps.get(run.manifest.runId);
-    if (!gap) return;
-    this.gaps.delete(run.manifest.runId);
-    run.recordOwn("recorder.dropped", gap.toTs, { ...gap }, artifacts);
+    const gap = this.queue.takeGap(run.manifest.runId);
+    if (gap) run.recordOwn("recorder.dropped", gap.toTs, { ...gap }, artifacts);
   }
 
   private closeRun(run: RunRecording, status: RunResult["status"] | "incomplete", endedAt: number, result?: RunResult): void {
@@ -291,8 +265,7 @@ export class FlightRecorderExtension extends Extension {
   private fail(error: unknown): void {
     if (this.failure) return;
     this.failure = new RecorderWriteError(this.options.dir, error);
-    const lost = this.queue.length;
-    this.queue = [];
+    const lost = this.queue.take().length;
     if (this.timer) clearInterval(this.timer);
     const reported = this.ctx?.reportError(this.failure, { source: "recorder", dropped: lost });
     reported?.catch(() => undefined);

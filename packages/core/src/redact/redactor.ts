@@ -1,13 +1,10 @@
-import { binaryToJson, isSerializedBuffer } from "./binary.js";
-import { errorToJson } from "./error-json.js";
 import { detect, patternDetector, replaceSpans, type Detector } from "./detector.js";
 import { HintScanner, type HintScan } from "./hint-scanner.js";
 import { keyValueSpans } from "./key-values.js";
 import { DEFAULT_PATTERNS, resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
+import { sanitizeValue } from "./sanitize.js";
 import { SECRET_SHAPES } from "./secret-shapes.js";
-
-/** Values nested deeper than this are cut (a guard against pathological objects, not a format limit). */
-const MAX_DEPTH = 64;
+import { redactedJson, structuralJsonOf } from "./to-json.js";
 
 /**
  * What a found secret is replaced by. The defaults write `[REDACTED:<shape>]` and `[REDACTED]`;
@@ -105,7 +102,7 @@ export class Redactor {
 
   /** `path` names the root (e.g. "payload"); paths of redactions are appended to `redactedPaths`. */
   sanitize(value: unknown, path: string, redactedPaths: string[]): unknown {
-    return this.walk(value, [path], redactedPaths, new Set(), 0);
+    return sanitizeValue(this, this.replace, value, path, redactedPaths);
   }
 
   /**
@@ -118,48 +115,7 @@ export class Redactor {
       const fast = this.plainJson(value);
       if (fast !== undefined) return fast;
     }
-    const parents = this.parents;
-    parents.clear();
-    const pathOf = (holder: object, key: string): string => {
-      const parts = [key];
-      for (let at = parents.get(holder); at; at = parents.get(at[0])) parts.push(at[1]);
-      return parts.reverse().join(".");
-    };
-    const sanitizer = this;
-    const collected: string[] = [];
-    function replacer(this: object, key: string, item: unknown): unknown {
-      if (key !== "" && item !== null && item !== undefined && item !== "" && typeof item !== "function" && !Array.isArray(this) && sanitizer.isSensitiveKey(key)) {
-        collected.push(pathOf(this, key));
-        return sanitizer.replace.key(key, typeof item === "string" ? item : JSON.stringify(item) ?? "");
-      }
-      if (typeof item === "string") {
-        const clean = sanitizer.redactString(item);
-        if (clean !== item) collected.push(pathOf(this, key));
-        return clean;
-      }
-      if (typeof item === "bigint") return item.toString();
-      if (typeof item !== "object" || item === null) return item;
-      const plain =
-        item instanceof Error ? errorToJson(item)
-        : item instanceof Map ? Object.fromEntries(Array.from(item, ([k, v]) => [keyText(k), v]))
-        : item instanceof Set ? Array.from(item)
-        : ArrayBuffer.isView(item) ? binaryToJson(item, (text) => noting(sanitizer.redactString(text), text, () => collected.push(pathOf(this, key))))
-        : isSerializedBuffer(item) ? binaryToJson(Buffer.from(item.data), (text) => noting(sanitizer.redactString(text), text, () => collected.push(pathOf(this, key))))
-        : item;
-      if (key !== "") parents.set(plain, [this, key]);
-      return plain;
-    }
-    try {
-      const json = JSON.stringify({ [path]: value }, replacer);
-      redactedPaths.push(...collected);
-      // `{"<path>":<value>}` -> `<value>`; the wrapper gives the root a key for redacted paths.
-      return json.slice(JSON.stringify(path).length + 2, -1) || undefined;
-    } catch {
-      const clean = this.sanitize(value, path, redactedPaths);
-      return clean === undefined ? undefined : JSON.stringify(clean);
-    } finally {
-      parents.clear();
-    }
+    return redactedJson(this, this.replace, value, path, redactedPaths, this.parents);
   }
 
   /**
@@ -178,14 +134,7 @@ export class Redactor {
    * typed array). Not redacted: check the text with `mightRedact` before using it.
    */
   structuralJson(value: unknown): string | undefined {
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(value);
-    } catch {
-      return undefined;
-    }
-    if (json === undefined || json.includes("{}") || json.includes('{"0":') || json.includes('"type":"Buffer","data":[')) return undefined;
-    return json;
+    return structuralJsonOf(value);
   }
 
   /** True when redaction might change something in this JSON text (a sensitive key or a pattern). */
@@ -251,84 +200,6 @@ export class Redactor {
     }
     return verdict;
   }
-
-  private walk(value: unknown, path: string[], redacted: string[], seen: Set<object>, depth: number): unknown {
-    switch (typeof value) {
-      case "string": {
-        const clean = this.redactString(value);
-        if (clean !== value) redacted.push(path.join("."));
-        return clean;
-      }
-      case "number":
-        return Number.isFinite(value) ? value : String(value);
-      case "boolean":
-        return value;
-      case "bigint":
-        return value.toString();
-      case "undefined":
-      case "function":
-      case "symbol":
-        return undefined;
-    }
-    if (value === null) return null;
-    const object = value as object;
-    if (seen.has(object)) return "[Circular]";
-    if (depth >= MAX_DEPTH) return "[Truncated: too deep]";
-    seen.add(object);
-    try {
-      if (object instanceof Error) return this.walk(errorToJson(object), path, redacted, seen, depth + 1);
-      if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
-      if (ArrayBuffer.isView(object)) return binaryToJson(object, (text) => noting(this.redactString(text), text, () => redacted.push(path.join("."))));
-      if (object instanceof Map) return this.walkEntries(Array.from(object.entries(), ([k, v]) => [keyText(k), v]), path, redacted, seen, depth);
-      if (Array.isArray(object) || object instanceof Set) {
-        const items = Array.isArray(object) ? object : Array.from(object);
-        const out: unknown[] = new Array(items.length);
-        for (let i = 0; i < items.length; i++) {
-          path.push(String(i));
-          const item = this.walk(items[i], path, redacted, seen, depth + 1);
-          path.pop();
-          out[i] = item === undefined ? null : item;
-        }
-        return out;
-      }
-      const toJSON = (object as { toJSON?: () => unknown }).toJSON;
-      if (typeof toJSON === "function") return this.walk(toJSON.call(object), path, redacted, seen, depth + 1);
-      return this.walkEntries(Object.entries(object), path, redacted, seen, depth);
-    } finally {
-      seen.delete(object);
-    }
-  }
-
-  private walkEntries(entries: Array<[string, unknown]>, path: string[], redacted: string[], seen: Set<object>, depth: number): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of entries) {
-      path.push(key);
-      if (item !== undefined && item !== null && item !== "" && typeof item !== "function" && this.isSensitiveKey(key)) {
-        out[key] = this.replace.key(key, typeof item === "string" ? item : JSON.stringify(this.walk(item, path, [], seen, depth + 1)) ?? "");
-        redacted.push(path.join("."));
-      } else {
-        const clean = this.walk(item, path, redacted, seen, depth + 1);
-        if (clean !== undefined) out[key] = clean;
-      }
-      path.pop();
-    }
-    return out;
-  }
-}
-
-/** A Map key as an object key; a key without a string form (a null-prototype object) becomes its type. */
-function keyText(key: unknown): string {
-  try {
-    return String(key);
-  } catch {
-    return `[${typeof key}]`;
-  }
-}
-
-/** `clean`, after calling `note` when it differs from `original`. */
-function noting(clean: string, original: string, note: () => void): string {
-  if (clean !== original) note();
-  return clean;
 }
 
 function normalizeKey(key: string): string {

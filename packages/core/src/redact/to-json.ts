@@ -1,0 +1,67 @@
+import { binaryToJson, isSerializedBuffer } from "./binary.js";
+import { errorToJson } from "./error-json.js";
+import { keyText, noting, sanitizeValue, type KeyReplacement, type ValueRedaction } from "./sanitize.js";
+
+/**
+ * A value as redacted JSON text, letting the native JSON.stringify do the walking (the
+ * recorder's hot path), with the guarantees of `sanitizeValue`, which it falls back to when the
+ * value holds a cycle. `parents` is scratch space, cleared before and after.
+ */
+export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, value: unknown, path: string, redactedPaths: string[], parents: Map<object, [object, string]>): string | undefined {
+  parents.clear();
+  const pathOf = (holder: object, key: string): string => {
+    const parts = [key];
+    for (let at = parents.get(holder); at; at = parents.get(at[0])) parts.push(at[1]);
+    return parts.reverse().join(".");
+  };
+  const collected: string[] = [];
+  function replacer(this: object, key: string, item: unknown): unknown {
+    if (key !== "" && item !== null && item !== undefined && item !== "" && typeof item !== "function" && !Array.isArray(this) && policy.isSensitiveKey(key)) {
+      collected.push(pathOf(this, key));
+      return replace.key(key, typeof item === "string" ? item : JSON.stringify(item) ?? "");
+    }
+    if (typeof item === "string") {
+      const clean = policy.redactString(item);
+      if (clean !== item) collected.push(pathOf(this, key));
+      return clean;
+    }
+    if (typeof item === "bigint") return item.toString();
+    if (typeof item !== "object" || item === null) return item;
+    const plain =
+      item instanceof Error ? errorToJson(item)
+      : item instanceof Map ? Object.fromEntries(Array.from(item, ([k, v]) => [keyText(k), v]))
+      : item instanceof Set ? Array.from(item)
+      : ArrayBuffer.isView(item) ? binaryToJson(item, (text) => noting(policy.redactString(text), text, () => collected.push(pathOf(this, key))))
+      : isSerializedBuffer(item) ? binaryToJson(Buffer.from(item.data), (text) => noting(policy.redactString(text), text, () => collected.push(pathOf(this, key))))
+      : item;
+    if (key !== "") parents.set(plain, [this, key]);
+    return plain;
+  }
+  try {
+    const json = JSON.stringify({ [path]: value }, replacer);
+    redactedPaths.push(...collected);
+    // `{"<path>":<value>}` -> `<value>`; the wrapper gives the root a key for redacted paths.
+    return json.slice(JSON.stringify(path).length + 2, -1) || undefined;
+  } catch {
+    const clean = sanitizeValue(policy, replace, value, path, redactedPaths);
+    return clean === undefined ? undefined : JSON.stringify(clean);
+  } finally {
+    parents.clear();
+  }
+}
+
+/**
+ * Native JSON of plain data, or undefined when the value may hold what only the careful path
+ * renders right (a cycle or BigInt throws; an empty `{}` may be an Error or a Map; `{"0":` a
+ * typed array). Not redacted.
+ */
+export function structuralJsonOf(value: unknown): string | undefined {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  if (json === undefined || json.includes("{}") || json.includes('{"0":') || json.includes('"type":"Buffer","data":[')) return undefined;
+  return json;
+}
