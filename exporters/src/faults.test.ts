@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { HookEvent, type ErrorData, type RunStatus } from "@harnessx/core";
 import { LangSmithExtension } from "./langsmith/extension.js";
 import { OpenTelemetryExtension } from "./otel/extension.js";
-import { setupTelemetry } from "./telemetry/setup.js";
+import { setupTelemetry } from "./otel-setup/setup.js";
 import { startHostileEndpoint, type HostileMode } from "./test-support/hostile-endpoint.js";
 import { refusedUrl } from "./test-support/otlp-receiver.js";
 import { scenarioAgent } from "./test-support/scenario.js";

@@ -1,15 +1,7 @@
-export { OpenTelemetryExtension, type OpenTelemetryExtensionOptions } from "./otel/extension.js";
-export type { ExportPipeline, FlushOutcome } from "./otel/export-pipeline.js";
-export { setupTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry/setup.js";
-export { createOtlpExporter, type AbortableSpanExporter, type OtlpExporterOptions, type OtlpProtocol } from "./telemetry/otlp-exporter.js";
-export { CountingSpanExporter, CountingSpanProcessor, ExportCounts, countingBatchProcessor } from "./telemetry/counting.js";
-export { LangSmithExtension, type LangSmithExtensionOptions } from "./langsmith/extension.js";
-export { DeliveryLedger } from "./langsmith/ledger.js";
-export { ledgerFetch, type LedgerFetchOptions } from "./langsmith/delivery-fetch.js";
-export { watchedClient, type WatchedClient } from "./langsmith/watched-client.js";
-export { hasLangSmithCredentials } from "./langsmith/credentials.js";
-export { toOtlpJsonLines, parseOtlpJson, type OtlpConvertOptions, type OtlpSpan } from "./convert/otlp-json.js";
-export { toChromeTrace, type ChromeTrace, type TraceEventEntry } from "./convert/chrome-trace.js";
-export { pushToOtlp, pushToLangSmith, type PushResult, type OtlpPushOptions, type LangSmithPushOptions } from "./convert/push.js";
-export { tracingFromEnv, type EnvTracing, type EnvTracingOptions } from "./demo/env-tracing.js";
-export { ExporterError } from "./errors.js";
+// `@harnessx/exporters`: every entry at once, for compatibility. Importing it loads the OpenTelemetry
+// SDK and `langsmith` (all optional peers must be installed); import a subpath instead:
+// `/otel` (the extension, `@opentelemetry/api` only), `/otel-setup`, `/langsmith`, `/convert`.
+export * from "./otel/index.js";
+export * from "./otel-setup/index.js";
+export * from "./langsmith/index.js";
+export * from "./convert/index.js";

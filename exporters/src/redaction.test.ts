@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { Agent, ScriptedProvider, tool, type Extension } from "@harnessx/core";
 import { LangSmithExtension } from "./langsmith/extension.js";
 import { OpenTelemetryExtension } from "./otel/extension.js";
-import { setupTelemetry } from "./telemetry/setup.js";
+import { setupTelemetry } from "./otel-setup/setup.js";
 import { startLangSmithServer, type LangSmithServer } from "./test-support/langsmith-server.js";
 import { startOtlpReceiver, type OtlpReceiver } from "./test-support/otlp-receiver.js";
 

@@ -69,13 +69,13 @@ describe("layout", () => {
     }
   });
 
-  test("@harnessx/artifacts, @harnessx/spill and @harnessx/recorder list every package their sources import", () => {
-    for (const dir of ["packages/artifacts/src", "packages/spill/src", "recorder/src"]) {
-      const manifest = JSON.parse(readFileSync(join(root, dir, "..", "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+  test("@harnessx/artifacts, spill, recorder and exporters list every package their sources import (exporters: optional peers too)", () => {
+    for (const dir of ["packages/artifacts/src", "packages/spill/src", "recorder/src", "exporters/src"]) {
+      const manifest = JSON.parse(readFileSync(join(root, dir, "..", "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
       for (const file of sourceFiles(join(root, dir)).filter((f) => !/\.test\.ts$|\/test-support\//.test(f))) {
         for (const spec of importsOf(file).filter((s) => !s.startsWith(".") && !s.startsWith("node:"))) {
           const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
-          assert.ok(manifest.dependencies?.[name], `${relative(root, file)} imports ${spec}, which ${dir}/../package.json does not list`);
+          assert.ok(manifest.dependencies?.[name] ?? manifest.peerDependencies?.[name], `${relative(root, file)} imports ${spec}, which ${dir}/../package.json does not list`);
         }
       }
     }

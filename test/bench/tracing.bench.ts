@@ -7,7 +7,8 @@
  * Usage: npx tsx test/bench/tracing.bench.ts [iterations]   (or TRACING_BENCH_N; default 10000)
  */
 import { Agent, ScriptedProvider, tool, type ModelRequest } from "@harnessx/core";
-import { OpenTelemetryExtension, countingBatchProcessor } from "@harnessx/exporters";
+import { OpenTelemetryExtension } from "@harnessx/exporters/otel";
+import { countingBatchProcessor } from "@harnessx/exporters/otel-setup";
 import { ROOT_CONTEXT, SpanKind, trace, type Tracer } from "@opentelemetry/api";
 import { ExportResultCode } from "@opentelemetry/core";
 import { BasicTracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace-base";

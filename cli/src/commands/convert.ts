@@ -28,8 +28,8 @@ export const convertCommand: CommandSpec = {
     const { events } = traceEventsOf(await eventsWithPayloads(loaded, () => progress.tick()), { traceId: loaded.run.traceId });
     progress.stop();
     const convertOptions = { agent: { name: loaded.run.agent, sessionId: loaded.run.sessionId }, captureContent: Boolean(options.content) };
-    // Loaded on demand: the OpenTelemetry and LangSmith libraries cost every other command startup time.
-    const { toChromeTrace, toOtlpJsonLines } = await import("@harnessx/exporters");
+    // Loaded on demand: the OpenTelemetry libraries cost every other command startup time.
+    const { toChromeTrace, toOtlpJsonLines } = await import("@harnessx/exporters/convert");
     const body = options.to === "otlp" ? toOtlpJsonLines(events, convertOptions) : JSON.stringify(toChromeTrace(events, convertOptions));
     if (!out) {
       const json = escapeJsonControls(body);

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import type { PushResult } from "@harnessx/exporters";
+import type { PushResult } from "@harnessx/exporters/convert";
 import type { CommandSpec } from "../command-spec.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { terminalSafe } from "../output/terminal-safe.js";
@@ -27,9 +27,9 @@ export const pushCommand: CommandSpec = {
     const otlp = typeof options.otlp === "string" ? options.otlp : undefined;
     if (!otlp === !options.langsmith) throw usageError("choose one target: --otlp URL or --langsmith");
     if (otlp && !/^https?:\/\/[^/]/.test(otlp)) throw usageError(`--otlp needs an http(s) URL, got "${otlp}"`);
-    const { hasLangSmithCredentials, pushToLangSmith, pushToOtlp } = await import("@harnessx/exporters");
+    // The exporters are loaded on demand, each target from its own entry: an OTLP push never loads `langsmith`.
     // Without a key every upload would be refused: stop before the first request instead of reporting runs lost.
-    if (!otlp && !hasLangSmithCredentials()) throw usageError("--langsmith needs a LangSmith API key: set LANGSMITH_API_KEY (nothing was sent)");
+    if (!otlp && !(await import("@harnessx/exporters/langsmith")).hasLangSmithCredentials()) throw usageError("--langsmith needs a LangSmith API key: set LANGSMITH_API_KEY (nothing was sent)");
     const loaded = await loadRun(await resolveTarget(ctx, text));
     const { events } = traceEventsOf(await eventsWithPayloads(loaded), { traceId: loaded.run.traceId });
     const timeoutMs = Number(options.timeout) * 1000;
@@ -40,8 +40,8 @@ export const pushCommand: CommandSpec = {
     let result: PushResult;
     try {
       result = otlp
-        ? await pushToOtlp(events, { url: otlp, timeoutMs, agent })
-        : await pushToLangSmith(events, { timeoutMs, agent, ...(typeof options.project === "string" ? { projectName: options.project } : {}) });
+        ? await (await import("@harnessx/exporters/convert")).pushToOtlp(events, { url: otlp, timeoutMs, agent })
+        : await (await import("@harnessx/exporters/langsmith")).pushToLangSmith(events, { timeoutMs, agent, ...(typeof options.project === "string" ? { projectName: options.project } : {}) });
     } finally {
       progress.tick();
       progress.stop();

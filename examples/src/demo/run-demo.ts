@@ -1,6 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { Agent, ArtifactStore, FlightRecorderExtension, RecordingStore, ResultSpillExtension, toOtlpJsonLines, tracingFromEnv, type RunResult } from "harnessx";
+import { Agent, ArtifactStore, FlightRecorderExtension, RecordingStore, ResultSpillExtension, type RunResult } from "harnessx";
+import { toOtlpJsonLines } from "harnessx/convert";
+import { tracingFromEnv } from "./env-tracing.js";
 import { demoProvider } from "./provider.js";
 import { exportSalesTool } from "./sales.js";
 import { printTimeline } from "./timeline.js";
@@ -31,7 +33,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   const env = options.env ?? process.env;
   const dir = options.dir ?? ".harnessx";
   const { provider, label } = await demoProvider(env);
-  const tracing = tracingFromEnv({ env, serviceName: "harnessx-demo" });
+  const tracing = await tracingFromEnv({ env, serviceName: "harnessx-demo" });
   write(`harnessx demo on ${label}`);
   const recorder = new FlightRecorderExtension({ dir });
   const agent = new Agent({

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { FlightRecorderExtension } from "@harnessx/recorder";
 import { OpenTelemetryExtension } from "../otel/extension.js";
-import { setupTelemetry } from "../telemetry/setup.js";
+import { setupTelemetry } from "../otel-setup/setup.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../test-support/otlp-receiver.js";
 import { scenarioAgent } from "../test-support/scenario.js";
 import { parseOtlpJson, toOtlpJsonLines, type OtlpSpan } from "./otlp-json.js";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { pushToLangSmith, pushToOtlp } from "./push.js";
+import { pushToOtlp } from "./push.js";
+import { pushToLangSmith } from "../langsmith/push.js";
 import { ExporterError } from "../errors.js";
 import { recordScenario, type LoadedRecording } from "../test-support/recording.js";
 import { refusedUrl, startOtlpReceiver } from "../test-support/otlp-receiver.js";

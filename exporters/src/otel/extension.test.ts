@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { OpenTelemetryExtension } from "./extension.js";
-import { setupTelemetry } from "../telemetry/setup.js";
+import { setupTelemetry } from "../otel-setup/setup.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../test-support/otlp-receiver.js";
 import { AGENT_NAME, BIG_MARKER, LONG_QUESTION, MODEL, scenarioAgent } from "../test-support/scenario.js";
 import type { OtlpSpan } from "../convert/otlp-json.js";

@@ -4,7 +4,7 @@ import { Agent, ScriptedProvider, tool } from "@harnessx/core";
 import { context, trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { OpenTelemetryExtension } from "./extension.js";
-import { setupTelemetry } from "../telemetry/setup.js";
+import { setupTelemetry } from "../otel-setup/setup.js";
 
 function sdk() {
   const exporter = new InMemorySpanExporter();

@@ -4,7 +4,7 @@ import { Agent, HookEvent, ScriptedProvider, defineExtension, tool, type SpanCon
 import { context, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { OpenTelemetryExtension } from "./extension.js";
-import { setupTelemetry } from "../telemetry/setup.js";
+import { setupTelemetry } from "../otel-setup/setup.js";
 
 /** The span core stamped on each hook event, by event. */
 function stampsOf(agent: Agent): Map<HookEvent, SpanContext[]> {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { HookEvent, type ErrorData } from "@harnessx/core";
 import { OpenTelemetryExtension } from "./extension.js";
-import { setupTelemetry } from "../telemetry/setup.js";
+import { setupTelemetry } from "../otel-setup/setup.js";
 import { refusedUrl, startOtlpReceiver, type ReceiverMode } from "../test-support/otlp-receiver.js";
 import { scenarioAgent } from "../test-support/scenario.js";
 

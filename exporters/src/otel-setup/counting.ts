@@ -4,7 +4,7 @@ import { BatchSpanProcessor, type BufferConfig, type ReadableSpan, type Span, ty
 import type { ExportPipeline, FlushOutcome } from "../otel/export-pipeline.js";
 import { settleWithin } from "../util/time.js";
 import { queueFullListener } from "./drop-meter.js";
-import { canAbandon } from "./otlp-exporter.js";
+import { canAbandon } from "../otlp/otlp-exporter.js";
 
 /** One export call: how many of its spans still await their outcome, and a way to wait for it. */
 interface Batch {

@@ -1,7 +1,5 @@
-import type { Extension } from "@harnessx/core";
-import { LangSmithExtension } from "../langsmith/extension.js";
-import { OpenTelemetryExtension } from "../otel/extension.js";
-import { setupTelemetry, type Telemetry } from "../telemetry/setup.js";
+import { OpenTelemetryExtension, type Extension } from "harnessx";
+import type { Telemetry } from "harnessx/otel-setup";
 
 export interface EnvTracing {
   /** Where spans go, for a log line ("OTLP http://...", "LangSmith https://..."). */
@@ -23,8 +21,9 @@ export interface EnvTracingOptions {
  * `..._TRACES_ENDPOINT`) starts the OpenTelemetry SDK with OTLP/HTTP;
  * `LANGSMITH_API_KEY` or `LANGSMITH_ENDPOINT` adds LangSmith. Returns
  * undefined when neither is set (the caller converts its recording instead).
+ * The SDK wiring (`harnessx/otel-setup`) and `harnessx/langsmith` are loaded only when asked for.
  */
-export function tracingFromEnv(options: EnvTracingOptions = {}): EnvTracing | undefined {
+export async function tracingFromEnv(options: EnvTracingOptions = {}): Promise<EnvTracing | undefined> {
   const env = options.env ?? process.env;
   const otlp = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const langsmith = env.LANGSMITH_API_KEY || env.LANGSMITH_ENDPOINT;
@@ -33,16 +32,18 @@ export function tracingFromEnv(options: EnvTracingOptions = {}): EnvTracing | un
   const targets: string[] = [];
   if (otlp) {
     const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${String(env.OTEL_EXPORTER_OTLP_ENDPOINT).replace(/\/+$/, "")}/v1/traces`;
+    const { setupTelemetry } = await import("harnessx/otel-setup");
     telemetry = setupTelemetry({ serviceName: options.serviceName ?? "harnessx-demo", url });
     targets.push(`OTLP ${otlp}`);
   }
   if (langsmith) targets.push(`LangSmith ${env.LANGSMITH_ENDPOINT ?? "https://api.smith.langchain.com"}`);
+  const { LangSmithExtension } = langsmith ? await import("harnessx/langsmith") : { LangSmithExtension: undefined };
   return {
     targets,
     createExtensions() {
       const out: Extension[] = [];
       if (telemetry) out.push(new OpenTelemetryExtension({ telemetry, captureContent: options.captureContent ?? false }));
-      if (langsmith) out.push(new LangSmithExtension({ clientConfig: { ...(env.LANGSMITH_ENDPOINT ? { apiUrl: env.LANGSMITH_ENDPOINT } : {}), ...(env.LANGSMITH_API_KEY ? { apiKey: env.LANGSMITH_API_KEY } : {}) } }));
+      if (LangSmithExtension) out.push(new LangSmithExtension({ clientConfig: { ...(env.LANGSMITH_ENDPOINT ? { apiUrl: env.LANGSMITH_ENDPOINT } : {}), ...(env.LANGSMITH_API_KEY ? { apiKey: env.LANGSMITH_API_KEY } : {}) } }));
       return out;
     },
     async shutdown() {

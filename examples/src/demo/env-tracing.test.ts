@@ -1,18 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Agent, ScriptedProvider } from "@harnessx/core";
+import { Agent, OpenTelemetryExtension, ScriptedProvider } from "harnessx";
+import { LangSmithExtension } from "harnessx/langsmith";
 import { tracingFromEnv } from "./env-tracing.js";
-import { LangSmithExtension } from "../langsmith/extension.js";
-import { OpenTelemetryExtension } from "../otel/extension.js";
-import { startOtlpReceiver } from "../test-support/otlp-receiver.js";
+import { startOtlpReceiver } from "@harnessx/exporters/test-support";
 
 describe("the demo's tracing comes from the environment", () => {
-  test("nothing set: no tracing (the demo converts its recording instead)", () => {
-    assert.equal(tracingFromEnv({ env: {} }), undefined);
+  test("nothing set: no tracing (the demo converts its recording instead)", async () => {
+    assert.equal(await tracingFromEnv({ env: {} }), undefined);
   });
 
   test("LANGSMITH_ENDPOINT: a LangSmith extension per agent", async () => {
-    const tracing = tracingFromEnv({ env: { LANGSMITH_ENDPOINT: "http://127.0.0.1:9", LANGSMITH_API_KEY: "k" } })!;
+    const tracing = (await tracingFromEnv({ env: { LANGSMITH_ENDPOINT: "http://127.0.0.1:9", LANGSMITH_API_KEY: "k" } }))!;
     const first = tracing.createExtensions();
     assert.equal(first.length, 1);
     assert.ok(first[0] instanceof LangSmithExtension);
@@ -26,7 +25,7 @@ describe("the demo's tracing comes from the environment", () => {
     const saved = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url.replace(/\/v1\/traces$/, "");
     try {
-      const tracing = tracingFromEnv({ serviceName: "demo" })!;
+      const tracing = (await tracingFromEnv({ serviceName: "demo" }))!;
       const [extension] = tracing.createExtensions();
       assert.ok(extension instanceof OpenTelemetryExtension);
       const agent = new Agent({ name: "demo", provider: new ScriptedProvider([{ text: "hello" }]), extensions: [extension] });

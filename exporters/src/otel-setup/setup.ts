@@ -4,7 +4,7 @@ import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { ExportPipeline, FlushOutcome } from "../otel/export-pipeline.js";
 import { settleWithin } from "../util/time.js";
 import { countingBatchProcessor, type ExportCounts } from "./counting.js";
-import { createOtlpExporter, type OtlpProtocol } from "./otlp-exporter.js";
+import { createOtlpExporter, type OtlpProtocol } from "../otlp/otlp-exporter.js";
 
 export interface TelemetryOptions {
   /** `service.name`. `OTEL_SERVICE_NAME`, when set, wins (operators rename without a code change). Default "harnessx". */

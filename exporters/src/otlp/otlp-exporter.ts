@@ -2,11 +2,10 @@ import { OTLPExporterBase, createOtlpNetworkExportDelegate } from "@opentelemetr
 import { convertLegacyHttpOptions, createOtlpHttpExporterMetrics } from "@opentelemetry/otlp-exporter-base/node-http";
 import { JsonTraceSerializer, ProtobufTraceSerializer, TraceExporterMetricsHelper } from "@opentelemetry/otlp-transformer";
 import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
-import { ExporterError } from "../errors.js";
 import { OtlpHttpTransport } from "./otlp-transport.js";
+import { protocolOf, type OtlpProtocol } from "./protocol.js";
 
-/** OTLP over HTTP: JSON or protobuf bodies. */
-export type OtlpProtocol = "http/json" | "http/protobuf";
+export type { OtlpProtocol } from "./protocol.js";
 
 export interface OtlpExporterOptions {
   url?: string;
@@ -24,12 +23,6 @@ export interface AbortableSpanExporter extends SpanExporter {
 
 export function canAbandon(exporter: SpanExporter): exporter is AbortableSpanExporter {
   return typeof (exporter as Partial<AbortableSpanExporter>).abortInFlight === "function";
-}
-
-function protocolOf(requested: string | undefined): OtlpProtocol {
-  const value = (requested || process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || process.env.OTEL_EXPORTER_OTLP_PROTOCOL || "http/json").trim();
-  if (value === "http/json" || value === "http/protobuf") return value;
-  throw new ExporterError("unsupported_protocol", `OTLP protocol "${value}" is not supported here; use "http/protobuf" or "http/json" (OTEL_EXPORTER_OTLP_PROTOCOL)`);
 }
 
 class OtlpHttpSpanExporter extends OTLPExporterBase<ReadableSpan[]> implements AbortableSpanExporter {
