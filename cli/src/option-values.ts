@@ -1,3 +1,4 @@
+import { isTraceId } from "@harnessx/core";
 import { usageError } from "./errors.js";
 
 /**
@@ -11,4 +12,14 @@ export function choiceList(option: string, text: string, allowed: readonly strin
     throw usageError(`${option}: ${unknown === undefined ? "no value given" : `unknown value "${unknown}"`}; valid values: ${allowed.join(", ")}`);
   }
   return new Set(values);
+}
+
+/** A W3C trace id option value (`--trace-id`): 32 lowercase hex digits, not all zero, as backends show it. */
+export function traceIdValue(option: string, text: string): string {
+  const value = text.trim();
+  if (!isTraceId(value)) {
+    const hint = /^[0-9a-fA-F]{32}$/.test(value) ? (/[A-F]/.test(value) ? " (use lowercase)" : " (all zeros is not a trace id)") : "";
+    throw usageError(`${option} must be a trace id of 32 lowercase hex digits, got "${text}"${hint}`);
+  }
+  return value;
 }

@@ -3,9 +3,7 @@ import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
 import { escapeJsonControls, terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
-import { eventsWithPayloads, loadRun } from "../store/load.js";
-import { traceEventsOf } from "@harnessx/recorder";
-import { resolveTarget } from "../store/resolve.js";
+import { openTarget } from "../store/target.js";
 
 const FORMATS = ["otlp", "chrome"] as const;
 
@@ -22,13 +20,13 @@ export const convertCommand: CommandSpec = {
   async run(ctx, [text], options) {
     const out = typeof options.out === "string" ? ctx.path(options.out) : undefined;
     if (out) await checkWritable(out, Boolean(options.force), String(options.out));
-    const loaded = await loadRun(await resolveTarget(ctx, text));
+    await using recording = await openTarget(ctx, text);
     const progress = ctx.progress(`convert to ${String(options.to)}`, "events");
-    progress.total(loaded.events.length);
-    const { events } = traceEventsOf(await eventsWithPayloads(loaded, () => progress.tick()), { traceId: loaded.run.traceId });
+    progress.total(recording.summary.events);
+    const { events } = await recording.traceEvents({ onEvent: () => progress.tick() });
     progress.stop();
-    const convertOptions = { agent: { name: loaded.run.agent, sessionId: loaded.run.sessionId }, captureContent: Boolean(options.content) };
-    // Loaded on demand: the OpenTelemetry libraries cost every other command startup time.
+    const convertOptions = { agent: { name: recording.run.agent, sessionId: recording.run.sessionId }, captureContent: Boolean(options.content) };
+    // Loaded on demand: the OpenTelemetry and LangSmith libraries cost every other command startup time.
     const { toChromeTrace, toOtlpJsonLines } = await import("@harnessx/exporters/convert");
     const body = options.to === "otlp" ? toOtlpJsonLines(events, convertOptions) : JSON.stringify(toChromeTrace(events, convertOptions));
     if (!out) {
@@ -37,7 +35,7 @@ export const convertCommand: CommandSpec = {
       return;
     }
     await writeFileAtomically(out, body.endsWith("\n") ? body : `${body}\n`);
-    if (ctx.options.json) ctx.printJson({ path: out, format: options.to, runId: loaded.run.runId, bytes: Buffer.byteLength(body) });
+    if (ctx.options.json) ctx.printJson({ path: out, format: options.to, runId: recording.run.runId, bytes: Buffer.byteLength(body) });
     else ctx.print(terminalSafe(`wrote ${out} (${options.to === "otlp" ? "OTLP JSON Lines" : "Chrome trace-event JSON"}, ${formatBytes(Buffer.byteLength(body))})`));
   },
 };

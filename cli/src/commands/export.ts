@@ -4,7 +4,7 @@ import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable } from "../output/write-file.js";
-import { resolveTarget } from "../store/resolve.js";
+import { resolveTarget } from "../store/target.js";
 
 /** `trace export <run> [-o FILE] [--reason TEXT] [--include-raw-spills]`: the incident bundle, written by the recorder. */
 export const exportCommand: CommandSpec = {

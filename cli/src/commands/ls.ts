@@ -3,11 +3,11 @@ import { RUN_STATUSES } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import type { Colors } from "../output/colors.js";
 import { usageError } from "../errors.js";
-import { choiceList } from "../option-values.js";
+import { choiceList, traceIdValue } from "../option-values.js";
 import { formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";
 import type { Column } from "../output/table.js";
 import { terminalSafe } from "../output/terminal-safe.js";
-import { ensureStore } from "../store/resolve.js";
+import { ensureStore } from "../store/target.js";
 import { listRuns, type InvalidRun, type ListedRun } from "../store/runs.js";
 import { basename } from "node:path";
 
@@ -43,6 +43,7 @@ export const lsCommand: CommandSpec = {
       .description("list the runs in the store, newest first")
       .option("--status <status>", `only runs with these statuses (comma-separated: ${[...RUN_STATUSES, "invalid"].join(", ")})`)
       .option("--since <when>", "only runs started since a duration ago (30m, 2h, 7d) or an ISO date")
+      .addOption(new Option("--trace-id <id>", "only the run(s) with this trace id (32 hex digits, as a tracing backend shows it)").argParser((v) => traceIdValue("--trace-id", v)))
       .addOption(new Option("--limit <n>", "at most this many runs").argParser((v) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n <= 0) throw usageError(`--limit must be a positive integer, got "${v}"`);
@@ -58,7 +59,14 @@ export const lsCommand: CommandSpec = {
     const statuses = typeof options.status === "string" ? choiceList("--status", options.status, [...RUN_STATUSES, "invalid"]) : undefined;
     const { runs, invalid } = await listRuns(storeDir);
     // A folder that is not a readable run has no start time: --since leaves it out.
-    let shown: Row[] = [...runs, ...invalid].filter((r) => (!statuses || statuses.has(r.status)) && (since === undefined || of(r, (x) => x.startedAt >= since) === true));
+    const traceId = typeof options.traceId === "string" ? options.traceId : undefined;
+    let shown: Row[] = [...runs, ...invalid].filter(
+      (r) =>
+        (!statuses || statuses.has(r.status)) &&
+        (since === undefined || of(r, (x) => x.startedAt >= since) === true) &&
+        // A folder that is not a readable run has no trace id: --trace-id leaves it out.
+        (traceId === undefined || of(r, (x) => x.traceId === traceId) === true),
+    );
     if (typeof options.limit === "number") shown = shown.slice(0, options.limit);
     if (ctx.options.json) {
       ctx.printJson(

@@ -3,9 +3,7 @@ import type { PushResult } from "@harnessx/exporters/convert";
 import type { CommandSpec } from "../command-spec.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { terminalSafe } from "../output/terminal-safe.js";
-import { eventsWithPayloads, loadRun } from "../store/load.js";
-import { traceEventsOf } from "@harnessx/recorder";
-import { resolveTarget } from "../store/resolve.js";
+import { openTarget } from "../store/target.js";
 
 function positiveSeconds(value: string): number {
   const n = Number(value);
@@ -30,10 +28,10 @@ export const pushCommand: CommandSpec = {
     // The exporters are loaded on demand, each target from its own entry: an OTLP push never loads `langsmith`.
     // Without a key every upload would be refused: stop before the first request instead of reporting runs lost.
     if (!otlp && !(await import("@harnessx/exporters/langsmith")).hasLangSmithCredentials()) throw usageError("--langsmith needs a LangSmith API key: set LANGSMITH_API_KEY (nothing was sent)");
-    const loaded = await loadRun(await resolveTarget(ctx, text));
-    const { events } = traceEventsOf(await eventsWithPayloads(loaded), { traceId: loaded.run.traceId });
+    await using recording = await openTarget(ctx, text);
+    const { events } = await recording.traceEvents();
     const timeoutMs = Number(options.timeout) * 1000;
-    const agent = { name: loaded.run.agent, sessionId: loaded.run.sessionId };
+    const agent = { name: recording.run.agent, sessionId: recording.run.sessionId };
     const targetName = otlp ?? `LangSmith (${ctx.io.env.LANGSMITH_ENDPOINT ?? "default endpoint"})`;
     const progress = ctx.progress(`push to ${otlp ? "OTLP" : "LangSmith"}`, "steps");
     progress.total(1);
@@ -47,12 +45,12 @@ export const pushCommand: CommandSpec = {
       progress.stop();
     }
     const unit = otlp ? "spans" : "runs";
-    const summary = { target: targetName, runId: loaded.run.runId, unit, sent: result.sent, failed: result.failed };
+    const summary = { target: targetName, runId: recording.run.runId, unit, sent: result.sent, failed: result.failed };
     if (ctx.options.json) ctx.printJson(summary);
     if (result.failed > 0 && result.sent === 0) {
       throw new CliError(ExitCode.UNREACHABLE, "push_unreachable", `could not deliver to ${targetName} within ${options.timeout}s: 0 ${unit} sent, ${result.failed} failed (unreachable or refusing)`);
     }
     if (result.failed > 0) throw new CliError(ExitCode.FAILURE, "push_incomplete", `pushed to ${targetName}: ${result.sent} ${unit} sent, ${result.failed} failed`);
-    if (!ctx.options.json) ctx.print(terminalSafe(`pushed run ${loaded.run.runId} to ${targetName}: ${result.sent} ${unit} sent, 0 failed`));
+    if (!ctx.options.json) ctx.print(terminalSafe(`pushed run ${recording.run.runId} to ${targetName}: ${result.sent} ${unit} sent, 0 failed`));
   },
 };

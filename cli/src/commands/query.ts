@@ -1,9 +1,10 @@
 import { Command } from "commander";
+import { openSegmentTables, runFolders, type Recording } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { columnsFromKeys } from "../output/table.js";
-import { openDatabase, runQuery } from "../store/database.js";
-import { ensureStore, resolveTarget } from "../store/resolve.js";
+import { runQuery } from "../store/run-query.js";
+import { ensureStore, openTarget } from "../store/target.js";
 
 export const QUERY_HELP = `
 Tables (DuckDB SQL; columns as in recorder/README.md):
@@ -37,11 +38,14 @@ export const queryCommand: CommandSpec = {
     }
     const sql = args[expected - 1];
     if (sql.trim() === "") throw usageError("the SQL is empty");
-    const scope = options.all ? { kind: "store" as const, storeDir: await ensureStore(ctx) } : await resolveTarget(ctx, args[0]);
+    const storeDir = options.all ? await ensureStore(ctx) : undefined;
+    await using recording: Recording | undefined = storeDir === undefined ? await openTarget(ctx, args[0]) : undefined;
     const progress = ctx.progress("query", "steps");
     progress.total(2);
     const access = { allowWrite: Boolean(options.allowWrite) };
-    const db = await openDatabase(scope, access);
+    const readOnly = !access.allowWrite;
+    // One run or bundle through the read model; --all: the whole store, read by DuckDB from its segment files.
+    const db = recording ? await recording.database({ readOnly }) : await openSegmentTables(storeDir!, (await runFolders(storeDir!)).map((r) => r.dir), { readOnly });
     progress.tick();
     try {
       const result = await runQuery(db, sql, access);

@@ -1,13 +1,13 @@
 import { Command } from "commander";
-import { isProcessAlive, lockHolder, readRunManifest, recover, type RecoverResult } from "@harnessx/recorder";
+import { isProcessAlive, lockHolder, readRunManifest, recover, runFolders, type RecoverResult } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { terminalSafe } from "../output/terminal-safe.js";
-import { ensureStore, resolveTarget, runIdsIn } from "../store/resolve.js";
+import { ensureStore, resolveTarget } from "../store/target.js";
 
 async function deadRuns(storeDir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const { dir } of await runIdsIn(storeDir)) {
+  for (const { dir } of await runFolders(storeDir)) {
     const pid = await lockHolder(dir);
     // An unreadable run is not recovered here: `trace ls` lists it as invalid.
     const running = await readRunManifest(dir).then((run) => run.status === "running", () => false);

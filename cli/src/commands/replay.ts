@@ -4,8 +4,7 @@ import { CliError, ExitCode } from "../errors.js";
 import { cut } from "../output/format.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { replayRun, type ReplayReport } from "../replay/replay-run.js";
-import { eventsWithPayloads, loadRun } from "../store/load.js";
-import { resolveTarget } from "../store/resolve.js";
+import { openTarget } from "../store/target.js";
 import type { CommandContext } from "../context.js";
 
 function printReport(ctx: CommandContext, r: ReplayReport): void {
@@ -36,9 +35,8 @@ export const replayCommand: CommandSpec = {
       .argument("<run>", "run id (or unique prefix), run directory or bundle file")
       .option("--agent <module>", "a JS module exporting createAgent({ provider, tools, model, name }): rerun your (changed) agent code"),
   async run(ctx, [text], options) {
-    const loaded = await loadRun(await resolveTarget(ctx, text));
-    const events = await eventsWithPayloads(loaded);
-    const report = await replayRun(loaded, events, typeof options.agent === "string" ? ctx.path(options.agent) : undefined);
+    await using recording = await openTarget(ctx, text);
+    const report = await replayRun(recording, typeof options.agent === "string" ? ctx.path(options.agent) : undefined);
     if (ctx.options.json) ctx.printJson(report);
     else printReport(ctx, report);
     if (!report.reproduced) {

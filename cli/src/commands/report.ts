@@ -5,8 +5,7 @@ import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
 import { reportDataFrom } from "../report/from-run.js";
 import { renderReportHtml } from "../report/html.js";
-import { loadRun } from "../store/load.js";
-import { resolveTarget } from "../store/resolve.js";
+import { openTarget } from "../store/target.js";
 import { CLI_VERSION } from "../version.js";
 
 /** `trace report <run|bundle> -o report.html`: one self-contained HTML page. */
@@ -20,15 +19,15 @@ export const reportCommand: CommandSpec = {
   async run(ctx, [text], options) {
     const out = ctx.path(String(options.out));
     await checkWritable(out, Boolean(options.force), String(options.out));
-    const loaded = await loadRun(await resolveTarget(ctx, text));
+    await using recording = await openTarget(ctx, text);
     const progress = ctx.progress("report", "events");
-    progress.total(loaded.events.length);
-    const data = await reportDataFrom(loaded, () => progress.tick());
+    progress.total(recording.summary.events);
+    const data = await reportDataFrom(recording, () => progress.tick());
     progress.stop();
     const html = renderReportHtml({ ...data, producer: `harnessx trace ${CLI_VERSION}` });
     await writeFileAtomically(out, html);
     const bytes = Buffer.byteLength(html);
-    if (ctx.options.json) ctx.printJson({ path: out, runId: loaded.run.runId, bytes, events: data.events.length, spans: data.spans.length });
+    if (ctx.options.json) ctx.printJson({ path: out, runId: recording.run.runId, bytes, events: data.events.length, spans: data.spans.length });
     else ctx.print(terminalSafe(`wrote ${out} (${formatBytes(bytes)}, ${data.events.length} events, ${data.spans.length} spans)`));
   },
 };

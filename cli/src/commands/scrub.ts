@@ -5,8 +5,7 @@ import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable, writeFileAtomically } from "../output/write-file.js";
 import { loadScrubRules } from "../scrub/rules.js";
 import { scrubRun } from "../scrub/scrub-run.js";
-import { loadRun } from "../store/load.js";
-import { resolveTarget } from "../store/resolve.js";
+import { openTarget } from "../store/target.js";
 
 /** `trace scrub <bundle> -o OUT [--rules FILE] [--mapping FILE]`: a new bundle with consistent pseudonyms. */
 export const scrubCommand: CommandSpec = {
@@ -27,11 +26,11 @@ export const scrubCommand: CommandSpec = {
     const rules = loadScrubRules(typeof options.rules === "string" ? ctx.path(options.rules) : undefined);
     await checkWritable(out, Boolean(options.force), String(options.out));
     if (mappingFile) await checkWritable(mappingFile, Boolean(options.force), String(options.mapping));
-    const loaded = await loadRun(await resolveTarget(ctx, text));
+    await using recording = await openTarget(ctx, text);
     const progress = ctx.progress("scrub", "events");
-    progress.total(loaded.events.length);
-    const reason = `scrubbed copy of ${loaded.bundle ? `a bundle (${loaded.bundle.trigger.reason})` : "a recorded run"}`;
-    const outcome = await scrubRun(loaded, rules, out, reason, () => progress.tick()).finally(() => progress.stop());
+    progress.total(recording.summary.events);
+    const reason = `scrubbed copy of ${recording.bundle ? `a bundle (${recording.bundle.trigger.reason})` : "a recorded run"}`;
+    const outcome = await scrubRun(recording, rules, out, reason, () => progress.tick()).finally(() => progress.stop());
     if (mappingFile) await writeFileAtomically(mappingFile, `${JSON.stringify(outcome.mapping, null, 2)}\n`);
     const result = {
       path: outcome.bundle.path,

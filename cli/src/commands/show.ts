@@ -5,8 +5,7 @@ import { choiceList } from "../option-values.js";
 import { formatDuration } from "../output/format.js";
 import { stringifyJson } from "../output/json.js";
 import { terminalSafe } from "../output/terminal-safe.js";
-import { loadRun } from "../store/load.js";
-import { resolveTarget } from "../store/resolve.js";
+import { openTarget } from "../store/target.js";
 import { describeEvent, durationOf, isErrorEvent, toolOf } from "../timeline/describe.js";
 import { describeExtensions } from "../timeline/extensions.js";
 import { depthsOf, owningSpan } from "../timeline/nesting.js";
@@ -22,12 +21,13 @@ export const showCommand: CommandSpec = {
       .option("--errors", "only errors: ERROR events, failed tool calls, a failed run, dropped events")
       .option("--full", "print each event's payload (stored artifacts are read on demand)"),
   async run(ctx, [text], options) {
-    const loaded = await loadRun(await resolveTarget(ctx, text));
-    const events = loaded.events;
-    const bad = loaded.firstBadLine;
-    if (bad) ctx.note(`skipped ${loaded.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
+    await using recording = await openTarget(ctx, text);
+    const events = await recording.readEvents();
+    const integrity = await recording.integrity();
+    const bad = integrity.firstBadLine;
+    if (bad) ctx.note(`skipped ${integrity.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
     const depths = depthsOf(events);
-    const start = events[0]?.ts ?? loaded.run.startedAt;
+    const start = events[0]?.ts ?? recording.run.startedAt;
     // Kinds this version writes, and any a newer recorder wrote into this run.
     const kinds = typeof options.kind === "string" ? choiceList("--kind", options.kind, [...new Set([...KNOWN_EVENT_KINDS, ...events.map((e) => e.kind)])]) : undefined;
     const toolSpans = new Set<string>();
@@ -56,14 +56,14 @@ export const showCommand: CommandSpec = {
           error: isErrorEvent(e),
           attrs: e.attrs,
           ...(e.redacted?.length ? { redacted: e.redacted } : {}),
-          ...(options.full ? { payload: await loaded.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}),
+          ...(options.full ? { payload: await recording.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}),
         });
       }
       ctx.printJson(out);
       return;
     }
     const c = ctx.colors;
-    const extensions = loaded.run.extensions ?? [];
+    const extensions = recording.run.extensions ?? [];
     if (extensions.length) {
       ctx.print(c.bold(`extensions (${extensions.length})`));
       for (const line of describeExtensions(extensions)) ctx.print(`  ${line}`);
@@ -81,7 +81,7 @@ export const showCommand: CommandSpec = {
       const line = `${c.dim(`#${String(e.seq).padEnd(5)}`)} ${c.dim(offset)} ${indent}${error ? c.red("✗ ") : ""}${kind}${detail ? `  ${error ? c.red(detail) : detail}` : ""}${duration !== undefined ? c.dim(`  ${formatDuration(duration)}`) : ""}`;
       ctx.print(line);
       if (options.full) {
-        const payload = await loaded.payloadOf(e);
+        const payload = await recording.payloadOf(e);
         const body = stringifyJson(payload === undefined ? null : payload);
         ctx.print(body.split("\n").map((l) => `${" ".repeat(18)}${indent}${c.dim(l)}`).join("\n"));
       }

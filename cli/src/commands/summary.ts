@@ -5,10 +5,7 @@ import type { CommandSpec } from "../command-spec.js";
 import { formatBytes, formatCount, formatDuration } from "../output/format.js";
 import { renderRows } from "../output/table.js";
 import { terminalSafe } from "../output/terminal-safe.js";
-import { openBundle, readRunManifest, type RunManifest } from "@harnessx/recorder";
-import { bundleLines } from "../store/bundle-lines.js";
-import { resolveTarget } from "../store/resolve.js";
-import { openSegmentTables, type RecordingTables } from "@harnessx/recorder";
+import { openTarget, sourcePath } from "../store/target.js";
 
 function redactionText(redaction: unknown): string {
   if (redaction === "off") return "off";
@@ -60,19 +57,10 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
 export const summaryCommand: CommandSpec = {
   define: () => new Command("summary").description("status, duration, events by kind, tokens by model, tool latency and errors").argument("<run>", "run id (or unique prefix), run directory or bundle file"),
   async run(ctx, [text]) {
-    const target = await resolveTarget(ctx, text);
-    let tables: RecordingTables;
-    let run: RunManifest;
-    let source: string;
-    if (target.kind === "bundle") {
-      const bundle = await openBundle(target.path);
-      [tables, run, source] = [await bundleLines(bundle), bundle.run, target.path];
-    } else {
-      run = await readRunManifest(target.runDir);
-      [tables, source] = [await openSegmentTables(target.storeDir, [target.runDir]), target.runDir];
-    }
+    await using recording = await openTarget(ctx, text);
+    const tables = await recording.database();
     try {
-      const summary = await summarizeRun(tables, run, source);
+      const summary = await summarizeRun(tables, recording.run, sourcePath(recording));
       if (ctx.options.json) ctx.printJson(summary);
       else print(ctx, summary);
     } finally {

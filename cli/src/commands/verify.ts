@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { openBundle } from "@harnessx/recorder";
+import { openRecording, type Recording } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { notFound } from "../errors.js";
 import { classifyError } from "../store/errors.js";
@@ -14,15 +14,17 @@ export const verifyCommand: CommandSpec = {
     const path = ctx.path(text);
     const stat = await fs.stat(path).catch(() => undefined);
     if (!stat) throw notFound(`no such bundle: ${text}`);
-    let bundle;
+    let recording: Recording;
     try {
-      bundle = await openBundle(path);
+      // Opening a bundle verifies all of it (the recorder's openBundle, through the read model).
+      recording = await openRecording({ bundle: path });
     } catch (err) {
       const error = classifyError(err);
       if (ctx.options.json) ctx.printJson({ ok: false, path, code: error.code, error: error.message });
       throw error;
     }
-    const m = bundle.manifest;
+    await using _open = recording;
+    const m = recording.bundle!;
     const report = {
       ok: true,
       path,
@@ -33,8 +35,8 @@ export const verifyCommand: CommandSpec = {
       createdAt: m.createdAt,
       reason: m.trigger.reason,
       members: m.members.length + 2,
-      events: bundle.events.length,
-      artifacts: bundle.artifacts.length,
+      events: recording.summary.events,
+      artifacts: m.members.filter((member) => member.path.startsWith("artifacts/")).length,
       missingArtifacts: m.missingArtifacts.length,
       dropped: m.dropped.events,
     };

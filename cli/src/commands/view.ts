@@ -1,8 +1,8 @@
 import { Command, Argument } from "commander";
 import type { CommandSpec } from "../command-spec.js";
 import { columnsFromKeys } from "../output/table.js";
-import { openDatabase, runQuery } from "../store/database.js";
-import { resolveTarget } from "../store/resolve.js";
+import { runQuery } from "../store/run-query.js";
+import { openTarget } from "../store/target.js";
 
 /** The fixed views of `trace view`: SQL over the recorder's tables. */
 export const VIEWS = {
@@ -38,7 +38,8 @@ export const viewCommand: CommandSpec = {
       .addArgument(new Argument("<view>", "which table").choices(Object.keys(VIEWS)))
       .option("--csv", "CSV output"),
   async run(ctx, [text, view], options) {
-    const db = await openDatabase(await resolveTarget(ctx, text));
+    await using recording = await openTarget(ctx, text);
+    const db = await recording.database({ readOnly: true });
     try {
       const result = await runQuery(db, VIEWS[view as keyof typeof VIEWS]);
       if (!ctx.options.json && !options.csv && result.rows.length === 0) ctx.note(`no ${view} in this run`);

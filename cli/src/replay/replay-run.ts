@@ -1,8 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { Agent, Redactor, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
-import { ReplayProvider, recordedCalls, type ReplayDivergence, type RecordedEvent } from "@harnessx/recorder";
+import { ReplayProvider, recordedCalls, type ReplayDivergence, type Recording } from "@harnessx/recorder";
 import { invalidInput } from "../errors.js";
-import type { LoadedRun } from "../store/load.js";
 import { RecordedTools, recordedPrompt } from "./recorded-tools.js";
 
 /** What `--agent MODULE` exports (default export or `createAgent`): the user's agent, built around the replay provider. */
@@ -44,20 +43,22 @@ async function loadFactory(file: string): Promise<AgentFactory> {
  * their recorded results. Without a module the agent is rebuilt from the recording (system prompt,
  * tool definitions, model settings); with one, the user's (changed) code runs.
  */
-export async function replayRun(loaded: LoadedRun, events: RecordedEvent[], agentModule?: string): Promise<ReplayReport> {
+export async function replayRun(recording: Recording, agentModule?: string): Promise<ReplayReport> {
+  const { run } = recording;
+  const events = await recording.readEvents({ payloads: true });
   const calls = recordedCalls(events);
   const start = events.find((e) => e.kind === "agent_start");
   const input = (start?.payload as { input?: unknown } | undefined)?.input;
-  if (!start || typeof input !== "string") throw invalidInput(`run ${loaded.run.runId} has no recorded input (AGENT_START missing)`);
-  if (input === "[content not captured]") throw invalidInput(`run ${loaded.run.runId} was recorded with captureContent: false; replay needs the recorded conversation`);
+  if (!start || typeof input !== "string") throw invalidInput(`run ${run.runId} has no recorded input (AGENT_START missing)`);
+  if (input === "[content not captured]") throw invalidInput(`run ${run.runId} was recorded with captureContent: false; replay needs the recorded conversation`);
   const first: ModelRequest | undefined = calls[0]?.request;
-  if (!first) throw invalidInput(`run ${loaded.run.runId} has no recorded model call to replay`);
+  if (!first) throw invalidInput(`run ${run.runId} has no recorded model call to replay`);
 
-  const provider = new ReplayProvider(calls, { redaction: loaded.run.redaction === "off" ? false : Redactor.fromDescription(loaded.run.redaction) });
+  const provider = new ReplayProvider(calls, { redaction: run.redaction === "off" ? false : Redactor.fromDescription(run.redaction) });
   const recordedTools = new RecordedTools(events, agentModule ? "raw" : "processed");
   const tools = recordedTools.tools(first.tools ?? []);
   const model = first.model;
-  const name = loaded.run.agent;
+  const name = run.agent;
   let agent: Agent;
   if (agentModule) agent = await (await loadFactory(agentModule))({ provider, tools, model, name });
   else {
@@ -80,11 +81,11 @@ export async function replayRun(loaded: LoadedRun, events: RecordedEvent[], agen
     const result = await agent.run(input);
     const textMatches = recordedText === undefined || recordedText === result.text;
     const report: ReplayReport = {
-      runId: loaded.run.runId,
+      runId: run.runId,
       reproduced: false,
       recordedCalls: calls.length,
       replayedCalls: provider.position,
-      recordedStatus: loaded.run.status,
+      recordedStatus: run.status,
       replayedStatus: result.status,
       textMatches,
       divergence: provider.divergences[0] ?? null,

@@ -1,7 +1,6 @@
 import { GenAI } from "@harnessx/core";
-import { spanRows, type RecordedEvent } from "@harnessx/recorder";
+import type { RecordedEvent, Recording } from "@harnessx/recorder";
 import { cut } from "../output/format.js";
-import type { LoadedRun } from "../store/load.js";
 import type { ReportData, ReportEvent, ReportSpan } from "./model.js";
 
 /** Payloads larger than this are cut in the report (the recording keeps them whole). */
@@ -17,15 +16,17 @@ function toolError(end: RecordedEvent, payload: unknown): string | undefined {
 }
 
 /**
- * The report's plain data from a recorded run: spans are those every backend shows (`spanRows`,
- * core's one mapping: run, model calls, tool calls), payloads are read from artifacts when stored aside.
+ * The report's plain data from a recording (a run or a bundle): spans are those every backend
+ * shows (`Recording.spans`, core's one mapping: run, model calls, tool calls), payloads are read
+ * from artifacts when stored aside.
  */
-export async function reportDataFrom(loaded: LoadedRun, onEvent?: () => void): Promise<ReportData> {
-  const { run, events } = loaded;
+export async function reportDataFrom(recording: Recording, onEvent?: () => void): Promise<ReportData> {
+  const { run } = recording;
+  const events = await recording.readEvents();
   const reportEvents: ReportEvent[] = [];
   const payloads = new Map<number, unknown>();
   for (const event of events) {
-    const payload = await loaded.payloadOf(event).catch((error: unknown) => ({ unavailable: (error as Error).message }));
+    const payload = await recording.payloadOf(event).catch((error: unknown) => ({ unavailable: (error as Error).message }));
     payloads.set(event.seq, payload);
     const text = payload === undefined ? "" : JSON.stringify(payload);
     const tooBig = text !== undefined && text.length > MAX_REPORT_PAYLOAD_CHARS;
@@ -48,7 +49,7 @@ export async function reportDataFrom(loaded: LoadedRun, onEvent?: () => void): P
       if (failure) errorsBySpan.set(event.spanId, failure);
     }
   }
-  const spans: ReportSpan[] = spanRows(events, new Map([[run.runId, run]])).map((s) => ({
+  const spans: ReportSpan[] = (await recording.spans()).map((s) => ({
     spanId: s.spanId,
     ...(s.parentSpanId && s.kind !== "run" ? { parentSpanId: s.parentSpanId } : {}),
     kind: s.kind,
@@ -70,7 +71,7 @@ export async function reportDataFrom(loaded: LoadedRun, onEvent?: () => void): P
       startTs: run.startedAt,
       ...(run.endedAt !== null && run.endedAt !== undefined ? { endTs: run.endedAt } : {}),
       redaction: run.redaction === undefined ? undefined : run.redaction === "off" ? ["off"] : [`${run.redaction.keys.length} sensitive keys`, ...run.redaction.patterns.map((p) => `pattern ${p.name}`), ...(run.redaction.custom ? ["custom function"] : [])],
-      droppedEvents: loaded.summary.dropped,
+      droppedEvents: recording.summary.dropped,
     },
     spans,
     events: reportEvents,

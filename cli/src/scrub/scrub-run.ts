@@ -2,8 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ArtifactStore } from "@harnessx/artifacts";
-import { artifactsOf, exportIncident, runDirOf, type IncidentExport, type RecordedEvent } from "@harnessx/recorder";
-import type { LoadedRun } from "../store/load.js";
+import { artifactsOf, exportIncident, runDirOf, type IncidentExport, type RecordedEvent, type Recording } from "@harnessx/recorder";
 import { Pseudonymizer, type ScrubStats } from "./pseudonymizer.js";
 import type { ScrubRules } from "./rules.js";
 
@@ -37,20 +36,20 @@ function renameId(value: unknown, from: string, to: string): unknown {
  * itself is written by the recorder's `exportIncident` from a private temporary store, so its
  * format is exactly the recorder's. The source is only read.
  */
-export async function scrubRun(loaded: LoadedRun, rules: ScrubRules, out: string, reason: string, onEvent?: () => void): Promise<ScrubOutcome> {
+export async function scrubRun(recording: Recording, rules: ScrubRules, out: string, reason: string, onEvent?: () => void): Promise<ScrubOutcome> {
   const p = new Pseudonymizer(rules);
   const temp = await mkdtemp(join(tmpdir(), "trace-scrub-"));
   try {
     const artifacts = new ArtifactStore(temp);
     const renamed = new Map<string, string>();
     const rewrite = async (sha256: string): Promise<{ sha256: string; bytes: number; text: string }> => {
-      const text = scrubText(p, (await loaded.artifactBytes(sha256)).toString("utf8"));
+      const text = scrubText(p, (await recording.artifacts.bytes(sha256)).toString("utf8"));
       const stored = await artifacts.put(text);
       renamed.set(sha256, stored.sha256);
       return { sha256: stored.sha256, bytes: Buffer.byteLength(text), text };
     };
     const lines: string[] = [];
-    for (const event of loaded.events) {
+    for await (const event of recording.events()) {
       const clean: RecordedEvent = { ...event, attrs: p.scrubValue(event.attrs ?? {}) as Record<string, unknown> };
       if (p.dropsKind(event.kind)) {
         delete clean.payloadRef;
@@ -69,21 +68,21 @@ export async function scrubRun(loaded: LoadedRun, rules: ScrubRules, out: string
       lines.push(JSON.stringify(clean));
       onEvent?.();
     }
-    const runDir = runDirOf(temp, loaded.run.runId);
+    const runDir = runDirOf(temp, recording.run.runId);
     await mkdir(join(runDir, "segments"), { recursive: true });
     await writeFile(join(runDir, "segments", "000001.ndjson"), lines.length ? `${lines.join("\n")}\n` : "");
     // Every free-text field of the run's metadata; ids, times and counts stay as they are.
     const run = {
-      ...loaded.run,
-      agent: p.scrubString(loaded.run.agent),
-      models: loaded.run.models.map((model) => p.scrubString(model)),
-      config: p.scrubValue(loaded.run.config),
-      ...(loaded.run.extensions ? { extensions: p.scrubValue(loaded.run.extensions) } : {}),
-      ...(loaded.run.error ? { error: p.scrubValue(loaded.run.error) } : {}),
+      ...recording.run,
+      agent: p.scrubString(recording.run.agent),
+      models: recording.run.models.map((model) => p.scrubString(model)),
+      config: p.scrubValue(recording.run.config),
+      ...(recording.run.extensions ? { extensions: p.scrubValue(recording.run.extensions) } : {}),
+      ...(recording.run.error ? { error: p.scrubValue(recording.run.error) } : {}),
       scrubbed: { at: new Date().toISOString(), defaults: rules.defaults, keys: rules.keys, patterns: rules.patterns.map((r) => r.name), kinds: rules.kinds },
     };
     await writeFile(join(runDir, "run.json"), `${JSON.stringify(run, null, 2)}\n`);
-    const bundle = await exportIncident({ dir: temp, runId: loaded.run.runId, reason, out });
+    const bundle = await exportIncident({ dir: temp, runId: recording.run.runId, reason, out });
     return { bundle, stats: p.stats(), artifactsRewritten: renamed.size, mapping: p.mapping() };
   } finally {
     await rm(temp, { recursive: true, force: true });

@@ -91,10 +91,23 @@ export const EVENT_SCHEMA = object(
   },
 );
 
-/** `runs/<runId>/run.json`, and `run.json` in a bundle. */
+/** `format` of every run.json. */
+export const RUN_FORMAT = "harnessx.run";
+
+/** The run.json versions (`v`) this reader knows; a newer one is refused rather than misread. */
+export const SUPPORTED_RUN_VERSIONS: readonly number[] = [1];
+
+/**
+ * `runs/<runId>/run.json`, and `run.json` in a bundle: the versioned schema readers check it
+ * against. `format` and `v` are absent only in recordings older than them (read as version 1).
+ */
 export const RUN_MANIFEST_SCHEMA = object(
   { runId: nonEmpty, status: oneOf(RUN_STATUSES), agent: string, sessionId: string, models: arrayOf(string), startedAt: finite, endedAt: nullable(finite) },
-  { traceId: string, runSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything },
+  {
+    format: literal(RUN_FORMAT),
+    v: is((v) => SUPPORTED_RUN_VERSIONS.includes(v as number), `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`),
+    traceId: string, runSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything,
+  },
 );
 
 /** `NNNNNN.ndjson.zst.sha256`: the fields readers rely on. */

@@ -1,6 +1,7 @@
 import { ProviderError, Redactor, type ModelProvider, type ModelRequest, type ProviderResponse } from "@harnessx/core";
-import type { RecordedEvent } from "../format/event.js";
-import { openBundle, type OpenedBundle } from "../bundle/open-bundle.js";
+import type { OpenedBundle } from "../bundle/open-bundle.js";
+import { openRecording } from "../read/open-recording.js";
+import type { Recording } from "../read/recording.js";
 import type { RecordingStore } from "../store/recording-store.js";
 import { firstDifference } from "./json-diff.js";
 import { recordedCalls, type RecordedCall } from "./recorded-calls.js";
@@ -47,22 +48,22 @@ export class ReplayProvider implements ModelProvider {
     this.sanitizer = options.redaction === false ? undefined : options.redaction ?? new Redactor();
   }
 
-  /** Replays a run of a store (payloads stored aside are loaded). */
+  /** Replays a recording opened with `openRecording` (a run or a bundle; payloads stored aside are loaded). */
+  static async fromRecording(recording: Recording, options: ReplayProviderOptions = {}): Promise<ReplayProvider> {
+    const events = await recording.readEvents({ payloads: true });
+    return new ReplayProvider(recordedCalls(events), { ...(recording.run.redaction === "off" ? { redaction: false as const } : {}), ...options });
+  }
+
+  /** Replays a run of a store. */
   static async fromRun(store: RecordingStore, runId: string, options: ReplayProviderOptions = {}): Promise<ReplayProvider> {
-    const manifest = await store.manifest(runId);
-    const events: RecordedEvent[] = [];
-    for (const event of await store.readEvents(runId)) events.push(event.payloadRef ? { ...event, payload: await store.payloadOf(event) } : event);
-    return new ReplayProvider(recordedCalls(events), { ...(manifest.redaction === "off" ? { redaction: false as const } : {}), ...options });
+    await using recording = await openRecording({ runDir: store.runDir(runId) });
+    return await ReplayProvider.fromRecording(recording, options);
   }
 
   /** Replays the run inside an incident bundle (a path, or one already opened). */
   static async fromBundle(bundle: string | OpenedBundle, options: ReplayProviderOptions = {}): Promise<ReplayProvider> {
-    const opened = typeof bundle === "string" ? await openBundle(bundle) : bundle;
-    const events: RecordedEvent[] = [];
-    for (const event of opened.events) {
-      events.push(event.payloadRef ? { ...event, payload: JSON.parse((await opened.artifact(event.payloadRef.sha256)).toString("utf8")) } : event);
-    }
-    return new ReplayProvider(recordedCalls(events), { ...(opened.run.redaction === "off" ? { redaction: false as const } : {}), ...options });
+    await using recording = await openRecording({ bundle });
+    return await ReplayProvider.fromRecording(recording, options);
   }
 
   /** Calls answered so far. */

@@ -119,23 +119,41 @@ async function inflateSealed(segment: SegmentFile): Promise<Buffer> {
   return bytes;
 }
 
-/** Events of a run segment by segment, in `seq` order (for big runs). */
-export async function* iterateRunEvents(runDir: string, options: ReadRunOptions = {}): AsyncGenerator<RecordedEvent> {
-  const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
-  for (const segment of await listSegments(runDir)) {
-    const { bytes } = await readSegmentBytes(segment);
-    for (const event of parseEventLines(bytes).events) yield rebuilder ? rebuilder.apply(event) : event;
-  }
-}
-
-export interface RunRead {
-  events: RecordedEvent[];
+/** What a reader had to cut or skip, added up segment by segment as it reads. */
+export interface RunIntegrity {
   /** Bytes cut from a torn last line (a writer killed mid-line). */
   tornBytes: number;
   /** Lines that were not events (not JSON, or JSON of another shape), skipped. */
   badLines: number;
   /** The first of them: its segment file, line number and what is wrong with it. */
   firstBadLine?: BadLine & { segment: string };
+}
+
+/** The events of one segment; what had to be cut or skipped is added to `integrity`. */
+async function readSegmentEvents(segment: SegmentFile, integrity: RunIntegrity, texts?: Buffer[]): Promise<RecordedEvent[]> {
+  const read = await readSegmentBytes(segment);
+  texts?.push(read.bytes);
+  integrity.tornBytes += read.tornBytes;
+  const parsed = parseEventLines(read.bytes);
+  integrity.badLines += parsed.badLines;
+  if (parsed.firstBad && !integrity.firstBadLine) integrity.firstBadLine = { segment: segment.path, ...parsed.firstBad };
+  return parsed.events;
+}
+
+/**
+ * Events of a run segment by segment, in `seq` order (for big runs: one segment in memory at a
+ * time). Pass `integrity` to have what was cut or skipped added to it as the segments are read.
+ */
+export async function* iterateRunEvents(runDir: string, options: ReadRunOptions & { integrity?: RunIntegrity } = {}): AsyncGenerator<RecordedEvent> {
+  const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
+  const integrity = options.integrity ?? { tornBytes: 0, badLines: 0 };
+  for (const segment of await listSegments(runDir)) {
+    for (const event of await readSegmentEvents(segment, integrity)) yield rebuilder ? rebuilder.apply(event) : event;
+  }
+}
+
+export interface RunRead extends RunIntegrity {
+  events: RecordedEvent[];
   segments: SegmentFile[];
   /** With `keepText`: the complete lines of every segment, in order. */
   text?: string;
@@ -146,18 +164,10 @@ export async function readRun(runDir: string, options: ReadRunOptions = {}): Pro
   const segments = await listSegments(runDir);
   const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
   const events: RecordedEvent[] = [];
-  let tornBytes = 0;
-  let badLines = 0;
-  let firstBadLine: RunRead["firstBadLine"];
-  const texts: Buffer[] = [];
+  const integrity: RunIntegrity = { tornBytes: 0, badLines: 0 };
+  const texts: Buffer[] | undefined = options.keepText ? [] : undefined;
   for (const segment of segments) {
-    const read = await readSegmentBytes(segment);
-    if (options.keepText) texts.push(read.bytes);
-    tornBytes += read.tornBytes;
-    const parsed = parseEventLines(read.bytes);
-    badLines += parsed.badLines;
-    if (parsed.firstBad && !firstBadLine) firstBadLine = { segment: segment.path, ...parsed.firstBad };
-    for (const event of parsed.events) events.push(rebuilder ? rebuilder.apply(event) : event);
+    for (const event of await readSegmentEvents(segment, integrity, texts)) events.push(rebuilder ? rebuilder.apply(event) : event);
   }
-  return { events, tornBytes, badLines, ...(firstBadLine ? { firstBadLine } : {}), segments, ...(options.keepText ? { text: Buffer.concat(texts).toString("utf8") } : {}) };
+  return { events, ...integrity, segments, ...(texts ? { text: Buffer.concat(texts).toString("utf8") } : {}) };
 }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, ScriptedProvider } from "@harnessx/core";
-import { FlightRecorderExtension, RecordingStore, RunInvalidError, RunNotFoundError, openBundle } from "../index.js";
+import { FlightRecorderExtension, RecordingStore, RunInvalidError, RunNotFoundError, openBundle, openRecording } from "../index.js";
 import { echoScript, echoTool } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";
 
@@ -84,9 +84,10 @@ describe("runs open as DuckDB tables for SQL", () => {
         one.close();
       }
       const bundle = await openBundle((await store.exportIncident({ runId: ids.ok })).path);
-      const fromBundle = await RecordingStore.openBundleDatabase(bundle);
+      await using recording = await openRecording({ bundle });
+      const fromBundle = await recording.database();
       try {
-        const n = await fromBundle.query("SELECT count(*)::INTEGER AS n FROM events");
+        const n = (await fromBundle.connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM events")).getRowObjectsJson();
         assert.equal(n[0].n, bundle.events.length);
       } finally {
         fromBundle.close();

@@ -5,16 +5,17 @@ import { ArtifactStore } from "@harnessx/artifacts";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
 import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
-import type { OpenedBundle } from "../bundle/open-bundle.js";
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { isProcessAlive, lockHolder, recover, summarize, type RecoverResult } from "./recover.js";
 import { RecordingDatabase, type RunFacts } from "./recording-database.js";
-import { traceEventsOf } from "../format/trace-events.js";
 import { readRunManifest, RunNotFoundError } from "./run-manifest.js";
+import { openRecording } from "../read/open-recording.js";
 
 /** One run as `listRuns` shows it. */
 export interface RunListing extends RunSummary {
   runId: string;
+  /** The W3C trace id of the run's spans (`run.json`'s `traceId`): find a run from a backend's trace. Null in recordings made before it. */
+  traceId: string | null;
   dir: string;
   status: RunManifest["status"];
   agent: string;
@@ -105,15 +106,13 @@ export class RecordingStore {
   }
 
   /**
-   * A run's hook events as the span mapping and the converters read them (`traceEventsOf`):
-   * payloads stored aside read back, with the run's span identity. Feed them to `mapSpans`,
-   * `toOtlpJsonLines`, `toChromeTrace` or the push functions.
+   * A run's hook events as the span mapping and the converters read them (`Recording.traceEvents`
+   * of `openRecording`): payloads stored aside read back, with the run's span identity. Feed them
+   * to `mapSpans`, `toOtlpJsonLines`, `toChromeTrace` or the push functions.
    */
   async traceEvents(runId: string): Promise<{ run: RunManifest; events: TraceEvent[] }> {
-    const run = await this.manifest(runId);
-    const events: RecordedEvent[] = [];
-    for (const event of await this.readEvents(runId)) events.push(event.payloadRef ? { ...event, payload: await this.payloadOf(event) } : event);
-    return { run, events: traceEventsOf(events, { traceId: run.traceId }).events };
+    await using recording = await openRecording({ runDir: this.runDir(runId) });
+    return { run: recording.run, events: (await recording.traceEvents()).events };
   }
 
   /** A payload stored aside (`payloadRef`), parsed. */
@@ -141,11 +140,6 @@ export class RecordingStore {
     return RecordingDatabase.fromEvents(events, (id) => sizes.get(id), { runs });
   }
 
-  /** DuckDB tables over a bundle opened with `openBundle` (`readOnly`: see `RecordingDatabase.fromEvents`). */
-  static openBundleDatabase(bundle: OpenedBundle, options: { readOnly?: boolean } = {}): Promise<RecordingDatabase> {
-    return RecordingDatabase.fromEvents(bundle.events, (id) => bundle.member(`artifacts/${id}.zst`)?.byteLength, { ...options, runs: new Map([[bundle.run.runId, bundle.run]]) });
-  }
-
   /** Seals a dead run and marks it crashed (see `recover`). */
   recover(runId: string): Promise<RecoverResult> {
     return recover(this.runDir(runId));
@@ -171,6 +165,7 @@ export class RecordingStore {
     return {
       ...summary,
       runId: manifest.runId,
+      traceId: manifest.traceId ?? null,
       dir: runDir,
       status: manifest.status,
       agent: manifest.agent,

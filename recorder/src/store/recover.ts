@@ -35,21 +35,24 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 /** Totals of a run computed from its events (for runs that never wrote them: crashed, running). */
-export function summarize(events: readonly RecordedEvent[]): RunSummary {
+export function summarize(events: Iterable<RecordedEvent>): RunSummary {
   const summary = emptySummary();
-  for (const event of events) {
-    summary.events++;
-    summary.byKind[event.kind] = (summary.byKind[event.kind] ?? 0) + 1;
-    const attrs = event.attrs ?? {};
-    if (event.kind === "llm_response") {
-      summary.modelCalls++;
-      summary.inputTokens += Number(attrs.inputTokens) || 0;
-      summary.outputTokens += Number(attrs.outputTokens) || 0;
-    } else if (event.kind === "tool_call_end") summary.toolCalls++;
-    else if (event.kind === "error") summary.errors++;
-    else if (event.kind === "recorder.dropped") summary.dropped += Number(attrs.count) || 0;
-  }
+  for (const event of events) countEvent(summary, event);
   return summary;
+}
+
+/** Adds one event to running totals (`summarize` one event at a time, for streamed events). */
+export function countEvent(summary: RunSummary, event: RecordedEvent): void {
+  summary.events++;
+  summary.byKind[event.kind] = (summary.byKind[event.kind] ?? 0) + 1;
+  const attrs = event.attrs ?? {};
+  if (event.kind === "llm_response") {
+    summary.modelCalls++;
+    summary.inputTokens += Number(attrs.inputTokens) || 0;
+    summary.outputTokens += Number(attrs.outputTokens) || 0;
+  } else if (event.kind === "tool_call_end") summary.toolCalls++;
+  else if (event.kind === "error") summary.errors++;
+  else if (event.kind === "recorder.dropped") summary.dropped += Number(attrs.count) || 0;
 }
 
 export interface RecoverResult {

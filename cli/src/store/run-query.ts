@@ -1,7 +1,6 @@
-import { openBundle, openSegmentTables, RecordingStore, type RecordingTables } from "@harnessx/recorder";
+import type { RecordingTables } from "@harnessx/recorder";
 import { CliError, ExitCode, oneLine } from "../errors.js";
 import { assertReadOnly } from "./read-only-sql.js";
-import { runIdsIn, type Target } from "./resolve.js";
 
 /** Without `allowWrite`, SQL may read the tables and nothing else (no files, no ATTACH, no INSTALL, no writes). */
 export interface SqlAccess {
@@ -12,18 +11,6 @@ export interface SqlAccess {
 export interface QueryResult {
   columns: string[];
   rows: Array<Record<string, unknown>>;
-}
-
-/**
- * DuckDB tables `events`, `spans`, `artifacts` over one run, a bundle, or the whole store. A bundle
- * goes through the recorder's `RecordingDatabase`; store runs are read by DuckDB from their segment
- * files (same tables and columns, much faster on large runs: the recorder's openSegmentTables).
- */
-export async function openDatabase(scope: Target | { kind: "store"; storeDir: string }, access: SqlAccess = {}): Promise<RecordingTables> {
-  const options = { readOnly: !access.allowWrite };
-  if (scope.kind === "bundle") return RecordingStore.openBundleDatabase(await openBundle(scope.path), options);
-  if (scope.kind === "run") return openSegmentTables(scope.storeDir, [scope.runDir], options);
-  return openSegmentTables(scope.storeDir, (await runIdsIn(scope.storeDir)).map((r) => r.dir), options);
 }
 
 /**

@@ -1,0 +1,146 @@
+import { promises as fs } from "node:fs";
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import { ArtifactStore } from "@harnessx/artifacts";
+import type { RecordedEvent } from "../format/event.js";
+import { lockToReading } from "./read-only.js";
+import { appendSpans, SPANS_TABLE, type RunFacts } from "./recording-database.js";
+import { spanRows } from "./span-rows.js";
+
+/** DuckDB tables over recorded runs; close when done. */
+export interface RecordingTables {
+  readonly connection: DuckDBConnection;
+  close(): void;
+}
+
+/**
+ * Rows that are events: a line that is not one (JSON of another shape, or not JSON, which the
+ * lenient DuckDB readers give as a row of NULLs) is left out, as the JavaScript readers skip it.
+ */
+export const IS_EVENT = "runId IS NOT NULL AND seq IS NOT NULL AND kind IS NOT NULL";
+
+/** The fields summaries aggregate, typed, from a `lines` table (one JSON event a line), through json_transform. */
+export const TYPED_FROM_LINES = `CREATE VIEW typed_events AS SELECT * FROM (SELECT unnest(json_transform(line, '{"runId": "VARCHAR", "seq": "BIGINT", "kind": "VARCHAR",
+  "payloadRef": {"bytes": "BIGINT"}, "redacted": ["VARCHAR"], "payload": {"data": {"bytes": "BIGINT"}}, "attrs": {"toolName": "VARCHAR", "model": "VARCHAR",
+  "outcome": "VARCHAR", "isError": "BOOLEAN", "durationMs": "DOUBLE", "inputTokens": "BIGINT", "outputTokens": "BIGINT", "name": "VARCHAR", "count": "BIGINT"}}')) FROM lines)
+WHERE ${IS_EVENT}`;
+
+/** Every field of an event line from a `lines` table, typed as the segment reader types them. */
+const RAW_FROM_LINES = `CREATE VIEW raw_events AS
+SELECT runId, seq, ts, kind, spanId, parentSpanId, attrs::JSON AS attrs, payload::JSON AS payload, payloadRef, redacted::JSON AS redacted
+FROM (SELECT unnest(json_transform(line, '{"runId": "VARCHAR", "seq": "BIGINT", "ts": "BIGINT", "kind": "VARCHAR", "spanId": "VARCHAR", "parentSpanId": "VARCHAR",
+  "attrs": "JSON", "payload": "JSON", "payloadRef": {"sha256": "VARCHAR", "bytes": "BIGINT", "preview": "VARCHAR"}, "redacted": "JSON"}')) FROM lines)
+WHERE ${IS_EVENT}`;
+
+const EVENTS_VIEW = `
+CREATE VIEW events AS
+SELECT runId AS run_id, seq, epoch_ms(ts)::TIMESTAMP_MS AS ts, ts AS ts_ms, kind, spanId AS span_id, parentSpanId AS parent_span_id,
+  (attrs->>'toolName') AS tool_name, (attrs->>'toolCallId') AS tool_call_id, attrs, payload,
+  payloadRef.sha256 AS payload_sha256, payloadRef.bytes AS payload_bytes, payloadRef.preview AS payload_preview, redacted
+FROM raw_events`;
+
+const ARTIFACTS_VIEW = `
+CREATE VIEW artifacts AS
+SELECT r.sha256, r.run_id, r.seq, r.kind, r.bytes, s.stored_bytes, s.sha256 IS NOT NULL AS present, r.preview
+FROM (
+  SELECT payload_sha256 AS sha256, run_id, seq, 'payload' AS kind, payload_bytes AS bytes, payload_preview AS preview FROM events WHERE payload_sha256 IS NOT NULL
+  UNION ALL
+  SELECT ref.sha256, run_id, seq, 'extension', ref.bytes, NULL FROM (
+    SELECT run_id, seq, unnest(from_json((attrs->'artifacts'), '[{"sha256":"VARCHAR","bytes":"BIGINT"}]')) AS ref FROM events WHERE json_type((attrs->'artifacts')) = 'ARRAY'
+  ) WHERE regexp_full_match(coalesce(ref.sha256, ''), '[0-9a-f]{64}')
+  UNION ALL
+  -- CUSTOM events of recordings made before typed artifact references
+  SELECT (attrs->>'sha256'), run_id, seq, 'extension', TRY_CAST((payload->'data'->>'bytes') AS BIGINT), NULL FROM events
+  WHERE kind = 'custom' AND (attrs->'artifacts') IS NULL AND regexp_full_match(coalesce((attrs->>'sha256'), ''), '[0-9a-f]{64}')
+) r LEFT JOIN stored_artifacts s USING (sha256)`;
+
+/** A fresh in-memory database, offline (no extension downloads), with its closer. */
+export async function newTables(): Promise<RecordingTables> {
+  const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+  const connection = await instance.connect();
+  return {
+    connection,
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/** Where the tables' facts beyond the events come from. */
+export interface TableFacts {
+  /** Each run's `run.json` facts (trace id, agent, session) for the span mapping. */
+  runs: ReadonlyMap<string, RunFacts>;
+  /** Compressed size of every artifact present, by the id the events name. */
+  storedSizes: ReadonlyMap<string, number>;
+}
+
+/**
+ * The documented tables over a `raw_events` view: `events` (a view), `spans` (through core's
+ * one mapping, what the live exporters send: the events' summary attributes are read by DuckDB,
+ * mapped in JavaScript and appended) and `artifacts` (every artifact the events reference).
+ */
+export async function createRecordingTables(connection: DuckDBConnection, facts: TableFacts): Promise<void> {
+  await connection.run(EVENTS_VIEW);
+  await connection.run(SPANS_TABLE);
+  const reader = await connection.runAndReadAll("SELECT runId, seq, ts, kind, spanId, parentSpanId, CAST(attrs AS VARCHAR) AS attrs FROM raw_events ORDER BY runId, seq");
+  const events: RecordedEvent[] = reader.getRowObjectsJS().map((r) => ({
+    v: 1,
+    runId: String(r.runId),
+    seq: Number(r.seq),
+    ts: Number(r.ts),
+    kind: String(r.kind),
+    spanId: typeof r.spanId === "string" ? r.spanId : null,
+    parentSpanId: typeof r.parentSpanId === "string" ? r.parentSpanId : null,
+    attrs: typeof r.attrs === "string" ? (JSON.parse(r.attrs) as Record<string, unknown>) : {},
+  }));
+  await appendSpans(connection, spanRows(events, facts.runs));
+  await connection.run("CREATE TABLE stored_artifacts (sha256 VARCHAR, stored_bytes BIGINT)");
+  if (facts.storedSizes.size) {
+    const appender = await connection.createAppender("stored_artifacts");
+    for (const [id, size] of facts.storedSizes) {
+      appender.appendVarchar(id);
+      appender.appendBigInt(BigInt(size));
+      appender.endRow();
+    }
+    appender.closeSync();
+  }
+  await connection.run(ARTIFACTS_VIEW);
+}
+
+/** The compressed size of every artifact in a store. */
+export async function storedArtifactSizes(storeDir: string): Promise<Map<string, number>> {
+  const store = new ArtifactStore(storeDir);
+  const sizes = new Map<string, number>();
+  for (const id of await store.list().catch(() => [] as string[])) {
+    const stat = await fs.stat(store.pathOf(id)).catch(() => undefined);
+    if (stat) sizes.set(id, stat.size);
+  }
+  return sizes;
+}
+
+/**
+ * The same tables as `openSegmentTables`, from event lines already in memory (a bundle's): a
+ * `lines` table, `typed_events` and `raw_events` parsed from it by DuckDB, then the documented
+ * tables built by the same SQL, so a run and its bundle answer a query alike.
+ */
+export async function openLineTables(lines: Iterable<string>, facts: TableFacts, options: { readOnly?: boolean } = {}): Promise<RecordingTables> {
+  const tables = await newTables();
+  try {
+    const { connection } = tables;
+    await connection.run("CREATE TABLE lines (line VARCHAR)");
+    const appender = await connection.createAppender("lines");
+    for (const line of lines) {
+      appender.appendVarchar(line);
+      appender.endRow();
+    }
+    appender.closeSync();
+    await connection.run(TYPED_FROM_LINES);
+    await connection.run(RAW_FROM_LINES);
+    await createRecordingTables(connection, facts);
+    if (options.readOnly) await lockToReading(connection);
+  } catch (error) {
+    tables.close();
+    throw error;
+  }
+  return tables;
+}
