@@ -55,6 +55,31 @@ describe("trace ls lists runs newest first with their figures", () => {
     const recent = json<unknown[]>((await trace("--json", "ls", "--since", "1h")).stdout);
     assert.equal(recent.length, 3);
   });
+  test("--json gives each run's traceId (run.json's), and --trace-id finds the run of a backend's trace", async () => {
+    const runs = json<Array<{ runId: string; traceId: string }>>((await trace("--json", "ls")).stdout);
+    for (const run of runs) {
+      const manifest = json<{ traceId: string }>(readFileSync(join(store, "runs", run.runId, "run.json"), "utf8"));
+      assert.match(run.traceId, /^[0-9a-f]{32}$/);
+      assert.equal(run.traceId, manifest.traceId);
+    }
+    assert.equal(new Set(runs.map((r) => r.traceId)).size, runs.length, "one trace per run");
+    const failed = runs.find((r) => r.runId === failedRun)!;
+    const found = await trace("--json", "ls", "--trace-id", failed.traceId);
+    assert.equal(found.code, 0, found.stderr);
+    assert.deepEqual(json<Array<{ runId: string }>>(found.stdout).map((r) => r.runId), [failedRun]);
+    const text = await trace("ls", "--trace-id", failed.traceId);
+    assert.ok(text.stdout.includes(failedRun) && !text.stdout.includes(okRun));
+    const none = await trace("ls", "--trace-id", "0af7651916cd43dd8448eb211c80319c");
+    assert.equal(none.code, 0);
+    assert.match(none.stderr, /no runs match the filters/);
+  });
+  test("a --trace-id that is not a trace id is a usage error naming the expected shape", async () => {
+    for (const [value, hint] of [["abc", ""], ["A".repeat(32), " \\(use lowercase\\)"], ["0".repeat(32), " \\(all zeros is not a trace id\\)"]]) {
+      const r = await trace("ls", "--trace-id", value);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`--trace-id must be a trace id of 32 lowercase hex digits, got "${value}"${hint}`));
+    }
+  });
   test("a bad --limit or --since is a usage error (exit 2)", async () => {
     const r = await trace("ls", "--limit", "zero");
     assert.equal(r.code, 2);
