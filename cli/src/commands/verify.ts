@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { openRecording, type Recording } from "@harnessx/recorder";
+import { openRecording } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { notFound } from "../errors.js";
 import { classifyError } from "../store/errors.js";
@@ -14,16 +14,12 @@ export const verifyCommand: CommandSpec = {
     const path = ctx.path(text);
     const stat = await fs.stat(path).catch(() => undefined);
     if (!stat) throw notFound(`no such bundle: ${text}`);
-    let recording: Recording;
-    try {
-      // Opening a bundle verifies all of it (the recorder's openBundle, through the read model).
-      recording = await openRecording({ bundle: path });
-    } catch (err) {
+    // Opening a bundle verifies all of it (the recorder's openBundle, through the read model).
+    await using recording = await openRecording({ bundle: path }).catch((err: unknown) => {
       const error = classifyError(err);
       if (ctx.options.json) ctx.printJson({ ok: false, path, code: error.code, error: error.message });
       throw error;
-    }
-    await using _open = recording;
+    });
     const m = recording.bundle!;
     const report = {
       ok: true,
