@@ -2,7 +2,8 @@ import { Command, Option } from "commander";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
 import { escapeJsonControls, terminalSafe } from "../output/terminal-safe.js";
-import { checkWritable, writeFileAtomically } from "../output/write-file.js";
+import { writeFileAtomically } from "@harnessx/artifacts";
+import { checkWritable } from "../output/write-file.js";
 import { openTarget } from "../store/target.js";
 
 const FORMATS = ["otlp", "chrome"] as const;

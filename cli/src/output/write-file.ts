@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
 import { CliError, ExitCode } from "../errors.js";
@@ -10,16 +9,4 @@ export async function checkWritable(path: string, overwrite: boolean, shown: str
   if (stat && !overwrite) throw new CliError(ExitCode.USAGE, "output_exists", `output ${shown} already exists; remove it or pass --force`);
   const parent = await fs.stat(dirname(path)).catch(() => undefined);
   if (!parent?.isDirectory()) throw new CliError(ExitCode.NOT_FOUND, "output_dir_missing", `the folder of ${shown} does not exist`);
-}
-
-/** Writes a whole file or nothing: a temp file renamed into place. */
-export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
-  try {
-    await fs.writeFile(tmp, data);
-    await fs.rename(tmp, path);
-  } catch (error) {
-    await fs.rm(tmp, { force: true });
-    throw error;
-  }
 }

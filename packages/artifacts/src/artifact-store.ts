@@ -3,6 +3,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { MAX_DECOMPRESSED_BYTES, zstdCompress, zstdDecompressWithin } from "./zstd/index.js";
 import { ArtifactCorruptError, ArtifactNotFoundError } from "./errors.js";
+import { writeFileAtomically } from "./write-atomically.js";
 
 /** What `put` stored: the id (sha256 of the uncompressed bytes) and the uncompressed size. */
 export interface StoredArtifact {
@@ -163,14 +164,7 @@ export class ArtifactStore {
     const tmpDir = join(this.dir, "tmp");
     await fs.mkdir(tmpDir, { recursive: true });
     await fs.mkdir(join(path, ".."), { recursive: true });
-    const tmp = join(tmpDir, `${process.pid}-${randomBytes(8).toString("hex")}`);
-    try {
-      await fs.writeFile(tmp, data);
-      await fs.rename(tmp, path);
-    } catch (error) {
-      await fs.rm(tmp, { force: true });
-      throw error;
-    }
+    await writeFileAtomically(path, data, { tmpDir });
   }
 }
 
