@@ -4,28 +4,25 @@ import { createServer, type Server } from "node:http";
 import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordSupportRun, tempDir, runTrace, snapshot, type CliRun } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordSupportRun, runTrace, snapshot, type CliRun } from "@harnessx/cli/test-support";
 import { writeTar } from "@harnessx/recorder/test-support";
 
-let work: string;
-let store: string;
-let cleanup: () => void;
+const cli = cliWorkspace();
+
 let runA: string;
 let runB: string;
 let bundle: string;
 
-const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
-
 /** A clear one-line message on stderr, the expected exit code, and not a byte written or changed in the work dir. */
 async function refuses(args: string[], exitCode: number, message: RegExp, options: { store?: string } = {}): Promise<CliRun> {
-  const before = snapshot(work);
-  const r = await runTrace(["--store", options.store ?? store, ...args], { cwd: work });
+  const before = snapshot(cli.work);
+  const r = await runTrace(["--store", options.store ?? cli.store, ...args], { cwd: cli.work });
   assert.equal(r.code, exitCode, `exit code of trace ${args.join(" ")}: ${r.stderr}`);
   const lines = r.stderr.trim().split("\n");
   assert.equal(lines.length, 1, `one line on stderr, got:\n${r.stderr}`);
   assert.match(lines[0], /^trace: /);
   assert.match(lines[0], message);
-  assert.deepEqual(snapshot(work), before, "nothing written or changed");
+  assert.deepEqual(snapshot(cli.work), before, "nothing written or changed");
   return r;
 }
 
@@ -36,23 +33,19 @@ function commonPrefix(a: string, b: string): string {
 }
 
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  store = join(work, ".harnessx");
-  runA = (await recordSupportRun(store)).runId;
-  runB = (await recordSupportRun(store)).runId;
-  bundle = join(work, "good.tar");
-  const r = await trace("export", runA, "-o", bundle);
+  runA = (await recordSupportRun(cli.store)).runId;
+  runB = (await recordSupportRun(cli.store)).runId;
+  bundle = join(cli.work, "good.tar");
+  const r = await cli.trace("export", runA, "-o", bundle);
   assert.equal(r.code, 0, r.stderr);
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 describe("runs that cannot be resolved are refused with exit 3", () => {
   test("a missing run", async () => {
     await refuses(["summary", "run_doesnotexist"], 3, /no run matches "run_doesnotexist"/);
     await refuses(["report", "run_doesnotexist", "-o", "r.html"], 3, /no run matches/);
-    assert.equal(existsSync(join(work, "r.html")), false);
+    assert.equal(existsSync(join(cli.work, "r.html")), false);
   });
   test("a prefix that matches two runs lists them", async () => {
     const prefix = commonPrefix(runA, runB);
@@ -67,7 +60,7 @@ describe("runs that cannot be resolved are refused with exit 3", () => {
 
 describe("unusable input is refused with exit 4", () => {
   test("a directory that is not a store", async () => {
-    const plain = join(work, "not-a-store");
+    const plain = join(cli.work, "not-a-store");
     mkdirSync(plain, { recursive: true });
     writeFileSync(join(plain, "notes.txt"), "hello");
     await refuses(["ls"], 4, /not-a-store is not a harnessx recording store/, { store: plain });
@@ -82,32 +75,32 @@ describe("unusable input is refused with exit 4", () => {
     assert.ok(header >= 0);
     const at = header + 512 + 10;
     corrupt[at] ^= 0xff;
-    const path = join(work, "corrupt.tar");
+    const path = join(cli.work, "corrupt.tar");
     writeFileSync(path, corrupt);
     await refuses(["verify", "corrupt.tar"], 4, /corrupt\.tar: member "events\.ndjson\.zst" fails verification/);
     await refuses(["summary", "corrupt.tar"], 4, /fails verification/);
   });
   test("a truncated bundle", async () => {
     const bytes = readFileSync(bundle);
-    writeFileSync(join(work, "truncated.tar"), bytes.subarray(0, Math.floor(bytes.length / 2)));
+    writeFileSync(join(cli.work, "truncated.tar"), bytes.subarray(0, Math.floor(bytes.length / 2)));
     await refuses(["verify", "truncated.tar"], 4, /truncated/);
   });
   test("a bundle with a ../ member path is refused and nothing is extracted", async () => {
-    await writeTar(join(work, "escape.tar"), [
+    await writeTar(join(cli.work, "escape.tar"), [
       { name: "manifest.json", data: Buffer.from(JSON.stringify({ format: "harnessx.incident", version: 1, members: [] })) },
       { name: "../escaped.txt", data: Buffer.from("pwned") },
     ]);
     await refuses(["verify", "escape.tar"], 4, /refused member "\.\.\/escaped\.txt"/);
     await refuses(["report", "escape.tar", "-o", "escape.html"], 4, /refused member/);
-    assert.equal(existsSync(join(work, "..", "escaped.txt")), false);
+    assert.equal(existsSync(join(cli.work, "..", "escaped.txt")), false);
   });
   test("--json verify of a corrupt bundle says ok: false on stdout", async () => {
-    const r = await trace("--json", "verify", "truncated.tar");
+    const r = await cli.trace("--json", "verify", "truncated.tar");
     assert.equal(r.code, 4);
     assert.equal((JSON.parse(r.stdout) as { ok: boolean }).ok, false);
   });
   test("a scrub rules file that is not valid", async () => {
-    writeFileSync(join(work, "bad-rules.json"), JSON.stringify({ patterns: [{ name: "x", regex: "(" }] }));
+    writeFileSync(join(cli.work, "bad-rules.json"), JSON.stringify({ patterns: [{ name: "x", regex: "(" }] }));
     await refuses(["scrub", "good.tar", "-o", "scrubbed.tar", "--rules", "bad-rules.json"], 4, /not a valid regular expression/);
   });
 });

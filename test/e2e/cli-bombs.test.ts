@@ -6,17 +6,17 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordSupportRun, runTrace } from "@harnessx/cli/test-support";
 import { zstdBomb } from "@harnessx/artifacts/test-support";
 import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "@harnessx/recorder/test-support";
+
+const cli = cliWorkspace();
 
 const BOMB_BYTES = 1_200_000_000;
 /** Well above a CLI that loads DuckDB and a bundle (~100 MB), far below an inflated bomb (>1.2 GB). */
 const MEMORY_BOUND = 200 * 1024 * 1024;
 const MB = 1024 * 1024;
 
-let work: string;
-let cleanup: () => void;
 let good: TarMember[];
 let artifactMember: string;
 
@@ -30,21 +30,17 @@ const READERS: Array<[string, (bundle: string) => string[]]> = [
 ];
 
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  const store = join(work, ".harnessx");
-  const { runId } = await recordSupportRun(store, { inlinePayloadBytes: 200 });
-  const r = await runTrace(["--store", store, "export", runId, "-o", join(work, "good.tar")]);
+  const { runId } = await recordSupportRun(cli.store, { inlinePayloadBytes: 200 });
+  const r = await cli.trace("export", runId, "-o", join(cli.work, "good.tar"));
   assert.equal(r.code, 0, r.stderr);
-  good = await membersOf(join(work, "good.tar"));
+  good = await membersOf(join(cli.work, "good.tar"));
   artifactMember = good.find((m) => m.name.startsWith("artifacts/"))!.name;
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 async function refusedByEveryReader(file: string, member: RegExp, t: test.TestContext): Promise<void> {
   for (const [name, args] of READERS) {
-    const r = await runTrace(args(file), { cwd: work, measureMemory: true });
+    const r = await runTrace(args(file), { cwd: cli.work, measureMemory: true });
     t.diagnostic(`${name}: exit ${r.code}, peak RSS ${(r.peakRssBytes! / MB).toFixed(0)} MB; ${r.stderr.trim()}`);
     assert.equal(r.code, 4, `${name}: ${r.stderr}`);
     assert.match(r.stderr, member, name);
@@ -56,7 +52,7 @@ async function refusedByEveryReader(file: string, member: RegExp, t: test.TestCo
 describe("compression bombs are refused with exit 4 and bounded memory", () => {
   test("events that decompress to 1.2 GB", async (t) => {
     const bomb = await zstdBomb(BOMB_BYTES);
-    const file = join(work, "events-bomb.tar");
+    const file = join(cli.work, "events-bomb.tar");
     await writeTar(file, reseal(withMember(good, "events.ndjson.zst", bomb), (m) => m.members.forEach((e) => delete e.contentBytes)));
     t.diagnostic(`bundle: ${(readFileSync(file).length / 1024).toFixed(0)} KB`);
     await refusedByEveryReader(file, /member "events\.ndjson\.zst".*decompress/, t);
@@ -64,13 +60,13 @@ describe("compression bombs are refused with exit 4 and bounded memory", () => {
 
   test("an artifact that decompresses to 1.2 GB (its id kept)", async (t) => {
     const bomb = await zstdBomb(BOMB_BYTES);
-    const file = join(work, "artifact-bomb.tar");
+    const file = join(cli.work, "artifact-bomb.tar");
     await writeTar(file, reseal(withMember(good, artifactMember, bomb), (m) => m.members.forEach((e) => delete e.contentBytes)));
     await refusedByEveryReader(file, new RegExp(`member "${artifactMember.replace(/[./]/g, "\\$&")}".*decompress`), t);
   });
 
   test("a member whose declared size is smaller than what it decodes to", async (t) => {
-    const file = join(work, "size-lie.tar");
+    const file = join(cli.work, "size-lie.tar");
     const declared = manifestOf(good).members.find((m) => m.path === "events.ndjson.zst")!.contentBytes!;
     assert.ok(declared > 1000, "the exporter declares the events' size");
     await writeTar(file, reseal(good, (m) => (m.members.find((e) => e.path === "events.ndjson.zst")!.contentBytes = 1000)));

@@ -5,28 +5,24 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
 import type { BundleManifest } from "@harnessx/recorder";
-import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordSupportRun, runTrace } from "@harnessx/cli/test-support";
 import { membersOf, reseal, withMember, writeTar, type TarMember } from "@harnessx/recorder/test-support";
 
-let work: string;
-let cleanup: () => void;
+const cli = cliWorkspace();
+
 let good: TarMember[];
 
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  const store = join(work, ".harnessx");
-  const { runId } = await recordSupportRun(store);
-  assert.equal((await runTrace(["--store", store, "export", runId, "-o", join(work, "good.tar")])).code, 0);
-  good = await membersOf(join(work, "good.tar"));
+  const { runId } = await recordSupportRun(cli.store);
+  assert.equal((await cli.trace("export", runId, "-o", join(cli.work, "good.tar"))).code, 0);
+  good = await membersOf(join(cli.work, "good.tar"));
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 async function refused(name: string, members: TarMember[], message: RegExp): Promise<void> {
-  await writeTar(join(work, name), members);
+  await writeTar(join(cli.work, name), members);
   for (const args of [["verify", name], ["show", name], ["summary", name], ["query", name, "SELECT 1"]]) {
-    const r = await runTrace(args, { cwd: work });
+    const r = await runTrace(args, { cwd: cli.work });
     assert.equal(r.code, 4, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, message, args.join(" "));
     assert.doesNotMatch(r.stdout, /#undefined/);

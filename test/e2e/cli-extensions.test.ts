@@ -4,34 +4,27 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, ScriptedProvider, TrustStore, discover } from "@harnessx/core";
 import { FlightRecorderExtension } from "@harnessx/recorder";
-import { recordGuardedRun, supportScript, supportTools, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordGuardedRun, supportScript, supportTools } from "@harnessx/cli/test-support";
 
-let work: string;
-let store: string;
-let cleanup: () => void;
+const cli = cliWorkspace();
+
 let runId: string;
 
-const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
-
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  store = join(work, ".harnessx");
-  runId = (await recordGuardedRun(store)).runId;
+  runId = (await recordGuardedRun(cli.store)).runId;
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 describe("a recording says which extension contributed, blocked or allowed what", () => {
   test("run.json lists each extension with its level and the ids of what it contributed", () => {
-    const manifest = JSON.parse(readFileSync(join(store, "runs", runId, "run.json"), "utf8"));
+    const manifest = JSON.parse(readFileSync(join(cli.store, "runs", runId, "run.json"), "utf8"));
     const guard = manifest.extensions.find((e: { name: string }) => e.name === "guard");
     assert.deepEqual(guard, { name: "guard", level: "builtin", tools: [], prompts: ["etiquette"], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [] });
     assert.deepEqual(manifest.extensions.map((e: { name: string }) => e.name), ["flight-recorder", "guard"]);
   });
 
   test("trace show lists the extensions and names the policy and extension that denied a call", async () => {
-    const r = await trace("show", runId);
+    const r = await cli.trace("show", runId);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^extensions \(2\)\n  flight-recorder  \[builtin\]  observers \*\n  guard  \[builtin\]  prompts etiquette; policies no-flaky\n/);
     assert.match(r.stdout, /tool_call_end  flaky denied by policy no-flaky of extension guard/);
@@ -39,7 +32,7 @@ describe("a recording says which extension contributed, blocked or allowed what"
   });
 
   test("replay rebuilds the extension's prompt fragment and reproduces the run", async () => {
-    const r = await trace("--json", "replay", runId);
+    const r = await cli.trace("--json", "replay", runId);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = JSON.parse(r.stdout);
     assert.equal(report.reproduced, true, r.stdout);
@@ -48,8 +41,8 @@ describe("a recording says which extension contributed, blocked or allowed what"
 
 describe("a trusted project's extension is recorded with its level and file", () => {
   test("discover -> agent -> recording -> trace show", async () => {
-    const project = join(realpathSync(work), "project");
-    const userDir = join(work, "home");
+    const project = join(realpathSync(cli.work), "project");
+    const userDir = join(cli.work, "home");
     const guardFile = join(project, ".harnessx", "extensions", "guard.ts");
     mkdirSync(join(project, ".harnessx", "extensions"), { recursive: true });
     writeFileSync(
@@ -62,15 +55,15 @@ export default function (hx: ExtensionContext): void {
     );
     const trustStore = new TrustStore(join(userDir, "trust.json"));
     trustStore.trust(project);
-    const found = await discover({ cwd: project, userDir, trustStore, builtins: [new FlightRecorderExtension({ dir: store })] });
+    const found = await discover({ cwd: project, userDir, trustStore, builtins: [new FlightRecorderExtension({ dir: cli.store })] });
     assert.deepEqual(found.skipped, []);
     const agent = new Agent({ provider: new ScriptedProvider(supportScript()), name: "support-bot", tools: supportTools(), extensions: found.extensions });
     const { runId: projectRun } = await agent.run("pricing?");
     await agent.close();
 
-    const manifest = JSON.parse(readFileSync(join(store, "runs", projectRun, "run.json"), "utf8"));
+    const manifest = JSON.parse(readFileSync(join(cli.store, "runs", projectRun, "run.json"), "utf8"));
     assert.deepEqual(manifest.extensions[1], { name: "guard", level: "project", source: guardFile, tools: [], prompts: [], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [] });
-    const r = await trace("show", projectRun);
+    const r = await cli.trace("show", projectRun);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.includes(`  guard  [project]  ${guardFile}  policies no-flaky\n`), r.stdout);
     assert.match(r.stdout, /tool_call_end  flaky denied by policy no-flaky of extension guard/);

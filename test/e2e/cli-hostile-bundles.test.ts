@@ -5,28 +5,24 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordSupportRun, runTrace } from "@harnessx/cli/test-support";
 import { zstdBomb } from "@harnessx/artifacts/test-support";
 import { hostileMutation, mutate, sampleOf, type BundleSample, membersOf } from "@harnessx/recorder/test-support";
 import { fuzzParameters } from "../support/fuzz.js";
 
+const cli = cliWorkspace();
+
 const CASES = 30;
 
-let work: string;
-let cleanup: () => void;
 let sample: BundleSample;
 
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  const store = join(work, ".harnessx");
-  const { runId } = await recordSupportRun(store, { inlinePayloadBytes: 200 });
-  const good = join(work, "good.tar");
-  assert.equal((await runTrace(["--store", store, "export", runId, "-o", good])).code, 0);
+  const { runId } = await recordSupportRun(cli.store, { inlinePayloadBytes: 200 });
+  const good = join(cli.work, "good.tar");
+  assert.equal((await cli.trace("export", runId, "-o", good)).code, 0);
   sample = sampleOf(await membersOf(good), readFileSync(good), await zstdBomb(300 * 1024 * 1024));
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 describe("hostile bundles through trace verify", () => {
   test(`${CASES} sampled hostile bundles: each exits 4 with one line naming the bundle`, async (t) => {
@@ -34,9 +30,9 @@ describe("hostile bundles through trace verify", () => {
     const mutations = fc.sample(hostileMutation(sample.members.length), { seed, numRuns: CASES });
     let refused = 0;
     for (const [i, mutation] of mutations.entries()) {
-      const file = join(work, `hostile-${i}.tar`);
+      const file = join(cli.work, `hostile-${i}.tar`);
       writeFileSync(file, await mutate(sample, [mutation]));
-      const r = await runTrace(["verify", file], { cwd: work });
+      const r = await runTrace(["verify", file], { cwd: cli.work });
       assert.equal(r.code, 4, `${mutation.label}: exit ${r.code} ${r.stderr}`);
       assert.match(r.stderr, new RegExp(`^trace: incident bundle .*hostile-${i}\\.tar: .+\\n$`), mutation.label);
       refused++;

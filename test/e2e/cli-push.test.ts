@@ -1,27 +1,21 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { startLangSmithServer, startOtlpReceiver } from "@harnessx/exporters/test-support";
-import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordSupportRun, runTrace } from "@harnessx/cli/test-support";
 
-let work: string;
-let store: string;
-let cleanup: () => void;
+const cli = cliWorkspace();
+
 let runId: string;
 
 /** Hides any key or login profile of the machine running the tests from the langsmith SDK. */
 const NO_LANGSMITH_CREDENTIALS = { LANGSMITH_API_KEY: "", LANGCHAIN_API_KEY: "", LANGSMITH_PROFILE: "", LANGSMITH_CONFIG_FILE: "/nonexistent/langsmith-config.json" };
 
-const trace = (args: string[], env: NodeJS.ProcessEnv = {}) => runTrace(["--store", store, ...args], { cwd: work, env });
+const trace = (args: string[], env: NodeJS.ProcessEnv = {}) => runTrace(["--store", cli.store, ...args], { cwd: cli.work, env });
 
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  store = join(work, ".harnessx");
-  runId = (await recordSupportRun(store)).runId;
+  runId = (await recordSupportRun(cli.store)).runId;
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 describe("trace push sends a recorded run through the real exporters", () => {
   test("--otlp: the OpenTelemetry exporter delivers the run's spans; the report counts them", async () => {

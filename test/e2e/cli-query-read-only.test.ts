@@ -5,30 +5,23 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordSupportRun, tempDir, runTrace, snapshot } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordSupportRun, snapshot } from "@harnessx/cli/test-support";
 
-let work: string;
-let store: string;
-let cleanup: () => void;
+const cli = cliWorkspace();
+
 let runId: string;
 let bundle: string;
 
-const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
-
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  store = join(work, ".harnessx");
-  runId = (await recordSupportRun(store)).runId;
-  bundle = join(work, "run.tar");
-  assert.equal((await trace("export", runId, "-o", bundle)).code, 0);
+  runId = (await recordSupportRun(cli.store)).runId;
+  bundle = join(cli.work, "run.tar");
+  assert.equal((await cli.trace("export", runId, "-o", bundle)).code, 0);
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 const REFUSED: Array<[string, (out: string) => string]> = [
   ["COPY TO", (out) => `COPY (SELECT * FROM events) TO '${out}'`],
-  ["COPY TO a segment file", () => `COPY (SELECT 1) TO '${join(store, "runs", runId, "segments", "000001.ndjson.zst")}' (USE_TMP_FILE false)`],
+  ["COPY TO a segment file", () => `COPY (SELECT 1) TO '${join(cli.store, "runs", runId, "segments", "000001.ndjson.zst")}' (USE_TMP_FILE false)`],
   ["ATTACH a file", (out) => `ATTACH '${out}' AS other`],
   ["ATTACH in memory", () => "ATTACH ':memory:' AS other"],
   ["INSTALL", () => "INSTALL httpfs"],
@@ -43,37 +36,37 @@ const REFUSED: Array<[string, (out: string) => string]> = [
 describe("trace query is read-only without --allow-write", () => {
   for (const [what, sql] of REFUSED) {
     test(`${what} is refused with exit 2 and nothing is written`, async () => {
-      const out = join(work, "written.out");
-      const before = snapshot(work);
+      const out = join(cli.work, "written.out");
+      const before = snapshot(cli.work);
       for (const target of [runId, bundle]) {
-        const r = await trace("query", target, sql(out));
+        const r = await cli.trace("query", target, sql(out));
         assert.equal(r.code, 2, `${target}: ${r.stderr}`);
         assert.match(r.stderr, /^trace: trace query is read-only: .*; pass --allow-write/);
       }
-      const all = await trace("query", "--all", sql(out));
+      const all = await cli.trace("query", "--all", sql(out));
       assert.equal(all.code, 2, all.stderr);
-      assert.deepEqual(snapshot(work), before, "nothing written or changed");
+      assert.deepEqual(snapshot(cli.work), before, "nothing written or changed");
     });
   }
   test("reading queries still work: SELECT, WITH, EXPLAIN, DESCRIBE, SHOW TABLES, SUMMARIZE", async () => {
     for (const sql of ["SELECT count(*) AS n FROM events", "WITH x AS (SELECT * FROM spans) SELECT count(*) FROM x", "EXPLAIN SELECT * FROM events", "DESCRIBE events", "SHOW TABLES", "SUMMARIZE events", "PRAGMA version"]) {
-      const r = await trace("query", runId, sql);
+      const r = await cli.trace("query", runId, sql);
       assert.equal(r.code, 0, `${sql}: ${r.stderr}`);
     }
   });
   test("view is read-only too and still works", async () => {
-    assert.equal((await trace("view", runId, "tools")).code, 0);
+    assert.equal((await cli.trace("view", runId, "tools")).code, 0);
   });
 });
 
 describe("--allow-write lets SQL write", () => {
   test("COPY TO writes the file; ATTACH creates a database", async () => {
-    const csv = join(work, "events.csv");
-    const r = await trace("query", runId, `COPY (SELECT seq, kind FROM events ORDER BY seq) TO '${csv}' (HEADER)`, "--allow-write");
+    const csv = join(cli.work, "events.csv");
+    const r = await cli.trace("query", runId, `COPY (SELECT seq, kind FROM events ORDER BY seq) TO '${csv}' (HEADER)`, "--allow-write");
     assert.equal(r.code, 0, r.stderr);
     assert.match(readFileSync(csv, "utf8"), /^seq,kind\n1,agent_start\n/);
-    const db = join(work, "copy.duckdb");
-    const a = await trace("query", bundle, `ATTACH '${db}' AS other; CREATE TABLE other.spans AS SELECT * FROM spans`, "--allow-write");
+    const db = join(cli.work, "copy.duckdb");
+    const a = await cli.trace("query", bundle, `ATTACH '${db}' AS other; CREATE TABLE other.spans AS SELECT * FROM spans`, "--allow-write");
     assert.equal(a.code, 0, a.stderr);
     assert.ok(existsSync(db));
   });

@@ -2,15 +2,12 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordFailedRun, recordSupportRun, SUPPORT_SYSTEM, tempDir, runTrace, snapshot } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordFailedRun, recordSupportRun, SUPPORT_SYSTEM, snapshot } from "@harnessx/cli/test-support";
 
-let work: string;
-let store: string;
-let cleanup: () => void;
+const cli = cliWorkspace();
+
 let runId: string;
 let failedRun: string;
-
-const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
 
 interface ReplayJson {
   reproduced: boolean;
@@ -24,7 +21,7 @@ interface ReplayJson {
 /** An agent module as a user would write it: the support agent with its own search tool (`searchAnswer` is a JS expression of `query`). */
 function agentModule(searchAnswer: string): string {
   const core = import.meta.resolve("@harnessx/core");
-  const path = join(work, `agent-${Math.random().toString(36).slice(2)}.mjs`);
+  const path = join(cli.work, `agent-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(
     path,
     `import { Agent, tool } from ${JSON.stringify(core)};
@@ -43,19 +40,15 @@ export function createAgent({ provider, tools, model, name }) {
 }
 
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  store = join(work, ".harnessx");
-  runId = (await recordSupportRun(store)).runId;
-  failedRun = (await recordFailedRun(store)).runId;
+  runId = (await recordSupportRun(cli.store)).runId;
+  failedRun = (await recordFailedRun(cli.store)).runId;
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 describe("trace replay reruns a recorded run through the runtime", () => {
   test("the recorded run reproduces exactly (exit 0), from the store and from a bundle", async () => {
-    const before = snapshot(store);
-    const r = await trace("--json", "replay", runId);
+    const before = snapshot(cli.store);
+    const r = await cli.trace("--json", "replay", runId);
     assert.equal(r.code, 0, r.stderr);
     const report = JSON.parse(r.stdout) as ReplayJson;
     assert.equal(report.reproduced, true);
@@ -63,27 +56,27 @@ describe("trace replay reruns a recorded run through the runtime", () => {
     assert.equal(report.replayedCalls, 3);
     assert.equal(report.replayedStatus, "completed");
     assert.equal(report.divergence, null);
-    assert.deepEqual(snapshot(store), before, "replay records nothing into the store");
+    assert.deepEqual(snapshot(cli.store), before, "replay records nothing into the store");
 
-    assert.equal((await trace("export", runId, "-o", "run.tar")).code, 0);
-    const fromBundle = await trace("replay", "run.tar");
+    assert.equal((await cli.trace("export", runId, "-o", "run.tar")).code, 0);
+    const fromBundle = await cli.trace("replay", "run.tar");
     assert.equal(fromBundle.code, 0, fromBundle.stderr);
     assert.match(fromBundle.stdout, /^reproduced run .*: 3\/3 model calls matched the recording, status completed/);
   });
   test("a failed run reproduces its failure", async () => {
-    const report = JSON.parse((await trace("--json", "replay", failedRun)).stdout) as ReplayJson;
+    const report = JSON.parse((await cli.trace("--json", "replay", failedRun)).stdout) as ReplayJson;
     assert.equal(report.reproduced, true);
     assert.equal(report.replayedStatus, "failed");
   });
   test("the same agent code as a module reproduces too", async () => {
     const same = agentModule("`product_docs: ${query} costs $10 per seat`");
-    const r = await trace("--json", "replay", runId, "--agent", same);
+    const r = await cli.trace("--json", "replay", runId, "--agent", same);
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as ReplayJson).reproduced, true);
   });
   test("changed tool code diverges: the report names the model call, the recorded event and the path (exit 1)", async () => {
     const module = agentModule("`PRODUCT DOCS v2: ${query}`");
-    const r = await trace("--json", "replay", runId, "--agent", module);
+    const r = await cli.trace("--json", "replay", runId, "--agent", module);
     assert.equal(r.code, 1);
     const report = JSON.parse(r.stdout) as ReplayJson;
     assert.equal(report.reproduced, false);
@@ -94,15 +87,15 @@ describe("trace replay reruns a recorded run through the runtime", () => {
     assert.match(JSON.stringify(report.divergence.recorded), /product_docs: pricing costs \$10 per seat/);
     assert.match(r.stderr.trim(), /^trace: replay of run_\w+ diverged at model call 2 \(messages\.[\w.]+\)$/);
 
-    const text = await trace("replay", runId, "--agent", module);
+    const text = await cli.trace("replay", runId, "--agent", module);
     assert.equal(text.code, 1);
     assert.match(text.stdout, /^diverged run /);
     assert.match(text.stdout, /first divergence at model call 2 \(recorded event #\d+\), at messages\./);
   });
   test("a module that does not export createAgent is refused (exit 4)", async () => {
-    const path = join(work, "empty.mjs");
+    const path = join(cli.work, "empty.mjs");
     writeFileSync(path, "export const nothing = 1;\n");
-    const r = await trace("replay", runId, "--agent", path);
+    const r = await cli.trace("replay", runId, "--agent", path);
     assert.equal(r.code, 4);
     assert.match(r.stderr, /must export createAgent/);
   });

@@ -4,27 +4,22 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type Browser } from "playwright-core";
-import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordSupportRun } from "@harnessx/cli/test-support";
+
+const cli = cliWorkspace();
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
 const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
 
-let work: string;
-let store: string;
-let cleanup: () => void;
 let runId: string;
 let reportPath: string;
 let browser: Browser | undefined;
 
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  store = join(work, ".harnessx");
-  runId = (await recordSupportRun(store)).runId;
-  reportPath = join(work, "report.html");
-  const r = await runTrace(["--store", store, "report", runId, "-o", reportPath], { cwd: work });
+  runId = (await recordSupportRun(cli.store)).runId;
+  reportPath = join(cli.work, "report.html");
+  const r = await cli.trace("report", runId, "-o", reportPath);
   assert.equal(r.code, 0, r.stderr);
   if (hasChromium) {
     browser = await chromium.launch({
@@ -35,7 +30,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  cleanup();
+  cli.cleanup();
 });
 
 describe("trace report writes one self-contained HTML file", () => {
@@ -48,9 +43,9 @@ describe("trace report writes one self-contained HTML file", () => {
     assert.ok(html.includes(runId));
   });
   test("--json reports the file, and an existing file is not replaced without --force", async () => {
-    const again = await runTrace(["--store", store, "report", runId, "-o", reportPath], { cwd: work });
+    const again = await cli.trace("report", runId, "-o", reportPath);
     assert.equal(again.code, 2);
-    const forced = await runTrace(["--store", store, "--json", "report", runId, "-o", reportPath, "--force"], { cwd: work });
+    const forced = await cli.trace("--json", "report", runId, "-o", reportPath, "--force");
     assert.equal(forced.code, 0, forced.stderr);
     const out = JSON.parse(forced.stdout) as { path: string; events: number; spans: number };
     assert.equal(out.path, reportPath);

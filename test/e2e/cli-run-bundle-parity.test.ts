@@ -4,36 +4,29 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordBusyRun, recordSupportRun, runTrace, tempDir } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordBusyRun, recordSupportRun } from "@harnessx/cli/test-support";
 
-let work: string;
-let store: string;
-let cleanup: () => void;
+const cli = cliWorkspace();
+
 const runs: Record<string, { runId: string; bundle: string }> = {};
 
-const trace = (...args: string[]) => runTrace(["--store", store, ...args], { cwd: work });
-
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  store = join(work, ".harnessx");
   // Payloads stored aside as artifacts (support), a retried model call and a spilled result (busy).
-  runs.support = { runId: (await recordSupportRun(store, { inlinePayloadBytes: 300 })).runId, bundle: join(work, "support.tar") };
-  runs.busy = { runId: (await recordBusyRun(store)).runId, bundle: join(work, "busy.tar") };
+  runs.support = { runId: (await recordSupportRun(cli.store, { inlinePayloadBytes: 300 })).runId, bundle: join(cli.work, "support.tar") };
+  runs.busy = { runId: (await recordBusyRun(cli.store)).runId, bundle: join(cli.work, "busy.tar") };
   for (const { runId, bundle } of Object.values(runs)) {
-    const r = await trace("export", runId, "-o", bundle);
+    const r = await cli.trace("export", runId, "-o", bundle);
     assert.equal(r.code, 0, r.stderr);
   }
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 /** Runs `args` with `@` standing for the run id, then for its bundle file; both must succeed with the same stdout (after `normalize`). */
 async function same(name: string, args: string[], normalize: (stdout: string, source: string) => string = (s) => s): Promise<string> {
   const { runId, bundle } = runs[name];
   const out: string[] = [];
   for (const source of [runId, bundle]) {
-    const r = await trace(...args.map((a) => a.replaceAll("@", source)));
+    const r = await cli.trace(...args.map((a) => a.replaceAll("@", source)));
     assert.equal(r.code, 0, `trace ${args.join(" ")} on ${source}: ${r.stderr}`);
     out.push(normalize(r.stdout, source));
   }
@@ -71,7 +64,7 @@ for (const name of ["support", "busy"]) {
     });
     test("report: the same page but for the time it was generated", async () => {
       await same(name, ["--json", "report", "@", "-o", "@.html"], (s) => JSON.stringify({ ...(JSON.parse(s) as object), path: "(where it was written)" }));
-      const pages = [join(work, `${runs[name].runId}.html`), `${runs[name].bundle}.html`].map((page) => readFileSync(page, "utf8").replace(/generated [^·]+·/, "generated ·"));
+      const pages = [join(cli.work, `${runs[name].runId}.html`), `${runs[name].bundle}.html`].map((page) => readFileSync(page, "utf8").replace(/generated [^·]+·/, "generated ·"));
       assert.match(pages[0], /generated ·/);
       assert.equal(pages[1], pages[0]);
     });

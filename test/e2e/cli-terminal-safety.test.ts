@@ -10,8 +10,10 @@ import { PassThrough } from "node:stream";
 import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
 import type { BundleManifest } from "@harnessx/recorder";
 import { runCli } from "@harnessx/cli";
-import { recordSupportRun, tempDir, runTrace } from "@harnessx/cli/test-support";
+import { cliWorkspace, recordSupportRun } from "@harnessx/cli/test-support";
 import { manifestOf, membersOf, reseal, withMember, writeTar } from "@harnessx/recorder/test-support";
+
+const cli = cliWorkspace();
 
 const PLANTED: Record<string, string> = {
   "support-bot": "support-bot\x1b[2J\x1b[H\x1b]0;pwned-title\x07",
@@ -30,11 +32,8 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 /** The CLI's own colours (picocolors): bold, dim, red, green, yellow, cyan and their resets. */
 const OWN_SGR = /\x1b\[(?:1|2|22|31|32|33|36|39)m/g;
 
-let work: string;
-let store: string;
 let bundle: string;
 let runId: string;
-let cleanup: () => void;
 
 function plant(value: unknown): unknown {
   if (typeof value === "string") return Object.entries(PLANTED).reduce((s, [from, to]) => s.split(from).join(to), value);
@@ -46,18 +45,14 @@ function plant(value: unknown): unknown {
 const plantLines = (text: string): string => text.trimEnd().split("\n").map((l) => JSON.stringify(plant(JSON.parse(l)))).join("\n") + "\n";
 
 before(async () => {
-  const temp = tempDir();
-  cleanup = temp.cleanup;
-  work = temp.dir;
-  store = join(work, ".harnessx");
-  runId = (await recordSupportRun(store)).runId;
+  runId = (await recordSupportRun(cli.store)).runId;
   PLANTED[runId] = `${runId}\x1b[8m`;
-  assert.equal((await runTrace(["--store", store, "export", runId, "-o", join(work, "plain.tar")])).code, 0);
+  assert.equal((await cli.trace("export", runId, "-o", join(cli.work, "plain.tar"))).code, 0);
   // The bundle: events, run.json and the manifest's reason and agent planted, checksums resealed.
-  const members = await membersOf(join(work, "plain.tar"));
+  const members = await membersOf(join(cli.work, "plain.tar"));
   const ndjson = Buffer.from(plantLines((await zstdDecompress(members.find((m) => m.name === "events.ndjson.zst")!.data)).toString()));
   const run = Buffer.from(JSON.stringify(plant(JSON.parse(members.find((m) => m.name === "run.json")!.data.toString()))));
-  bundle = join(work, "hostile.tar");
+  bundle = join(cli.work, "hostile.tar");
   await writeTar(bundle, reseal(withMember(withMember(members, "events.ndjson.zst", await zstdCompress(ndjson)), "run.json", run), (m: BundleManifest) => {
     m.trigger.reason = REASON;
     m.run.agent = String(plant(manifestOf(members).run.agent));
@@ -65,12 +60,12 @@ before(async () => {
     m.members.find((e) => e.path === "events.ndjson.zst")!.contentBytes = ndjson.length;
   }));
   // The store run: the same planted events in one plain segment, a planted run.json.
-  const runDir = join(store, "runs", runId);
+  const runDir = join(cli.store, "runs", runId);
   for (const name of readdirSync(join(runDir, "segments"))) rmSync(join(runDir, "segments", name));
   writeFileSync(join(runDir, "segments", "000001.ndjson"), ndjson);
   writeFileSync(join(runDir, "run.json"), run);
 });
-after(() => cleanup());
+after(() => cli.cleanup());
 
 const COMMANDS = (): string[][] => [
   ["verify", bundle], ["--json", "verify", bundle],
@@ -86,7 +81,7 @@ const COMMANDS = (): string[][] => [
 describe("planted escape sequences never reach the terminal", () => {
   test("as a pipe: no control character in stdout or stderr", async () => {
     for (const args of COMMANDS()) {
-      const r = await runTrace(["--store", store, ...args], { cwd: work });
+      const r = await cli.trace(...args);
       assert.ok(r.code === 0 || r.code === 1, `${args.join(" ")}: exit ${r.code} ${r.stderr}`);
       for (const [stream, text] of [["stdout", r.stdout], ["stderr", r.stderr]] as const) {
         const found = CONTROL.exec(text);
@@ -101,8 +96,8 @@ describe("planted escape sequences never reach the terminal", () => {
       const streams = [new PassThrough(), new PassThrough()].map((s) => Object.assign(s, { isTTY: true, columns: 160 }));
       const chunks: string[][] = [[], []];
       streams.forEach((s, i) => s.on("data", (d: Buffer) => chunks[i].push(d.toString())));
-      const io = { stdout: streams[0] as unknown as NodeJS.WriteStream, stderr: streams[1] as unknown as NodeJS.WriteStream, env: {}, cwd: work };
-      const code = await runCli(["node", "trace", "--store", store, "--quiet", ...args], io);
+      const io = { stdout: streams[0] as unknown as NodeJS.WriteStream, stderr: streams[1] as unknown as NodeJS.WriteStream, env: {}, cwd: cli.work };
+      const code = await runCli(["node", "trace", "--store", cli.store, "--quiet", ...args], io);
       assert.ok(code === 0 || code === 1, `${args.join(" ")}: exit ${code} ${chunks[1].join("")}`);
       for (const text of chunks.map((c) => c.join(""))) {
         const rest = text.replace(OWN_SGR, "");

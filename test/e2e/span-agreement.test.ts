@@ -4,13 +4,12 @@
 // failing tool.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { Agent, FlightRecorderExtension, OpenTelemetryExtension, ScriptedProvider, runDirOf, tool } from "harnessx";
-import { runTrace } from "@harnessx/cli/test-support";
+import { cliWorkspace } from "@harnessx/cli/test-support";
 
 /** What every form must agree on, one span per entry. */
 interface SpanFacts {
@@ -31,20 +30,18 @@ const tools = [
   } }),
 ];
 
-let dir: string;
-let store: string;
+const cli = cliWorkspace("hx-agreement-");
+
 let runId: string;
 let live: SpanFacts[];
 
 async function trace(...args: string[]): Promise<string> {
-  const r = await runTrace(["--store", store, ...args], { cwd: dir });
+  const r = await cli.trace(...args);
   assert.equal(r.code, 0, r.stderr);
   return r.stdout;
 }
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), "hx-agreement-"));
-  store = join(dir, ".harnessx");
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const agent = new Agent({
@@ -57,7 +54,7 @@ before(async () => {
     ], { model: "scripted-model" }),
     tools,
     retry: { initialDelayMs: 1, maxDelayMs: 2 },
-    extensions: [new FlightRecorderExtension({ dir: store }), new OpenTelemetryExtension({ tracer: provider.getTracer("agreement") })],
+    extensions: [new FlightRecorderExtension({ dir: cli.store }), new OpenTelemetryExtension({ tracer: provider.getTracer("agreement") })],
   });
   const result = await agent.run("How are the regions?");
   assert.equal(result.status, "completed");
@@ -73,7 +70,7 @@ before(async () => {
   }));
   await provider.shutdown();
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => cli.cleanup());
 
 const SPANS_SQL = "SELECT trace_id, span_id, parent_span_id, name, status FROM spans";
 const fromTable = (json: string): SpanFacts[] =>
@@ -94,7 +91,7 @@ describe("the live trace, the recording and every converted form name the same s
   });
 
   test("run.json carries the live trace id", () => {
-    const manifest = JSON.parse(readFileSync(join(runDirOf(store, runId), "run.json"), "utf8")) as { traceId?: string };
+    const manifest = JSON.parse(readFileSync(join(runDirOf(cli.store, runId), "run.json"), "utf8")) as { traceId?: string };
     assert.equal(manifest.traceId, live[0].traceId);
   });
 
@@ -109,7 +106,7 @@ describe("the live trace, the recording and every converted form name the same s
   });
 
   test("the run read from its incident bundle: the spans table and the OTLP conversion", async () => {
-    const bundle = join(dir, "incident.tar");
+    const bundle = join(cli.work, "incident.tar");
     await trace("export", runId, "-o", bundle, "--reason", "agreement");
     assert.deepEqual(sorted(fromTable(await trace("--json", "query", bundle, SPANS_SQL))), sorted(live));
     assert.deepEqual(sorted(fromOtlp(await trace("convert", bundle, "--to", "otlp"))), sorted(live));

@@ -2,13 +2,11 @@
  * Recordings for the CLI's end-to-end tests: real Agent runs with the real FlightRecorderExtension
  * on a ScriptedProvider, written to a temporary store.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Agent, ScriptedProvider, contribution, defineExtension, tool, type AgentOptions, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { FlightRecorderExtension, type FlightRecorderOptions } from "@harnessx/recorder";
 import { ResultSpillExtension } from "@harnessx/spill";
+import { tempDir as systemTempDir } from "../../../test/support/system.js";
 
 export const SUPPORT_SYSTEM = "You are the support bot of Example Corp.";
 
@@ -149,8 +147,5 @@ export async function recordBusyRun(store: string): Promise<RunResult> {
   }
 }
 
-/** A temporary directory removed by `cleanup`. */
-export function tempDir(prefix = "trace-cli-"): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+/** A temporary directory removed by `cleanup` (test/support's `tempDir`, named for the CLI's tests). */
+export const tempDir = (prefix = "trace-cli-"): { dir: string; cleanup: () => void } => systemTempDir(prefix);

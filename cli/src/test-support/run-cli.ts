@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "./recording.js";
 
 /** The built CLI, as users run it. */
 export const TRACE_BIN = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
@@ -51,6 +52,40 @@ export function runTrace(args: readonly string[], options: RunTraceOptions = {})
       resolve({ code, stdout, stderr, peakRssBytes: kilobytes * 1024 });
     });
   });
+}
+
+/** A temporary working directory for a CLI end-to-end test file, with a store in it and `trace` bound to both. */
+export interface CliWorkspace {
+  /** The temporary directory: the CLI's working directory. */
+  readonly work: string;
+  /** The recording store: `work/.harnessx` (created by whatever records into it). */
+  readonly store: string;
+  /** `trace --store <store> ...args`, run in `work`. */
+  trace(...args: string[]): Promise<CliRun>;
+  /** Removes `work` and everything in it; nothing if it was never created. */
+  cleanup(): void;
+}
+
+/**
+ * The workspace of a test file: `const cli = cliWorkspace();` at the top, `after(() => cli.cleanup());`.
+ * The directory is made on first use (in `before()`), so declaring it writes nothing.
+ */
+export function cliWorkspace(prefix?: string): CliWorkspace {
+  let temp: { dir: string; cleanup: () => void } | undefined;
+  const dir = () => (temp ??= tempDir(prefix)).dir;
+  return {
+    get work() {
+      return dir();
+    },
+    get store() {
+      return join(dir(), ".harnessx");
+    },
+    trace: (...args) => runTrace(["--store", join(dir(), ".harnessx"), ...args], { cwd: dir() }),
+    cleanup() {
+      temp?.cleanup();
+      temp = undefined;
+    },
+  };
 }
 
 /** Every file under `dir` with its sha256: compare two snapshots to prove nothing was written or changed. */
