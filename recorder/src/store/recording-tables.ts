@@ -25,7 +25,7 @@ export const TYPED_FROM_LINES = `CREATE VIEW typed_events AS SELECT * FROM (SELE
 WHERE ${IS_EVENT}`;
 
 /** Every field of an event line from a `lines` table, typed as the segment reader types them. */
-const RAW_FROM_LINES = `CREATE VIEW raw_events AS
+export const RAW_FROM_LINES = `CREATE VIEW raw_events AS
 SELECT runId, seq, ts, kind, spanId, parentSpanId, attrs::JSON AS attrs, payload::JSON AS payload, payloadRef, redacted::JSON AS redacted
 FROM (SELECT unnest(json_transform(line, '{"runId": "VARCHAR", "seq": "BIGINT", "ts": "BIGINT", "kind": "VARCHAR", "spanId": "VARCHAR", "parentSpanId": "VARCHAR",
   "attrs": "JSON", "payload": "JSON", "payloadRef": {"sha256": "VARCHAR", "bytes": "BIGINT", "preview": "VARCHAR"}, "redacted": "JSON"}')) FROM lines)
@@ -127,13 +127,7 @@ export async function openLineTables(lines: Iterable<string>, facts: TableFacts,
   const tables = await newTables();
   try {
     const { connection } = tables;
-    await connection.run("CREATE TABLE lines (line VARCHAR)");
-    const appender = await connection.createAppender("lines");
-    for (const line of lines) {
-      appender.appendVarchar(line);
-      appender.endRow();
-    }
-    appender.closeSync();
+    await createLinesTable(connection, "lines", lines);
     await connection.run(TYPED_FROM_LINES);
     await connection.run(RAW_FROM_LINES);
     await createRecordingTables(connection, facts);
@@ -143,4 +137,15 @@ export async function openLineTables(lines: Iterable<string>, facts: TableFacts,
     throw error;
   }
   return tables;
+}
+
+/** A table of one VARCHAR column `line`, filled with the given event lines. */
+export async function createLinesTable(connection: DuckDBConnection, name: "lines" | "plain_lines", lines: Iterable<string>): Promise<void> {
+  await connection.run(`CREATE TABLE ${name} (line VARCHAR)`);
+  const appender = await connection.createAppender(name);
+  for (const line of lines) {
+    appender.appendVarchar(line);
+    appender.endRow();
+  }
+  appender.closeSync();
 }

@@ -1,7 +1,8 @@
+import { promises as fs } from "node:fs";
 import { listSegments, verifySealedSegment } from "./read-run.js";
 import { lockToReading } from "./read-only.js";
 import type { RunFacts } from "./recording-database.js";
-import { createRecordingTables, IS_EVENT, newTables, storedArtifactSizes, TYPED_FROM_LINES, type RecordingTables } from "./recording-tables.js";
+import { createLinesTable, createRecordingTables, IS_EVENT, newTables, RAW_FROM_LINES, storedArtifactSizes, TYPED_FROM_LINES, type RecordingTables } from "./recording-tables.js";
 import { readRunManifest } from "./run-manifest.js";
 import { sqlList } from "./sql-literal.js";
 
@@ -9,27 +10,57 @@ import { sqlList } from "./sql-literal.js";
 const TYPED_EVENT_COLUMNS = `{'runId': 'VARCHAR', 'seq': 'BIGINT', 'kind': 'VARCHAR', 'payloadRef': 'STRUCT(bytes BIGINT)', 'redacted': 'VARCHAR[]', 'payload': 'STRUCT(data STRUCT(bytes BIGINT))',
   'attrs': 'STRUCT(toolName VARCHAR, model VARCHAR, outcome VARCHAR, isError BOOLEAN, durationMs DOUBLE, inputTokens BIGINT, outputTokens BIGINT, name VARCHAR, count BIGINT)'}`;
 
-/** Typed rows from the segment files; a torn last line of a plain segment, and any line that is not an event, is skipped. */
-function ndjsonSource(sealed: string[], plain: string[], columns: string): string {
-  const nd = (files: string[], compression: string) =>
-    `SELECT * FROM read_ndjson(${sqlList(files)}, compression = '${compression}', columns = ${columns}, ignore_errors = true)`;
-  const parts: string[] = [];
-  if (sealed.length) parts.push(nd(sealed, "zstd"));
-  // The JSON reader names it 'uncompressed'; its CSV reader (linesSource) also takes 'none'.
-  if (plain.length) parts.push(nd(plain, "uncompressed"));
-  return `SELECT * FROM (${parts.join(" UNION ALL ")}) WHERE ${IS_EVENT}`;
+/** Typed rows from sealed segment files; any line that is not an event is skipped. */
+function ndjsonSource(sealed: string[], columns: string): string {
+  return `SELECT * FROM read_ndjson(${sqlList(sealed)}, compression = 'zstd', columns = ${columns}, ignore_errors = true) WHERE ${IS_EVENT}`;
 }
 
-/** One text line per event, read by DuckDB from the segment files (zstd decoded natively, many lines per call). */
-function linesSource(sealed: string[], plain: string[]): string {
-  const csv = (files: string[], compression: string) =>
-    `SELECT line FROM read_csv(${sqlList(files)}, compression = '${compression}', columns = {'line': 'VARCHAR'}, delim = '\\x01', quote = '', escape = '', header = false, auto_detect = false, null_padding = false)`;
-  const parts: string[] = [];
-  if (sealed.length) parts.push(csv(sealed, "zstd"));
-  // Plain segments belong to running or crashed runs: their last line may be torn.
-  if (plain.length) parts.push(`SELECT line FROM (${csv(plain, "none")}) WHERE json_valid(line)`);
-  if (parts.length === 0) return "SELECT NULL::VARCHAR AS line WHERE false";
+/** One text line per event: sealed segments read by DuckDB (zstd decoded natively), then the snapshot of the open ones. */
+function linesSource(sealed: string[]): string {
+  const parts = ["SELECT line FROM plain_lines WHERE json_valid(line)"];
+  if (sealed.length) {
+    parts.unshift(`SELECT line FROM read_csv(${sqlList(sealed)}, compression = 'zstd', columns = {'line': 'VARCHAR'}, delim = '\\x01', quote = '', escape = '', header = false, auto_detect = false, null_padding = false)`);
+  }
   return parts.join(" UNION ALL ");
+}
+
+/**
+ * The segments of the runs: sealed ones (verified) by path, the plain ones of running or crashed
+ * runs read now, whole lines only (a torn last line is cut). A plain segment sealed while it is
+ * listed or read is gone by the time it is opened: the run is listed again, so a live run reads
+ * as a consistent snapshot and its later seals cannot break a query.
+ */
+async function snapshotSegments(runDirs: readonly string[]): Promise<{ sealed: string[]; plainLines: string[] }> {
+  const sealed: string[] = [];
+  const plainLines: string[] = [];
+  for (const runDir of runDirs) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const run = await snapshotRun(runDir);
+        sealed.push(...run.sealed);
+        plainLines.push(...run.plainLines);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt === 5) throw error;
+      }
+    }
+  }
+  return { sealed, plainLines };
+}
+
+async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLines: string[] }> {
+  const sealed: string[] = [];
+  const plainLines: string[] = [];
+  for (const segment of await listSegments(runDir)) {
+    if (segment.sealed) {
+      await verifySealedSegment(segment);
+      sealed.push(segment.path);
+      continue;
+    }
+    const text = await fs.readFile(segment.path, "utf8");
+    for (const line of text.slice(0, text.lastIndexOf("\n") + 1).split("\n")) if (line) plainLines.push(line);
+  }
+  return { sealed, plainLines };
 }
 
 /**
@@ -42,17 +73,7 @@ function linesSource(sealed: string[], plain: string[]): string {
  * tables and nothing else (see `lockToReading`).
  */
 export async function openSegmentTables(storeDir: string, runDirs: readonly string[], options: { readOnly?: boolean } = {}): Promise<RecordingTables> {
-  const sealed: string[] = [];
-  const plain: string[] = [];
-  for (const runDir of runDirs) {
-    for (const segment of await listSegments(runDir)) {
-      if (!segment.sealed) plain.push(segment.path);
-      else {
-        await verifySealedSegment(segment);
-        sealed.push(segment.path);
-      }
-    }
-  }
+  const { sealed, plainLines } = await snapshotSegments(runDirs);
   const runs = new Map<string, RunFacts>();
   for (const runDir of runDirs) {
     const manifest = await readRunManifest(runDir).catch(() => undefined);
@@ -62,18 +83,18 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
   const tables = await newTables();
   const { connection } = tables;
   try {
-    await connection.run(`CREATE VIEW lines AS ${linesSource(sealed, plain)}`);
-    if (sealed.length || plain.length) {
-      await connection.run(`CREATE VIEW typed_events AS ${ndjsonSource(sealed, plain, TYPED_EVENT_COLUMNS)}`);
-      await connection.run(`CREATE VIEW raw_events AS ${ndjsonSource(sealed, plain, RAW_COLUMNS)}`);
+    await createLinesTable(connection, "plain_lines", plainLines);
+    await connection.run(`CREATE VIEW lines AS ${linesSource(sealed)}`);
+    if (plainLines.length === 0 && sealed.length > 0) {
+      // Only sealed segments: DuckDB's JSON reader parses each line once, straight from the files.
+      await connection.run(`CREATE VIEW typed_events AS ${ndjsonSource(sealed, TYPED_EVENT_COLUMNS)}`);
+      await connection.run(`CREATE VIEW raw_events AS ${ndjsonSource(sealed, RAW_COLUMNS)}`);
     } else {
       await connection.run(TYPED_FROM_LINES);
-      await connection.run(`CREATE VIEW raw_events AS SELECT * FROM (SELECT NULL::VARCHAR AS runId, NULL::BIGINT AS seq, NULL::BIGINT AS ts, NULL::VARCHAR AS kind,
-        NULL::VARCHAR AS spanId, NULL::VARCHAR AS parentSpanId, NULL::JSON AS attrs, NULL::JSON AS payload,
-        NULL::STRUCT(sha256 VARCHAR, bytes BIGINT, preview VARCHAR) AS payloadRef, NULL::JSON AS redacted) WHERE false`);
+      await connection.run(RAW_FROM_LINES);
     }
     await createRecordingTables(connection, { runs, storedSizes });
-    if (options.readOnly) await lockToReading(connection, [...sealed, ...plain]);
+    if (options.readOnly) await lockToReading(connection, sealed);
   } catch (error) {
     tables.close();
     throw error;
