@@ -41,7 +41,8 @@ export class SpanScopes {
    */
   open(role: SpanRole, subject: string, runId: string): SpanContext {
     const parent = currentScope()?.span;
-    const given = this.ask({ role, name: spanName(role, subject), runId, parent, time: Date.now() });
+    // Without a source nothing is asked: no name or start object is built on the engine's path.
+    const given = this.source ? this.ask(this.source, { role, name: spanName(role, subject), runId, parent, time: Date.now() }) : undefined;
     if (given) {
       // A run that starts under no harnessx span may still sit under the source's own (an HTTP request's).
       const parentSpanId = parent?.spanId ?? (isSpanId(given.parentSpanId) ? given.parentSpanId : undefined);
@@ -50,10 +51,10 @@ export class SpanScopes {
     return { traceId: parent?.traceId ?? newTraceId(), spanId: newSpanId(), role, ...(parent ? { parentSpanId: parent.spanId } : {}) };
   }
 
-  private ask(start: SpanStart): SpanIds | undefined {
+  private ask(source: SpanIdSource, start: SpanStart): SpanIds | undefined {
     let given: SpanIds | undefined;
     try {
-      given = this.source?.open(start);
+      given = source.open(start);
     } catch {
       return undefined;
     }
