@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { zstdDecompress } from "@harnessx/artifacts";
 import { openBundle, RecordingStore } from "@harnessx/recorder";
-import { emitEvents, fmt, recordingHarness, tempStore } from "./recorder-bench-support.js";
+import { emitEvents, fmt, recordingHarness, tempStore } from "./support/recording.js";
 
 const megabytes = Number(process.argv[2] ?? 100);
 const MB = 1024 * 1024;

@@ -4,7 +4,7 @@
 // Run: npx tsx test/bench/recorder-memory.bench.ts [events=1000000]
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { bytesUnder, emitEvents, fmt, recordingHarness, tempStore } from "./recorder-bench-support.js";
+import { bytesUnder, emitEvents, fmt, recordingHarness, tempStore } from "./support/recording.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

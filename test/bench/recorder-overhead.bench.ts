@@ -1,48 +1,71 @@
-// Recorder overhead (issue 4): the 10,000-iteration ScriptedProvider run with a no-op tool,
-// with and without the flight recorder, measured side by side (alternating) in one process.
-// Run: npx tsx test/bench/recorder-overhead.bench.ts [iterations=10000] [rounds=2]
+// Recorder overhead on the runs users make: a ScriptedProvider agent calling a tool that returns
+// ~2 KB of text, with and without the flight recorder (default options), `close()` included,
+// measured side by side in one process. Short runs are interleaved in pairs; the ratio is of medians.
+// Run: npx tsx test/bench/recorder-overhead.bench.ts
 import { Agent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
-import { FlightRecorderExtension, RecordingStore } from "@harnessx/recorder";
-import { fmt, tempStore } from "./recorder-bench-support.js";
+import { FlightRecorderExtension } from "@harnessx/recorder";
+import { prose, tempStore } from "./support/recording.js";
+import { median, report, sized } from "./support/report.js";
 
-const iterations = Number(process.argv[2] ?? 10_000);
-const rounds = Number(process.argv[3] ?? 2);
+const SHORT_ITERATIONS = 50;
+const PAIRS = sized(30, 3);
+const LONG_ITERATIONS = sized(2_000, 100);
 
-const noop = tool({ name: "noop", description: "does nothing", inputSchema: { type: "object", properties: { i: { type: "number" } } }, execute: () => "ok" });
+/** ~2 KB of varied text per call, as a search or file-read tool returns (made up front: the tool itself costs nothing). */
+const RESULTS = Array.from({ length: LONG_ITERATIONS }, (_, i) => `results for query ${i}: ${prose(i, 330)}`);
+const search = tool({
+  name: "search_docs",
+  description: "searches the documentation",
+  inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+  execute: ({ query }: { query: string }) => RESULTS[Number(query.slice(6)) % RESULTS.length],
+});
 
-async function runOnce(withRecorder: boolean): Promise<{ seconds: number; events: number }> {
-  const steps: ScriptStep[] = Array.from({ length: iterations }, (_, i) => ({ toolCalls: [{ name: "noop", input: { i } }] }));
+async function timedRun(iterations: number, dir: string | undefined): Promise<number> {
+  const steps: ScriptStep[] = Array.from({ length: iterations }, (_, i) => ({ toolCalls: [{ name: "search_docs", input: { query: `query ${i}` } }] }));
   steps.push({ text: "done" });
-  const store = tempStore("hx-bench-overhead-");
-  try {
-    const recorder = withRecorder ? new FlightRecorderExtension({ dir: store.dir }) : undefined;
-    const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [noop], extensions: recorder ? [recorder] : [], maxIterations: iterations + 1, contextBudgetTokens: 50_000 });
-    const started = performance.now();
-    const result = await agent.run("go");
-    const seconds = (performance.now() - started) / 1000;
-    await agent.close();
-    if (result.status !== "completed") throw new Error(`run ${result.status}: ${result.error?.message}`);
-    if (recorder?.failed) throw recorder.failed;
-    const events = recorder ? (await new RecordingStore(store.dir).getRun(result.runId)).events : 0;
-    return { seconds, events };
-  } finally {
-    store.cleanup();
-  }
+  const recorder = dir === undefined ? undefined : new FlightRecorderExtension({ dir });
+  const started = performance.now();
+  const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [search], extensions: recorder ? [recorder] : [], maxIterations: iterations + 1 });
+  const result = await agent.run("find how retries work");
+  await agent.close();
+  const ms = performance.now() - started;
+  if (result.status !== "completed") throw new Error(`run ${result.status}: ${result.error?.message}`);
+  if (recorder?.failed) throw recorder.failed;
+  return ms;
 }
 
-await runOnce(false); // warm-up (JIT)
-await runOnce(true);
-const without: number[] = [];
-const withRec: number[] = [];
-let events = 0;
-for (let r = 0; r < rounds; r++) {
-  without.push((await runOnce(false)).seconds);
-  const measured = await runOnce(true);
-  withRec.push(measured.seconds);
-  events = measured.events;
+const store = tempStore("hx-bench-overhead-");
+try {
+  for (let i = 0; i < 5; i++) {
+    await timedRun(SHORT_ITERATIONS, undefined); // warm-up (JIT)
+    await timedRun(SHORT_ITERATIONS, store.dir);
+  }
+  const bare: number[] = [];
+  const recorded: number[] = [];
+  for (let pair = 0; pair < PAIRS; pair++) {
+    bare.push(await timedRun(SHORT_ITERATIONS, undefined));
+    recorded.push(await timedRun(SHORT_ITERATIONS, store.dir));
+  }
+  const longBare = await timedRun(LONG_ITERATIONS, undefined);
+  const longRecorded = await timedRun(LONG_ITERATIONS, store.dir);
+  report("recorder-overhead", [
+    {
+      measure: `recorded run, ${SHORT_ITERATIONS} iterations, 2 KB results, close() included (median of ${PAIRS} pairs)`,
+      unit: "ms",
+      harnessx: median(recorded),
+      anchor: median(bare),
+      anchorName: "bare run",
+      aim: { on: "ratio", op: "<=", target: 1.25 },
+    },
+    {
+      measure: `recorded run, ${LONG_ITERATIONS.toLocaleString("en-US")} iterations, 2 KB results, close() included`,
+      unit: "ms",
+      harnessx: longRecorded,
+      anchor: longBare,
+      anchorName: "bare run",
+      aim: { on: "ratio", op: "<=", target: 1.25 },
+    },
+  ]);
+} finally {
+  store.cleanup();
 }
-const best = (xs: number[]) => Math.min(...xs);
-console.log(`recorder overhead: ${fmt(iterations)}-iteration ScriptedProvider run, no-op tool, best of ${rounds}`);
-console.log(`  without recorder   ${fmt(best(without), 2)} s   (${fmt(iterations / best(without))} iterations/s)`);
-console.log(`  with recorder      ${fmt(best(withRec), 2)} s   (${fmt(events)} events recorded, all sealed)`);
-console.log(`  ratio with/without ${fmt(best(withRec) / best(without), 2)}   (target < 1.25)`);

@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { once } from "node:events";
 import pino from "pino";
-import { bytesUnder, emitEvents, fmt, recordingHarness, tempStore, toolEvent } from "./recorder-bench-support.js";
+import { bytesUnder, emitEvents, fmt, recordingHarness, tempStore, toolEvent } from "./support/recording.js";
 
 const events = Number(process.argv[2] ?? 200_000);
 const BATCH = 1000;

@@ -173,13 +173,11 @@ export class RunRecording {
   }
 
   private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): { line: RecordedEvent; attrsJson: string; payloadJson: string | undefined } {
-    // Fast path: both parts serialized natively and scanned for secrets in one pass.
+    // Fast path: plain data with nothing to redact, serialized natively.
     if (!CAREFUL_KINDS.has(line.kind)) {
-      const attrsFast = this.sanitizer.structuralJson(attrs);
-      const payloadFast = payload === undefined ? "" : this.sanitizer.structuralJson(payload);
-      if (attrsFast !== undefined && payloadFast !== undefined && !this.sanitizer.mightRedact(payloadFast ? `${attrsFast}\n${payloadFast}` : attrsFast)) {
-        return { line, attrsJson: attrsFast, payloadJson: payload === undefined ? undefined : payloadFast };
-      }
+      const attrsFast = this.sanitizer.cleanJson(attrs);
+      const payloadFast = payload === undefined || attrsFast === undefined ? undefined : this.sanitizer.cleanJson(payload);
+      if (attrsFast !== undefined && (payload === undefined || payloadFast !== undefined)) return { line, attrsJson: attrsFast, payloadJson: payloadFast };
     }
     const paths: string[] = [];
     const attrsJson = this.sanitizer.toJson(attrs, "attrs", paths) ?? "{}";

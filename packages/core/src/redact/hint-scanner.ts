@@ -20,21 +20,44 @@ export class HintScanner {
   private readonly literalEnds: number[][] = [];
   private readonly keyNext: Int32Array;
   private readonly keyEnds: boolean[] = [];
+  /**
+   * The first two characters any literal or key can start with (index first * 129 + second;
+   * second 128 stands for the end of the text or a character outside ASCII): most positions of
+   * ordinary text start nothing, and this skips them without walking a trie.
+   */
+  private readonly openers = new Uint8Array(ALPHABET * (ALPHABET + 1));
 
   constructor(literals: readonly string[], keys: readonly string[]) {
     this.literalNext = build(literals, this.literalEnds);
     const keyEnds: number[][] = [];
     this.keyNext = build(keys, keyEnds);
     this.keyEnds = keyEnds.map((ends) => ends.length > 0);
+    for (const literal of literals) this.markOpener(literal, []);
+    // A key may have a separator after any of its letters (`a_pi key`), and is followed by one.
+    for (const key of keys) this.markOpener(key, [...KEY_SEPARATORS, ...KEY_FOLLOWERS]);
+  }
+
+  private markOpener(word: string, alsoSecond: readonly number[]): void {
+    const first = word.charCodeAt(0);
+    if (!(first < ALPHABET)) return;
+    const row = first * (ALPHABET + 1);
+    const second = word.length > 1 ? word.charCodeAt(1) : ALPHABET;
+    this.openers[row + Math.min(second, ALPHABET)] = 1;
+    for (const c of alsoSecond) this.openers[row + Math.min(c, ALPHABET)] = 1;
+    // A word of one letter (or one followed by anything) may end the text or precede any character.
+    if (word.length === 1) this.openers.fill(1, row, row + ALPHABET + 1);
   }
 
   scan(lower: string): HintScan {
     const literals = new Set<number>();
     let keyUsed = false;
     const n = lower.length;
+    const openers = this.openers;
     for (let i = 0; i < n; i++) {
       const first = lower.charCodeAt(i);
       if (first >= ALPHABET) continue;
+      const second = i + 1 < n ? lower.charCodeAt(i + 1) : ALPHABET;
+      if (openers[first * (ALPHABET + 1) + (second < ALPHABET ? second : ALPHABET)] === 0) continue;
       let state = this.literalNext[first];
       for (let j = i + 1; state > 0; j++) {
         for (const id of this.literalEnds[state]) literals.add(id);
@@ -60,21 +83,27 @@ export class HintScanner {
 
 /** A trie as a transition table (state * 128 + char -> state, -1 for none; state 0 is the root). */
 function build(words: readonly string[], ends: number[][]): Int32Array {
-  const rows: number[][] = [new Array(ALPHABET).fill(-1)];
+  let table = new Int32Array(ALPHABET * 64).fill(-1);
+  let states = 1;
   ends.push([]);
   words.forEach((word, id) => {
     let state = 0;
-    for (const ch of word) {
-      const c = ch.charCodeAt(0);
+    for (let k = 0; k < word.length; k++) {
+      const c = word.charCodeAt(k);
       if (c >= ALPHABET) return;
-      if (rows[state][c] < 0) {
-        rows[state][c] = rows.length;
-        rows.push(new Array(ALPHABET).fill(-1));
+      const at = state * ALPHABET + c;
+      if (table[at] < 0) {
+        if ((states + 1) * ALPHABET > table.length) {
+          const grown = new Int32Array(table.length * 2).fill(-1);
+          grown.set(table);
+          table = grown;
+        }
+        table[at] = states++;
         ends.push([]);
       }
-      state = rows[state][c];
+      state = table[at];
     }
     if (state > 0) ends[state].push(id);
   });
-  return Int32Array.from(rows.flat());
+  return table.slice(0, states * ALPHABET);
 }

@@ -1,4 +1,5 @@
 import { detect, patternDetector, replaceSpans, type Detector } from "./detector.js";
+import { CleanTexts } from "./clean-texts.js";
 import { HintScanner, type HintScan } from "./hint-scanner.js";
 import { keyValueSpans } from "./key-values.js";
 import { DEFAULT_PATTERNS, resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
@@ -18,6 +19,9 @@ export interface Replacements {
 }
 
 const REDACTED: Replacements = { shape: (name) => `[REDACTED:${name}]`, key: () => "[REDACTED]" };
+
+/** Thrown out of a serialization that met something to redact: the careful path takes over. */
+const NEEDS_REDACTION = new Error("needs redaction");
 
 /** Strings longer than this are not parsed as JSON to redact inside them (the text rules still apply). */
 const MAX_NESTED_JSON_CHARS = 4_000_000;
@@ -44,6 +48,8 @@ export class Redactor {
   private readonly shortest: number;
   /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
   private readonly parents = new Map<object, [object, string]>();
+  /** Texts already found clean: each distinct string is scanned once while it is remembered. */
+  private readonly cleanTexts = new CleanTexts();
 
   private readonly description: RedactionDescription | "off";
 
@@ -107,45 +113,25 @@ export class Redactor {
 
   /**
    * Serializes to a JSON string with the same guarantees as `sanitize`, letting the native
-   * JSON.stringify do the walking (the recorder's hot path). Falls back to `sanitize` when the
-   * value holds a cycle.
+   * JSON.stringify do the walking. Falls back to `sanitize` when the value holds a cycle.
    */
-  toJson(value: unknown, path: string, redactedPaths: string[], plainData = false): string | undefined {
-    if (plainData) {
-      const fast = this.plainJson(value);
-      if (fast !== undefined) return fast;
-    }
+  toJson(value: unknown, path: string, redactedPaths: string[]): string | undefined {
     return redactedJson(this, this.replace, value, path, redactedPaths, this.parents);
   }
 
   /**
-   * The common case at native speed: data without Errors, Maps, binary, BigInt or cycles, and
-   * without anything redaction could touch, serializes as is. Undefined when it might need
-   * the careful path.
+   * The common case at native speed (the recorder's hot path): the JSON of plain data (no
+   * Errors, Maps, binary, BigInt or cycles) in which redaction would change nothing, checked
+   * value by value as it is serialized. Undefined otherwise: then use `toJson`.
    */
-  private plainJson(value: unknown): string | undefined {
-    const json = this.structuralJson(value);
-    return json === undefined || this.mightRedact(json) ? undefined : json;
-  }
-
-  /**
-   * Native JSON of plain data, or undefined when the value may hold what only the careful path
-   * renders right (a cycle or BigInt throws; an empty `{}` may be an Error or a Map; `{"0":` a
-   * typed array). Not redacted: check the text with `mightRedact` before using it.
-   */
-  structuralJson(value: unknown): string | undefined {
-    return structuralJsonOf(value);
-  }
-
-  /** True when redaction might change something in this JSON text (a sensitive key or a pattern). */
-  mightRedact(json: string): boolean {
-    if (!this.redacting) return false;
-    const lower = json.toLowerCase();
-    const scan = this.scanner.scan(lower);
-    // A sensitive key used as one: `"apiKey":`, `\"token\":`, `password=`, `api key:` (not `"maxTokens":`).
-    if (scan.keyUsed) return true;
-    for (const detector of this.candidates(scan, lower)) if (detector.find(json).length > 0) return true;
-    return false;
+  cleanJson(value: unknown): string | undefined {
+    if (!this.redacting) return structuralJsonOf(value);
+    const policy = this;
+    return structuralJsonOf(value, function (this: object, key: string, item: unknown): unknown {
+      if (key !== "" && item !== null && item !== undefined && item !== "" && typeof item !== "function" && !Array.isArray(this) && policy.isSensitiveKey(key)) throw NEEDS_REDACTION;
+      if (typeof item === "string" && policy.redactString(item) !== item) throw NEEDS_REDACTION;
+      return item;
+    });
   }
 
   /** The detectors a text may trip: those whose hint literals it holds, whose hint function agrees, or that have no hint. */
@@ -161,7 +147,13 @@ export class Redactor {
    * (so an encoding nested in a string is redacted too), else by scanning `key: value` forms.
    */
   redactString(text: string): string {
-    if (!this.redacting || text.length < this.shortest) return text;
+    if (!this.redacting || text.length < this.shortest || this.cleanTexts.has(text)) return text;
+    const redacted = this.redactFresh(text);
+    if (redacted === text) this.cleanTexts.add(text);
+    return redacted;
+  }
+
+  private redactFresh(text: string): string {
     const lower = text.toLowerCase();
     const scan = this.scanner.scan(lower);
     const spans = detect(this.candidates(scan, lower), text, lower, true);

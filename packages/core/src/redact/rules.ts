@@ -90,6 +90,7 @@ export function luhnValid(candidate: string): boolean {
  * numbers are printed; a run without separators counts only whole, so long ids are left alone.
  */
 function cardIn(run: string): { start: number; end: number } | undefined {
+  if (run.length < 13) return undefined;
   const groups = [...run.matchAll(/\d+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, digits: m[0].length }));
   let best: { start: number; end: number; digits: number } | undefined;
   for (let i = 0; i < groups.length; i++) {

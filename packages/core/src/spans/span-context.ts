@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../util/random-hex.js";
 
 /** What a span stands for: a run (`invoke_agent`), a model call (`chat`), a tool call (`execute_tool`). */
 export type SpanRole = "agent" | "chat" | "tool";
@@ -24,9 +24,9 @@ export function isSpanId(value: unknown): value is string {
 }
 
 export function newTraceId(): string {
-  return randomBytes(16).toString("hex");
+  return randomHex(16);
 }
 
 export function newSpanId(): string {
-  return randomBytes(8).toString("hex");
+  return randomHex(8);
 }

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "./random-hex.js";
 
 /** A sortable id: time prefix then randomness, e.g. `run_01j9…`. */
 export function newId(prefix: string): string {
   const time = Date.now().toString(36).padStart(9, "0");
-  return `${prefix}_${time}${randomBytes(6).toString("hex")}`;
+  return `${prefix}_${time}${randomHex(6)}`;
 }

@@ -66,7 +66,7 @@ async function emitInRun(agent: Agent, runId: string, count: number, batch: numb
 const WORDS = "the agent called a tool with retry backoff timeout error result request model reply token budget context window span trace event recorder segment artifact bundle query table schema column row value latency throughput queue drop seal".split(" ");
 
 /** Varied text (seeded by `i`) so compression figures are not flattered by repetition. */
-function prose(i: number, words: number): string {
+export function prose(i: number, words: number): string {
   let state = (i * 2654435761) >>> 0;
   const out: string[] = [];
   for (let w = 0; w < words; w++) {
