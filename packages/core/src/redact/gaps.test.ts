@@ -35,8 +35,9 @@ describe("redaction gaps found by review stay closed", () => {
     for (const value of [Buffer.from("password=hunter2 and ghp_" + "a1".repeat(18)), new TextEncoder().encode("token: abc123def456")]) {
       const paths: string[] = [];
       const out = JSON.stringify(redactor.sanitize({ body: value }, "payload", paths));
-      const fast = redactor.toJson({ body: value }, "payload", [], true)!;
-      for (const text of [out, fast]) {
+      const json = redactor.toJson({ body: value }, "payload", [])!;
+      const fast = redactor.cleanJson({ body: value }) ?? "";
+      for (const text of [out, json, fast]) {
         assert.ok(!text.includes("hunter2") && !text.includes("abc123def456") && !text.includes("a1a1a1a1a1"), text);
         assert.ok(!text.includes('"data":['), `bytes as an array: ${text}`);
       }

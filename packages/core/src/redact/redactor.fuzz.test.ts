@@ -57,7 +57,7 @@ describe("the redactor under generated payloads", () => {
         const payload = { noise, items: [noise, { [asKey ? "value" : "detail"]: wrap(kind, text, depth) }] };
         const core = planted.core ?? planted.secret;
         const slow = JSON.stringify(redactor.sanitize(payload, "payload", []));
-        const fast = redactor.toJson(payload, "payload", [], true) ?? "";
+        const fast = redactor.cleanJson(payload) ?? redactor.toJson(payload, "payload", []) ?? "";
         assert.equal(leaks(slow, core), undefined, `${planted.name} (${kind}) leaked: ${slow.slice(0, 300)}`);
         assert.equal(leaks(fast, core), undefined, `${planted.name} (${kind}, fast path) leaked: ${fast.slice(0, 300)}`);
       }),

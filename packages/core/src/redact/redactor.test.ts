@@ -52,12 +52,13 @@ describe("payloads serialize safely", () => {
     ];
     for (const [value, secret] of cases) {
       const paths: string[] = [];
-      const json = redactor.toJson(value, "payload", paths, true)!;
+      assert.equal(redactor.cleanJson(value), undefined, `the fast path must refuse what holds ${secret}`);
+      const json = redactor.toJson(value, "payload", paths)!;
       assert.ok(!json.includes(secret), `${secret} leaked: ${json}`);
       assert.ok(paths.length > 0, `paths listed for ${secret}`);
     }
     const clean: string[] = [];
-    assert.equal(redactor.toJson({ maxTokens: 4096, id: "call_12345", usage: { inputTokens: 3 } }, "payload", clean, true), '{"maxTokens":4096,"id":"call_12345","usage":{"inputTokens":3}}');
+    assert.equal(redactor.cleanJson({ maxTokens: 4096, id: "call_12345", usage: { inputTokens: 3 } }), '{"maxTokens":4096,"id":"call_12345","usage":{"inputTokens":3}}');
     assert.deepEqual(clean, []);
   });
 

@@ -1,0 +1,52 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Redactor } from "./redactor.js";
+
+// The redactor remembers texts it found clean so a text seen again is not scanned again. These
+// tests prove the memory can never let a secret through: every copy of secret-bearing content
+// is redacted, however often and in whatever position it repeats.
+describe("redaction of repeated content", () => {
+  const secret = "ghp_" + "Zq3".repeat(12);
+  const dirty = `the deploy log says: export GITHUB_TOKEN=${secret} then retried`;
+
+  test("every copy of a secret-bearing string is redacted, through every entry point", () => {
+    const redactor = new Redactor();
+    for (let copy = 0; copy < 50; copy++) {
+      assert.ok(!redactor.redactString(dirty).includes(secret), `copy ${copy} of the string leaked`);
+      assert.equal(redactor.cleanJson({ result: dirty }), undefined, `copy ${copy}: the fast path accepted a secret`);
+      assert.ok(!redactor.toJson({ messages: [{ content: dirty }] }, "payload", [])!.includes(secret), `copy ${copy} leaked from toJson`);
+      assert.ok(!JSON.stringify(redactor.sanitize([dirty, { text: dirty }], "payload", [])).includes(secret), `copy ${copy} leaked from sanitize`);
+    }
+  });
+
+  test("a clean string remembered as clean does not vouch for a near copy that holds a secret", () => {
+    const redactor = new Redactor();
+    const clean = "the deploy log says: export GITHUB_TOKEN_HINT then retried".repeat(20);
+    for (let i = 0; i < 5; i++) assert.equal(redactor.redactString(clean), clean);
+    const nearCopy = clean + ` ${secret}`;
+    assert.ok(!redactor.redactString(nearCopy).includes(secret));
+    assert.equal(redactor.cleanJson({ a: clean, b: nearCopy }), undefined);
+  });
+
+  test("a secret under a sensitive key is redacted even when the same text was clean elsewhere", () => {
+    const redactor = new Redactor();
+    const value = "plain-looking-value-1234567";
+    assert.equal(redactor.cleanJson({ note: value }), JSON.stringify({ note: value }));
+    assert.equal(redactor.cleanJson({ password: value }), undefined);
+    assert.ok(!redactor.toJson({ password: value }, "payload", [])!.includes(value));
+  });
+
+  test("the memory is bounded: after many megabytes of distinct clean text, secrets are still caught", () => {
+    const redactor = new Redactor();
+    const filler = "x".repeat(64 * 1024);
+    for (let i = 0; i < 400; i++) redactor.redactString(`${i} ${filler}`);
+    for (let copy = 0; copy < 3; copy++) assert.ok(!redactor.redactString(dirty).includes(secret));
+  });
+
+  test("a value whose toJSON returns a secret is not taken by the fast path", () => {
+    const redactor = new Redactor();
+    const sneaky = { shown: "nothing here", toJSON: () => ({ shown: dirty }) };
+    const fast = redactor.cleanJson({ result: sneaky });
+    assert.ok(fast === undefined || !fast.includes(secret), `leaked via toJSON: ${fast}`);
+  });
+});
