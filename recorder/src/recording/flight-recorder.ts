@@ -42,6 +42,8 @@ export class FlightRecorderExtension extends Extension {
   private readonly queue: EventQueue;
   private readonly runs = new Map<string, RunRecording>();
   private readonly background = new Set<Promise<unknown>>();
+  /** Writers of ended runs still being written whole (`closeAllNow` finishes them synchronously). */
+  private readonly finishing = new Set<RunWriter>();
   private readonly pinning = new Set<Promise<unknown>>();
   private readonly exported: IncidentExport[] = [];
   private ctx: ExtensionContext | undefined;
@@ -187,7 +189,8 @@ export class FlightRecorderExtension extends Extension {
     try {
       const now = Date.now();
       for (const run of this.runs.values()) run.flush(now);
-      for (const [run] of ended) run.flush(now);
+      // A run that ends before any of it was written is written whole when it closes.
+      for (const [run] of ended) if (run.onDisk) run.flush(now);
       for (const [run, status] of statuses) run.markStatus(status);
       this.storeArtifacts(artifacts);
       for (const [run, result, ts] of ended) this.closeRun(run, result.status, ts, result);
@@ -221,19 +224,27 @@ export class FlightRecorderExtension extends Extension {
     const runId = run.manifest.runId;
     this.runs.delete(runId);
     if (this.failure) return;
-    try {
-      run.flush(Date.now());
-      const error = result?.error ? { name: result.error.name, message: result.error.message, code: result.error.code } : undefined;
-      run.finish(status, endedAt, error);
-    } catch (error) {
-      this.fail(error);
-      return;
+    const error = result?.error ? { name: result.error.name, message: result.error.message, code: result.error.code } : undefined;
+    let written: Promise<void>;
+    if (!run.onDisk && !run.resumed) {
+      // Short runs (most of them) end before the first write: no lock, no plain file, no re-reading.
+      written = run.finishWhole(status, endedAt, error);
+      this.finishing.add(run.writer);
+    } else {
+      try {
+        run.flush(Date.now());
+        run.finish(status, endedAt, error);
+      } catch (error) {
+        this.fail(error);
+        return;
+      }
+      written = run.writer.close(true);
     }
     const pins = [...run.referenced];
     const earlier = [...this.background]; // this run's artifact puts among them
     this.track(
       (async () => {
-        await run.writer.close(true);
+        await written.finally(() => this.finishing.delete(run.writer));
         await Promise.allSettled(earlier);
         for (const sha256 of pins) await this.artifacts.pin(sha256, `run:${runId}`).catch(() => undefined);
         await enforceRetention(this.options.dir, this.options.maxBytes, this.options.maxAge, this.artifacts);
@@ -275,6 +286,7 @@ export class FlightRecorderExtension extends Extension {
   closeAllNow(): void {
     try {
       this.drain();
+      for (const writer of this.finishing) writer.closeNow();
       for (const run of this.runs.values()) {
         run.flush(Date.now());
         run.writer.closeNow();

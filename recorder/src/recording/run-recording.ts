@@ -21,6 +21,8 @@ export interface PendingArtifact {
   json?: string;
 }
 
+type RunError = { name: string; message: string; code?: string };
+
 /** Payloads that carry Error objects or another extension's arbitrary data always take the careful path. */
 const CAREFUL_KINDS = new Set(["error", "retry", "agent_end", "custom"]);
 
@@ -39,6 +41,8 @@ export class RunRecording {
   private manifestWritten = false;
   /** Artifacts to pin for this run (payload refs and CUSTOM events with a sha256). */
   readonly referenced = new Set<string>();
+  /** The run continues a recorded one (its directory and segments exist already). */
+  readonly resumed: boolean;
 
   constructor(
     readonly writer: RunWriter,
@@ -48,6 +52,7 @@ export class RunRecording {
     private readonly sanitizer: Redactor,
   ) {
     const agent = start.info;
+    this.resumed = previous !== undefined;
     this.manifest = previous
       ? { ...previous, status: "running", endedAt: null, pid: process.pid }
       : {
@@ -135,13 +140,33 @@ export class RunRecording {
     this.writer.writeManifest(this.manifest);
   }
 
-  finish(status: RecordedRunStatus, endedAt: number, error?: { name: string; message: string; code?: string }): void {
+  /** True once any of the run was written (else `finishWhole` writes it all at once). */
+  get onDisk(): boolean {
+    return this.writer.opened;
+  }
+
+  finish(status: RecordedRunStatus, endedAt: number, error?: RunError): void {
+    this.settle(status, endedAt, error);
+    this.writer.writeManifest(this.manifest);
+  }
+
+  /** A run of which nothing was written yet ends: its lines and manifest go to disk together, off the agent's thread. */
+  finishWhole(status: RecordedRunStatus, endedAt: number, error?: RunError): Promise<void> {
+    this.compact();
+    const lines = this.chunks.join("");
+    this.chunks = [];
+    this.bufferedLength = 0;
+    this.settle(status, endedAt, error);
+    this.manifestWritten = true;
+    return this.writer.writeWhole(lines, this.manifest);
+  }
+
+  private settle(status: RecordedRunStatus, endedAt: number, error: RunError | undefined): void {
     this.manifest.status = status;
     this.manifest.endedAt = endedAt;
     // An error message is the likeliest place for a secret in run metadata (a failed call's URL or header).
     if (error) this.manifest.error = this.sanitizer.sanitize(error, "error", []) as RunManifest["error"];
     this.manifest.artifacts = [...this.referenced];
-    this.writer.writeManifest(this.manifest);
   }
 
   private push(kind: string, ts: number, spanId: string | null, parentSpanId: string | null, attrs: Record<string, unknown>, payload: unknown, artifacts: PendingArtifact[]): void {

@@ -1,8 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, promises as fs, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { RunManifest } from "../format/event.js";
 import { lockPathOf, runManifestPathOf, segmentIndexOf, segmentName, segmentsDirOf } from "../format/layout.js";
-import { sealSegment } from "./seal.js";
+import { sealSegment, writeAtomically, writeSealed } from "./seal.js";
 
 /** When the active segment is sealed: whichever limit is reached first. */
 export interface SegmentLimits {
@@ -25,6 +25,8 @@ export class RunWriter {
   private segmentOpenedAt = 0;
   private sealing: Promise<void> = Promise.resolve();
   private sealError: unknown;
+  /** A whole run being written off the agent's thread (see `writeWhole`), until it is on disk. */
+  private whole: { lines: string; manifest: RunManifest } | undefined;
 
   /** No I/O until the first write: the directory, lock and segment numbering come then. */
   constructor(readonly runDir: string, private readonly limits: SegmentLimits) {
@@ -40,6 +42,24 @@ export class RunWriter {
     this.segmentIndex = existing.length ? Math.max(...existing) + 1 : 1;
   }
 
+  /** True once anything of the run is on disk (its directory, lock and first segment). */
+  get opened(): boolean {
+    return this.segmentIndex !== 0;
+  }
+
+  /**
+   * A run that started and ended before any of it was written: its lines become one sealed
+   * segment straight from memory (no plain file written, read back and deleted), then
+   * `run.json`, all off the agent's thread. Until that is done, `closeNow` can still write them.
+   */
+  async writeWhole(lines: string, manifest: RunManifest): Promise<void> {
+    this.whole = { lines, manifest };
+    await fs.mkdir(this.segmentsDir, { recursive: true });
+    if (lines.length > 0) await writeSealed(join(this.segmentsDir, segmentName(1)), Buffer.from(lines));
+    await writeAtomically(runManifestPathOf(this.runDir), manifestText(manifest));
+    this.whole = undefined;
+  }
+
   /** The manifest of a run directory, or undefined when it has none (yet). */
   static readManifest(runDir: string): RunManifest | undefined {
     const path = runManifestPathOf(runDir);
@@ -51,7 +71,7 @@ export class RunWriter {
     this.ensureOpen();
     const path = runManifestPathOf(this.runDir);
     const tmp = `${path}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify(manifest, null, 2) + "\n");
+    writeFileSync(tmp, manifestText(manifest));
     renameSync(tmp, path);
   }
 
@@ -83,6 +103,14 @@ export class RunWriter {
   closeNow(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    const whole = this.whole;
+    if (!whole) return;
+    // The process is exiting before a whole run reached the disk: its lines stay plain (`recover` seals them).
+    this.whole = undefined;
+    mkdirSync(this.segmentsDir, { recursive: true });
+    if (whole.lines.length > 0) writeFileSync(join(this.segmentsDir, segmentName(1)), whole.lines);
+    this.segmentIndex = 2;
+    this.writeManifest(whole.manifest);
   }
 
   releaseLockNow(): void {
@@ -115,4 +143,8 @@ export class RunWriter {
       ),
     );
   }
+}
+
+function manifestText(manifest: RunManifest): string {
+  return JSON.stringify(manifest, null, 2) + "\n";
 }

@@ -20,28 +20,50 @@ export function completeLines(bytes: Buffer): { complete: Buffer; tornBytes: num
  */
 export async function sealSegment(plainPath: string): Promise<SealedSegmentInfo> {
   const { complete: content } = completeLines(await fs.readFile(plainPath));
+  const info = await writeSealed(plainPath, content);
+  await fs.rm(plainPath, { force: true });
+  return info;
+}
+
+/** Writes complete NDJSON lines as the sealed segment `<plainPath>.zst` (then its sidecar), each atomically. */
+export async function writeSealed(plainPath: string, content: Buffer): Promise<SealedSegmentInfo> {
   const frame = await zstdCompress(content);
   const info: SealedSegmentInfo = {
     sha256: createHash("sha256").update(frame).digest("hex"),
     contentSha256: createHash("sha256").update(content).digest("hex"),
     bytes: content.byteLength,
     compressedBytes: frame.byteLength,
-    ...lineStats(content.toString("utf8")),
+    ...lineStats(content),
   };
   const sealedPath = `${plainPath}.zst`;
   await writeAtomically(sealedPath, frame);
   await writeAtomically(`${sealedPath}.sha256`, JSON.stringify(info) + "\n");
-  await fs.rm(plainPath, { force: true });
   return info;
 }
 
-function lineStats(text: string): Pick<SealedSegmentInfo, "events" | "firstSeq" | "lastSeq"> {
-  const lines = text.split("\n").filter((line) => line.length > 0);
-  return { events: lines.length, firstSeq: seqOf(lines[0]), lastSeq: seqOf(lines[lines.length - 1]) };
+/** Counted on the bytes: decoding a whole segment to split it costs more than compressing it. */
+function lineStats(content: Buffer): Pick<SealedSegmentInfo, "events" | "firstSeq" | "lastSeq"> {
+  let events = 0;
+  let first: number | undefined;
+  let last = 0;
+  for (let start = 0; start < content.byteLength; ) {
+    const newline = content.indexOf(0x0a, start);
+    const end = newline === -1 ? content.byteLength : newline;
+    if (end > start) {
+      events++;
+      first ??= start;
+      last = start;
+    }
+    start = end + 1;
+  }
+  return { events, firstSeq: first === undefined ? null : seqAt(content, first), lastSeq: first === undefined ? null : seqAt(content, last) };
 }
 
-function seqOf(line: string | undefined): number | null {
-  const match = line ? /"seq":(\d+)/.exec(line) : null;
+/** The `seq` of the line starting at `start` (it comes first in every line the recorder writes). */
+function seqAt(content: Buffer, start: number): number | null {
+  const newline = content.indexOf(0x0a, start);
+  const head = content.toString("utf8", start, Math.min(newline === -1 ? content.byteLength : newline, start + 4096));
+  const match = /"seq":(\d+)/.exec(head);
   return match ? Number(match[1]) : null;
 }
 

@@ -1,5 +1,5 @@
 import { detect, patternDetector, replaceSpans, type Detector } from "./detector.js";
-import { CleanTexts } from "./clean-texts.js";
+import { RedactionMemo } from "./redaction-memo.js";
 import { HintScanner, type HintScan } from "./hint-scanner.js";
 import { keyValueSpans } from "./key-values.js";
 import { DEFAULT_PATTERNS, resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
@@ -48,8 +48,8 @@ export class Redactor {
   private readonly shortest: number;
   /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
   private readonly parents = new Map<object, [object, string]>();
-  /** Texts already found clean: each distinct string is scanned once while it is remembered. */
-  private readonly cleanTexts = new CleanTexts();
+  /** Texts already redacted: each distinct string is scanned once while it is remembered. */
+  private readonly memo = new RedactionMemo();
 
   private readonly description: RedactionDescription | "off";
 
@@ -147,9 +147,11 @@ export class Redactor {
    * (so an encoding nested in a string is redacted too), else by scanning `key: value` forms.
    */
   redactString(text: string): string {
-    if (!this.redacting || text.length < this.shortest || this.cleanTexts.has(text)) return text;
+    if (!this.redacting || text.length < this.shortest) return text;
+    const known = this.memo.get(text);
+    if (known !== undefined) return known;
     const redacted = this.redactFresh(text);
-    if (redacted === text) this.cleanTexts.add(text);
+    this.memo.set(text, redacted);
     return redacted;
   }
 

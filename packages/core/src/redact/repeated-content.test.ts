@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Redactor } from "./redactor.js";
 
-// The redactor remembers texts it found clean so a text seen again is not scanned again. These
+// The redactor remembers what it made of each text so a text seen again is not scanned again. These
 // tests prove the memory can never let a secret through: every copy of secret-bearing content
 // is redacted, however often and in whatever position it repeats.
 describe("redaction of repeated content", () => {
