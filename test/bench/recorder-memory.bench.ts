@@ -1,14 +1,15 @@
 // Recorder memory (issue 4): heap growth while recording 1,000,000 events (target < 64 MB).
 // Events go through the real hook bus, queue, writer and sealing; the heap is sampled after
 // every batch and measured after a full GC at the end.
-// Run: npx tsx test/bench/recorder-memory.bench.ts [events=1000000]
+// Run: npx tsx test/bench/recorder-memory.bench.ts
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { bytesUnder, emitEvents, fmt, recordingHarness, tempStore } from "./support/recording.js";
+import { emitEvents, recordingHarness, tempStore } from "./support/recording.js";
+import { report, sized } from "./support/report.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
-const events = Number(process.argv[2] ?? 1_000_000);
+const events = sized(1_000_000, 20_000);
 const MB = 1024 * 1024;
 
 const store = tempStore("hx-bench-mem-");
@@ -28,11 +29,10 @@ try {
   const after = process.memoryUsage().heapUsed;
   await agent.close();
   if (recorder.failed) throw recorder.failed;
-  console.log(`recorder memory: ${fmt(events)} events in ${fmt(seconds, 1)} s (${fmt(events / seconds)} events/s)`);
-  console.log(`  heap before            ${fmt(base / MB, 1)} MB`);
-  console.log(`  peak heap growth       ${fmt((peak - base) / MB, 1)} MB (sampled every 20,000 events; includes garbage not yet collected)`);
-  console.log(`  retained growth (GC)   ${fmt((after - base) / MB, 1)} MB   (target < 64 MB)`);
-  console.log(`  store on disk          ${fmt(bytesUnder(store.dir) / MB, 1)} MB`);
+  report("recorder-memory", [
+    { measure: `recorder: retained heap growth after ${events.toLocaleString("en-US")} events`, unit: "MB", harnessx: (after - base) / MB, aim: { on: "value", op: "<", target: 64 } },
+    { measure: `recorder: peak heap growth while recording (sampled, garbage included)`, unit: "MB", harnessx: (peak - base) / MB, note: `${Math.round(events / seconds).toLocaleString("en-US")} events/s` },
+  ]);
 } finally {
   store.cleanup();
 }

@@ -1,12 +1,13 @@
 // Recording throughput (issue 4): the flight recorder against pino writing the same event
 // objects to a file, side by side in one run. Redaction is on for the recorder (default rules).
-// Run: npx tsx test/bench/recorder-throughput.bench.ts [events=200000]
+// Run: npx tsx test/bench/recorder-throughput.bench.ts
 import { join } from "node:path";
 import { once } from "node:events";
 import pino from "pino";
-import { bytesUnder, emitEvents, fmt, recordingHarness, tempStore, toolEvent } from "./support/recording.js";
+import { bytesUnder, emitEvents, recordingHarness, tempStore, toolEvent } from "./support/recording.js";
+import { report, sized } from "./support/report.js";
 
-const events = Number(process.argv[2] ?? 200_000);
+const events = sized(200_000, 5_000);
 const BATCH = 1000;
 
 async function recorderRate(redact: boolean): Promise<{ rate: number; bytes: number }> {
@@ -54,9 +55,16 @@ const pinoResult = await pinoRate();
 const redacted = await recorderRate(true);
 const plain = await recorderRate(false);
 
-console.log(`recorder throughput, ${fmt(events)} tool-call events of ~400 bytes`);
-console.log(`  pino (file, async, 8 KiB buffer)     ${fmt(pinoResult.rate).padStart(10)} events/s   ${fmt(pinoResult.bytes / 1e6, 1)} MB written (plain)`);
-console.log(`  recorder, redaction on (default)      ${fmt(redacted.rate).padStart(10)} events/s   ${fmt(redacted.bytes / 1e6, 1)} MB on disk (zstd-sealed)`);
-console.log(`  recorder, redaction off               ${fmt(plain.rate).padStart(10)} events/s`);
-console.log(`  ratio recorder(redacted) / pino       ${fmt(redacted.rate / pinoResult.rate, 2)}`);
-console.log(`  ratio recorder(plain) / pino          ${fmt(plain.rate / pinoResult.rate, 2)}`);
+const MB = 1e6;
+report("recorder-throughput", [
+  {
+    measure: `recorder events/s, ${events.toLocaleString("en-US")} tool-call events (~400 B), redaction on`,
+    unit: "events/s",
+    harnessx: redacted.rate,
+    anchor: pinoResult.rate,
+    anchorName: "pino, same events",
+    aim: { on: "ratio", op: ">=", target: 1 },
+    note: `${(redacted.bytes / MB).toFixed(1)} MB on disk sealed vs pino ${(pinoResult.bytes / MB).toFixed(1)} MB plain`,
+  },
+  { measure: "recorder events/s, redaction off", unit: "events/s", harnessx: plain.rate, anchor: pinoResult.rate, anchorName: "pino, same events" },
+]);

@@ -20,8 +20,8 @@ export interface Replacements {
 
 const REDACTED: Replacements = { shape: (name) => `[REDACTED:${name}]`, key: () => "[REDACTED]" };
 
-/** Thrown out of a serialization that met something to redact: the careful path takes over. */
-const NEEDS_REDACTION = new Error("needs redaction");
+/** Deeper plain data takes the careful path (which cuts values nested past its own limit). */
+const MAX_CLEAN_DEPTH = 60;
 
 /** Strings longer than this are not parsed as JSON to redact inside them (the text rules still apply). */
 const MAX_NESTED_JSON_CHARS = 4_000_000;
@@ -121,17 +121,35 @@ export class Redactor {
 
   /**
    * The common case at native speed (the recorder's hot path): the JSON of plain data (no
-   * Errors, Maps, binary, BigInt or cycles) in which redaction would change nothing, checked
-   * value by value as it is serialized. Undefined otherwise: then use `toJson`.
+   * Errors, Maps, binary, BigInt, cycles or `toJSON`) in which redaction would change nothing.
+   * Undefined otherwise: then use `toJson`.
    */
   cleanJson(value: unknown): string | undefined {
-    if (!this.redacting) return structuralJsonOf(value);
-    const policy = this;
-    return structuralJsonOf(value, function (this: object, key: string, item: unknown): unknown {
-      if (key !== "" && item !== null && item !== undefined && item !== "" && typeof item !== "function" && !Array.isArray(this) && policy.isSensitiveKey(key)) throw NEEDS_REDACTION;
-      if (typeof item === "string" && policy.redactString(item) !== item) throw NEEDS_REDACTION;
-      return item;
-    });
+    const json = structuralJsonOf(value);
+    return json !== undefined && (!this.redacting || this.isClean(value, 0)) ? json : undefined;
+  }
+
+  /**
+   * True when no key of this plain data is sensitive and no string in it needs redacting: the
+   * values JSON.stringify writes (own enumerable keys, array items), each text looked up in the
+   * memo. A `toJSON` (it could write other data) sends the value to the careful path.
+   */
+  private isClean(value: unknown, depth: number): boolean {
+    if (typeof value === "string") return value.length < this.shortest || this.redactString(value) === value;
+    if (typeof value !== "object" || value === null) return true;
+    if (depth > MAX_CLEAN_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) if (!this.isClean(value[i], depth + 1)) return false;
+      return true;
+    }
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const item = (value as Record<string, unknown>)[key];
+      if (item === undefined || item === null || typeof item === "function") continue;
+      if (item !== "" && this.isSensitiveKey(key)) return false;
+      if (!this.isClean(item, depth + 1)) return false;
+    }
+    return true;
   }
 
   /** The detectors a text may trip: those whose hint literals it holds, whose hint function agrees, or that have no hint. */

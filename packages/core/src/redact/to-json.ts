@@ -53,12 +53,12 @@ export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, va
 /**
  * Native JSON of plain data, or undefined when the value may hold what only the careful path
  * renders right (a cycle or BigInt throws; an empty `{}` may be an Error or a Map; `{"0":` a
- * typed array). Not redacted; `check` (a JSON.stringify replacer) may throw to give up.
+ * typed array). Not redacted.
  */
-export function structuralJsonOf(value: unknown, check?: (this: object, key: string, item: unknown) => unknown): string | undefined {
+export function structuralJsonOf(value: unknown): string | undefined {
   let json: string | undefined;
   try {
-    json = JSON.stringify(value, check);
+    json = JSON.stringify(value);
   } catch {
     return undefined;
   }
