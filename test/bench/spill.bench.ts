@@ -1,11 +1,10 @@
 /**
- * Result spilling on a large JSON array of objects (default 100 MB; SPILL_BENCH_MB=20 for a
- * quick run): spill (store + envelope), first and repeated `query`, `slice`, `search`, and
- * peak RSS, side by side with the naive approach (JSON.parse of the whole result and a
- * JavaScript filter answering the same question). Each approach runs in its own child
- * process so their peak RSS figures do not mix.
+ * Result spilling on a large JSON array of objects (100 MB; 2 MB under BENCH_SMALL=1): spill
+ * (store + envelope) and the first `query`, repeated queries, and peak RSS, beside the naive
+ * approach (JSON.parse of the whole result and a JavaScript scan answering the same question).
+ * Each approach runs in its own child process so their peak RSS figures do not mix.
  *
- *   npx tsx test/bench/spill.bench.ts
+ *   node --expose-gc --import tsx test/bench/spill.bench.ts
  */
 import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Agent, ScriptedProvider, type ToolResult } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { ResultSpillExtension } from "@harnessx/spill";
-import { lockSettings, resolveLimits, ResultTable } from "@harnessx/spill/test-support";
+import { median, report, sized } from "./support/report.js";
 
 const REGIONS = ["eu", "us", "apac", "latam"];
 const QUESTION_SQL = "SELECT region, count(*) AS orders, round(sum(amount), 2) AS total FROM result WHERE active AND amount > 500 GROUP BY region ORDER BY region";
@@ -80,7 +79,6 @@ const baselineMb = () => {
   return Math.round(process.memoryUsage().rss / 1e6);
 };
 const ms = (t0: number) => Math.round((performance.now() - t0) * 10) / 10;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function spillMode(fixture: string, storeRoot: string): Promise<Record<string, unknown>> {
   // Held only until the spill, as an agent holds a tool's output until middleware replaces it.
@@ -103,7 +101,6 @@ async function spillMode(fixture: string, storeRoot: string): Promise<Record<str
   t0 = performance.now();
   const first = JSON.parse(await read({ resultId: envelope.resultId, op: "query", sql: QUESTION_SQL }));
   const firstQueryMs = ms(t0);
-  const queryPeak = rss.peak;
   const repeats: number[] = [];
   let repeated: unknown;
   for (let k = 0; k < 7; k++) {
@@ -111,6 +108,8 @@ async function spillMode(fixture: string, storeRoot: string): Promise<Record<str
     repeated = JSON.parse(await read({ resultId: envelope.resultId, op: "query", sql: REPEAT_SQL })).rows;
     repeats.push(performance.now() - t0);
   }
+  // The aim's RSS: spill and queries; the slice and search below build a pretty-printed view on purpose.
+  const queryPeak = rss.peak;
   t0 = performance.now();
   const slice = await read({ resultId: envelope.resultId, op: "slice", unit: "lines", start: Math.floor(envelope.rows * 4.5), count: 40 });
   const firstSliceMs = ms(t0);
@@ -125,28 +124,12 @@ async function spillMode(fixture: string, storeRoot: string): Promise<Record<str
   const regexMs = ms(t0);
   await agent.close();
   const peak = rss.stop();
-  const parts = await spillParts(fixture, storeRoot);
   return {
     spillMs, firstQueryMs, spillPlusFirstQueryMs: Math.round(spillMs + firstQueryMs), repeatedQueryMedianMs: Math.round(median(repeats) * 10) / 10,
     firstSliceMs, sliceMs, searchMs, regexSearchMs: regexMs, peakRssMb: peak, spillPeakRssMb: spillPeak, queryPeakRssMb: queryPeak, baselineRssMb: baseline,
-    envelopeChars: spilled.content.length, answer: first.rows, repeated, parts,
+    envelopeChars: spilled.content.length, answer: first.rows, repeated,
     checks: { sliceOk: slice.startsWith("[lines "), searchFound: search.includes(NEEDLE), regexFound: regex.includes(NEEDLE) },
   };
-}
-
-/** The spill's two branches timed alone, one after the other: which one is the critical path. */
-async function spillParts(fixture: string, storeRoot: string): Promise<Record<string, number>> {
-  const bytes = readFileSync(fixture);
-  let t0 = performance.now();
-  await new ArtifactStore(join(storeRoot, "parts")).put(bytes);
-  const storePutMs = ms(t0);
-  const tempDir = mkdtempSync(join(tmpdir(), "harnessx-spill-parts-"));
-  t0 = performance.now();
-  const table = await ResultTable.load({ kind: "json_array_of_objects", data: bytes }, { tempDir, lock: lockSettings(resolveLimits()) });
-  const duckdbLoadMs = ms(t0);
-  await table.close();
-  rmSync(tempDir, { recursive: true, force: true });
-  return { storePutMs, duckdbLoadMs };
 }
 
 function naiveMode(fixture: string): Record<string, unknown> {
@@ -177,12 +160,12 @@ async function main(): Promise<void> {
   if (mode === "spill") return void process.stdout.write(JSON.stringify(await spillMode(fixture, storeRoot)));
   if (mode === "naive") return void process.stdout.write(JSON.stringify(naiveMode(fixture)));
 
-  const megabytes = Number(process.env.SPILL_BENCH_MB ?? 100);
+  const megabytes = sized(100, 2);
   const dir = mkdtempSync(join(tmpdir(), "harnessx-spill-bench-"));
   try {
     const path = join(dir, "orders.json");
     const { rows, bytes } = await writeFixture(path, megabytes);
-    console.log(`fixture: JSON array of ${rows.toLocaleString()} objects, ${(bytes / 1e6).toFixed(1)} MB`);
+    console.log(`fixture: JSON array of ${rows.toLocaleString()} objects, ${(bytes / 1e6).toFixed(1)} MB; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${availableParallelism()} cores`);
     const self = fileURLToPath(import.meta.url);
     const child = (args: string[]) => {
       const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", self, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
@@ -192,31 +175,29 @@ async function main(): Promise<void> {
     const spill = child(["spill", path, join(dir, "store")]);
     const naive = child(["naive", path]);
     const same = JSON.stringify(spill.answer) === JSON.stringify(naive.answer);
-    console.log(`same answer from both: ${same}`);
-    console.table({
-      "spill (store + envelope)": { ms: spill.spillMs },
-      "first query": { ms: spill.firstQueryMs },
-      "spill + first query": { ms: spill.spillPlusFirstQueryMs, aim: "< 1000" },
-      "repeated query (median of 7)": { ms: spill.repeatedQueryMedianMs, aim: "< 50" },
-      "slice (first: pretty-prints)": { ms: spill.firstSliceMs },
-      "slice (cached view)": { ms: spill.sliceMs },
-      "search literal": { ms: spill.searchMs },
-      "search regex (worker)": { ms: spill.regexSearchMs },
-      "naive JSON.parse": { ms: naive.parseMs },
-      "naive JS filter": { ms: naive.filterMs },
-      "naive parse + filter": { ms: naive.parsePlusFilterMs },
-    });
-    console.table({
-      "spill: spill + first query": { peakRssMb: spill.queryPeakRssMb, baselineRssMb: spill.baselineRssMb, aboveBaselineMb: spill.queryPeakRssMb - spill.baselineRssMb, aim: "< 500" },
-      "spill: all ops (incl. slice/search view)": { peakRssMb: spill.peakRssMb, baselineRssMb: spill.baselineRssMb, aboveBaselineMb: spill.peakRssMb - spill.baselineRssMb },
-      "naive: JSON.parse + filter": { peakRssMb: naive.peakRssMb, baselineRssMb: naive.baselineRssMb, aboveBaselineMb: naive.peakRssMb - naive.baselineRssMb },
-    });
-    console.log(`ratios: naive parse+filter / (spill + first query) = ${(naive.parsePlusFilterMs / spill.spillPlusFirstQueryMs).toFixed(2)}x; naive parse+filter / repeated query = ${(naive.parsePlusFilterMs / spill.repeatedQueryMedianMs).toFixed(0)}x; peak RSS naive / spill = ${(naive.peakRssMb / spill.peakRssMb).toFixed(2)}x`);
-    const parts = spill.parts as unknown as Record<string, number>;
-    console.log(`spill branches alone (they run in parallel): store.put (sha256 + zstd + write) ${parts.storePutMs} ms, DuckDB table load (temp file + read_json) ${parts.duckdbLoadMs} ms`);
-    console.log(`machine load average while running: ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${availableParallelism()} cores`);
-    console.log(`envelope: ${spill.envelopeChars} characters; checks: ${JSON.stringify(spill.checks)}`);
-    if (!same) process.exitCode = 1;
+    console.log(`  spill ${spill.spillMs} ms, first query ${spill.firstQueryMs} ms; slice ${spill.firstSliceMs} ms (first: pretty-prints), ${spill.sliceMs} ms (cached); search ${spill.searchMs} ms, regex ${spill.regexSearchMs} ms; peak RSS with slice/search views ${spill.peakRssMb} MB`);
+    console.log(`  naive: JSON.parse ${naive.parseMs} ms + scan ${naive.filterMs} ms, peak RSS ${naive.peakRssMb} MB; same answer: ${same}; checks ${JSON.stringify(spill.checks)}`);
+    report("spill", [
+      {
+        measure: `spill + first query, ${megabytes} MB JSON`,
+        unit: "s",
+        harnessx: spill.spillPlusFirstQueryMs / 1000,
+        anchor: naive.parsePlusFilterMs / 1000,
+        anchorName: "JSON.parse + scan",
+        aim: { on: "value", op: "<=", target: 1 },
+      },
+      { measure: "repeat query (median of 7)", unit: "ms", harnessx: spill.repeatedQueryMedianMs, aim: { on: "value", op: "<=", target: 50 } },
+      {
+        measure: "spill RSS (peak over spill and queries)",
+        unit: "MB",
+        harnessx: spill.queryPeakRssMb,
+        anchor: naive.peakRssMb,
+        anchorName: "JSON.parse + scan",
+        aim: { on: "value", op: "<", target: 500 },
+        note: `the ${megabytes} MB result held as a string: baseline ${spill.baselineRssMb} MB`,
+      },
+    ]);
+    if (!same || !Object.values(spill.checks as unknown as Record<string, boolean>).every(Boolean)) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

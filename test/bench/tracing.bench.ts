@@ -4,7 +4,8 @@
  *   2. N agent runs without tracing, 3. the same N runs with the extension.
  * Every loop yields to the event loop (the BatchSpanProcessor drops spans when
  * it never does; section 4 shows that the counting pipeline sees such drops).
- * Usage: npx tsx test/bench/tracing.bench.ts [iterations]   (or TRACING_BENCH_N; default 10000)
+ * Usage: node --expose-gc --import tsx test/bench/tracing.bench.ts [iterations]
+ * (or TRACING_BENCH_N; default 10000, 200 under BENCH_SMALL=1)
  */
 import { Agent, ScriptedProvider, tool, type ModelRequest } from "@harnessx/core";
 import { OpenTelemetryExtension } from "@harnessx/exporters/otel";
@@ -12,8 +13,9 @@ import { countingBatchProcessor } from "@harnessx/exporters/otel-setup";
 import { ROOT_CONTEXT, SpanKind, trace, type Tracer } from "@opentelemetry/api";
 import { ExportResultCode } from "@opentelemetry/core";
 import { BasicTracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { median, report, sized } from "./support/report.js";
 
-const N = Number(process.argv[2] ?? process.env.TRACING_BENCH_N ?? 10_000);
+const N = Number(process.argv[2] ?? process.env.TRACING_BENCH_N ?? sized(10_000, 200));
 /** Each variant runs N iterations in CHUNKS interleaved slices, so load from other processes hits all alike. */
 const CHUNKS = 10;
 const SPANS_PER_RUN = 4; // invoke_agent + 2 chat + 1 execute_tool
@@ -82,8 +84,6 @@ async function runs(agent: Agent, count: number): Promise<number> {
   return performance.now() - start;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function main(): Promise<void> {
   const bare = pipeline();
   const direct = pipeline();
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     ["plain", (n) => runs(plain, n)],
     ["traced", (n) => runs(withTracing, n)],
   ];
-  for (const [, run] of variants) await run(500); // JIT warm-up
+  for (const [, run] of variants) await run(sized(500, 50)); // JIT warm-up
   const perIteration = new Map<string, number[]>(variants.map(([name]) => [name, []]));
   const slice = Math.max(1, Math.floor(N / CHUNKS));
   for (let c = 0; c < CHUNKS; c++) {
@@ -113,13 +113,21 @@ async function main(): Promise<void> {
   const tracedRun = median(perIteration.get("traced")!);
   const extensionSpan = (tracedRun - plainRun) / SPANS_PER_RUN;
   console.log(`tracing bench: ${slice * CHUNKS} iterations per variant in ${CHUNKS} interleaved slices (medians); BatchSpanProcessor + no-op exporter; every loop yields`);
-  console.log(`  SDK bare span create+end              ${bareSpan.toFixed(2)} µs/span`);
-  console.log(`  SDK direct, same spans and attributes ${directSpan.toFixed(2)} µs/span  (${(directSpan / bareSpan).toFixed(2)}x bare)`);
-  console.log(`  agent run without tracing             ${plainRun.toFixed(2)} µs/run`);
-  console.log(`  agent run with OpenTelemetryExtension ${tracedRun.toFixed(2)} µs/run  (${SPANS_PER_RUN} spans, ${(tracedRun / plainRun).toFixed(2)}x the untraced run)`);
-  console.log(`  extension cost per span               ${extensionSpan.toFixed(2)} µs/span  (${(extensionSpan / bareSpan).toFixed(2)}x bare; ${(extensionSpan / directSpan).toFixed(2)}x direct; aim < 2x bare)`);
   console.log(`  traced pipeline: spans ended ${traced.counts.ended}, exported ${traced.counts.exported}, dropped ${traced.counts.dropped()}`);
-
+  report("tracing", [
+    { measure: "OTel: traced run vs untraced", unit: "ms per run", harnessx: tracedRun / 1000, anchor: plainRun / 1000, anchorName: "untraced run", aim: { on: "ratio", op: "<=", target: 1.1 }, note: `${SPANS_PER_RUN} spans per run` },
+    {
+      measure: "OTel: extension cost per span vs hand-written SDK calls",
+      unit: "µs per span",
+      harnessx: extensionSpan,
+      anchor: directSpan,
+      anchorName: "hand-written SDK calls, same attributes",
+      aim: { on: "ratio", op: "<=", target: 1 },
+      note: "(traced run - untraced run) / spans",
+    },
+    // Context, no aim: what one span costs the SDK itself, attributes aside.
+    { measure: "OTel: extension cost per span vs a bare SDK span", unit: "µs per span", harnessx: extensionSpan, anchor: bareSpan, anchorName: "bare SDK span" },
+  ]);
   // What the batch processor does to a loop that never yields, and that the counting pipeline sees it.
   const starved = pipeline();
   for (let i = 0; i < 5000; i++) starved.tracer.startSpan("no-yield").end();

@@ -23,6 +23,18 @@ export function sha256Hex(data: Uint8Array | string): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
+const HASH_SLICE_BYTES = 8 * 1024 * 1024;
+
+/** sha256 hex of large bytes, yielding to the event loop between 8 MiB slices (~20 ms each). */
+async function sha256InSlices(bytes: Uint8Array): Promise<string> {
+  const hash = createHash("sha256");
+  for (let at = 0; at < bytes.byteLength; at += HASH_SLICE_BYTES) {
+    hash.update(bytes.subarray(at, at + HASH_SLICE_BYTES));
+    if (at + HASH_SLICE_BYTES < bytes.byteLength) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return hash.digest("hex");
+}
+
 /**
  * Content-addressed, zstd-compressed blobs under `<root>/artifacts/`, shared by the
  * flight recorder and the result spill. Layout:
@@ -41,13 +53,22 @@ export class ArtifactStore {
     this.dir = join(root, "artifacts");
   }
 
-  /** Stores the bytes once (dedup by content); safe to call from several processes at once. */
-  async put(data: Uint8Array | string): Promise<StoredArtifact> {
+  /**
+   * Stores the bytes once (dedup by content); safe to call from several processes at once.
+   * `expectNew` (large content unlikely to be stored already, such as a spilled result) starts
+   * compressing before the hash is known and hashes in slices between event-loop turns, so the
+   * compression (off the main thread) overlaps the hash and other I/O keeps moving; a duplicate
+   * then costs a compression thrown away.
+   */
+  async put(data: Uint8Array | string, options: { expectNew?: boolean } = {}): Promise<StoredArtifact> {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    const sha256 = sha256Hex(bytes);
+    const early = options.expectNew ? zstdCompress(bytes) : undefined;
+    // Settled here too, so a duplicate (whose frame nobody awaits) leaves no unhandled rejection.
+    early?.catch(() => undefined);
+    const sha256 = options.expectNew ? await sha256InSlices(bytes) : sha256Hex(bytes);
     const path = this.pathOf(sha256);
     if (await exists(path)) return { sha256, bytes: bytes.byteLength };
-    const frame = await zstdCompress(bytes);
+    const frame = await (early ?? zstdCompress(bytes));
     await this.writeAtomically(path, frame);
     return { sha256, bytes: bytes.byteLength };
   }

@@ -1,8 +1,9 @@
 // Runs one model-written query inside the query process: DuckDB must parse it as exactly one
 // SELECT, the whole of it (prepare, execution, shaping) is interrupted at the time limit, and rows
 // are streamed a chunk at a time and shaped only until a cap is reached.
-import { DuckDBTypeId, JsonDuckDBValueConverter, StatementType, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResult } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResult, DuckDBTypeId as TypeId } from "@duckdb/node-api";
 import type { JsonValue } from "@harnessx/core";
+import { duckdb } from "./duckdb.js";
 import { timeoutMessage, type QueryAnswer, type QueryLimits } from "./sandbox-protocol.js";
 
 /** A refusal the model can fix; `code` becomes the `read_result_<code>` error code. */
@@ -15,7 +16,8 @@ export class QueryRefusal extends Error {
   }
 }
 
-const WIDE_INTEGERS = new Set<DuckDBTypeId>([DuckDBTypeId.BIGINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
+const { DuckDBTypeId, JsonDuckDBValueConverter, StatementType } = duckdb;
+const WIDE_INTEGERS = new Set<TypeId>([DuckDBTypeId.BIGINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
 
 export async function runGuardedQuery(connection: DuckDBConnection, sql: string, limits: QueryLimits): Promise<QueryAnswer> {
   const deadline = Date.now() + limits.timeoutMs;

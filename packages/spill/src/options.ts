@@ -5,7 +5,8 @@ import type { LockSettings } from "./sandbox-protocol.js";
 export interface SpillStore {
   /** Where the store keeps its files, if on disk: hidden from what `read_result` tells the model. */
   readonly root?: string;
-  put(data: Uint8Array | string): Promise<{ sha256: string; bytes: number }>;
+  /** `expectNew`: a hint that the content is large and probably not stored yet (a store may ignore it). */
+  put(data: Uint8Array | string, options?: { expectNew?: boolean }): Promise<{ sha256: string; bytes: number }>;
   get(sha256: string): Promise<Buffer>;
   has(sha256: string): Promise<boolean>;
   pin(sha256: string, holder: string): Promise<void>;

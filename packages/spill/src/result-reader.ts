@@ -75,11 +75,14 @@ export class ResultReader {
     return (this.tempDir ??= mkdtempSync(join(tmpdir(), "harnessx-spill-")));
   }
 
-  /** Loads a tabular result into DuckDB (throws when DuckDB cannot read it as that kind). */
-  loadTable(kind: ResultKind, text: string | Uint8Array, extra: { delimiter?: TableSource["delimiter"]; unreadableLines?: number } = {}): Promise<ResultTable> {
+  /**
+   * Loads a tabular result into DuckDB (throws when DuckDB cannot read it as that kind). `text` may
+   * be a promise: the query process starts now, and the text is written once it is ready.
+   */
+  loadTable(kind: ResultKind, text: string | Uint8Array | Promise<string | Uint8Array>, extra: { delimiter?: TableSource["delimiter"]; unreadableLines?: number } = {}): Promise<ResultTable> {
     if (!isTabular(kind)) throw new Error(`${kind} is not tabular`);
     let data = text;
-    if (kind === "ndjson" && extra.unreadableLines) data = readableNdjson(typeof text === "string" ? text : Buffer.from(text).toString("utf8"));
+    if (kind === "ndjson" && extra.unreadableLines) data = Promise.resolve(text).then((t) => readableNdjson(typeof t === "string" ? t : Buffer.from(t).toString("utf8")));
     return ResultTable.load({ kind, data, delimiter: extra.delimiter }, { tempDir: this.dir(), lock: lockSettings(this.limits) });
   }
 

@@ -9,8 +9,8 @@ import { SqlSandbox } from "./sql-sandbox.js";
 
 export interface TableSource {
   kind: TabularKind;
-  /** The result text (NDJSON: only its readable lines). */
-  data: string | Uint8Array;
+  /** The result text (NDJSON: only its readable lines); a promise when it is still being encoded. */
+  data: string | Uint8Array | Promise<string | Uint8Array>;
   delimiter?: CsvDelimiter;
 }
 
@@ -47,11 +47,11 @@ export class ResultTable {
    * type-inference sample, reads again scanning all.
    */
   static async load(source: TableSource, options: { tempDir: string; lock: LockSettings }): Promise<ResultTable> {
-    const sandbox = await SqlSandbox.open(options.tempDir);
+    // Relative to the database's working directory: DuckDB's errors then name no host path.
+    const file = `${randomUUID()}.${source.kind === "csv" ? "csv" : "json"}`;
+    // Written while the query process starts, not after.
+    const sandbox = await SqlSandbox.open(options.tempDir, async (dir) => fs.writeFile(join(dir, file), await source.data, { mode: 0o600 }));
     try {
-      // Relative to the database's working directory: DuckDB's errors then name no host path.
-      const file = `${randomUUID()}.${source.kind === "csv" ? "csv" : "json"}`;
-      await fs.writeFile(join(sandbox.dir, file), source.data, { mode: 0o600 });
       try {
         await sandbox.trusted(`CREATE TABLE result AS SELECT * FROM ${reader(source, file, false)}`);
       } catch (error) {

@@ -58,24 +58,33 @@ export class Spiller {
 
   async afterToolExecution(result: ToolResult): Promise<ToolResult> {
     if (result.name === READ_RESULT_TOOL) return result;
-    const bytes = Buffer.byteLength(result.content, "utf8");
-    if (bytes <= this.o.thresholdBytes) return result;
+    const bytes = utf8BytesOver(result.content, this.o.thresholdBytes);
+    if (bytes === undefined) return result;
     try {
-      return await this.spill(result, bytes);
+      return await this.spill(result);
     } catch (error) {
       // The run goes on with the whole result (core cuts it to maxResultChars); observers learn why.
-      await this.o.emit("spill_failed", { toolName: result.name, toolCallId: result.toolCallId, bytes, error: (error as Error).message });
+      await this.o.emit("spill_failed", { toolName: result.name, toolCallId: result.toolCallId, bytes: bytes || Buffer.byteLength(result.content, "utf8"), error: (error as Error).message });
       return result;
     }
   }
 
-  private async spill(result: ToolResult, bytes: number): Promise<ToolResult> {
-    const data = Buffer.from(result.content, "utf8");
+  /**
+   * The work is ordered so the slow parts overlap: the query process is forked first (it boots
+   * while this thread encodes the text), then its source file and the compressed artifact are
+   * written side by side, the hash computed meanwhile in slices.
+   */
+  private async spill(result: ToolResult): Promise<ToolResult> {
     let detection = detectKind(result.content, this.o.previewBytes);
-    const tabular = isTabular(detection.kind) ? this.o.reader.loadTable(detection.kind, data, detection).then((t) => t, () => undefined) : undefined;
+    let encoded!: (data: Buffer) => void;
+    const encoding = new Promise<Buffer>((resolve) => (encoded = resolve));
+    const tabular = isTabular(detection.kind) ? this.o.reader.loadTable(detection.kind, encoding, detection).then((t) => t, () => undefined) : undefined;
+    const data = Buffer.from(result.content, "utf8");
+    encoded(data);
+    const bytes = data.byteLength;
     let stored: { sha256: string };
     try {
-      stored = await this.o.store.put(data);
+      stored = await this.o.store.put(data, { expectNew: true });
       await this.o.store.pin(stored.sha256, this.o.holder());
     } catch (error) {
       await (await tabular)?.close();
@@ -103,6 +112,18 @@ export class Spiller {
     await this.o.emit("spill", event, { artifacts: [artifact] });
     return { ...result, content: envelopeFor(record, detection.preview), artifacts: [artifact] };
   }
+}
+
+/**
+ * The UTF-8 size of `text` when over `threshold`, else undefined. A UTF-16 code unit takes 1 to 3
+ * UTF-8 bytes, so the length alone settles most results without encoding them; 0 means "over,
+ * size not counted yet" (the spill counts it as it encodes).
+ */
+function utf8BytesOver(text: string, threshold: number): number | undefined {
+  if (text.length > threshold) return 0;
+  if (text.length * 3 <= threshold) return undefined;
+  const bytes = Buffer.byteLength(text, "utf8");
+  return bytes > threshold ? bytes : undefined;
 }
 
 function tableFacts(table: ResultTable | undefined): Pick<SpillRecord, "rows" | "columns"> {

@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { mkdtempSync, promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { JsonValue } from "@harnessx/core";
 import { ReadResultError } from "./errors.js";
@@ -27,15 +27,29 @@ export class SqlSandbox {
     readonly dir: string,
   ) {}
 
-  /** Starts an empty, not yet locked database in a new private directory under `parentDir`. */
-  static async open(parentDir: string): Promise<SqlSandbox> {
-    const dir = await fs.mkdtemp(join(parentDir, "db-"));
+  /**
+   * Starts an empty, not yet locked database in a new private directory under `parentDir`.
+   * The directory is made and the process forked before this returns its promise, so the start-up
+   * (Node and DuckDB booting, a few hundred ms) overlaps the caller's work; `prepare` (writing the
+   * source file) runs in the directory meanwhile.
+   */
+  static async open(parentDir: string, prepare?: (dir: string) => Promise<void>): Promise<SqlSandbox> {
+    const dir = mkdtempSync(join(parentDir, "db-"));
+    let starting: Promise<SandboxProcess>;
     try {
-      return new SqlSandbox(await SandboxProcess.start(dir), dir);
+      starting = SandboxProcess.start(dir);
     } catch (error) {
-      await fs.rm(dir, { recursive: true, force: true });
-      throw new Error(`the query process did not start: ${(error as Error).message}`, { cause: error });
+      starting = Promise.reject(error as Error);
     }
+    const [started, prepared] = await Promise.allSettled([starting, prepare?.(dir)]);
+    if (started.status === "fulfilled" && prepared.status === "fulfilled") return new SqlSandbox(started.value, dir);
+    if (started.status === "fulfilled") {
+      started.value.kill("closed");
+      await started.value.exited;
+    }
+    await fs.rm(dir, { recursive: true, force: true });
+    if (started.status === "rejected") throw new Error(`the query process did not start: ${(started.reason as Error).message}`, { cause: started.reason });
+    throw (prepared as PromiseRejectedResult).reason;
   }
 
   get alive(): boolean {
