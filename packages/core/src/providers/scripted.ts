@@ -59,6 +59,8 @@ export class ScriptedProvider implements ModelProvider {
   private readonly steps: readonly ScriptStep[];
   private readonly chunkChars: number;
   private readonly recordRequests: boolean;
+  /** A recording provider keeps requests, so it must get copies; a step function sees the request only during its call. */
+  readonly borrowsRequests: boolean;
   private index = 0;
   private readonly recorded: ModelRequest[] = [];
 
@@ -68,6 +70,7 @@ export class ScriptedProvider implements ModelProvider {
     this.defaultModel = options.model ?? "scripted-model";
     this.chunkChars = options.chunkChars ?? 16;
     this.recordRequests = options.recordRequests ?? false;
+    this.borrowsRequests = !this.recordRequests;
   }
 
   /**
