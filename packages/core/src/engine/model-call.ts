@@ -42,7 +42,7 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     stream,
   };
-  await fire(services, HookEvent.LLM_REQUEST, {
+  const requested = fire(services, HookEvent.LLM_REQUEST, {
     system,
     model: request.model,
     maxTokens: request.maxTokens,
@@ -53,10 +53,11 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     prefixKey,
     request,
   });
+  if (requested) await requested;
   const started = performance.now();
   const raw = await middleware.wrapModelCall(request, () => withRetries(services, input, () => send(services, request, input)));
   input.onUsage(raw.usage);
-  await fire(services, HookEvent.LLM_RESPONSE, {
+  const responded = fire(services, HookEvent.LLM_RESPONSE, {
     response: raw,
     provider: raw.provider || services.provider.name,
     model: raw.model || request.model,
@@ -64,6 +65,7 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     stopReason: raw.stopReason,
     durationMs: performance.now() - started,
   });
+  if (responded) await responded;
   const processed = middleware.has("afterLlmCall") ? await middleware.afterLlmCall(raw) : raw;
   if (stream && middleware.transformsResponses()) {
     // Deltas were held back; what streams is the processed text.

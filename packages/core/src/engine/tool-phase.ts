@@ -108,10 +108,10 @@ export async function executePlanned(services: EngineServices, planned: readonly
       batch.push(p);
       continue;
     }
-    await flush();
+    if (batch.length > 0) await flush();
     results.set(p.call.id, await finishCall(services, p, ctx));
   }
-  await flush();
+  if (batch.length > 0) await flush();
   return results;
 }
 
@@ -150,7 +150,8 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
     outcome = refusal?.outcome ?? "unknown_tool";
     result = { toolCallId: call.id, name: call.name, content: refusal?.message ?? "Error: tool unavailable", isError: true };
   } else {
-    await fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission! });
+    const starting = fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission! });
+    if (starting) await starting;
     ctx.sink.push({ type: "tool_call_start", toolCall: call });
     const run = await services.middleware.wrapToolExecution(call, () =>
       executeTool(tool, call, {
@@ -165,7 +166,8 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
   }
   const processed = services.middleware.has("afterToolExecution") ? await services.middleware.afterToolExecution(result) : result;
   const durationMs = performance.now() - started;
-  await fire(services, HookEvent.TOOL_CALL_END, { toolCall: call, result: processed, rawResult: raw, durationMs, outcome, ...(permission ? { permission } : {}) });
+  const ended = fire(services, HookEvent.TOOL_CALL_END, { toolCall: call, result: processed, rawResult: raw, durationMs, outcome, ...(permission ? { permission } : {}) });
+  if (ended) await ended;
   ctx.sink.push({ type: "tool_call_end", toolCall: call, result: processed, durationMs });
   return {
     type: "tool_result",
