@@ -89,7 +89,7 @@ function mayKeepRequest(services: EngineServices): boolean {
 
 async function send(services: EngineServices, request: ModelRequest, input: ModelCallInput): Promise<ProviderResponse> {
   const { provider, config } = services;
-  const link = linkedSignal([input.signal], config.requestTimeoutMs);
+  const link = linkedSignal([input.signal], config.requestTimeoutMs, true);
   try {
     const attempt = request.stream ? consumeStream(services, request, link.signal, input) : provider.complete(request, link.signal);
     const reply = await raceAbort(attempt, link);

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { CancelledError } from "../errors.js";
 
 /** Waits `ms`, or rejects with a CancelledError as soon as `signal` aborts. */
@@ -27,9 +28,20 @@ export interface LinkedSignal {
   dispose: () => void;
 }
 
-/** A signal that aborts when any input aborts or after `timeoutMs`; `dispose` clears the timer. */
-export function linkedSignal(signals: Array<AbortSignal | undefined>, timeoutMs?: number): LinkedSignal {
-  const controller = new AbortController();
+/**
+ * A controller left clean by the call before: never aborted, no listener on its signal. Making an
+ * AbortController costs microseconds, a fair share of an engine iteration; one no user of the
+ * signal can tell from a new one is handed to the next call instead.
+ */
+let spare: AbortController | undefined;
+
+/**
+ * A signal that aborts when any input aborts or after `timeoutMs`; `dispose` clears the timer.
+ * `reuse` (model calls) may hand out a controller a finished call left clean, and takes it back.
+ */
+export function linkedSignal(signals: Array<AbortSignal | undefined>, timeoutMs?: number, reuse = false): LinkedSignal {
+  const controller = (reuse && spare) || new AbortController();
+  if (reuse) spare = undefined;
   let expired = false;
   let after: (() => void) | undefined;
   const abort = (reason: unknown) => {
@@ -59,6 +71,8 @@ export function linkedSignal(signals: Array<AbortSignal | undefined>, timeoutMs?
     dispose: () => {
       if (timer) clearTimeout(timer);
       for (const [s, fn] of listeners) s.removeEventListener("abort", fn);
+      after = undefined;
+      if (reuse && !controller.signal.aborted && getEventListeners(controller.signal, "abort").length === 0) spare = controller;
     },
   };
 }
