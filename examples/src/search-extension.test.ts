@@ -4,7 +4,7 @@ import { Agent, ScriptedProvider } from "harnessx";
 import { SearchExtension } from "./search-extension.js";
 
 test("SearchExtension contributes a tool and guidance and installs a middleware and a hook", async () => {
-  const provider = new ScriptedProvider([{ toolCalls: [{ name: "search", input: { query: "  pricing  " } }] }, { text: "Pricing is on page 3." }]);
+  const provider = new ScriptedProvider([{ toolCalls: [{ name: "search", input: { query: "  pricing  " } }] }, { text: "Pricing is on page 3." }], { recordRequests: true });
   const extension = new SearchExtension();
   await using agent = new Agent({ provider, extensions: [extension] });
   const result = await agent.run("find pricing");

@@ -28,7 +28,7 @@ describe("an agent answers from a big table through the envelope and read_result
         assert.equal(answer.isError, false, answer.content);
         return { text: `Coffee units sold: ${JSON.parse(answer.content).rows[0].coffee_units}` };
       },
-    ]);
+    ], { recordRequests: true });
     const agent = new Agent({ provider, tools: [exportSales], extensions: [new ResultSpillExtension({ store: tmp.store })] });
     try {
       const result = await agent.run("How many coffee units did we sell?");

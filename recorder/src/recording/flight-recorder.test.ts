@@ -101,7 +101,7 @@ describe("long conversations are stored incrementally and rebuilt whole", () => 
     const { dir, cleanup } = tempDir();
     try {
       const recorder = new FlightRecorderExtension({ dir });
-      const provider = new ScriptedProvider(echoScript(20));
+      const provider = new ScriptedProvider(echoScript(20), { recordRequests: true });
       const agent = new Agent({ provider, tools: [echoTool], extensions: [recorder], system: "You are a test." });
       const result = await agent.run("start");
       await agent.close();

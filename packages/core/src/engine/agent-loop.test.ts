@@ -11,7 +11,7 @@ import { echoTool, ofKind, recordEvents, scriptedAgent } from "../test-support/h
 
 describe("the loop runs tool calls end to end", () => {
   test("a tool call's result reaches the model and the final text is returned", async () => {
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "hi" } }] }, { text: "all done" }]);
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "hi" } }] }, { text: "all done" }], { recordRequests: true });
     const agent = new Agent({ provider, tools: [echoTool] });
     const result = await agent.run("say hi");
     assert.equal(result.status, "completed");
@@ -35,7 +35,7 @@ describe("the loop runs tool calls end to end", () => {
   });
 
   test("the system prompt names every tool with its description, after the configured system text", async () => {
-    const provider = new ScriptedProvider([{ text: "ok" }]);
+    const provider = new ScriptedProvider([{ text: "ok" }], { recordRequests: true });
     const other = tool({ name: "lookup", description: "lookup finds an order by id.", execute: () => "" });
     await new Agent({ provider, system: "You are terse.", tools: [echoTool, other] }).run("x");
     const system = provider.requests[0].system;
@@ -72,7 +72,7 @@ describe("the loop runs tool calls end to end", () => {
 
   test("results keep request order even when concurrent calls finish out of order", async () => {
     const t = tool({ name: "wait", description: "w", concurrent: true, execute: async ({ ms }) => (await new Promise((r) => setTimeout(r, Number(ms))), `waited ${String(ms)}`) });
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "wait", input: { ms: 40 } }, { name: "wait", input: { ms: 1 } }] }, { text: "ok" }]);
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "wait", input: { ms: 40 } }, { name: "wait", input: { ms: 1 } }] }, { text: "ok" }], { recordRequests: true });
     await new Agent({ provider, tools: [t] }).run("x");
     const results = provider.requests[1].messages.at(-1)!.content.map((b) => (b.type === "tool_result" ? b.content : ""));
     assert.deepEqual(results, ["waited 40", "waited 1"]);
@@ -83,7 +83,7 @@ describe("the loop runs tool calls end to end", () => {
     const provider = new ScriptedProvider([
       { reasoning: { text: "think", signature: "sig-abc" }, providerBlocks: [{ provider: "anthropic", data: opaque }], toolCalls: [{ name: "echo", input: { text: "q" } }] },
       { text: "ok" },
-    ]);
+    ], { recordRequests: true });
     const agent = new Agent({ provider, tools: [echoTool] });
     await agent.run("x");
     const assistant = provider.requests[1].messages[1];
@@ -118,7 +118,7 @@ describe("invalid tool input is reported to the model, which can correct itself"
     const add = tool({ name: "add", description: "add two numbers", inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) });
     assert.equal((add.definition.inputSchema as { type: string }).type, "object");
     assert.deepEqual(Object.keys((add.definition.inputSchema as { properties: object }).properties), ["a", "b"]);
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "add", input: { a: 1, b: "x" } }, { name: "add", input: { a: 2, b: 3 } }] }, { text: "ok" }]);
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "add", input: { a: 1, b: "x" } }, { name: "add", input: { a: 2, b: 3 } }] }, { text: "ok" }], { recordRequests: true });
     await new Agent({ provider, tools: [add] }).run("x");
     const [bad, good] = provider.requests[1].messages.at(-1)!.content as Array<{ content: string; isError: boolean }>;
     assert.equal(bad.isError, true);
@@ -127,7 +127,7 @@ describe("invalid tool input is reported to the model, which can correct itself"
   });
 
   test("a tool name the model made up gets an error result listing the real tools", async () => {
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "hack_the_planet", input: {} }] }, { text: "sorry" }]);
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "hack_the_planet", input: {} }] }, { text: "sorry" }], { recordRequests: true });
     const result = await new Agent({ provider, tools: [echoTool] }).run("x");
     assert.equal(result.status, "completed");
     const block = provider.requests[1].messages.at(-1)!.content[0] as { content: string; isError: boolean };

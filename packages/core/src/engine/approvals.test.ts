@@ -13,7 +13,7 @@ function approvalAgent() {
   const provider = new ScriptedProvider([
     { toolCalls: [{ name: "echo", input: { text: "first" } }, { name: "delete_file", input: { path: "/tmp/a" } }] },
     { text: "finished" },
-  ]);
+  ], { recordRequests: true });
   const agent = new Agent({ provider, tools: [echoTool, del] });
   return { agent, provider, deletes: () => deletes };
 }
@@ -75,7 +75,7 @@ describe("ask -> awaiting_approval -> resume", () => {
   });
 
   test("a permission manager rule turns any tool into ask, and deny refuses it", async () => {
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "x" } }] }, { text: "ok" }]);
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "x" } }] }, { text: "ok" }], { recordRequests: true });
     const agent = new Agent({ provider, tools: [echoTool], permissions: new PermissionManager({ rules: { echo: "deny" } }) });
     const result = await agent.run("x");
     assert.equal(result.status, "completed");

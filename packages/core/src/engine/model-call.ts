@@ -2,7 +2,7 @@ import { CancelledError, ProviderError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { Usage } from "../types/content.js";
 import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
-import { linkedSignal, sleep } from "../util/abort.js";
+import { linkedSignal, sleep, type LinkedSignal } from "../util/abort.js";
 import { currentScope, inScope } from "../spans/scopes.js";
 import { checkResponse } from "./response-check.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
@@ -30,19 +30,19 @@ export function callModel(services: EngineServices, input: ModelCallInput): Prom
 
 async function callModelInScope(services: EngineServices, input: ModelCallInput): Promise<ProviderResponse> {
   const { config, memory, middleware } = services;
-  const [messages, tools] = await middleware.beforeLlmCall(memory.messages, input.tools);
+  const [messages, tools] = middleware.has("beforeLlmCall") ? await middleware.beforeLlmCall(memory.messages, input.tools) : [memory.messages, input.tools];
   const { system, prefixKey } = services.prompt.compose(tools);
   const stream = input.sink.streaming && typeof services.provider.stream === "function";
   const request: ModelRequest = {
     model: config.model,
     system,
-    messages: messages === memory.messages ? messages.slice() : messages,
+    messages: messages === memory.messages && mayKeepRequest(services) ? messages.slice() : messages,
     tools,
     maxTokens: input.maxTokens,
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     stream,
   };
-  await fire(services, HookEvent.LLM_REQUEST, {
+  const requested = fire(services, HookEvent.LLM_REQUEST, {
     system,
     model: request.model,
     maxTokens: request.maxTokens,
@@ -53,10 +53,11 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     prefixKey,
     request,
   });
+  if (requested) await requested;
   const started = performance.now();
   const raw = await middleware.wrapModelCall(request, () => withRetries(services, input, () => send(services, request, input)));
   input.onUsage(raw.usage);
-  await fire(services, HookEvent.LLM_RESPONSE, {
+  const responded = fire(services, HookEvent.LLM_RESPONSE, {
     response: raw,
     provider: raw.provider || services.provider.name,
     model: raw.model || request.model,
@@ -64,7 +65,8 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     stopReason: raw.stopReason,
     durationMs: performance.now() - started,
   });
-  const processed = await middleware.afterLlmCall(raw);
+  if (responded) await responded;
+  const processed = middleware.has("afterLlmCall") ? await middleware.afterLlmCall(raw) : raw;
   if (stream && middleware.transformsResponses()) {
     // Deltas were held back; what streams is the processed text.
     for (const block of processed.content) {
@@ -75,12 +77,22 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
   return processed;
 }
 
+/**
+ * Whether the request may outlive the call, so it must carry its own copy of the history
+ * (memory grows after the call): an LLM_REQUEST observer or a wrapModelCall middleware may keep
+ * it, and so may any provider that does not say it only borrows requests. Otherwise the copy,
+ * O(history) per call, is skipped.
+ */
+function mayKeepRequest(services: EngineServices): boolean {
+  return !services.provider.borrowsRequests || services.hooks.hasObservers(HookEvent.LLM_REQUEST) || services.middleware.has("wrapModelCall");
+}
+
 async function send(services: EngineServices, request: ModelRequest, input: ModelCallInput): Promise<ProviderResponse> {
   const { provider, config } = services;
-  const link = linkedSignal([input.signal], config.requestTimeoutMs);
+  const link = linkedSignal([input.signal], config.requestTimeoutMs, true);
   try {
     const attempt = request.stream ? consumeStream(services, request, link.signal, input) : provider.complete(request, link.signal);
-    const reply = await raceAbort(attempt, link.signal);
+    const reply = await raceAbort(attempt, link);
     return checkResponse(reply, provider.name);
   } catch (err) {
     if (input.signal?.aborted) throw new CancelledError();
@@ -92,19 +104,19 @@ async function send(services: EngineServices, request: ModelRequest, input: Mode
   }
 }
 
-/** Rejects as soon as `signal` aborts, even if the provider ignores the signal. */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+/** Rejects as soon as the link aborts, even if the provider ignores the signal. */
+function raceAbort<T>(work: Promise<T>, link: LinkedSignal): Promise<T> {
+  const { signal } = link;
   if (signal.aborted) return Promise.reject(toError(signal.reason));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(toError(signal.reason));
-    signal.addEventListener("abort", onAbort, { once: true });
+    link.onAbort(() => reject(toError(signal.reason)));
     work.then(
       (v) => {
-        signal.removeEventListener("abort", onAbort);
+        link.onAbort(undefined);
         resolve(v);
       },
       (e) => {
-        signal.removeEventListener("abort", onAbort);
+        link.onAbort(undefined);
         reject(e);
       },
     );

@@ -6,7 +6,7 @@ import { Agent, type AgentOptions } from "./agent.js";
 import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 
 function setup(steps: ScriptStep[], options: Partial<AgentOptions> = {}) {
-  const provider = new ScriptedProvider(steps);
+  const provider = new ScriptedProvider(steps, { recordRequests: true });
   const agent = new Agent({ provider, tools: [echoTool], retry: { initialDelayMs: 1 }, ...options });
   const seen = recordEvents(agent);
   return { provider, agent, seen, recoveries: () => ofKind(seen, HookEvent.RECOVERY) };

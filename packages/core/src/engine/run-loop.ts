@@ -104,7 +104,10 @@ export class RunLoop {
         this.tell(`You have reached the limit of ${config.maxIterations} steps. Answer now with what you have; no more tool calls.`);
       }
       this.iteration++;
-      await fire(this.services, HookEvent.LOOP_ITERATION_START, { iteration: this.iteration });
+      // Hooks answer undefined when no observer is async: awaiting that would still cost a promise
+      // (and an async-context hop) per event on the engine's path, so only a promise is awaited.
+      const started = fire(this.services, HookEvent.LOOP_ITERATION_START, { iteration: this.iteration });
+      if (started) await started;
       const response = await this.callModelWithRecovery();
       const calls = response.content.filter((b): b is ToolCallBlock => b.type === "tool_call");
       const text = textOf(response.content);
@@ -162,7 +165,8 @@ export class RunLoop {
   }
 
   private async afterToolTurn(calls: readonly ToolCallBlock[]): Promise<void> {
-    await this.endIteration(calls.length);
+    const ended = this.endIteration(calls.length);
+    if (ended) await ended;
     const found = this.repetition?.observe(calls);
     if (found && !this.finalCall) {
       await fire(this.services, HookEvent.REPETITION, found);

@@ -39,7 +39,8 @@ export interface ToolPhaseContext {
 export async function planCalls(services: EngineServices, blocks: readonly ToolCallBlock[], ctx: ToolPhaseContext): Promise<PlannedCall[]> {
   const planned: PlannedCall[] = [];
   for (const block of blocks) {
-    const call = await services.middleware.beforeToolExecution({ id: block.id, name: block.name, input: block.input });
+    const asked: ToolCall = { id: block.id, name: block.name, input: block.input };
+    const call = services.middleware.has("beforeToolExecution") ? await services.middleware.beforeToolExecution(asked) : asked;
     if (block.parseError && call.input === block.input) {
       planned.push({ call, refusal: { outcome: "invalid_input", message: `Error: could not read the arguments of "${block.name}": ${block.parseError}. Send the call again with a JSON object as arguments.` } });
       continue;
@@ -56,7 +57,8 @@ export async function planCalls(services: EngineServices, blocks: readonly ToolC
       continue;
     }
     const valid = { ...call, input: checked.value };
-    const permission = await authorize(services, valid, tool, "authorize", ctx.runId);
+    const verdict = authorize(services, valid, tool, "authorize", ctx.runId);
+    const permission = verdict instanceof Promise ? await verdict : verdict;
     if (permission.decision === "deny") {
       planned.push({ call: valid, tool, permission, refusal: { outcome: "denied", message: `Error: permission denied for "${call.name}": ${permission.reason ?? "denied"}.` } });
     } else {
@@ -66,10 +68,19 @@ export async function planCalls(services: EngineServices, blocks: readonly ToolC
   return planned;
 }
 
-/** The manager's verdict as it stands now, combined deny-wins with every applicable policy. */
-export async function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string): Promise<PermissionDecision> {
-  let decision = services.permissions.resolve(call.name, tool.permission);
-  for (const { value: policy, owner } of services.policies.list()) {
+/**
+ * The manager's verdict as it stands now, combined deny-wins with every applicable policy.
+ * Without policies it answers synchronously: no promise per call on the engine's path.
+ */
+export function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string): PermissionDecision | Promise<PermissionDecision> {
+  const decision = services.permissions.resolve(call.name, tool.permission);
+  const policies = services.policies.list();
+  return policies.length === 0 ? decision : withPolicies(services, decision, policies, call, phase, runId);
+}
+
+async function withPolicies(services: EngineServices, manager: PermissionDecision, policies: ReturnType<EngineServices["policies"]["list"]>, call: ToolCall, phase: "authorize" | "dispatch", runId: string): Promise<PermissionDecision> {
+  let decision = manager;
+  for (const { value: policy, owner } of policies) {
     if (!policyApplies(policy, call.name)) continue;
     const answer = await askPolicy(policy, { action: "tool_call", toolCall: call, phase, runId }, owner);
     if (answer.error) await fire(services, HookEvent.ERROR, { source: "policy", error: answer.error, extension: owner });
@@ -97,10 +108,10 @@ export async function executePlanned(services: EngineServices, planned: readonly
       batch.push(p);
       continue;
     }
-    await flush();
+    if (batch.length > 0) await flush();
     results.set(p.call.id, await finishCall(services, p, ctx));
   }
-  await flush();
+  if (batch.length > 0) await flush();
   return results;
 }
 
@@ -120,7 +131,8 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
   if (!refusal && tool && permission) {
     // Rules and policies may have changed while the call waited (for approval, or behind
     // earlier calls of its batch): the verdict that counts is the one at dispatch.
-    const now = await authorize(services, call, tool, "dispatch", ctx.runId);
+    const verdict = authorize(services, call, tool, "dispatch", ctx.runId);
+    const now = verdict instanceof Promise ? await verdict : verdict;
     const approved = permission.source === "user";
     if (now.decision === "deny") {
       permission = now;
@@ -138,7 +150,8 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
     outcome = refusal?.outcome ?? "unknown_tool";
     result = { toolCallId: call.id, name: call.name, content: refusal?.message ?? "Error: tool unavailable", isError: true };
   } else {
-    await fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission! });
+    const starting = fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission! });
+    if (starting) await starting;
     ctx.sink.push({ type: "tool_call_start", toolCall: call });
     const run = await services.middleware.wrapToolExecution(call, () =>
       executeTool(tool, call, {
@@ -151,9 +164,10 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
     outcome = run.outcome;
     result = run.result;
   }
-  const processed = await services.middleware.afterToolExecution(result);
+  const processed = services.middleware.has("afterToolExecution") ? await services.middleware.afterToolExecution(result) : result;
   const durationMs = performance.now() - started;
-  await fire(services, HookEvent.TOOL_CALL_END, { toolCall: call, result: processed, rawResult: raw, durationMs, outcome, ...(permission ? { permission } : {}) });
+  const ended = fire(services, HookEvent.TOOL_CALL_END, { toolCall: call, result: processed, rawResult: raw, durationMs, outcome, ...(permission ? { permission } : {}) });
+  if (ended) await ended;
   ctx.sink.push({ type: "tool_call_end", toolCall: call, result: processed, durationMs });
   return {
     type: "tool_result",

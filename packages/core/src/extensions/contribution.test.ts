@@ -18,7 +18,7 @@ import { contribution, type ContributionMembers } from "./contribution.js";
 import { defineExtension, type ExtensionLike } from "./extension.js";
 import { ExtensionHost } from "./host.js";
 
-const provider = () => new ScriptedProvider([{ text: "ok" }, { text: "ok" }]);
+const provider = () => new ScriptedProvider([{ text: "ok" }, { text: "ok" }], { recordRequests: true });
 const declaring = (name: string, members: ContributionMembers | (() => unknown)) =>
   defineExtension({ name, contribute: (typeof members === "function" ? members : () => contribution(name, members)) as () => never });
 
@@ -61,7 +61,7 @@ describe("a declared contribution is one frozen, attributed value", () => {
     const declared = contribution("lookup_ext", { tools: [original] });
     const ext = declaring("lookup_ext", () => declared);
     (original as { execute: Tool["execute"] }).execute = () => "re-pointed";
-    const p = new ScriptedProvider([{ toolCalls: [{ name: "lookup", input: {} }] }, { text: "ok" }]);
+    const p = new ScriptedProvider([{ toolCalls: [{ name: "lookup", input: {} }] }, { text: "ok" }], { recordRequests: true });
     await new Agent({ provider: p, extensions: [ext] }).run("x");
     const sent = p.requests[1].messages.at(-1)!.content[0];
     assert.ok(sent.type === "tool_result" && sent.content === "real answer");
@@ -220,7 +220,7 @@ describe("prompt fragments", () => {
   });
 
   test("a dynamic fragment longer than the limit is cut and reported once", async () => {
-    const p = new ScriptedProvider([{ text: "ok" }, { text: "ok" }]);
+    const p = new ScriptedProvider([{ text: "ok" }, { text: "ok" }], { recordRequests: true });
     const chatty = defineExtension({ name: "chatty", install: (ctx) => void ctx.registerPromptProvider(() => "y".repeat(500)) });
     const agent = new Agent({ provider: p, maxPromptFragmentChars: 100, extensions: [chatty] });
     const seen = recordEvents(agent);

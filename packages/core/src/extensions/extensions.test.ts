@@ -159,7 +159,7 @@ describe("ownership: registrations are tracked and removed exactly", () => {
   });
 
   test("registerTool with a handler and options; its description enters the system prompt", async () => {
-    const p = new ScriptedProvider([{ toolCalls: [{ name: "greet", input: { who: "ada" } }] }, { text: "ok" }]);
+    const p = new ScriptedProvider([{ toolCalls: [{ name: "greet", input: { who: "ada" } }] }, { text: "ok" }], { recordRequests: true });
     const ext = defineExtension({
       name: "greeter",
       install: (ctx) =>
@@ -174,7 +174,7 @@ describe("ownership: registrations are tracked and removed exactly", () => {
 
 describe("prompt providers, custom events and shared state", () => {
   test("prompt providers add context; a throwing one is left out and reported", async () => {
-    const p = new ScriptedProvider([{ text: "ok" }]);
+    const p = new ScriptedProvider([{ text: "ok" }], { recordRequests: true });
     const ext = defineExtension({
       name: "ctx",
       install(ctx) {

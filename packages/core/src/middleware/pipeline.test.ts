@@ -37,7 +37,7 @@ describe("ordering: added A then B, every stage runs A then B with B receiving A
     const pipeline = new MiddlewarePipeline();
     pipeline.add(tagger("A"));
     pipeline.add(tagger("B"));
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "x" } }] }, { text: "done" }]);
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "x" } }] }, { text: "done" }], { recordRequests: true });
     const agent = new Agent({ provider, tools: [echoTool], middleware: pipeline });
     const result = await agent.run("go");
     assert.deepEqual(log.slice(0, 6), ["A:beforeLlm", "B:beforeLlm", "A:afterLlm", "B:afterLlm", "A:beforeTool", "B:beforeTool"]);

@@ -40,6 +40,11 @@ export class MiddlewarePipeline {
     return this.stage("afterLlmCall").length > 0;
   }
 
+  /** True when some middleware implements `stage`: callers skip the stage (and its promise) otherwise. */
+  has(stage: MiddlewareStage): boolean {
+    return this.stage(stage).length > 0;
+  }
+
   private stage(stage: MiddlewareStage): MiddlewareLike[] {
     let list = this.byStage.get(stage);
     if (!list) {

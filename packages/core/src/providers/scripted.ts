@@ -41,7 +41,11 @@ export interface ScriptedProviderOptions {
   name?: string;
   /** Characters per streamed text delta. Default 16. */
   chunkChars?: number;
-  /** Keep every request in `requests` (for assertions). Default true; turn off for long runs. */
+  /**
+   * Keep every request in `requests` (for assertions). Default false: each request holds
+   * its own copy of the message array, so a long run that kept them all would use memory
+   * quadratic in its length.
+   */
   recordRequests?: boolean;
 }
 
@@ -55,16 +59,27 @@ export class ScriptedProvider implements ModelProvider {
   private readonly steps: readonly ScriptStep[];
   private readonly chunkChars: number;
   private readonly recordRequests: boolean;
+  /** A recording provider keeps requests, so it must get copies; a step function sees the request only during its call. */
+  readonly borrowsRequests: boolean;
   private index = 0;
-  /** Every request received, in order. */
-  readonly requests: ModelRequest[] = [];
+  private readonly recorded: ModelRequest[] = [];
 
   constructor(steps: readonly ScriptStep[], options: ScriptedProviderOptions = {}) {
     this.steps = steps;
     this.name = options.name ?? "scripted";
     this.defaultModel = options.model ?? "scripted-model";
     this.chunkChars = options.chunkChars ?? 16;
-    this.recordRequests = options.recordRequests ?? true;
+    this.recordRequests = options.recordRequests ?? false;
+    this.borrowsRequests = !this.recordRequests;
+  }
+
+  /**
+   * Every request received, in order; only with `recordRequests: true`. Reading it otherwise
+   * throws rather than answering with an empty list an assertion could wrongly pass on.
+   */
+  get requests(): readonly ModelRequest[] {
+    if (!this.recordRequests) throw new Error("ScriptedProvider keeps its requests only when built with { recordRequests: true }");
+    return this.recorded;
   }
 
   /** How many steps have been answered. */
@@ -74,7 +89,7 @@ export class ScriptedProvider implements ModelProvider {
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
     const index = this.index++;
-    if (this.recordRequests) this.requests.push(request);
+    if (this.recordRequests) this.recorded.push(request);
     if (index >= this.steps.length) {
       throw new ProviderError("script_exhausted", `ScriptedProvider has ${this.steps.length} steps; request ${index + 1} has none`);
     }

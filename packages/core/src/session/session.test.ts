@@ -28,7 +28,7 @@ describe("persistence: saveSession and loadSession", () => {
     assert.deepEqual(saved.extensions.notes, { version: 2, state: { items: ["a"] } });
 
     const loaded: JsonValue[] = [];
-    const provider = new ScriptedProvider([{ text: "next" }]);
+    const provider = new ScriptedProvider([{ text: "next" }], { recordRequests: true });
     const second = new Agent({ provider, extensions: [notes({ items: [] }, loaded)] });
     await second.loadSession(saved);
     assert.deepEqual(loaded, [{ items: ["a"] }]);

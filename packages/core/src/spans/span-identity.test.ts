@@ -33,7 +33,7 @@ const wait = tool({ name: "wait", description: "w", concurrent: true, execute: a
 } });
 
 function concurrentAgent(extensions: AgentOptions["extensions"] = []) {
-  const provider = new ScriptedProvider([{ toolCalls: [{ name: "wait", input: { ms: 30 } }, { name: "wait", input: { ms: 1 } }] }, { text: "ok" }]);
+  const provider = new ScriptedProvider([{ toolCalls: [{ name: "wait", input: { ms: 30 } }, { name: "wait", input: { ms: 1 } }] }, { text: "ok" }], { recordRequests: true });
   return { agent: new Agent({ provider, tools: [wait], extensions }), provider };
 }
 

@@ -8,7 +8,7 @@ import { tool } from "./tool.js";
 import { ofKind, recordEvents } from "../test-support/helpers.js";
 
 function once(t: ReturnType<typeof tool>, options: { maxResultChars?: number } = {}) {
-  const provider = new ScriptedProvider([{ toolCalls: [{ name: t.name, input: {} }] }, { text: "ok" }]);
+  const provider = new ScriptedProvider([{ toolCalls: [{ name: t.name, input: {} }] }, { text: "ok" }], { recordRequests: true });
   const agent = new Agent({ provider, tools: [t], ...options });
   const seen = recordEvents(agent);
   return { provider, seen, go: () => agent.run("x") };

@@ -60,6 +60,13 @@ export interface ModelProvider {
   readonly name: string;
   /** Model used when the agent names none. */
   readonly defaultModel?: string;
+  /**
+   * True when the provider reads a request only while its call runs and keeps no reference to
+   * `request.messages` afterwards. The engine then hands it the live history instead of a copy
+   * (the history does not change during a call), saving a copy of the whole history per call.
+   * Left unset, every request carries its own copy.
+   */
+  readonly borrowsRequests?: boolean;
   complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse>;
   stream?(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent>;
 }
