@@ -44,8 +44,11 @@ export const queryCommand: CommandSpec = {
     progress.total(2);
     const access = { allowWrite: Boolean(options.allowWrite) };
     const readOnly = !access.allowWrite;
+    // The spans table is the costly one to open on a big run: built only when the SQL names it
+    // (any mention counts; SQL naming a table that was left out would fail, never answer wrong).
+    const spans = /spans/i.test(sql);
     // One run or bundle through the read model; --all: the whole store, read by DuckDB from its segment files.
-    const db = recording ? await recording.database({ readOnly }) : await openSegmentTables(storeDir!, (await runFolders(storeDir!)).map((r) => r.dir), { readOnly });
+    const db = recording ? await recording.database({ readOnly, spans }) : await openSegmentTables(storeDir!, (await runFolders(storeDir!)).map((r) => r.dir), { readOnly, spans });
     progress.tick();
     try {
       const result = await runQuery(db, sql, access);

@@ -58,7 +58,8 @@ export const summaryCommand: CommandSpec = {
   define: () => new Command("summary").description("status, duration, events by kind, tokens by model, tool latency and errors").argument("<run>", "run id (or unique prefix), run directory or bundle file"),
   async run(ctx, [text]) {
     await using recording = await openTarget(ctx, text);
-    const tables = await recording.database();
+    // The summary reads events and lines only: the spans table (built in JavaScript) is not needed.
+    const tables = await recording.database({ spans: false });
     try {
       const summary = await summarizeRun(tables, recording.run, sourcePath(recording));
       if (ctx.options.json) ctx.printJson(summary);

@@ -5,12 +5,9 @@ import { pipeline } from "node:stream/promises";
 import { Redactor } from "@harnessx/core";
 import tar from "tar-stream";
 import { ArtifactStore, zstdCompress } from "@harnessx/artifacts";
-import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
-import { readRun } from "../store/read-run.js";
-import { summarize } from "../store/recover.js";
 import { readRunManifestFile } from "../store/run-manifest.js";
-import { extensionArtifacts, referencedArtifacts } from "../store/references.js";
+import { buildEventMember } from "./event-member.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
 
 export interface ExportIncidentRequest {
@@ -46,29 +43,28 @@ function sha256(data: Uint8Array): string {
 
 /**
  * Writes one incident bundle: a tar with `manifest.json` first, `run.json`, the run's events
- * (`events.ndjson.zst`), exactly the artifacts they reference (`artifacts/<sha256>.zst`, the
- * store's frames copied as is) and `SHA256SUMS` (`sha256sum -c` format). `tar -xf` then
+ * (`events.ndjson.zst`: the sealed segments' zstd frames copied as is, concatenated), exactly
+ * the artifacts they reference (`artifacts/<sha256>.zst`, the store's frames copied as is) and
+ * `SHA256SUMS` (`sha256sum -c` format). `tar -xf` then
  * `zstd -d` read it; `openBundle` verifies it. Written to a temp file and renamed into place.
  */
 export async function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
   const runDir = runDirOf(request.dir, request.runId);
   // The bundle's run.json is the store's, byte for byte, as read once.
   const { manifest: run, bytes: runJson } = await readRunManifestFile(runDir);
-  const { events, text, badLines } = await readRun(runDir, { keepText: true });
-  // The lines are copied as recorded; only damaged lines (not JSON) force a re-serialization.
-  const ndjson = Buffer.from(badLines === 0 && text !== undefined ? text : events.map((event) => JSON.stringify(event) + "\n").join(""));
+  const events = await buildEventMember(runDir);
   const members = new Map<string, Buffer>([
     [MEMBER.run, runJson],
-    [MEMBER.events, await zstdCompress(ndjson)],
+    [MEMBER.events, events.frames],
   ]);
-  const contentBytes = new Map<string, number>([[MEMBER.events, ndjson.byteLength]]);
+  const contentBytes = new Map<string, number>([[MEMBER.events, events.contentBytes]]);
   const store = new ArtifactStore(request.dir);
   // The run's own policy (or the defaults when it recorded none) applies to all text the bundle adds.
   const redactor = run.redaction === "off" ? new Redactor() : Redactor.fromDescription(run.redaction);
-  const spilled = extensionArtifacts(events);
+  const spilled = events.spilled;
   const missingArtifacts: string[] = [];
   const redactedSpills: Record<string, string> = {};
-  for (const id of referencedArtifacts(events).sort()) {
+  for (const id of [...events.referenced].sort()) {
     if (spilled.has(id) && !request.includeRawSpills) {
       const copy = await redactedCopy(store, id, redactor);
       if (!copy) missingArtifacts.push(id);
@@ -93,10 +89,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
     sha256: sha256(data),
     ...(contentBytes.has(path) ? { contentBytes: contentBytes.get(path) } : {}),
   }));
-  const summary = summarize(events);
-  const gaps = events
-    .filter((e) => e.kind === "recorder.dropped")
-    .map((e) => ({ seq: e.seq, count: Number(e.attrs.count) || 0, fromTs: Number(e.attrs.fromTs) || e.ts, toTs: Number(e.attrs.toTs) || e.ts }));
+  const { summary, gaps } = events;
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
@@ -114,7 +107,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
       summary,
     },
     trigger: { reason: redactor.redactString(request.reason), at: new Date().toISOString() },
-    window: { fromTs: events[0]?.ts ?? null, toTs: events[events.length - 1]?.ts ?? null },
+    window: events.window,
     countsByKind: summary.byKind,
     dropped: { events: summary.dropped, gaps },
     redaction: run.redaction ?? "unknown",
@@ -145,7 +138,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   }
   const { size } = await fs.stat(out);
   const spills = { count: [...spilled].filter((id) => !missingArtifacts.includes(id)).length, redacted: Object.keys(redactedSpills).length, raw: request.includeRawSpills === true };
-  return { path: out, runId: run.runId, bytes: size, events: events.length, artifacts: members.size - 2, missingArtifacts, spills };
+  return { path: out, runId: run.runId, bytes: size, events: summary.events, artifacts: members.size - 2, missingArtifacts, spills };
 }
 
 /** A spilled result's redacted copy, content-addressed under its own id (the same id when nothing changed). */

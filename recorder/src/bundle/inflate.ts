@@ -1,4 +1,4 @@
-import { contentBound, MAX_DECOMPRESSED_BYTES, ZstdLimitError, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "@harnessx/artifacts";
+import { contentBound, type ContentBound, MAX_DECOMPRESSED_BYTES, ZstdLimitError, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "@harnessx/artifacts";
 import { BundleChecksumError, BundleTooLargeError } from "./errors.js";
 
 /** How much a bundle reader takes. A bundle comes from elsewhere: its sizes are claims, not facts. */
@@ -24,19 +24,14 @@ export class MemberInflater {
 
   /** Refuses a member whose headers allow more than it may take, without decoding it. */
   check(member: string, frame: Uint8Array, declared: number | undefined): void {
-    const limit = this.limitOf(declared);
-    let bound: number;
-    try {
-      bound = contentBound(frame).bytes;
-    } catch (error) {
-      throw new BundleChecksumError(this.bundlePath, member, `does not decompress (${(error as Error).message})`);
-    }
-    if (bound > limit) throw new BundleTooLargeError(this.bundlePath, member, bound, limit, "could decompress to");
+    const bound = this.boundOf(member, frame);
+    const limit = this.limitOf(declared, bound.frames);
+    if (bound.bytes > limit) throw new BundleTooLargeError(this.bundlePath, member, bound.bytes, limit, "could decompress to");
   }
 
   /** The member's content, decoded within its limit and counted against the total. */
   async inflate(member: string, frame: Uint8Array, declared: number | undefined): Promise<Buffer> {
-    const limit = Math.min(this.limitOf(declared), this.limits.maxTotalBytes - this.used);
+    const limit = Math.min(this.limitOf(declared, this.boundOf(member, frame).frames), this.limits.maxTotalBytes - this.used);
     const content = await zstdDecompressWithin(frame, limit).catch((error: unknown) => {
       if (error instanceof ZstdLimitError) throw new BundleTooLargeError(this.bundlePath, member, error.bytes, error.limit, "could decompress to");
       throw new BundleChecksumError(this.bundlePath, member, `does not decompress (${(error as Error).message})`);
@@ -48,8 +43,18 @@ export class MemberInflater {
     return content;
   }
 
-  // A frame's bound exceeds its content by at most its last block, so the declared size gets that slack.
-  private limitOf(declared: number | undefined): number {
-    return Math.min(declared === undefined ? Number.POSITIVE_INFINITY : declared + ZSTD_MAX_BLOCK_BYTES, this.limits.maxMemberBytes);
+  private boundOf(member: string, frame: Uint8Array): ContentBound {
+    try {
+      return contentBound(frame);
+    } catch (error) {
+      throw new BundleChecksumError(this.bundlePath, member, `does not decompress (${(error as Error).message})`);
+    }
+  }
+
+  // A frame's bound exceeds its content by at most its last block, so the declared size gets that
+  // slack once per frame (the events member is one frame per recorded segment, concatenated).
+  // The member's ceiling holds whatever the frame count, and the output must equal the declared size.
+  private limitOf(declared: number | undefined, frames: number): number {
+    return Math.min(declared === undefined ? Number.POSITIVE_INFINITY : declared + frames * ZSTD_MAX_BLOCK_BYTES, this.limits.maxMemberBytes);
   }
 }

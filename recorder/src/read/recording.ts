@@ -29,6 +29,8 @@ export interface RecordingArtifacts {
 export interface RecordingDatabaseOptions {
   /** SQL may read the tables and nothing else: no files, no ATTACH, no INSTALL, no writes (see `lockToReading`). Default false. */
   readOnly?: boolean;
+  /** Build the `spans` table (default true). It is the costly one on a big run; leave it out when the SQL never reads it. */
+  spans?: boolean;
 }
 
 /**

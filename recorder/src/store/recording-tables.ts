@@ -1,10 +1,12 @@
 import { promises as fs } from "node:fs";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { ArtifactStore } from "@harnessx/artifacts";
+import { TRACED_EVENTS } from "@harnessx/core";
 import type { RecordedEvent } from "../format/event.js";
 import { lockToReading } from "./read-only.js";
 import { appendSpans, SPANS_TABLE, type RunFacts } from "./recording-database.js";
 import { spanRows } from "./span-rows.js";
+import { sqlList } from "./sql-literal.js";
 
 /** DuckDB tables over recorded runs; close when done. */
 export interface RecordingTables {
@@ -66,6 +68,39 @@ export async function newTables(): Promise<RecordingTables> {
   };
 }
 
+/** Which tables to build; `spans: false` leaves the spans table out (SQL naming it then fails) for callers that never read it. */
+export interface TableOptions {
+  readOnly?: boolean;
+  /** Build the `spans` table (default true): the one table built in JavaScript, the costly part of opening a big run. */
+  spans?: boolean;
+}
+
+/**
+ * The `spans` table through core's one mapping. Only the events the mapping reads are brought
+ * into JavaScript (DuckDB counts every span's events itself), which keeps a big run's memory and
+ * time to what its spans need.
+ */
+async function createSpansTable(connection: DuckDBConnection, facts: TableFacts): Promise<void> {
+  await connection.run(SPANS_TABLE);
+  const counted = await connection.runAndReadAll("SELECT coalesce(spanId, parentSpanId) AS id, count(*) AS n FROM raw_events WHERE coalesce(spanId, parentSpanId) IS NOT NULL GROUP BY 1");
+  const counts = new Map<string, number>();
+  for (const [id, n] of counted.getRowsJS()) counts.set(String(id), Number(n));
+  const reader = await connection.runAndReadAll(
+    `SELECT runId, seq, ts, kind, spanId, parentSpanId, CAST(attrs AS VARCHAR) AS attrs FROM raw_events WHERE kind IN ${sqlList([...TRACED_EVENTS])} ORDER BY runId, seq`,
+  );
+  const events: RecordedEvent[] = reader.getRowsJS().map(([runId, seq, ts, kind, spanId, parentSpanId, attrs]) => ({
+    v: 1,
+    runId: String(runId),
+    seq: Number(seq),
+    ts: Number(ts),
+    kind: String(kind),
+    spanId: typeof spanId === "string" ? spanId : null,
+    parentSpanId: typeof parentSpanId === "string" ? parentSpanId : null,
+    attrs: typeof attrs === "string" ? (JSON.parse(attrs) as Record<string, unknown>) : {},
+  }));
+  await appendSpans(connection, spanRows(events, facts.runs, counts));
+}
+
 /** Where the tables' facts beyond the events come from. */
 export interface TableFacts {
   /** Each run's `run.json` facts (trace id, agent, session) for the span mapping. */
@@ -79,21 +114,9 @@ export interface TableFacts {
  * one mapping, what the live exporters send: the events' summary attributes are read by DuckDB,
  * mapped in JavaScript and appended) and `artifacts` (every artifact the events reference).
  */
-export async function createRecordingTables(connection: DuckDBConnection, facts: TableFacts): Promise<void> {
+export async function createRecordingTables(connection: DuckDBConnection, facts: TableFacts, options: TableOptions = {}): Promise<void> {
   await connection.run(EVENTS_VIEW);
-  await connection.run(SPANS_TABLE);
-  const reader = await connection.runAndReadAll("SELECT runId, seq, ts, kind, spanId, parentSpanId, CAST(attrs AS VARCHAR) AS attrs FROM raw_events ORDER BY runId, seq");
-  const events: RecordedEvent[] = reader.getRowObjectsJS().map((r) => ({
-    v: 1,
-    runId: String(r.runId),
-    seq: Number(r.seq),
-    ts: Number(r.ts),
-    kind: String(r.kind),
-    spanId: typeof r.spanId === "string" ? r.spanId : null,
-    parentSpanId: typeof r.parentSpanId === "string" ? r.parentSpanId : null,
-    attrs: typeof r.attrs === "string" ? (JSON.parse(r.attrs) as Record<string, unknown>) : {},
-  }));
-  await appendSpans(connection, spanRows(events, facts.runs));
+  if (options.spans !== false) await createSpansTable(connection, facts);
   await connection.run("CREATE TABLE stored_artifacts (sha256 VARCHAR, stored_bytes BIGINT)");
   if (facts.storedSizes.size) {
     const appender = await connection.createAppender("stored_artifacts");
@@ -123,14 +146,14 @@ export async function storedArtifactSizes(storeDir: string): Promise<Map<string,
  * `lines` table, `typed_events` and `raw_events` parsed from it by DuckDB, then the documented
  * tables built by the same SQL, so a run and its bundle answer a query alike.
  */
-export async function openLineTables(lines: Iterable<string>, facts: TableFacts, options: { readOnly?: boolean } = {}): Promise<RecordingTables> {
+export async function openLineTables(lines: Iterable<string>, facts: TableFacts, options: TableOptions = {}): Promise<RecordingTables> {
   const tables = await newTables();
   try {
     const { connection } = tables;
     await createLinesTable(connection, "lines", lines);
     await connection.run(TYPED_FROM_LINES);
     await connection.run(RAW_FROM_LINES);
-    await createRecordingTables(connection, facts);
+    await createRecordingTables(connection, facts, options);
     if (options.readOnly) await lockToReading(connection);
   } catch (error) {
     tables.close();

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import { listSegments, verifySealedSegment } from "./read-run.js";
 import { lockToReading } from "./read-only.js";
 import type { RunFacts } from "./recording-database.js";
-import { createLinesTable, createRecordingTables, IS_EVENT, newTables, RAW_FROM_LINES, storedArtifactSizes, TYPED_FROM_LINES, type RecordingTables } from "./recording-tables.js";
+import { createLinesTable, createRecordingTables, IS_EVENT, newTables, RAW_FROM_LINES, storedArtifactSizes, TYPED_FROM_LINES, type RecordingTables, type TableOptions } from "./recording-tables.js";
 import { readRunManifest } from "./run-manifest.js";
 import { sqlList } from "./sql-literal.js";
 
@@ -72,7 +72,7 @@ async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLin
  * authoritative; `lines` is kept as a view for byte counts. With `readOnly`, SQL can read these
  * tables and nothing else (see `lockToReading`).
  */
-export async function openSegmentTables(storeDir: string, runDirs: readonly string[], options: { readOnly?: boolean } = {}): Promise<RecordingTables> {
+export async function openSegmentTables(storeDir: string, runDirs: readonly string[], options: TableOptions = {}): Promise<RecordingTables> {
   const { sealed, plainLines } = await snapshotSegments(runDirs);
   const runs = new Map<string, RunFacts>();
   for (const runDir of runDirs) {
@@ -93,7 +93,7 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
       await connection.run(TYPED_FROM_LINES);
       await connection.run(RAW_FROM_LINES);
     }
-    await createRecordingTables(connection, { runs, storedSizes });
+    await createRecordingTables(connection, { runs, storedSizes }, options);
     if (options.readOnly) await lockToReading(connection, sealed);
   } catch (error) {
     tables.close();

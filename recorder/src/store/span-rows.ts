@@ -30,9 +30,10 @@ const KIND_OF: Record<SpanRole, SpanRow["kind"]> = { agent: "run", chat: "model"
 /**
  * The spans of recorded runs through core's one mapping (the live exporters' own), read from
  * the events' summary attributes: names, kinds, parents, statuses, tokens and ids as backends
- * see them. `traceIdOf` gives each run's trace id from its `run.json`.
+ * see them. `runs` gives each run's trace id from its `run.json`; `knownCounts` (span id -> events)
+ * when the caller counted the events itself and passes only those the mapping reads.
  */
-export function spanRows(events: readonly RecordedEvent[], runs: ReadonlyMap<string, { traceId?: string; agent: string; sessionId: string }>): SpanRow[] {
+export function spanRows(events: readonly RecordedEvent[], runs: ReadonlyMap<string, { traceId?: string; agent: string; sessionId: string }>, knownCounts?: ReadonlyMap<string, number>): SpanRow[] {
   const byRun = new Map<string, RecordedEvent[]>();
   const counts = new Map<string, number>();
   for (const e of events) {
@@ -40,13 +41,14 @@ export function spanRows(events: readonly RecordedEvent[], runs: ReadonlyMap<str
     list.push(e);
     byRun.set(e.runId, list);
     const id = e.spanId ?? e.parentSpanId;
-    if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
+    if (id && !knownCounts) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
+  const countOf = (spanId: string): number => (knownCounts ?? counts).get(spanId) ?? 0;
   const rows: SpanRow[] = [];
   for (const [runId, runEvents] of byRun) {
     const run = runs.get(runId);
     const { events: traced } = traceEventsOf(runEvents, { traceId: run?.traceId, attrsOnly: true });
-    for (const span of mapSpans(traced, { agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false })) rows.push(row(runId, span, counts.get(span.spanId) ?? 0));
+    for (const span of mapSpans(traced, { agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false })) rows.push(row(runId, span, countOf(span.spanId)));
   }
   return rows;
 }

@@ -1,0 +1,99 @@
+import { promises as fs } from "node:fs";
+import { dirname } from "node:path";
+import { isArtifactId, MAX_DECOMPRESSED_BYTES, zstdCompress, zstdDecompressWithin, ZSTD_MAX_BLOCK_BYTES } from "@harnessx/artifacts";
+import type { RecordedEvent, RunSummary } from "../format/event.js";
+import { emptySummary } from "../recording/run-recording.js";
+import { completeLines } from "../recording/seal.js";
+import { parseEventLines } from "../store/event-lines.js";
+import { listSegments, SegmentCorruptError, verifySealedSegment, type SegmentFile } from "../store/read-run.js";
+import { countEvent } from "../store/recover.js";
+import { artifactsOf } from "../store/references.js";
+
+export interface DroppedGap {
+  seq: number;
+  count: number;
+  fromTs: number;
+  toTs: number;
+}
+
+/** A run's `events.ndjson.zst` member and what the manifest says about its events. */
+export interface EventMember {
+  /** zstd frames, one per segment, concatenated (a valid zstd stream: it decodes to the lines in order). */
+  frames: Buffer;
+  /** Decompressed size: every complete line of every segment. */
+  contentBytes: number;
+  summary: RunSummary;
+  window: { fromTs: number | null; toTs: number | null };
+  gaps: DroppedGap[];
+  /** Every artifact the events reference, and those of them other extensions stored (spills). */
+  referenced: Set<string>;
+  spilled: Set<string>;
+}
+
+/**
+ * Builds the events member segment by segment, one segment in memory at a time. A sealed
+ * segment's frame is already the recorded (redacted) lines in zstd: it is verified against its
+ * sidecar and copied as is, so export does not pay to compress the run again. Every line is
+ * still parsed and checked, because the manifest's totals and artifact list come from the events
+ * and the bundle must hold events only: a segment with lines that are not events (damage) is
+ * re-encoded from its good events, as the reader skips the bad ones.
+ */
+export async function buildEventMember(runDir: string): Promise<EventMember> {
+  const member: EventMember = { frames: Buffer.alloc(0), contentBytes: 0, summary: emptySummary(), window: { fromTs: null, toTs: null }, gaps: [], referenced: new Set(), spilled: new Set() };
+  const frames: Buffer[] = [];
+  for (const segment of await listSegments(runDir)) {
+    const { frame, content } = await readSegment(segment);
+    const parsed = parseEventLines(content);
+    for (const event of parsed.events) account(member, event);
+    if (parsed.badLines === 0) {
+      frames.push(frame ?? (await zstdCompress(content)));
+      member.contentBytes += content.byteLength;
+    } else if (parsed.events.length > 0) {
+      const clean = Buffer.from(parsed.events.map((event) => JSON.stringify(event) + "\n").join(""));
+      frames.push(await zstdCompress(clean));
+      member.contentBytes += clean.byteLength;
+    }
+  }
+  // A run without a line still gets a valid (empty) frame.
+  member.frames = frames.length ? Buffer.concat(frames) : await zstdCompress(Buffer.alloc(0));
+  return member;
+}
+
+function account(member: EventMember, event: RecordedEvent): void {
+  countEvent(member.summary, event);
+  member.window.fromTs ??= event.ts;
+  member.window.toTs = event.ts;
+  if (event.kind === "recorder.dropped") {
+    const attrs = event.attrs;
+    member.gaps.push({ seq: event.seq, count: Number(attrs.count) || 0, fromTs: Number(attrs.fromTs) || event.ts, toTs: Number(attrs.toTs) || event.ts });
+  }
+  if (event.payloadRef && isArtifactId(event.payloadRef.sha256)) member.referenced.add(event.payloadRef.sha256);
+  for (const id of artifactsOf(event.attrs)) {
+    member.referenced.add(id);
+    member.spilled.add(id);
+  }
+}
+
+/** A segment's complete lines, and its verified sealed frame when it has one to copy. */
+async function readSegment(segment: SegmentFile): Promise<{ frame?: Buffer; content: Buffer }> {
+  if (!segment.sealed) {
+    const raw = await fs.readFile(segment.path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    // Sealed by its recorder since it was listed: read the sealed copy instead.
+    if (raw === undefined) {
+      const sealed = (await listSegments(dirname(dirname(segment.path)))).find((s) => s.index === segment.index && s.sealed);
+      if (!sealed) throw new SegmentCorruptError(segment.path, "it disappeared while being read, with no sealed copy");
+      return readSegment(sealed);
+    }
+    return { content: completeLines(raw).complete };
+  }
+  const frame = await verifySealedSegment(segment);
+  const limit = segment.info ? Math.min(segment.info.bytes + ZSTD_MAX_BLOCK_BYTES, MAX_DECOMPRESSED_BYTES) : MAX_DECOMPRESSED_BYTES;
+  const content = await zstdDecompressWithin(frame, limit).catch((error: unknown) => {
+    throw new SegmentCorruptError(segment.path, `its zstd frame does not decode (${(error as Error).message})`);
+  });
+  if (segment.info && content.byteLength !== segment.info.bytes) throw new SegmentCorruptError(segment.path, `it decodes to ${content.byteLength} bytes, its sidecar says ${segment.info.bytes}`);
+  return { frame, content };
+}
