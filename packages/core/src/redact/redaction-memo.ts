@@ -1,5 +1,5 @@
 /** Characters of texts remembered per generation (two generations are kept: up to twice this). */
-const GENERATION_CHARS = 8 * 1024 * 1024;
+const GENERATION_CHARS = 4 * 1024 * 1024;
 
 /**
  * What a redaction policy made of texts it already redacted, so a text seen again (a tool
