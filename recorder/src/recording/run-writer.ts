@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, promises as fs, readdirSync
 import { join } from "node:path";
 import type { RunManifest } from "../format/event.js";
 import { lockPathOf, runManifestPathOf, segmentIndexOf, segmentName, segmentsDirOf } from "../format/layout.js";
-import { sealSegment, writeAtomically, writeSealed } from "./seal.js";
+import { sealSegment, writeAllAtomically, writeSealed } from "./seal.js";
 
 /** When the active segment is sealed: whichever limit is reached first. */
 export interface SegmentLimits {
@@ -55,8 +55,9 @@ export class RunWriter {
   async writeWhole(lines: string, manifest: RunManifest): Promise<void> {
     this.whole = { lines, manifest };
     await fs.mkdir(this.segmentsDir, { recursive: true });
-    if (lines.length > 0) await writeSealed(join(this.segmentsDir, segmentName(1)), Buffer.from(lines));
-    await writeAtomically(runManifestPathOf(this.runDir), manifestText(manifest));
+    const manifestFile: [string, string] = [runManifestPathOf(this.runDir), manifestText(manifest)];
+    if (lines.length > 0) await writeSealed(join(this.segmentsDir, segmentName(1)), Buffer.from(lines), [manifestFile]);
+    else await writeAllAtomically([manifestFile]);
     this.whole = undefined;
   }
 

@@ -26,7 +26,15 @@ export async function sealSegment(plainPath: string): Promise<SealedSegmentInfo>
 }
 
 /** Writes complete NDJSON lines as the sealed segment `<plainPath>.zst` (then its sidecar), each atomically. */
-export async function writeSealed(plainPath: string, content: Buffer): Promise<SealedSegmentInfo> {
+export async function writeSealed(plainPath: string, content: Buffer, alongside: Array<[string, string]> = []): Promise<SealedSegmentInfo> {
+  const { frame, info } = await sealedFrame(content);
+  const sealedPath = `${plainPath}.zst`;
+  await writeAllAtomically([[sealedPath, frame], [`${sealedPath}.sha256`, JSON.stringify(info) + "\n"], ...alongside]);
+  return info;
+}
+
+/** The zstd frame of a segment's complete lines and the sidecar that describes it. */
+async function sealedFrame(content: Buffer): Promise<{ frame: Buffer; info: SealedSegmentInfo }> {
   const frame = await zstdCompress(content);
   const info: SealedSegmentInfo = {
     sha256: createHash("sha256").update(frame).digest("hex"),
@@ -35,10 +43,18 @@ export async function writeSealed(plainPath: string, content: Buffer): Promise<S
     compressedBytes: frame.byteLength,
     ...lineStats(content),
   };
-  const sealedPath = `${plainPath}.zst`;
-  await writeAtomically(sealedPath, frame);
-  await writeAtomically(`${sealedPath}.sha256`, JSON.stringify(info) + "\n");
-  return info;
+  return { frame, info };
+}
+
+/**
+ * Writes files each whole or not at all: all temporaries at once (file creation is the slow
+ * part), then renamed in the order given, so a reader never finds a later file without the
+ * earlier ones (a sealed segment's sidecar without the segment, `run.json` without either).
+ */
+export async function writeAllAtomically(files: ReadonlyArray<readonly [string, Uint8Array | string]>): Promise<void> {
+  const staged = files.map(([path]) => `${path}.tmp-${process.pid}`);
+  await Promise.all(files.map(([, data], i) => fs.writeFile(staged[i], data)));
+  for (let i = 0; i < files.length; i++) await fs.rename(staged[i], files[i][0]);
 }
 
 /** Counted on the bytes: decoding a whole segment to split it costs more than compressing it. */
