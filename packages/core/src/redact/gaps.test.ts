@@ -80,4 +80,12 @@ describe("redaction gaps found by review stay closed", () => {
     assert.ok(!out.includes("esc4ped-pass"), out);
     assert.match(out, /bob/);
   });
+  test("secrets beside characters beyond Latin-1 are found (the scan walks Latin-1 bytes)", () => {
+    const token = "ghp_" + "Zq3".repeat(12);
+    for (const text of [`日本語 ${token} 日本語`, `ключ: password=хунтер2 ✓`, `\u0100token: abc123def456\u0100`, `secret\u00a0key: s3cr3t-v4lue`, `🔑 Authorization: Bearer ${"x".repeat(24)} 🔑`]) {
+      const out = redactor.redactString(text);
+      assert.notEqual(out, text, `nothing redacted in ${text}`);
+      for (const secret of [token, "хунтер2", "abc123def456", "s3cr3t-v4lue", "x".repeat(24)]) assert.ok(!out.includes(secret), `${secret} leaked: ${out}`);
+    }
+  });
 });
