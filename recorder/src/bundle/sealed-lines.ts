@@ -30,6 +30,11 @@ const NEWLINE = 0x0a;
 const KINDS_WITH_COUNTED_ATTRS = new Set(["llm_response", "recorder.dropped"]);
 /** Every artifact reference (`payloadRef.sha256`, `attrs.sha256`, `attrs.artifacts[].sha256`) has this key. */
 const SHA256_KEY = Buffer.from('"sha256"');
+/**
+ * How every line starts. A second one inside a line is what a torn write followed by more lines
+ * looks like (or an event object nested in a payload): such a line is decoded whole.
+ */
+const LINE_START = Buffer.from('{"v":1,"seq":');
 
 /**
  * The facts of every line of a verified sealed segment, or undefined when a line is not an
@@ -42,16 +47,22 @@ const SHA256_KEY = Buffer.from('"sha256"');
  * > 0) and it ends with `}`. Every other line is decoded and checked whole, and so is every line
  * whose attributes the manifest reads: counted kinds, and lines holding a `"sha256"` key (found
  * by one byte search of the segment), so the totals, drop gaps and artifact list are exact.
+ * What is trusted without decoding is the middle of such a line (attrs onward) being well-formed
+ * JSON: the recorder writes whole lines, sealing cuts a torn last one, and a torn line followed
+ * by more writes holds a second line start (above). A seal's sha256 rules out later damage.
  */
 export function sealedLineFacts(content: Buffer): LineFacts[] | undefined {
   const facts: LineFacts[] = [];
   let nextSha = content.indexOf(SHA256_KEY);
+  let nextStart = content.indexOf(LINE_START, 1);
   for (let start = 0; start < content.byteLength; ) {
     const newline = content.indexOf(NEWLINE, start);
     const end = newline === -1 ? content.byteLength : newline;
     if (end > start) {
       if (nextSha !== -1 && nextSha < start) nextSha = content.indexOf(SHA256_KEY, start);
-      const quick = nextSha !== -1 && nextSha < end ? undefined : headFacts(content, start, end);
+      if (nextStart !== -1 && nextStart <= start) nextStart = content.indexOf(LINE_START, start + 1);
+      const decodeWhole = (nextSha !== -1 && nextSha < end) || (nextStart !== -1 && nextStart < end);
+      const quick = decodeWhole ? undefined : headFacts(content, start, end);
       if (quick) facts.push(quick);
       else {
         const parsed = parseChecked<RecordedEvent>(content.toString("utf8", start, end), EVENT_SCHEMA);
