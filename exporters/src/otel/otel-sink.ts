@@ -25,9 +25,9 @@ export class OtelSink implements SpanSink<Span> {
     const started = span.span && this.live.adopt(span.span.spanId);
     if (started) {
       // The name core gave at the start may predate what the request said (a model middleware changed).
-      started.updateName(span.name);
-      started.setAttributes(redactAttributes(span.attributes, this.redactor));
-      return started;
+      if (started.name !== span.name) started.span.updateName(span.name);
+      started.span.setAttributes(redactAttributes(span.attributes, this.redactor));
+      return started.span;
     }
     const parentContext = parent ? this.contextOf(parent) : context.active();
     return this.tracer.startSpan(
