@@ -1,5 +1,5 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, isSpanContextValid, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { SPAN_KIND, type SpanContext, type SpanIdSource, type SpanIds, type SpanStart } from "@harnessx/core";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { SPAN_KIND, isSpanId, isTraceId, type SpanContext, type SpanIdSource, type SpanIds, type SpanStart } from "@harnessx/core";
 
 interface Started {
   span: Span;
@@ -33,7 +33,8 @@ export class LiveSpans implements SpanIdSource {
     const span = this.tracer.startSpan(start.name, { kind, startTime: start.time }, outer);
     const ids = span.spanContext();
     // With no SDK the API hands back its parent's (or an invalid) context: core then makes the ids.
-    if (!isSpanContextValid(ids) || ids.spanId === start.parent?.spanId || this.live.has(ids.spanId)) return undefined;
+    // Core's own id checks (the ones it applies to this answer), so a span kept here is one core takes.
+    if (!isTraceId(ids.traceId) || !isSpanId(ids.spanId) || ids.spanId === start.parent?.spanId || this.live.has(ids.spanId)) return undefined;
     this.waiting.set(ids.spanId, { span, runId: start.runId, name: start.name });
     this.live.set(ids.spanId, { span });
     const outerSpanId = start.parent ? undefined : trace.getSpanContext(outer)?.spanId;
