@@ -27,6 +27,29 @@ function generated(key: string, value: AttributeValue): boolean {
   return Array.isArray(value) ? value.every(isWord) : isWord(value);
 }
 
+/**
+ * Keys whose few values repeat span after span (one agent, its session, a few models and tools).
+ * A sink may keep their redacted values in a small map of its own: the agent's memo holds every
+ * text the recorder and exporters saw, and a lookup in a map that large is slower than in a few
+ * entries. Redaction is a function of the text alone, so the result is the same.
+ */
+const REPEATING = new Set<string>([GenAI.PROVIDER_NAME, GenAI.CONVERSATION_ID, GenAI.AGENT_NAME, GenAI.REQUEST_MODEL, GenAI.RESPONSE_MODEL, GenAI.TOOL_NAME]);
+/** Past this many distinct values the map starts again (a key that turned out not to repeat). */
+const MAX_REPEATED = 256;
+
+/** A sink's small map of redacted repeating values (see `REPEATING`). */
+export type RepeatedValues = Map<string, string>;
+
+function redactRepeating(value: string, redactor: Redactor, repeated: RepeatedValues): string {
+  let clean = repeated.get(value);
+  if (clean === undefined) {
+    clean = redactor.redactString(value);
+    if (repeated.size >= MAX_REPEATED) repeated.clear();
+    repeated.set(value, clean);
+  }
+  return clean;
+}
+
 function redactValue(value: AttributeValue, redactor: Redactor): AttributeValue {
   if (typeof value === "string") return redactor.redactString(value);
   if (!Array.isArray(value) || !value.some((v) => typeof v === "string")) return value;
@@ -38,14 +61,14 @@ function redactValue(value: AttributeValue, redactor: Redactor): AttributeValue 
  * redaction policy: the one place a sink's text leaves the process. Numbers, booleans and the
  * mapping's own words (above) pass. The input is returned as is when nothing changed.
  */
-export function redactAttributes(attributes: Attributes, redactor: Redactor): Attributes {
+export function redactAttributes(attributes: Attributes, redactor: Redactor, repeated?: RepeatedValues): Attributes {
   if (!redactor.enabled) return attributes;
   let out: Attributes | undefined;
   // for-in over the mapping's plain objects: no entry arrays built per attribute.
   for (const key in attributes) {
     const value = attributes[key];
     if (typeof value === "number" || typeof value === "boolean" || generated(key, value)) continue;
-    const clean = redactValue(value, redactor);
+    const clean = repeated && typeof value === "string" && REPEATING.has(key) ? redactRepeating(value, redactor, repeated) : redactValue(value, redactor);
     if (clean !== value) (out ??= { ...attributes })[key] = clean;
   }
   return out ?? attributes;
