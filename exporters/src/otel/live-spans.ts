@@ -38,7 +38,7 @@ export class LiveSpans implements SpanIdSource {
     this.waiting.set(ids.spanId, { span, runId: start.runId, name: start.name });
     this.live.set(ids.spanId, { span });
     const outerSpanId = start.parent ? undefined : trace.getSpanContext(outer)?.spanId;
-    return { traceId: ids.traceId, spanId: ids.spanId, ...(outerSpanId ? { parentSpanId: outerSpanId } : {}) };
+    return outerSpanId ? { traceId: ids.traceId, spanId: ids.spanId, parentSpanId: outerSpanId } : { traceId: ids.traceId, spanId: ids.spanId };
   }
 
   /** The live span started for core's span and its start name, handed over once (to the sink that will end it). */
