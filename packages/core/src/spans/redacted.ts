@@ -34,6 +34,13 @@ function generated(key: string, value: AttributeValue): boolean {
  * entries. Redaction is a function of the text alone, so the result is the same.
  */
 const REPEATING = new Set<string>([GenAI.PROVIDER_NAME, GenAI.CONVERSATION_ID, GenAI.AGENT_NAME, GenAI.REQUEST_MODEL, GenAI.RESPONSE_MODEL, GenAI.TOOL_NAME]);
+/**
+ * Ids a provider gives each reply and tool call: provider data, so scanned, but new every time,
+ * so scanned without the memo (`Redactor.redactOnce`). Only short ones: a long text is worth remembering.
+ */
+const ONE_OFF = new Set<string>([GenAI.RESPONSE_ID, GenAI.TOOL_CALL_ID]);
+const MAX_ONE_OFF_CHARS = 128;
+
 /** Past this many distinct values the map starts again (a key that turned out not to repeat). */
 const MAX_REPEATED = 256;
 
@@ -68,7 +75,14 @@ export function redactAttributes(attributes: Attributes, redactor: Redactor, rep
   for (const key in attributes) {
     const value = attributes[key];
     if (typeof value === "number" || typeof value === "boolean" || generated(key, value)) continue;
-    const clean = repeated && typeof value === "string" && REPEATING.has(key) ? redactRepeating(value, redactor, repeated) : redactValue(value, redactor);
+    const clean =
+      typeof value !== "string"
+        ? redactValue(value, redactor)
+        : repeated && REPEATING.has(key)
+          ? redactRepeating(value, redactor, repeated)
+          : value.length <= MAX_ONE_OFF_CHARS && ONE_OFF.has(key)
+            ? redactor.redactOnce(value)
+            : redactor.redactString(value);
     if (clean !== value) (out ??= { ...attributes })[key] = clean;
   }
   return out ?? attributes;
