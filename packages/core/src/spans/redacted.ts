@@ -1,30 +1,27 @@
 import type { Redactor } from "../redact/redactor.js";
 import { GenAI, Hx } from "./attributes.js";
 import type { AttributeValue, Attributes, SpanEventSpec } from "./span-model.js";
+import { SPAN_OPERATION } from "./span-names.js";
+import type { RunStatus } from "../engine/run-types.js";
+import type { ToolOutcome } from "../hooks/payloads.js";
+import { STOP_REASONS } from "../types/provider.js";
 
 /**
- * Attributes whose values are harnessx's own vocabulary (operation names, the tool type, run
- * statuses, tool outcomes, finish reasons) or ids core makes from time and randomness (run ids):
- * no prompt, reply, argument or result is ever written there, so a value of the shape such words
- * have needs no redaction scan. The shape is still checked, because recorded events are data: a
- * value that is not one lower-case word (letters, digits, `_`; no separators, so no `key=value`
- * form, address or secret prefix fits in it) is scanned like any other.
+ * Attributes whose values the mapping writes from harnessx's own vocabulary: operation names, the
+ * tool type, run statuses, tool outcomes, finish reasons. These words hold no content, so a value
+ * that is one of them needs no redaction scan (under the default policy each redacts to itself:
+ * `redacted.test.ts` checks). Recorded events are data, so a value outside the vocabulary is
+ * scanned like any other: a word shape alone would not do, as `sk_live_...` or `ghp_...` are words.
  */
-const GENERATED = new Set<string>([GenAI.OPERATION_NAME, GenAI.TOOL_TYPE, GenAI.RESPONSE_FINISH_REASONS, Hx.RUN_ID, Hx.RUN_STATUS, Hx.TOOL_OUTCOME]);
-
-/** One lower-case word of at most 64 characters (a character loop: cheaper than a regex on these short values). */
-function isWord(value: unknown): boolean {
-  if (typeof value !== "string" || value.length === 0 || value.length > 64) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95)) return false;
-  }
-  return true;
-}
+const GENERATED = new Set<string>([GenAI.OPERATION_NAME, GenAI.TOOL_TYPE, GenAI.RESPONSE_FINISH_REASONS, Hx.RUN_STATUS, Hx.TOOL_OUTCOME]);
+// Records over the unions, so the compiler flags a status or outcome added to core but not here.
+const RUN_STATUSES = { completed: 1, failed: 1, cancelled: 1, awaiting_approval: 1 } satisfies Record<RunStatus, 1>;
+const TOOL_OUTCOMES = { executed: 1, failed: 1, timeout: 1, invalid_input: 1, unknown_tool: 1, denied: 1 } satisfies Record<ToolOutcome, 1>;
+export const VOCABULARY: ReadonlySet<string> = new Set<string>([...Object.values(SPAN_OPERATION), "function", "unfinished", ...Object.keys(RUN_STATUSES), ...Object.keys(TOOL_OUTCOMES), ...STOP_REASONS]);
 
 function generated(key: string, value: AttributeValue): boolean {
   if (!GENERATED.has(key)) return false;
-  return Array.isArray(value) ? value.every(isWord) : isWord(value);
+  return Array.isArray(value) ? value.every((v) => typeof v === "string" && VOCABULARY.has(v)) : typeof value === "string" && VOCABULARY.has(value);
 }
 
 /**
@@ -35,10 +32,11 @@ function generated(key: string, value: AttributeValue): boolean {
  */
 const REPEATING = new Set<string>([GenAI.PROVIDER_NAME, GenAI.CONVERSATION_ID, GenAI.AGENT_NAME, GenAI.REQUEST_MODEL, GenAI.RESPONSE_MODEL, GenAI.TOOL_NAME]);
 /**
- * Ids a provider gives each reply and tool call: provider data, so scanned, but new every time,
- * so scanned without the memo (`Redactor.redactOnce`). Only short ones: a long text is worth remembering.
+ * Ids new with every run, reply and tool call (the run's from core, the others from the provider):
+ * scanned, but without the memo (`Redactor.redactOnce`), where they would only miss and crowd out
+ * texts that repeat. Only short ones: a long text is worth remembering.
  */
-const ONE_OFF = new Set<string>([GenAI.RESPONSE_ID, GenAI.TOOL_CALL_ID]);
+const ONE_OFF = new Set<string>([Hx.RUN_ID, GenAI.RESPONSE_ID, GenAI.TOOL_CALL_ID]);
 const MAX_ONE_OFF_CHARS = 128;
 
 /** Past this many distinct values the map starts again (a key that turned out not to repeat). */
