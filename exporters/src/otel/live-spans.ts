@@ -1,9 +1,17 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, isSpanContextValid, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { SPAN_KIND, type SpanContext, type SpanIdSource, type SpanIds, type SpanStart } from "@harnessx/core";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { SPAN_KIND, isSpanId, isTraceId, type SpanContext, type SpanIdSource, type SpanIds, type SpanStart } from "@harnessx/core";
 
 interface Started {
   span: Span;
   runId: string;
+  /** The name it was started with, so adoption renames it only when the request changed the model. */
+  name: string;
+}
+
+interface Live {
+  span: Span;
+  /** The context that parents this span's children, made once on the first child. */
+  children?: Context;
 }
 
 /**
@@ -15,7 +23,7 @@ export class LiveSpans implements SpanIdSource {
   /** Started and not yet adopted by the mapping. */
   private readonly waiting = new Map<string, Started>();
   /** Every span started here and not yet ended, for the parent lookups of its children. */
-  private readonly live = new Map<string, Span>();
+  private readonly live = new Map<string, Live>();
 
   constructor(private readonly tracer: Tracer) {}
 
@@ -25,23 +33,24 @@ export class LiveSpans implements SpanIdSource {
     const span = this.tracer.startSpan(start.name, { kind, startTime: start.time }, outer);
     const ids = span.spanContext();
     // With no SDK the API hands back its parent's (or an invalid) context: core then makes the ids.
-    if (!isSpanContextValid(ids) || ids.spanId === start.parent?.spanId || this.live.has(ids.spanId)) return undefined;
-    this.waiting.set(ids.spanId, { span, runId: start.runId });
-    this.live.set(ids.spanId, span);
+    // Core's own id checks (the ones it applies to this answer), so a span kept here is one core takes.
+    if (!isTraceId(ids.traceId) || !isSpanId(ids.spanId) || ids.spanId === start.parent?.spanId || this.live.has(ids.spanId)) return undefined;
+    this.waiting.set(ids.spanId, { span, runId: start.runId, name: start.name });
+    this.live.set(ids.spanId, { span });
     const outerSpanId = start.parent ? undefined : trace.getSpanContext(outer)?.spanId;
-    return { traceId: ids.traceId, spanId: ids.spanId, ...(outerSpanId ? { parentSpanId: outerSpanId } : {}) };
+    return outerSpanId ? { traceId: ids.traceId, spanId: ids.spanId, parentSpanId: outerSpanId } : { traceId: ids.traceId, spanId: ids.spanId };
   }
 
-  /** The live span started for core's span, handed over once (to the sink that will end it). */
-  adopt(spanId: string): Span | undefined {
+  /** The live span started for core's span and its start name, handed over once (to the sink that will end it). */
+  adopt(spanId: string): Started | undefined {
     const started = this.waiting.get(spanId);
     if (started) this.waiting.delete(spanId);
-    return started?.span;
+    return started;
   }
 
   /** The live span of core's span while it is open (to make it active around a handler or provider call). */
   spanOf(spanId: string): Span | undefined {
-    return this.live.get(spanId);
+    return this.live.get(spanId)?.span;
   }
 
   ended(span: Span): void {
@@ -65,7 +74,7 @@ export class LiveSpans implements SpanIdSource {
 
   private contextOf(parent: SpanContext): Context {
     const live = this.live.get(parent.spanId);
-    if (live) return trace.setSpan(ROOT_CONTEXT, live);
+    if (live) return (live.children ??= trace.setSpan(ROOT_CONTEXT, live.span));
     // A parent another agent opened (a nested run whose outer agent traces elsewhere): its ids suffice.
     return trace.setSpanContext(ROOT_CONTEXT, { traceId: parent.traceId, spanId: parent.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: false });
   }

@@ -1,5 +1,5 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { redactAttributes, redactEvent, type Redactor, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core";
+import { redactAttributes, redactEvent, type Redactor, type RepeatedValues, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core";
 import type { LiveSpans } from "./live-spans.js";
 
 /**
@@ -12,6 +12,8 @@ import type { LiveSpans } from "./live-spans.js";
 export class OtelSink implements SpanSink<Span> {
   /** The context of each open run span, built once for all its children. */
   private readonly contexts = new WeakMap<Span, Context>();
+  /** Redacted values of the attributes that repeat on every span (provider, session, model...). */
+  private readonly repeated: RepeatedValues = new Map();
 
   constructor(private readonly tracer: Tracer, private readonly redactor: Redactor, private readonly live: LiveSpans) {}
 
@@ -25,14 +27,14 @@ export class OtelSink implements SpanSink<Span> {
     const started = span.span && this.live.adopt(span.span.spanId);
     if (started) {
       // The name core gave at the start may predate what the request said (a model middleware changed).
-      started.updateName(span.name);
-      started.setAttributes(redactAttributes(span.attributes, this.redactor));
-      return started;
+      if (started.name !== span.name) started.span.updateName(span.name);
+      started.span.setAttributes(redactAttributes(span.attributes, this.redactor, this.repeated));
+      return started.span;
     }
     const parentContext = parent ? this.contextOf(parent) : context.active();
     return this.tracer.startSpan(
       span.name,
-      { kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: redactAttributes(span.attributes, this.redactor), startTime: span.time },
+      { kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: redactAttributes(span.attributes, this.redactor, this.repeated), startTime: span.time },
       parentContext,
     );
   }
@@ -42,7 +44,7 @@ export class OtelSink implements SpanSink<Span> {
   }
 
   close(handle: Span, close: SpanClose): void {
-    handle.setAttributes(redactAttributes(close.attributes, this.redactor));
+    handle.setAttributes(redactAttributes(close.attributes, this.redactor, this.repeated));
     if (close.error) handle.setStatus({ code: SpanStatusCode.ERROR, message: this.redactor.redactString(close.error.message) });
     handle.end(close.time);
     this.live.ended(handle);

@@ -85,7 +85,7 @@ export { SpanMapper, TRACED_EVENTS } from "./spans/mapper.js";
 export { SpanCollector, mapSpans, type MappedSpan, type MapSpansOptions } from "./spans/span-collector.js";
 export { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./spans/span-specs.js";
 export { GenAI, Hx } from "./spans/attributes.js";
-export { redactAttributes, redactEvent } from "./spans/redacted.js";
+export { redactAttributes, redactEvent, type RepeatedValues } from "./spans/redacted.js";
 export { inputMessages, outputMessages, systemInstructions, toolDefinitions, type GenAIMessage, type GenAIPart } from "./spans/content.js";
 export { traceEventOf, type AttributeValue, type Attributes, type SpanClose, type SpanDetail, type SpanError, type SpanEventSpec, type SpanOpen, type SpanSink, type SpillReference, type TraceEvent, type TracedAgent } from "./spans/span-model.js";
 

@@ -173,6 +173,17 @@ export class Redactor {
     return redacted;
   }
 
+  /**
+   * `redactString` for a short text that is new each time (a reply's or a tool call's id): the
+   * same result (the memo holds exactly what a scan returns), scanned without a memo lookup or
+   * entry, since such a text would only miss in the memo and then take the room of texts that
+   * do repeat.
+   */
+  redactOnce(text: string): string {
+    if (!this.redacting || text.length < this.shortest) return text;
+    return this.redactFresh(text);
+  }
+
   private redactFresh(text: string): string {
     const lower = text.toLowerCase();
     const scan = this.scanner.scan(lower);

@@ -183,11 +183,16 @@ export class SpanMapper<H> {
   }
 }
 
-/** Drops undefined and null values so every attribute is a valid OpenTelemetry value. */
-/** A span spec with the identity core gave the event, when it carried one. */
+/**
+ * The span spec with the identity core gave the event, when it carried one. Every spec here is
+ * built fresh by span-specs for this one call, so it is completed in place rather than copied.
+ */
 function withIds(spec: SpanOpen, span: SpanContext | undefined): SpanOpen {
-  return span ? { ...spec, span } : spec;
+  if (span) spec.span = span;
+  return spec;
 }
+
+/** Drops undefined and null values so every attribute is a valid OpenTelemetry value. */
 
 function compact(values: Record<string, string | number | boolean | null | undefined>): Attributes {
   const out: Attributes = {};

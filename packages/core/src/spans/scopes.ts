@@ -46,9 +46,9 @@ export class SpanScopes {
     if (given) {
       // A run that starts under no harnessx span may still sit under the source's own (an HTTP request's).
       const parentSpanId = parent?.spanId ?? (isSpanId(given.parentSpanId) ? given.parentSpanId : undefined);
-      return { traceId: given.traceId, spanId: given.spanId, role, ...(parentSpanId ? { parentSpanId } : {}) };
+      return spanContext(given.traceId, given.spanId, role, parentSpanId);
     }
-    return { traceId: parent?.traceId ?? newTraceId(), spanId: newSpanId(), role, ...(parent ? { parentSpanId: parent.spanId } : {}) };
+    return spanContext(parent?.traceId ?? newTraceId(), newSpanId(), role, parent?.spanId);
   }
 
   private ask(source: SpanIdSource, start: SpanStart): SpanIds | undefined {
@@ -63,4 +63,9 @@ export class SpanScopes {
     if (parent && (given.traceId !== parent.traceId || given.spanId === parent.spanId)) return undefined;
     return given;
   }
+}
+
+/** A span context without an absent parent key; two literals rather than a spread, as every span opens here. */
+function spanContext(traceId: string, spanId: string, role: SpanRole, parentSpanId: string | undefined): SpanContext {
+  return parentSpanId ? { traceId, spanId, role, parentSpanId } : { traceId, spanId, role };
 }

@@ -12,15 +12,28 @@ export interface SpanContext {
   role: SpanRole;
 }
 
-const TRACE_ID = /^(?!0{32})[0-9a-f]{32}$/;
-const SPAN_ID = /^(?!0{16})[0-9a-f]{16}$/;
+/**
+ * `chars` lowercase hex digits, not all zero. A character loop rather than a regex: every span
+ * a live exporter opens is checked here.
+ */
+function isHexId(value: unknown, chars: number): value is string {
+  if (typeof value !== "string" || value.length !== chars) return false;
+  let nonZero = false;
+  for (let i = 0; i < chars; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 48) continue;
+    if (!((c > 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+    nonZero = true;
+  }
+  return nonZero;
+}
 
 export function isTraceId(value: unknown): value is string {
-  return typeof value === "string" && TRACE_ID.test(value);
+  return isHexId(value, 32);
 }
 
 export function isSpanId(value: unknown): value is string {
-  return typeof value === "string" && SPAN_ID.test(value);
+  return isHexId(value, 16);
 }
 
 export function newTraceId(): string {
