@@ -36,6 +36,8 @@ export interface AnthropicProviderOptions {
 export class AnthropicProvider implements ModelProvider {
   readonly name: string;
   readonly defaultModel: string;
+  /** The history is converted into the request body when the call starts; nothing keeps it. */
+  readonly borrowsRequests = true;
   readonly client: Anthropic;
   private readonly thinking: ThinkingConfigParam | undefined;
 

@@ -41,6 +41,8 @@ export interface OpenAIProviderOptions {
 export class OpenAIProvider implements ModelProvider {
   readonly name: string;
   readonly defaultModel: string;
+  /** The history is converted into the request body when the call starts; nothing keeps it. */
+  readonly borrowsRequests = true;
   readonly client: OpenAI;
   private readonly maxTokensField: "max_tokens" | "max_completion_tokens";
 
