@@ -80,9 +80,12 @@ export async function createSpansTable(instance: DuckDBInstance, connection: Duc
     };
     const result = await connection.stream(TRACED_ROWS);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      const [runIds, events] = chunk.getColumns();
+      const runIds = chunk.getColumnVector(0);
+      const events = chunk.getColumnValues(1);
+      // Rows come ordered by run id: a chunk that starts and ends in one run is all of it, which spares decoding every row's id.
+      const oneRun = runIds.getItem(0) === runIds.getItem(chunk.rowCount - 1) ? String(runIds.getItem(0)) : undefined;
       for (let i = 0; i < chunk.rowCount; i++) {
-        const runId = String(runIds[i]);
+        const runId = oneRun ?? String(runIds.getItem(i));
         if (current?.runId !== runId) startRun(runId);
         for (const traced of traceEventsOf([eventOf(runId, String(events[i]))], { traceId: current!.traceId, attrsOnly: true }).events) current!.stream.push(traced);
       }
