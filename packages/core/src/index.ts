@@ -83,6 +83,7 @@ export { SPAN_KIND, SPAN_OPERATION, spanName, type SpanKindName } from "./spans/
 export type { SpanIdSource, SpanIds, SpanStart } from "./spans/id-source.js";
 export { SpanMapper, TRACED_EVENTS } from "./spans/mapper.js";
 export { SpanCollector, mapSpans, type MappedSpan, type MapSpansOptions } from "./spans/span-collector.js";
+export { SpanStream } from "./spans/span-stream.js";
 export { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./spans/span-specs.js";
 export { GenAI, Hx } from "./spans/attributes.js";
 export { redactAttributes, redactEvent, type RepeatedValues } from "./spans/redacted.js";

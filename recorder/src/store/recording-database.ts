@@ -17,7 +17,7 @@ CREATE TABLE artifacts (
   sha256 VARCHAR, run_id VARCHAR, seq BIGINT, kind VARCHAR, bytes BIGINT, stored_bytes BIGINT, present BOOLEAN, preview VARCHAR
 );`;
 
-function appendRow(appender: DuckDBAppender, values: readonly DuckDBValue[]): void {
+export function appendRow(appender: DuckDBAppender, values: readonly DuckDBValue[]): void {
   for (const value of values) {
     if (value === null || value === undefined) appender.appendNull();
     else if (typeof value === "string") appender.appendVarchar(value);
@@ -110,8 +110,11 @@ export const SPANS_TABLE = `CREATE TABLE spans (
 /** Fills the `spans` table (both readers' tables come from the one mapping). */
 export async function appendSpans(connection: DuckDBConnection, rows: readonly SpanRow[]): Promise<void> {
   const spans = await connection.createAppender("spans");
-  for (const s of rows) {
-    appendRow(spans, [s.runId, s.traceId, s.spanId, s.parentSpanId, s.kind, s.name, ms(s.startTs), ms(s.endTs), s.endTs === null ? null : s.endTs - s.startTs, s.status, big(s.inputTokens), big(s.outputTokens), big(s.events), json(s.attrs)]);
-  }
+  for (const s of rows) appendRow(spans, spanValues(s));
   spans.closeSync();
+}
+
+/** A span row's values in the `spans` table's column order. */
+export function spanValues(s: SpanRow): DuckDBValue[] {
+  return [s.runId, s.traceId, s.spanId, s.parentSpanId, s.kind, s.name, ms(s.startTs), ms(s.endTs), s.endTs === null ? null : s.endTs - s.startTs, s.status, big(s.inputTokens), big(s.outputTokens), big(s.events), json(s.attrs)];
 }

@@ -1,12 +1,9 @@
 import { promises as fs } from "node:fs";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { ArtifactStore } from "@harnessx/artifacts";
-import { TRACED_EVENTS } from "@harnessx/core";
-import type { RecordedEvent } from "../format/event.js";
 import { lockToReading } from "./read-only.js";
-import { appendSpans, SPANS_TABLE, type RunFacts } from "./recording-database.js";
-import { spanRows } from "./span-rows.js";
-import { sqlList } from "./sql-literal.js";
+import type { RunFacts } from "./recording-database.js";
+import { createSpansTable } from "./span-table.js";
 
 /** DuckDB tables over recorded runs; close when done. */
 export interface RecordingTables {
@@ -55,11 +52,17 @@ FROM (
   WHERE kind = 'custom' AND (attrs->'artifacts') IS NULL AND regexp_full_match(coalesce((attrs->>'sha256'), ''), '[0-9a-f]{64}')
 ) r LEFT JOIN stored_artifacts s USING (sha256)`;
 
+/** Tables being built: the instance too, for the second connection the spans table is appended on. */
+export interface OwnedTables extends RecordingTables {
+  readonly instance: DuckDBInstance;
+}
+
 /** A fresh in-memory database, offline (no extension downloads), with its closer. */
-export async function newTables(): Promise<RecordingTables> {
+export async function newTables(): Promise<OwnedTables> {
   const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
   const connection = await instance.connect();
   return {
+    instance,
     connection,
     close() {
       connection.closeSync();
@@ -75,32 +78,6 @@ export interface TableOptions {
   spans?: boolean;
 }
 
-/**
- * The `spans` table through core's one mapping. Only the events the mapping reads are brought
- * into JavaScript (DuckDB counts every span's events itself), which keeps a big run's memory and
- * time to what its spans need.
- */
-async function createSpansTable(connection: DuckDBConnection, facts: TableFacts): Promise<void> {
-  await connection.run(SPANS_TABLE);
-  const counted = await connection.runAndReadAll("SELECT coalesce(spanId, parentSpanId) AS id, count(*) AS n FROM raw_events WHERE coalesce(spanId, parentSpanId) IS NOT NULL GROUP BY 1");
-  const counts = new Map<string, number>();
-  for (const [id, n] of counted.getRowsJS()) counts.set(String(id), Number(n));
-  const reader = await connection.runAndReadAll(
-    `SELECT runId, seq, ts, kind, spanId, parentSpanId, CAST(attrs AS VARCHAR) AS attrs FROM raw_events WHERE kind IN ${sqlList([...TRACED_EVENTS])} ORDER BY runId, seq`,
-  );
-  const events: RecordedEvent[] = reader.getRowsJS().map(([runId, seq, ts, kind, spanId, parentSpanId, attrs]) => ({
-    v: 1,
-    runId: String(runId),
-    seq: Number(seq),
-    ts: Number(ts),
-    kind: String(kind),
-    spanId: typeof spanId === "string" ? spanId : null,
-    parentSpanId: typeof parentSpanId === "string" ? parentSpanId : null,
-    attrs: typeof attrs === "string" ? (JSON.parse(attrs) as Record<string, unknown>) : {},
-  }));
-  await appendSpans(connection, spanRows(events, facts.runs, counts));
-}
-
 /** Where the tables' facts beyond the events come from. */
 export interface TableFacts {
   /** Each run's `run.json` facts (trace id, agent, session) for the span mapping. */
@@ -114,9 +91,10 @@ export interface TableFacts {
  * one mapping, what the live exporters send: the events' summary attributes are read by DuckDB,
  * mapped in JavaScript and appended) and `artifacts` (every artifact the events reference).
  */
-export async function createRecordingTables(connection: DuckDBConnection, facts: TableFacts, options: TableOptions = {}): Promise<void> {
+export async function createRecordingTables(tables: OwnedTables, facts: TableFacts, options: TableOptions = {}): Promise<void> {
+  const { connection } = tables;
   await connection.run(EVENTS_VIEW);
-  if (options.spans !== false) await createSpansTable(connection, facts);
+  if (options.spans !== false) await createSpansTable(tables.instance, connection, facts.runs);
   await connection.run("CREATE TABLE stored_artifacts (sha256 VARCHAR, stored_bytes BIGINT)");
   if (facts.storedSizes.size) {
     const appender = await connection.createAppender("stored_artifacts");
@@ -153,7 +131,7 @@ export async function openLineTables(lines: Iterable<string>, facts: TableFacts,
     await createLinesTable(connection, "lines", lines);
     await connection.run(TYPED_FROM_LINES);
     await connection.run(RAW_FROM_LINES);
-    await createRecordingTables(connection, facts, options);
+    await createRecordingTables(tables, facts, options);
     if (options.readOnly) await lockToReading(connection);
   } catch (error) {
     tables.close();

@@ -93,7 +93,7 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
       await connection.run(TYPED_FROM_LINES);
       await connection.run(RAW_FROM_LINES);
     }
-    await createRecordingTables(connection, { runs, storedSizes }, options);
+    await createRecordingTables(tables, { runs, storedSizes }, options);
     if (options.readOnly) await lockToReading(connection, sealed);
   } catch (error) {
     tables.close();

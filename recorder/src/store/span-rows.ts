@@ -48,12 +48,13 @@ export function spanRows(events: readonly RecordedEvent[], runs: ReadonlyMap<str
   for (const [runId, runEvents] of byRun) {
     const run = runs.get(runId);
     const { events: traced } = traceEventsOf(runEvents, { traceId: run?.traceId, attrsOnly: true });
-    for (const span of mapSpans(traced, { agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false })) rows.push(row(runId, span, countOf(span.spanId)));
+    for (const span of mapSpans(traced, { agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false })) rows.push(spanRow(runId, span, countOf(span.spanId)));
   }
   return rows;
 }
 
-function row(runId: string, span: MappedSpan, events: number): SpanRow {
+/** A mapped span as a `spans` row (`events`: the recorded events that carry its id or hang under it). */
+export function spanRow(runId: string, span: MappedSpan, events: number): SpanRow {
   const open = span.error?.type === "unfinished" || span.attributes[Hx.RUN_STATUS] === "unfinished";
   const tokens = (key: string): number | null => {
     const value = span.attributes[key];

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { Redactor } from "../redact/redactor.js";
-import { SpanMapper } from "./mapper.js";
 import { redactAttributes, redactEvent } from "./redacted.js";
 import type { SpanRole } from "./span-context.js";
 import type { Attributes, SpanClose, SpanDetail, SpanEventSpec, SpanOpen, SpanSink, TracedAgent, TraceEvent } from "./span-model.js";
 import type { SpanKindName } from "./span-names.js";
-import { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./span-specs.js";
+import type { MappingOptions } from "./span-specs.js";
+import { SpanStream } from "./span-stream.js";
 
 /** A finished (or cut-off) span held in memory: what the spans table, the converters and the report read. */
 export interface MappedSpan {
@@ -32,13 +32,23 @@ function hexId(seed: string, chars: number): string {
  * recorded before span identity get ids derived from the run id and the span's order, so the
  * same recording always maps to the same ids. Text attributes and error messages pass the
  * redaction policy (a recording made with redaction off still converts safely).
+ *
+ * With `onSpan`, spans are handed over as they end (with the order they opened in) instead of
+ * kept in `spans`, so a big recording's spans need not all be in memory at once; `flush` hands
+ * over the ones that never ended (a tool call id reused before its first call ended).
  */
 export class SpanCollector implements SpanSink<MappedSpan> {
   readonly spans: MappedSpan[] = [];
   private counter = 0;
+  /** Spans opened and not yet ended, by the order they opened in (only with `onSpan`). */
+  private readonly unended = new Map<MappedSpan, number>();
 
   /** `keepDetail: false` keeps only each span's role as its detail (a table of many spans needs no content). */
-  constructor(private readonly redactor: Redactor = new Redactor(), private readonly keepDetail = true) {}
+  constructor(
+    private readonly redactor: Redactor = new Redactor(),
+    private readonly keepDetail = true,
+    private readonly onSpan?: (span: MappedSpan, order: number) => void,
+  ) {}
 
   open(span: SpanOpen, parent: MappedSpan | undefined): MappedSpan {
     const runId = span.detail.role === "agent" ? span.detail.start.runId : undefined;
@@ -59,7 +69,8 @@ export class SpanCollector implements SpanSink<MappedSpan> {
       events: [],
       detail: this.detail(span.detail),
     };
-    this.spans.push(s);
+    if (this.onSpan) this.unended.set(s, this.counter - 1);
+    else this.spans.push(s);
     return s;
   }
 
@@ -80,6 +91,17 @@ export class SpanCollector implements SpanSink<MappedSpan> {
     handle.endMs = Math.max(handle.startMs, close.time);
     handle.detail = this.detail(close.detail);
     if (close.error) handle.error = { type: close.error.type, message: this.redactor.redactString(close.error.message) };
+    const order = this.unended.get(handle);
+    if (order !== undefined && this.onSpan) {
+      this.unended.delete(handle);
+      this.onSpan(handle, order);
+    }
+  }
+
+  /** Hands over the spans that never ended, as they are (with `onSpan`; else they are in `spans`). */
+  flush(): void {
+    for (const [span, order] of this.unended) this.onSpan?.(span, order);
+    this.unended.clear();
   }
 }
 
@@ -96,12 +118,11 @@ export interface MapSpansOptions extends Partial<MappingOptions> {
  * use, fed events in order. Spans still open at the end end at the last event.
  */
 export function mapSpans(events: readonly TraceEvent[], options: MapSpansOptions = {}): MappedSpan[] {
-  const firstReply = events.find((e) => e.kind === "llm_response");
-  const provider = options.agent?.provider ?? (firstReply?.kind === "llm_response" && typeof firstReply.data.provider === "string" ? firstReply.data.provider : undefined);
-  const info: TracedAgent = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...(provider ? { provider } : {}) };
-  const collector = new SpanCollector(options.redactor, options.keepDetail ?? true);
-  const mapper = new SpanMapper(collector, info, { captureContent: options.captureContent ?? false, maxContentChars: options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS });
-  for (const e of events) mapper.handle(e);
-  mapper.closeAll(events.length ? events[events.length - 1].ts : 0);
-  return collector.spans;
+  const spans: MappedSpan[] = [];
+  const stream = new SpanStream(options, (span, order) => {
+    spans[order] = span;
+  });
+  for (const e of events) stream.push(e);
+  stream.end();
+  return spans;
 }
