@@ -82,8 +82,9 @@ export { isSpanId, isTraceId, newSpanId, newTraceId, type SpanContext, type Span
 export { SPAN_KIND, SPAN_OPERATION, spanName, type SpanKindName } from "./spans/span-names.js";
 export type { SpanIdSource, SpanIds, SpanStart } from "./spans/id-source.js";
 export { SpanMapper, TRACED_EVENTS } from "./spans/mapper.js";
-export { SpanCollector, mapSpans, type MappedSpan, type MapSpansOptions } from "./spans/span-collector.js";
-export { SpanStream } from "./spans/span-stream.js";
+export { SpanCollector, type MappedSpan } from "./spans/span-collector.js";
+export { SpanStream, type MapSpansOptions } from "./spans/span-stream.js";
+export { mapSpans } from "./spans/map-spans.js";
 export { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./spans/span-specs.js";
 export { GenAI, Hx } from "./spans/attributes.js";
 export { redactAttributes, redactEvent, type RepeatedValues } from "./spans/redacted.js";

@@ -2,10 +2,8 @@ import { createHash } from "node:crypto";
 import { Redactor } from "../redact/redactor.js";
 import { redactAttributes, redactEvent } from "./redacted.js";
 import type { SpanRole } from "./span-context.js";
-import type { Attributes, SpanClose, SpanDetail, SpanEventSpec, SpanOpen, SpanSink, TracedAgent, TraceEvent } from "./span-model.js";
+import type { Attributes, SpanClose, SpanDetail, SpanEventSpec, SpanOpen, SpanSink } from "./span-model.js";
 import type { SpanKindName } from "./span-names.js";
-import type { MappingOptions } from "./span-specs.js";
-import { SpanStream } from "./span-stream.js";
 
 /** A finished (or cut-off) span held in memory: what the spans table, the converters and the report read. */
 export interface MappedSpan {
@@ -103,26 +101,4 @@ export class SpanCollector implements SpanSink<MappedSpan> {
     for (const [span, order] of this.unended) this.onSpan?.(span, order);
     this.unended.clear();
   }
-}
-
-export interface MapSpansOptions extends Partial<MappingOptions> {
-  /** Agent facts the events do not carry: its name (default "agent"), session, provider (default from the first reply). */
-  agent?: Partial<TracedAgent>;
-  redactor?: Redactor;
-  /** Default true: keep what each span was made from (LangSmith and Chrome traces need it). */
-  keepDetail?: boolean;
-}
-
-/**
- * The spans of a run's events, in the order they opened: the same mapping the live exporters
- * use, fed events in order. Spans still open at the end end at the last event.
- */
-export function mapSpans(events: readonly TraceEvent[], options: MapSpansOptions = {}): MappedSpan[] {
-  const spans: MappedSpan[] = [];
-  const stream = new SpanStream(options, (span, order) => {
-    spans[order] = span;
-  });
-  for (const e of events) stream.push(e);
-  stream.end();
-  return spans;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { mapSpans, type MappedSpan } from "./span-collector.js";
+import type { MappedSpan } from "./span-collector.js";
+import { mapSpans } from "./map-spans.js";
 import type { TraceEvent } from "./span-model.js";
 import { SpanStream } from "./span-stream.js";
 

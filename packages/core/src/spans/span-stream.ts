@@ -1,8 +1,16 @@
 import { Redactor } from "../redact/redactor.js";
 import { SpanMapper } from "./mapper.js";
-import { SpanCollector, type MappedSpan, type MapSpansOptions } from "./span-collector.js";
+import { SpanCollector, type MappedSpan } from "./span-collector.js";
 import type { TracedAgent, TraceEvent } from "./span-model.js";
-import { DEFAULT_MAX_CONTENT_CHARS } from "./span-specs.js";
+import { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./span-specs.js";
+
+export interface MapSpansOptions extends Partial<MappingOptions> {
+  /** Agent facts the events do not carry: its name (default "agent"), session, provider (default from the first reply). */
+  agent?: Partial<TracedAgent>;
+  redactor?: Redactor;
+  /** Default true: keep what each span was made from (LangSmith and Chrome traces need it). */
+  keepDetail?: boolean;
+}
 
 /**
  * `mapSpans` fed one event at a time: each span is handed to `onSpan` when it ends, with the
