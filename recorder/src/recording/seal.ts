@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import type { SealedSegmentInfo } from "../format/event.js";
 import { zstdCompress } from "@harnessx/artifacts";
+import { forEachLine } from "../store/event-lines.js";
 
 /**
  * The complete lines of NDJSON bytes: a torn last line (no newline: the writer died mid-write) is
@@ -62,16 +63,11 @@ function lineStats(content: Buffer): Pick<SealedSegmentInfo, "events" | "firstSe
   let events = 0;
   let first: number | undefined;
   let last = 0;
-  for (let start = 0; start < content.byteLength; ) {
-    const newline = content.indexOf(0x0a, start);
-    const end = newline === -1 ? content.byteLength : newline;
-    if (end > start) {
-      events++;
-      first ??= start;
-      last = start;
-    }
-    start = end + 1;
-  }
+  forEachLine(content, (start) => {
+    events++;
+    first ??= start;
+    last = start;
+  });
   return { events, firstSeq: first === undefined ? null : seqAt(content, first), lastSeq: first === undefined ? null : seqAt(content, last) };
 }
 

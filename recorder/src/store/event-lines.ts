@@ -24,20 +24,25 @@ export function parseEventLines(bytes: Buffer): ParsedLines {
   const events: RecordedEvent[] = [];
   let badLines = 0;
   let firstBad: BadLine | undefined;
+  forEachLine(bytes, (start, end, line) => {
+    const parsed = parseChecked<RecordedEvent>(bytes.toString("utf8", start, end), EVENT_SCHEMA);
+    if ("value" in parsed) events.push(parsed.value);
+    else {
+      badLines++;
+      firstBad ??= { line, problem: parsed.problem };
+    }
+  });
+  return { events, badLines, ...(firstBad ? { firstBad } : {}) };
+}
+
+/** Calls `visit` with the byte range and 1-based number of each non-empty line (a last line without newline included). */
+export function forEachLine(bytes: Buffer, visit: (start: number, end: number, line: number) => void): void {
   let line = 0;
   for (let start = 0; start < bytes.byteLength; ) {
     const newline = bytes.indexOf(0x0a, start);
     const end = newline === -1 ? bytes.byteLength : newline;
     line++;
-    if (end > start) {
-      const parsed = parseChecked<RecordedEvent>(bytes.toString("utf8", start, end), EVENT_SCHEMA);
-      if ("value" in parsed) events.push(parsed.value);
-      else {
-        badLines++;
-        firstBad ??= { line, problem: parsed.problem };
-      }
-    }
+    if (end > start) visit(start, end, line);
     start = end + 1;
   }
-  return { events, badLines, ...(firstBad ? { firstBad } : {}) };
 }
