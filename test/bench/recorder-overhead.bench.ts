@@ -2,7 +2,9 @@
 // ~2 KB of text, with and without the flight recorder (default options), `close()` included,
 // measured side by side in one process. Short runs are interleaved in pairs; the ratio is of medians.
 // Run: npx tsx test/bench/recorder-overhead.bench.ts
-import { Agent, ALL_HOOK_EVENTS, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import { Agent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
 import { FlightRecorderExtension, readRun, runDirOf } from "@harnessx/recorder";
 import { prose, tempStore } from "./support/recording.js";
 import { median, report, sized } from "./support/report.js";
@@ -42,12 +44,30 @@ async function timedRun(iterations: number, dir: string | undefined): Promise<nu
  * such a run (its recorded events, parsed back), with no redaction, files or compression. Its
  * ratio to the bare run is the least a same-thread recording of these events can cost here.
  */
-async function serializationFloorMs(dir: string, runId: string): Promise<number> {
-  const read = await readRun(runDirOf(dir, runId));
+function serializationFloorMs(events: readonly unknown[]): number {
   const started = performance.now();
   let chars = 0;
-  for (const event of read.events) chars += JSON.stringify(event).length;
+  for (const event of events) chars += JSON.stringify(event).length;
   return chars > 0 ? performance.now() - started : NaN;
+}
+
+let floorRuns = 0;
+
+/**
+ * The same, plus creating the files a recorded run is made of on this disk, as the recorder
+ * does (a run directory with its `segments` folder; a segment, its sidecar and `run.json`, each
+ * written to a temporary and renamed), with the segment left uncompressed: no redaction, no
+ * zstd, no hashing. The least any recorder that writes each run durably adds.
+ */
+async function filesFloorMs(dir: string, events: readonly unknown[]): Promise<number> {
+  const started = performance.now();
+  const lines = events.map((event) => JSON.stringify(event) + "\n").join("");
+  const segments = join(dir, "floor", `run-${++floorRuns}`, "segments");
+  await fs.mkdir(segments, { recursive: true });
+  const files: Array<[string, string]> = [[join(segments, "000001.ndjson"), lines], [join(segments, "000001.ndjson.sha256"), "{}\n"], [join(segments, "..", "run.json"), "{}\n"]];
+  await Promise.all(files.map(([path, data]) => fs.writeFile(`${path}.tmp`, data)));
+  for (const [path] of files) await fs.rename(`${path}.tmp`, path);
+  return performance.now() - started;
 }
 
 const store = tempStore("hx-bench-overhead-");
@@ -56,17 +76,21 @@ try {
     await timedRun(SHORT_ITERATIONS, undefined); // warm-up (JIT)
     await timedRun(SHORT_ITERATIONS, store.dir);
   }
+  const { events } = await readRun(runDirOf(store.dir, lastRunId));
   const bare: number[] = [];
   const recorded: number[] = [];
+  const serializing: number[] = [];
+  const writingFiles: number[] = [];
+  // The floors are measured inside the pairs, under the same conditions (disk, heap) as the runs.
   for (let pair = 0; pair < PAIRS; pair++) {
     bare.push(await timedRun(SHORT_ITERATIONS, undefined));
     recorded.push(await timedRun(SHORT_ITERATIONS, store.dir));
+    serializing.push(serializationFloorMs(events));
+    writingFiles.push(await filesFloorMs(store.dir, events));
   }
-  const floors: number[] = [];
-  await timedRun(SHORT_ITERATIONS, store.dir);
-  for (let i = 0; i < PAIRS; i++) floors.push(await serializationFloorMs(store.dir, lastRunId));
   const longBare = await timedRun(LONG_ITERATIONS, undefined);
   const longRecorded = await timedRun(LONG_ITERATIONS, store.dir);
+  const longFloor = await filesFloorMs(store.dir, (await readRun(runDirOf(store.dir, lastRunId))).events);
   report("recorder-overhead", [
     {
       measure: `recorded run, ${SHORT_ITERATIONS} iterations, 2 KB results, close() included (median of ${PAIRS} pairs)`,
@@ -79,10 +103,18 @@ try {
     {
       measure: `floor: bare run + JSON.stringify of what the recorder writes for it (no redaction, files or compression)`,
       unit: "ms",
-      harnessx: median(bare) + median(floors),
+      harnessx: median(bare) + median(serializing),
       anchor: median(bare),
       anchorName: "bare run",
       note: "the least any recorder on the agent's thread adds",
+    },
+    {
+      measure: `floor: bare run + serializing it and creating its files (2 directories, 3 files written and renamed; uncompressed, no redaction)`,
+      unit: "ms",
+      harnessx: median(bare) + median(writingFiles),
+      anchor: median(bare),
+      anchorName: "bare run",
+      note: "the least any recorder that writes each run durably adds",
     },
     {
       measure: `recorded run, ${LONG_ITERATIONS.toLocaleString("en-US")} iterations, 2 KB results, close() included`,
@@ -91,6 +123,14 @@ try {
       anchor: longBare,
       anchorName: "bare run",
       aim: { on: "ratio", op: "<=", target: 1.25 },
+    },
+    {
+      measure: `floor: that bare run + serializing it and creating its files (as above)`,
+      unit: "ms",
+      harnessx: longBare + longFloor,
+      anchor: longBare,
+      anchorName: "bare run",
+      note: "the least any recorder that writes each run durably adds",
     },
   ]);
 } finally {

@@ -125,8 +125,9 @@ export class Redactor {
    * Undefined otherwise: then use `toJson`.
    */
   cleanJson(value: unknown): string | undefined {
-    const json = structuralJsonOf(value);
-    return json !== undefined && (!this.redacting || this.isClean(value, 0)) ? json : undefined;
+    // The walk first: a value that needs redacting is then not serialized twice.
+    if (this.redacting && !this.isClean(value, 0)) return undefined;
+    return structuralJsonOf(value);
   }
 
   /**
