@@ -68,7 +68,7 @@ async function writeRun(store: string, runId: string, count: number, start: numb
     writeFileSync(join(dir, "segments", name), frame);
     const first = JSON.parse(chunk[0]) as { seq: number };
     const last = JSON.parse(chunk[chunk.length - 1]) as { seq: number };
-    writeFileSync(join(dir, "segments", `${name}.sha256`), JSON.stringify({ sha256: sha(frame), contentSha256: sha(content), bytes: content.byteLength, compressedBytes: frame.byteLength, events: chunk.length, firstSeq: first.seq, lastSeq: last.seq }) + "\n");
+    writeFileSync(join(dir, "segments", `${name}.sha256`), JSON.stringify({ sha256: sha(frame), bytes: content.byteLength, compressedBytes: frame.byteLength, events: chunk.length, firstSeq: first.seq, lastSeq: last.seq }) + "\n");
     chunk = [];
     chunkBytes = 0;
   };

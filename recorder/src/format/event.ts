@@ -100,8 +100,11 @@ export interface RunManifest {
 export interface SealedSegmentInfo {
   /** sha256 of the `.zst` file as stored. */
   sha256: string;
-  /** sha256 of the decompressed NDJSON. */
-  contentSha256: string;
+  /**
+   * sha256 of the decompressed NDJSON, in older sidecars only. Nothing reads it: the frame's
+   * sha256 covers the stored bytes, and hashing the content cost a tenth of the recorder's time.
+   */
+  contentSha256?: string;
   bytes: number;
   compressedBytes: number;
   events: number;

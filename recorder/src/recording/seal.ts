@@ -39,7 +39,6 @@ async function sealedFrame(content: Buffer): Promise<{ frame: Buffer; info: Seal
   const frame = await zstdCompress(content);
   const info: SealedSegmentInfo = {
     sha256: createHash("sha256").update(frame).digest("hex"),
-    contentSha256: createHash("sha256").update(content).digest("hex"),
     bytes: content.byteLength,
     compressedBytes: frame.byteLength,
     ...lineStats(content),
