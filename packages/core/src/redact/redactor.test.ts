@@ -62,6 +62,15 @@ describe("payloads serialize safely", () => {
     assert.deepEqual(clean, []);
   });
 
+  test("card numbers are found as cards are printed; other runs of numbers stay, even when their digits pass the checksum", () => {
+    const redactor = new Redactor();
+    assert.equal(redactor.redactString("ids 12345 67890 12347 in the table"), "ids 12345 67890 12347 in the table");
+    assert.equal(redactor.redactString("amex 3782 822463 10005 on file"), "amex [REDACTED:card] on file");
+    assert.equal(redactor.redactString("visa 4111-1111-1111-1111."), "visa [REDACTED:card].");
+    assert.equal(redactor.redactString("rows 95 4111 1111 1111 1111 5"), "rows 95 [REDACTED:card] 5");
+    assert.equal(redactor.redactString("pan 5555555555554444"), "pan [REDACTED:card]");
+  });
+
   test("numeric token counts are not mistaken for secrets; card numbers need a valid checksum", () => {
     const redactor = new Redactor();
     const paths: string[] = [];

@@ -85,17 +85,22 @@ export function luhnValid(candidate: string): boolean {
 }
 
 /**
- * A card number inside a run of digit groups (`95 4111 1111 1111 1111 5`): consecutive groups
- * of 13-19 digits in all that pass the Luhn check, the longest first. Groups are how card
- * numbers are printed; a run without separators counts only whole, so long ids are left alone.
+ * A card number inside a run of digit groups (`95 4111 1111 1111 1111 5`): 13-19 digits that pass
+ * the Luhn check, the longest first, printed as cards are: one unbroken group, or groups that
+ * start with four digits and continue in groups of three to six (4-4-4-4, Amex 4-6-5, Diners
+ * 4-6-4, 4-4-4-4-3). Other runs of numbers (`76864 13376 51584` in a table or a log) are data,
+ * and one in ten of them would pass the checksum by chance.
  */
 function cardIn(run: string): { start: number; end: number } | undefined {
   if (run.length < 13) return undefined;
   const groups = [...run.matchAll(/\d+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, digits: m[0].length }));
   let best: { start: number; end: number; digits: number } | undefined;
   for (let i = 0; i < groups.length; i++) {
+    const whole = groups[i].digits >= 13;
+    if (!whole && groups[i].digits !== 4) continue;
     let digits = 0;
     for (let j = i; j < groups.length && digits < 19; j++) {
+      if (j > i && (whole || groups[j].digits < 3 || groups[j].digits > 6)) break;
       digits += groups[j].digits;
       if (digits < 13 || digits > 19) continue;
       const window = run.slice(groups[i].start, groups[j].end);
