@@ -141,7 +141,10 @@ describe("trace show prints the timeline nested by span", () => {
     const r = await cli.trace("show", okRun);
     assert.equal(r.code, 0, r.stderr);
     const [header, timeline] = r.stdout.split(/\n\n(?=#)/);
-    assert.equal(header, "extensions (1)\n  flight-recorder  [builtin]  observers *", "the run's extensions come first");
+    const [extensions, config] = header.split("\n\n");
+    assert.equal(extensions, "extensions (1)\n  flight-recorder  [builtin]  observers *", "the run's extensions come first");
+    assert.match(config, /^config\n  name support-bot  model scripted-model  system \(\d+ chars\)  maxIterations 50  maxTokens 4096\n/, "then the settings it ran with");
+    assert.match(config, /contextBudgetTokens 150000/);
     const lines = timeline.trim().split("\n");
     assert.equal(lines.length, 20);
     assert.match(lines[0], /agent_start/);

@@ -16,10 +16,11 @@ interface ReplayJson {
   recordedStatus: string;
   replayedStatus: string;
   divergence: { call: number; recordedSeq: number; path: string; recorded: unknown; actual: unknown } | null;
+  configDifferences: string[];
 }
 
 /** An agent module as a user would write it: the support agent with its own search tool (`searchAnswer` is a JS expression of `query`). */
-function agentModule(searchAnswer: string): string {
+function agentModule(searchAnswer: string, settings = ""): string {
   const core = import.meta.resolve("@harnessx/core");
   const path = join(cli.work, `agent-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(
@@ -32,7 +33,7 @@ export function createAgent({ provider, tools, model, name }) {
     inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
     execute: ({ query }) => ${searchAnswer},
   });
-  return new Agent({ provider, model, name, system: ${JSON.stringify(SUPPORT_SYSTEM)}, tools: tools.map((t) => (t.name === "search" ? search : t)) });
+  return new Agent({ provider, model, name, system: ${JSON.stringify(SUPPORT_SYSTEM)}, tools: tools.map((t) => (t.name === "search" ? search : t))${settings} });
 }
 `,
   );
@@ -91,6 +92,21 @@ describe("trace replay reruns a recorded run through the runtime", () => {
     assert.equal(text.code, 1);
     assert.match(text.stdout, /^diverged run /);
     assert.match(text.stdout, /first divergence at model call 2 \(recorded event #\d+\), at messages\./);
+  });
+  test("settings of the code under test that differ from the recorded run are reported as configuration, apart from behaviour", async () => {
+    const module = agentModule("`product_docs: ${query} costs $10 per seat`", ", contextBudgetTokens: 50000, maxIterations: 7, retry: { maxAttempts: 2 }");
+    const r = await cli.trace("--json", "replay", runId, "--agent", module);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as ReplayJson;
+    assert.equal(report.reproduced, true, "the same behaviour reproduces whatever the settings");
+    assert.deepEqual(report.configDifferences, ["maxIterations 50 -> 7", "contextBudgetTokens 150000 -> 50000", "retry.maxAttempts 4 -> 2"]);
+
+    const text = await cli.trace("replay", runId, "--agent", module);
+    assert.match(text.stdout, /^reproduced run /);
+    assert.match(text.stdout, /configuration differs from the recording \(3\):\n {4}maxIterations 50 -> 7\n {4}contextBudgetTokens 150000 -> 50000\n {4}retry\.maxAttempts 4 -> 2/);
+
+    const same = await cli.trace("--json", "replay", runId, "--agent", agentModule("`product_docs: ${query} costs $10 per seat`"));
+    assert.deepEqual((JSON.parse(same.stdout) as ReplayJson).configDifferences, []);
   });
   test("a module that does not export createAgent is refused (exit 4)", async () => {
     const path = join(cli.work, "empty.mjs");

@@ -11,8 +11,15 @@ function printReport(ctx: CommandContext, r: ReplayReport): void {
   const c = ctx.colors;
   // Ids, paths, values and errors come from the recording (or the rerun of it): printed safe.
   const line = (text: string) => ctx.print(terminalSafe(text));
+  const settings = () => {
+    if (!r.configRecorded) line("  the recording holds no agent configuration (an older recorder): the agent was rebuilt with the defaults");
+    if (r.configDifferences.length === 0) return;
+    line(`  configuration differs from the recording (${r.configDifferences.length}):`);
+    for (const difference of r.configDifferences) line(`    ${difference}`);
+  };
   if (r.reproduced) {
     ctx.print(`${c.green("reproduced")} ${terminalSafe(`run ${r.runId}: ${r.replayedCalls}/${r.recordedCalls} model calls matched the recording, status ${r.replayedStatus}`)}`);
+    settings();
     return;
   }
   ctx.print(`${c.red("diverged")} ${terminalSafe(`run ${r.runId}: ${r.replayedCalls} of ${r.recordedCalls} recorded model calls replayed, status ${r.replayedStatus} (recorded ${r.recordedStatus})`)}`);
@@ -25,6 +32,7 @@ function printReport(ctx: CommandContext, r: ReplayReport): void {
   if (r.unmatchedToolCalls.length) line(`  tool calls with no recorded result: ${r.unmatchedToolCalls.join(", ")}`);
   if (!r.textMatches) line("  the final answer differs from the recorded one");
   if (r.error) line(`  rerun error: ${r.error}`);
+  settings();
 }
 
 /** `trace replay <run|bundle>`: rerun the recorded conversation and report whether it reproduces. */

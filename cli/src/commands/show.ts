@@ -7,6 +7,7 @@ import { stringifyJson } from "../output/json.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { openTarget } from "../store/target.js";
 import { describeEvent, durationOf, isErrorEvent, toolOf } from "../timeline/describe.js";
+import { describeConfig } from "../timeline/agent-config.js";
 import { describeExtensions } from "../timeline/extensions.js";
 import { depthsOf, owningSpan } from "../timeline/nesting.js";
 
@@ -67,6 +68,12 @@ export const showCommand: CommandSpec = {
     if (extensions.length) {
       ctx.print(c.bold(`extensions (${extensions.length})`));
       for (const line of describeExtensions(extensions)) ctx.print(`  ${line}`);
+      ctx.print("");
+    }
+    const config = describeConfig(recording.run.config);
+    if (config.length) {
+      ctx.print(c.bold("config"));
+      for (const line of config) ctx.print(`  ${line}`);
       ctx.print("");
     }
     if (selected.length === 0) ctx.note("no events match");

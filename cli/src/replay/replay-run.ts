@@ -2,6 +2,7 @@ import { pathToFileURL } from "node:url";
 import { Agent, Redactor, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
 import { ReplayProvider, recordedCalls, type ReplayDivergence, type Recording } from "@harnessx/recorder";
 import { invalidInput } from "../errors.js";
+import { configDifferences, replayConfig } from "./recorded-config.js";
 import { RecordedTools, recordedPrompt } from "./recorded-tools.js";
 
 /** What `--agent MODULE` exports (default export or `createAgent`): the user's agent, built around the replay provider. */
@@ -23,6 +24,14 @@ export interface ReplayReport {
   unmatchedToolCalls: string[];
   /** The rerun's error, if it failed. */
   error: string | null;
+  /**
+   * Settings of the agent under test (`--agent`) that differ from the recorded run's, e.g.
+   * `contextBudgetTokens 50000 -> 150000`: reported apart from behaviour divergences. Empty when
+   * the agent was rebuilt from the recording.
+   */
+  configDifferences: string[];
+  /** False when the recording holds no configuration (an older recorder): the agent was rebuilt with the defaults. */
+  configRecorded: boolean;
 }
 
 async function loadFactory(file: string): Promise<AgentFactory> {
@@ -59,19 +68,22 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
   const tools = recordedTools.tools(first.tools ?? []);
   const model = first.model;
   const name = run.agent;
+  const config = replayConfig(run.config);
   let agent: Agent;
   if (agentModule) agent = await (await loadFactory(agentModule))({ provider, tools, model, name });
   else {
     const { system, extensions } = recordedPrompt(first);
     agent = new Agent({
+      maxTokens: first.maxTokens,
+      ...(first.temperature !== undefined ? { temperature: first.temperature } : {}),
+      maxIterations: calls.length + 2,
+      ...config,
       provider,
       model,
       name,
       system,
-      tools,
-      maxTokens: first.maxTokens,
-      ...(first.temperature !== undefined ? { temperature: first.temperature } : {}),
-      maxIterations: calls.length + 2,
+      // The agent offers write_todos itself when `todos` is on: the recorded definition would be a second one.
+      tools: config?.todos ? tools.filter((t) => t.name !== "write_todos") : tools,
       extensions,
     });
   }
@@ -92,6 +104,8 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
       divergences: provider.divergences.length,
       unmatchedToolCalls: recordedTools.unmatched,
       error: result.error ? `${result.error.name}: ${result.error.message}` : null,
+      configDifferences: agentModule ? configDifferences(run.config, agent.config) : [],
+      configRecorded: config !== undefined,
     };
     report.reproduced = report.divergences === 0 && report.replayedCalls === report.recordedCalls && report.recordedStatus === report.replayedStatus && textMatches && report.unmatchedToolCalls.length === 0;
     return report;

@@ -41,6 +41,10 @@ export class ReplayProvider implements ModelProvider {
   readonly divergences: ReplayDivergence[] = [];
   private index = 0;
   private readonly sanitizer: Redactor | undefined;
+  /** Each message of the rerun found equal to its recorded counterpart, with that counterpart. */
+  private readonly matched = new WeakMap<object, unknown>();
+  /** The request fields last found equal, recorded and actual (`actual.<key>`), to skip them while unchanged. */
+  private readonly lastFields = new Map<string, unknown>();
 
   constructor(readonly calls: readonly RecordedCall[], private readonly options: ReplayProviderOptions = {}) {
     this.name = options.name ?? "replay";
@@ -87,14 +91,50 @@ export class ReplayProvider implements ModelProvider {
     return recorded.response!;
   }
 
+  /**
+   * Compares incrementally, so a long run replays in linear time: a message is sanitized and
+   * compared once, and again only when the rerun or the recording gives another object at its
+   * place (a condensed or rewritten history); the other fields only when they change.
+   */
   private compare(call: number, recorded: RecordedCall, request: ModelRequest): void {
-    const pick = (r: ModelRequest): Record<string, unknown> => Object.fromEntries(COMPARED.map((key) => [key, r?.[key]]));
-    const actual = JSON.parse(JSON.stringify(this.sanitizer ? this.sanitizer.sanitize(pick(request), "request", []) : pick(request))) as unknown;
-    const expected = JSON.parse(JSON.stringify(pick(recorded.request))) as unknown;
-    const diff = firstDifference(expected, actual);
+    const diff = this.fieldsDifference(recorded.request, request) ?? this.messagesDifference(recorded.request?.messages ?? [], request?.messages ?? []);
     if (!diff) return;
     const divergence: ReplayDivergence = { call, recordedSeq: recorded.seq, ...diff };
     this.divergences.push(divergence);
     this.options.onDivergence?.(divergence);
   }
+
+  private fieldsDifference(recorded: ModelRequest | undefined, request: ModelRequest | undefined): ReturnType<typeof firstDifference> {
+    for (const key of COMPARED) {
+      const expected = recorded?.[key];
+      const actual = request?.[key];
+      if (this.lastFields.get(key) === expected && this.lastFields.get(`actual.${key}`) === actual && actual !== undefined && typeof actual === "object") continue;
+      const diff = firstDifference(plainJson(expected), plainJson(this.sanitized(actual, `request.${key}`)), key);
+      if (diff) return diff;
+      this.lastFields.set(key, expected);
+      this.lastFields.set(`actual.${key}`, actual);
+    }
+    return undefined;
+  }
+
+  private messagesDifference(recorded: readonly unknown[], actual: readonly unknown[]): ReturnType<typeof firstDifference> {
+    for (let i = 0; i < Math.max(recorded.length, actual.length); i++) {
+      const expected = recorded[i];
+      const message = actual[i];
+      if (typeof message === "object" && message !== null && expected !== undefined && this.matched.get(message) === expected) continue;
+      const diff = firstDifference(plainJson(expected), plainJson(this.sanitized(message, `request.messages.${i}`)), `messages.${i}`);
+      if (diff) return diff;
+      if (typeof message === "object" && message !== null) this.matched.set(message, expected);
+    }
+    return undefined;
+  }
+
+  private sanitized(value: unknown, path: string): unknown {
+    return this.sanitizer && value !== undefined ? this.sanitizer.sanitize(value, path, []) : value;
+  }
+}
+
+/** A value as JSON would carry it (undefined fields gone), as the recorded side was read back. */
+function plainJson(value: unknown): unknown {
+  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value) ?? "null") as unknown);
 }

@@ -1,0 +1,58 @@
+import type { AgentConfig, ModelRetryOptions } from "@harnessx/core";
+
+/** The settings a recorded run was made with that replay applies: every `AgentConfig` field but the ones the requests carry. */
+export type ReplayedConfig = Partial<Omit<AgentConfig, "name" | "model" | "system">>;
+
+const NUMBERS = ["maxIterations", "maxTokens", "maxReplyTokens", "maxResultChars", "contextBudgetTokens", "requestTimeoutMs", "maxPromptFragmentChars"] as const;
+const BOOLEANS = ["condense", "todos"] as const;
+/** The fields `configDifferences` reports, in this order (`system` is compared as part of each request). */
+const COMPARED_FIELDS = ["name", "model", ...NUMBERS, "temperature", ...BOOLEANS, "retry", "repetition"] as const;
+
+function positive(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0;
+}
+
+/**
+ * The configuration `run.json` holds (`config`, written when the run started) as replay applies
+ * it: only the fields of the right type and range (a bundle may come from anyone; a recording
+ * from an older recorder may have none, and then replay falls back to the defaults), and retries
+ * that keep their count but not their waits (the recorded failures are replayed at once).
+ */
+export function replayConfig(config: unknown): ReplayedConfig | undefined {
+  if (typeof config !== "object" || config === null || Array.isArray(config)) return undefined;
+  const source = config as Record<string, unknown>;
+  const out: ReplayedConfig = {};
+  for (const key of NUMBERS) if (positive(source[key])) out[key] = source[key];
+  for (const key of BOOLEANS) if (typeof source[key] === "boolean") out[key] = source[key];
+  if (typeof source.temperature === "number" && Number.isFinite(source.temperature)) out.temperature = source.temperature;
+  const retry = source.retry as Partial<Record<keyof ModelRetryOptions, unknown>> | undefined;
+  if (retry && positive(retry.maxAttempts)) out.retry = { maxAttempts: Math.min(retry.maxAttempts, 100), initialDelayMs: 0, maxDelayMs: 0 };
+  const repetition = source.repetition as { threshold?: unknown } | false | undefined;
+  if (repetition === false) out.repetition = false;
+  else if (repetition && positive(repetition.threshold)) out.repetition = { threshold: repetition.threshold };
+  return out;
+}
+
+/**
+ * Where the agent under test is configured differently from the recorded run, one line per
+ * field, e.g. `contextBudgetTokens 50000 -> 150000`: reported apart from behaviour divergences,
+ * since a changed setting explains a different path without any code having changed. Retry
+ * waits are not compared (replay does not wait).
+ */
+export function configDifferences(recorded: unknown, actual: Readonly<AgentConfig>): string[] {
+  if (typeof recorded !== "object" || recorded === null) return [];
+  const before = recorded as Record<string, unknown>;
+  const differences: string[] = [];
+  for (const key of COMPARED_FIELDS) {
+    const was = key === "retry" ? retryCount(before.retry) : before[key];
+    const now = key === "retry" ? retryCount(actual.retry) : actual[key];
+    if (was === undefined && key !== "temperature") continue;
+    const [a, b] = [JSON.stringify(was ?? null), JSON.stringify(now ?? null)];
+    if (a !== b) differences.push(`${key === "retry" ? "retry.maxAttempts" : key} ${a} -> ${b}`);
+  }
+  return differences;
+}
+
+function retryCount(retry: unknown): unknown {
+  return (retry as { maxAttempts?: unknown } | undefined)?.maxAttempts;
+}
