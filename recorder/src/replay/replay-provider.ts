@@ -27,7 +27,8 @@ export interface ReplayProviderOptions {
   onDivergence?: (divergence: ReplayDivergence) => void;
 }
 
-const COMPARED: ReadonlyArray<keyof ModelRequest> = ["model", "system", "messages", "tools", "maxTokens", "temperature"];
+/** The request fields compared besides `messages` (compared one message at a time). */
+const COMPARED: ReadonlyArray<keyof ModelRequest> = ["model", "system", "tools", "maxTokens", "temperature"];
 
 /**
  * A `ModelProvider` that answers with a recorded run's replies in order (failed attempts are
@@ -109,7 +110,7 @@ export class ReplayProvider implements ModelProvider {
       const expected = recorded?.[key];
       const actual = request?.[key];
       if (this.lastFields.get(key) === expected && this.lastFields.get(`actual.${key}`) === actual && actual !== undefined && typeof actual === "object") continue;
-      const diff = firstDifference(plainJson(expected), plainJson(this.sanitized(actual, `request.${key}`)), key);
+      const diff = firstDifference(expected, this.comparable(actual, `request.${key}`), key);
       if (diff) return diff;
       this.lastFields.set(key, expected);
       this.lastFields.set(`actual.${key}`, actual);
@@ -122,19 +123,19 @@ export class ReplayProvider implements ModelProvider {
       const expected = recorded[i];
       const message = actual[i];
       if (typeof message === "object" && message !== null && expected !== undefined && this.matched.get(message) === expected) continue;
-      const diff = firstDifference(plainJson(expected), plainJson(this.sanitized(message, `request.messages.${i}`)), `messages.${i}`);
+      const diff = firstDifference(expected, this.comparable(message, `request.messages.${i}`), `messages.${i}`);
       if (diff) return diff;
       if (typeof message === "object" && message !== null) this.matched.set(message, expected);
     }
     return undefined;
   }
 
-  private sanitized(value: unknown, path: string): unknown {
-    return this.sanitizer && value !== undefined ? this.sanitizer.sanitize(value, path, []) : value;
+  /**
+   * A part of the new request as the recording would hold it: redacted by the same rules, and
+   * JSON-shaped (the recorded side was read back from JSON; sanitizing gives JSON-safe data).
+   */
+  private comparable(value: unknown, path: string): unknown {
+    if (value === undefined || value === null || typeof value !== "object") return typeof value === "string" && this.sanitizer ? this.sanitizer.redactString(value) : value;
+    return this.sanitizer ? this.sanitizer.sanitize(value, path, []) : (JSON.parse(JSON.stringify(value)) as unknown);
   }
-}
-
-/** A value as JSON would carry it (undefined fields gone), as the recorded side was read back. */
-function plainJson(value: unknown): unknown {
-  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value) ?? "null") as unknown);
 }
