@@ -23,3 +23,10 @@ export function traceIdValue(option: string, text: string): string {
   }
   return value;
 }
+
+/** A whole-number option value (`--limit 50`, `--from 1200`) of at least `min`. */
+export function wholeNumber(option: string, text: string, min: number): number {
+  const value = Number(text.trim());
+  if (text.trim() === "" || !Number.isSafeInteger(value) || value < min) throw usageError(`${option} must be a whole number of at least ${min}, got "${text}"`);
+  return value;
+}

@@ -9,20 +9,18 @@
  *   CLI_BENCH_EVENTS=200000 npx tsx test/bench/cli.bench.ts
  *   CLI_BENCH_STORE=/tmp/store npx tsx test/bench/cli.bench.ts   (keep the generated store and reuse it)
  */
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
 import type { RunManifest } from "@harnessx/recorder";
 import { report, sized, type BenchRow } from "./support/report.js";
+import { runTraceTimed } from "./support/trace-process.js";
 
 const TOTAL = Number(process.env.CLI_BENCH_EVENTS ?? sized(1_000_000, 20_000));
 const SMALL_RUNS = 20;
 const SEGMENT_BYTES = 4 * 1024 * 1024;
-const BIN = fileURLToPath(new URL("../../cli/dist/bin.js", import.meta.url));
 const TOOLS = ["search", "lookup_customer", "read_file", "run_sql", "send_email"];
 
 /** Events in the recorder's line format: iterations of a model call and two tool calls. */
@@ -92,18 +90,6 @@ async function writeRun(store: string, runId: string, count: number, start: numb
   writeFileSync(join(dir, "run.json"), JSON.stringify(manifest, null, 2));
 }
 
-interface Measured { seconds: number; maxRssMb: number; output: string }
-
-function measure(args: string[]): Measured {
-  const preload = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\nMAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'));")}`;
-  const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ["--import", preload, BIN, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (r.status !== 0) throw new Error(`trace ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  const rss = /MAXRSS_KB (\d+)/.exec(r.stderr);
-  return { seconds, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN, output: r.stdout };
-}
-
 async function floor(runDir: string): Promise<{ seconds: number; events: number }> {
   const started = process.hrtime.bigint();
   let events = 0;
@@ -137,7 +123,7 @@ try {
   ];
   const rows: BenchRow[] = [];
   for (const [label, args] of cases) {
-    const m = measure(args);
+    const m = runTraceTimed(args);
     const note = `${(m.seconds / base.seconds).toFixed(2)}x floor`;
     rows.push({ measure: label, unit: "s", harnessx: m.seconds, aim: { on: "value", op: "<=", target: 1 }, note });
     rows.push({ measure: `${label}, peak RSS`, unit: "MB", harnessx: m.maxRssMb, aim: { on: "value", op: "<", target: 512 } });

@@ -152,6 +152,19 @@ describe("trace show prints the timeline nested by span", () => {
     const startIndent = lines.find((l) => l.includes("tool_call_start"))!.indexOf("tool_call_start");
     assert.ok(startIndent > lines[0].indexOf("agent_start"), "nested deeper than the run");
   });
+  test("--from and --limit page through a run, and the note names the next page; --errors says what failed", async () => {
+    const all = json<Array<{ seq: number }>>((await cli.trace("--json", "show", okRun)).stdout);
+    const page = await cli.trace("--json", "show", okRun, "--from", String(all[4].seq), "--limit", "3");
+    assert.equal(page.code, 0, page.stderr);
+    assert.deepEqual(json<Array<{ seq: number }>>(page.stdout).map((e) => e.seq), all.slice(4, 7).map((e) => e.seq));
+    assert.equal(page.stderr.trim(), `showing 3 of ${all.length - 4} matching events; --from ${all[7].seq} for the next ones`);
+    const last = await cli.trace("show", okRun, "--from", String(all.at(-1)!.seq), "--limit", "3");
+    assert.equal(last.stderr, "", "no note on the last page");
+    assert.equal((await cli.trace("show", okRun, "--limit", "0")).code, 2);
+
+    const errors = await cli.trace("show", okRun, "--errors");
+    assert.match(errors.stdout, /✗ tool_call_end {2}flaky failed: Error: upstream timed out after 5000 ms/);
+  });
   test("--kind, --tool and --errors filter; --json has depth and payloads with --full", async () => {
     const kinds = json<Array<{ kind: string }>>((await cli.trace("--json", "show", okRun, "--kind", "llm_response")).stdout);
     assert.equal(kinds.length, 3);

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { KNOWN_EVENT_KINDS, type RecordedEvent } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
-import { choiceList } from "../option-values.js";
+import { choiceList, wholeNumber } from "../option-values.js";
 import { formatDuration } from "../output/format.js";
 import { stringifyJson } from "../output/json.js";
 import { terminalSafe } from "../output/terminal-safe.js";
@@ -20,7 +20,9 @@ export const showCommand: CommandSpec = {
       .option("--kind <kinds>", "only these event kinds (comma-separated, e.g. tool_call_end,error)")
       .option("--tool <name>", "only the calls of this tool (and the events inside them)")
       .option("--errors", "only errors: ERROR events, failed tool calls, a failed run, dropped events")
-      .option("--full", "print each event's payload (stored artifacts are read on demand)"),
+      .option("--full", "print each event's payload (stored artifacts are read on demand)")
+      .option("--from <seq>", "start at this event number (#seq), to page through a long run")
+      .option("--limit <n>", "show at most this many events (the note after them names the next --from)"),
   async run(ctx, [text], options) {
     await using recording = await openTarget(ctx, text);
     const events = await recording.readEvents();
@@ -41,7 +43,11 @@ export const showCommand: CommandSpec = {
       if (options.errors && !isErrorEvent(e)) return false;
       return true;
     };
-    const selected = events.map((e, i) => ({ e, depth: depths[i] })).filter(({ e }) => keep(e));
+    const from = typeof options.from === "string" ? wholeNumber("--from", options.from, 0) : 0;
+    const limit = typeof options.limit === "string" ? wholeNumber("--limit", options.limit, 1) : Infinity;
+    const matching = events.map((e, i) => ({ e, depth: depths[i] })).filter(({ e }) => e.seq >= from && keep(e));
+    const selected = matching.length > limit ? matching.slice(0, limit) : matching;
+    const paging = matching.length > selected.length ? `showing ${selected.length} of ${matching.length} matching events; --from ${matching[selected.length].e.seq} for the next ones` : undefined;
     if (ctx.options.json) {
       const out = [];
       for (const { e, depth } of selected) {
@@ -61,6 +67,7 @@ export const showCommand: CommandSpec = {
         });
       }
       ctx.printJson(out);
+      if (paging) ctx.note(paging);
       return;
     }
     const c = ctx.colors;
@@ -93,5 +100,6 @@ export const showCommand: CommandSpec = {
         ctx.print(body.split("\n").map((l) => `${" ".repeat(18)}${indent}${c.dim(l)}`).join("\n"));
       }
     }
+    if (paging) ctx.note(paging);
   },
 };

@@ -47,8 +47,10 @@ function describeAttrs(event: RecordedEvent): string {
       return [str(a.model), str(a.stopReason) && `stop ${a.stopReason}`, num(a.inputTokens) !== undefined && `tokens in ${a.inputTokens} out ${a.outputTokens ?? 0}`].filter(Boolean).join(", ");
     case "tool_call_start":
       return [str(a.toolName), str(a.toolCallId) && `(${a.toolCallId})`, str(a.permission) && `permission ${a.permission}`, decidedBy(a)].filter(Boolean).join(" ");
-    case "tool_call_end":
-      return [str(a.toolName), str(a.outcome), a.outcome === "denied" ? decidedBy(a) : undefined, str(a.errorMessage) && `: ${cut(String(a.errorMessage), 100)}`].filter(Boolean).join(" ");
+    case "tool_call_end": {
+      const failure = failureText(event);
+      return [str(a.toolName), str(a.outcome), a.outcome === "denied" ? decidedBy(a) : undefined].filter(Boolean).join(" ") + (failure ? `: ${cut(failure, 100)}` : "");
+    }
     case "retry":
       return [`${String(a.target ?? "?")} attempt ${String(a.attempt ?? "?")}`, num(a.delayMs) !== undefined && `wait ${formatDuration(Number(a.delayMs))}`, str(a.errorMessage) && cut(String(a.errorMessage), 100)].filter(Boolean).join(", ");
     case "error":
@@ -67,4 +69,12 @@ function describeAttrs(event: RecordedEvent): string {
 /** The duration an event closes, when it ends a span. */
 export function durationOf(event: RecordedEvent): number | undefined {
   return num(event.attrs?.durationMs);
+}
+
+/** What a failed tool call said: its recorded error message, or the error result the model saw (inline payloads only). */
+function failureText(event: RecordedEvent): string | undefined {
+  const message = str(event.attrs?.errorMessage);
+  if (message !== undefined) return message;
+  const result = (event.payload as { result?: { isError?: unknown; content?: unknown } } | undefined)?.result;
+  return result?.isError === true && typeof result.content === "string" && result.content !== "" ? result.content : undefined;
 }

@@ -1,0 +1,81 @@
+// The incident loop on a long run (issue 15): one recorded run of 16,700 tool iterations (about
+// 100k events, 2 KB results, 17 failing calls, history condensed at 50k tokens), then every
+// `trace` command an on-call engineer runs on it, each in its own process as a user runs it,
+// timed with its peak memory. The anchor of replay is the original run, recorded in this process.
+// Run: npx tsx test/bench/incident.bench.ts
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { Agent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
+import { FlightRecorderExtension } from "@harnessx/recorder";
+import { prose, tempStore } from "./support/recording.js";
+import { report, sized, type BenchRow } from "./support/report.js";
+import { runTraceTimed } from "./support/trace-process.js";
+
+const ITERATIONS = sized(16_700, 300);
+const FAIL_EVERY = Math.ceil(ITERATIONS / 17);
+
+const RESULTS = Array.from({ length: 500 }, (_, i) => `results for query ${i}: ${prose(i, 330)}`);
+const search = tool({
+  name: "search_docs",
+  description: "searches the documentation",
+  inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+  execute: ({ query }: { query: string }) => {
+    const i = Number(query.slice(6));
+    if (i % FAIL_EVERY === FAIL_EVERY - 1) throw new Error(`search backend timed out on shard ${i % 7}`);
+    return RESULTS[i % RESULTS.length];
+  },
+});
+
+const store = tempStore("hx-bench-incident-");
+try {
+  const steps: ScriptStep[] = Array.from({ length: ITERATIONS }, (_, i) => ({ toolCalls: [{ name: "search_docs", input: { query: `query ${i}` } }], usage: { inputTokens: 900, outputTokens: 20 } }));
+  steps.push({ text: "done" });
+  const started = performance.now();
+  const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [search], contextBudgetTokens: 50_000, maxIterations: ITERATIONS + 1, extensions: [new FlightRecorderExtension({ dir: store.dir })] });
+  const result = await agent.run("find how retries work");
+  await agent.close();
+  const recordedSeconds = (performance.now() - started) / 1000;
+  if (result.status !== "completed") throw new Error(`run ${result.status}: ${result.error?.message}`);
+  const run = result.runId;
+  const at = (name: string) => join(store.dir, name);
+  const trace = (...args: string[]) => runTraceTimed(["--store", store.dir, ...args]);
+
+  const events = (JSON.parse(trace("--json", "summary", run).output) as { events?: number }).events ?? NaN;
+  const commands: Array<[string, string[]]> = [
+    ["trace ls", ["ls"]],
+    ["trace summary", ["summary", run]],
+    ["trace show --errors", ["show", run, "--errors"]],
+    ["trace show --limit 100 (first page)", ["show", run, "--limit", "100"]],
+    ["trace query (group by kind)", ["query", run, "SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY n DESC"]],
+    ["trace export", ["export", run, "-o", at("incident.tar")]],
+    ["trace verify", ["verify", at("incident.tar")]],
+    ["trace scrub", ["scrub", at("incident.tar"), "-o", at("scrubbed.tar")]],
+    ["trace convert --to otlp", ["convert", run, "--to", "otlp", "-o", at("trace.jsonl")]],
+    ["trace report", ["report", run, "-o", at("report.html")]],
+  ];
+  const rows: BenchRow[] = [];
+  for (const [label, args] of commands) {
+    const m = trace(...args);
+    rows.push({ measure: `${label}, ${events.toLocaleString("en-US")} events`, unit: "s", harnessx: m.seconds, aim: { on: "value", op: "<=", target: 1 } });
+    rows.push({ measure: `${label}, peak RSS`, unit: "MB", harnessx: m.maxRssMb, aim: { on: "value", op: "<", target: 512 } });
+  }
+  rows.push({ measure: "trace report, HTML file size", unit: "MB", harnessx: statSync(at("report.html")).size / 1e6, aim: { on: "value", op: "<", target: 10 } });
+
+  const replay = trace("--json", "replay", run);
+  const outcome = JSON.parse(replay.output) as { reproduced?: boolean; replayedCalls?: number; divergence?: unknown };
+  if (!outcome.reproduced) throw new Error(`replay did not reproduce: ${JSON.stringify(outcome.divergence)}`);
+  const calls = outcome.replayedCalls ?? 0;
+  rows.push({
+    measure: `trace replay, ${calls.toLocaleString("en-US")} model calls (condensed on the way), process start included`,
+    unit: "calls/s",
+    harnessx: calls / replay.seconds,
+    anchor: calls / recordedSeconds,
+    anchorName: "the original run, recorded",
+    aim: { on: "value", op: ">=", target: 2_000 },
+    note: `${replay.seconds.toFixed(2)} s, reproduced`,
+  });
+  rows.push({ measure: "trace replay, peak RSS", unit: "MB", harnessx: replay.maxRssMb, aim: { on: "value", op: "<", target: 512 } });
+  report("incident", rows);
+} finally {
+  store.cleanup();
+}
