@@ -29,3 +29,4 @@ export { openRecording, type OpenRecordingOptions } from "./read/open-recording.
 export type { Recording, RecordingArtifacts, RecordingDatabaseOptions, RecordingEventsOptions, RecordingIntegrity } from "./read/recording.js";
 export { resolveRecordingSource, checkStore, runFolders, type RecordingSource, type ResolvedSource, type ResolveSourceOptions, type RunFolder } from "./read/source.js";
 export { RecordingSourceError, RecordingClosedError, type RecordingSourceProblem } from "./read/errors.js";
+export { followRun, type FollowRunOptions } from "./store/follow-run.js";

@@ -11,6 +11,7 @@ import { recoverCommand } from "./recover.js";
 import { reportCommand } from "./report.js";
 import { showCommand } from "./show.js";
 import { summaryCommand } from "./summary.js";
+import { tailCommand } from "./tail.js";
 import { trustCommand } from "./trust.js";
 import { verifyCommand } from "./verify.js";
 
@@ -19,6 +20,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   lsCommand,
   summaryCommand,
   showCommand,
+  tailCommand,
   viewCommand,
   queryCommand,
   exportCommand,

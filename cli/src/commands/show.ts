@@ -1,15 +1,13 @@
 import { Command } from "commander";
-import { KNOWN_EVENT_KINDS, type RecordedEvent } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
-import { choiceList, wholeNumber } from "../option-values.js";
-import { formatDuration } from "../output/format.js";
+import { wholeNumber } from "../option-values.js";
 import { stringifyJson } from "../output/json.js";
-import { terminalSafe } from "../output/terminal-safe.js";
 import { openTarget } from "../store/target.js";
-import { describeEvent, durationOf, isErrorEvent, toolOf } from "../timeline/describe.js";
 import { describeConfig } from "../timeline/agent-config.js";
+import { EventFilter } from "../timeline/event-filter.js";
+import { eventJson, eventLine } from "../timeline/event-line.js";
 import { describeExtensions } from "../timeline/extensions.js";
-import { depthsOf, owningSpan } from "../timeline/nesting.js";
+import { depthsOf } from "../timeline/nesting.js";
 
 /** `trace show <run>`: the timeline, one line per event, nested by span. */
 export const showCommand: CommandSpec = {
@@ -31,40 +29,16 @@ export const showCommand: CommandSpec = {
     if (bad) ctx.note(`skipped ${integrity.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
     const depths = depthsOf(events);
     const start = events[0]?.ts ?? recording.run.startedAt;
-    // Kinds this version writes, and any a newer recorder wrote into this run.
-    const kinds = typeof options.kind === "string" ? choiceList("--kind", options.kind, [...new Set([...KNOWN_EVENT_KINDS, ...events.map((e) => e.kind)])]) : undefined;
-    const toolSpans = new Set<string>();
-    if (typeof options.tool === "string") {
-      for (const e of events) if (e.spanId && toolOf(e) === options.tool) toolSpans.add(e.spanId);
-    }
-    const keep = (e: RecordedEvent): boolean => {
-      if (kinds && !kinds.has(e.kind)) return false;
-      if (typeof options.tool === "string" && !toolSpans.has(owningSpan(e) ?? "")) return false;
-      if (options.errors && !isErrorEvent(e)) return false;
-      return true;
-    };
+    const filter = new EventFilter(options, events.map((e) => e.kind));
     const from = typeof options.from === "string" ? wholeNumber("--from", options.from, 0) : 0;
     const limit = typeof options.limit === "string" ? wholeNumber("--limit", options.limit, 1) : Infinity;
-    const matching = events.map((e, i) => ({ e, depth: depths[i] })).filter(({ e }) => e.seq >= from && keep(e));
+    const matching = events.map((e, i) => ({ e, depth: depths[i] })).filter(({ e }) => filter.keeps(e) && e.seq >= from);
     const selected = matching.length > limit ? matching.slice(0, limit) : matching;
     const paging = matching.length > selected.length ? `showing ${selected.length} of ${matching.length} matching events; --from ${matching[selected.length].e.seq} for the next ones` : undefined;
     if (ctx.options.json) {
       const out = [];
       for (const { e, depth } of selected) {
-        out.push({
-          seq: e.seq,
-          ts: new Date(e.ts).toISOString(),
-          offsetMs: e.ts - start,
-          depth,
-          kind: e.kind,
-          spanId: e.spanId,
-          parentSpanId: e.parentSpanId,
-          summary: describeEvent(e),
-          error: isErrorEvent(e),
-          attrs: e.attrs,
-          ...(e.redacted?.length ? { redacted: e.redacted } : {}),
-          ...(options.full ? { payload: await recording.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}),
-        });
+        out.push({ ...eventJson(e, depth, start), ...(options.full ? { payload: await recording.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}) });
       }
       ctx.printJson(out);
       if (paging) ctx.note(paging);
@@ -85,19 +59,11 @@ export const showCommand: CommandSpec = {
     }
     if (selected.length === 0) ctx.note("no events match");
     for (const { e, depth } of selected) {
-      const error = isErrorEvent(e);
-      const offset = `+${formatDuration(e.ts - start)}`.padStart(10);
-      const indent = "  ".repeat(depth);
-      const duration = durationOf(e);
-      const name = terminalSafe(e.kind);
-      const kind = error ? c.red(c.bold(name)) : e.spanId ? c.cyan(name) : name;
-      const detail = describeEvent(e);
-      const line = `${c.dim(`#${String(e.seq).padEnd(5)}`)} ${c.dim(offset)} ${indent}${error ? c.red("✗ ") : ""}${kind}${detail ? `  ${error ? c.red(detail) : detail}` : ""}${duration !== undefined ? c.dim(`  ${formatDuration(duration)}`) : ""}`;
-      ctx.print(line);
+      ctx.print(eventLine(c, e, depth, start));
       if (options.full) {
         const payload = await recording.payloadOf(e);
         const body = stringifyJson(payload === undefined ? null : payload);
-        ctx.print(body.split("\n").map((l) => `${" ".repeat(18)}${indent}${c.dim(l)}`).join("\n"));
+        ctx.print(body.split("\n").map((l) => `${" ".repeat(18)}${"  ".repeat(depth)}${c.dim(l)}`).join("\n"));
       }
     }
     if (paging) ctx.note(paging);

@@ -1,28 +1,46 @@
 import type { RecordedEvent } from "@harnessx/recorder";
 
-/** Nesting depth of each event: a span's events sit at the span's depth, point events one deeper. */
-export function depthsOf(events: readonly RecordedEvent[]): number[] {
-  const parentOf = new Map<string, string | null>();
-  for (const e of events) if (e.spanId !== null && e.spanId !== undefined && !parentOf.has(e.spanId)) parentOf.set(e.spanId, e.parentSpanId ?? null);
-  const depthCache = new Map<string, number>();
-  const spanDepth = (id: string): number => {
-    const cached = depthCache.get(id);
+/**
+ * How deep each event sits: a span's events at the span's depth, point events one deeper than
+ * the span they hang under. Learns each span's parent from the first event that carries the span,
+ * so it works on a whole run or on events as they arrive (`trace tail`).
+ */
+export class SpanNesting {
+  private readonly parentOf = new Map<string, string | null>();
+  private readonly depths = new Map<string, number>();
+
+  /** Learns the span an event carries; call it for an event before asking its depth. */
+  note(event: RecordedEvent): void {
+    if (event.spanId !== null && event.spanId !== undefined && !this.parentOf.has(event.spanId)) this.parentOf.set(event.spanId, event.parentSpanId ?? null);
+  }
+
+  depthOf(event: RecordedEvent): number {
+    if (event.spanId) return this.spanDepth(event.spanId);
+    return event.parentSpanId ? this.spanDepth(event.parentSpanId) + 1 : 0;
+  }
+
+  private spanDepth(id: string): number {
+    const cached = this.depths.get(id);
     if (cached !== undefined) return cached;
     let depth = 0;
-    let cursor = parentOf.get(id) ?? null;
+    let cursor = this.parentOf.get(id) ?? null;
     const seen = new Set<string>([id]);
     while (cursor !== null && !seen.has(cursor)) {
       seen.add(cursor);
       depth++;
-      cursor = parentOf.get(cursor) ?? null;
+      cursor = this.parentOf.get(cursor) ?? null;
     }
-    depthCache.set(id, depth);
+    // Cached only once the chain reaches a root: a parent not seen yet may still arrive.
+    if (cursor === null || seen.has(cursor)) this.depths.set(id, depth);
     return depth;
-  };
-  return events.map((e) => {
-    if (e.spanId) return spanDepth(e.spanId);
-    return e.parentSpanId ? spanDepth(e.parentSpanId) + 1 : 0;
-  });
+  }
+}
+
+/** Nesting depth of each event of a whole run. */
+export function depthsOf(events: readonly RecordedEvent[]): number[] {
+  const nesting = new SpanNesting();
+  for (const event of events) nesting.note(event);
+  return events.map((event) => nesting.depthOf(event));
 }
 
 /** The span an event belongs to: its own, or the one it hangs under. */

@@ -110,7 +110,8 @@ async function readSegmentBytes(segment: SegmentFile): Promise<{ bytes: Buffer; 
   return { bytes: complete, tornBytes };
 }
 
-async function inflateSealed(segment: SegmentFile): Promise<Buffer> {
+/** A sealed segment's complete lines, verified against its sidecar and decompressed within its declared size. */
+export async function inflateSealed(segment: SegmentFile): Promise<Buffer> {
   const raw = await verifySealedSegment(segment);
   const bytes = await zstdDecompressWithin(raw, sealedLimit(segment)).catch((error: unknown) => {
     throw new SegmentCorruptError(segment.path, `its zstd frame does not decode (${(error as Error).message})`);

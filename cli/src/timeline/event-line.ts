@@ -1,0 +1,33 @@
+import type { RecordedEvent } from "@harnessx/recorder";
+import type { Colors } from "../output/colors.js";
+import { formatDuration } from "../output/format.js";
+import { terminalSafe } from "../output/terminal-safe.js";
+import { describeEvent, durationOf, isErrorEvent } from "./describe.js";
+
+/** One timeline line: `#seq`, offset from the run's start, the kind indented by depth, what happened, how long it took. */
+export function eventLine(c: Colors, event: RecordedEvent, depth: number, start: number): string {
+  const error = isErrorEvent(event);
+  const offset = `+${formatDuration(event.ts - start)}`.padStart(10);
+  const name = terminalSafe(event.kind);
+  const kind = error ? c.red(c.bold(name)) : event.spanId ? c.cyan(name) : name;
+  const detail = describeEvent(event);
+  const duration = durationOf(event);
+  return `${c.dim(`#${String(event.seq).padEnd(5)}`)} ${c.dim(offset)} ${"  ".repeat(depth)}${error ? c.red("✗ ") : ""}${kind}${detail ? `  ${error ? c.red(detail) : detail}` : ""}${duration !== undefined ? c.dim(`  ${formatDuration(duration)}`) : ""}`;
+}
+
+/** The same event as `--json` gives it (payloads are added by the caller when asked). */
+export function eventJson(event: RecordedEvent, depth: number, start: number): Record<string, unknown> {
+  return {
+    seq: event.seq,
+    ts: new Date(event.ts).toISOString(),
+    offsetMs: event.ts - start,
+    depth,
+    kind: event.kind,
+    spanId: event.spanId,
+    parentSpanId: event.parentSpanId,
+    summary: describeEvent(event),
+    error: isErrorEvent(event),
+    attrs: event.attrs,
+    ...(event.redacted?.length ? { redacted: event.redacted } : {}),
+  };
+}
