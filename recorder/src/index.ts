@@ -30,3 +30,4 @@ export type { Recording, RecordingArtifacts, RecordingDatabaseOptions, Recording
 export { resolveRecordingSource, checkStore, runFolders, type RecordingSource, type ResolvedSource, type ResolveSourceOptions, type RunFolder } from "./read/source.js";
 export { RecordingSourceError, RecordingClosedError, type RecordingSourceProblem } from "./read/errors.js";
 export { followRun, type FollowRunOptions } from "./store/follow-run.js";
+export { RequestComparer, type RequestDifference } from "./replay/request-comparer.js";

@@ -1,5 +1,6 @@
 import type { CommandSpec } from "../command-spec.js";
 import { convertCommand } from "./convert.js";
+import { diffCommand } from "./diff.js";
 import { exportCommand } from "./export.js";
 import { lsCommand } from "./ls.js";
 import { pushCommand } from "./push.js";
@@ -30,6 +31,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   scrubCommand,
   recoverCommand,
   replayCommand,
+  diffCommand,
   reportCommand,
   trustCommand,
 ];

@@ -19,8 +19,8 @@ function positive(value: unknown): value is number {
  * that keep their count but not their waits (the recorded failures are replayed at once).
  */
 export function replayConfig(config: unknown): ReplayedConfig | undefined {
-  if (typeof config !== "object" || config === null || Array.isArray(config)) return undefined;
-  const source = config as Record<string, unknown>;
+  if (!isRecord(config)) return undefined;
+  const source = config;
   const out: ReplayedConfig = {};
   for (const key of NUMBERS) if (positive(source[key])) out[key] = source[key];
   for (const key of BOOLEANS) if (typeof source[key] === "boolean") out[key] = source[key];
@@ -34,23 +34,28 @@ export function replayConfig(config: unknown): ReplayedConfig | undefined {
 }
 
 /**
- * Where the agent under test is configured differently from the recorded run, one line per
- * field, e.g. `contextBudgetTokens 50000 -> 150000`: reported apart from behaviour divergences,
- * since a changed setting explains a different path without any code having changed. Retry
- * waits are not compared (replay does not wait).
+ * Where one configuration differs from another (the recorded run's, and the agent under test's
+ * or another run's), one line per field, e.g. `contextBudgetTokens 50000 -> 150000`: reported
+ * apart from behaviour, since a changed setting explains a different path without any code having
+ * changed. Retry waits are not compared (replay does not wait). Nothing when `before` holds no
+ * configuration (a recording from an older recorder).
  */
-export function configDifferences(recorded: unknown, actual: Readonly<AgentConfig>): string[] {
-  if (typeof recorded !== "object" || recorded === null) return [];
-  const before = recorded as Record<string, unknown>;
+export function configDifferences(before: unknown, after: unknown): string[] {
+  if (!isRecord(before)) return [];
+  const now = isRecord(after) ? after : {};
   const differences: string[] = [];
   for (const key of COMPARED_FIELDS) {
     const was = key === "retry" ? retryCount(before.retry) : before[key];
-    const now = key === "retry" ? retryCount(actual.retry) : actual[key];
+    const is = key === "retry" ? retryCount(now.retry) : now[key];
     if (was === undefined && key !== "temperature") continue;
-    const [a, b] = [JSON.stringify(was ?? null), JSON.stringify(now ?? null)];
+    const [a, b] = [JSON.stringify(was ?? null), JSON.stringify(is ?? null)];
     if (a !== b) differences.push(`${key === "retry" ? "retry.maxAttempts" : key} ${a} -> ${b}`);
   }
   return differences;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function retryCount(retry: unknown): unknown {
