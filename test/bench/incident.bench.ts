@@ -3,8 +3,10 @@
 // `trace` command an on-call engineer runs on it, each in its own process as a user runs it,
 // timed with its peak memory. The anchor of replay is the original run, recorded in this process.
 // Run: npx tsx test/bench/incident.bench.ts
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
 import { Agent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
 import { FlightRecorderExtension } from "@harnessx/recorder";
 import { prose, tempStore } from "./support/recording.js";
@@ -25,6 +27,26 @@ const search = tool({
     return RESULTS[i % RESULTS.length];
   },
 });
+
+const CHROMIUM = "/usr/bin/chromium";
+
+/** Seconds from opening the report until the page says it has drawn itself; undefined without Chromium. */
+async function renderSeconds(path: string): Promise<number | undefined> {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`  (report render not measured: no ${CHROMIUM}; apt-get install chromium)`);
+    return undefined;
+  }
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const started = performance.now();
+    await page.goto(pathToFileURL(path).href);
+    await page.locator("body[data-ready=true]").waitFor({ timeout: 120_000 });
+    return (performance.now() - started) / 1000;
+  } finally {
+    await browser.close();
+  }
+}
 
 const store = tempStore("hx-bench-incident-");
 try {
@@ -60,6 +82,8 @@ try {
     rows.push({ measure: `${label}, peak RSS`, unit: "MB", harnessx: m.maxRssMb, aim: { on: "value", op: "<", target: 512 } });
   }
   rows.push({ measure: "trace report, HTML file size", unit: "MB", harnessx: statSync(at("report.html")).size / 1e6, aim: { on: "value", op: "<", target: 10 } });
+  const render = await renderSeconds(at("report.html"));
+  if (render !== undefined) rows.push({ measure: "trace report, opened in headless Chromium until drawn (timeline, event list)", unit: "s", harnessx: render, aim: { on: "value", op: "<", target: 2 } });
 
   const replay = trace("--json", "replay", run);
   const outcome = JSON.parse(replay.output) as { reproduced?: boolean; replayedCalls?: number; divergence?: unknown };

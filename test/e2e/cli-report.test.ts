@@ -4,6 +4,9 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type Browser } from "playwright-core";
+import { statSync } from "node:fs";
+import { Agent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
+import { FlightRecorderExtension } from "@harnessx/recorder";
 import { cliWorkspace, recordSupportRun } from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace();
@@ -63,6 +66,7 @@ describe("the report in headless Chromium", () => {
     page.on("pageerror", (error) => errors.push(error.message));
     const url = pathToFileURL(reportPath).href;
     await page.goto(url);
+    await page.locator("body[data-ready=true]").waitFor();
 
     const spans = page.locator("#timeline .span");
     assert.equal(await page.locator('#timeline .span[data-kind="model"]').count(), 3, "three model calls");
@@ -75,11 +79,10 @@ describe("the report in headless Chromium", () => {
     assert.notEqual(await laneOf("search"), await laneOf("lookup_customer"));
     assert.equal(await page.locator("#timeline .span.error").count(), 1, "the failing tool is marked");
 
-    // Clicking a tool call shows its payloads.
+    // Clicking a tool call shows its payloads (inflated on demand).
     await page.locator('#timeline .span[data-kind="tool"]:text-is("execute_tool lookup_customer")').click();
-    const details = await page.locator("#details").textContent();
-    assert.match(details ?? "", /CUST-4711/);
-    assert.match(details ?? "", /tool_call_end/);
+    await page.locator("#details pre.payload", { hasText: "CUST-4711" }).first().waitFor();
+    assert.match((await page.locator("#details").textContent()) ?? "", /tool_call_end/);
 
     // Clicking an event row shows that event's payload.
     await page.locator("#events tbody tr", { hasText: "llm_response" }).first().click();
@@ -100,6 +103,64 @@ describe("the report in headless Chromium", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.locator('#timeline .span[data-kind="tool"]:text-is("execute_tool lookup_customer")').click();
     await page.screenshot({ path: join(ARTIFACTS, "report.png"), fullPage: true });
+    await page.close();
+  });
+});
+
+/** A long run: `iterations` tool calls returning ~2 KB each (a few texts repeated, as real results repeat), every 500th failing. */
+async function recordLongRun(store: string, iterations: number): Promise<string> {
+  const texts = Array.from({ length: 40 }, (_, i) => `document ${i}: ${"retry backoff doubles after each failed attempt ".repeat(40)}`);
+  const search = tool({
+    name: "search",
+    description: "searches",
+    inputSchema: { type: "object", properties: { i: { type: "number" } }, required: ["i"] },
+    execute: ({ i }: { i: number }) => {
+      if (i % 500 === 499) throw new Error(`shard ${i} timed out`);
+      return texts[i % texts.length];
+    },
+  });
+  const steps: ScriptStep[] = Array.from({ length: iterations }, (_, i) => ({ toolCalls: [{ name: "search", input: { i } }] }));
+  steps.push({ text: "done" });
+  const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [search], maxIterations: iterations + 1, contextBudgetTokens: 20_000, extensions: [new FlightRecorderExtension({ dir: store })] });
+  try {
+    return (await agent.run("search everything")).runId;
+  } finally {
+    await agent.close();
+  }
+}
+
+describe("the report of a long run stays small and opens at once", () => {
+  test("18k events: a few MB, density until zoomed in, only the rows in view exist, payloads inflated on demand", { skip: !hasChromium && `chromium not installed at ${CHROMIUM} (apt-get install chromium)` }, async () => {
+    const longRun = await recordLongRun(cli.store, 3_000);
+    const path = join(cli.work, "long.html");
+    const r = await cli.trace("--json", "report", longRun, "-o", path);
+    assert.equal(r.code, 0, r.stderr);
+    const { events } = JSON.parse(r.stdout) as { events: number };
+    assert.ok(events > 18_000, `${events} events`);
+    const bytes = statSync(path).size;
+    assert.ok(bytes < 1_500_000, `the report is ${bytes} bytes; its payloads are packed and deduplicated`);
+
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(pathToFileURL(path).href);
+    await page.locator("body[data-ready=true]").waitFor();
+    assert.ok((await page.locator("#timeline .bucket").count()) > 10, "too many calls to draw one by one: density");
+    assert.equal(await page.locator("#timeline .span").count(), 0);
+    assert.ok((await page.locator("#events tr.row").count()) < 100, "only the rows in view are in the page");
+
+    await page.locator("#timeline .bucket.error").first().click();
+    assert.ok((await page.locator("#timeline .span").count()) > 0, "a click on the density zooms in to the calls");
+    assert.ok((await page.locator("#timeline .span.error").count()) > 0, "and the failed call is among them");
+
+    // An event deep in the run: scrolled to, its row drawn, its payload inflated with its shared text put back.
+    await page.locator("#events-wrap").evaluate((el) => (el.scrollTop = 24 * 12_000));
+    const row = page.locator("#events tr.row", { hasText: "tool_call_end" }).first();
+    await row.click();
+    const payload = page.locator("#details pre.payload");
+    await payload.waitFor();
+    assert.match((await payload.textContent()) ?? "", /"content": "document \d+: retry backoff doubles/);
+    assert.deepEqual(errors, []);
     await page.close();
   });
 });

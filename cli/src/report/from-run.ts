@@ -2,9 +2,7 @@ import { GenAI } from "@harnessx/core";
 import type { RecordedEvent, Recording } from "@harnessx/recorder";
 import { cut } from "../output/format.js";
 import type { ReportData, ReportEvent, ReportSpan } from "./model.js";
-
-/** Payloads larger than this are cut in the report (the recording keeps them whole). */
-const MAX_REPORT_PAYLOAD_CHARS = 256 * 1024;
+import { PayloadPacker } from "./payload-packer.js";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
@@ -22,32 +20,22 @@ function toolError(end: RecordedEvent, payload: unknown): string | undefined {
  */
 export async function reportDataFrom(recording: Recording, onEvent?: () => void): Promise<ReportData> {
   const { run } = recording;
-  const events = await recording.readEvents();
+  // One event at a time: each payload is packed (compressed, long texts shared) as it is read,
+  // so the report of a long run never holds its payloads in memory.
+  const packer = new PayloadPacker();
   const reportEvents: ReportEvent[] = [];
-  const payloads = new Map<number, unknown>();
-  for (const event of events) {
-    const payload = await recording.payloadOf(event).catch((error: unknown) => ({ unavailable: (error as Error).message }));
-    payloads.set(event.seq, payload);
-    const text = payload === undefined ? "" : JSON.stringify(payload);
-    const tooBig = text !== undefined && text.length > MAX_REPORT_PAYLOAD_CHARS;
-    reportEvents.push({
-      seq: event.seq,
-      ts: event.ts,
-      ...(event.spanId ?? event.parentSpanId ? { spanId: (event.spanId ?? event.parentSpanId) as string } : {}),
-      kind: event.kind,
-      payload: tooBig ? `${text.slice(0, MAX_REPORT_PAYLOAD_CHARS)}…` : payload,
-      ...(tooBig ? { payloadNote: `payload cut to ${MAX_REPORT_PAYLOAD_CHARS} of ${text.length} characters (the recording holds it whole: trace show --full)` } : {}),
-    });
-    onEvent?.();
-  }
-
   const errorsBySpan = new Map<string, string>();
-  for (const event of events) {
+  for await (const event of recording.events()) {
+    const payload = await recording.payloadOf(event).catch((error: unknown) => ({ unavailable: (error as Error).message }));
+    packer.add(payload);
+    const spanId = event.spanId ?? event.parentSpanId;
+    reportEvents.push({ seq: event.seq, ts: event.ts, ...(spanId ? { spanId } : {}), kind: event.kind, ...(event.kind === "error" ? { message: str(event.attrs.errorMessage) ?? "error" } : {}) });
     if (event.kind === "error" && event.parentSpanId) errorsBySpan.set(event.parentSpanId, str(event.attrs.errorMessage) ?? "failed");
     if (event.kind === "tool_call_end" && event.spanId) {
-      const failure = toolError(event, payloads.get(event.seq));
+      const failure = toolError(event, payload);
       if (failure) errorsBySpan.set(event.spanId, failure);
     }
+    onEvent?.();
   }
   const spans: ReportSpan[] = (await recording.spans()).map((s) => ({
     spanId: s.spanId,
@@ -75,5 +63,6 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
     },
     spans,
     events: reportEvents,
+    payloads: packer.finish(),
   };
 }

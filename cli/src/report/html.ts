@@ -1,6 +1,8 @@
 import { formatCount, formatDuration, formatTime } from "../output/format.js";
 import { REPORT_SCRIPT } from "./client-script.js";
 import { layoutReport, type ReportData, type ReportLayout } from "./model.js";
+import { packedIndex, pageIndex } from "./page-index.js";
+import { PayloadPacker, type PackedPayloads } from "./payload-packer.js";
 import { REPORT_CSS } from "./styles.js";
 
 /** The page may load nothing: no network, no external scripts, fonts or images. */
@@ -69,15 +71,26 @@ function errorsSection(layout: ReportLayout): string {
   return `<section id="errors"><h2>Errors</h2><ul class="errors">${items}</ul></section>`;
 }
 
+function packedPayloadsOf(data: ReportData): PackedPayloads {
+  if (data.payloads) return data.payloads;
+  const packer = new PayloadPacker();
+  for (const event of data.events) packer.add(event.payload);
+  return packer.finish();
+}
+
 /**
  * One self-contained HTML page for a run: summary, token and latency figures, errors, a zoomable
- * timeline of model and tool calls (parallel calls on separate lanes) and every event's payload on
- * click. Payloads are shown exactly as recorded (already redacted by the recorder).
+ * timeline of model and tool calls (parallel calls on separate lanes; runs too dense to draw call
+ * by call are drawn as density until zoomed in), a virtualized event list and every event's
+ * payload on click. The page embeds a compact index and the payloads compressed, deduplicated and
+ * inflated on demand, so a 100k-event run stays a few megabytes and opens at once. Payloads are
+ * shown exactly as recorded (already redacted by the recorder).
  */
 export function renderReportHtml(data: ReportData): string {
   const layout = layoutReport(data);
   const run = data.run;
-  const embedded = { run, layout: { startTs: layout.startTs, endTs: layout.endTs, lanes: layout.lanes, spans: layout.spans }, events: data.events };
+  const payloads = packedPayloadsOf(data);
+  const index = packedIndex(pageIndex(data, layout, payloads));
   const subtitle = [run.agent && `agent ${run.agent}`, run.model && `model ${run.model}`, `started ${formatTime(run.startTs)}`].filter(Boolean).join(" · ");
   const redaction = run.redaction?.length ? `<div class="meta">redaction applied: ${escapeHtml(run.redaction.join(", "))}</div>` : "";
   return `<!doctype html>
@@ -109,7 +122,8 @@ ${errorsSection(layout)}
 <section><h2>Events</h2><div class="toolbar"><input type="search" id="event-filter" placeholder="filter by kind or call"></div>
 <div id="events-wrap"><table id="events"><thead><tr><th>seq</th><th>time</th><th>kind</th><th>call</th></tr></thead><tbody></tbody></table></div></section>
 <footer>${escapeHtml(data.producer ?? "harnessx trace")} · generated ${escapeHtml(formatTime(Date.now()))} · self-contained, loads nothing from the network</footer>
-<script id="trace-data" type="application/json">${scriptJson(embedded)}</script>
+<script id="trace-index" type="application/octet-stream">${index}</script>
+<script id="trace-payloads" type="application/json">${scriptJson({ blocks: payloads.blocks, strings: payloads.strings })}</script>
 <script>${REPORT_SCRIPT}</script>
 </body>
 </html>

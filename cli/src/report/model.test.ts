@@ -47,10 +47,10 @@ describe("the timeline puts parallel calls on separate lanes", () => {
 });
 
 describe("recorded values cannot break out of the page", () => {
-  test("payload text with </script> stays inside the JSON data block", () => {
+  test("payload text with </script> never reaches the markup: payloads travel packed, and the JSON blocks escape <", () => {
     const html = renderReportHtml(data());
-    assert.equal(html.match(/<\/script>/g)!.length, 2, "only the page's own two script elements close");
-    assert.ok(html.includes("\\u003c/script>"));
+    assert.equal(html.match(/<\/script>/g)!.length, 3, "only the page's own three script elements close");
+    assert.ok(!html.includes("alert(1)"), "the payload is packed, not written into the page");
   });
   test("names are escaped in the static HTML", () => {
     const d = data();

@@ -1,3 +1,5 @@
+import type { PackedPayloads } from "./payload-packer.js";
+
 /**
  * The plain data an HTML report is built from, and the figures derived from it. Commands fill it
  * from a recording; tests can fill it by hand.
@@ -36,16 +38,18 @@ export interface ReportEvent {
   ts: number;
   spanId?: string;
   kind: string;
-  /** The recorded payload (artifacts already inlined), redacted as recorded. */
+  /** The recorded payload (artifacts already inlined), redacted as recorded; unused when `ReportData.payloads` holds them. */
   payload?: unknown;
-  /** Set when the payload was too large to inline. */
-  payloadNote?: string;
+  /** What an ERROR event said (else it is read from its payload). */
+  message?: string;
 }
 
 export interface ReportData {
   run: ReportRun;
   spans: ReportSpan[];
   events: ReportEvent[];
+  /** The events' payloads, already packed in event order (a large run's are packed as they are read); else each event's `payload` is. */
+  payloads?: PackedPayloads;
   /** Who made the report; shown in the footer. */
   producer?: string;
 }
@@ -155,7 +159,7 @@ export function layoutReport(data: ReportData): ReportLayout {
 
   const errors: ReportLayout["errors"] = [];
   for (const event of data.events) {
-    if (event.kind === "error") errors.push({ ts: event.ts, where: event.kind, message: errorText(event.payload), seq: event.seq, spanId: event.spanId });
+    if (event.kind === "error") errors.push({ ts: event.ts, where: event.kind, message: event.message ?? errorText(event.payload), seq: event.seq, spanId: event.spanId });
   }
   for (const span of placed) {
     if (span.error !== undefined && span.kind !== "run") errors.push({ ts: span.startTs, where: span.name, message: span.error, spanId: span.spanId });

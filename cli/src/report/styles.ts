@@ -41,8 +41,12 @@ td.n { text-align:right; font-variant-numeric: tabular-nums; }
 #details { background:var(--panel); border:1px solid var(--line); border-radius:6px; padding:10px; min-height:60px; }
 #details pre { white-space:pre-wrap; word-break:break-word; max-height:480px; overflow:auto; background:#fff; border:1px solid var(--line); padding:8px; margin:6px 0 0; }
 #events-wrap { max-height:420px; overflow:auto; border:1px solid var(--line); border-radius:6px; }
-#events tr { cursor:pointer; }
-#events tr:hover td { background:#f0f4fb; }
+#events tr.row { cursor:pointer; }
+#events tr.row td { height:24px; padding:0 8px; white-space:nowrap; overflow:hidden; }
+#events tr.spacer td { padding:0; border:0; }
+.bucket { position:absolute; top:3px; height:20px; min-width:2px; background:var(--tool); opacity:.8; border-radius:2px; cursor:zoom-in; }
+.bucket.error { background:var(--err); opacity:1; }
+#events tr.row:hover td { background:#f0f4fb; }
 #events td.kind-error { color:var(--err); font-weight:600; }
 .errors li { color:var(--err); }
 input[type=search] { font:inherit; padding:2px 6px; border:1px solid var(--line); border-radius:4px; width:240px; }

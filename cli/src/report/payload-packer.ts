@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+
+/** Events whose payloads share one compressed block: the page inflates a block when one of them is opened. */
+const EVENTS_PER_BLOCK = 256;
+/** Strings this long or longer are stored once, in the string table, and referenced where they occur. */
+const SHARED_STRING_CHARS = 128;
+const STRINGS_PER_BLOCK = 64;
+/** A string longer than this is cut in the report (the recording keeps it whole). */
+const MAX_STRING_CHARS = 256 * 1024;
+/**
+ * Marks a reference to the string table inside a payload: `"\u0000<id>"`. A recorded string that
+ * itself starts with the marker is written with it doubled.
+ */
+const MARK = "\u0000";
+
+/**
+ * The payloads of a report, compressed and deduplicated, for the page to inflate on demand (with
+ * the browser's own gzip `DecompressionStream`): a run's payloads repeat the same texts (a tool
+ * result, then the request that carries it), which gzip's window cannot see across a long run.
+ */
+export interface PackedPayloads {
+  eventsPerBlock: number;
+  /** Base64 gzip of a JSON array: each event's payload in order (null: none), long strings as references. */
+  blocks: string[];
+  stringsPerBlock: number;
+  /** Base64 gzip of a JSON array of the shared strings, in id order. */
+  strings: string[];
+}
+
+const pack = (values: readonly unknown[]): string => gzipSync(JSON.stringify(values), { level: 6 }).toString("base64");
+
+/**
+ * Packs payloads one event at a time (in event order), holding only compressed blocks and a
+ * digest per distinct long string, so its memory stays a fraction of the run's.
+ */
+export class PayloadPacker {
+  private readonly blocks: string[] = [];
+  /** JSON texts of the payloads of the block being filled. */
+  private pending: string[] = [];
+  /** Shared string id by the string's sha1. */
+  private readonly ids = new Map<string, number>();
+  private readonly stringBlocks: string[] = [];
+  private pendingStrings: string[] = [];
+  private stringCount = 0;
+
+  add(payload: unknown): void {
+    this.pending.push(payload === undefined ? "null" : JSON.stringify(payload, (_key, value: unknown) => this.shared(value)) ?? "null");
+    if (this.pending.length === EVENTS_PER_BLOCK) this.flush();
+  }
+
+  finish(): PackedPayloads {
+    this.flush();
+    if (this.pendingStrings.length) this.stringBlocks.push(pack(this.pendingStrings));
+    this.pendingStrings = [];
+    return { eventsPerBlock: EVENTS_PER_BLOCK, blocks: this.blocks, stringsPerBlock: STRINGS_PER_BLOCK, strings: this.stringBlocks };
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.blocks.push(gzipSync(`[${this.pending.join(",")}]`, { level: 6 }).toString("base64"));
+    this.pending = [];
+  }
+
+  private shared(value: unknown): unknown {
+    if (typeof value === "bigint") return value.toString();
+    if (typeof value !== "string") return value;
+    if (value.length < SHARED_STRING_CHARS) return value.startsWith(MARK) ? MARK + value : value;
+    const digest = createHash("sha1").update(value).digest("base64");
+    let id = this.ids.get(digest);
+    if (id === undefined) {
+      id = this.stringCount++;
+      this.ids.set(digest, id);
+      this.pendingStrings.push(value.length > MAX_STRING_CHARS ? `${value.slice(0, MAX_STRING_CHARS)}… [cut to ${MAX_STRING_CHARS} of ${value.length} characters in the report; trace show --full has it whole]` : value);
+      if (this.pendingStrings.length === STRINGS_PER_BLOCK) {
+        this.stringBlocks.push(pack(this.pendingStrings));
+        this.pendingStrings = [];
+      }
+    }
+    return MARK + id;
+  }
+}
