@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import type { RecordedEvent } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { wholeNumber } from "../option-values.js";
 import { stringifyJson } from "../output/json.js";
@@ -7,7 +8,7 @@ import { describeConfig } from "../timeline/agent-config.js";
 import { EventFilter } from "../timeline/event-filter.js";
 import { eventJson, eventLine } from "../timeline/event-line.js";
 import { describeExtensions } from "../timeline/extensions.js";
-import { depthsOf } from "../timeline/nesting.js";
+import { SpanNesting } from "../timeline/nesting.js";
 
 /** `trace show <run>`: the timeline, one line per event, nested by span. */
 export const showCommand: CommandSpec = {
@@ -23,18 +24,32 @@ export const showCommand: CommandSpec = {
       .option("--limit <n>", "show at most this many events (the note after them names the next --from)"),
   async run(ctx, [text], options) {
     await using recording = await openTarget(ctx, text);
-    const events = await recording.readEvents();
-    const integrity = await recording.integrity();
-    const bad = integrity.firstBadLine;
-    if (bad) ctx.note(`skipped ${integrity.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
-    const depths = depthsOf(events);
-    const start = events[0]?.ts ?? recording.run.startedAt;
-    const filter = new EventFilter(options, events.map((e) => e.kind));
+    const filter = new EventFilter(options, Object.keys(recording.summary.byKind ?? {}));
     const from = typeof options.from === "string" ? wholeNumber("--from", options.from, 0) : 0;
     const limit = typeof options.limit === "string" ? wholeNumber("--limit", options.limit, 1) : Infinity;
-    const matching = events.map((e, i) => ({ e, depth: depths[i] })).filter(({ e }) => filter.keeps(e) && e.seq >= from);
-    const selected = matching.length > limit ? matching.slice(0, limit) : matching;
-    const paging = matching.length > selected.length ? `showing ${selected.length} of ${matching.length} matching events; --from ${matching[selected.length].e.seq} for the next ones` : undefined;
+    // Streamed: a page of a long run reads only as far as the page, and no list of every event is kept.
+    const nesting = new SpanNesting();
+    const selected: Array<{ e: RecordedEvent; depth: number }> = [];
+    let start: number | undefined;
+    let next: number | undefined;
+    for await (const e of recording.events()) {
+      start ??= e.ts;
+      nesting.note(e);
+      if (!filter.keeps(e) || e.seq < from) continue;
+      if (selected.length === limit) {
+        next = e.seq;
+        break;
+      }
+      selected.push({ e, depth: nesting.depthOf(e) });
+    }
+    start ??= recording.run.startedAt;
+    if (next === undefined) {
+      // Read to the end: what had to be skipped on the way is known.
+      const integrity = await recording.integrity();
+      const bad = integrity.firstBadLine;
+      if (bad) ctx.note(`skipped ${integrity.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
+    }
+    const paging = next === undefined ? undefined : `showing ${selected.length} matching events from #${selected[0].e.seq}; --from ${next} for the next ones`;
     if (ctx.options.json) {
       const out = [];
       for (const { e, depth } of selected) {

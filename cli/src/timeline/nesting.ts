@@ -2,8 +2,8 @@ import type { RecordedEvent } from "@harnessx/recorder";
 
 /**
  * How deep each event sits: a span's events at the span's depth, point events one deeper than
- * the span they hang under. Learns each span's parent from the first event that carries the span,
- * so it works on a whole run or on events as they arrive (`trace tail`).
+ * the span they hang under. Learns each span's parent from the first event that carries the span
+ * (which comes before any event inside it), so it works on events as they are read or written.
  */
 export class SpanNesting {
   private readonly parentOf = new Map<string, string | null>();
@@ -34,13 +34,6 @@ export class SpanNesting {
     if (cursor === null || seen.has(cursor)) this.depths.set(id, depth);
     return depth;
   }
-}
-
-/** Nesting depth of each event of a whole run. */
-export function depthsOf(events: readonly RecordedEvent[]): number[] {
-  const nesting = new SpanNesting();
-  for (const event of events) nesting.note(event);
-  return events.map((event) => nesting.depthOf(event));
 }
 
 /** The span an event belongs to: its own, or the one it hangs under. */

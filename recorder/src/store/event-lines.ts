@@ -24,25 +24,37 @@ export function parseEventLines(bytes: Buffer): ParsedLines {
   const events: RecordedEvent[] = [];
   let badLines = 0;
   let firstBad: BadLine | undefined;
-  forEachLine(bytes, (start, end, line) => {
-    const parsed = parseChecked<RecordedEvent>(bytes.toString("utf8", start, end), EVENT_SCHEMA);
-    if ("value" in parsed) events.push(parsed.value);
+  for (const parsed of eventLines(bytes)) {
+    if ("kind" in parsed) events.push(parsed);
     else {
       badLines++;
-      firstBad ??= { line, problem: parsed.problem };
+      firstBad ??= parsed;
     }
-  });
+  }
   return { events, badLines, ...(firstBad ? { firstBad } : {}) };
+}
+
+/** The events of NDJSON bytes one line at a time, as they are parsed (a reader that stops early parses no more), each line that is not an event as a `BadLine`. */
+export function* eventLines(bytes: Buffer): Generator<RecordedEvent | BadLine> {
+  for (const [start, end, line] of lineRanges(bytes)) {
+    const parsed = parseChecked<RecordedEvent>(bytes.toString("utf8", start, end), EVENT_SCHEMA);
+    yield "value" in parsed ? parsed.value : { line, problem: parsed.problem };
+  }
 }
 
 /** Calls `visit` with the byte range and 1-based number of each non-empty line (a last line without newline included). */
 export function forEachLine(bytes: Buffer, visit: (start: number, end: number, line: number) => void): void {
+  for (const [start, end, line] of lineRanges(bytes)) visit(start, end, line);
+}
+
+/** The byte range and 1-based number of each non-empty line, in order. */
+function* lineRanges(bytes: Buffer): Generator<[number, number, number]> {
   let line = 0;
   for (let start = 0; start < bytes.byteLength; ) {
     const newline = bytes.indexOf(0x0a, start);
     const end = newline === -1 ? bytes.byteLength : newline;
     line++;
-    if (end > start) visit(start, end, line);
+    if (end > start) yield [start, end, line];
     start = end + 1;
   }
 }

@@ -8,7 +8,7 @@ import { RequestRebuilder } from "../format/request-rebuilder.js";
 import { SEALED_SEGMENT_SCHEMA, parseChecked } from "../format/validate.js";
 import { completeLines } from "../recording/seal.js";
 import { contentBound, MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "@harnessx/artifacts";
-import { parseEventLines, type BadLine } from "./event-lines.js";
+import { eventLines, parseEventLines, type BadLine } from "./event-lines.js";
 
 /** A sealed segment whose bytes no longer match the checksum written when it was sealed. */
 export class SegmentCorruptError extends HarnessError {
@@ -149,7 +149,15 @@ export async function* iterateRunEvents(runDir: string, options: ReadRunOptions 
   const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
   const integrity = options.integrity ?? { tornBytes: 0, badLines: 0 };
   for (const segment of await listSegments(runDir)) {
-    for (const event of await readSegmentEvents(segment, integrity)) yield rebuilder ? rebuilder.apply(event) : event;
+    const read = await readSegmentBytes(segment);
+    integrity.tornBytes += read.tornBytes;
+    for (const parsed of eventLines(read.bytes)) {
+      if ("kind" in parsed) yield rebuilder ? rebuilder.apply(parsed) : parsed;
+      else {
+        integrity.badLines++;
+        integrity.firstBadLine ??= { segment: segment.path, ...parsed };
+      }
+    }
   }
 }
 
