@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ArtifactStore } from "@harnessx/artifacts";
@@ -13,6 +13,9 @@ export interface ScrubOutcome {
   artifactsRewritten: number;
   mapping: Record<string, string>;
 }
+
+/** Characters of scrubbed lines written to the segment at a time. */
+const BATCH_CHARS = 4 * 1024 * 1024;
 
 function scrubText(p: Pseudonymizer, text: string): string {
   try {
@@ -48,8 +51,18 @@ export async function scrubRun(recording: Recording, rules: ScrubRules, out: str
       renamed.set(sha256, stored.sha256);
       return { sha256: stored.sha256, bytes: Buffer.byteLength(text), text };
     };
-    const lines: string[] = [];
-    for await (const event of recording.events()) {
+    const runDir = runDirOf(temp, recording.run.runId);
+    await mkdir(join(runDir, "segments"), { recursive: true });
+    // Lines go to the segment file as they are scrubbed, a batch at a time: a long run is never held whole.
+    const segment = await open(join(runDir, "segments", "000001.ndjson"), "w");
+    let batch: string[] = [];
+    let batchChars = 0;
+    const writeBatch = async () => {
+      if (batch.length) await segment.write(`${batch.join("\n")}\n`);
+      batch = [];
+      batchChars = 0;
+    };
+    const scrubEvent = async (event: RecordedEvent): Promise<RecordedEvent> => {
       const clean: RecordedEvent = { ...event, attrs: p.scrubValue(event.attrs ?? {}) as Record<string, unknown> };
       if (p.dropsKind(event.kind)) {
         delete clean.payloadRef;
@@ -65,12 +78,20 @@ export async function scrubRun(recording: Recording, rules: ScrubRules, out: str
           clean.payload = renameId(clean.payload, id, stored);
         }
       }
-      lines.push(JSON.stringify(clean));
-      onEvent?.();
+      return clean;
+    };
+    try {
+      for await (const event of recording.events()) {
+        const line = JSON.stringify(await scrubEvent(event));
+        batch.push(line);
+        batchChars += line.length;
+        if (batchChars >= BATCH_CHARS) await writeBatch();
+        onEvent?.();
+      }
+      await writeBatch();
+    } finally {
+      await segment.close();
     }
-    const runDir = runDirOf(temp, recording.run.runId);
-    await mkdir(join(runDir, "segments"), { recursive: true });
-    await writeFile(join(runDir, "segments", "000001.ndjson"), lines.length ? `${lines.join("\n")}\n` : "");
     // Every free-text field of the run's metadata; ids, times and counts stay as they are.
     const run = {
       ...recording.run,
