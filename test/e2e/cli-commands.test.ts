@@ -143,8 +143,9 @@ describe("trace show prints the timeline nested by span", () => {
     const [header, timeline] = r.stdout.split(/\n\n(?=#)/);
     const [extensions, config] = header.split("\n\n");
     assert.equal(extensions, "extensions (1)\n  flight-recorder  [builtin]  observers *", "the run's extensions come first");
-    assert.match(config, /^config\n  name support-bot  model scripted-model  system \(\d+ chars\)  maxIterations 50  maxTokens 4096\n/, "then the settings it ran with");
+    assert.match(config, /^config\n  provider scripted  name support-bot  model scripted-model  system \(\d+ chars\)  maxIterations 50\n/, "then the settings it ran with");
     assert.match(config, /contextBudgetTokens 150000/);
+    assert.match(header, /\n\ntools \(3\)\n  search  concurrent  schema [0-9a-f]{8}\n  lookup_customer  concurrent  schema [0-9a-f]{8}\n  flaky  schema [0-9a-f]{8}$/, "then the tools it was offered");
     const lines = timeline.trim().split("\n");
     assert.equal(lines.length, 20);
     assert.match(lines[0], /agent_start/);

@@ -20,7 +20,7 @@ interface ReplayJson {
 }
 
 /** An agent module as a user would write it: the support agent with its own search tool (`searchAnswer` is a JS expression of `query`). */
-function agentModule(searchAnswer: string, settings = ""): string {
+function agentModule(searchAnswer: string, settings = "", schema = '{ type: "object", properties: { query: { type: "string" } }, required: ["query"] }'): string {
   const core = import.meta.resolve("@harnessx/core");
   const path = join(cli.work, `agent-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(
@@ -30,7 +30,8 @@ export function createAgent({ provider, tools, model, name }) {
   const search = tool({
     name: "search",
     description: "Search the product docs.",
-    inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+    inputSchema: ${schema},
+    concurrent: true,
     execute: ({ query }) => ${searchAnswer},
   });
   return new Agent({ provider, model, name, system: ${JSON.stringify(SUPPORT_SYSTEM)}, tools: tools.map((t) => (t.name === "search" ? search : t))${settings} });
@@ -107,6 +108,12 @@ describe("trace replay reruns a recorded run through the runtime", () => {
 
     const same = await cli.trace("--json", "replay", runId, "--agent", agentModule("`product_docs: ${query} costs $10 per seat`"));
     assert.deepEqual((JSON.parse(same.stdout) as ReplayJson).configDifferences, []);
+  });
+  test("a tool whose input schema changed is reported among the differences, by its digest", async () => {
+    const module = agentModule("`product_docs: ${query} costs $10 per seat`", "", '{ type: "object", properties: { query: { type: "string" }, limit: { type: "number" } }, required: ["query"] }');
+    const report = JSON.parse((await cli.trace("--json", "replay", runId, "--agent", module)).stdout) as ReplayJson;
+    assert.equal(report.configDifferences.length, 1, JSON.stringify(report.configDifferences));
+    assert.match(report.configDifferences[0], /^tool search: schema [0-9a-f]{8} -> [0-9a-f]{8}$/);
   });
   test("a module that does not export createAgent is refused (exit 4)", async () => {
     const path = join(cli.work, "empty.mjs");

@@ -1,5 +1,5 @@
 import { recordedCalls, RequestComparer, type RecordedEvent, type RunManifest } from "@harnessx/recorder";
-import { configDifferences } from "../replay/recorded-config.js";
+import { configDifferences, toolDifferences } from "../replay/recorded-config.js";
 import { isErrorEvent } from "../timeline/describe.js";
 
 /** One run of a comparison, as read: its manifest and its events with payloads in place. */
@@ -176,7 +176,7 @@ export function diffRuns(a: DiffSide, b: DiffSide): RunDiff {
   const diff: RunDiff = {
     a: totals(a, walkA.steps),
     b: totals(b, walkB.steps),
-    configDifferences: configDifferences(a.run.config, b.run.config),
+    configDifferences: [...configDifferences(a.run.config, b.run.config), ...toolDifferences(a.run.tools, b.run.tools)],
     firstRequestChange: firstRequestChange(a, b),
     firstToolResultChange: firstToolResultChange(walkA.tools, walkB.tools),
     steps,

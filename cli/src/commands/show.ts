@@ -4,7 +4,7 @@ import type { CommandSpec } from "../command-spec.js";
 import { wholeNumber } from "../option-values.js";
 import { stringifyJson } from "../output/json.js";
 import { openTarget } from "../store/target.js";
-import { describeConfig } from "../timeline/agent-config.js";
+import { describeConfig, describeTools } from "../timeline/agent-config.js";
 import { EventFilter } from "../timeline/event-filter.js";
 import { eventJson, eventLine } from "../timeline/event-line.js";
 import { describeExtensions } from "../timeline/extensions.js";
@@ -66,10 +66,16 @@ export const showCommand: CommandSpec = {
       for (const line of describeExtensions(extensions)) ctx.print(`  ${line}`);
       ctx.print("");
     }
-    const config = describeConfig(recording.run.config);
+    const config = describeConfig(recording.run.config, recording.run.provider);
     if (config.length) {
       ctx.print(c.bold("config"));
       for (const line of config) ctx.print(`  ${line}`);
+      ctx.print("");
+    }
+    const tools = describeTools(recording.run.tools);
+    if (tools.length) {
+      ctx.print(c.bold(`tools (${tools.length})`));
+      for (const line of tools) ctx.print(`  ${line}`);
       ctx.print("");
     }
     if (selected.length === 0) ctx.note("no events match");

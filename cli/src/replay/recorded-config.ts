@@ -61,3 +61,34 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function retryCount(retry: unknown): unknown {
   return (retry as { maxAttempts?: unknown } | undefined)?.maxAttempts;
 }
+
+/** Tool settings compared besides the schema digest, in this order. */
+const TOOL_FIELDS = ["description", "permission", "concurrent", "replayPolicy", "timeoutSeconds", "attempts"] as const;
+
+/**
+ * How the tools offered differ (the recorded run's, and the agent under test's or another run's):
+ * tools added or removed, a changed input schema (by digest) and changed settings, one line each,
+ * e.g. `tool search: schema 1f3a9c2e -> 77b0d415`. Nothing when `before` holds no tools (a
+ * recording from an older recorder).
+ */
+export function toolDifferences(before: unknown, after: unknown): string[] {
+  if (!Array.isArray(before)) return [];
+  const byName = (list: unknown): Map<string, Record<string, unknown>> =>
+    new Map((Array.isArray(list) ? list : []).filter(isRecord).filter((t) => typeof t.name === "string").map((t) => [t.name as string, t]));
+  const [was, now] = [byName(before), byName(after)];
+  const differences: string[] = [];
+  for (const [name, tool] of was) {
+    const next = now.get(name);
+    if (!next) {
+      differences.push(`tool ${name}: removed`);
+      continue;
+    }
+    if (tool.schemaSha256 !== next.schemaSha256) differences.push(`tool ${name}: schema ${String(tool.schemaSha256).slice(0, 8)} -> ${String(next.schemaSha256).slice(0, 8)}`);
+    for (const key of TOOL_FIELDS) {
+      const [a, b] = [JSON.stringify(tool[key] ?? null), JSON.stringify(next[key] ?? null)];
+      if (a !== b) differences.push(`tool ${name}: ${key} ${a} -> ${b}`);
+    }
+  }
+  for (const name of now.keys()) if (!was.has(name)) differences.push(`tool ${name}: added`);
+  return differences;
+}

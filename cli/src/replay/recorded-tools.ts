@@ -1,4 +1,4 @@
-import { contribution, defineExtension, parseSystemPrompt, tool, type Extension, type ModelRequest, type PromptFragment, type Tool, type ToolDefinition } from "@harnessx/core";
+import { contribution, defineExtension, parseSystemPrompt, tool, type Extension, type ModelRequest, type PromptFragment, type Tool, type ToolDefinition, type ToolSummary } from "@harnessx/core";
 import type { RecordedEvent } from "@harnessx/recorder";
 
 interface RecordedToolEnd {
@@ -29,16 +29,24 @@ export class RecordedTools {
     }
   }
 
-  /** Tools with the recorded definitions (name, description, schema) answering from the recording. */
-  tools(definitions: readonly ToolDefinition[]): Tool[] {
-    return definitions.map((definition) =>
-      tool({
+  /**
+   * Tools with the recorded definitions (name, description, schema) answering from the recording,
+   * with the settings the run recorded for them (`run.json`'s `tools`: concurrency, permission,
+   * replay policy), so calls run as they did.
+   */
+  tools(definitions: readonly ToolDefinition[], settings: readonly ToolSummary[] = []): Tool[] {
+    return definitions.map((definition) => {
+      const recorded = settings.find((s) => s.name === definition.name);
+      return tool({
         name: definition.name,
         description: definition.description,
         inputSchema: definition.inputSchema,
+        ...(recorded?.concurrent ? { concurrent: true } : {}),
+        ...(recorded?.permission ? { permission: recorded.permission } : {}),
+        ...(recorded?.replayPolicy ? { replayPolicy: recorded.replayPolicy } : {}),
         execute: (_input, context) => this.answer(definition.name, context.toolCall.id),
-      }),
-    );
+      });
+    });
   }
 
   private answer(name: string, id: string): unknown {

@@ -2,7 +2,7 @@ import { pathToFileURL } from "node:url";
 import { Agent, Redactor, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
 import { ReplayProvider, recordedCalls, type ReplayDivergence, type Recording } from "@harnessx/recorder";
 import { invalidInput } from "../errors.js";
-import { configDifferences, replayConfig } from "./recorded-config.js";
+import { configDifferences, replayConfig, toolDifferences } from "./recorded-config.js";
 import { RecordedTools, recordedPrompt } from "./recorded-tools.js";
 
 /** What `--agent MODULE` exports (default export or `createAgent`): the user's agent, built around the replay provider. */
@@ -65,7 +65,7 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
 
   const provider = new ReplayProvider(calls, { redaction: run.redaction === "off" ? false : Redactor.fromDescription(run.redaction) });
   const recordedTools = new RecordedTools(events, agentModule ? "raw" : "processed");
-  const tools = recordedTools.tools(first.tools ?? []);
+  const tools = recordedTools.tools(first.tools ?? [], run.tools ?? []);
   const model = first.model;
   const name = run.agent;
   const config = replayConfig(run.config);
@@ -104,7 +104,7 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
       divergences: provider.divergences.length,
       unmatchedToolCalls: recordedTools.unmatched,
       error: result.error ? `${result.error.name}: ${result.error.message}` : null,
-      configDifferences: agentModule ? configDifferences(run.config, agent.config) : [],
+      configDifferences: agentModule ? [...configDifferences(run.config, agent.config), ...toolDifferences(run.tools, agent.info.tools)] : [],
       configRecorded: config !== undefined,
     };
     report.reproduced = report.divergences === 0 && report.replayedCalls === report.recordedCalls && report.recordedStatus === report.replayedStatus && textMatches && report.unmatchedToolCalls.length === 0;

@@ -99,6 +99,7 @@ export async function scrubRun(recording: Recording, rules: ScrubRules, out: str
       models: recording.run.models.map((model) => p.scrubString(model)),
       config: p.scrubValue(recording.run.config),
       ...(recording.run.extensions ? { extensions: p.scrubValue(recording.run.extensions) } : {}),
+      ...(recording.run.tools ? { tools: p.scrubValue(recording.run.tools) } : {}),
       ...(recording.run.error ? { error: p.scrubValue(recording.run.error) } : {}),
       scrubbed: { at: new Date().toISOString(), defaults: rules.defaults, keys: rules.keys, patterns: rules.patterns.map((r) => r.name), kinds: rules.kinds },
     };

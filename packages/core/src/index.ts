@@ -13,6 +13,7 @@ export * from "./errors.js";
 export { registration, type Registration } from "./registration.js";
 
 export { tool, renderToolOutput, type Tool, type ToolSpec, type ToolSettings, type ToolExecutionContext, type ToolRetryOptions, type ReplayPolicy } from "./tools/tool.js";
+export type { ToolSummary } from "./tools/tool-summary.js";
 export { ToolRegistry, type RegisterToolOptions as ToolRegistryOptions } from "./tools/registry.js";
 export { compileSchema, isZodSchema, type JsonSchema, type InputSchema, type CompiledSchema, type ValidationOutcome } from "./tools/schema.js";
 export { writeTodosTool, summarizeTodos, type TodoItem, type TodoStatus } from "./tools/todos.js";

@@ -1,4 +1,4 @@
-import type { ExtensionSummary, RedactionDescription } from "@harnessx/core";
+import type { ExtensionSummary, RedactionDescription, ToolSummary } from "@harnessx/core";
 
 /** Version of the event line format (`v` of every line). */
 export const EVENT_FORMAT_VERSION = 1;
@@ -83,6 +83,10 @@ export interface RunManifest {
   hostname: string;
   /** The agent's config after redaction. */
   config: unknown;
+  /** The provider's name (`openai`, `anthropic`, `scripted`, ...). Absent in older recordings. */
+  provider?: string;
+  /** The tools offered when the run started: digests of their definitions and their execution settings (after redaction). Absent in older recordings. */
+  tools?: ToolSummary[];
   /**
    * The agent's extensions when the run started, in install order: trust level, source file
    * and the ids of everything each contributed (after redaction). Absent in older recordings.

@@ -81,6 +81,8 @@ const EXTENSION = object(
   { source: string, tools: arrayOf(string), prompts: arrayOf(string), policies: arrayOf(string), lifecycle: arrayOf(string), middleware: arrayOf(string), observers: arrayOf(string) },
 );
 
+const TOOL = object({ name: string, schemaSha256: string }, { description: string, extension: string, permission: string, concurrent: is((v) => typeof v === "boolean", "true or false"), replayPolicy: string, timeoutSeconds: finite, attempts: finite });
+
 /** One line of a segment or of a bundle's events. */
 export const EVENT_SCHEMA = object(
   { v: literal(1), seq: positive, ts: finite, runId: nonEmpty, kind: nonEmpty, attrs: recordOf(anything) },
@@ -109,6 +111,7 @@ export const RUN_MANIFEST_SCHEMA = object(
     format: literal(RUN_FORMAT),
     v: is((v) => SUPPORTED_RUN_VERSIONS.includes(v as number), `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`),
     traceId: string, runSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything,
+    provider: string, tools: arrayOf(TOOL),
   },
 );
 

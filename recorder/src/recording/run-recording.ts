@@ -71,6 +71,8 @@ export class RunRecording {
           pid: process.pid,
           hostname: hostname(),
           config: sanitizer.sanitize(agent.config, "config", []),
+          provider: sanitizer.redactString(agent.provider),
+          tools: sanitizer.sanitize(agent.tools, "tools", []) as RunManifest["tools"],
           extensions: sanitizer.sanitize(agent.extensions, "extensions", []) as ExtensionSummary[],
           summary: emptySummary(),
           redaction: describeRedaction(sanitizer, options.customRedact !== undefined),

@@ -1,4 +1,5 @@
 import type { ExtensionSummary } from "../extensions/contribution.js";
+import type { ToolSummary } from "../tools/tool-summary.js";
 import { deepFreeze } from "../util/deep-freeze.js";
 import type { AgentConfig } from "./config.js";
 
@@ -17,6 +18,8 @@ export interface AgentInfo {
   readonly config: Readonly<AgentConfig>;
   /** The tools offered right now, by name (a fresh frozen array each time). */
   readonly toolNames: readonly string[];
+  /** The tools offered right now: definitions' digests and execution settings, never handlers. */
+  readonly tools: readonly ToolSummary[];
   /** Installed extensions in install order: level, source and the ids of what each contributed. */
   readonly extensions: readonly ExtensionSummary[];
 }
@@ -26,12 +29,13 @@ export interface AgentInfoSources {
   provider: string;
   config: Readonly<AgentConfig>;
   toolNames(): string[];
+  tools(): ToolSummary[];
   extensions(): ExtensionSummary[];
 }
 
 /** Builds the frozen view; live parts are read through closures, so no handle is stored on it. */
 export function createAgentInfo(sources: AgentInfoSources): AgentInfo {
-  const { sessionId, provider, config, toolNames, extensions } = sources;
+  const { sessionId, provider, config, toolNames, tools, extensions } = sources;
   const info = {} as AgentInfo;
   Object.defineProperties(info, {
     name: { value: config.name, enumerable: true },
@@ -40,6 +44,7 @@ export function createAgentInfo(sources: AgentInfoSources): AgentInfo {
     provider: { value: provider, enumerable: true },
     config: { value: config, enumerable: true },
     toolNames: { get: () => Object.freeze(toolNames()), enumerable: true },
+    tools: { get: () => deepFreeze(tools()), enumerable: true },
     extensions: { get: () => deepFreeze(extensions()), enumerable: true },
   });
   return Object.freeze(info);

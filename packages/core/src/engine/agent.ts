@@ -16,6 +16,7 @@ import type { Policy } from "../permissions/policy.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { summarizeTodos, writeTodosTool, type TodoItem } from "../tools/todos.js";
 import type { Tool } from "../tools/tool.js";
+import { summarizeTool } from "../tools/tool-summary.js";
 import type { ModelProvider } from "../types/provider.js";
 import { newId } from "../util/ids.js";
 import { Registry } from "../util/registry.js";
@@ -79,6 +80,7 @@ export class Agent implements AsyncDisposable {
       provider: this.provider.name,
       config: this.config,
       toolNames: () => this.tools.names(),
+      tools: () => this.tools.list().map(summarizeTool),
       extensions: () => this.extensions?.summaries() ?? [],
     });
     this.hooks = new HookBus(this.info);

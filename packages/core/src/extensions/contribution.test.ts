@@ -34,7 +34,7 @@ class CountingRegistry extends ToolRegistry {
 function hostWith(extensions: ExtensionLike[]) {
   const tools = new CountingRegistry();
   const config = resolveConfig({ provider: new ScriptedProvider([]) });
-  const info = createAgentInfo({ sessionId: "s", provider: "scripted", config, toolNames: () => tools.names(), extensions: () => [] });
+  const info = createAgentInfo({ sessionId: "s", provider: "scripted", config, toolNames: () => tools.names(), tools: () => [], extensions: () => [] });
   const services = {
     info, redactor: new Redactor(), spans: new SpanScopes(), tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), state: new Map(),
     emitCustom: async () => {}, emitError: async () => {},
