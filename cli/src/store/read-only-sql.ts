@@ -1,8 +1,5 @@
-import { StatementType, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { CliError, ExitCode, oneLine } from "../errors.js";
-
-/** Statements that only read: what `trace query` runs without --allow-write. */
-const READING = new Set<StatementType>([StatementType.SELECT, StatementType.EXPLAIN]);
 
 function refused(reason: string): CliError {
   return new CliError(ExitCode.USAGE, "query_read_only", `trace query is read-only: ${reason}; pass --allow-write to run it`);
@@ -15,6 +12,10 @@ function refused(reason: string): CliError {
  * A statement that does not parse or bind is left for DuckDB to report when it runs.
  */
 export async function assertReadOnly(connection: DuckDBConnection, sql: string): Promise<void> {
+  // Loaded with the database it checks (a command that runs no SQL does not load DuckDB).
+  const { StatementType } = await import("@duckdb/node-api");
+  /** Statements that only read: what `trace query` runs without --allow-write. */
+  const reading = new Set([StatementType.SELECT, StatementType.EXPLAIN]);
   let extracted;
   try {
     extracted = await connection.extractStatements(sql);
@@ -33,6 +34,6 @@ export async function assertReadOnly(connection: DuckDBConnection, sql: string):
     }
     const type = prepared.statementType;
     prepared.destroySync();
-    if (!READING.has(type)) throw refused(`statement ${i + 1} is ${StatementType[type] ?? "of an unknown type"}, not a query (SELECT, EXPLAIN)`);
+    if (!reading.has(type)) throw refused(`statement ${i + 1} is ${StatementType[type] ?? "of an unknown type"}, not a query (SELECT, EXPLAIN)`);
   }
 }

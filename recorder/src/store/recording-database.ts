@@ -1,4 +1,5 @@
-import { DuckDBInstance, timestampMillisValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue, type Json } from "@duckdb/node-api";
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue, Json } from "@duckdb/node-api";
+import { loadedDuckdb, memoryDatabase } from "./duckdb.js";
 import type { RecordedEvent } from "../format/event.js";
 import { artifactRefsOf } from "./references.js";
 import { lockToReading } from "./read-only.js";
@@ -29,7 +30,7 @@ export function appendRow(appender: DuckDBAppender, values: readonly DuckDBValue
   appender.endRow();
 }
 
-const ms = (value: number | null | undefined): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? timestampMillisValue(BigInt(Math.round(value))) : null);
+const ms = (value: number | null | undefined): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? loadedDuckdb().timestampMillisValue(BigInt(Math.round(value))) : null);
 const big = (value: unknown): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? BigInt(Math.round(value)) : null);
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
@@ -44,8 +45,7 @@ export class RecordingDatabase {
 
   /** Loads events (any runs) into a fresh in-memory database; with `readOnly`, SQL can then read the tables and nothing else. */
   static async fromEvents(events: Iterable<RecordedEvent>, storedSizeOf: StoredSizeOf = () => undefined, options: { readOnly?: boolean; runs?: ReadonlyMap<string, RunFacts> } = {}): Promise<RecordingDatabase> {
-    // No extension downloads: the store is queried offline, with DuckDB's built-in JSON support.
-    const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+    const instance = await memoryDatabase();
     const connection = await instance.connect();
     await connection.run(SCHEMA);
     await connection.run(SPANS_TABLE);

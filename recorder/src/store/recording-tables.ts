@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { memoryDatabase } from "./duckdb.js";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { lockToReading } from "./read-only.js";
 import type { RunFacts } from "./recording-database.js";
@@ -57,9 +58,9 @@ export interface OwnedTables extends RecordingTables {
   readonly instance: DuckDBInstance;
 }
 
-/** A fresh in-memory database, offline (no extension downloads), with its closer. */
+/** A fresh in-memory database (see `memoryDatabase`), with its closer. */
 export async function newTables(): Promise<OwnedTables> {
-  const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+  const instance = await memoryDatabase();
   const connection = await instance.connect();
   return {
     instance,
