@@ -1,5 +1,5 @@
 import { GenAI } from "@harnessx/core";
-import type { RecordedEvent, Recording } from "@harnessx/recorder";
+import { spanRows, type RecordedEvent, type Recording } from "@harnessx/recorder";
 import { cut } from "../output/format.js";
 import type { ReportData, ReportEvent, ReportSpan } from "./model.js";
 import { PayloadPacker } from "./payload-packer.js";
@@ -25,7 +25,11 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
   const packer = new PayloadPacker();
   const reportEvents: ReportEvent[] = [];
   const errorsBySpan = new Map<string, string>();
+  // The spans come from the same pass (as `Recording.spans()` makes them: the mapping reads attributes only).
+  const attributed: RecordedEvent[] = [];
   for await (const event of recording.events()) {
+    const { payload: _payload, payloadRef: _ref, ...attrsOnly } = event;
+    attributed.push(attrsOnly);
     const payload = await recording.payloadOf(event).catch((error: unknown) => ({ unavailable: (error as Error).message }));
     packer.add(payload);
     const spanId = event.spanId ?? event.parentSpanId;
@@ -37,7 +41,7 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
     }
     onEvent?.();
   }
-  const spans: ReportSpan[] = (await recording.spans()).map((s) => ({
+  const spans: ReportSpan[] = spanRows(attributed, new Map([[run.runId, run]])).map((s) => ({
     spanId: s.spanId,
     ...(s.parentSpanId && s.kind !== "run" ? { parentSpanId: s.parentSpanId } : {}),
     kind: s.kind,
