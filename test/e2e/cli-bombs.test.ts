@@ -27,6 +27,7 @@ const READERS: Array<[string, (bundle: string) => string[]]> = [
   ["query", (b) => ["query", b, "SELECT count(*) FROM events"]],
   ["view", (b) => ["view", b, "tools"]],
   ["replay", (b) => ["replay", b]],
+  ["diff", (b) => ["diff", b, b]],
 ];
 
 before(async () => {

@@ -75,6 +75,8 @@ const COMMANDS = (): string[][] => [
   ["query", bundle, "SELECT * FROM spans"], ["query", runId, "SELECT kind, attrs FROM events", "--csv"], ["--json", "query", runId, "SELECT * FROM events"],
   ["ls"], ["--json", "ls"],
   ["replay", bundle],
+  ["tail", runId], ["--json", "tail", runId], ["tail", runId, "--errors"],
+  ["diff", runId, bundle], ["--json", "diff", runId, bundle],
   ["recover", runId],
 ];
 

@@ -4,6 +4,7 @@ import type { CommandSpec } from "../command-spec.js";
 import type { CommandContext } from "../context.js";
 import { notFound, usageError } from "../errors.js";
 import { wholeNumber } from "../option-values.js";
+import { stringifyJson } from "../output/json.js";
 import { listRuns } from "../store/runs.js";
 import { ensureStore, resolveTarget } from "../store/target.js";
 import { EventFilter } from "../timeline/event-filter.js";
@@ -43,7 +44,7 @@ export const tailCommand: CommandSpec = {
     const nesting = new SpanNesting();
     let start: number | undefined;
     const print = (event: RecordedEvent, depth: number) =>
-      ctx.print(ctx.options.json ? JSON.stringify(eventJson(event, depth, start!)) : eventLine(ctx.colors, event, depth, start!));
+      ctx.print(ctx.options.json ? stringifyJson(eventJson(event, depth, start!), false) : eventLine(ctx.colors, event, depth, start!));
     // Until the reader has caught up with what is on disk, only the last `--lines` matches are kept.
     let backlog: Array<[RecordedEvent, number]> | undefined = [];
     const flushBacklog = () => {
