@@ -1,6 +1,20 @@
-import { Ajv, type ValidateFunction } from "ajv";
-import { z } from "zod";
+import { createRequire } from "node:module";
+import type { Ajv, ValidateFunction } from "ajv";
+import type { z } from "zod";
 import { ToolRegistrationError } from "../errors.js";
+
+// ajv and zod load on the first schema that needs them: a tenth of a second every process that
+// registers no tool (a `trace` command, a reader of recordings) would otherwise pay.
+const load = createRequire(import.meta.url);
+let validator: Ajv | undefined;
+
+function ajv(): Ajv {
+  if (!validator) {
+    const { Ajv: AjvClass } = load("ajv") as typeof import("ajv");
+    validator = new AjvClass({ allErrors: true, strict: false, coerceTypes: false });
+  }
+  return validator;
+}
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -18,8 +32,6 @@ export interface CompiledSchema {
   jsonSchema: JsonSchema;
   validate(input: unknown): ValidationOutcome;
 }
-
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false });
 
 export function isZodSchema(schema: unknown): schema is ZodSchema {
   return typeof schema === "object" && schema !== null && "_zod" in schema;
@@ -40,7 +52,7 @@ function compileJsonSchema(toolName: string, schema: JsonSchema): CompiledSchema
   }
   let check: ValidateFunction;
   try {
-    check = ajv.compile(schema);
+    check = ajv().compile(schema);
   } catch (err) {
     throw new ToolRegistrationError(`tool "${toolName}": inputSchema is not a valid JSON Schema: ${(err as Error).message}`);
   }
@@ -61,7 +73,7 @@ function compileJsonSchema(toolName: string, schema: JsonSchema): CompiledSchema
 function compileZod(toolName: string, schema: ZodSchema): CompiledSchema {
   let jsonSchema: JsonSchema;
   try {
-    jsonSchema = z.toJSONSchema(schema, { target: "draft-7" }) as JsonSchema;
+    jsonSchema = (load("zod") as typeof import("zod")).z.toJSONSchema(schema, { target: "draft-7" }) as JsonSchema;
   } catch (err) {
     throw new ToolRegistrationError(`tool "${toolName}": zod schema cannot be converted to JSON Schema: ${(err as Error).message}`);
   }
