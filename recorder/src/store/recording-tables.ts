@@ -109,16 +109,26 @@ export async function createRecordingTables(tables: OwnedTables, facts: TableFac
   await connection.run(ARTIFACTS_VIEW);
 }
 
-/** The compressed size of every artifact in a store. */
-export async function storedArtifactSizes(storeDir: string): Promise<Map<string, number>> {
+/**
+ * The compressed size of artifacts in a store: those named in `ids` (the ones the runs reference),
+ * or every one in the store when `ids` is undefined (a run still being written has not listed
+ * its artifacts yet). Looked up a batch at a time, so a big store does not cost a sequential stat
+ * of each of its files.
+ */
+export async function storedArtifactSizes(storeDir: string, ids?: Iterable<string>): Promise<Map<string, number>> {
   const store = new ArtifactStore(storeDir);
+  const wanted = ids ? [...new Set(ids)] : await store.list().catch(() => [] as string[]);
   const sizes = new Map<string, number>();
-  for (const id of await store.list().catch(() => [] as string[])) {
-    const stat = await fs.stat(store.pathOf(id)).catch(() => undefined);
-    if (stat) sizes.set(id, stat.size);
+  for (let from = 0; from < wanted.length; from += STAT_BATCH) {
+    const batch = wanted.slice(from, from + STAT_BATCH);
+    const stats = await Promise.all(batch.map((id) => fs.stat(store.pathOf(id)).catch(() => undefined)));
+    stats.forEach((stat, i) => stat && sizes.set(batch[i], stat.size));
   }
   return sizes;
 }
+
+/** Artifact files looked up at once. */
+const STAT_BATCH = 64;
 
 /**
  * The same tables as `openSegmentTables`, from event lines already in memory (a bundle's): a

@@ -75,11 +75,17 @@ async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLin
 export async function openSegmentTables(storeDir: string, runDirs: readonly string[], options: TableOptions = {}): Promise<RecordingTables> {
   const { sealed, plainLines } = await snapshotSegments(runDirs);
   const runs = new Map<string, RunFacts>();
+  const referenced: string[] = [];
+  let everyRunEnded = true;
   for (const runDir of runDirs) {
     const manifest = await readRunManifest(runDir).catch(() => undefined);
-    if (manifest) runs.set(manifest.runId, manifest);
+    if (!manifest) continue;
+    runs.set(manifest.runId, manifest);
+    referenced.push(...(manifest.artifacts ?? []));
+    if (manifest.endedAt === null) everyRunEnded = false;
   }
-  const storedSizes = await storedArtifactSizes(storeDir);
+  // An ended run lists every artifact its events reference; one still written (or crashed) may not yet.
+  const storedSizes = await storedArtifactSizes(storeDir, everyRunEnded ? referenced : undefined);
   const tables = await newTables();
   const { connection } = tables;
   try {
