@@ -260,8 +260,10 @@ describe("trace convert writes OTLP JSON Lines and Chrome traces", () => {
   test("--to chrome to stdout: trace events with X slices", async () => {
     const r = await cli.trace("convert", okRun, "--to", "chrome");
     assert.equal(r.code, 0, r.stderr);
-    const trace_ = JSON.parse(r.stdout) as { traceEvents: Array<{ ph: string; name: string }> };
+    const trace_ = JSON.parse(r.stdout) as { traceEvents: Array<{ ph: string; name: string; args?: { name?: string } }> };
     assert.ok(trace_.traceEvents.filter((e) => e.ph === "X").length >= 7);
+    const process_ = trace_.traceEvents.find((e) => e.name === "process_name");
+    assert.equal(process_?.args?.name, `invoke_agent support-bot (${okRun})`, "the process is named after the run it recorded");
   });
 });
 

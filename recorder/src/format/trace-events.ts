@@ -1,6 +1,6 @@
 import { ALL_HOOK_EVENTS, isSpanId, isTraceId, type HookEvent, type SpanContext, type SpanRole, type TraceEvent } from "@harnessx/core";
 import type { RecordedEvent } from "./event.js";
-import { RequestRebuilder } from "./request-rebuilder.js";
+import { isRecord, RequestRebuilder } from "./request-rebuilder.js";
 
 const HOOK_KINDS = new Set<string>(ALL_HOOK_EVENTS);
 const ROLE_OF: Partial<Record<string, SpanRole>> = {
@@ -47,7 +47,8 @@ export function traceEventsOf(recorded: Iterable<RecordedEvent>, options: TraceE
       continue;
     } else {
       const event = raw.kind === "llm_request" ? rebuilder.apply(raw) : raw;
-      data = event.kind === "llm_request" ? requestFacts(event.payload, event.attrs) : event.payload;
+      // AGENT_START's recorded payload leaves out the run id its line carries; the mapping reads it there.
+      data = event.kind === "llm_request" ? requestFacts(event.payload, event.attrs) : event.kind === "agent_start" && isRecord(event.payload) ? { runId: event.runId, ...event.payload } : event.payload;
     }
     if (data === undefined) continue;
     const span = spanOf(raw, options.traceId);
