@@ -142,7 +142,7 @@ describe("trace show prints the timeline nested by span", () => {
     assert.equal(r.code, 0, r.stderr);
     const [header, timeline] = r.stdout.split(/\n\n(?=#)/);
     const [extensions, config] = header.split("\n\n");
-    assert.equal(extensions, "extensions (1)\n  flight-recorder  [builtin]  observers *", "the run's extensions come first");
+    assert.match(extensions, /^extensions \(1\)\n  flight-recorder@\d+\.\d+\.\d+\S*  \[builtin\]  observers \*$/, "the run's extensions come first, built-ins with their package versions");
     assert.match(config, /^config\n  provider scripted  name support-bot  model scripted-model  system \(\d+ chars\)  maxIterations 50\n/, "then the settings it ran with");
     assert.match(config, /contextBudgetTokens 150000/);
     assert.match(header, /\n\ntools \(3\)\n  search  concurrent  schema [0-9a-f]{8}\n  lookup_customer  concurrent  schema [0-9a-f]{8}\n  flaky  schema [0-9a-f]{8}$/, "then the tools it was offered");

@@ -26,7 +26,7 @@ describe("a recording says which extension contributed, blocked or allowed what"
   test("trace show lists the extensions and names the policy and extension that denied a call", async () => {
     const r = await cli.trace("show", runId);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^extensions \(2\)\n  flight-recorder  \[builtin\]  observers \*\n  guard  \[builtin\]  prompts etiquette; policies no-flaky\n/);
+    assert.match(r.stdout, /^extensions \(2\)\n  flight-recorder@\d+\.\d+\.\d+\S*  \[builtin\]  observers \*\n  guard  \[builtin\]  prompts etiquette; policies no-flaky\n/);
     assert.match(r.stdout, /tool_call_end  flaky denied by policy no-flaky of extension guard/);
     assert.match(r.stdout, /tool_call_start  search \(call_search\) permission allow\s/, "a default decision adds nothing");
   });

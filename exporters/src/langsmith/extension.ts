@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent, packageVersion } from "@harnessx/core";
 import type { Client, ClientConfig } from "langsmith";
 import { DropReporter } from "../util/drop-reporter.js";
 import { nowMs, settleWithin } from "../util/time.js";
@@ -33,6 +33,7 @@ export interface LangSmithExtensionOptions {
  */
 export class LangSmithExtension extends Extension {
   readonly name = "langsmith";
+  override readonly version = packageVersion(import.meta.url);
   readonly client: Client;
   /** The client this extension built, with the ledger of its uploads; none with a client of your own. */
   private readonly watched: WatchedClient | undefined;

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, currentScope, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent } from "@harnessx/core";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, currentScope, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent, packageVersion } from "@harnessx/core";
 import { context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { nowMs } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
@@ -27,6 +27,7 @@ export interface OpenTelemetryExtensionOptions {
  */
 export class OpenTelemetryExtension extends Extension {
   readonly name = "opentelemetry";
+  override readonly version = packageVersion(import.meta.url);
   private readonly tracer: Tracer;
   private readonly options: Required<Pick<OpenTelemetryExtensionOptions, "captureContent" | "maxContentChars" | "flushTimeoutMs">>;
   private readonly telemetry: ExportPipeline | undefined;

@@ -1,4 +1,4 @@
-import { Extension, type ExtensionContext, type JsonValue, type ToolResult } from "@harnessx/core";
+import { Extension, type ExtensionContext, type JsonValue, type ToolResult, packageVersion } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { positiveInt, resolveLimits, resolveRetention, type ResultSpillOptions, type SpillStore } from "./options.js";
 import { readResultTool } from "./read-result-tool.js";
@@ -14,6 +14,7 @@ import { Spiller } from "./spiller.js";
  */
 export class ResultSpillExtension extends Extension {
   readonly name = "result_spill";
+  override readonly version = packageVersion(import.meta.url);
   /**
    * Installs before default-priority extensions so its teardown, which may delete spills,
    * runs after theirs: a flight recorder has pinned (and bundled) what it references by then.

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { packageVersion } from "@harnessx/core";
 
 /** Default store root, relative to the working directory. */
 export const DEFAULT_STORE_DIR = ".harnessx";
@@ -32,26 +32,17 @@ export function segmentIndexOf(fileName: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-function versionOf(packageJson: string): string {
-  try {
-    return (JSON.parse(readFileSync(packageJson, "utf8")) as { version?: string }).version ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
-
 let producer: { recorder: string; core: string; node: string } | undefined;
 
 /** Versions written into run.json and bundle manifests. */
 export function producerVersions(): { recorder: string; core: string; node: string } {
   if (producer) return producer;
-  const here = dirname(fileURLToPath(import.meta.url));
   let core = "unknown";
   try {
-    core = versionOf(join(dirname(createRequire(import.meta.url).resolve("@harnessx/core")), "..", "package.json"));
+    core = packageVersion(pathToFileURL(createRequire(import.meta.url).resolve("@harnessx/core")).href);
   } catch {
     // core resolved some other way (bundled): the version stays unknown rather than failing a run
   }
-  producer = { recorder: versionOf(join(here, "..", "..", "package.json")), core, node: process.version };
+  producer = { recorder: packageVersion(import.meta.url), core, node: process.version };
   return producer;
 }

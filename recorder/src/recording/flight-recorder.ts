@@ -1,4 +1,4 @@
-import { Extension, HarnessError, type AnyHookContext, type ExtensionContext, type Redactor, type RunResult } from "@harnessx/core";
+import { Extension, HarnessError, type AnyHookContext, type ExtensionContext, type Redactor, type RunResult, packageVersion } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { runDirOf } from "../format/layout.js";
 import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
@@ -35,6 +35,7 @@ function closeLiveRecorders(): void {
  */
 export class FlightRecorderExtension extends Extension {
   readonly name = "flight-recorder";
+  override readonly version = packageVersion(import.meta.url);
   readonly options: ResolvedRecorderOptions;
   readonly artifacts: ArtifactStore;
   /** The agent's redaction policy, known from install on. */

@@ -69,6 +69,8 @@ export interface ExtensionContribution {
   readonly level?: TrustLevel;
   /** Set by the host on installed values: the file a discovered extension came from. */
   readonly source?: string;
+  /** Set by the host on installed values: the extension's declared version. */
+  readonly version?: string;
 }
 
 /** The declared kinds `contribution()` accepts; there is no fifth. */
@@ -123,6 +125,8 @@ export function stamp<T extends object>(member: T, extension: string): Stamped<T
 /** An installed extension in plain data: its trust level, source file and the ids of what it contributed. */
 export interface ExtensionSummary {
   name: string;
+  /** The extension's declared version, when it declares one. */
+  version?: string;
   level: TrustLevel;
   source?: string;
   tools: string[];
@@ -136,6 +140,7 @@ export interface ExtensionSummary {
 export function summarize(value: ExtensionContribution): ExtensionSummary {
   return {
     name: value.extension,
+    ...(value.version ? { version: value.version } : {}),
     level: value.level ?? "builtin",
     ...(value.source ? { source: value.source } : {}),
     tools: value.tools.map((t) => t.name),

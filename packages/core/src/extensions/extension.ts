@@ -47,6 +47,8 @@ export abstract class Extension {
   readonly priority: number = 100;
   /** Version stored with saved state; a different version is refused at load. Default 1. */
   readonly stateVersion: number = 1;
+  /** The extension's own version (e.g. its package's), recorded with every run it takes part in. */
+  readonly version?: string;
 }
 
 /**
@@ -59,10 +61,11 @@ export interface ExtensionDefinition extends ExtensionHooks {
   name: string;
   priority?: number;
   stateVersion?: number;
+  version?: string;
 }
 
 /** What the host needs of an extension: the class or anything shaped like it. */
-export type ExtensionLike = Pick<Extension, "name"> & Partial<Pick<Extension, "priority" | "stateVersion">> & ExtensionHooks;
+export type ExtensionLike = Pick<Extension, "name"> & Partial<Pick<Extension, "priority" | "stateVersion" | "version">> & ExtensionHooks;
 
 /** An extension with where it came from, as `discover()` returns it. */
 export interface LoadedExtension {
@@ -83,11 +86,12 @@ export function defineExtension(definition: ExtensionDefinition): Extension;
 export function defineExtension(name: string, factory: ExtensionFactory): Extension;
 export function defineExtension(definitionOrName: ExtensionDefinition | string, factory?: ExtensionFactory): Extension {
   const definition: ExtensionDefinition = typeof definitionOrName === "string" ? { name: definitionOrName, install: factory as ExtensionHooks["install"] } : definitionOrName;
-  const { name, priority, stateVersion, ...hooks } = definition ?? ({} as ExtensionDefinition);
+  const { name, priority, stateVersion, version, ...hooks } = definition ?? ({} as ExtensionDefinition);
   class Defined extends Extension {
     readonly name = name;
     override readonly priority = priority ?? 100;
     override readonly stateVersion = stateVersion ?? 1;
+    override readonly version = version;
   }
   const ext = new Defined();
   for (const [key, fn] of Object.entries(hooks)) {

@@ -241,3 +241,22 @@ describe("failure isolation in the lifecycle", () => {
     assert.deepEqual(log, ["c", "b", "a"]);
   });
 });
+
+describe("what the agent tells of its extensions and tools", () => {
+  test("an extension's declared version and each tool's schema digest and settings are in AgentInfo; handlers are not", () => {
+    const versioned = defineExtension({ name: "billing", version: "2.3.1", install: (hx) => {
+        hx.registerTool(tool({ name: "refund", description: "r", concurrent: true, replayPolicy: "never", execute: () => "ok" }));
+      },
+    });
+    const plain = defineExtension({ name: "plain", install: () => {} });
+    const agent = new Agent({ provider: provider(), tools: [echoTool], extensions: [versioned, plain] });
+    const byName = new Map(agent.info.extensions.map((e) => [e.name, e]));
+    assert.equal(byName.get("billing")?.version, "2.3.1");
+    assert.equal("version" in byName.get("plain")!, false, "no version is invented");
+    const refund = agent.info.tools.find((t) => t.name === "refund")!;
+    assert.deepEqual({ ...refund, schemaSha256: refund.schemaSha256.length }, { name: "refund", description: "r", schemaSha256: 64, extension: "billing", concurrent: true, replayPolicy: "never", attempts: 1 });
+    const echo = agent.info.tools.find((t) => t.name === "echo")!;
+    assert.notEqual(echo.schemaSha256, refund.schemaSha256, "different schemas, different digests");
+    assert.ok(agent.info.tools.every((t) => !("execute" in t)));
+  });
+});

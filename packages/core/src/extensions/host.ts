@@ -51,7 +51,7 @@ export class ExtensionHost {
       .sort((a, b) => (a.entry.extension.priority ?? 100) - (b.entry.extension.priority ?? 100) || a.index - b.index)
       .map((e) => e.entry);
     for (const { extension, level, source } of ordered) {
-      const ledger = new ContributionLedger(extension.name, level, source);
+      const ledger = new ContributionLedger(extension.name, level, source, typeof extension.version === "string" ? extension.version : undefined);
       const control = openContext(ledger, services, limits.maxFragmentChars);
       claims.set(extension, services);
       try {

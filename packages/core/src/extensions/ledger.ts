@@ -2,7 +2,7 @@ import { deepFreeze } from "../util/deep-freeze.js";
 import type { ExtensionContribution } from "./contribution.js";
 import type { TrustLevel } from "./trust-level.js";
 
-type Members = Omit<ExtensionContribution, "extension" | "level" | "source">;
+type Members = Omit<ExtensionContribution, "extension" | "level" | "source" | "version">;
 type Kind = keyof Members;
 type Member<K extends Kind> = Members[K][number];
 
@@ -13,7 +13,7 @@ type Member<K extends Kind> = Members[K][number];
 export class ContributionLedger {
   private readonly members: { [K in Kind]: Member<K>[] } = { tools: [], prompts: [], policies: [], lifecycle: [], middleware: [], observers: [] };
 
-  constructor(readonly extension: string, readonly level: TrustLevel, readonly source: string | undefined) {}
+  constructor(readonly extension: string, readonly level: TrustLevel, readonly source: string | undefined, readonly version?: string) {}
 
   /** Records a member; the returned function forgets it again. */
   add<K extends Kind>(kind: K, member: Member<K>): () => void {
@@ -40,6 +40,7 @@ export class ContributionLedger {
       extension: this.extension,
       level: this.level,
       ...(this.source ? { source: this.source } : {}),
+      ...(this.version ? { version: this.version } : {}),
       tools: [...this.members.tools],
       prompts: [...this.members.prompts],
       policies: [...this.members.policies],
