@@ -64,25 +64,24 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   const spilled = events.spilled;
   const missingArtifacts: string[] = [];
   const redactedSpills: Record<string, string> = {};
-  for (const id of [...events.referenced].sort()) {
-    if (spilled.has(id) && !request.includeRawSpills) {
-      const copy = await redactedCopy(store, id, redactor);
-      if (!copy) missingArtifacts.push(id);
-      else {
-        members.set(MEMBER.artifact(copy.id), copy.frame);
-        contentBytes.set(MEMBER.artifact(copy.id), copy.bytes);
-        if (copy.id !== id) redactedSpills[id] = copy.id;
-      }
-      continue;
+  // Artifacts are read (and verified against their ids) several at a time, then added in id order.
+  const ids = [...events.referenced].sort();
+  const copies: Array<ArtifactCopy | undefined> = new Array(ids.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < ids.length; i = next++) copies[i] = await artifactCopy(store, ids[i], spilled.has(ids[i]) && !request.includeRawSpills ? redactor : undefined);
+  };
+  await Promise.all(Array.from({ length: Math.min(ARTIFACT_READS, ids.length) }, worker));
+  ids.forEach((id, i) => {
+    const copy = copies[i];
+    if (!copy) {
+      missingArtifacts.push(id);
+      return;
     }
-    // Read whole (verified against its id) to declare its size; a corrupt artifact is left out as missing.
-    const content = await store.get(id).catch(() => undefined);
-    const frame = content && (await store.getCompressed(id).catch(() => undefined));
-    if (content && frame) {
-      members.set(MEMBER.artifact(id), frame);
-      contentBytes.set(MEMBER.artifact(id), content.byteLength);
-    } else missingArtifacts.push(id);
-  }
+    members.set(MEMBER.artifact(copy.id), copy.frame);
+    contentBytes.set(MEMBER.artifact(copy.id), copy.bytes);
+    if (copy.id !== id) redactedSpills[id] = copy.id;
+  });
   const listed: BundleMember[] = [...members].map(([path, data]) => ({
     path,
     bytes: data.byteLength,
@@ -142,7 +141,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
 }
 
 /** A spilled result's redacted copy, content-addressed under its own id (the same id when nothing changed). */
-async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor): Promise<{ id: string; frame: Buffer; bytes: number } | undefined> {
+async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor): Promise<ArtifactCopy | undefined> {
   const raw = await store.get(id).catch(() => undefined);
   if (!raw) return undefined;
   const text = raw.toString("utf8");
@@ -153,4 +152,25 @@ async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor
   }
   const bytes = Buffer.from(clean);
   return { id: sha256(bytes), frame: await zstdCompress(bytes), bytes: bytes.byteLength };
+}
+
+/** Artifacts read at once while a bundle is written. */
+const ARTIFACT_READS = 8;
+
+interface ArtifactCopy {
+  id: string;
+  frame: Buffer;
+  bytes: number;
+}
+
+/**
+ * An artifact as the bundle holds it: a spilled result redacted again when `redactor` is given
+ * (see `redactedCopy`), else the store's frame as is, read whole and verified against its id
+ * first to declare its size. Undefined when it is missing or corrupt (listed as missing).
+ */
+async function artifactCopy(store: ArtifactStore, id: string, redactor: Redactor | undefined): Promise<ArtifactCopy | undefined> {
+  if (redactor) return redactedCopy(store, id, redactor);
+  const content = await store.get(id).catch(() => undefined);
+  const frame = content && (await store.getCompressed(id).catch(() => undefined));
+  return content && frame ? { id, frame, bytes: content.byteLength } : undefined;
 }
