@@ -222,7 +222,6 @@ ${PAYLOAD_READER_SCRIPT}
       tr.appendChild(el("td", "n", "+" + ms(e[1])));
       tr.appendChild(el("td", "kind-" + kind, kind));
       tr.appendChild(el("td", null, spanName(e[2])));
-      tr.addEventListener("click", function () { selectedSeq = e[0]; select(tr); showEvent(pos); });
       return tr;
     }
     function renderRows() {
@@ -233,6 +232,16 @@ ${PAYLOAD_READER_SCRIPT}
       for (var i = first; i < last; i++) body.appendChild(row(matching[i]));
       body.appendChild(spacer((matching.length - last) * ROW));
     }
+    // One listener for every row, present or yet to be drawn: rows are replaced as the list scrolls.
+    body.addEventListener("click", function (ev) {
+      var tr = ev.target && ev.target.closest ? ev.target.closest("tr.row") : null;
+      if (!tr) return;
+      var pos = positionOf(Number(tr.getAttribute("data-seq")));
+      if (pos < 0) return;
+      selectedSeq = events[pos][0];
+      select(tr);
+      showEvent(pos);
+    });
     var rowsPending = false;
     wrap.addEventListener("scroll", function () {
       if (rowsPending) return;
