@@ -156,7 +156,7 @@ describe("the report of a long run stays small and opens at once", () => {
     // An event deep in the run: scrolled to, its row drawn, its payload inflated with its shared text put back.
     await page.locator("#events-wrap").evaluate((el) => (el.scrollTop = 24 * 12_000));
     // Drawn for the new position (rows are replaced on the next frame), then one in view is clicked.
-    await page.waitForFunction(() => Number(document.querySelector("#events tr.row")?.getAttribute("data-seq")) > 10_000);
+    await page.waitForFunction('Number(document.querySelector("#events tr.row")?.getAttribute("data-seq")) > 10000');
     const row = page.locator("#events tr.row", { hasText: "tool_call_end" }).nth(2);
     await row.click();
     const payload = page.locator("#details pre.payload");
