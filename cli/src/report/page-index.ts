@@ -1,6 +1,5 @@
-import { gzipSync } from "node:zlib";
 import type { ReportData, ReportLayout, ReportRun } from "./model.js";
-import type { PackedPayloads } from "./payload-packer.js";
+import { packedText, type PackedPayloads } from "./payload-packer.js";
 
 /** A placed span as the page gets it: `[name, kind, lane, offsetMs, durationMs, flags, error, inputTokens, outputTokens]` (names and kinds by index; flags: 1 open, 2 error). */
 export type IndexedSpan = [number, number, number, number, number, number, string | null, number | null, number | null];
@@ -52,5 +51,5 @@ export function pageIndex(data: ReportData, layout: ReportLayout, packed: Packed
 
 /** The index as the page embeds it: gzip, base64 (inflated by the browser's `DecompressionStream`). */
 export function packedIndex(index: PageIndex): string {
-  return gzipSync(JSON.stringify(index), { level: 6 }).toString("base64");
+  return packedText(JSON.stringify(index));
 }

@@ -28,7 +28,12 @@ export interface PackedPayloads {
   strings: string[];
 }
 
-const pack = (values: readonly unknown[]): string => gzipSync(JSON.stringify(values), { level: 6 }).toString("base64");
+/** JSON text as the page embeds it: gzip, then base64 (the page's `inflate` reverses both). */
+export function packedText(json: string): string {
+  return gzipSync(json, { level: 6 }).toString("base64");
+}
+
+const pack = (values: readonly unknown[]): string => packedText(JSON.stringify(values));
 
 /**
  * Packs payloads one event at a time (in event order), holding only compressed blocks and a
@@ -58,7 +63,7 @@ export class PayloadPacker {
 
   private flush(): void {
     if (this.pending.length === 0) return;
-    this.blocks.push(gzipSync(`[${this.pending.join(",")}]`, { level: 6 }).toString("base64"));
+    this.blocks.push(packedText(`[${this.pending.join(",")}]`));
     this.pending = [];
   }
 

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { hostname } from "node:os";
 import type { RecordedEvent, RecordedRunStatus, RunManifest } from "../format/event.js";
 import { completeLines } from "../recording/seal.js";
-import { parseEventLines } from "./event-lines.js";
+import { eventLines } from "./event-lines.js";
 import { inflateSealed, listSegments, type SegmentFile } from "./read-run.js";
 import { isProcessAlive, lockHolder } from "./recover.js";
 import { readRunManifest } from "./run-manifest.js";
@@ -54,7 +54,8 @@ export async function* followRun(runDir: string, options: FollowRunOptions = {})
       consumed += fresh.byteLength;
       whole = segment.sealed;
       if (fresh.byteLength > 0) progressed = true;
-      for (const event of parseEventLines(fresh).events) yield event;
+      // Lines that are not events are skipped, as every reader skips them.
+      for (const parsed of eventLines(fresh)) if ("kind" in parsed) yield parsed;
     }
     if (relist || progressed) continue;
     if (!caughtUp) {

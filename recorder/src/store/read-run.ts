@@ -8,7 +8,7 @@ import { RequestRebuilder } from "../format/request-rebuilder.js";
 import { SEALED_SEGMENT_SCHEMA, parseChecked } from "../format/validate.js";
 import { completeLines } from "../recording/seal.js";
 import { contentBound, MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "@harnessx/artifacts";
-import { eventLines, parseEventLines, type BadLine } from "./event-lines.js";
+import { eventLines, type BadLine } from "./event-lines.js";
 
 /** A sealed segment whose bytes no longer match the checksum written when it was sealed. */
 export class SegmentCorruptError extends HarnessError {
@@ -130,15 +130,21 @@ export interface RunIntegrity {
   firstBadLine?: BadLine & { segment: string };
 }
 
-/** The events of one segment; what had to be cut or skipped is added to `integrity`. */
-async function readSegmentEvents(segment: SegmentFile, integrity: RunIntegrity, texts?: Buffer[]): Promise<RecordedEvent[]> {
+/**
+ * The events of one segment, a line at a time as they are parsed (a reader that stops early
+ * parses no more); what had to be cut or skipped is added to `integrity`.
+ */
+async function* segmentEvents(segment: SegmentFile, integrity: RunIntegrity, texts?: Buffer[]): AsyncGenerator<RecordedEvent> {
   const read = await readSegmentBytes(segment);
   texts?.push(read.bytes);
   integrity.tornBytes += read.tornBytes;
-  const parsed = parseEventLines(read.bytes);
-  integrity.badLines += parsed.badLines;
-  if (parsed.firstBad && !integrity.firstBadLine) integrity.firstBadLine = { segment: segment.path, ...parsed.firstBad };
-  return parsed.events;
+  for (const parsed of eventLines(read.bytes)) {
+    if ("kind" in parsed) yield parsed;
+    else {
+      integrity.badLines++;
+      integrity.firstBadLine ??= { segment: segment.path, ...parsed };
+    }
+  }
 }
 
 /**
@@ -149,15 +155,7 @@ export async function* iterateRunEvents(runDir: string, options: ReadRunOptions 
   const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
   const integrity = options.integrity ?? { tornBytes: 0, badLines: 0 };
   for (const segment of await listSegments(runDir)) {
-    const read = await readSegmentBytes(segment);
-    integrity.tornBytes += read.tornBytes;
-    for (const parsed of eventLines(read.bytes)) {
-      if ("kind" in parsed) yield rebuilder ? rebuilder.apply(parsed) : parsed;
-      else {
-        integrity.badLines++;
-        integrity.firstBadLine ??= { segment: segment.path, ...parsed };
-      }
-    }
+    for await (const event of segmentEvents(segment, integrity)) yield rebuilder ? rebuilder.apply(event) : event;
   }
 }
 
@@ -176,7 +174,7 @@ export async function readRun(runDir: string, options: ReadRunOptions = {}): Pro
   const integrity: RunIntegrity = { tornBytes: 0, badLines: 0 };
   const texts: Buffer[] | undefined = options.keepText ? [] : undefined;
   for (const segment of segments) {
-    for (const event of await readSegmentEvents(segment, integrity, texts)) events.push(rebuilder ? rebuilder.apply(event) : event);
+    for await (const event of segmentEvents(segment, integrity, texts)) events.push(rebuilder ? rebuilder.apply(event) : event);
   }
   return { events, ...integrity, segments, ...(texts ? { text: Buffer.concat(texts).toString("utf8") } : {}) };
 }
