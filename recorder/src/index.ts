@@ -17,6 +17,7 @@ export {
   BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError, BundleContentError, BundleTooLargeError,
 } from "./bundle/errors.js";
 export { RecordingStore, type RunListing, type InvalidRunFolder } from "./store/recording-store.js";
+export { SealedRunWriter, type SealedRunWriterOptions } from "./store/sealed-run-writer.js";
 export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
 export { openSegmentTables } from "./store/segment-tables.js";
 export type { RecordingTables } from "./store/recording-tables.js";

@@ -72,9 +72,9 @@ export class Pseudonymizer {
     return this.redactor.redactString(text);
   }
 
-  /** A deep copy of a JSON value with every rule applied. */
-  scrubValue(value: unknown): unknown {
-    return this.redactor.sanitize(value, "", []);
+  /** A deep copy of a JSON value with every rule applied: the same shape, strings replaced by strings. */
+  scrubValue<T>(value: T): T {
+    return this.redactor.sanitize(value, "", []) as T;
   }
 
   stats(): ScrubStats {

@@ -1,8 +1,8 @@
-import { mkdtemp, mkdir, open, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ArtifactStore } from "@harnessx/artifacts";
-import { artifactsOf, exportIncident, runDirOf, type IncidentExport, type RecordedEvent, type Recording } from "@harnessx/recorder";
+import { ArtifactStore, sha256Hex } from "@harnessx/artifacts";
+import { artifactsOf, exportIncident, SealedRunWriter, type IncidentExport, type RecordedEvent, type Recording } from "@harnessx/recorder";
 import { Pseudonymizer, type ScrubStats } from "./pseudonymizer.js";
 import type { ScrubRules } from "./rules.js";
 
@@ -14,8 +14,8 @@ export interface ScrubOutcome {
   mapping: Record<string, string>;
 }
 
-/** Characters of scrubbed lines written to the segment at a time. */
-const BATCH_CHARS = 4 * 1024 * 1024;
+/** Scrubbed artifacts being compressed and written at once, while scrubbing goes on. */
+const ARTIFACT_WRITES = 4;
 
 function scrubText(p: Pseudonymizer, text: string): string {
   try {
@@ -45,25 +45,21 @@ export async function scrubRun(recording: Recording, rules: ScrubRules, out: str
   try {
     const artifacts = new ArtifactStore(temp);
     const renamed = new Map<string, string>();
+    const writes = new Set<Promise<unknown>>();
+    // The scrubbed text is hashed here (its id is known at once) and stored in the background.
     const rewrite = async (sha256: string): Promise<{ sha256: string; bytes: number; text: string }> => {
       const text = scrubText(p, (await recording.artifacts.bytes(sha256)).toString("utf8"));
-      const stored = await artifacts.put(text);
-      renamed.set(sha256, stored.sha256);
-      return { sha256: stored.sha256, bytes: Buffer.byteLength(text), text };
+      const id = sha256Hex(text);
+      renamed.set(sha256, id);
+      if (writes.size >= ARTIFACT_WRITES) await Promise.race(writes);
+      const write = artifacts.put(text).finally(() => writes.delete(write));
+      writes.add(write);
+      write.catch(() => undefined);
+      return { sha256: id, bytes: Buffer.byteLength(text), text };
     };
-    const runDir = runDirOf(temp, recording.run.runId);
-    await mkdir(join(runDir, "segments"), { recursive: true });
-    // Lines go to the segment file as they are scrubbed, a batch at a time: a long run is never held whole.
-    const segment = await open(join(runDir, "segments", "000001.ndjson"), "w");
-    let batch: string[] = [];
-    let batchChars = 0;
-    const writeBatch = async () => {
-      if (batch.length) await segment.write(`${batch.join("\n")}\n`);
-      batch = [];
-      batchChars = 0;
-    };
+    const writer = new SealedRunWriter(temp, recording.run.runId);
     const scrubEvent = async (event: RecordedEvent): Promise<RecordedEvent> => {
-      const clean: RecordedEvent = { ...event, attrs: p.scrubValue(event.attrs ?? {}) as Record<string, unknown> };
+      const clean: RecordedEvent = { ...event, attrs: p.scrubValue(event.attrs ?? {}) };
       if (p.dropsKind(event.kind)) {
         delete clean.payloadRef;
         clean.payload = p.removedPayload(event.kind);
@@ -80,18 +76,11 @@ export async function scrubRun(recording: Recording, rules: ScrubRules, out: str
       }
       return clean;
     };
-    try {
-      for await (const event of recording.events()) {
-        const line = JSON.stringify(await scrubEvent(event));
-        batch.push(line);
-        batchChars += line.length;
-        if (batchChars >= BATCH_CHARS) await writeBatch();
-        onEvent?.();
-      }
-      await writeBatch();
-    } finally {
-      await segment.close();
+    for await (const event of recording.events()) {
+      await writer.append(await scrubEvent(event));
+      onEvent?.();
     }
+    await Promise.all(writes);
     // Every free-text field of the run's metadata; ids, times and counts stay as they are.
     const run = {
       ...recording.run,
@@ -103,7 +92,7 @@ export async function scrubRun(recording: Recording, rules: ScrubRules, out: str
       ...(recording.run.error ? { error: p.scrubValue(recording.run.error) } : {}),
       scrubbed: { at: new Date().toISOString(), defaults: rules.defaults, keys: rules.keys, patterns: rules.patterns.map((r) => r.name), kinds: rules.kinds },
     };
-    await writeFile(join(runDir, "run.json"), `${JSON.stringify(run, null, 2)}\n`);
+    await writer.finish(run);
     const bundle = await exportIncident({ dir: temp, runId: recording.run.runId, reason, out });
     return { bundle, stats: p.stats(), artifactsRewritten: renamed.size, mapping: p.mapping() };
   } finally {
