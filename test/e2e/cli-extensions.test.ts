@@ -19,7 +19,7 @@ describe("a recording says which extension contributed, blocked or allowed what"
   test("run.json lists each extension with its level and the ids of what it contributed", () => {
     const manifest = JSON.parse(readFileSync(join(cli.store, "runs", runId, "run.json"), "utf8"));
     const guard = manifest.extensions.find((e: { name: string }) => e.name === "guard");
-    assert.deepEqual(guard, { name: "guard", level: "builtin", tools: [], prompts: ["etiquette"], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [] });
+    assert.deepEqual(guard, { name: "guard", level: "builtin", tools: [], prompts: ["etiquette"], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [], commands: [], templates: [] });
     assert.deepEqual(manifest.extensions.map((e: { name: string }) => e.name), ["flight-recorder", "guard"]);
   });
 
@@ -62,10 +62,38 @@ export default function (hx: ExtensionContext): void {
     await agent.close();
 
     const manifest = JSON.parse(readFileSync(join(cli.store, "runs", projectRun, "run.json"), "utf8"));
-    assert.deepEqual(manifest.extensions[1], { name: "guard", level: "project", source: guardFile, tools: [], prompts: [], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [] });
+    assert.deepEqual(manifest.extensions[1], { name: "guard", level: "project", source: guardFile, tools: [], prompts: [], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [], commands: [], templates: [] });
     const r = await cli.trace("show", projectRun);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.includes(`  guard  [project]  ${guardFile}  policies no-flaky\n`), r.stdout);
     assert.match(r.stdout, /tool_call_end  flaky denied by policy no-flaky of extension guard/);
+  });
+});
+
+describe("skills and commands from a trusted project's files are recorded and shown", () => {
+  test("discover -> /command -> load_skill -> recording -> trace show", async () => {
+    const project = join(realpathSync(cli.work), "declarative");
+    const userDir = join(cli.work, "declarative-home");
+    const skillFile = join(project, ".harnessx", "skills", "pricing", "SKILL.md");
+    const commandFile = join(project, ".harnessx", "commands", "quote.md");
+    mkdirSync(join(project, ".harnessx", "skills", "pricing"), { recursive: true });
+    mkdirSync(join(project, ".harnessx", "commands"), { recursive: true });
+    writeFileSync(skillFile, "---\nname: pricing\ndescription: How to quote a price\n---\nQuote list prices only.\n");
+    writeFileSync(commandFile, "Quote $1 for the customer.\n");
+    const trustStore = new TrustStore(join(userDir, "trust.json"));
+    trustStore.trust(project);
+    const found = await discover({ cwd: project, userDir, trustStore, builtins: [new FlightRecorderExtension({ dir: cli.store })] });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "load_skill", input: { name: "pricing" } }] }, { text: "The list price is 10." }]);
+    const agent = new Agent({ provider, name: "support-bot", extensions: found.extensions });
+    const { runId: declaredRun, status } = await agent.run("/quote widgets");
+    await agent.close();
+    assert.equal(status, "completed");
+
+    const r = await cli.trace("show", declaredRun);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes(`  skills  [project]  ${join(project, ".harnessx", "skills")}  tools load_skill; prompts catalog\n`), r.stdout);
+    assert.ok(r.stdout.includes(`  commands  [project]  ${join(project, ".harnessx", "commands")}  commands quote\n`), r.stdout);
+    assert.ok(r.stdout.includes(`command_invoked  /quote widgets (extension commands, ${commandFile}) sent a message of ${"Quote widgets for the customer.".length} chars`), r.stdout);
+    assert.ok(r.stdout.includes(`skill_invoked  skill pricing loaded (23 chars) from ${skillFile}`), r.stdout);
   });
 });

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
-import { harnessxHome, planDiscovery, ProjectDigestError, TrustStore, TrustStoreError, trustFilePath, type ExtensionCandidate, type TrustRecord } from "@harnessx/core";
+import { harnessxHome, planDiscovery, ProjectDigestError, resourceFiles, TrustStore, TrustStoreError, trustFilePath, type ExtensionCandidate, type TrustRecord } from "@harnessx/core";
 import type { CommandContext } from "../context.js";
 import type { CommandSpec } from "../command-spec.js";
 import { invalidInput, notFound, usageError } from "../errors.js";
@@ -39,8 +39,9 @@ function trust(ctx: CommandContext, store: TrustStore, dir: string, home: string
   const record = store.trust(existingFolder(dir));
   // File names only: printing what would load must not run it.
   const plan = planDiscovery({ cwd: record.dir, userDir: home, trustStore: store });
+  const resources = plan.resourceRoots.flatMap((root) => (["skill", "command", "prompt"] as const).flatMap((kind) => resourceFiles(root, kind)));
   if (ctx.options.json) {
-    ctx.printJson({ ...record, load: plan.load, skipped: plan.skipped });
+    ctx.printJson({ ...record, load: plan.load, resources, skipped: plan.skipped });
     return;
   }
   ctx.print(terminalSafe(`trusted ${record.dir}`));
@@ -48,6 +49,10 @@ function trust(ctx: CommandContext, store: TrustStore, dir: string, home: string
   else {
     ctx.print("would load now:");
     ctx.printRows(plan.load, loadColumns);
+  }
+  if (resources.length) {
+    ctx.print("skills, commands and prompt templates that would load now:");
+    for (const r of resources) ctx.print(terminalSafe(`  ${r.kind} ${r.name}  [${r.level}]  ${r.path}`));
   }
   for (const s of plan.skipped) ctx.print(terminalSafe(`skipped ${s.path}: ${s.reason}`));
 }
@@ -57,7 +62,7 @@ function revoke(ctx: CommandContext, store: TrustStore, dir: string): void {
   // A gone project can still be revoked; a mistyped path that was never trusted is an error.
   if (!revoked && !existsSync(dir)) throw notFound(`no such folder, and no trust record for it: ${dir}`);
   if (ctx.options.json) ctx.printJson({ dir, revoked });
-  else ctx.print(terminalSafe(revoked ? `revoked trust in ${dir}: its .harnessx/extensions/ no longer load` : `${dir} was not trusted; nothing to revoke`));
+  else ctx.print(terminalSafe(revoked ? `revoked trust in ${dir}: its .harnessx/ extensions, skills, commands and prompts no longer load` : `${dir} was not trusted; nothing to revoke`));
 }
 
 function list(ctx: CommandContext, store: TrustStore): void {

@@ -57,6 +57,16 @@ function describeAttrs(event: RecordedEvent): string {
       return [str(a.source) && `[${a.source}]`, str(a.errorMessage) ?? str(a.message) ?? ""].filter(Boolean).join(" ");
     case "custom":
       return [str(a.extension) && str(a.name) ? `${a.extension}.${a.name}` : undefined, num(a.bytes) !== undefined && `${a.bytes} bytes`].filter(Boolean).join(" ");
+    case "skill_invoked":
+      return a.found === false ? `skill ${String(a.skill)} not found` : [`skill ${String(a.skill)} loaded`, num(a.bodyChars) !== undefined && `(${a.bodyChars} chars)`, str(a.sourcePath) && `from ${a.sourcePath}`].filter(Boolean).join(" ");
+    case "command_invoked": {
+      const line = [`/${String(a.command)}`, str(a.args)].filter(Boolean).join(" ");
+      if (a.found === false) return `${line}: unknown command`;
+      const outcome = a.sent === false ? "acted, nothing sent to the model" : `sent a message of ${String(a.messageChars ?? "?")} chars`;
+      return [line, `(${[str(a.extension) && `extension ${a.extension}`, str(a.source)].filter(Boolean).join(", ")})`, outcome].join(" ");
+    }
+    case "context_condensed":
+      return [`dropped ${String(a.messagesDropped ?? "?")} messages`, a.summarized === true ? `summarized${str(a.summarizedBy) ? ` by ${a.summarizedBy}` : ""} (${String(a.summaryChars ?? "?")} chars)` : "marked, not summarized"].join(", ");
     case "recorder.dropped":
       return `${String(a.count ?? "?")} events dropped`;
     default: {

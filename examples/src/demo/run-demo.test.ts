@@ -19,11 +19,15 @@ test("the demo runs on the embedded model: parallel, slow and failing tools, a s
     assert.match(out, /result_spill\.spill/);
     assert.match(result.text, /Best sellers this quarter: \w+ \(\d+\)/);
     assert.equal(lines.filter((l) => /tool (get_weather|search_orders) started/.test(l)).length, 2);
+    assert.match(out, /tool load_skill ok/, "the demo loads its skill");
 
     const runs = await new RecordingStore(dir).listRuns();
     assert.equal(runs.length, 1);
     assert.equal(runs[0].runId, result.runId);
     const bundle = await openBundle(bundlePath);
+    const command = bundle.events.find((e) => e.kind === "command_invoked");
+    assert.deepEqual([command?.attrs.command, command?.attrs.sent], ["support", true], "the run starts from the /support command");
+    assert.equal(bundle.events.find((e) => e.kind === "skill_invoked")?.attrs.skill, "card-payments");
     assert.equal(bundle.manifest.run.runId, result.runId);
     assert.ok(bundle.manifest.members.some((m) => m.path.startsWith("artifacts/")), "the spilled table travels with the bundle");
     assert.ok(otlpPath && existsSync(otlpPath));

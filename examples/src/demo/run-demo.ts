@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { Agent, ArtifactStore, FlightRecorderExtension, RecordingStore, ResultSpillExtension, type RunResult } from "harnessx";
+import { fileURLToPath } from "node:url";
+import { Agent, ArtifactStore, discover, FlightRecorderExtension, RecordingStore, ResultSpillExtension, type RunResult } from "harnessx";
 import { toOtlpJsonLines } from "harnessx/convert";
 import { tracingFromEnv } from "./env-tracing.js";
 import { demoProvider } from "./provider.js";
@@ -15,6 +16,9 @@ export interface DemoOptions {
   write?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
 }
+
+/** The demo's own user folder: one skill (`card-payments`) and one slash command (`/support`). */
+export const DEMO_HOME = fileURLToPath(new URL("../../demo-home", import.meta.url));
 
 export interface DemoOutcome {
   result: RunResult;
@@ -36,17 +40,19 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   const tracing = await tracingFromEnv({ env, serviceName: "harnessx-demo" });
   write(`harnessx demo on ${label}`);
   const recorder = new FlightRecorderExtension({ dir });
+  // Skills and commands are plain files; discover() makes them extensions (a project's would need trust).
+  const declared = await discover({ userDir: DEMO_HOME });
   const agent = new Agent({
     provider,
     name: "support-agent",
     system: "You are a support agent. Use the tools to answer; say plainly when something failed.",
     tools: [...demoTools(), exportSalesTool()],
-    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? [])],
+    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? []), ...declared.extensions],
   });
   let result: RunResult;
   try {
     printTimeline(agent, write);
-    result = await agent.run("Customer ada@example.com asks: what is the status of my orders, please charge the open one, what's the weather in Lisbon, and what sold best this quarter?");
+    result = await agent.run(`/support ada@example.com "what is the status of my orders, please charge the open one, what's the weather in Lisbon, and what sold best this quarter?"`);
   } finally {
     await agent.close();
     await tracing?.shutdown();

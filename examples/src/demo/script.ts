@@ -8,7 +8,8 @@ function lastResult(request: ModelRequest, name: string): string {
 }
 
 /**
- * What the embedded scripted model does in the demo: parallel lookups (one slow),
+ * What the embedded scripted model does in the demo: parallel lookups (one slow) beside
+ * loading the card-payments skill,
  * a failing charge next to a huge export (spilled), a SQL question over the spilled
  * table through read_result, then an answer.
  */
@@ -19,6 +20,7 @@ export function demoScript(): ScriptStep[] {
       toolCalls: [
         { name: "get_weather", input: { city: "Lisbon" } },
         { name: "search_orders", input: { customer: "ada@example.com" } },
+        { name: "load_skill", input: { name: "card-payments" } },
       ],
       usage: { inputTokens: 412, outputTokens: 38 },
     },

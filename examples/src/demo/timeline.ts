@@ -23,9 +23,14 @@ function describe(ctx: AnyHookContext): string | undefined {
       return `  tool ${ctx.data.toolCall.name} started`;
     case HookEvent.TOOL_CALL_END: {
       const { toolCall, result, durationMs, outcome } = ctx.data;
-      const preview = result.content.length > 90 ? `${result.content.slice(0, 90)}…` : result.content;
+      const text = result.content.replace(/\s+/g, " ");
+      const preview = text.length > 90 ? `${text.slice(0, 90)}…` : text;
       return `  tool ${toolCall.name} ${result.isError ? "FAILED" : "ok"} (${outcome}, ${Math.round(durationMs)} ms): ${preview}`;
     }
+    case HookEvent.COMMAND_INVOKED:
+      return `command /${ctx.data.command} (${ctx.data.source ?? ctx.data.extension ?? "unknown"}) became a ${ctx.data.messageChars}-character message`;
+    case HookEvent.SKILL_INVOKED:
+      return `  skill ${ctx.data.skill} loaded (${ctx.data.bodyChars} characters)`;
     case HookEvent.RETRY:
       return `  retry ${ctx.data.target} after ${ctx.data.delayMs} ms: ${ctx.data.error.message}`;
     case HookEvent.RECOVERY:

@@ -170,6 +170,27 @@ export class ConfigError extends HarnessError {
 /** The loop could not go on (a recovery ran out of attempts, a reply was unusable). */
 export class RunError extends HarnessError {}
 
+/** The input named a slash command that no extension registered. */
+export class UnknownCommandError extends HarnessError {
+  readonly command: string;
+  constructor(command: string, known: readonly string[]) {
+    super("unknown_command", `unknown command "/${command}"; ${known.length ? `the commands are ${known.map((k) => `/${k}`).join(", ")}` : "no command is registered"} (agent.commands() lists them)`);
+    this.command = command;
+  }
+}
+
+/** A prompt template was asked for that does not exist, or without a parameter it needs. */
+export class TemplateError extends HarnessError {
+  readonly template: string;
+  /** The missing parameter, when one is missing. */
+  readonly parameter?: string;
+  constructor(template: string, message: string, parameter?: string) {
+    super("template", message);
+    this.template = template;
+    if (parameter !== undefined) this.parameter = parameter;
+  }
+}
+
 /** The run was cancelled through its AbortSignal. */
 export class CancelledError extends HarnessError {
   constructor(message = "the run was cancelled") {

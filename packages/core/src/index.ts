@@ -26,7 +26,7 @@ export type { Policy, PolicyRequest, PolicyVerdict } from "./permissions/policy.
 export { Middleware, type MiddlewareLike, type MiddlewareStage } from "./middleware/middleware.js";
 export { MiddlewarePipeline } from "./middleware/pipeline.js";
 
-export { HookEvent, ALL_HOOK_EVENTS } from "./hooks/events.js";
+export { HookEvent, ALL_HOOK_EVENTS, REPORTED_EVENTS, type ReportedEvent } from "./hooks/events.js";
 export { HookBus } from "./hooks/hook-bus.js";
 export type * from "./hooks/payloads.js";
 export type { CustomData, CustomEvent, CustomEventName, CustomEvents } from "./hooks/custom-events.js";
@@ -49,17 +49,28 @@ export {
   type ContributionMembers,
   type ExtensionContribution,
   type ExtensionSummary,
+  type CommandRecord,
   type LifecycleContribution,
   type MiddlewareRecord,
   type ObserverRecord,
   type PolicyContribution,
   type PromptFragment,
   type PromptTier,
+  type TemplateRecord,
 } from "./extensions/contribution.js";
 export type { TrustLevel } from "./extensions/trust-level.js";
 export type { SavedExtensionState } from "./extensions/host.js";
 
 export { discover, planDiscovery, type DiscoverOptions, type DiscoveryPlan, type DiscoveryResult, type ExtensionCandidate, type SkippedExtension } from "./discovery/discover.js";
+export { loadDeclarativeResources, type DeclarativeResources } from "./declarative/declarative-extensions.js";
+export { MAX_RESOURCE_BYTES, resourceFiles, type InvalidResource, type ResourceKind, type ResourceRoot } from "./declarative/resource-files.js";
+export { loadSkills, SKILL_DESCRIPTION_MAX, SKILL_NAME_MAX, type Skill } from "./declarative/skills.js";
+export { LOAD_SKILL_TOOL, skillsExtension } from "./declarative/skills-extension.js";
+export { parseFrontmatter, type MarkdownDocument } from "./declarative/frontmatter.js";
+export { parseCommandLine, splitArguments, substituteArguments, type CommandLine } from "./commands/command-line.js";
+export type { CommandInfo, CommandOutcome, CommandSpec } from "./commands/command-registry.js";
+export { renderTemplate, templateParameters, type TemplateValue } from "./templates/prompt-template.js";
+export type { PromptTemplates, TemplateInfo, TemplateSpec } from "./templates/template-registry.js";
 export { TrustStore, type TrustRecord, type TrustStatus } from "./discovery/trust-store.js";
 export { projectDigest, TRUSTED_SURFACES } from "./discovery/project-digest.js";
 export { harnessxHome, trustFilePath } from "./discovery/home.js";

@@ -88,6 +88,11 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
       const { extension, name, artifacts } = event.data;
       return { attrs: { extension, name, ...(artifacts?.length ? { artifacts } : {}) }, payload: event.data };
     }
+    case "command_invoked": {
+      // The arguments are what the user typed: content, like a run's input.
+      const data = captureContent ? event.data : { ...event.data, args: OMITTED };
+      return { attrs: scalarsOf(data), payload: data };
+    }
     default:
       return { attrs: scalarsOf(event.data), payload: event.data };
   }

@@ -2,6 +2,8 @@ import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ExtensionConflictError } from "../errors.js";
 import { toLoaded, type ExtensionEntry, type LoadedExtension } from "../extensions/extension.js";
+import { loadDeclarativeResources } from "../declarative/declarative-extensions.js";
+import { resourceFiles, type InvalidResource, type ResourceKind, type ResourceRoot } from "../declarative/resource-files.js";
 import { extensionFiles } from "./candidates.js";
 import { isMissing } from "./fs-missing.js";
 import { harnessxHome, trustFilePath } from "./home.js";
@@ -9,9 +11,9 @@ import { loadExtensionModule } from "./load-extension-module.js";
 import { TrustStore } from "./trust-store.js";
 
 export interface DiscoverOptions {
-  /** The project whose `.harnessx/extensions/` is considered; default `process.cwd()`. */
+  /** The project whose `.harnessx/{extensions,skills,commands,prompts}/` are considered; default `process.cwd()`. */
   cwd?: string;
-  /** The user's folder, holding `extensions/` and `trust.json`; default `HARNESSX_HOME`, else `~/.harnessx`. */
+  /** The user's folder, holding `extensions/`, `skills/`, `commands/`, `prompts/` and `trust.json`; default `HARNESSX_HOME`, else `~/.harnessx`. */
   userDir?: string;
   /** Where project trust is recorded; default `<userDir>/trust.json`. */
   trustStore?: TrustStore;
@@ -19,9 +21,10 @@ export interface DiscoverOptions {
   builtins?: readonly ExtensionEntry[];
 }
 
-/** An extension file found by name and deliberately not imported. */
+/** A project file (an extension, or a skill, command or template) found by name and deliberately not loaded. */
 export interface SkippedExtension {
   readonly path: string;
+  readonly kind: "extension" | ResourceKind;
   readonly level: "project";
   /** `untrusted`: the project was never trusted (or was revoked); `changed since trusted`: trust it again after review. */
   readonly reason: "untrusted" | "changed since trusted";
@@ -38,13 +41,22 @@ export interface DiscoveryPlan {
   /** User files, then project files, each folder sorted by name. */
   readonly load: readonly ExtensionCandidate[];
   readonly skipped: readonly SkippedExtension[];
+  /** The folders whose skills, commands and templates load: the user's, then the project's when it is trusted. */
+  readonly resourceRoots: readonly ResourceRoot[];
 }
 
 export interface DiscoveryResult {
-  /** Built-ins, then user, then trusted project extensions; ready for `new Agent({ extensions })`. */
+  /**
+   * Built-ins, then user, then trusted project extensions, then the `skills`, `commands` and
+   * `prompt-templates` extensions made of the data-only folders; ready for `new Agent({ extensions })`.
+   */
   extensions: LoadedExtension[];
   skipped: SkippedExtension[];
+  /** Skill, command and template files left out because they break a rule, each with its reason. */
+  invalid: InvalidResource[];
 }
+
+const RESOURCE_KINDS: readonly ResourceKind[] = ["skill", "command", "prompt"];
 
 /**
  * Which extension files would load: every file of `<userDir>/extensions/` (the user installed
@@ -55,15 +67,23 @@ export function planDiscovery(options: Omit<DiscoverOptions, "builtins"> = {}): 
   const userDir = resolve(options.userDir ?? harnessxHome());
   const cwd = resolve(options.cwd ?? process.cwd());
   const load: ExtensionCandidate[] = extensionFiles(join(userDir, "extensions")).map((path) => ({ path, level: "user" }));
+  const user: ResourceRoot = { dir: userDir, level: "user" };
   const projectHome = join(cwd, ".harnessx");
-  if (sameFolder(projectHome, userDir)) return { load, skipped: [] };
-  const projectFiles = extensionFiles(join(projectHome, "extensions"));
+  if (sameFolder(projectHome, userDir)) return { load, skipped: [], resourceRoots: [user] };
+  const project: ResourceRoot = { dir: projectHome, level: "project" };
+  const projectFiles = [
+    ...extensionFiles(join(projectHome, "extensions")).map((path) => ({ path, kind: "extension" as const })),
+    ...RESOURCE_KINDS.flatMap((kind) => resourceFiles(project, kind).map(({ path }) => ({ path, kind }))),
+  ];
   // Without project files there is nothing to decide, and no reason to read the trust file.
-  if (projectFiles.length === 0) return { load, skipped: [] };
+  if (projectFiles.length === 0) return { load, skipped: [], resourceRoots: [user] };
   const status = (options.trustStore ?? new TrustStore(trustFilePath(userDir))).status(cwd);
-  if (status === "trusted") return { load: [...load, ...projectFiles.map((path) => ({ path, level: "project" as const }))], skipped: [] };
+  if (status === "trusted") {
+    const code = projectFiles.filter((f) => f.kind === "extension").map(({ path }) => ({ path, level: "project" as const }));
+    return { load: [...load, ...code], skipped: [], resourceRoots: [user, project] };
+  }
   const reason = status === "changed" ? "changed since trusted" : "untrusted";
-  return { load, skipped: projectFiles.map((path) => ({ path, level: "project", reason })) };
+  return { load, skipped: projectFiles.map(({ path, kind }) => ({ path, kind, level: "project", reason })), resourceRoots: [user] };
 }
 
 /**
@@ -77,8 +97,10 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
   const extensions: LoadedExtension[] = (options.builtins ?? []).map((entry) => ({ extension: toLoaded(entry).extension, level: "builtin" }));
   // One at a time, in order: extension modules may have import-time side effects.
   for (const { path, level } of plan.load) extensions.push(await loadExtensionModule(path, level));
+  const declarative = loadDeclarativeResources(plan.resourceRoots);
+  extensions.push(...declarative.extensions);
   refuseDuplicateNames(extensions);
-  return { extensions, skipped: [...plan.skipped] };
+  return { extensions, skipped: [...plan.skipped], invalid: declarative.invalid };
 }
 
 function refuseDuplicateNames(extensions: readonly LoadedExtension[]): void {

@@ -50,7 +50,7 @@ describe("an untrusted project's extensions are not imported", () => {
     const path = projectFile("guard.ts", guard.text);
     const result = await run();
     assert.deepEqual(result.extensions, []);
-    assert.deepEqual(result.skipped, [{ path, level: "project", reason: "untrusted" }]);
+    assert.deepEqual(result.skipped, [{ path, kind: "extension", level: "project", reason: "untrusted" }]);
     assert.equal(existsSync(guard.marker), false, "an untrusted file was imported");
   });
 
@@ -265,7 +265,11 @@ describe("user extensions and built-ins", () => {
     const user = userFile("mine.ts", mine.text);
     const theirs = projectFile("theirs.ts", marking("theirs").text);
     store.trust(project);
-    assert.deepEqual(planDiscovery(options()), { load: [{ path: user, level: "user" }, { path: theirs, level: "project" }], skipped: [] });
+    assert.deepEqual(planDiscovery(options()), {
+      load: [{ path: user, level: "user" }, { path: theirs, level: "project" }],
+      skipped: [],
+      resourceRoots: [{ dir: home, level: "user" }, { dir: join(project, ".harnessx"), level: "project" }],
+    });
     assert.equal(existsSync(mine.marker), false);
   });
 });

@@ -29,6 +29,8 @@ import { createAgentInfo, type AgentInfo } from "./agent-info.js";
 import { resolveConfig, type AgentConfig, type ConfigOptions } from "./config.js";
 import { readSessionState, type SessionState } from "../session/session-state.js";
 import { assertJsonCompatible } from "../session/json-check.js";
+import { CommandRegistry, type CommandInfo } from "../commands/command-registry.js";
+import { TemplateRegistry, type PromptTemplates } from "../templates/template-registry.js";
 
 export interface AgentOptions extends ConfigOptions {
   tools?: readonly Tool[];
@@ -58,6 +60,10 @@ export class Agent implements AsyncDisposable {
   readonly info: AgentInfo;
   /** The one redaction policy extensions apply to what they write or send. */
   readonly redactor: Redactor;
+  /** Prompt templates extensions registered (`prompts/*.md` through `discover()`): list, render into input. */
+  readonly templates: PromptTemplates;
+  private readonly commandRegistry = new CommandRegistry();
+  private readonly templateRegistry = new TemplateRegistry();
   private readonly prompts = new Registry<PromptFragment>();
   private readonly spans = new SpanScopes();
   private readonly policies = new Registry<Policy>();
@@ -75,6 +81,7 @@ export class Agent implements AsyncDisposable {
     this.config = resolveConfig(options);
     this.sessionId = options.sessionId ?? newId("session");
     this.redactor = new Redactor(options.redact);
+    this.templates = this.templateRegistry;
     this.info = createAgentInfo({
       sessionId: this.sessionId,
       provider: this.provider.name,
@@ -98,8 +105,11 @@ export class Agent implements AsyncDisposable {
       prompts: this.prompts,
       policies: this.policies,
       state: this.state,
+      commands: this.commandRegistry,
+      templates: this.templateRegistry,
       emitCustom: (extension, name, data, artifacts) => this.hooks.emit(HookEvent.CUSTOM, { extension, name, data, ...(artifacts?.length ? { artifacts } : {}) } as CustomData) ?? Promise.resolve(),
       emitError: (source, error, extension, dropped) => this.hooks.emit(HookEvent.ERROR, { source, error, extension, ...(dropped !== undefined ? { dropped } : {}) }) ?? Promise.resolve(),
+      emitEvent: (event, data) => this.hooks.emit(event, data) ?? Promise.resolve(),
     };
     this.extensions = new ExtensionHost(options.extensions ?? [], extensionServices, { maxFragmentChars: this.config.maxPromptFragmentChars }, (extension, error) =>
       this.hooks.emit(HookEvent.ERROR, { source: "extension", error, extension }),
@@ -120,6 +130,7 @@ export class Agent implements AsyncDisposable {
       prompt,
       spans: this.spans,
       extensions: this.extensions,
+      commands: this.commandRegistry,
       todos: this.todos,
     };
   }
@@ -132,6 +143,11 @@ export class Agent implements AsyncDisposable {
   /** Every extension's complete contribution (declared and registered), deeply frozen, in install order. */
   contributions(): ExtensionContribution[] {
     return this.extensions.contributions();
+  }
+
+  /** The slash commands extensions registered, by name: what `run("/name args")` accepts. */
+  commands(): CommandInfo[] {
+    return this.commandRegistry.list();
   }
 
   /** Runs one user turn to a terminal result or an approval wait. Never rejects for run failures. */

@@ -15,6 +15,7 @@ import type { AgentConfig } from "./config.js";
 import type { RunEvent } from "./run-types.js";
 import type { SystemPromptComposer } from "../prompt/system-prompt.js";
 import type { SpanScopes } from "../spans/scopes.js";
+import type { CommandRegistry } from "../commands/command-registry.js";
 
 /** Everything one run works with; built by the Agent. */
 export interface EngineServices {
@@ -31,6 +32,7 @@ export interface EngineServices {
   /** Opens the spans of runs, model calls and tool calls. */
   spans: SpanScopes;
   extensions: ExtensionHost;
+  commands: CommandRegistry;
   todos: { current: TodoItem[] };
 }
 

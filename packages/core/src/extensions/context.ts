@@ -3,9 +3,9 @@ import type { Redactor } from "../redact/redactor.js";
 import type { SpanIdSource } from "../spans/id-source.js";
 import type { SpanScopes } from "../spans/scopes.js";
 import { ExtensionError, PrivilegeWideningError, ToolRegistrationError } from "../errors.js";
-import type { HookEvent } from "../hooks/events.js";
+import { REPORTED_EVENTS, type HookEvent, type ReportedEvent } from "../hooks/events.js";
 import type { HookBus } from "../hooks/hook-bus.js";
-import type { AnyHookContext, ErrorSource, HookCallback } from "../hooks/payloads.js";
+import type { AnyHookContext, ErrorSource, HookCallback, HookPayloads } from "../hooks/payloads.js";
 import { middlewareName, type MiddlewareLike } from "../middleware/middleware.js";
 import type { MiddlewarePipeline } from "../middleware/pipeline.js";
 import type { Policy } from "../permissions/policy.js";
@@ -16,6 +16,8 @@ import { tool as defineTool, type Tool, type ToolExecutionContext, type ToolSett
 import type { Registry } from "../util/registry.js";
 import type { CustomEventName, CustomEvents } from "../hooks/custom-events.js";
 import type { ArtifactRef } from "../types/content.js";
+import type { CommandRegistry, CommandSpec } from "../commands/command-registry.js";
+import type { TemplateRegistry, TemplateSpec } from "../templates/template-registry.js";
 import type { ExtensionContribution, PromptFragment } from "./contribution.js";
 import type { ContributionLedger } from "./ledger.js";
 import { validateContribution } from "./validate-contribution.js";
@@ -64,8 +66,21 @@ export interface ExtensionContext {
   useSpanIds(source: SpanIdSource): Registration;
   /** Emits a declared `CUSTOM` event `{ extension, name, data, artifacts? }` to every observer (see `CustomEvents`). */
   emit<K extends CustomEventName>(name: K, data: CustomEvents[K], options?: { artifacts?: readonly ArtifactRef[] }): Promise<void>;
+  /**
+   * Emits one of the events that report an extension's own work (`REPORTED_EVENTS`: a skill
+   * loaded, knowledge read, a sandboxed statement run, a checkpoint taken) to every observer.
+   * The engine's own events (runs, model and tool calls) cannot be emitted from here.
+   */
+  emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
   /** Reports a failure of the extension's own work as an `ERROR` event attributed to it. */
   reportError(error: Error, details?: { source?: ReportedErrorSource; dropped?: number }): Promise<void>;
+  /**
+   * Registers a slash command: `agent.run("/name args")` calls `handler(args, ctx)` before anything
+   * reaches the model, and sends what it returns as the user message (nothing: the command only acted).
+   */
+  registerCommand(name: string, spec: CommandSpec<ExtensionContext> & { source?: string }): Registration;
+  /** Registers a prompt template (`{{parameter}}` placeholders) that `agent.templates.render` fills in. */
+  registerTemplate(spec: TemplateSpec): Registration;
   /** Shared agent metadata; prefix keys with your extension's name. */
   getState<T = unknown>(key: string, fallback?: T): T | undefined;
   setState(key: string, value: unknown): void;
@@ -82,8 +97,11 @@ export interface ExtensionServices {
   prompts: Registry<PromptFragment>;
   policies: Registry<Policy>;
   state: Map<string, unknown>;
+  commands: CommandRegistry;
+  templates: TemplateRegistry;
   emitCustom(extension: string, name: string, data: unknown, artifacts?: readonly ArtifactRef[]): Promise<void>;
   emitError(source: ErrorSource, error: Error, extension: string, dropped?: number): Promise<void>;
+  emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
 }
 
 /** The host's side of a context: apply a validated value, or undo everything and close it. */
@@ -193,9 +211,29 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
     emit(eventName: string, data: unknown, options: { artifacts?: readonly ArtifactRef[] } = {}): Promise<void> {
       return services.emitCustom(name, eventName, data, options.artifacts);
     },
+    emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void> {
+      guard();
+      if (!(REPORTED_EVENTS as readonly string[]).includes(event)) {
+        throw new ExtensionError(name, `cannot emit "${String(event)}": an extension emits only ${REPORTED_EVENTS.join(", ")} (and custom events with emit())`);
+      }
+      return services.emitEvent(event, data);
+    },
     reportError(error: Error, details: { source?: ReportedErrorSource; dropped?: number } = {}): Promise<void> {
       const source = REPORTED_SOURCES.has(details.source as ReportedErrorSource) ? (details.source as ReportedErrorSource) : "extension";
       return services.emitError(source, error, name, details.dropped);
+    },
+    registerCommand(commandName: string, spec: CommandSpec<ExtensionContext> & { source?: string }): Registration {
+      guard();
+      if (typeof spec?.handler !== "function") throw new ExtensionError(name, `command "/${commandName}" needs a handler(args, ctx) function`);
+      const description = typeof spec.description === "string" ? spec.description : "";
+      const info = { name: commandName, description, extension: name, ...(typeof spec.source === "string" ? { source: spec.source } : {}) };
+      const reg = services.commands.register(info, async (args) => spec.handler(args, context));
+      return own(reg, ledger.add("commands", Object.freeze({ name: commandName, description, extension: name })));
+    },
+    registerTemplate(spec: TemplateSpec): Registration {
+      guard();
+      const { registration: reg, info } = services.templates.register(spec, name);
+      return own(reg, ledger.add("templates", Object.freeze({ name: info.name, parameters: info.parameters, extension: name })));
     },
     getState<T = unknown>(key: string, fallback?: T): T | undefined {
       return services.state.has(key) ? (services.state.get(key) as T) : fallback;

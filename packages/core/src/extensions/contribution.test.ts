@@ -17,6 +17,8 @@ import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 import { contribution, type ContributionMembers } from "./contribution.js";
 import { defineExtension, type ExtensionLike } from "./extension.js";
 import { ExtensionHost } from "./host.js";
+import { CommandRegistry } from "../commands/command-registry.js";
+import { TemplateRegistry } from "../templates/template-registry.js";
 
 const provider = () => new ScriptedProvider([{ text: "ok" }, { text: "ok" }], { recordRequests: true });
 const declaring = (name: string, members: ContributionMembers | (() => unknown)) =>
@@ -37,7 +39,8 @@ function hostWith(extensions: ExtensionLike[]) {
   const info = createAgentInfo({ sessionId: "s", provider: "scripted", config, toolNames: () => tools.names(), tools: () => [], extensions: () => [] });
   const services = {
     info, redactor: new Redactor(), spans: new SpanScopes(), tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), state: new Map(),
-    emitCustom: async () => {}, emitError: async () => {},
+    commands: new CommandRegistry(), templates: new TemplateRegistry(),
+    emitCustom: async () => {}, emitError: async () => {}, emitEvent: async () => {},
   };
   return { tools, create: () => new ExtensionHost(extensions, services, { maxFragmentChars: 4000 }, () => undefined) };
 }
@@ -120,7 +123,8 @@ describe("the host validates the whole value before applying any of it", () => {
   });
 
   for (const [label, members, member, message] of [
-    ["an unknown kind", () => ({ ...contribution("x"), commands: [] }), "contribution", /unknown kind "commands"/],
+    ["an unknown kind", () => ({ ...contribution("x"), skills: [] }), "contribution", /unknown kind "skills"/],
+    ["a declared command (commands are registered in install)", () => ({ ...contribution("x"), commands: [{ name: "c" }] }), "contribution", /commands cannot be declared; register them in install/],
     ["a tool that collides with the application's", { tools: [echoTool] }, "tool:echo", /collides with the tool registered by the application/],
     ["a tool declared twice", { tools: [tool({ name: "t", description: "", execute: () => "" }), tool({ name: "t", description: "", execute: () => "" })] }, "tool:t", /declared twice/],
     ["something that is not a tool", { tools: [{ name: "raw", execute: () => "" } as never] }, "tool:raw", /build it with tool/],

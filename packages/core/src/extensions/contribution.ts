@@ -20,6 +20,11 @@ export interface PromptFragment {
   readonly tier?: PromptTier;
   /** Lower comes first within a tier; ties keep install order. Default 100. */
   readonly order?: number;
+  /**
+   * Include the fragment only in requests that offer this tool (after middleware): a tool's
+   * guide or catalog is shown while the tool is active, and never describes a tool the model cannot call.
+   */
+  readonly requiresTool?: string;
   /** Set by `contribution()` and the host; an author never needs to. */
   readonly extension?: string;
 }
@@ -43,6 +48,20 @@ export interface MiddlewareRecord {
   readonly extension: string;
 }
 
+/** A slash command an extension registered (`ctx.registerCommand`). */
+export interface CommandRecord {
+  readonly name: string;
+  readonly description: string;
+  readonly extension: string;
+}
+
+/** A prompt template an extension registered (`ctx.registerTemplate`). */
+export interface TemplateRecord {
+  readonly name: string;
+  readonly parameters: readonly string[];
+  readonly extension: string;
+}
+
 export interface ObserverRecord {
   /** The observed event, or `*` for every event (`onAnyHook`). */
   readonly event: HookEvent | "*";
@@ -54,7 +73,7 @@ type Stamped<T> = T & { readonly extension: string };
 /**
  * Everything one extension offers, as one deeply frozen value: the four declared kinds
  * (tools, prompt fragments, policies, lifecycle hooks), each member stamped with the
- * extension, plus what `install` registered (middleware, observers). The host validates
+ * extension, plus what `install` registered (middleware, observers, commands, templates). The host validates
  * a declared value whole and refuses it as a unit.
  */
 export interface ExtensionContribution {
@@ -65,6 +84,8 @@ export interface ExtensionContribution {
   readonly lifecycle: readonly Stamped<LifecycleContribution>[];
   readonly middleware: readonly MiddlewareRecord[];
   readonly observers: readonly ObserverRecord[];
+  readonly commands: readonly CommandRecord[];
+  readonly templates: readonly TemplateRecord[];
   /** Set by the host on installed values: the trust level the extension was loaded at. */
   readonly level?: TrustLevel;
   /** Set by the host on installed values: the file a discovered extension came from. */
@@ -102,6 +123,8 @@ export function contribution(extension: string | { readonly name: string }, memb
     lifecycle: list(members.lifecycle),
     middleware: [],
     observers: [],
+    commands: [],
+    templates: [],
   };
   return deepFreeze(value);
 }
@@ -135,6 +158,8 @@ export interface ExtensionSummary {
   lifecycle: string[];
   middleware: string[];
   observers: string[];
+  commands: string[];
+  templates: string[];
 }
 
 export function summarize(value: ExtensionContribution): ExtensionSummary {
@@ -149,5 +174,7 @@ export function summarize(value: ExtensionContribution): ExtensionSummary {
     lifecycle: value.lifecycle.map((l) => `${l.id}@${l.phase}`),
     middleware: value.middleware.map((m) => m.name),
     observers: value.observers.map((o) => o.event),
+    commands: value.commands.map((c) => c.name),
+    templates: value.templates.map((t) => t.name),
   };
 }

@@ -108,8 +108,8 @@ export class ExtensionHost {
     this.installed.length = 0;
   }
 
-  /** Runs install-phase lifecycle hooks not yet run (in install order), then every `onTurnStart`. */
-  async turnStart(userMessage: string): Promise<void> {
+  /** Runs install-phase lifecycle hooks not yet run, in install order (once: before the first turn needs them). */
+  async open(): Promise<void> {
     for (const { extension, ledger } of this.installed) {
       for (const hook of ledger.list("lifecycle")) {
         if (hook.phase !== "install" || this.opened.has(hook)) continue;
@@ -121,6 +121,11 @@ export class ExtensionHost {
         this.opened.add(hook);
       }
     }
+  }
+
+  /** Opens what is not open yet (`open`), then runs every `onTurnStart`. */
+  async turnStart(userMessage: string): Promise<void> {
+    await this.open();
     for (const { extension, ctx } of this.installed) {
       if (!extension.onTurnStart) continue;
       try {

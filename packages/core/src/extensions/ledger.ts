@@ -11,7 +11,7 @@ type Member<K extends Kind> = Members[K][number];
  * `agent.contributions()`. Members leave it when their registration is closed.
  */
 export class ContributionLedger {
-  private readonly members: { [K in Kind]: Member<K>[] } = { tools: [], prompts: [], policies: [], lifecycle: [], middleware: [], observers: [] };
+  private readonly members: { [K in Kind]: Member<K>[] } = { tools: [], prompts: [], policies: [], lifecycle: [], middleware: [], observers: [], commands: [], templates: [] };
 
   constructor(readonly extension: string, readonly level: TrustLevel, readonly source: string | undefined, readonly version?: string) {}
 
@@ -47,6 +47,8 @@ export class ContributionLedger {
       lifecycle: [...this.members.lifecycle],
       middleware: [...this.members.middleware],
       observers: [...this.members.observers],
+      commands: [...this.members.commands],
+      templates: [...this.members.templates],
     });
   }
 }

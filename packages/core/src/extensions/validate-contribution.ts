@@ -11,7 +11,8 @@ export interface ContributionCheck {
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
-const KNOWN_KEYS = new Set<string>(["extension", ...DECLARED_KINDS, "middleware", "observers"]);
+const REGISTERED_KINDS = ["middleware", "observers", "commands", "templates"] as const;
+const KNOWN_KEYS = new Set<string>(["extension", ...DECLARED_KINDS, ...REGISTERED_KINDS]);
 const PERMISSIONS = new Set(["allow", "ask", "deny"]);
 const TIERS = new Set(["guidance", "context"]);
 
@@ -33,7 +34,7 @@ export function validateContribution(value: unknown, check: ContributionCheck): 
     if (!KNOWN_KEYS.has(key)) throw contract("contribution", `unknown kind "${key}"; an extension contributes tools, prompts, policies and lifecycle hooks, nothing else`);
   }
   if (raw.extension !== extension) throw widening("contribution", `the value is attributed to ${JSON.stringify(raw.extension)}; an extension may only contribute under its own name`);
-  for (const key of ["middleware", "observers"] as const) {
+  for (const key of REGISTERED_KINDS) {
     if (raw[key] !== undefined && (!Array.isArray(raw[key]) || raw[key].length > 0)) throw contract("contribution", `${key} cannot be declared; register them in install(ctx)`);
   }
   for (const kind of DECLARED_KINDS) {
@@ -77,6 +78,7 @@ export function validateContribution(value: unknown, check: ContributionCheck): 
     if (fragment.tier === "operator") throw widening(member, "asks for the operator tier; only the agent's own system text is operator instruction");
     if (fragment.tier !== undefined && !TIERS.has(fragment.tier)) throw contract(member, `tier must be "guidance" or "context", got ${describe(fragment.tier)}`);
     if (fragment.order !== undefined && !Number.isFinite(fragment.order)) throw contract(member, "order must be a finite number");
+    if (fragment.requiresTool !== undefined && (typeof fragment.requiresTool !== "string" || !TOOL_NAME.test(fragment.requiresTool))) throw contract(member, "requiresTool must be a tool name");
     if (typeof fragment.text === "string") {
       if (fragment.text.length > check.maxFragmentChars) throw contract(member, `is ${fragment.text.length} characters; the limit is ${check.maxFragmentChars} (maxPromptFragmentChars)`);
     } else if (typeof fragment.text !== "function") throw contract(member, "text must be a string or a function returning one");

@@ -16,6 +16,7 @@ export const HookEvent = {
   KNOWLEDGE_ACCESSED: "knowledge_accessed",
   SANDBOX_EXEC: "sandbox_exec",
   CHECKPOINT: "checkpoint",
+  COMMAND_INVOKED: "command_invoked",
   RECOVERY: "recovery",
   TODOS_UPDATED: "todos_updated",
   CUSTOM: "custom",
@@ -24,3 +25,8 @@ export const HookEvent = {
 export type HookEvent = (typeof HookEvent)[keyof typeof HookEvent];
 
 export const ALL_HOOK_EVENTS: readonly HookEvent[] = Object.values(HookEvent);
+
+/** Events an extension may emit about its own work (`ctx.emitEvent`); the engine alone emits the others. */
+export const REPORTED_EVENTS = [HookEvent.SKILL_INVOKED, HookEvent.KNOWLEDGE_ACCESSED, HookEvent.SANDBOX_EXEC, HookEvent.CHECKPOINT] as const;
+
+export type ReportedEvent = (typeof REPORTED_EVENTS)[number];

@@ -121,6 +121,19 @@ export interface SandboxExecData {
   exitCode: number;
   durationMs: number;
 }
+export interface CommandInvokedData {
+  /** The name typed after the slash. */
+  command: string;
+  args: string;
+  found: boolean;
+  /** The extension that registered the command. */
+  extension?: string;
+  /** The Markdown file of a declarative command. */
+  source?: string;
+  /** True when the command produced a user message for the model; false when it only acted (or was unknown). */
+  sent: boolean;
+  messageChars: number;
+}
 export interface CheckpointData {
   sessionId: string;
   runId: string;
@@ -172,6 +185,7 @@ export interface HookPayloads {
   [HookEvent.KNOWLEDGE_ACCESSED]: KnowledgeAccessedData;
   [HookEvent.SANDBOX_EXEC]: SandboxExecData;
   [HookEvent.CHECKPOINT]: CheckpointData;
+  [HookEvent.COMMAND_INVOKED]: CommandInvokedData;
   [HookEvent.RECOVERY]: RecoveryData;
   [HookEvent.TODOS_UPDATED]: TodosUpdatedData;
   [HookEvent.CUSTOM]: CustomData;

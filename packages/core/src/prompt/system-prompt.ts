@@ -37,6 +37,7 @@ export class SystemPromptComposer {
   compose(tools: readonly ToolDefinition[]): ComposedPrompt {
     const rendered: RenderedFragment[] = [];
     for (const { value, owner } of this.ordered()) {
+      if (value.requiresTool !== undefined && !tools.some((t) => t.name === value.requiresTool)) continue;
       const text = this.textOf(value, owner);
       if (text) rendered.push({ extension: owner ?? "", id: value.id, tier: value.tier === "context" ? "context" : "guidance", text });
     }

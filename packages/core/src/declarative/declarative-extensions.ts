@@ -1,0 +1,54 @@
+import { substituteArguments } from "../commands/command-line.js";
+import { defineExtension, type Extension } from "../extensions/extension.js";
+import { resourceFolder, type InvalidResource, type ResourceKind, type ResourceRoot } from "./resource-files.js";
+import { loadMarkdownResources, type MarkdownResource } from "./markdown-resources.js";
+import { skillsExtension } from "./skills-extension.js";
+import { loadSkills } from "./skills.js";
+
+/** Slash commands from Markdown files: the body, with the arguments in place, becomes the user message. */
+export function commandsExtension(commands: readonly MarkdownResource[]): Extension {
+  return defineExtension({
+    name: "commands",
+    install(ctx) {
+      for (const command of commands) {
+        ctx.registerCommand(command.name, { description: command.description, source: command.path, handler: (args) => substituteArguments(command.body, args) });
+      }
+    },
+  });
+}
+
+/** Prompt templates from Markdown files, rendered with `agent.templates.render(name, params)`. */
+export function templatesExtension(templates: readonly MarkdownResource[]): Extension {
+  return defineExtension({
+    name: "prompt-templates",
+    install(ctx) {
+      for (const template of templates) ctx.registerTemplate({ name: template.name, description: template.description, body: template.body, source: template.path });
+    },
+  });
+}
+
+/** What the data-only folders of the given roots hold, as extensions (one per surface that has files), and what was left out. */
+export interface DeclarativeResources {
+  extensions: Array<{ extension: Extension; level: "user" | "project"; source: string }>;
+  invalid: InvalidResource[];
+}
+
+/**
+ * Reads `skills/`, `commands/` and `prompts/` of each root (user first) into the `skills`,
+ * `commands` and `prompt-templates` extensions. Each extension's level is the least trusted of
+ * its files' (a project file makes it `project`), its source the folder(s) it read.
+ */
+export function loadDeclarativeResources(roots: readonly ResourceRoot[]): DeclarativeResources {
+  const skills = loadSkills(roots);
+  const commands = loadMarkdownResources(roots, "command");
+  const templates = loadMarkdownResources(roots, "prompt");
+  const extensions: DeclarativeResources["extensions"] = [];
+  const origin = (items: ReadonlyArray<{ level: "user" | "project" }>, kind: ResourceKind) => ({
+    level: items.some((i) => i.level === "project") ? ("project" as const) : ("user" as const),
+    source: roots.filter((r) => items.some((i) => i.level === r.level)).map((r) => resourceFolder(r.dir, kind)).join(", "),
+  });
+  if (skills.skills.length) extensions.push({ extension: skillsExtension(skills.skills), ...origin(skills.skills, "skill") });
+  if (commands.resources.length) extensions.push({ extension: commandsExtension(commands.resources), ...origin(commands.resources, "command") });
+  if (templates.resources.length) extensions.push({ extension: templatesExtension(templates.resources), ...origin(templates.resources, "prompt") });
+  return { extensions, invalid: [...skills.invalid, ...commands.invalid, ...templates.invalid] };
+}

@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { basename, join } from "node:path";
+import { isMissing } from "../discovery/fs-missing.js";
+import { parseFrontmatter, type MarkdownDocument } from "./frontmatter.js";
+
+/** The data-only surfaces a harnessx folder may hold besides code: `skills/`, `commands/`, `prompts/`. */
+export type ResourceKind = "skill" | "command" | "prompt";
+
+/** A folder holding them (`~/.harnessx`, or a trusted project's `.harnessx`) and its trust level. */
+export interface ResourceRoot {
+  readonly dir: string;
+  readonly level: "user" | "project";
+}
+
+/** One resource file found by name. */
+export interface ResourceFile {
+  readonly kind: ResourceKind;
+  readonly path: string;
+  readonly level: "user" | "project";
+  /** The name its location gives it: the skill's folder, the command's or template's file name without `.md`. */
+  readonly name: string;
+}
+
+/** A resource file left out, and why (naming the field at fault). */
+export interface InvalidResource {
+  readonly kind: ResourceKind;
+  readonly path: string;
+  readonly level: "user" | "project";
+  readonly reason: string;
+}
+
+/** A resource file is read whole; past this it is refused (a runaway file must not stall every start). */
+export const MAX_RESOURCE_BYTES = 256 * 1024;
+
+const FOLDER: Record<ResourceKind, string> = { skill: "skills", command: "commands", prompt: "prompts" };
+
+/** The folder of `root` where resources of `kind` live. */
+export function resourceFolder(root: string, kind: ResourceKind): string {
+  return join(root, FOLDER[kind]);
+}
+
+/**
+ * The resource files of one kind under `root`, sorted by name, found by name alone: skills are
+ * `skills/<name>/SKILL.md`, commands `commands/<name>.md`, templates `prompts/<name>.md`.
+ * Dotfiles are skipped and symlinked folders not followed (as the project digest does not follow them).
+ */
+export function resourceFiles(root: ResourceRoot, kind: ResourceKind): ResourceFile[] {
+  const folder = resourceFolder(root.dir, kind);
+  const files: ResourceFile[] = [];
+  for (const entry of entriesOf(folder)) {
+    if (entry.name.startsWith(".")) continue;
+    const path = join(folder, entry.name);
+    if (kind === "skill") {
+      if (entry.isDirectory() && isFile(join(path, "SKILL.md"))) files.push({ kind, path: join(path, "SKILL.md"), level: root.level, name: entry.name });
+    } else if (entry.name.endsWith(".md") && isFile(path)) {
+      files.push({ kind, path, level: root.level, name: basename(entry.name, ".md") });
+    }
+  }
+  return files;
+}
+
+/** A resource file's frontmatter and body, or the reason it cannot be read. */
+export function readResource(file: ResourceFile): MarkdownDocument | { reason: string } {
+  try {
+    const size = statSync(file.path).size;
+    if (size > MAX_RESOURCE_BYTES) return { reason: `it is ${size} bytes; a ${file.kind} file may hold at most ${MAX_RESOURCE_BYTES}` };
+    return parseFrontmatter(readFileSync(file.path, "utf8"));
+  } catch (err) {
+    return { reason: (err as Error).message };
+  }
+}
+
+function entriesOf(folder: string): Dirent[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (err) {
+    if (isMissing(err)) return [];
+    throw err;
+  }
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+}
