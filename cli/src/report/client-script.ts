@@ -221,7 +221,7 @@ ${PAYLOAD_READER_SCRIPT}
       tr.appendChild(el("td", "n", e[0]));
       tr.appendChild(el("td", "n", "+" + ms(e[1])));
       tr.appendChild(el("td", "kind-" + kind, kind));
-      tr.appendChild(el("td", null, spanName(e[2])));
+      tr.appendChild(el("td", null, e.length > 4 ? spanName(e[2]) + "  " + e[4] : spanName(e[2])));
       return tr;
     }
     function renderRows() {
@@ -251,7 +251,7 @@ ${PAYLOAD_READER_SCRIPT}
     filter.addEventListener("input", function () {
       var q = filter.value.toLowerCase();
       matching = [];
-      events.forEach(function (e, pos) { if (!q || (index.kinds[e[3]] + " " + spanName(e[2])).toLowerCase().indexOf(q) >= 0) matching.push(pos); });
+      events.forEach(function (e, pos) { if (!q || (index.kinds[e[3]] + " " + spanName(e[2]) + " " + (e[4] || "")).toLowerCase().indexOf(q) >= 0) matching.push(pos); });
       wrap.scrollTop = 0;
       renderRows();
     });

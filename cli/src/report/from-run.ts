@@ -1,10 +1,19 @@
 import { GenAI } from "@harnessx/core";
 import { spanRows, type RecordedEvent, type Recording } from "@harnessx/recorder";
 import { cut } from "../output/format.js";
+import { describeEvent } from "../timeline/describe.js";
 import type { ReportData, ReportEvent, ReportSpan } from "./model.js";
 import { PayloadPacker } from "./payload-packer.js";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** Events whose one-line summary the event list shows beside the span: rare, and what a reader looks for. */
+const NOTED_KINDS = new Set(["command_invoked", "skill_invoked", "context_condensed", "custom", "checkpoint"]);
+
+function noteOf(event: RecordedEvent): string | undefined {
+  if (event.kind === "error") return str(event.attrs.errorMessage) ?? "error";
+  return NOTED_KINDS.has(event.kind) ? describeEvent(event) : undefined;
+}
 
 function toolError(end: RecordedEvent, payload: unknown): string | undefined {
   const a = end.attrs ?? {};
@@ -33,7 +42,8 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
     const payload = await recording.payloadOf(event).catch((error: unknown) => ({ unavailable: (error as Error).message }));
     packer.add(payload);
     const spanId = event.spanId ?? event.parentSpanId;
-    reportEvents.push({ seq: event.seq, ts: event.ts, ...(spanId ? { spanId } : {}), kind: event.kind, ...(event.kind === "error" ? { message: str(event.attrs.errorMessage) ?? "error" } : {}) });
+    const note = noteOf(event);
+    reportEvents.push({ seq: event.seq, ts: event.ts, ...(spanId ? { spanId } : {}), kind: event.kind, ...(note !== undefined ? { message: note } : {}) });
     if (event.kind === "error" && event.parentSpanId) errorsBySpan.set(event.parentSpanId, str(event.attrs.errorMessage) ?? "failed");
     if (event.kind === "tool_call_end" && event.spanId) {
       const failure = toolError(event, payload);

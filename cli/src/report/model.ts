@@ -40,7 +40,7 @@ export interface ReportEvent {
   kind: string;
   /** The recorded payload (artifacts already inlined), redacted as recorded; unused when `ReportData.payloads` holds them. */
   payload?: unknown;
-  /** What an ERROR event said (else it is read from its payload). */
+  /** What an ERROR event said (else it is read from its payload); for a command, a skill, a compaction or a custom event, its one-line summary. */
   message?: string;
 }
 

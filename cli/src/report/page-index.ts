@@ -3,8 +3,8 @@ import { packedText, type PackedPayloads } from "./payload-packer.js";
 
 /** A placed span as the page gets it: `[name, kind, lane, offsetMs, durationMs, flags, error, inputTokens, outputTokens]` (names and kinds by index; flags: 1 open, 2 error). */
 export type IndexedSpan = [number, number, number, number, number, number, string | null, number | null, number | null];
-/** An event as the page gets it: `[seq, offsetMs, span (index, -1 for none), kind (index)]`. */
-export type IndexedEvent = [number, number, number, number];
+/** An event as the page gets it: `[seq, offsetMs, span (index, -1 for none), kind (index)]`, then its one-line note when it has one. */
+export type IndexedEvent = [number, number, number, number] | [number, number, number, number, string];
 
 /**
  * What the page needs to draw itself, in a compact form (tables of names and kinds, spans and
@@ -45,7 +45,10 @@ export function pageIndex(data: ReportData, layout: ReportLayout, packed: Packed
     spanAt.set(s.spanId, i);
     return [names.id(s.name), kinds.id(s.kind), s.lane, s.offsetMs, s.durationMs, (s.open ? 1 : 0) | (s.error !== undefined ? 2 : 0), s.error ?? null, s.inputTokens ?? null, s.outputTokens ?? null];
   });
-  const events = data.events.map((e): IndexedEvent => [e.seq, e.ts - layout.startTs, e.spanId === undefined ? -1 : spanAt.get(e.spanId) ?? -1, kinds.id(e.kind)]);
+  const events = data.events.map((e): IndexedEvent => {
+    const at: IndexedEvent = [e.seq, e.ts - layout.startTs, e.spanId === undefined ? -1 : spanAt.get(e.spanId) ?? -1, kinds.id(e.kind)];
+    return e.message === undefined ? at : [...at, e.message];
+  });
   return { run: data.run, startTs: layout.startTs, endTs: layout.endTs, lanes: layout.lanes, names: names.table, kinds: kinds.table, spans, events, eventsPerBlock: packed.eventsPerBlock, stringsPerBlock: packed.stringsPerBlock };
 }
 
