@@ -14,5 +14,5 @@ test("SearchExtension contributes a tool and guidance and installs a middleware 
   const toolResult = provider.requests[1].messages.at(-1)!.content[0];
   assert.equal(toolResult.type === "tool_result" && toolResult.content, "product_docs: pricing", "the middleware trimmed the query");
   assert.deepEqual(extension.completed, ["search"]);
-  assert.deepEqual(agent.info.extensions, [{ name: "search_feature", level: "builtin", tools: ["search"], prompts: ["scope"], policies: [], lifecycle: [], middleware: ["NormalizeSearch"], observers: ["tool_call_end"], commands: [], templates: [] }]);
+  assert.deepEqual(agent.info.extensions, [{ name: "search_feature", level: "builtin", tools: ["search"], prompts: ["scope"], policies: [], lifecycle: [], middleware: ["NormalizeSearch"], observers: ["tool_call_end"], commands: [], templates: [], messageTypes: [] }]);
 });

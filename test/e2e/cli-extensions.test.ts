@@ -2,7 +2,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, ScriptedProvider, TrustStore, discover } from "@harnessx/core";
+import { Agent, ScriptedProvider, TrustStore, defineExtension, discover } from "@harnessx/core";
 import { FlightRecorderExtension } from "@harnessx/recorder";
 import { cliWorkspace, recordGuardedRun, supportScript, supportTools } from "@harnessx/cli/test-support";
 
@@ -19,7 +19,7 @@ describe("a recording says which extension contributed, blocked or allowed what"
   test("run.json lists each extension with its level and the ids of what it contributed", () => {
     const manifest = JSON.parse(readFileSync(join(cli.store, "runs", runId, "run.json"), "utf8"));
     const guard = manifest.extensions.find((e: { name: string }) => e.name === "guard");
-    assert.deepEqual(guard, { name: "guard", level: "builtin", tools: [], prompts: ["etiquette"], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [], commands: [], templates: [] });
+    assert.deepEqual(guard, { name: "guard", level: "builtin", tools: [], prompts: ["etiquette"], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [], commands: [], templates: [], messageTypes: [] });
     assert.deepEqual(manifest.extensions.map((e: { name: string }) => e.name), ["flight-recorder", "guard"]);
   });
 
@@ -62,7 +62,7 @@ export default function (hx: ExtensionContext): void {
     await agent.close();
 
     const manifest = JSON.parse(readFileSync(join(cli.store, "runs", projectRun, "run.json"), "utf8"));
-    assert.deepEqual(manifest.extensions[1], { name: "guard", level: "project", source: guardFile, tools: [], prompts: [], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [], commands: [], templates: [] });
+    assert.deepEqual(manifest.extensions[1], { name: "guard", level: "project", source: guardFile, tools: [], prompts: [], policies: ["no-flaky"], lifecycle: [], middleware: [], observers: [], commands: [], templates: [], messageTypes: [] });
     const r = await cli.trace("show", projectRun);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.includes(`  guard  [project]  ${guardFile}  policies no-flaky\n`), r.stdout);
@@ -84,7 +84,12 @@ describe("skills and commands from a trusted project's files are recorded and sh
     trustStore.trust(project);
     const found = await discover({ cwd: project, userDir, trustStore, builtins: [new FlightRecorderExtension({ dir: cli.store })] });
     const provider = new ScriptedProvider([{ toolCalls: [{ name: "load_skill", input: { name: "pricing" } }] }, { text: "The list price is 10." }]);
-    const agent = new Agent({ provider, name: "support-bot", extensions: found.extensions });
+    const notes = defineExtension({
+      name: "notes",
+      install: (ctx) => void ctx.registerMessageType("note", { render: ({ data }) => `remember ${String(data)}` }),
+      onTurnStart: (ctx) => ctx.appendMessage("note", "the discount"),
+    });
+    const agent = new Agent({ provider, name: "support-bot", extensions: [...found.extensions, notes] });
     const { runId: declaredRun, status } = await agent.run("/quote widgets");
     await agent.close();
     assert.equal(status, "completed");
@@ -95,5 +100,6 @@ describe("skills and commands from a trusted project's files are recorded and sh
     assert.ok(r.stdout.includes(`  commands  [project]  ${join(project, ".harnessx", "commands")}  commands quote\n`), r.stdout);
     assert.ok(r.stdout.includes(`command_invoked  /quote widgets (extension commands, ${commandFile}) sent a message of ${"Quote widgets for the customer.".length} chars`), r.stdout);
     assert.ok(r.stdout.includes(`skill_invoked  skill pricing loaded (23 chars) from ${skillFile}`), r.stdout);
+    assert.ok(r.stdout.includes("message_appended  note from notes (kept from the model): remember the discount"), r.stdout);
   });
 });

@@ -8,7 +8,7 @@ import { PayloadPacker } from "./payload-packer.js";
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
 /** Events whose one-line summary the event list shows beside the span: rare, and what a reader looks for. */
-const NOTED_KINDS = new Set(["command_invoked", "skill_invoked", "context_condensed", "custom", "checkpoint"]);
+const NOTED_KINDS = new Set(["command_invoked", "skill_invoked", "message_appended", "context_condensed", "custom", "checkpoint"]);
 
 function noteOf(event: RecordedEvent): string | undefined {
   if (event.kind === "error") return str(event.attrs.errorMessage) ?? "error";

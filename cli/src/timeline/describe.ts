@@ -65,6 +65,8 @@ function describeAttrs(event: RecordedEvent): string {
       const outcome = a.sent === false ? "acted, nothing sent to the model" : `sent a message of ${String(a.messageChars ?? "?")} chars`;
       return [line, `(${[str(a.extension) && `extension ${a.extension}`, str(a.source)].filter(Boolean).join(", ")})`, outcome].join(" ");
     }
+    case "message_appended":
+      return [`${String(a.type)} from ${String(a.extension)}`, a.toModel === false ? "(kept from the model)" : undefined, str(a.text) && `: ${cut(String(a.text), 120)}`].filter(Boolean).join(" ").replace(" :", ":");
     case "context_condensed":
       return [`dropped ${String(a.messagesDropped ?? "?")} messages`, a.summarized === true ? `summarized${str(a.summarizedBy) ? ` by ${a.summarizedBy}` : ""} (${String(a.summaryChars ?? "?")} chars)` : "marked, not summarized"].join(", ");
     case "recorder.dropped":

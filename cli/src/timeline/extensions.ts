@@ -1,7 +1,7 @@
 import type { ExtensionSummary } from "@harnessx/core";
 import { terminalSafe } from "../output/terminal-safe.js";
 
-const KINDS = ["tools", "prompts", "policies", "lifecycle", "middleware", "observers", "commands", "templates"] as const;
+const KINDS = ["tools", "prompts", "policies", "lifecycle", "middleware", "observers", "commands", "templates", "messageTypes"] as const;
 
 /**
  * One line per extension a run was recorded with: its name (and version, when it declares one),

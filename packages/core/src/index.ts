@@ -51,6 +51,7 @@ export {
   type ExtensionSummary,
   type CommandRecord,
   type LifecycleContribution,
+  type MessageTypeRecord,
   type MiddlewareRecord,
   type ObserverRecord,
   type PolicyContribution,
@@ -104,6 +105,9 @@ export { inputMessages, outputMessages, systemInstructions, toolDefinitions, typ
 export { traceEventOf, type AttributeValue, type Attributes, type SpanClose, type SpanDetail, type SpanError, type SpanEventSpec, type SpanOpen, type SpanSink, type SpillReference, type TraceEvent, type TracedAgent } from "./spans/span-model.js";
 
 export { ConversationMemory } from "./memory/conversation.js";
+export { isCustomEntry, type ConversationEntry, type CustomEntry, type CustomMessageData, type CustomMessages, type CustomMessageType } from "./messages/custom-messages.js";
+export type { MessageTypeSpec } from "./messages/message-types.js";
+export { projectConversation } from "./messages/projection.js";
 export type { SessionState } from "./session/session-state.js";
 export { assertJsonCompatible } from "./session/json-check.js";
 

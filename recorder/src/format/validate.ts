@@ -78,7 +78,7 @@ const SUMMARY = object({ events: count, byKind: recordOf(count), inputTokens: fi
 const RUN_ERROR = object({ message: string }, { name: string, code: string });
 const EXTENSION = object(
   { name: string, level: string },
-  { source: string, version: string, tools: arrayOf(string), prompts: arrayOf(string), policies: arrayOf(string), lifecycle: arrayOf(string), middleware: arrayOf(string), observers: arrayOf(string), commands: arrayOf(string), templates: arrayOf(string) },
+  { source: string, version: string, tools: arrayOf(string), prompts: arrayOf(string), policies: arrayOf(string), lifecycle: arrayOf(string), middleware: arrayOf(string), observers: arrayOf(string), commands: arrayOf(string), templates: arrayOf(string), messageTypes: arrayOf(string) },
 );
 
 const TOOL = object({ name: string, schemaSha256: string }, { description: string, extension: string, permission: string, concurrent: is((v) => typeof v === "boolean", "true or false"), replayPolicy: string, timeoutSeconds: finite, attempts: finite });

@@ -93,6 +93,10 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
       const data = captureContent ? event.data : { ...event.data, args: OMITTED };
       return { attrs: scalarsOf(data), payload: data };
     }
+    case "message_appended": {
+      const data = captureContent ? event.data : { ...event.data, data: OMITTED, ...(event.data.text !== undefined ? { text: OMITTED } : {}) };
+      return { attrs: scalarsOf(data), payload: data };
+    }
     default:
       return { attrs: scalarsOf(event.data), payload: event.data };
   }

@@ -31,6 +31,7 @@ import { readSessionState, type SessionState } from "../session/session-state.js
 import { assertJsonCompatible } from "../session/json-check.js";
 import { CommandRegistry, type CommandInfo } from "../commands/command-registry.js";
 import { TemplateRegistry, type PromptTemplates } from "../templates/template-registry.js";
+import { MessageTypeRegistry } from "../messages/message-types.js";
 
 export interface AgentOptions extends ConfigOptions {
   tools?: readonly Tool[];
@@ -64,6 +65,7 @@ export class Agent implements AsyncDisposable {
   readonly templates: PromptTemplates;
   private readonly commandRegistry = new CommandRegistry();
   private readonly templateRegistry = new TemplateRegistry();
+  private readonly messageTypes = new MessageTypeRegistry();
   private readonly prompts = new Registry<PromptFragment>();
   private readonly spans = new SpanScopes();
   private readonly policies = new Registry<Policy>();
@@ -107,6 +109,12 @@ export class Agent implements AsyncDisposable {
       state: this.state,
       commands: this.commandRegistry,
       templates: this.templateRegistry,
+      messageTypes: this.messageTypes,
+      appendEntry: (entry, text, toModel) => {
+        this.memory.push(entry);
+        const { type, extension, data } = entry;
+        return this.hooks.emit(HookEvent.MESSAGE_APPENDED, { type, extension, data, ...(text !== undefined ? { text } : {}), toModel }) ?? Promise.resolve();
+      },
       emitCustom: (extension, name, data, artifacts) => this.hooks.emit(HookEvent.CUSTOM, { extension, name, data, ...(artifacts?.length ? { artifacts } : {}) } as CustomData) ?? Promise.resolve(),
       emitError: (source, error, extension, dropped) => this.hooks.emit(HookEvent.ERROR, { source, error, extension, ...(dropped !== undefined ? { dropped } : {}) }) ?? Promise.resolve(),
       emitEvent: (event, data) => this.hooks.emit(event, data) ?? Promise.resolve(),
@@ -131,6 +139,7 @@ export class Agent implements AsyncDisposable {
       spans: this.spans,
       extensions: this.extensions,
       commands: this.commandRegistry,
+      messageTypes: this.messageTypes,
       todos: this.todos,
     };
   }
@@ -230,7 +239,7 @@ export class Agent implements AsyncDisposable {
       format: "harnessx.session",
       version: 1,
       sessionId: this.sessionId,
-      messages: this.memory.messages.slice(),
+      messages: this.memory.entries.slice(),
       todos: this.todos.current.slice(),
       extensions: this.extensions.saveStates(),
     };

@@ -45,13 +45,14 @@ function isPlainUserMessage(m: Message): boolean {
  */
 export function shrinkToolResults(messages: readonly Message[]): Message[] | undefined {
   let changed = false;
+  // Unchanged messages stay the same objects: custom entries stay anchored to them.
   const out = messages.map((m): Message => {
-    if (m.role !== "user") return m;
+    if (m.role !== "user" || !m.content.some((b) => b.type === "tool_result" && b.content.length > 2000)) return m;
+    changed = true;
     return {
       ...m,
       content: m.content.map((b) => {
         if (b.type !== "tool_result" || b.content.length <= 2000) return b;
-        changed = true;
         return { ...b, content: `${b.content.slice(0, 1000)}\n[harnessx: ${b.content.length - 1000} characters removed to fit the context window]` };
       }),
     };
@@ -63,7 +64,7 @@ export function shrinkToolResults(messages: readonly Message[]): Message[] | und
 export async function condenseHistory(services: EngineServices): Promise<boolean> {
   const outcome = condense(services.memory.messages);
   if (!outcome) return false;
-  services.memory.replace(outcome.messages);
+  services.memory.replaceMessages(outcome.messages);
   await fire(services, HookEvent.CONTEXT_CONDENSED, { messagesDropped: outcome.messagesDropped, summaryChars: outcome.summaryChars, summarized: false });
   return true;
 }
@@ -71,6 +72,6 @@ export async function condenseHistory(services: EngineServices): Promise<boolean
 /** Cuts the large tool results of the run's history in place; false when none is that large. */
 export function shrinkHistory(services: EngineServices): boolean {
   const shrunk = shrinkToolResults(services.memory.messages);
-  if (shrunk) services.memory.replace(shrunk);
+  if (shrunk) services.memory.replaceMessages(shrunk);
   return shrunk !== undefined;
 }

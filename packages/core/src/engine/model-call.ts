@@ -4,6 +4,7 @@ import type { Usage } from "../types/content.js";
 import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 import { linkedSignal, sleep, type LinkedSignal } from "../util/abort.js";
 import { currentScope, inScope } from "../spans/scopes.js";
+import { projectConversation } from "../messages/projection.js";
 import { checkResponse } from "./response-check.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
 
@@ -30,7 +31,9 @@ export function callModel(services: EngineServices, input: ModelCallInput): Prom
 
 async function callModelInScope(services: EngineServices, input: ModelCallInput): Promise<ProviderResponse> {
   const { config, memory, middleware } = services;
-  const [messages, tools] = middleware.has("beforeLlmCall") ? await middleware.beforeLlmCall(memory.messages, input.tools) : [memory.messages, input.tools];
+  // Custom entries reach the model only as their types project them; without any, the history is sent as it is.
+  const history = memory.customCount === 0 ? memory.messages : projectConversation(memory.entries, services.messageTypes);
+  const [messages, tools] = middleware.has("beforeLlmCall") ? await middleware.beforeLlmCall(history, input.tools) : [history, input.tools];
   const { system, prefixKey } = services.prompt.compose(tools);
   const stream = input.sink.streaming && typeof services.provider.stream === "function";
   const request: ModelRequest = {

@@ -16,6 +16,7 @@ import type { RunEvent } from "./run-types.js";
 import type { SystemPromptComposer } from "../prompt/system-prompt.js";
 import type { SpanScopes } from "../spans/scopes.js";
 import type { CommandRegistry } from "../commands/command-registry.js";
+import type { MessageTypeRegistry } from "../messages/message-types.js";
 
 /** Everything one run works with; built by the Agent. */
 export interface EngineServices {
@@ -33,6 +34,7 @@ export interface EngineServices {
   spans: SpanScopes;
   extensions: ExtensionHost;
   commands: CommandRegistry;
+  messageTypes: MessageTypeRegistry;
   todos: { current: TodoItem[] };
 }
 

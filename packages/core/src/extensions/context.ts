@@ -18,6 +18,9 @@ import type { CustomEventName, CustomEvents } from "../hooks/custom-events.js";
 import type { ArtifactRef } from "../types/content.js";
 import type { CommandRegistry, CommandSpec } from "../commands/command-registry.js";
 import type { TemplateRegistry, TemplateSpec } from "../templates/template-registry.js";
+import type { CustomEntry, CustomMessageData, CustomMessageType } from "../messages/custom-messages.js";
+import type { MessageTypeRegistry, MessageTypeSpec } from "../messages/message-types.js";
+import { assertJsonCompatible } from "../session/json-check.js";
 import type { ExtensionContribution, PromptFragment } from "./contribution.js";
 import type { ContributionLedger } from "./ledger.js";
 import { validateContribution } from "./validate-contribution.js";
@@ -81,6 +84,16 @@ export interface ExtensionContext {
   registerCommand(name: string, spec: CommandSpec<ExtensionContext> & { source?: string }): Registration;
   /** Registers a prompt template (`{{parameter}}` placeholders) that `agent.templates.render` fills in. */
   registerTemplate(spec: TemplateSpec): Registration;
+  /**
+   * Declares a custom conversation entry type: whether (`toModel`) and how its entries reach the
+   * model, and how they read to people (`render`). Types are typed by merging into `CustomMessages`.
+   */
+  registerMessageType<K extends CustomMessageType>(type: K, spec: MessageTypeSpec<K>): Registration;
+  /**
+   * Appends an entry of a type this extension registered to the conversation: it is saved with
+   * the session, recorded (`MESSAGE_APPENDED`, with its rendered text) and projected at each request.
+   */
+  appendMessage<K extends CustomMessageType>(type: K, data: CustomMessageData<K>): Promise<void>;
   /** Shared agent metadata; prefix keys with your extension's name. */
   getState<T = unknown>(key: string, fallback?: T): T | undefined;
   setState(key: string, value: unknown): void;
@@ -99,6 +112,9 @@ export interface ExtensionServices {
   state: Map<string, unknown>;
   commands: CommandRegistry;
   templates: TemplateRegistry;
+  messageTypes: MessageTypeRegistry;
+  /** Adds a custom entry to the conversation and reports it (`MESSAGE_APPENDED`). */
+  appendEntry(entry: CustomEntry<string>, text: string | undefined, toModel: boolean): Promise<void>;
   emitCustom(extension: string, name: string, data: unknown, artifacts?: readonly ArtifactRef[]): Promise<void>;
   emitError(source: ErrorSource, error: Error, extension: string, dropped?: number): Promise<void>;
   emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
@@ -234,6 +250,28 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
       guard();
       const { registration: reg, info } = services.templates.register(spec, name);
       return own(reg, ledger.add("templates", Object.freeze({ name: info.name, parameters: info.parameters, extension: name })));
+    },
+    registerMessageType<K extends CustomMessageType>(type: K, spec: MessageTypeSpec<K>): Registration {
+      guard();
+      const reg = services.messageTypes.register(type, spec as MessageTypeSpec<string>, name);
+      return own(reg, ledger.add("messageTypes", Object.freeze({ type, extension: name, toModel: typeof spec.toModel === "function" })));
+    },
+    async appendMessage<K extends CustomMessageType>(type: K, data: CustomMessageData<K>): Promise<void> {
+      guard();
+      const bound = services.messageTypes.get(type);
+      if (!bound || bound.extension !== name) throw new ExtensionError(name, `cannot append a "${type}" entry: an extension appends only message types it registered (registerMessageType)`);
+      try {
+        assertJsonCompatible(data, `$.${type}`);
+      } catch (err) {
+        throw new ExtensionError(name, `the data of a "${type}" entry must be JSON: ${(err as Error).message}`, { cause: err });
+      }
+      let text: string | undefined;
+      try {
+        text = bound.spec.render?.({ type, data });
+      } catch (err) {
+        await services.emitError("extension", new ExtensionError(name, `render of message type "${type}" failed: ${(err as Error).message}`, { cause: err }), name);
+      }
+      await services.appendEntry({ role: "custom", type, data, extension: name }, typeof text === "string" ? text : undefined, bound.spec.toModel !== undefined);
     },
     getState<T = unknown>(key: string, fallback?: T): T | undefined {
       return services.state.has(key) ? (services.state.get(key) as T) : fallback;

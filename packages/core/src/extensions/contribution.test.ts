@@ -19,6 +19,7 @@ import { defineExtension, type ExtensionLike } from "./extension.js";
 import { ExtensionHost } from "./host.js";
 import { CommandRegistry } from "../commands/command-registry.js";
 import { TemplateRegistry } from "../templates/template-registry.js";
+import { MessageTypeRegistry } from "../messages/message-types.js";
 
 const provider = () => new ScriptedProvider([{ text: "ok" }, { text: "ok" }], { recordRequests: true });
 const declaring = (name: string, members: ContributionMembers | (() => unknown)) =>
@@ -39,7 +40,7 @@ function hostWith(extensions: ExtensionLike[]) {
   const info = createAgentInfo({ sessionId: "s", provider: "scripted", config, toolNames: () => tools.names(), tools: () => [], extensions: () => [] });
   const services = {
     info, redactor: new Redactor(), spans: new SpanScopes(), tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), state: new Map(),
-    commands: new CommandRegistry(), templates: new TemplateRegistry(),
+    commands: new CommandRegistry(), templates: new TemplateRegistry(), messageTypes: new MessageTypeRegistry(), appendEntry: async () => {},
     emitCustom: async () => {}, emitError: async () => {}, emitEvent: async () => {},
   };
   return { tools, create: () => new ExtensionHost(extensions, services, { maxFragmentChars: 4000 }, () => undefined) };

@@ -55,6 +55,14 @@ export interface CommandRecord {
   readonly extension: string;
 }
 
+/** A custom message type an extension registered (`ctx.registerMessageType`). */
+export interface MessageTypeRecord {
+  readonly type: string;
+  readonly extension: string;
+  /** Whether its entries can reach the model. */
+  readonly toModel: boolean;
+}
+
 /** A prompt template an extension registered (`ctx.registerTemplate`). */
 export interface TemplateRecord {
   readonly name: string;
@@ -73,7 +81,7 @@ type Stamped<T> = T & { readonly extension: string };
 /**
  * Everything one extension offers, as one deeply frozen value: the four declared kinds
  * (tools, prompt fragments, policies, lifecycle hooks), each member stamped with the
- * extension, plus what `install` registered (middleware, observers, commands, templates). The host validates
+ * extension, plus what `install` registered (middleware, observers, commands, templates, message types). The host validates
  * a declared value whole and refuses it as a unit.
  */
 export interface ExtensionContribution {
@@ -86,6 +94,7 @@ export interface ExtensionContribution {
   readonly observers: readonly ObserverRecord[];
   readonly commands: readonly CommandRecord[];
   readonly templates: readonly TemplateRecord[];
+  readonly messageTypes: readonly MessageTypeRecord[];
   /** Set by the host on installed values: the trust level the extension was loaded at. */
   readonly level?: TrustLevel;
   /** Set by the host on installed values: the file a discovered extension came from. */
@@ -125,6 +134,7 @@ export function contribution(extension: string | { readonly name: string }, memb
     observers: [],
     commands: [],
     templates: [],
+    messageTypes: [],
   };
   return deepFreeze(value);
 }
@@ -160,6 +170,7 @@ export interface ExtensionSummary {
   observers: string[];
   commands: string[];
   templates: string[];
+  messageTypes: string[];
 }
 
 export function summarize(value: ExtensionContribution): ExtensionSummary {
@@ -176,5 +187,6 @@ export function summarize(value: ExtensionContribution): ExtensionSummary {
     observers: value.observers.map((o) => o.event),
     commands: value.commands.map((c) => c.name),
     templates: value.templates.map((t) => t.name),
+    messageTypes: value.messageTypes.map((m) => m.type),
   };
 }

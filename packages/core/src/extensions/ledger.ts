@@ -11,7 +11,7 @@ type Member<K extends Kind> = Members[K][number];
  * `agent.contributions()`. Members leave it when their registration is closed.
  */
 export class ContributionLedger {
-  private readonly members: { [K in Kind]: Member<K>[] } = { tools: [], prompts: [], policies: [], lifecycle: [], middleware: [], observers: [], commands: [], templates: [] };
+  private readonly members: { [K in Kind]: Member<K>[] } = { tools: [], prompts: [], policies: [], lifecycle: [], middleware: [], observers: [], commands: [], templates: [], messageTypes: [] };
 
   constructor(readonly extension: string, readonly level: TrustLevel, readonly source: string | undefined, readonly version?: string) {}
 
@@ -49,6 +49,7 @@ export class ContributionLedger {
       observers: [...this.members.observers],
       commands: [...this.members.commands],
       templates: [...this.members.templates],
+      messageTypes: [...this.members.messageTypes],
     });
   }
 }

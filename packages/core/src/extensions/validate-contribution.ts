@@ -11,7 +11,7 @@ export interface ContributionCheck {
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
-const REGISTERED_KINDS = ["middleware", "observers", "commands", "templates"] as const;
+const REGISTERED_KINDS = ["middleware", "observers", "commands", "templates", "messageTypes"] as const;
 const KNOWN_KEYS = new Set<string>(["extension", ...DECLARED_KINDS, ...REGISTERED_KINDS]);
 const PERMISSIONS = new Set(["allow", "ask", "deny"]);
 const TIERS = new Set(["guidance", "context"]);

@@ -17,6 +17,7 @@ export const HookEvent = {
   SANDBOX_EXEC: "sandbox_exec",
   CHECKPOINT: "checkpoint",
   COMMAND_INVOKED: "command_invoked",
+  MESSAGE_APPENDED: "message_appended",
   RECOVERY: "recovery",
   TODOS_UPDATED: "todos_updated",
   CUSTOM: "custom",

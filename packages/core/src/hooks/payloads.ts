@@ -134,6 +134,17 @@ export interface CommandInvokedData {
   sent: boolean;
   messageChars: number;
 }
+export interface MessageAppendedData {
+  /** The custom entry's type. */
+  type: string;
+  /** The extension that appended it (and registered its type). */
+  extension: string;
+  data: unknown;
+  /** What the type's `render` made of it, for people reading a recording. */
+  text?: string;
+  /** Whether the type has a `toModel`: false means the entry never reaches the model. */
+  toModel: boolean;
+}
 export interface CheckpointData {
   sessionId: string;
   runId: string;
@@ -186,6 +197,7 @@ export interface HookPayloads {
   [HookEvent.SANDBOX_EXEC]: SandboxExecData;
   [HookEvent.CHECKPOINT]: CheckpointData;
   [HookEvent.COMMAND_INVOKED]: CommandInvokedData;
+  [HookEvent.MESSAGE_APPENDED]: MessageAppendedData;
   [HookEvent.RECOVERY]: RecoveryData;
   [HookEvent.TODOS_UPDATED]: TodosUpdatedData;
   [HookEvent.CUSTOM]: CustomData;

@@ -1,7 +1,9 @@
+import { isCustomEntry, type ConversationEntry } from "../messages/custom-messages.js";
 import type { ContentBlock, Message, ToolResultBlock, TextBlock } from "../types/content.js";
 
-/** Rough size of a message in characters (tokens are estimated as chars / 4). */
-export function messageChars(message: Message): number {
+/** Rough size of an entry in characters (tokens are estimated as chars / 4); a custom entry by its data's JSON. */
+export function messageChars(message: ConversationEntry): number {
+  if (isCustomEntry(message)) return 8 + estimateJsonChars(message.data);
   let n = 8;
   for (const block of message.content as Array<ContentBlock | ToolResultBlock | TextBlock>) {
     switch (block.type) {
@@ -32,16 +34,30 @@ function estimateJsonChars(value: unknown): number {
 }
 
 /**
- * The conversation: typed messages kept in order. Provider-owned blocks are
- * stored as received and sent back byte for byte. Size is tracked as messages
- * are added, so budget checks cost nothing per step.
+ * The conversation: model messages and extensions' custom entries, kept in order. Provider-owned
+ * blocks are stored as received and sent back byte for byte. Size is tracked as entries are
+ * added, so budget checks cost nothing per step.
  */
 export class ConversationMemory {
-  private items: Message[] = [];
+  private items: ConversationEntry[] = [];
   private chars = 0;
+  private customs = 0;
+  private standard: readonly Message[] | undefined;
 
+  /** The model messages, without custom entries (the same array until the conversation changes). */
   get messages(): readonly Message[] {
+    this.standard ??= this.customs === 0 ? (this.items as Message[]) : this.items.filter((e): e is Message => !isCustomEntry(e));
+    return this.standard;
+  }
+
+  /** Every entry, custom ones included, in order. */
+  get entries(): readonly ConversationEntry[] {
     return this.items;
+  }
+
+  /** Custom entries held; zero means the messages are the whole conversation. */
+  get customCount(): number {
+    return this.customs;
   }
 
   get length(): number {
@@ -53,15 +69,45 @@ export class ConversationMemory {
     return Math.ceil(this.chars / 4);
   }
 
-  push(message: Message): void {
-    this.items.push(message);
-    this.chars += messageChars(message);
+  push(entry: ConversationEntry): void {
+    this.items.push(entry);
+    this.chars += messageChars(entry);
+    if (isCustomEntry(entry)) this.customs++;
+    // Without custom entries the messages are the entries themselves; otherwise their filtered copy is now stale.
+    if (this.customs > 0) this.standard = undefined;
   }
 
-  /** Replaces the whole conversation (session load, condensation). */
-  replace(messages: readonly Message[]): void {
-    this.items = [...messages];
+  /** Replaces the whole conversation, custom entries included (session load). */
+  replace(entries: readonly ConversationEntry[]): void {
+    this.items = [...entries];
     this.chars = this.items.reduce((n, m) => n + messageChars(m), 0);
+    this.customs = this.items.filter(isCustomEntry).length;
+    this.standard = undefined;
+  }
+
+  /**
+   * Replaces the model messages (condensing, shrinking) and keeps every custom entry: each stays
+   * after the message it followed when that message is kept (the same object), else it moves to
+   * just after the first message, in order.
+   */
+  replaceMessages(messages: readonly Message[]): void {
+    if (this.customs === 0) return this.replace(messages);
+    const after = new Map<Message | null, ConversationEntry[]>();
+    let previous: Message | null = null;
+    for (const entry of this.items) {
+      if (!isCustomEntry(entry)) previous = entry;
+      else after.set(previous, [...(after.get(previous) ?? []), entry]);
+    }
+    const kept = new Set<Message | null>([null, ...messages]);
+    const orphans = [...after].filter(([anchor]) => !kept.has(anchor)).flatMap(([, entries]) => entries);
+    const out: ConversationEntry[] = [...(after.get(null) ?? [])];
+    messages.forEach((message, i) => {
+      out.push(message);
+      if (i === 0) out.push(...orphans);
+      out.push(...(after.get(message) ?? []));
+    });
+    if (messages.length === 0) out.push(...orphans);
+    this.replace(out);
   }
 
   clear(): void {

@@ -1,14 +1,15 @@
 import { SessionStateError } from "../errors.js";
 import type { SavedExtensionState } from "../extensions/host.js";
 import type { TodoItem } from "../tools/todos.js";
-import type { Message } from "../types/content.js";
+import type { ConversationEntry } from "../messages/custom-messages.js";
 
 /** What `saveSession()` returns: JSON-compatible, versioned. */
 export interface SessionState {
   format: "harnessx.session";
   version: 1;
   sessionId: string;
-  messages: Message[];
+  /** Model messages and custom entries, in order. */
+  messages: ConversationEntry[];
   todos: TodoItem[];
   extensions: Record<string, SavedExtensionState>;
 }
@@ -21,8 +22,12 @@ export function readSessionState(value: unknown): SessionState {
   if (s.version !== 1) throw new SessionStateError(`session state version ${JSON.stringify(s.version)} is not supported (this version reads 1)`, "$.version");
   if (!Array.isArray(s.messages)) throw new SessionStateError("session state messages must be an array", "$.messages");
   s.messages.forEach((m, i) => {
+    if (m?.role === "custom") {
+      if (typeof m.type !== "string" || typeof m.extension !== "string") throw new SessionStateError(`custom entry ${i} must have a type and an extension`, `$.messages[${i}]`);
+      return;
+    }
     if (!m || (m.role !== "user" && m.role !== "assistant") || !Array.isArray(m.content)) {
-      throw new SessionStateError(`message ${i} must have role "user" or "assistant" and a content array`, `$.messages[${i}]`);
+      throw new SessionStateError(`message ${i} must have role "user", "assistant" or "custom" and a content array`, `$.messages[${i}]`);
     }
   });
   if (s.todos !== undefined && !Array.isArray(s.todos)) throw new SessionStateError("session state todos must be an array", "$.todos");

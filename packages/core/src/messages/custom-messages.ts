@@ -1,0 +1,39 @@
+import type { Message } from "../types/content.js";
+
+/**
+ * Custom conversation entries by type, with their data. Extensions declare theirs by
+ * declaration merging, which types `ctx.appendMessage(type, data)` and `toModel`/`render`:
+ *
+ * ```ts
+ * declare module "@harnessx/core" {
+ *   interface CustomMessages { "deploy.status": { service: string; healthy: boolean } }
+ * }
+ * ```
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface CustomMessages {}
+
+export type CustomMessageType = [keyof CustomMessages & string] extends [never] ? string : keyof CustomMessages & string;
+
+/** The data of a custom entry of type `K` (anything JSON while no type is declared). */
+export type CustomMessageData<K extends string> = K extends keyof CustomMessages ? CustomMessages[K] : unknown;
+
+/**
+ * An entry of the conversation that is not a model message: an extension's own record (a
+ * command's output, a status, a note). It lives in the conversation and its saved sessions;
+ * it reaches the model only as what its type's `toModel` makes of it.
+ */
+export interface CustomEntry<K extends string = CustomMessageType> {
+  role: "custom";
+  type: K;
+  data: CustomMessageData<K>;
+  /** The extension that appended it. */
+  extension: string;
+}
+
+/** What the conversation holds: model messages and custom entries, in order. */
+export type ConversationEntry = Message | CustomEntry<string>;
+
+export function isCustomEntry(entry: ConversationEntry): entry is CustomEntry<string> {
+  return entry.role === "custom";
+}
