@@ -5,7 +5,8 @@ export type { RunResult, RunStatus, RunEvent, RunOptions, PendingApproval, Appro
 export type { RunStream } from "./engine/run-stream.js";
 export { prefixKey } from "./prompt/system-prompt.js";
 export { parseSystemPrompt, renderSystemPrompt, type RenderedFragment } from "./prompt/sections.js";
-export { condense, type CondenseOutcome } from "./engine/condense.js";
+export { condense, planCondense, type CondenseOutcome, type CondensePlan } from "./engine/condense.js";
+export { SummarizingCompactor, type SummarizingCompactorOptions } from "./compaction/summarizing-compactor.js";
 
 export * from "./types/content.js";
 export * from "./types/provider.js";
@@ -23,7 +24,7 @@ export { PermissionManager, type PermissionManagerOptions } from "./permissions/
 export type { Permission, PermissionDecision } from "./permissions/decision.js";
 export type { Policy, PolicyRequest, PolicyVerdict } from "./permissions/policy.js";
 
-export { Middleware, type MiddlewareLike, type MiddlewareStage } from "./middleware/middleware.js";
+export { Middleware, type CompactAnswer, type CompactReason, type CompactRequest, type MiddlewareLike, type MiddlewareStage } from "./middleware/middleware.js";
 export { MiddlewarePipeline } from "./middleware/pipeline.js";
 
 export { HookEvent, ALL_HOOK_EVENTS, REPORTED_EVENTS, type ReportedEvent } from "./hooks/events.js";

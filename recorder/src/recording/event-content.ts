@@ -93,6 +93,11 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
       const data = captureContent ? event.data : { ...event.data, args: OMITTED };
       return { attrs: scalarsOf(data), payload: data };
     }
+    case "context_condensed": {
+      // The summary is content (it retells the dropped conversation): the payload holds it, the attributes only its facts.
+      const { summary, ...facts } = event.data;
+      return { attrs: scalarsOf(facts), payload: summary === undefined ? facts : { ...facts, summary: captureContent ? summary : OMITTED } };
+    }
     case "message_appended": {
       const data = captureContent ? event.data : { ...event.data, data: OMITTED, ...(event.data.text !== undefined ? { text: OMITTED } : {}) };
       return { attrs: scalarsOf(data), payload: data };

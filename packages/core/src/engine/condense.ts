@@ -1,4 +1,5 @@
 import { HookEvent } from "../hooks/events.js";
+import type { CompactReason } from "../middleware/middleware.js";
 import type { Message } from "../types/content.js";
 import { fire, type EngineServices } from "./services.js";
 
@@ -8,12 +9,18 @@ export interface CondenseOutcome {
   summaryChars: number;
 }
 
+/** Where a conversation can be cut: it keeps `messages[0]` and `messages[cut..]`. */
+export interface CondensePlan {
+  cut: number;
+  dropped: readonly Message[];
+}
+
 /**
- * Drops the oldest part of a conversation, keeping the first user message and
- * the most recent `keepRatio` of it. The kept part starts at an assistant or
- * plain user message, so no tool result loses its call. Returns undefined when nothing can be dropped.
+ * Where to cut a conversation to keep its first user message and the most recent `keepRatio`
+ * of it: the kept part starts at an assistant or plain user message, so no tool result loses
+ * its call. Undefined when nothing can be dropped.
  */
-export function condense(messages: readonly Message[], keepRatio = 0.5): CondenseOutcome | undefined {
+export function planCondense(messages: readonly Message[], keepRatio = 0.5): CondensePlan | undefined {
   if (messages.length < 4) return undefined;
   const target = Math.max(1, Math.floor(messages.length * (1 - keepRatio)));
   let cut = -1;
@@ -24,15 +31,26 @@ export function condense(messages: readonly Message[], keepRatio = 0.5): Condens
     }
   }
   if (cut <= 1) return undefined;
-  const dropped = messages.slice(1, cut);
+  return { cut, dropped: messages.slice(1, cut) };
+}
+
+/**
+ * Drops the oldest part of a conversation (see `planCondense`) and puts in its place a
+ * summary, when one is given, else a marker saying what was dropped. Undefined when nothing can be dropped.
+ */
+export function condense(messages: readonly Message[], keepRatio = 0.5, summary?: { text: string; by: string }, plan = planCondense(messages, keepRatio)): CondenseOutcome | undefined {
+  if (!plan) return undefined;
+  const { cut, dropped } = plan;
   const toolCalls = dropped.reduce((n, m) => n + (m.role === "assistant" ? m.content.filter((b) => b.type === "tool_call").length : 0), 0);
-  const summary = `[harnessx: ${dropped.length} earlier messages (${toolCalls} tool calls) were condensed to fit the context budget.]`;
+  const text = summary
+    ? `[harnessx: ${dropped.length} earlier messages (${toolCalls} tool calls) were replaced by this summary from ${summary.by}]\n${summary.text}`
+    : `[harnessx: ${dropped.length} earlier messages (${toolCalls} tool calls) were condensed to fit the context budget.]`;
   const kept = messages.slice(cut);
   const first = messages[0];
   // Two user messages in a row are merged so providers that require alternation accept the history.
-  const head: Message = { role: "user", content: [...(first.role === "user" ? first.content : []), { type: "text", text: summary }] };
+  const head: Message = { role: "user", content: [...(first.role === "user" ? first.content : []), { type: "text", text }] };
   const out: Message[] = kept[0].role === "user" ? [{ role: "user", content: [...head.content, ...kept[0].content] }, ...kept.slice(1)] : [head, ...kept];
-  return { messages: out, messagesDropped: dropped.length, summaryChars: summary.length };
+  return { messages: out, messagesDropped: dropped.length, summaryChars: text.length };
 }
 
 function isPlainUserMessage(m: Message): boolean {
@@ -60,12 +78,26 @@ export function shrinkToolResults(messages: readonly Message[]): Message[] | und
   return changed ? out : undefined;
 }
 
-/** Condenses the run's history in place (CONTEXT_CONDENSED); false when nothing can be dropped. */
-export async function condenseHistory(services: EngineServices): Promise<boolean> {
-  const outcome = condense(services.memory.messages);
-  if (!outcome) return false;
-  services.memory.replaceMessages(outcome.messages);
-  await fire(services, HookEvent.CONTEXT_CONDENSED, { messagesDropped: outcome.messagesDropped, summaryChars: outcome.summaryChars, summarized: false });
+/**
+ * Condenses the run's history in place (CONTEXT_CONDENSED): the first `beforeCompact` answer
+ * summarizes what is dropped, else it is dropped and marked. False when nothing can be dropped.
+ */
+export async function condenseHistory(services: EngineServices, reason: CompactReason): Promise<boolean> {
+  const { memory, middleware, config } = services;
+  const plan = planCondense(memory.messages);
+  if (!plan) return false;
+  const answer = middleware.has("beforeCompact")
+    ? await middleware.beforeCompact({ messages: memory.messages, dropping: plan.dropped, reason, budgetTokens: config.contextBudgetTokens })
+    : undefined;
+  const outcome = condense(memory.messages, undefined, answer ? { text: answer.summary, by: answer.by } : undefined, plan)!;
+  memory.replaceMessages(outcome.messages);
+  await fire(services, HookEvent.CONTEXT_CONDENSED, {
+    messagesDropped: outcome.messagesDropped,
+    summaryChars: outcome.summaryChars,
+    summarized: answer !== undefined,
+    ...(answer ? { summarizedBy: answer.by, summary: answer.summary } : {}),
+    reason,
+  });
   return true;
 }
 

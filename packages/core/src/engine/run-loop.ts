@@ -201,7 +201,7 @@ export class RunLoop {
   /** Calls the model; condenses first when over budget, and again on a context-overflow refusal. */
   private async callModelWithRecovery(): Promise<ProviderResponse> {
     const { config, memory } = this.services;
-    if (config.condense && memory.estimatedTokens > config.contextBudgetTokens) await condenseHistory(this.services);
+    if (config.condense && memory.estimatedTokens > config.contextBudgetTokens) await condenseHistory(this.services, "budget");
     for (;;) {
       try {
         this.modelCalls++;
@@ -219,7 +219,7 @@ export class RunLoop {
           continue;
         }
         if (!(err instanceof ProviderError) || err.kind !== "context_overflow" || this.made("context_overflow") + this.made("context_overflow_spill") >= 3) throw err;
-        if (await condenseHistory(this.services)) {
+        if (await condenseHistory(this.services, "overflow")) {
           await this.recover("context_overflow", null);
         } else if (shrinkHistory(this.services)) {
           await this.recover("context_overflow_spill", null);

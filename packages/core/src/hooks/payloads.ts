@@ -74,7 +74,13 @@ export interface RetryData {
 export interface ContextCondensedData {
   messagesDropped: number;
   summaryChars: number;
+  /** True when a `beforeCompact` answer replaced the dropped history; false for the drop-and-mark fallback. */
   summarized: boolean;
+  /** Who summarized: the extension (or middleware) whose `beforeCompact` answered. */
+  summarizedBy?: string;
+  /** The text that now stands for the dropped messages. */
+  summary?: string;
+  reason?: "budget" | "overflow";
 }
 export interface RepetitionData {
   period: number;

@@ -1,6 +1,23 @@
 import type { Message, ToolCall, ToolResult } from "../types/content.js";
 import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 
+/** Why the history is being compacted: over the context budget, or refused by the provider as too long. */
+export type CompactReason = "budget" | "overflow";
+
+/** What `beforeCompact` is asked: the history, the part about to be dropped, and why. */
+export interface CompactRequest {
+  readonly messages: readonly Message[];
+  /** The messages compaction drops (the first user message and the recent part are kept). */
+  readonly dropping: readonly Message[];
+  readonly reason: CompactReason;
+  readonly budgetTokens: number;
+}
+
+/** A summary that replaces the dropped history. */
+export interface CompactAnswer {
+  summary: string;
+}
+
 /**
  * Transformations around model and tool calls. Override the stages you need;
  * the base stages return their input unchanged. Plain objects with some of
@@ -23,6 +40,12 @@ export interface MiddlewareLike {
   wrapToolExecution?<T>(call: ToolCall, execute: () => Promise<T>): Promise<T>;
   /** Runs around one model call (its retries included), like `wrapToolExecution`. */
   wrapModelCall?<T>(request: ModelRequest, send: () => Promise<T>): Promise<T>;
+  /**
+   * Before the history is compacted: return `{ summary }` to replace the dropped messages with
+   * it, or nothing to pass. The first middleware that answers (install order) supplies it; a
+   * throw fails the run (it rewrites what the model will know).
+   */
+  beforeCompact?(request: CompactRequest): Promise<CompactAnswer | undefined | void>;
 }
 
 export class Middleware implements MiddlewareLike {
@@ -47,9 +70,12 @@ export class Middleware implements MiddlewareLike {
   async wrapModelCall<T>(_request: ModelRequest, send: () => Promise<T>): Promise<T> {
     return send();
   }
+  async beforeCompact(_request: CompactRequest): Promise<CompactAnswer | undefined> {
+    return undefined;
+  }
 }
 
-export type MiddlewareStage = "beforeLlmCall" | "afterLlmCall" | "beforeToolExecution" | "afterToolExecution" | "wrapToolExecution" | "wrapModelCall";
+export type MiddlewareStage = "beforeLlmCall" | "afterLlmCall" | "beforeToolExecution" | "afterToolExecution" | "wrapToolExecution" | "wrapModelCall" | "beforeCompact";
 
 /** True when `mw` really implements `stage` (not the base class's pass-through). */
 export function implementsStage(mw: MiddlewareLike, stage: MiddlewareStage): boolean {

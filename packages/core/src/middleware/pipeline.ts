@@ -2,7 +2,7 @@ import { MiddlewareError, toError } from "../errors.js";
 import { registration, type Registration } from "../registration.js";
 import type { Message, ToolCall, ToolResult } from "../types/content.js";
 import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
-import { implementsStage, middlewareName, type MiddlewareLike, type MiddlewareStage } from "./middleware.js";
+import { implementsStage, middlewareName, type CompactRequest, type MiddlewareLike, type MiddlewareStage } from "./middleware.js";
 import { historyProviderOwnedChange, providerOwnedChange } from "./provider-owned.js";
 
 /**
@@ -113,6 +113,19 @@ export class MiddlewarePipeline {
       current = out;
     }
     return current;
+  }
+
+  /** The first summary a `beforeCompact` answers, with who answered (its extension, else the middleware's name). */
+  async beforeCompact(request: CompactRequest): Promise<{ summary: string; by: string } | undefined> {
+    for (const mw of this.stage("beforeCompact")) {
+      const out: unknown = await this.run(mw, "beforeCompact", () => mw.beforeCompact!(request));
+      if (out === undefined || out === null) continue;
+      const summary = (out as { summary?: unknown }).summary;
+      if (typeof out !== "object" || typeof summary !== "string") throw this.failure(mw, "beforeCompact", "must return { summary: string } or nothing");
+      if (summary.trim() === "") continue;
+      return { summary, by: this.owners.get(mw) ?? middlewareName(mw) };
+    }
+    return undefined;
   }
 
   /** Runs `execute` inside every `wrapToolExecution`, the first added outermost. */
