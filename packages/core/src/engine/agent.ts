@@ -1,5 +1,5 @@
 import { HarnessError } from "../errors.js";
-import type { ExtensionServices } from "../extensions/context.js";
+import type { ExtensionServices } from "../extensions/extension-services.js";
 import type { ExtensionContribution, PromptFragment } from "../extensions/contribution.js";
 import type { ExtensionEntry } from "../extensions/extension.js";
 import { ExtensionHost } from "../extensions/host.js";

@@ -3,12 +3,12 @@ import { HookEvent } from "../hooks/events.js";
 import type { ErrorSource, RecoveryReason } from "../hooks/payloads.js";
 import type { AssistantMessage, ToolCallBlock, ToolResultBlock, Usage } from "../types/content.js";
 import type { ProviderResponse, StopReason } from "../types/provider.js";
-import { expandInput } from "../commands/expand-input.js";
 import { condenseHistory, shrinkHistory } from "./condense.js";
 import { addUsage, textOf } from "./content.js";
 import { callModel } from "./model-call.js";
 import { recoveryFor, type ReplyRecovery, type ReplyView } from "./recoveries.js";
 import { RepetitionGuard } from "./repetition.js";
+import { beginRun } from "./run-start.js";
 import type { ApprovalDecision, PendingApproval, RunResult, RunStatus } from "./run-types.js";
 import { inScope } from "../spans/scopes.js";
 import type { SpanContext } from "../spans/span-context.js";
@@ -53,12 +53,8 @@ export class RunLoop {
     this.bind(sink, signal);
     await fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed: false });
     try {
-      await this.services.extensions.open();
-      const message = await expandInput(this.services.commands, this.input, (data) => fire(this.services, HookEvent.COMMAND_INVOKED, data));
-      await this.services.extensions.turnStart(message ?? this.input);
       // A command that only acted ends the turn here: nothing goes to the model.
-      if (message === undefined) return await this.finish("completed");
-      this.services.memory.push({ role: "user", content: [{ type: "text", text: message }] });
+      if (!(await beginRun(this.services, this.input))) return await this.finish("completed");
       return await this.loop();
     } catch (err) {
       return this.fail(err);

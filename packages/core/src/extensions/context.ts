@@ -1,26 +1,22 @@
 import type { AgentInfo } from "../engine/agent-info.js";
 import type { Redactor } from "../redact/redactor.js";
 import type { SpanIdSource } from "../spans/id-source.js";
-import type { SpanScopes } from "../spans/scopes.js";
 import { ExtensionError, PrivilegeWideningError, ToolRegistrationError } from "../errors.js";
 import { REPORTED_EVENTS, type HookEvent, type ReportedEvent } from "../hooks/events.js";
-import type { HookBus } from "../hooks/hook-bus.js";
 import type { AnyHookContext, ErrorSource, HookCallback, HookPayloads } from "../hooks/payloads.js";
 import { middlewareName, type MiddlewareLike } from "../middleware/middleware.js";
-import type { MiddlewarePipeline } from "../middleware/pipeline.js";
 import type { Policy } from "../permissions/policy.js";
 import { registration, type Registration } from "../registration.js";
-import type { ToolRegistry } from "../tools/registry.js";
 import type { InputSchema } from "../tools/schema.js";
 import { tool as defineTool, type Tool, type ToolExecutionContext, type ToolSettings } from "../tools/tool.js";
-import type { Registry } from "../util/registry.js";
 import type { CustomEventName, CustomEvents } from "../hooks/custom-events.js";
 import type { ArtifactRef } from "../types/content.js";
-import type { CommandRegistry, CommandSpec } from "../commands/command-registry.js";
-import type { TemplateRegistry, TemplateSpec } from "../templates/template-registry.js";
-import type { CustomEntry, CustomMessageData, CustomMessageType } from "../messages/custom-messages.js";
-import type { MessageTypeRegistry, MessageTypeSpec } from "../messages/message-types.js";
-import { assertJsonCompatible } from "../session/json-check.js";
+import type { CommandSpec } from "../commands/command-registry.js";
+import type { TemplateSpec } from "../templates/template-registry.js";
+import type { CustomMessageData, CustomMessageType } from "../messages/custom-messages.js";
+import type { MessageTypeSpec } from "../messages/message-types.js";
+import { appendCustomEntry } from "../messages/append-entry.js";
+import type { ExtensionServices } from "./extension-services.js";
 import type { ExtensionContribution, PromptFragment } from "./contribution.js";
 import type { ContributionLedger } from "./ledger.js";
 import { validateContribution } from "./validate-contribution.js";
@@ -97,27 +93,6 @@ export interface ExtensionContext {
   /** Shared agent metadata; prefix keys with your extension's name. */
   getState<T = unknown>(key: string, fallback?: T): T | undefined;
   setState(key: string, value: unknown): void;
-}
-
-/** The agent's parts a context writes to; never handed to an extension. */
-export interface ExtensionServices {
-  info: AgentInfo;
-  redactor: Redactor;
-  spans: SpanScopes;
-  tools: ToolRegistry;
-  hooks: HookBus;
-  middleware: MiddlewarePipeline;
-  prompts: Registry<PromptFragment>;
-  policies: Registry<Policy>;
-  state: Map<string, unknown>;
-  commands: CommandRegistry;
-  templates: TemplateRegistry;
-  messageTypes: MessageTypeRegistry;
-  /** Adds a custom entry to the conversation and reports it (`MESSAGE_APPENDED`). */
-  appendEntry(entry: CustomEntry<string>, text: string | undefined, toModel: boolean): Promise<void>;
-  emitCustom(extension: string, name: string, data: unknown, artifacts?: readonly ArtifactRef[]): Promise<void>;
-  emitError(source: ErrorSource, error: Error, extension: string, dropped?: number): Promise<void>;
-  emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
 }
 
 /** The host's side of a context: apply a validated value, or undo everything and close it. */
@@ -256,22 +231,9 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
       const reg = services.messageTypes.register(type, spec as MessageTypeSpec<string>, name);
       return own(reg, ledger.add("messageTypes", Object.freeze({ type, extension: name, toModel: typeof spec.toModel === "function" })));
     },
-    async appendMessage<K extends CustomMessageType>(type: K, data: CustomMessageData<K>): Promise<void> {
+    appendMessage<K extends CustomMessageType>(type: K, data: CustomMessageData<K>): Promise<void> {
       guard();
-      const bound = services.messageTypes.get(type);
-      if (!bound || bound.extension !== name) throw new ExtensionError(name, `cannot append a "${type}" entry: an extension appends only message types it registered (registerMessageType)`);
-      try {
-        assertJsonCompatible(data, `$.${type}`);
-      } catch (err) {
-        throw new ExtensionError(name, `the data of a "${type}" entry must be JSON: ${(err as Error).message}`, { cause: err });
-      }
-      let text: string | undefined;
-      try {
-        text = bound.spec.render?.({ type, data });
-      } catch (err) {
-        await services.emitError("extension", new ExtensionError(name, `render of message type "${type}" failed: ${(err as Error).message}`, { cause: err }), name);
-      }
-      await services.appendEntry({ role: "custom", type, data, extension: name }, typeof text === "string" ? text : undefined, bound.spec.toModel !== undefined);
+      return appendCustomEntry(services, name, type, data);
     },
     getState<T = unknown>(key: string, fallback?: T): T | undefined {
       return services.state.has(key) ? (services.state.get(key) as T) : fallback;

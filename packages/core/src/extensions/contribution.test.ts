@@ -159,8 +159,9 @@ describe("the host validates the whole value before applying any of it", () => {
     }
   });
 
-  test("an extension with neither install nor contribute is refused", () => {
-    assert.throws(() => new Agent({ provider: provider(), extensions: [{ name: "empty" }] }), /needs install\(ctx\) or contribute\(\)/);
+  test("an extension with no hook at all is refused; one with only a lifecycle hook is an extension", () => {
+    assert.throws(() => new Agent({ provider: provider(), extensions: [{ name: "empty" }] }), /needs install\(ctx\), contribute\(\) or a lifecycle hook/);
+    assert.doesNotThrow(() => new Agent({ provider: provider(), extensions: [{ name: "observer", onSessionStart: () => {} }] }));
   });
 
   test("a failed install also undoes the earlier extensions' contributions", () => {

@@ -1,4 +1,5 @@
 import type { RunResult } from "../engine/run-types.js";
+import type { Message } from "../types/content.js";
 import type { ExtensionContext } from "./context.js";
 import type { ExtensionContribution } from "./contribution.js";
 import type { TrustLevel } from "./trust-level.js";
@@ -19,6 +20,20 @@ export interface ExtensionHooks {
    * `contribution()`). Synchronous; the host validates the whole value before applying any of it.
    */
   contribute?(): ExtensionContribution;
+  /**
+   * Once per agent, before its first turn (after install-phase lifecycle hooks), in install
+   * order. Observational: an error is reported as an `ERROR` event and the session goes on.
+   */
+  onSessionStart?(ctx: ExtensionContext): void | Promise<void>;
+  /**
+   * At the start of each run, once the user's message is in the history: may return the messages
+   * the run's first request sends (context added, something removed), which become the history.
+   * Runs in install order, each seeing the previous one's result. A rewriting hook: an error, or a
+   * change to provider-owned blocks, fails the run.
+   */
+  beforeAgentStart?(ctx: ExtensionContext, event: { input: string; messages: readonly Message[] }): readonly Message[] | undefined | void | Promise<readonly Message[] | undefined | void>;
+  /** On `agent.close()`, before any teardown, in reverse install order. Observational, like `onSessionStart`. */
+  onSessionShutdown?(ctx: ExtensionContext): void | Promise<void>;
   /** Start of a user turn, in install order. Errors fail the turn. */
   onTurnStart?(ctx: ExtensionContext, userMessage: string): void | Promise<void>;
   /** Successful finish of a turn, in install order. Errors fail the run. */

@@ -2,10 +2,16 @@ import type { RunResult } from "../engine/run-types.js";
 import { ExtensionConflictError, ExtensionContractError, ExtensionError, SessionStateError, toError } from "../errors.js";
 import { assertJsonCompatible } from "../session/json-check.js";
 import { summarize, type ExtensionContribution, type ExtensionSummary } from "./contribution.js";
-import { openContext, type ContextControl, type ExtensionContext, type ExtensionServices } from "./context.js";
+import { openContext, type ContextControl, type ExtensionContext } from "./context.js";
+import type { ExtensionServices } from "./extension-services.js";
 import { toLoaded, type ExtensionEntry, type ExtensionLike, type JsonValue } from "./extension.js";
 import { ContributionLedger } from "./ledger.js";
 import { validateContribution } from "./validate-contribution.js";
+import { historyProviderOwnedChange } from "../middleware/provider-owned.js";
+import type { Message } from "../types/content.js";
+
+/** What makes an object an extension: at least one of these. */
+const HOOK_NAMES = ["install", "contribute", "onSessionStart", "beforeAgentStart", "onTurnStart", "onTurnEnd", "onTurnComplete", "onSaveSession", "onLoadSession", "onSessionShutdown", "teardown"] as const;
 
 /** Which agent each extension instance is installed in: one instance serves one agent. */
 const claims = new WeakMap<object, object>();
@@ -31,6 +37,7 @@ export class ExtensionHost {
   private readonly installed: Installed[] = [];
   /** Install-phase lifecycle hooks that completed (they run once, before the first turn). */
   private readonly opened = new WeakSet<object>();
+  private sessionStarted = false;
 
   constructor(
     entries: readonly ExtensionEntry[],
@@ -70,8 +77,8 @@ export class ExtensionHost {
 
   private install(extension: ExtensionLike, control: ContextControl): void {
     const name = extension.name;
-    if (typeof extension.contribute !== "function" && typeof extension.install !== "function") {
-      throw new ExtensionContractError(name, "contribution", "an extension needs install(ctx) or contribute()");
+    if (!HOOK_NAMES.some((hook) => typeof extension[hook] === "function")) {
+      throw new ExtensionContractError(name, "contribution", `an extension needs install(ctx), contribute() or a lifecycle hook (${HOOK_NAMES.slice(2).join(", ")})`);
     }
     const check = () => ({ extension: name, maxFragmentChars: this.limits.maxFragmentChars, toolOwner: (tool: string) => (this.services.tools.has(tool) ? this.services.tools.ownerOf(tool) ?? null : undefined) });
     if (typeof extension.contribute === "function") {
@@ -121,6 +128,38 @@ export class ExtensionHost {
         this.opened.add(hook);
       }
     }
+  }
+
+  /** Every `onSessionStart`, once per agent; failures are reported, never thrown. */
+  async sessionStart(): Promise<void> {
+    if (this.sessionStarted) return;
+    this.sessionStarted = true;
+    for (const { extension, ctx } of this.installed) {
+      if (!extension.onSessionStart) continue;
+      await Promise.resolve()
+        .then(() => extension.onSessionStart!(ctx))
+        .catch((err: unknown) => this.reportError(extension.name, new ExtensionError(extension.name, `onSessionStart failed: ${toError(err).message}`, { cause: err })));
+    }
+  }
+
+  /** The messages the run's first request sends after every `beforeAgentStart`, or undefined when none changed them. */
+  async beforeAgentStart(input: string, messages: readonly Message[]): Promise<readonly Message[] | undefined> {
+    let current = messages;
+    for (const { extension, ctx } of this.installed) {
+      if (!extension.beforeAgentStart) continue;
+      let out: unknown;
+      try {
+        out = await extension.beforeAgentStart(ctx, { input, messages: current });
+      } catch (err) {
+        throw new ExtensionError(extension.name, `beforeAgentStart failed: ${toError(err).message}`, { cause: err });
+      }
+      if (out === undefined || out === null) continue;
+      if (!Array.isArray(out)) throw new ExtensionError(extension.name, "beforeAgentStart must return the messages (an array) or nothing");
+      const change = historyProviderOwnedChange(current, out as readonly Message[]);
+      if (change) throw new ExtensionError(extension.name, `beforeAgentStart: ${change}`);
+      current = out as readonly Message[];
+    }
+    return current === messages ? undefined : current;
   }
 
   /** Opens what is not open yet (`open`), then runs every `onTurnStart`. */
@@ -192,10 +231,18 @@ export class ExtensionHost {
   }
 
   /**
-   * Unwinds in reverse install order: each extension's teardown-phase lifecycle hooks, then its
-   * `teardown()`, then every registration it made. All failures are reported together.
+   * Unwinds: every `onSessionShutdown` (reverse install order; failures reported, never thrown),
+   * then in reverse install order each extension's teardown-phase lifecycle hooks, its
+   * `teardown()` and every registration it made. Teardown failures are thrown together.
    */
   async teardown(): Promise<void> {
+    for (let i = this.installed.length - 1; i >= 0; i--) {
+      const { extension, ctx } = this.installed[i];
+      if (!extension.onSessionShutdown) continue;
+      await Promise.resolve()
+        .then(() => extension.onSessionShutdown!(ctx))
+        .catch((err: unknown) => this.reportError(extension.name, new ExtensionError(extension.name, `onSessionShutdown failed: ${toError(err).message}`, { cause: err })));
+    }
     const failures: Error[] = [];
     for (let i = this.installed.length - 1; i >= 0; i--) {
       const { extension, control, ledger } = this.installed[i];
