@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Agent, ScriptedProvider, tool, type Message, type ModelRequest } from "@harnessx/core";
+import { createHash } from "node:crypto";
+import { Agent, HookEvent, ScriptedProvider, tool, type Message, type ModelRequest, type SandboxExecData } from "@harnessx/core";
 import { ResultSpillExtension } from "./result-spill-extension.js";
 import { tempStore } from "./test-support/spill-harness.js";
 
@@ -38,6 +39,38 @@ describe("an agent answers from a big table through the envelope and read_result
       assert.equal(envelope.rows, sales.length);
       assert.ok(provider.requests.every((r) => JSON.stringify(r.messages).length < 10_000), "no request carries the whole table");
       assert.ok(provider.requests[0].tools.some((t) => t.name === "read_result"));
+    } finally {
+      await agent.close();
+      tmp.cleanup();
+    }
+  });
+});
+
+describe("every statement the SQL sandbox runs or refuses is a SANDBOX_EXEC event", () => {
+  test("a SELECT reports its rows; a write is reported refused; neither carries the statement's text", async () => {
+    const tmp = tempStore();
+    const csv = ["id,name", ...Array.from({ length: 2_000 }, (_, i) => `${i},customer-${i}@example.com`)].join("\n");
+    const select = "SELECT count(*) AS n FROM result";
+    const write = "DELETE FROM result";
+    const query = (sql: string) => (request: ModelRequest) => {
+      const envelope = JSON.parse(lastToolResults(request)[0]?.content ?? "{}") as { resultId?: string };
+      resultId ??= envelope.resultId;
+      return { toolCalls: [{ name: "read_result", input: { resultId, op: "query", sql } }] };
+    };
+    let resultId: string | undefined;
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "export", input: {} }] }, query(select), query(write), { text: "done" }]);
+    const agent = new Agent({ provider, tools: [tool({ name: "export", description: "exports customers", execute: () => csv })], extensions: [new ResultSpillExtension({ store: tmp.store })] });
+    const seen: SandboxExecData[] = [];
+    agent.hooks.on(HookEvent.SANDBOX_EXEC, (ctx) => void seen.push(ctx.data));
+    try {
+      assert.equal((await agent.run("count them")).status, "completed");
+      assert.deepEqual(
+        seen.map(({ durationMs, ...rest }) => (assert.ok(durationMs >= 0), rest)),
+        [
+          { engine: "duckdb", statementSha256: createHash("sha256").update(select).digest("hex"), tool: "read_result", rows: 1, refused: false },
+          { engine: "duckdb", statementSha256: createHash("sha256").update(write).digest("hex"), tool: "read_result", rows: 0, refused: true, code: "sql_refused" },
+        ],
+      );
     } finally {
       await agent.close();
       tmp.cleanup();

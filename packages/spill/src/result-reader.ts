@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { JsonValue } from "@harnessx/core";
+import { sha256Hex } from "@harnessx/artifacts";
+import type { JsonValue, SandboxExecData } from "@harnessx/core";
 import { isTabular, type ResultKind } from "./detect.js";
 import { ReadResultError } from "./errors.js";
 import { HostPaths } from "./host-paths.js";
@@ -52,6 +53,9 @@ function readableNdjson(text: string): string {
     .join("\n");
 }
 
+/** Error codes of statements the sandbox refused (the others ran and failed). */
+const REFUSALS = new Set(["bad_sql", "sql_refused", "timeout", "too_large"]);
+
 /** Answers `read_result` operations over the results in one session's spill index. */
 export class ResultReader {
   private readonly views: ViewCache;
@@ -64,7 +68,7 @@ export class ResultReader {
     private readonly index: SpillIndex,
     private readonly store: SpillStore,
     private readonly limits: ResolvedLimits,
-    options: { maxOpenTables: number; viewCacheBytes: number },
+    private readonly options: { maxOpenTables: number; viewCacheBytes: number; onStatement?: (data: SandboxExecData) => Promise<void> | void },
   ) {
     this.views = new ViewCache(options.viewCacheBytes);
     this.tables = new TableCache(options.maxOpenTables);
@@ -190,13 +194,18 @@ export class ResultReader {
     const table = await this.table(record);
     const max = this.limits.maxOutputChars;
     let answer: QueryAnswer;
+    const started = performance.now();
+    const report = (rows: number, code?: string) =>
+      this.options.onStatement?.({ engine: "duckdb", statementSha256: sha256Hex(sql), tool: "read_result", rows, durationMs: performance.now() - started, refused: code !== undefined && REFUSALS.has(code), ...(code ? { code } : {}) });
     try {
       answer = await table.query(sql, { timeoutMs: this.limits.queryTimeoutMs, maxRows: this.limits.maxRows, maxChars: Math.floor(max * 0.8) });
     } catch (error) {
+      await report(0, String((error as { code?: unknown }).code ?? "failed").replace(/^read_result_/, ""));
       // The query cost the table its process: load it again now, while the model reads the refusal.
       if (!table.alive) this.table(record).catch(() => undefined);
       throw error;
     }
+    await report(answer.rows.length);
     const note = answer.note ? { note: answer.note } : {};
     const full = JSON.stringify({ columns: answer.columns, rowCount: answer.rows.length, rows: answer.rows, ...note });
     if (full.length <= max) return full;

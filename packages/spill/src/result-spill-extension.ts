@@ -1,4 +1,4 @@
-import { Extension, type ExtensionContext, type JsonValue, type ToolResult, packageVersion } from "@harnessx/core";
+import { Extension, HookEvent, type ExtensionContext, type JsonValue, type ToolResult, packageVersion } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { positiveInt, resolveLimits, resolveRetention, type ResultSpillOptions, type SpillStore } from "./options.js";
 import { readResultTool } from "./read-result-tool.js";
@@ -34,6 +34,8 @@ export class ResultSpillExtension extends Extension {
     this.reader = new ResultReader(this.index, this.store, resolveLimits(options.limits), {
       maxOpenTables: positiveInt("maxOpenTables", options.maxOpenTables, 4),
       viewCacheBytes: positiveInt("viewCacheBytes", options.viewCacheBytes, 160_000_000),
+      // Every statement the SQL sandbox runs or refuses is reported: the run shows what touched the data.
+      onStatement: (data) => this.ctx?.emitEvent(HookEvent.SANDBOX_EXEC, data),
     });
     this.spiller = new Spiller({
       thresholdBytes: positiveInt("thresholdBytes", options.thresholdBytes, 32_000),

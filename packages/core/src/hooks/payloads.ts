@@ -122,10 +122,21 @@ export interface KnowledgeAccessedData {
   path?: string;
   bodyChars?: number;
 }
+/** One statement a sandbox ran (or refused): `read_result` SQL in its locked-down DuckDB. */
 export interface SandboxExecData {
-  command: string;
-  exitCode: number;
+  /** What ran it: `duckdb` for `read_result` SQL. */
+  engine: string;
+  /** sha256 (hex) of the statement text: which statement it was, without its text (which may quote data). */
+  statementSha256: string;
+  /** The tool that asked for it. */
+  tool: string;
+  /** Rows answered (0 when refused or failed). */
+  rows: number;
   durationMs: number;
+  /** True when the sandbox refused it (not a single SELECT, a forbidden function, a limit hit). */
+  refused: boolean;
+  /** Why it was refused or failed (an error code such as `sql_refused`, `timeout`, `sql_failed`). */
+  code?: string;
 }
 export interface CommandInvokedData {
   /** The name typed after the slash. */
