@@ -39,7 +39,7 @@ function trust(ctx: CommandContext, store: TrustStore, dir: string, home: string
   const record = store.trust(existingFolder(dir));
   // File names only: printing what would load must not run it.
   const plan = planDiscovery({ cwd: record.dir, userDir: home, trustStore: store });
-  const resources = plan.resourceRoots.flatMap((root) => (["skill", "command", "prompt"] as const).flatMap((kind) => resourceFiles(root, kind)));
+  const resources = plan.resourceRoots.flatMap((root) => (["skill", "command", "prompt", "knowledge"] as const).flatMap((kind) => resourceFiles(root, kind)));
   if (ctx.options.json) {
     ctx.printJson({ ...record, load: plan.load, resources, skipped: plan.skipped });
     return;

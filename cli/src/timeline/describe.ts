@@ -65,6 +65,10 @@ function describeAttrs(event: RecordedEvent): string {
       const outcome = a.sent === false ? "acted, nothing sent to the model" : `sent a message of ${String(a.messageChars ?? "?")} chars`;
       return [line, `(${[str(a.extension) && `extension ${a.extension}`, str(a.source)].filter(Boolean).join(", ")})`, outcome].join(" ");
     }
+    case "knowledge_accessed":
+      return [`${String(a.tool)} ${String(a.bundle)}`, str(a.query) && `"${cut(String(a.query), 80)}": ${String(a.hits ?? 0)} hits`, str(a.path) && `${a.path} ${a.found === false ? "not found" : `(${String(a.bodyChars ?? "?")} chars)`}`].filter(Boolean).join(" ");
+    case "sandbox_exec":
+      return [`${String(a.engine)} statement ${String(a.statementSha256 ?? "").slice(0, 12)}`, a.refused === true ? `refused (${String(a.code ?? "?")})` : str(a.code) ? `failed (${a.code})` : `${String(a.rows ?? 0)} rows`, num(a.durationMs) !== undefined && formatDuration(Number(a.durationMs))].filter(Boolean).join(", ");
     case "message_appended":
       return [`${String(a.type)} from ${String(a.extension)}`, a.toModel === false ? "(kept from the model)" : undefined, str(a.text) && `: ${cut(String(a.text), 120)}`].filter(Boolean).join(" ").replace(" :", ":");
     case "context_condensed":

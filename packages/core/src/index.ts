@@ -69,6 +69,8 @@ export { MAX_RESOURCE_BYTES, resourceFiles, type InvalidResource, type ResourceK
 export { loadSkills, SKILL_DESCRIPTION_MAX, SKILL_NAME_MAX, type Skill } from "./declarative/skills.js";
 export { LOAD_SKILL_TOOL, skillsExtension } from "./declarative/skills-extension.js";
 export { parseFrontmatter, type MarkdownDocument } from "./declarative/frontmatter.js";
+export { KnowledgeBundle, KNOWLEDGE_LIMITS, type KnowledgeHit, type KnowledgeSource } from "./knowledge/knowledge-bundle.js";
+export { knowledgeExtension } from "./knowledge/knowledge-extension.js";
 export { parseCommandLine, splitArguments, substituteArguments, type CommandLine } from "./commands/command-line.js";
 export type { CommandInfo, CommandOutcome, CommandSpec } from "./commands/command-registry.js";
 export { renderTemplate, templateParameters, type TemplateValue } from "./templates/prompt-template.js";

@@ -4,7 +4,7 @@ import { isMissing } from "../discovery/fs-missing.js";
 import { parseFrontmatter, type MarkdownDocument } from "./frontmatter.js";
 
 /** The data-only surfaces a harnessx folder may hold besides code: `skills/`, `commands/`, `prompts/`. */
-export type ResourceKind = "skill" | "command" | "prompt";
+export type ResourceKind = "skill" | "command" | "prompt" | "knowledge";
 
 /** A folder holding them (`~/.harnessx`, or a trusted project's `.harnessx`) and its trust level. */
 export interface ResourceRoot {
@@ -32,7 +32,7 @@ export interface InvalidResource {
 /** A resource file is read whole; past this it is refused (a runaway file must not stall every start). */
 export const MAX_RESOURCE_BYTES = 256 * 1024;
 
-const FOLDER: Record<ResourceKind, string> = { skill: "skills", command: "commands", prompt: "prompts" };
+const FOLDER: Record<ResourceKind, string> = { skill: "skills", command: "commands", prompt: "prompts", knowledge: "knowledge" };
 
 /** The folder of `root` where resources of `kind` live. */
 export function resourceFolder(root: string, kind: ResourceKind): string {
@@ -41,7 +41,8 @@ export function resourceFolder(root: string, kind: ResourceKind): string {
 
 /**
  * The resource files of one kind under `root`, sorted by name, found by name alone: skills are
- * `skills/<name>/SKILL.md`, commands `commands/<name>.md`, templates `prompts/<name>.md`.
+ * `skills/<name>/SKILL.md`, commands `commands/<name>.md`, templates `prompts/<name>.md`,
+ * knowledge bundles `knowledge/<name>/` (the folder).
  * Dotfiles are skipped and symlinked folders not followed (as the project digest does not follow them).
  */
 export function resourceFiles(root: ResourceRoot, kind: ResourceKind): ResourceFile[] {
@@ -50,7 +51,9 @@ export function resourceFiles(root: ResourceRoot, kind: ResourceKind): ResourceF
   for (const entry of entriesOf(folder)) {
     if (entry.name.startsWith(".")) continue;
     const path = join(folder, entry.name);
-    if (kind === "skill") {
+    if (kind === "knowledge") {
+      if (entry.isDirectory()) files.push({ kind, path, level: root.level, name: entry.name });
+    } else if (kind === "skill") {
       if (entry.isDirectory() && isFile(join(path, "SKILL.md"))) files.push({ kind, path: join(path, "SKILL.md"), level: root.level, name: entry.name });
     } else if (entry.name.endsWith(".md") && isFile(path)) {
       files.push({ kind, path, level: root.level, name: basename(entry.name, ".md") });

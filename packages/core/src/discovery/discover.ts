@@ -56,7 +56,7 @@ export interface DiscoveryResult {
   invalid: InvalidResource[];
 }
 
-const RESOURCE_KINDS: readonly ResourceKind[] = ["skill", "command", "prompt"];
+const RESOURCE_KINDS: readonly ResourceKind[] = ["skill", "command", "prompt", "knowledge"];
 
 /**
  * Which extension files would load: every file of `<userDir>/extensions/` (the user installed

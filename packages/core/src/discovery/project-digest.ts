@@ -9,7 +9,7 @@ import { isMissing } from "./fs-missing.js";
  * pinned to their content only: the rest of `.harnessx/` (the flight recorder's runs and
  * artifacts) changes on every run and must not untrust the project.
  */
-export const TRUSTED_SURFACES: readonly string[] = Object.freeze(["extensions", "skills", "commands", "prompts"]);
+export const TRUSTED_SURFACES: readonly string[] = Object.freeze(["extensions", "skills", "commands", "prompts", "knowledge"]);
 
 /** Past this many files the digest refuses: a runaway folder should fail loudly, not stall every agent start. */
 const MAX_ENTRIES = 10_000;
