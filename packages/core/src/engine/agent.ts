@@ -32,6 +32,7 @@ import { assertJsonCompatible } from "../session/json-check.js";
 import { CommandRegistry, type CommandInfo } from "../commands/command-registry.js";
 import { TemplateRegistry, type PromptTemplates } from "../templates/template-registry.js";
 import { MessageTypeRegistry } from "../messages/message-types.js";
+import { WriteQueue } from "../tools/write-queue.js";
 
 export interface AgentOptions extends ConfigOptions {
   tools?: readonly Tool[];
@@ -141,6 +142,7 @@ export class Agent implements AsyncDisposable {
       commands: this.commandRegistry,
       messageTypes: this.messageTypes,
       todos: this.todos,
+      writes: new WriteQueue(),
     };
   }
 

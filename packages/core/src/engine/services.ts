@@ -7,6 +7,7 @@ import type { MiddlewarePipeline } from "../middleware/pipeline.js";
 import type { PermissionManager } from "../permissions/permission-manager.js";
 import type { Policy } from "../permissions/policy.js";
 import type { ToolRegistry } from "../tools/registry.js";
+import type { WriteQueue } from "../tools/write-queue.js";
 import type { TodoItem } from "../tools/todos.js";
 import type { ModelProvider } from "../types/provider.js";
 import type { Registry } from "../util/registry.js";
@@ -36,6 +37,8 @@ export interface EngineServices {
   commands: CommandRegistry;
   messageTypes: MessageTypeRegistry;
   todos: { current: TodoItem[] };
+  /** Serializes calls whose declared `writes` overlap. */
+  writes: WriteQueue;
 }
 
 /** Where a run's stream events go; a no-op for `run()`. */

@@ -154,11 +154,13 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
     if (starting) await starting;
     ctx.sink.push({ type: "tool_call_start", toolCall: call });
     const run = await services.middleware.wrapToolExecution(call, () =>
-      executeTool(tool, call, {
-        runId: ctx.runId,
-        signal: ctx.signal,
-        onRetry: (attempt, delayMs, error) => fire(services, HookEvent.RETRY, { target: "tool", attempt, delayMs, error, toolCall: call }),
-      }),
+      services.writes.run(tool, call, () =>
+        executeTool(tool, call, {
+          runId: ctx.runId,
+          signal: ctx.signal,
+          onRetry: (attempt, delayMs, error) => fire(services, HookEvent.RETRY, { target: "tool", attempt, delayMs, error, toolCall: call }),
+        }),
+      ),
     );
     raw = run.rawResult;
     outcome = run.outcome;

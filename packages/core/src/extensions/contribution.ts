@@ -140,7 +140,7 @@ export function contribution(extension: string | { readonly name: string }, memb
 }
 
 /** Callables a member may carry, bound to it so a class instance keeps working once copied. */
-const CALLABLES = ["execute", "retryIfResult", "decide", "run", "text"] as const;
+const CALLABLES = ["execute", "retryIfResult", "writes", "decide", "run", "text"] as const;
 
 /** A copy of a member stamped with its extension (unless it names one already), its callables captured. */
 export function stamp<T extends object>(member: T, extension: string): Stamped<T> {

@@ -67,6 +67,7 @@ export function validateContribution(value: unknown, check: ContributionCheck): 
     }
     const schema = tool.definition.inputSchema as { type?: unknown } | undefined;
     if (!schema || typeof schema !== "object" || (schema.type !== undefined && schema.type !== "object")) throw contract(member, "its input schema must describe an object");
+    if (tool.writes !== undefined && typeof tool.writes !== "function" && !Array.isArray(tool.writes)) throw contract(member, "writes must be a list of paths or a function of the input returning one");
     if (tool.permission !== undefined && !PERMISSIONS.has(tool.permission)) throw contract(member, `permission must be allow, ask or deny, got ${describe(tool.permission)}`);
     unique(member);
     const owner = check.toolOwner(tool.name);

@@ -38,6 +38,11 @@ export interface ToolSettings {
   retry?: ToolRetryOptions;
   /** Retry (within `retry.attempts`) when this returns true for a result. */
   retryIfResult?: (result: ToolResult) => boolean;
+  /**
+   * The files (or folders) a call writes, fixed or from its input: calls whose paths overlap
+   * run one after another, whoever registered the tools, so two writers never clobber a file.
+   */
+  writes?: readonly string[] | ((input: Record<string, unknown>) => readonly string[]);
 }
 
 export interface ToolSpec<I> extends ToolSettings {
