@@ -1,1 +1,1 @@
-export {};
+export * from "./self-hosted/index.js";

@@ -6,6 +6,7 @@ import { toOtlpJsonLines } from "harnessx/convert";
 import { tracingFromEnv } from "./env-tracing.js";
 import { demoProvider } from "./provider.js";
 import { exportSalesTool } from "./sales.js";
+import { statusLine } from "../self-hosted/status-line.js";
 import { printTimeline } from "./timeline.js";
 import { demoTools } from "./tools.js";
 
@@ -47,12 +48,14 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
     name: "support-agent",
     system: "You are a support agent. Use the tools to answer; say plainly when something failed.",
     tools: [...demoTools(), exportSalesTool()],
-    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? []), ...declared.extensions],
+    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? []), ...declared.extensions, statusLine({ inputPerMillion: 3, outputPerMillion: 15 })],
   });
   let result: RunResult;
+  let status: ReturnType<Agent["status"]> = [];
   try {
     printTimeline(agent, write);
     result = await agent.run(`/support ada@example.com "what is the status of my orders, please charge the open one, what's the weather in Lisbon, and what sold best this quarter?"`);
+    status = agent.status();
   } finally {
     await agent.close();
     await tracing?.shutdown();
@@ -61,6 +64,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   write(`status: ${result.status}${result.error ? ` (${result.error.message})` : ""}`);
   write(`answer: ${result.text}`);
   write(`usage: ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens over ${result.modelCalls} model calls`);
+  for (const line of status) write(`status [${line.extension}]: ${line.text}`);
 
   const store = new RecordingStore(dir);
   const runDir = store.runDir(result.runId);

@@ -45,6 +45,8 @@ export {
   type LoadedExtension,
 } from "./extensions/extension.js";
 export type { ExtensionContext, PromptProvider, RegisterToolOptions, ReportedErrorSource, ToolHandler } from "./extensions/context.js";
+export type { StatusProvider } from "./extensions/extension-services.js";
+export type { StatusLine } from "./extensions/status-lines.js";
 export {
   contribution,
   type ContributionMembers,

@@ -1,5 +1,6 @@
 import { HarnessError } from "../errors.js";
-import type { ExtensionServices } from "../extensions/extension-services.js";
+import type { ExtensionServices, StatusProvider } from "../extensions/extension-services.js";
+import { statusLines, type StatusLine } from "../extensions/status-lines.js";
 import type { ExtensionContribution, PromptFragment } from "../extensions/contribution.js";
 import type { ExtensionEntry } from "../extensions/extension.js";
 import { ExtensionHost } from "../extensions/host.js";
@@ -67,6 +68,7 @@ export class Agent implements AsyncDisposable {
   private readonly commandRegistry = new CommandRegistry();
   private readonly templateRegistry = new TemplateRegistry();
   private readonly messageTypes = new MessageTypeRegistry();
+  private readonly statuses = new Registry<StatusProvider>();
   private readonly prompts = new Registry<PromptFragment>();
   private readonly spans = new SpanScopes();
   private readonly policies = new Registry<Policy>();
@@ -111,6 +113,8 @@ export class Agent implements AsyncDisposable {
       commands: this.commandRegistry,
       templates: this.templateRegistry,
       messageTypes: this.messageTypes,
+      statuses: this.statuses,
+      sessionSnapshot: () => structuredClone(this.saveSession()),
       appendEntry: (entry, text, toModel) => {
         this.memory.push(entry);
         const { type, extension, data } = entry;
@@ -159,6 +163,14 @@ export class Agent implements AsyncDisposable {
   /** The slash commands extensions registered, by name: what `run("/name args")` accepts. */
   commands(): CommandInfo[] {
     return this.commandRegistry.list();
+  }
+
+  /**
+   * The status lines extensions registered (`ctx.registerStatus`), in install order: what a UI's
+   * status bar shows. A provider that throws or returns nothing is left out.
+   */
+  status(): StatusLine[] {
+    return statusLines(this.statuses);
   }
 
   /** Runs one user turn to a terminal result or an approval wait. Never rejects for run failures. */

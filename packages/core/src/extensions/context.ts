@@ -16,7 +16,8 @@ import type { TemplateSpec } from "../templates/template-registry.js";
 import type { CustomMessageData, CustomMessageType } from "../messages/custom-messages.js";
 import type { MessageTypeSpec } from "../messages/message-types.js";
 import { appendCustomEntry } from "../messages/append-entry.js";
-import type { ExtensionServices } from "./extension-services.js";
+import type { ExtensionServices, StatusProvider } from "./extension-services.js";
+import type { SessionState } from "../session/session-state.js";
 import type { ExtensionContribution, PromptFragment } from "./contribution.js";
 import type { ContributionLedger } from "./ledger.js";
 import { validateContribution } from "./validate-contribution.js";
@@ -90,6 +91,13 @@ export interface ExtensionContext {
    * the session, recorded (`MESSAGE_APPENDED`, with its rendered text) and projected at each request.
    */
   appendMessage<K extends CustomMessageType>(type: K, data: CustomMessageData<K>): Promise<void>;
+  /** Registers a status line (`agent.status()` asks every provider, for a UI's status bar). */
+  registerStatus(provider: StatusProvider): Registration;
+  /**
+   * A copy of the session as `agent.saveSession()` makes it (conversation, todos, extensions'
+   * state): for checkpoints. A copy: changing it changes nothing in the agent.
+   */
+  sessionSnapshot(): SessionState;
   /** Shared agent metadata; prefix keys with your extension's name. */
   getState<T = unknown>(key: string, fallback?: T): T | undefined;
   setState(key: string, value: unknown): void;
@@ -234,6 +242,15 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
     appendMessage<K extends CustomMessageType>(type: K, data: CustomMessageData<K>): Promise<void> {
       guard();
       return appendCustomEntry(services, name, type, data);
+    },
+    registerStatus(provider: StatusProvider): Registration {
+      guard();
+      if (typeof provider !== "function") throw new ExtensionError(name, "registerStatus needs a function returning a line of text");
+      return own(services.statuses.add(provider, name), () => {});
+    },
+    sessionSnapshot(): SessionState {
+      guard();
+      return services.sessionSnapshot();
     },
     getState<T = unknown>(key: string, fallback?: T): T | undefined {
       return services.state.has(key) ? (services.state.get(key) as T) : fallback;

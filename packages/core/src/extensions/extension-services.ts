@@ -13,7 +13,11 @@ import type { TemplateRegistry } from "../templates/template-registry.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ArtifactRef } from "../types/content.js";
 import type { Registry } from "../util/registry.js";
+import type { SessionState } from "../session/session-state.js";
 import type { PromptFragment } from "./contribution.js";
+
+/** A status provider: one short line about the session (tokens and cost so far, a mode), or nothing. */
+export type StatusProvider = () => string | undefined | null;
 
 /** The agent's parts a context writes to; never handed to an extension. */
 export interface ExtensionServices {
@@ -31,6 +35,9 @@ export interface ExtensionServices {
   messageTypes: MessageTypeRegistry;
   /** Adds a custom entry to the conversation and reports it (`MESSAGE_APPENDED`). */
   appendEntry(entry: CustomEntry<string>, text: string | undefined, toModel: boolean): Promise<void>;
+  statuses: Registry<StatusProvider>;
+  /** A JSON copy of the session as `saveSession()` makes it. */
+  sessionSnapshot(): SessionState;
   emitCustom(extension: string, name: string, data: unknown, artifacts?: readonly ArtifactRef[]): Promise<void>;
   emitError(source: ErrorSource, error: Error, extension: string, dropped?: number): Promise<void>;
   emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
