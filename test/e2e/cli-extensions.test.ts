@@ -101,5 +101,10 @@ describe("skills and commands from a trusted project's files are recorded and sh
     assert.ok(r.stdout.includes(`command_invoked  /quote widgets (extension commands, ${commandFile}) sent a message of ${"Quote widgets for the customer.".length} chars`), r.stdout);
     assert.ok(r.stdout.includes(`skill_invoked  skill pricing loaded (23 chars) from ${skillFile}`), r.stdout);
     assert.ok(r.stdout.includes("message_appended  note from notes (kept from the model): remember the discount"), r.stdout);
+
+    // Replay rebuilds the agent without the project's files: it starts from the message /quote expanded to.
+    const replay = await cli.trace("--json", "replay", declaredRun);
+    assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+    assert.equal(JSON.parse(replay.stdout).reproduced, true, replay.stdout);
   });
 });

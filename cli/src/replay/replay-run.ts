@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { Agent, Redactor, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
-import { ReplayProvider, recordedCalls, type ReplayDivergence, type Recording } from "@harnessx/recorder";
+import { ReplayProvider, recordedCalls, type RecordedEvent, type ReplayDivergence, type Recording } from "@harnessx/recorder";
 import { invalidInput } from "../errors.js";
 import { configDifferences, replayConfig, toolDifferences } from "./recorded-config.js";
 import { RecordedTools, recordedPrompt } from "./recorded-tools.js";
@@ -88,9 +88,11 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
     });
   }
   const end = events.find((e) => e.kind === "agent_end");
+  // A rebuilt agent has no slash commands: it is given the message the command expanded to.
+  const sent = agentModule ? input : commandMessage(events, first) ?? input;
   const recordedText = (end?.payload as { result?: { text?: unknown } } | undefined)?.result?.text;
   try {
-    const result = await agent.run(input);
+    const result = await agent.run(sent);
     const textMatches = recordedText === undefined || recordedText === result.text;
     const report: ReplayReport = {
       runId: run.runId,
@@ -112,4 +114,17 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
   } finally {
     await agent.close();
   }
+}
+
+/**
+ * The user message a slash command expanded to, when the run started with one: the first
+ * request's user text of the recorded length. Undefined for a run typed as plain input.
+ */
+function commandMessage(events: readonly RecordedEvent[], first: ModelRequest): string | undefined {
+  const command = events.find((e) => e.kind === "command_invoked");
+  if (!command || command.attrs.sent !== true) return undefined;
+  const chars = command.attrs.messageChars;
+  const texts = first.messages.flatMap((m) => (m.role === "user" ? m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])) : []));
+  // Redaction may have changed its length: then it is the last text the run added before its first call.
+  return texts.find((text) => text.length === chars) ?? texts.at(-1);
 }

@@ -63,7 +63,7 @@ export {
   type TemplateRecord,
 } from "./extensions/contribution.js";
 export type { TrustLevel } from "./extensions/trust-level.js";
-export type { SavedExtensionState } from "./extensions/host.js";
+export type { SavedExtensionState } from "./session/session-state.js";
 
 export { discover, planDiscovery, type DiscoverOptions, type DiscoveryPlan, type DiscoveryResult, type ExtensionCandidate, type SkippedExtension } from "./discovery/discover.js";
 export { loadDeclarativeResources, type DeclarativeResources } from "./declarative/declarative-extensions.js";

@@ -1,10 +1,8 @@
 // Slash commands: declarative ones from commands/*.md through discover(), code ones from
 // ctx.registerCommand; expansion before the model, unknown commands fail without a model call.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { join } from "node:path";
+import { describe, test } from "node:test";
 import { Agent } from "../engine/agent.js";
 import { discover } from "../discovery/discover.js";
 import { TrustStore } from "../discovery/trust-store.js";
@@ -14,26 +12,13 @@ import { HookEvent } from "../hooks/events.js";
 import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
 import { ofKind, recordEvents } from "../test-support/helpers.js";
 import { parseCommandLine, splitArguments, substituteArguments } from "./command-line.js";
+import { tempFolders, writeFileIn } from "../test-support/folders.js";
 
-let root: string;
-let home: string;
-let project: string;
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "hx-commands-"));
-  home = join(root, "home");
-  project = join(root, "project");
-  mkdirSync(project);
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const folders = tempFolders("hx-commands-");
 
-function write(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  return path;
-}
 
 async function agentFromDisk(steps: ScriptStep[] = [{ text: "done" }]) {
-  const { extensions, invalid, skipped } = await discover({ cwd: project, userDir: home, trustStore: new TrustStore(join(home, "trust.json")) });
+  const { extensions, invalid, skipped } = await discover({ cwd: folders.project, userDir: folders.home, trustStore: new TrustStore(join(folders.home, "trust.json")) });
   const provider = new ScriptedProvider(steps, { recordRequests: true });
   const agent = new Agent({ provider, extensions });
   return { agent, provider, invalid, skipped, seen: recordEvents(agent) };
@@ -61,7 +46,7 @@ describe("the command line", () => {
 
 describe("declarative commands from commands/*.md", () => {
   test("the body with the arguments becomes the user message; the use is reported and listed", async () => {
-    const path = write(join(home, "commands", "review.md"), "---\ndescription: Review one file\n---\nReview $1 and list problems about $2.\n");
+    const path = writeFileIn(join(folders.home, "commands", "review.md"), "---\ndescription: Review one file\n---\nReview $1 and list problems about $2.\n");
     const { agent, provider, seen } = await agentFromDisk();
     assert.deepEqual(agent.commands(), [{ name: "review", description: "Review one file", extension: "commands", source: path }]);
     const result = await agent.run("/review src/a.ts security");
@@ -74,15 +59,15 @@ describe("declarative commands from commands/*.md", () => {
   });
 
   test("without a description the first line describes it; an empty file is skipped with its reason", async () => {
-    write(join(home, "commands", "standup.md"), "# Write my standup\nFrom yesterday's commits.\n");
-    const empty = write(join(home, "commands", "empty.md"), "---\ndescription: nothing\n---\n\n");
+    writeFileIn(join(folders.home, "commands", "standup.md"), "# Write my standup\nFrom yesterday's commits.\n");
+    const empty = writeFileIn(join(folders.home, "commands", "empty.md"), "---\ndescription: nothing\n---\n\n");
     const { agent, invalid } = await agentFromDisk();
     assert.deepEqual(agent.commands().map((c) => [c.name, c.description]), [["standup", "Write my standup"]]);
     assert.deepEqual(invalid.map((i) => [i.path, i.kind, i.reason]), [[empty, "command", "its body is empty"]]);
   });
 
   test("an untrusted project's commands do not load", async () => {
-    const path = write(join(project, ".harnessx", "commands", "wipe.md"), "Delete everything.\n");
+    const path = writeFileIn(join(folders.project, ".harnessx", "commands", "wipe.md"), "Delete everything.\n");
     const { agent, skipped } = await agentFromDisk();
     assert.deepEqual(agent.commands(), []);
     assert.deepEqual(skipped, [{ path, kind: "command", level: "project", reason: "untrusted" }]);

@@ -1,11 +1,11 @@
 import type { RunResult } from "../engine/run-types.js";
 import type { Message } from "../types/content.js";
+import type { JsonValue } from "../types/json.js";
 import type { ExtensionContext } from "./context.js";
 import type { ExtensionContribution } from "./contribution.js";
 import type { TrustLevel } from "./trust-level.js";
 
-/** JSON-compatible data: what `onSaveSession` may return. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue } from "../types/json.js";
 
 /** What an extension may implement besides its name: registration, declaration and lifecycle. */
 export interface ExtensionHooks {

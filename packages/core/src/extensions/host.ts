@@ -1,6 +1,7 @@
 import type { RunResult } from "../engine/run-types.js";
 import { ExtensionConflictError, ExtensionContractError, ExtensionError, SessionStateError, toError } from "../errors.js";
 import { assertJsonCompatible } from "../session/json-check.js";
+import type { SavedExtensionState } from "../session/session-state.js";
 import { summarize, type ExtensionContribution, type ExtensionSummary } from "./contribution.js";
 import { openContext, type ContextControl, type ExtensionContext } from "./context.js";
 import type { ExtensionServices } from "./extension-services.js";
@@ -16,10 +17,6 @@ const HOOK_NAMES = ["install", "contribute", "onSessionStart", "beforeAgentStart
 /** Which agent each extension instance is installed in: one instance serves one agent. */
 const claims = new WeakMap<object, object>();
 
-export interface SavedExtensionState {
-  version: number;
-  state: JsonValue;
-}
 
 interface Installed {
   extension: ExtensionLike;

@@ -1,7 +1,13 @@
 import { SessionStateError } from "../errors.js";
-import type { SavedExtensionState } from "../extensions/host.js";
+import type { JsonValue } from "../types/json.js";
 import type { TodoItem } from "../tools/todos.js";
 import type { ConversationEntry } from "../messages/custom-messages.js";
+
+/** One extension's saved state: what its `onSaveSession` returned, with its `stateVersion`. */
+export interface SavedExtensionState {
+  version: number;
+  state: JsonValue;
+}
 
 /** What `saveSession()` returns: JSON-compatible, versioned. */
 export interface SessionState {
