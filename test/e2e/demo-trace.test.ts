@@ -51,6 +51,6 @@ describe("trace on the demo's recording", () => {
   test("query answers over the recording: the spilled tool and the SQL read of it", () => {
     const out = trace("query", runId, "SELECT name FROM spans WHERE kind = 'tool' ORDER BY name", "--json");
     assert.equal(out.status, 0, out.stderr);
-    assert.deepEqual((JSON.parse(out.stdout) as Array<{ name: string }>).map((r) => r.name), ["execute_tool charge_card", "execute_tool export_sales", "execute_tool get_weather", "execute_tool read_result", "execute_tool search_orders"]);
+    assert.deepEqual((JSON.parse(out.stdout) as Array<{ name: string }>).map((r) => r.name), ["execute_tool charge_card", "execute_tool export_sales", "execute_tool get_weather", "execute_tool load_skill", "execute_tool read_result", "execute_tool search_orders"]);
   });
 });
