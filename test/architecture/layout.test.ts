@@ -7,8 +7,8 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, test } from "node:test";
 import { cycles, importsOf, root, sourceFiles } from "./imports.js";
 
-const PACKAGES = ["packages/core/src", "packages/artifacts/src", "packages/spill/src", "packages/providers/src", "packages/harnessx/src", "recorder/src", "exporters/src", "cli/src", "examples/src"];
-const BUILT_INS = { "recorder/src": "@harnessx/recorder", "packages/spill/src": "@harnessx/spill", "exporters/src": "@harnessx/exporters" } as const;
+const PACKAGES = ["packages/core/src", "packages/artifacts/src", "packages/spill/src", "packages/mcp/src", "packages/providers/src", "packages/harnessx/src", "recorder/src", "exporters/src", "cli/src", "examples/src"];
+const BUILT_INS = { "recorder/src": "@harnessx/recorder", "packages/spill/src": "@harnessx/spill", "packages/mcp/src": "@harnessx/mcp", "exporters/src": "@harnessx/exporters" } as const;
 /** Libraries the built-ins share: they import no built-in at all. */
 const LIBRARIES = { "packages/artifacts/src": "@harnessx/artifacts" } as const;
 /** Known breaches, each with the issue that removes it. */
@@ -69,8 +69,8 @@ describe("layout", () => {
     }
   });
 
-  test("@harnessx/artifacts, spill, recorder and exporters list every package their sources import (exporters: optional peers too)", () => {
-    for (const dir of ["packages/artifacts/src", "packages/spill/src", "recorder/src", "exporters/src"]) {
+  test("@harnessx/artifacts, spill, mcp, recorder and exporters list every package their sources import (exporters: optional peers too)", () => {
+    for (const dir of ["packages/artifacts/src", "packages/spill/src", "packages/mcp/src", "recorder/src", "exporters/src"]) {
       const manifest = JSON.parse(readFileSync(join(root, dir, "..", "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
       for (const file of sourceFiles(join(root, dir)).filter((f) => !/\.test\.ts$|\/test-support\//.test(f))) {
         for (const spec of importsOf(file).filter((s) => !s.startsWith(".") && !s.startsWith("node:"))) {

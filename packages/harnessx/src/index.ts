@@ -6,6 +6,7 @@ export * from "@harnessx/core";
 export * from "@harnessx/providers";
 export * from "@harnessx/artifacts";
 export * from "@harnessx/spill";
+export * from "@harnessx/mcp";
 export * from "@harnessx/recorder";
 export * from "@harnessx/exporters/otel";
 // Both packages name the recorded-event shape; the recorder's is the source of truth.

@@ -4,7 +4,10 @@ import { strictest } from "./policy.js";
 export interface PermissionManagerOptions {
   /** Verdict for tools without a rule. Default `"allow"`. */
   default?: Permission;
-  /** Verdicts by tool name: the only way to grant a tool more than the default. */
+  /**
+   * Verdicts by tool name: the only way to grant a tool more than the default. A name with `*`
+   * is a pattern (`mcp__github__*`); an exact name wins over patterns, a longer pattern over a shorter.
+   */
   rules?: Record<string, Permission>;
 }
 
@@ -15,20 +18,28 @@ export interface PermissionManagerOptions {
  */
 export class PermissionManager {
   private readonly defaultPermission: Permission;
-  private readonly rules: Map<string, Permission>;
+  private readonly rules = new Map<string, Permission>();
+  private patterns: Array<{ text: string; pattern: RegExp; permission: Permission }> = [];
 
   constructor(options: PermissionManagerOptions = {}) {
     this.defaultPermission = options.default ?? "allow";
-    this.rules = new Map(Object.entries(options.rules ?? {}));
+    for (const [name, permission] of Object.entries(options.rules ?? {})) this.set(name, permission);
   }
 
   set(toolName: string, permission: Permission): void {
-    this.rules.set(toolName, permission);
+    if (!toolName.includes("*")) {
+      this.rules.set(toolName, permission);
+      return;
+    }
+    const pattern = new RegExp(`^${toolName.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+    this.patterns = [...this.patterns.filter((p) => p.text !== toolName), { text: toolName, pattern, permission }].sort((a, b) => b.text.length - a.text.length);
   }
 
   resolve(toolName: string, toolPermission?: Permission): PermissionDecision {
     const rule = this.rules.get(toolName);
     if (rule) return { decision: rule, source: "manager", reason: `rule for "${toolName}"` };
+    const matched = this.patterns.find((p) => p.pattern.test(toolName));
+    if (matched) return { decision: matched.permission, source: "manager", reason: `rule for "${matched.text}"` };
     const byDefault: PermissionDecision = {
       decision: this.defaultPermission,
       source: "manager",
