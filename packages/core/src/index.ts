@@ -78,7 +78,8 @@ export type { CommandInfo, CommandOutcome, CommandSpec } from "./commands/comman
 export { renderTemplate, templateParameters, type TemplateValue } from "./templates/prompt-template.js";
 export type { PromptTemplates, TemplateInfo, TemplateSpec } from "./templates/template-registry.js";
 export { TrustStore, type TrustRecord, type TrustStatus } from "./discovery/trust-store.js";
-export { projectDigest, TRUSTED_SURFACES } from "./discovery/project-digest.js";
+export { projectDigest, TRUSTED_FILES, TRUSTED_SURFACES } from "./discovery/project-digest.js";
+export type { DiscoveredMcpServer, McpConfigFile } from "./discovery/mcp-config.js";
 export { harnessxHome, trustFilePath } from "./discovery/home.js";
 
 export { Redactor, type Replacements } from "./redact/redactor.js";

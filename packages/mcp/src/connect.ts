@@ -1,11 +1,14 @@
 import { connectServer, type McpConnection } from "./connection.js";
 import { McpConnectError } from "./errors.js";
 import { McpExtension } from "./mcp-extension.js";
+import type { DiscoveredMcpServer } from "@harnessx/core";
 import { parseServers, type McpServerConfig } from "./server-config.js";
 
 export interface ConnectMcpOptions {
   /** Servers by name, as in `.mcp.json`'s `mcpServers`. */
-  servers: Record<string, McpServerConfig>;
+  servers?: Record<string, McpServerConfig>;
+  /** What `discover()` found in the user's and a trusted project's configuration files (`mcpServers`). */
+  discovered?: Record<string, DiscoveredMcpServer>;
   /** Where stdio servers start when their entry names no `cwd`. Default `process.cwd()`. */
   cwd?: string;
 }
@@ -17,7 +20,11 @@ export interface ConnectMcpOptions {
  * the others); one marked `optional` is skipped and reported when the session starts.
  */
 export async function connectMcpServers(options: ConnectMcpOptions): Promise<McpExtension> {
-  const servers = parseServers(options.servers, "connectMcpServers");
+  const servers = parseServers(options.servers ?? {}, "connectMcpServers");
+  for (const [name, found] of Object.entries(options.discovered ?? {})) {
+    if (name in servers) continue;
+    Object.assign(servers, parseServers({ [name]: found.config }, found.source));
+  }
   const cwd = options.cwd ?? process.cwd();
   const outcomes = await Promise.allSettled(Object.entries(servers).map(([name, config]) => connectServer(name, config, cwd)));
   const connections: McpConnection[] = [];

@@ -21,9 +21,9 @@ export interface ResourceFile {
   readonly name: string;
 }
 
-/** A resource file left out, and why (naming the field at fault). */
+/** A resource file (or MCP configuration) left out, and why (naming the field at fault). */
 export interface InvalidResource {
-  readonly kind: ResourceKind;
+  readonly kind: ResourceKind | "mcp";
   readonly path: string;
   readonly level: "user" | "project";
   readonly reason: string;

@@ -5,6 +5,7 @@ import { toLoaded, type ExtensionEntry, type LoadedExtension } from "../extensio
 import { loadDeclarativeResources } from "../declarative/declarative-extensions.js";
 import { resourceFiles, type InvalidResource, type ResourceKind, type ResourceRoot } from "../declarative/resource-files.js";
 import { extensionFiles } from "./candidates.js";
+import { projectMcpFiles, readMcpFiles, userMcpFiles, type DiscoveredMcpServer, type McpConfigFile } from "./mcp-config.js";
 import { isMissing } from "./fs-missing.js";
 import { harnessxHome, trustFilePath } from "./home.js";
 import { loadExtensionModule } from "./load-extension-module.js";
@@ -24,7 +25,7 @@ export interface DiscoverOptions {
 /** A project file (an extension, or a skill, command or template) found by name and deliberately not loaded. */
 export interface SkippedExtension {
   readonly path: string;
-  readonly kind: "extension" | ResourceKind;
+  readonly kind: "extension" | ResourceKind | "mcp";
   readonly level: "project";
   /** `untrusted`: the project was never trusted (or was revoked); `changed since trusted`: trust it again after review. */
   readonly reason: "untrusted" | "changed since trusted";
@@ -43,6 +44,8 @@ export interface DiscoveryPlan {
   readonly skipped: readonly SkippedExtension[];
   /** The folders whose skills, commands and templates load: the user's, then the project's when it is trusted. */
   readonly resourceRoots: readonly ResourceRoot[];
+  /** Files naming MCP servers to start: the user's `mcp.json`, then the project's `.mcp.json` and `.harnessx/mcp.json` when it is trusted. */
+  readonly mcpFiles: readonly McpConfigFile[];
 }
 
 export interface DiscoveryResult {
@@ -52,8 +55,13 @@ export interface DiscoveryResult {
    */
   extensions: LoadedExtension[];
   skipped: SkippedExtension[];
-  /** Skill, command and template files left out because they break a rule, each with its reason. */
+  /** Skill, command, template and MCP configuration files (or entries) left out because they break a rule, each with its reason. */
   invalid: InvalidResource[];
+  /**
+   * The MCP servers the configuration files name, by name, unchecked and not started: pass them
+   * to `connectMcpServers({ servers })` of `@harnessx/mcp` (which checks each entry).
+   */
+  mcpServers: Record<string, DiscoveredMcpServer>;
 }
 
 const RESOURCE_KINDS: readonly ResourceKind[] = ["skill", "command", "prompt", "knowledge"];
@@ -68,22 +76,25 @@ export function planDiscovery(options: Omit<DiscoverOptions, "builtins"> = {}): 
   const cwd = resolve(options.cwd ?? process.cwd());
   const load: ExtensionCandidate[] = extensionFiles(join(userDir, "extensions")).map((path) => ({ path, level: "user" }));
   const user: ResourceRoot = { dir: userDir, level: "user" };
+  const userMcp = userMcpFiles(userDir);
   const projectHome = join(cwd, ".harnessx");
-  if (sameFolder(projectHome, userDir)) return { load, skipped: [], resourceRoots: [user] };
+  if (sameFolder(projectHome, userDir)) return { load, skipped: [], resourceRoots: [user], mcpFiles: userMcp };
   const project: ResourceRoot = { dir: projectHome, level: "project" };
-  const projectFiles = [
+  const projectFiles: Array<{ path: string; kind: SkippedExtension["kind"] }> = [
     ...extensionFiles(join(projectHome, "extensions")).map((path) => ({ path, kind: "extension" as const })),
     ...RESOURCE_KINDS.flatMap((kind) => resourceFiles(project, kind).map(({ path }) => ({ path, kind }))),
   ];
+  const projectMcp = projectMcpFiles(cwd);
+  projectFiles.push(...projectMcp.map(({ path }) => ({ path, kind: "mcp" as const })));
   // Without project files there is nothing to decide, and no reason to read the trust file.
-  if (projectFiles.length === 0) return { load, skipped: [], resourceRoots: [user] };
+  if (projectFiles.length === 0) return { load, skipped: [], resourceRoots: [user], mcpFiles: userMcp };
   const status = (options.trustStore ?? new TrustStore(trustFilePath(userDir))).status(cwd);
   if (status === "trusted") {
     const code = projectFiles.filter((f) => f.kind === "extension").map(({ path }) => ({ path, level: "project" as const }));
-    return { load: [...load, ...code], skipped: [], resourceRoots: [user, project] };
+    return { load: [...load, ...code], skipped: [], resourceRoots: [user, project], mcpFiles: [...userMcp, ...projectMcp] };
   }
   const reason = status === "changed" ? "changed since trusted" : "untrusted";
-  return { load, skipped: projectFiles.map(({ path, kind }) => ({ path, kind, level: "project", reason })), resourceRoots: [user] };
+  return { load, skipped: projectFiles.map(({ path, kind }) => ({ path, kind, level: "project", reason })), resourceRoots: [user], mcpFiles: userMcp };
 }
 
 /**
@@ -100,7 +111,8 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
   const declarative = loadDeclarativeResources(plan.resourceRoots);
   extensions.push(...declarative.extensions);
   refuseDuplicateNames(extensions);
-  return { extensions, skipped: [...plan.skipped], invalid: declarative.invalid };
+  const mcp = readMcpFiles(plan.mcpFiles);
+  return { extensions, skipped: [...plan.skipped], invalid: [...declarative.invalid, ...mcp.invalid], mcpServers: mcp.servers };
 }
 
 function refuseDuplicateNames(extensions: readonly LoadedExtension[]): void {

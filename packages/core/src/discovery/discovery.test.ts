@@ -269,6 +269,7 @@ describe("user extensions and built-ins", () => {
       load: [{ path: user, level: "user" }, { path: theirs, level: "project" }],
       skipped: [],
       resourceRoots: [{ dir: home, level: "user" }, { dir: join(project, ".harnessx"), level: "project" }],
+      mcpFiles: [],
     });
     assert.equal(existsSync(mine.marker), false);
   });

@@ -11,13 +11,16 @@ import { isMissing } from "./fs-missing.js";
  */
 export const TRUSTED_SURFACES: readonly string[] = Object.freeze(["extensions", "skills", "commands", "prompts", "knowledge"]);
 
+/** Files of the project outside those folders that start code too: its MCP server configurations. */
+export const TRUSTED_FILES: readonly string[] = Object.freeze([".mcp.json", ".harnessx/mcp.json"]);
+
 /** Past this many files the digest refuses: a runaway folder should fail loudly, not stall every agent start. */
 const MAX_ENTRIES = 10_000;
 const CHUNK_BYTES = 64 * 1024;
 
 /**
  * A sha256 (hex) over the relative paths and contents of every file under the project's trusted
- * surfaces, sorted by path. Directory symlinks are recorded by their target, never followed
+ * surfaces and of its `TRUSTED_FILES`, sorted by path. Directory symlinks are recorded by their target, never followed
  * (discovery does not load through them either); a file symlink counts its target and content.
  * An absent surface adds nothing; files added to it later change the digest.
  */
@@ -25,6 +28,11 @@ export function projectDigest(projectDir: string): string {
   const root = join(projectDir, ".harnessx");
   const paths: string[] = [];
   for (const surface of TRUSTED_SURFACES) collect(root, surface, paths);
+  // Named relative to `.harnessx` like the rest, so `.mcp.json` is `../.mcp.json`.
+  for (const file of TRUSTED_FILES) {
+    const relativeToRoot = file.startsWith(".harnessx/") ? file.slice(".harnessx/".length) : `../${file}`;
+    if (lstatSync(join(root, relativeToRoot), { throwIfNoEntry: false })) paths.push(relativeToRoot);
+  }
   // Code-unit order, not locale order: the digest must not depend on the machine's language.
   paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const digest = createHash("sha256").update("harnessx.project-digest.v1\n");
