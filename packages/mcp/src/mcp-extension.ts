@@ -1,9 +1,27 @@
+import { createHash } from "node:crypto";
 import { contribution, Extension, packageVersion, tool, type ExtensionContext, type ExtensionContribution, type Tool } from "@harnessx/core";
 import type { McpConnection } from "./connection.js";
 import { McpConnectError } from "./errors.js";
 import { promptArguments, promptText } from "./mcp-prompts.js";
 import { toolsOf } from "./mcp-tools.js";
 import { mcpPromptCommand } from "./tool-name.js";
+
+/** What the `mcp.connected` event says of one server: its handshake, and a digest of the tools it listed. */
+export interface McpConnectedData {
+  server: string;
+  transport: "stdio" | "http" | "sse";
+  serverName: string;
+  serverVersion: string;
+  tools: string[];
+  /** sha256 of the tool list as the server sent it (names, descriptions, schemas): a changed server shows. */
+  toolsSha256: string;
+}
+
+declare module "@harnessx/core" {
+  interface CustomEvents {
+    "mcp.connected": McpConnectedData;
+  }
+}
 
 /** A connected server as the agent's observers and recordings describe it. */
 export interface McpServerInfo {
@@ -63,6 +81,10 @@ export class McpExtension extends Extension {
   }
 
   override async onSessionStart(ctx: ExtensionContext): Promise<void> {
+    for (const c of this.connections) {
+      const toolsSha256 = createHash("sha256").update(JSON.stringify(c.tools)).digest("hex");
+      await ctx.emit("mcp.connected", { server: c.name, transport: c.transport, serverName: c.server.name, serverVersion: c.server.version, tools: c.tools.map((t) => t.name), toolsSha256 });
+    }
     for (const error of this.skipped) await ctx.reportError(error);
   }
 

@@ -7,6 +7,23 @@ import { mcpToolName } from "./tool-name.js";
 const DEFAULT_TIMEOUT_SECONDS = 60;
 
 /**
+ * What each `execute_tool` span of a server's tools carries, after the OpenTelemetry MCP
+ * conventions: the method, the session (HTTP), the transport (`pipe` for stdio, `tcp` for
+ * HTTP) and the server's address; `mcp.server.name` is harnessx's own, the configured name.
+ */
+export function mcpSpanAttributes(connection: McpConnection): Record<string, string | number> {
+  const attributes: Record<string, string | number> = { "mcp.method.name": "tools/call", "mcp.server.name": connection.name, "network.transport": connection.transport === "stdio" ? "pipe" : "tcp" };
+  const session = connection.sessionId();
+  if (session) attributes["mcp.session.id"] = session;
+  if (connection.transport !== "stdio" && "url" in connection.config) {
+    const url = new URL(connection.config.url);
+    attributes["server.address"] = url.hostname;
+    attributes["server.port"] = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  }
+  return attributes;
+}
+
+/**
  * The harnessx tools of one connected server, their callables bound to it now (a later
  * connection can never re-point an advertised tool). Each checks its input against the server's
  * JSON Schema before sending; an `isError` result, a protocol error, a timeout or a server that
@@ -16,6 +33,7 @@ const DEFAULT_TIMEOUT_SECONDS = 60;
 export function toolsOf(connection: McpConnection): Tool[] {
   const { name: server, client, config } = connection;
   const timeout = (config.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
+  const spanAttributes = mcpSpanAttributes(connection);
   return connection.tools.map((listed) =>
     tool({
       name: mcpToolName(server, listed.name),
@@ -23,6 +41,7 @@ export function toolsOf(connection: McpConnection): Tool[] {
       inputSchema: { ...listed.inputSchema, type: "object" },
       ...(config.permission ? { permission: config.permission } : {}),
       replayPolicy: "recorded",
+      spanAttributes,
       async execute(input, { signal }) {
         let result;
         try {

@@ -85,7 +85,7 @@ function factsFromAttrs(event: RecordedEvent): unknown {
     case "tool_call_end": {
       const toolCall = { id: a.toolCallId, name: a.toolName, input: {} };
       const permission = a.permission ? { decision: a.permission, source: a.permissionSource } : undefined;
-      if (event.kind === "tool_call_start") return { toolCall, permission };
+      if (event.kind === "tool_call_start") return { toolCall, permission, ...(a.spanAttributes && typeof a.spanAttributes === "object" ? { attributes: a.spanAttributes } : {}) };
       const result = { toolCallId: a.toolCallId, name: a.toolName, content: "", isError: a.isError === true, ...(Array.isArray(a.artifacts) ? { artifacts: a.artifacts } : {}) };
       return { toolCall, result, durationMs: a.durationMs, outcome: a.outcome, ...(permission ? { permission } : {}) };
     }

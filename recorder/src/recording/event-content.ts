@@ -49,9 +49,9 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
       };
     }
     case "tool_call_start": {
-      const { toolCall, permission } = event.data;
+      const { toolCall, permission, attributes } = event.data;
       return {
-        attrs: { toolName: toolCall.name, toolCallId: toolCall.id, permission: permission.decision, permissionSource: permission.source },
+        attrs: { toolName: toolCall.name, toolCallId: toolCall.id, permission: permission.decision, permissionSource: permission.source, ...(attributes ? { spanAttributes: attributes } : {}) },
         payload: { toolCall: captureContent ? toolCall : { ...toolCall, input: OMITTED }, permission },
       };
     }

@@ -150,7 +150,7 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
     outcome = refusal?.outcome ?? "unknown_tool";
     result = { toolCallId: call.id, name: call.name, content: refusal?.message ?? "Error: tool unavailable", isError: true };
   } else {
-    const starting = fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission! });
+    const starting = fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission!, ...(tool.spanAttributes ? { attributes: tool.spanAttributes } : {}) });
     if (starting) await starting;
     ctx.sink.push({ type: "tool_call_start", toolCall: call });
     const run = await services.middleware.wrapToolExecution(call, () =>

@@ -50,6 +50,8 @@ export interface LlmResponseData {
 export interface ToolCallStartData {
   toolCall: ToolCall;
   permission: PermissionDecision;
+  /** The tool's `spanAttributes`, when it declares some. */
+  attributes?: Readonly<Record<string, string | number | boolean>>;
 }
 /** Why a tool call ended the way it did. */
 export type ToolOutcome = "executed" | "failed" | "timeout" | "invalid_input" | "unknown_tool" | "denied";

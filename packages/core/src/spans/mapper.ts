@@ -135,7 +135,7 @@ export class SpanMapper<H> {
   private toolStart(runId: string, start: ToolCallStartData, ts: number, span: SpanContext | undefined): void {
     const run = this.runs.get(runId);
     if (!run || !start.toolCall) return;
-    const spec = withIds(toolOpen(start.toolCall, ts, this.options), span);
+    const spec = withIds(toolOpen(start.toolCall, ts, this.options, start.attributes), span);
     run.tools.set(start.toolCall.id, { handle: this.sink.open(spec, run.span), detail: spec.detail });
   }
 

@@ -98,9 +98,14 @@ export function failedClose(detailClose: Omit<SpanClose, "time" | "attributes" |
   return { ...detailClose, time, attributes: { [GenAI.ERROR_TYPE]: error.type }, error };
 }
 
-export function toolOpen(call: ToolCall, time: number, o: MappingOptions): SpanOpen {
-  // The execute_tool convention names no provider or conversation: only the tool's own facts.
-  const attributes: Attributes = { [GenAI.OPERATION_NAME]: "execute_tool" };
+export function toolOpen(call: ToolCall, time: number, o: MappingOptions, declared?: Readonly<Record<string, string | number | boolean>>): SpanOpen {
+  // The execute_tool convention names no provider or conversation: only the tool's own facts,
+  // and what the tool declares of itself outside the mapping's own namespaces.
+  const attributes: Attributes = {};
+  for (const [key, value] of Object.entries(declared ?? {})) {
+    if (!key.startsWith("gen_ai.") && !key.startsWith("harnessx.") && (typeof value === "string" || typeof value === "number" || typeof value === "boolean")) attributes[key] = value;
+  }
+  attributes[GenAI.OPERATION_NAME] = "execute_tool";
   attributes[GenAI.TOOL_NAME] = call.name;
   attributes[GenAI.TOOL_CALL_ID] = call.id;
   attributes[GenAI.TOOL_TYPE] = "function";

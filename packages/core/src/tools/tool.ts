@@ -43,6 +43,12 @@ export interface ToolSettings {
    * run one after another, whoever registered the tools, so two writers never clobber a file.
    */
   writes?: readonly string[] | ((input: Record<string, unknown>) => readonly string[]);
+  /**
+   * Attributes every `execute_tool` span of this tool carries (e.g. the MCP conventions'
+   * `mcp.method.name`, `mcp.session.id`, `network.transport`), recorded with each call. Keys of
+   * the `gen_ai.` and `harnessx.` namespaces belong to the mapping and are ignored.
+   */
+  spanAttributes?: Readonly<Record<string, string | number | boolean>>;
 }
 
 export interface ToolSpec<I> extends ToolSettings {
