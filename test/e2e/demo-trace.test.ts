@@ -38,7 +38,7 @@ describe("trace on the demo's recording", () => {
   test("replay reproduces the recorded demo run exactly (spilled result included)", () => {
     const out = trace("replay", runId.slice(0, 14));
     assert.equal(out.status, 0, out.stdout + out.stderr);
-    assert.match(out.stdout, /reproduced run .*: 4\/4 model calls matched/);
+    assert.match(out.stdout, /reproduced run .*: 5\/5 model calls matched/);
   });
 
   test("the demo's bundle verifies and replays too", () => {
@@ -51,6 +51,6 @@ describe("trace on the demo's recording", () => {
   test("query answers over the recording: the spilled tool and the SQL read of it", () => {
     const out = trace("query", runId, "SELECT name FROM spans WHERE kind = 'tool' ORDER BY name", "--json");
     assert.equal(out.status, 0, out.stderr);
-    assert.deepEqual((JSON.parse(out.stdout) as Array<{ name: string }>).map((r) => r.name), ["execute_tool charge_card", "execute_tool export_sales", "execute_tool get_weather", "execute_tool load_skill", "execute_tool read_result", "execute_tool search_orders"]);
+    assert.deepEqual((JSON.parse(out.stdout) as Array<{ name: string }>).map((r) => r.name), ["execute_tool charge_card", "execute_tool export_sales", "execute_tool get_weather", "execute_tool load_skill", "execute_tool mcp__shipping__track_order", "execute_tool read_result", "execute_tool search_orders"]);
   });
 });

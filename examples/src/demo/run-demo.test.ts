@@ -20,7 +20,8 @@ test("the demo runs on the embedded model: parallel, slow and failing tools, a s
     assert.match(result.text, /Best sellers this quarter: \w+ \(\d+\)/);
     assert.equal(lines.filter((l) => /tool (get_weather|search_orders) started/.test(l)).length, 2);
     assert.match(out, /tool load_skill ok/, "the demo loads its skill");
-    assert.match(out, /status \[status-line\]: 4 model calls · 3,602 in \+ 192 out tokens · \$0\.0137/, "the demo prints its status line");
+    assert.match(out, /tool mcp__shipping__track_order ok \(executed, \d+ ms\): \{"orderId":"A-1002","carrier":"UPS"/, "the demo calls its MCP server");
+    assert.match(out, /status \[status-line\]: 5 model calls · 4,162 in \+ 216 out tokens · \$0\.0157/, "the demo prints its status line");
 
     const runs = await new RecordingStore(dir).listRuns();
     assert.equal(runs.length, 1);

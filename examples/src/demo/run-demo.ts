@@ -1,7 +1,8 @@
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Agent, ArtifactStore, discover, FlightRecorderExtension, RecordingStore, ResultSpillExtension, type RunResult } from "harnessx";
+import { Agent, ArtifactStore, connectMcpServers, discover, FlightRecorderExtension, RecordingStore, ResultSpillExtension, type McpStdioServer, type RunResult } from "harnessx";
 import { toOtlpJsonLines } from "harnessx/convert";
 import { tracingFromEnv } from "./env-tracing.js";
 import { demoProvider } from "./provider.js";
@@ -20,6 +21,13 @@ export interface DemoOptions {
 
 /** The demo's own user folder: one skill (`card-payments`) and one slash command (`/support`). */
 export const DEMO_HOME = fileURLToPath(new URL("../../demo-home", import.meta.url));
+
+/** The demo's MCP server (a shipping tracker), started over stdio (from its source under tsx when not built); optional: the demo runs without it. */
+function shippingServer(): McpStdioServer {
+  const built = fileURLToPath(new URL("./shipping-server.js", import.meta.url));
+  const args = existsSync(built) ? [built] : ["--import", "tsx", fileURLToPath(new URL("./shipping-server.ts", import.meta.url))];
+  return { command: process.execPath, args, optional: true };
+}
 
 export interface DemoOutcome {
   result: RunResult;
@@ -43,12 +51,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   const recorder = new FlightRecorderExtension({ dir });
   // Skills and commands are plain files; discover() makes them extensions (a project's would need trust).
   const declared = await discover({ userDir: DEMO_HOME });
+  const mcp = await connectMcpServers({ servers: { shipping: shippingServer() } });
   const agent = new Agent({
     provider,
     name: "support-agent",
     system: "You are a support agent. Use the tools to answer; say plainly when something failed.",
     tools: [...demoTools(), exportSalesTool()],
-    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? []), ...declared.extensions, statusLine({ inputPerMillion: 3, outputPerMillion: 15 })],
+    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? []), ...declared.extensions, mcp, statusLine({ inputPerMillion: 3, outputPerMillion: 15 })],
   });
   let result: RunResult;
   let status: ReturnType<Agent["status"]> = [];

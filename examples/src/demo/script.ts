@@ -9,7 +9,7 @@ function lastResult(request: ModelRequest, name: string): string {
 
 /**
  * What the embedded scripted model does in the demo: parallel lookups (one slow) beside
- * loading the card-payments skill,
+ * loading the card-payments skill, the order's shipment from the MCP shipping server,
  * a failing charge next to a huge export (spilled), a SQL question over the spilled
  * table through read_result, then an answer.
  */
@@ -23,6 +23,10 @@ export function demoScript(): ScriptStep[] {
         { name: "load_skill", input: { name: "card-payments" } },
       ],
       usage: { inputTokens: 412, outputTokens: 38 },
+    },
+    {
+      toolCalls: [{ name: "mcp__shipping__track_order", input: { orderId: "A-1002" } }],
+      usage: { inputTokens: 560, outputTokens: 24 },
     },
     {
       toolCalls: [
