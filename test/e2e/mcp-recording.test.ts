@@ -37,7 +37,9 @@ describe("MCP in the recording", () => {
     const data = (connected?.payload as { data?: { server?: string; serverName?: string; serverVersion?: string; tools?: string[]; toolsSha256?: string } } | undefined)?.data;
     assert.deepEqual([data?.server, data?.serverName, data?.serverVersion], ["web", "web", "1.2.3"]);
     assert.ok(data?.tools?.includes("add") && /^[0-9a-f]{64}$/.test(data.toolsSha256 ?? ""));
-    const tool = (await recording.spans()).find((s) => s.name === "execute_tool mcp__web__add");
+    const spans = await recording.spans();
+    assert.deepEqual(spans.find((s) => s.kind === "run")?.attrs["mcp.servers"], ["web"], "the run span lists the connected servers");
+    const tool = spans.find((s) => s.name === "execute_tool mcp__web__add");
     assert.equal(tool?.attrs["mcp.method.name"], "tools/call");
     assert.equal(tool?.attrs["network.transport"], "tcp");
     assert.equal(tool?.attrs["mcp.server.name"], "web");

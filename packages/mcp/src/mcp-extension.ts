@@ -70,6 +70,7 @@ export class McpExtension extends Extension {
   }
 
   override install(ctx: ExtensionContext): void {
+    if (this.connections.length) ctx.addRunAttributes({ "mcp.servers": this.connections.map((c) => c.name) });
     for (const connection of this.connections) {
       for (const prompt of connection.prompts) {
         ctx.registerCommand(mcpPromptCommand(connection.name, prompt.name), {

@@ -64,7 +64,7 @@ function factsFromAttrs(event: RecordedEvent): unknown {
   const num = (v: unknown): number => (typeof v === "number" ? v : 0);
   switch (event.kind) {
     case "agent_start":
-      return { runId: event.runId, input: "", model: a.model, resumed: a.resumed === true };
+      return { runId: event.runId, input: "", model: a.model, resumed: a.resumed === true, ...(a.spanAttributes && typeof a.spanAttributes === "object" ? { attributes: a.spanAttributes } : {}) };
     case "agent_end":
       return {
         result: {

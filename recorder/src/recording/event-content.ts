@@ -23,8 +23,8 @@ const OMITTED = "[content not captured]";
 export function eventContent(event: QueuedEvent, state: ContentState, captureContent: boolean): EventContent {
   switch (event.event) {
     case "agent_start": {
-      const { input, model, resumed } = event.data;
-      return { attrs: { agent: event.info.name, model, resumed, sessionId: event.info.sessionId }, payload: { input: captureContent ? input : OMITTED, model, resumed } };
+      const { input, model, resumed, attributes } = event.data;
+      return { attrs: { agent: event.info.name, model, resumed, sessionId: event.info.sessionId, ...(attributes ? { spanAttributes: attributes } : {}) }, payload: { input: captureContent ? input : OMITTED, model, resumed } };
     }
     case "agent_end": {
       const { result } = event.data;

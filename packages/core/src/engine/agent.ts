@@ -5,6 +5,7 @@ import type { ExtensionContribution, PromptFragment } from "../extensions/contri
 import type { ExtensionEntry } from "../extensions/extension.js";
 import { ExtensionHost } from "../extensions/host.js";
 import type { CustomData } from "../hooks/custom-events.js";
+import type { RunAttributeValue } from "../hooks/payloads.js";
 import { HookEvent } from "../hooks/events.js";
 import { Redactor } from "../redact/redactor.js";
 import { SpanScopes } from "../spans/scopes.js";
@@ -69,6 +70,7 @@ export class Agent implements AsyncDisposable {
   private readonly templateRegistry = new TemplateRegistry();
   private readonly messageTypes = new MessageTypeRegistry();
   private readonly statuses = new Registry<StatusProvider>();
+  private readonly runAttributes = new Registry<Readonly<Record<string, RunAttributeValue>>>();
   private readonly prompts = new Registry<PromptFragment>();
   private readonly spans = new SpanScopes();
   private readonly policies = new Registry<Policy>();
@@ -114,6 +116,7 @@ export class Agent implements AsyncDisposable {
       templates: this.templateRegistry,
       messageTypes: this.messageTypes,
       statuses: this.statuses,
+      runAttributes: this.runAttributes,
       sessionSnapshot: () => structuredClone(this.saveSession()),
       appendEntry: (entry, text, toModel) => {
         this.memory.push(entry);
@@ -147,6 +150,7 @@ export class Agent implements AsyncDisposable {
       messageTypes: this.messageTypes,
       todos: this.todos,
       writes: new WriteQueue(),
+      runAttributes: () => (this.runAttributes.size === 0 ? undefined : Object.assign({}, ...this.runAttributes.list().map((e) => e.value))),
     };
   }
 

@@ -51,7 +51,7 @@ export class RunLoop {
 
   private async startInScope(sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
     this.bind(sink, signal);
-    await fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed: false });
+    await this.started(false);
     try {
       // A command that only acted ends the turn here: nothing goes to the model.
       if (!(await beginRun(this.services, this.input))) return await this.finish("completed");
@@ -73,7 +73,7 @@ export class RunLoop {
     const decided = applyDecisions(suspended.planned, decisions);
     this.bind(sink, signal);
     this.suspended = undefined;
-    await fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed: true });
+    await this.started(true);
     try {
       const toRun = decided.filter((p) => !suspended.done.has(p.call.id));
       const more = await executePlanned(this.services, toRun, this.phaseContext());
@@ -84,6 +84,11 @@ export class RunLoop {
     } catch (err) {
       return this.fail(err);
     }
+  }
+
+  private started(resumed: boolean): Promise<void> | undefined {
+    const attributes = this.services.runAttributes();
+    return fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed, ...(attributes ? { attributes } : {}) });
   }
 
   private bind(sink: RunSink, signal: AbortSignal | undefined): void {

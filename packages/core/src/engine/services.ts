@@ -1,7 +1,7 @@
 import type { ExtensionHost } from "../extensions/host.js";
 import type { HookEvent } from "../hooks/events.js";
 import type { HookBus } from "../hooks/hook-bus.js";
-import type { HookPayloads } from "../hooks/payloads.js";
+import type { HookPayloads, RunAttributeValue } from "../hooks/payloads.js";
 import type { ConversationMemory } from "../memory/conversation.js";
 import type { MiddlewarePipeline } from "../middleware/pipeline.js";
 import type { PermissionManager } from "../permissions/permission-manager.js";
@@ -39,6 +39,8 @@ export interface EngineServices {
   todos: { current: TodoItem[] };
   /** Serializes calls whose declared `writes` overlap. */
   writes: WriteQueue;
+  /** What extensions add to each run's span, merged; undefined when none did. */
+  runAttributes(): Readonly<Record<string, RunAttributeValue>> | undefined;
 }
 
 /** Where a run's stream events go; a no-op for `run()`. */

@@ -3,7 +3,7 @@ import type { Redactor } from "../redact/redactor.js";
 import type { SpanIdSource } from "../spans/id-source.js";
 import { ExtensionError, PrivilegeWideningError, ToolRegistrationError } from "../errors.js";
 import { REPORTED_EVENTS, type HookEvent, type ReportedEvent } from "../hooks/events.js";
-import type { AnyHookContext, ErrorSource, HookCallback, HookPayloads } from "../hooks/payloads.js";
+import type { AnyHookContext, ErrorSource, HookCallback, HookPayloads, RunAttributeValue } from "../hooks/payloads.js";
 import { middlewareName, type MiddlewareLike } from "../middleware/middleware.js";
 import type { Policy } from "../permissions/policy.js";
 import { registration, type Registration } from "../registration.js";
@@ -91,6 +91,12 @@ export interface ExtensionContext {
    * the session, recorded (`MESSAGE_APPENDED`, with its rendered text) and projected at each request.
    */
   appendMessage<K extends CustomMessageType>(type: K, data: CustomMessageData<K>): Promise<void>;
+  /**
+   * Attributes every run's span carries from now on (the `invoke_agent` span, live and in
+   * recordings), e.g. `{ "mcp.servers": ["github"] }`. Keys of the `gen_ai.` and `harnessx.`
+   * namespaces belong to the mapping and are ignored.
+   */
+  addRunAttributes(attributes: Readonly<Record<string, RunAttributeValue>>): Registration;
   /** Registers a status line (`agent.status()` asks every provider, for a UI's status bar). */
   registerStatus(provider: StatusProvider): Registration;
   /**
@@ -242,6 +248,10 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
     appendMessage<K extends CustomMessageType>(type: K, data: CustomMessageData<K>): Promise<void> {
       guard();
       return appendCustomEntry(services, name, type, data);
+    },
+    addRunAttributes(attributes: Readonly<Record<string, RunAttributeValue>>): Registration {
+      guard();
+      return own(services.runAttributes.add(Object.freeze({ ...attributes }), name), () => {});
     },
     registerStatus(provider: StatusProvider): Registration {
       guard();

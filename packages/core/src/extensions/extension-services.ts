@@ -2,7 +2,7 @@ import type { CommandRegistry } from "../commands/command-registry.js";
 import type { AgentInfo } from "../engine/agent-info.js";
 import type { ReportedEvent } from "../hooks/events.js";
 import type { HookBus } from "../hooks/hook-bus.js";
-import type { ErrorSource, HookPayloads } from "../hooks/payloads.js";
+import type { ErrorSource, HookPayloads, RunAttributeValue } from "../hooks/payloads.js";
 import type { CustomEntry } from "../messages/custom-messages.js";
 import type { MessageTypeRegistry } from "../messages/message-types.js";
 import type { MiddlewarePipeline } from "../middleware/pipeline.js";
@@ -36,6 +36,7 @@ export interface ExtensionServices {
   /** Adds a custom entry to the conversation and reports it (`MESSAGE_APPENDED`). */
   appendEntry(entry: CustomEntry<string>, text: string | undefined, toModel: boolean): Promise<void>;
   statuses: Registry<StatusProvider>;
+  runAttributes: Registry<Readonly<Record<string, RunAttributeValue>>>;
   /** A JSON copy of the session as `saveSession()` makes it. */
   sessionSnapshot(): SessionState;
   emitCustom(extension: string, name: string, data: unknown, artifacts?: readonly ArtifactRef[]): Promise<void>;

@@ -8,12 +8,17 @@ import type { SpanContext } from "../spans/span-context.js";
 import type { CustomData } from "./custom-events.js";
 import { HookEvent } from "./events.js";
 
+/** An attribute value extensions may give the run's span (what OpenTelemetry accepts). */
+export type RunAttributeValue = string | number | boolean | string[];
+
 export interface AgentStartData {
   runId: string;
   input: string;
   model: string;
   /** True when the run continues after `resume`. */
   resumed: boolean;
+  /** What extensions said of the run's span (`ctx.addRunAttributes`), e.g. the MCP servers connected. */
+  attributes?: Readonly<Record<string, RunAttributeValue>>;
 }
 export interface AgentEndData {
   result: RunResult;

@@ -42,7 +42,7 @@ function jsonContent(a: Attributes, key: string, json: string, max: number): voi
 }
 
 export function agentOpen(info: TracedAgent, start: AgentStartData, time: number): SpanOpen {
-  const attributes = common(info, "invoke_agent");
+  const attributes: Attributes = { ...declaredAttributes(start.attributes), ...common(info, "invoke_agent") };
   attributes[GenAI.AGENT_NAME] = info.name;
   if (start.model) attributes[GenAI.REQUEST_MODEL] = start.model;
   attributes[Hx.RUN_ID] = start.runId;
@@ -98,13 +98,21 @@ export function failedClose(detailClose: Omit<SpanClose, "time" | "attributes" |
   return { ...detailClose, time, attributes: { [GenAI.ERROR_TYPE]: error.type }, error };
 }
 
+/** Attributes an extension or tool declared, outside the mapping's own namespaces, of the kinds OpenTelemetry accepts. */
+function declaredAttributes(declared: Readonly<Record<string, unknown>> | undefined): Attributes {
+  const attributes: Attributes = {};
+  for (const [key, value] of Object.entries(declared ?? {})) {
+    if (key.startsWith("gen_ai.") || key.startsWith("harnessx.")) continue;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") attributes[key] = value;
+    else if (Array.isArray(value) && value.every((v) => typeof v === "string")) attributes[key] = [...value];
+  }
+  return attributes;
+}
+
 export function toolOpen(call: ToolCall, time: number, o: MappingOptions, declared?: Readonly<Record<string, string | number | boolean>>): SpanOpen {
   // The execute_tool convention names no provider or conversation: only the tool's own facts,
   // and what the tool declares of itself outside the mapping's own namespaces.
-  const attributes: Attributes = {};
-  for (const [key, value] of Object.entries(declared ?? {})) {
-    if (!key.startsWith("gen_ai.") && !key.startsWith("harnessx.") && (typeof value === "string" || typeof value === "number" || typeof value === "boolean")) attributes[key] = value;
-  }
+  const attributes = declaredAttributes(declared);
   attributes[GenAI.OPERATION_NAME] = "execute_tool";
   attributes[GenAI.TOOL_NAME] = call.name;
   attributes[GenAI.TOOL_CALL_ID] = call.id;
