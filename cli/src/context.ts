@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { findStoreDir } from "@harnessx/core";
 import type { Command } from "commander";
 import { colorsFor, type Colors } from "./output/colors.js";
 import { stringifyJson } from "./output/json.js";
@@ -17,7 +18,7 @@ export interface CliIO {
 
 /** Options every command accepts (declared on the root program). */
 export interface GlobalOptions {
-  /** The recording store; default `.harnessx` (or `HARNESSX_STORE`). */
+  /** The recording store: `--store`, else `HARNESSX_DIR` (`HARNESSX_STORE` too), else the nearest `.harnessx` with recordings, as git finds its repository. */
   store: string;
   /** Machine-readable output on stdout. */
   json: boolean;
@@ -78,7 +79,7 @@ export class CommandContext {
 export function contextOf(command: Command, io: CliIO): CommandContext {
   const opts = command.optsWithGlobals<Partial<GlobalOptions>>();
   return new CommandContext(
-    { store: opts.store ?? io.env.HARNESSX_STORE ?? ".harnessx", json: opts.json ?? false, quiet: opts.quiet ?? false, color: opts.color ?? true },
+    { store: opts.store ?? findStoreDir(io.cwd, { HARNESSX_DIR: io.env.HARNESSX_DIR || io.env.HARNESSX_STORE }), json: opts.json ?? false, quiet: opts.quiet ?? false, color: opts.color ?? true },
     io,
   );
 }

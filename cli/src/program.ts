@@ -11,7 +11,7 @@ export function createProgram(io: CliIO): Command {
   const program = new Command("trace")
     .description("Work an agent incident from its flight recording: list runs, read timelines, query with SQL, export, share, replay.")
     .version(CLI_VERSION, "-V, --version")
-    .addOption(new Option("--store <dir>", "recording store").default(".harnessx").env("HARNESSX_STORE"))
+    .addOption(new Option("--store <dir>", "recording store (default: HARNESSX_DIR, else the nearest .harnessx with recordings from here up)"))
     .option("--json", "machine-readable output on stdout", false)
     .option("-q, --quiet", "no progress bars or notes on stderr", false)
     .option("--no-color", "no colours (also off when not a terminal or with NO_COLOR)")

@@ -81,6 +81,7 @@ export { TrustStore, type TrustRecord, type TrustStatus } from "./discovery/trus
 export { projectDigest, TRUSTED_FILES, TRUSTED_SURFACES } from "./discovery/project-digest.js";
 export type { DiscoveredMcpServer, McpConfigFile } from "./discovery/mcp-config.js";
 export { harnessxHome, trustFilePath } from "./discovery/home.js";
+export { defaultStoreDir, findStoreDir, noteStoreDir, STORE_FOLDER } from "./discovery/store-dir.js";
 
 export { Redactor, type Replacements } from "./redact/redactor.js";
 export { errorToJson } from "./redact/error-json.js";

@@ -1,4 +1,4 @@
-import { Extension, HookEvent, type ExtensionContext, type JsonValue, type ToolResult, packageVersion } from "@harnessx/core";
+import { defaultStoreDir, noteStoreDir, Extension, HookEvent, type ExtensionContext, type JsonValue, type ToolResult, packageVersion } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { positiveInt, resolveLimits, resolveRetention, type ResultSpillOptions, type SpillStore } from "./options.js";
 import { readResultTool } from "./read-result-tool.js";
@@ -29,7 +29,7 @@ export class ResultSpillExtension extends Extension {
 
   constructor(options: ResultSpillOptions = {}) {
     super();
-    this.store = options.store ?? new ArtifactStore(".harnessx");
+    this.store = options.store ?? new ArtifactStore(defaultStoreDir());
     this.retention = resolveRetention(options.retention);
     this.reader = new ResultReader(this.index, this.store, resolveLimits(options.limits), {
       maxOpenTables: positiveInt("maxOpenTables", options.maxOpenTables, 4),
@@ -50,6 +50,7 @@ export class ResultSpillExtension extends Extension {
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
+    if (this.store.root) noteStoreDir(ctx, this.name, this.store.root);
     ctx.addMiddleware({ name: "ResultSpill", afterToolExecution: (result: ToolResult) => this.spiller.afterToolExecution(result) });
     ctx.registerTool(readResultTool(this.reader));
   }

@@ -1,4 +1,4 @@
-import { Extension, HarnessError, type AnyHookContext, type ExtensionContext, type Redactor, type RunResult, packageVersion } from "@harnessx/core";
+import { Extension, HarnessError, noteStoreDir, type AnyHookContext, type ExtensionContext, type Redactor, type RunResult, packageVersion } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { runDirOf } from "../format/layout.js";
 import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
@@ -69,6 +69,7 @@ export class FlightRecorderExtension extends Extension {
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
     this.sanitizer = ctx.redactor;
+    noteStoreDir(ctx, this.name, this.options.dir);
     ctx.onAnyHook((event) => this.observe(event));
     this.timer = setInterval(() => this.drain(), this.options.flushIntervalMs);
     this.timer.unref();

@@ -1,8 +1,8 @@
 import type { RecordedEvent } from "../format/event.js";
-import { DEFAULT_STORE_DIR } from "../format/layout.js";
+import { defaultStoreDir } from "@harnessx/core";
 
 export interface FlightRecorderOptions {
-  /** Store root. Default `.harnessx` (relative to the working directory). */
+  /** Store root. Default `HARNESSX_DIR`, else `.harnessx` in the working directory (the store result spilling uses too). */
   dir?: string;
   /** Retention: total bytes of sealed segments in the store; the oldest go first. Default unlimited. */
   maxBytes?: number;
@@ -57,7 +57,7 @@ export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRec
     throw new TypeError(`FlightRecorderExtension: autoExport must be "off" or "on_failure", got ${JSON.stringify(options.autoExport)}`);
   }
   return {
-    dir: options.dir ?? DEFAULT_STORE_DIR,
+    dir: options.dir ?? defaultStoreDir(),
     maxBytes: positive("maxBytes", options.maxBytes, Number.POSITIVE_INFINITY),
     maxAge: positive("maxAge", options.maxAge, Number.POSITIVE_INFINITY),
     customRedact,
