@@ -30,8 +30,10 @@ if (files.length === 0) {
 // `npm run demo` rebuilds (or restores from turbo's cache) every dist/ folder: run such files
 // alone, before the rest, so no other test loads a package while its files are rewritten.
 const rebuilding = new Set(["test/e2e/readme-commands.test.ts"]);
+// One line per file and a summary (scripts/test-reporter.mjs); TEST_REPORTER=tap for the raw TAP.
+const reporter = process.env.TEST_REPORTER === "tap" ? ["--test-reporter=tap"] : [`--test-reporter=${join(root, "scripts", "test-reporter.mjs")}`, "--test-reporter-destination=stdout"];
 const nodeTest = (batch) =>
-  spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 120000}`, ...batch], { cwd: root, stdio: "inherit" }).status ?? 1;
+  spawnSync(process.execPath, ["--import", "tsx", "--test", ...reporter, "--test-concurrency=2", `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 120000}`, ...batch], { cwd: root, stdio: "inherit" }).status ?? 1;
 const batches = [files.filter((f) => rebuilding.has(f)), files.filter((f) => !rebuilding.has(f))].filter((batch) => batch.length > 0);
 const statuses = batches.map(nodeTest);
 process.exit(statuses.find((status) => status !== 0) ?? 0);
