@@ -2,6 +2,7 @@ export { FlightRecorderExtension, RecorderWriteError } from "./recording/flight-
 export type { FlightRecorderOptions } from "./recording/options.js";
 export { EVENT_FORMAT_VERSION, type RecordedEvent, type PayloadRef, type RecorderEventKind, type RecordedRunStatus, type RunManifest, type RunSummary, type SealedSegmentInfo } from "./format/event.js";
 export { RequestRebuilder, rebuildRequests } from "./format/request-rebuilder.js";
+export { isErrorEvent, isFailureEvent } from "./format/error-events.js";
 export { DEFAULT_STORE_DIR, runDirOf } from "./format/layout.js";
 export { readRun, iterateRunEvents, listSegments, SegmentCorruptError, type RunRead, type RunIntegrity, type ReadRunOptions, type SegmentFile } from "./store/read-run.js";
 export { parseEventLines, type BadLine, type ParsedLines } from "./store/event-lines.js";

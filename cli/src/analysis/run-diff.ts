@@ -1,6 +1,6 @@
 import { recordedCalls, RequestComparer, type RecordedEvent, type RunManifest } from "@harnessx/recorder";
 import { configDifferences, toolDifferences } from "../replay/recorded-config.js";
-import { isErrorEvent } from "../timeline/describe.js";
+import { isErrorEvent } from "@harnessx/recorder";
 
 /** One run of a comparison, as read: its manifest and its events with payloads in place. */
 export interface DiffSide {

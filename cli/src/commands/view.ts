@@ -15,7 +15,7 @@ export const VIEWS = {
              round(quantile_cont(duration_ms, 0.5), 1) AS p50_ms, round(max(duration_ms), 1) AS max_ms
            FROM spans WHERE kind = 'model' GROUP BY model ORDER BY calls DESC, model`,
   errors: `SELECT seq, ts, kind, coalesce((attrs->>'source'), '') AS source, coalesce(tool_name, '') AS tool,
-             coalesce((attrs->>'errorMessage'), (attrs->>'outcome'), (attrs->>'status'), '') AS message
+             coalesce((attrs->>'errorMessage'), CASE WHEN kind = 'tool_call_end' THEN concat_ws(': ', (attrs->>'outcome'), (payload->'result'->>'content')) END, (attrs->>'status'), '') AS message
            FROM events
            WHERE kind = 'error' OR kind = 'recorder.dropped'
               OR (kind = 'tool_call_end' AND ((attrs->>'outcome') <> 'executed' OR (attrs->>'isError') = 'true'))

@@ -5,14 +5,6 @@ import { terminalSafe } from "../output/terminal-safe.js";
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
-/** Whether an event marks a failure: an ERROR, a failed tool call, a failed run. */
-export function isErrorEvent(event: RecordedEvent): boolean {
-  const a = event.attrs ?? {};
-  if (event.kind === "error" || event.kind === "recorder.dropped") return true;
-  if (event.kind === "tool_call_end") return a.outcome !== undefined ? a.outcome !== "executed" : a.isError === true;
-  if (event.kind === "agent_end") return a.status === "failed";
-  return false;
-}
 
 /** The tool an event belongs to, when it is a tool call's start or end. */
 export function toolOf(event: RecordedEvent): string | undefined {

@@ -1,6 +1,6 @@
-import { KNOWN_EVENT_KINDS, type RecordedEvent } from "@harnessx/recorder";
 import { choiceList } from "../option-values.js";
-import { isErrorEvent, toolOf } from "./describe.js";
+import { isFailureEvent, KNOWN_EVENT_KINDS, type RecordedEvent } from "@harnessx/recorder";
+import { toolOf } from "./describe.js";
 import { owningSpan } from "./nesting.js";
 
 /** The filters `trace show` and `trace tail` share, as their commander options. */
@@ -32,7 +32,7 @@ export class EventFilter {
     if (this.tool !== undefined && event.spanId && toolOf(event) === this.tool) this.toolSpans.add(event.spanId);
     if (this.kinds && !this.kinds.has(event.kind)) return false;
     if (this.tool !== undefined && !this.toolSpans.has(owningSpan(event) ?? "")) return false;
-    if (this.errors && !isErrorEvent(event)) return false;
+    if (this.errors && !isFailureEvent(event)) return false;
     return true;
   }
 }

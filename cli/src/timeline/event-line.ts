@@ -1,12 +1,12 @@
-import type { RecordedEvent } from "@harnessx/recorder";
 import type { Colors } from "../output/colors.js";
 import { formatDuration } from "../output/format.js";
 import { terminalSafe } from "../output/terminal-safe.js";
-import { describeEvent, durationOf, isErrorEvent } from "./describe.js";
+import { isFailureEvent, type RecordedEvent } from "@harnessx/recorder";
+import { describeEvent, durationOf } from "./describe.js";
 
 /** One timeline line: `#seq`, offset from the run's start, the kind indented by depth, what happened, how long it took. */
 export function eventLine(c: Colors, event: RecordedEvent, depth: number, start: number): string {
-  const error = isErrorEvent(event);
+  const error = isFailureEvent(event);
   const offset = `+${formatDuration(event.ts - start)}`.padStart(10);
   const name = terminalSafe(event.kind);
   const kind = error ? c.red(c.bold(name)) : event.spanId ? c.cyan(name) : name;
@@ -26,7 +26,7 @@ export function eventJson(event: RecordedEvent, depth: number, start: number): R
     spanId: event.spanId,
     parentSpanId: event.parentSpanId,
     summary: describeEvent(event),
-    error: isErrorEvent(event),
+    error: isFailureEvent(event),
     attrs: event.attrs,
     ...(event.redacted?.length ? { redacted: event.redacted } : {}),
   };

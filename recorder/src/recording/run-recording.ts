@@ -9,6 +9,7 @@ import type { QueuedEvent } from "./message-log.js";
 import type { ResolvedRecorderOptions } from "./options.js";
 import type { RunWriter } from "./run-writer.js";
 import { placeEvent } from "./span-placement.js";
+import { isErrorEvent } from "../format/error-events.js";
 
 /**
  * An artifact the run references: a payload moved aside (`json` set, stored by the background
@@ -233,7 +234,7 @@ export class RunRecording {
     } else if (event.event === "llm_request") {
       this.noteModel(attrs.model);
     } else if (event.event === "tool_call_end") summary.toolCalls++;
-    else if (event.event === "error") summary.errors++;
+    if (isErrorEvent({ kind: event.event, attrs })) summary.errors++;
   }
 
   private noteModel(model: unknown): void {

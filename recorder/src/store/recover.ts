@@ -9,6 +9,7 @@ import { ArtifactStore } from "@harnessx/artifacts";
 import { readRun } from "./read-run.js";
 import { referencedArtifacts } from "./references.js";
 import { readRunManifest } from "./run-manifest.js";
+import { isErrorEvent } from "../format/error-events.js";
 
 /** `recover` was asked to seal a run whose recording process is still alive. */
 export class RunStillActiveError extends HarnessError {
@@ -51,8 +52,8 @@ export function countEvent(summary: RunSummary, event: RecordedEvent): void {
     summary.inputTokens += Number(attrs.inputTokens) || 0;
     summary.outputTokens += Number(attrs.outputTokens) || 0;
   } else if (event.kind === "tool_call_end") summary.toolCalls++;
-  else if (event.kind === "error") summary.errors++;
   else if (event.kind === "recorder.dropped") summary.dropped += Number(attrs.count) || 0;
+  if (isErrorEvent(event)) summary.errors++;
 }
 
 export interface RecoverResult {
