@@ -13,6 +13,8 @@ export interface KnowledgeSource {
 interface KnowledgeFile {
   path: string;
   text: string;
+  /** The text lowercased once, for every search. */
+  lower: string;
 }
 
 /** One search hit: a file, the first matching line and how many of the query's words it holds. */
@@ -57,7 +59,8 @@ export class KnowledgeBundle {
         if (stat.isDirectory()) walk(path);
         else if (stat.isFile() && TEXT_FILE.test(name) && stat.size <= KNOWLEDGE_LIMITS.maxFileBytes && total + stat.size <= KNOWLEDGE_LIMITS.maxTotalBytes) {
           total += stat.size;
-          files.push({ path: relative(root, path).split(sep).join("/"), text: readFileSync(path, "utf8") });
+          const text = readFileSync(path, "utf8");
+          files.push({ path: relative(root, path).split(sep).join("/"), text, lower: text.toLowerCase() });
         }
       }
     };
@@ -72,8 +75,7 @@ export class KnowledgeBundle {
     if (words.length === 0) return { hits: [], total: 0 };
     const scored: KnowledgeHit[] = [];
     for (const file of this.load()) {
-      const lower = file.text.toLowerCase();
-      const present = words.filter((w) => lower.includes(w));
+      const present = words.filter((w) => file.lower.includes(w));
       if (present.length === 0) continue;
       const lines = file.text.split("\n");
       const at = lines.findIndex((l) => present.some((w) => l.toLowerCase().includes(w)));
