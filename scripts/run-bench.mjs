@@ -24,7 +24,7 @@ writeFileSync(rowsFile, "");
 const crashed = [];
 for (const bench of benches) {
   console.log(`\n== ${bench}${small ? " (small)" : ""}`);
-  const env = { ...process.env, BENCH_RESULTS: rowsFile, ...(small ? { BENCH_SMALL: "1" } : {}) };
+  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --conditions=harnessx-source`.trim(), BENCH_RESULTS: rowsFile, ...(small ? { BENCH_SMALL: "1" } : {}) };
   const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", join(dir, bench)], { cwd: root, stdio: "inherit", env });
   if (run.status !== 0) crashed.push(bench);
 }

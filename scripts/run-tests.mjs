@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Runs every *.test.ts of the workspace in one `node --test` (TypeScript through tsx).
-// Usage: node scripts/run-tests.mjs [path-filter ...]
+// Runs the *.test.ts files of the workspace in `node --test` (TypeScript through tsx).
+// Usage: node scripts/run-tests.mjs [--e2e | --all] [path-filter ...]
+//   (default) the fast suite: every test file that is not end-to-end
+//   --e2e     the end-to-end suite: test/e2e/, the doc tests, *.fuzz.test.ts and *.slow.test.ts
+//   --all     both
+// With path filters, the files matching them, whichever suite they belong to.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -21,8 +25,13 @@ function collect(dir, out) {
   return out;
 }
 
-const filters = process.argv.slice(2);
-const files = roots.flatMap((r) => collect(join(root, r), [])).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const args = process.argv.slice(2);
+const suite = args.includes("--all") ? "all" : args.includes("--e2e") ? "e2e" : "fast";
+const filters = args.filter((a) => !a.startsWith("--"));
+/** End-to-end: whole programs, real servers, the demo, the docs; minutes rather than seconds. */
+const isEndToEnd = (f) => /^test\/(e2e|docs)\//.test(f) || /\.(fuzz|slow)\.test\.ts$/.test(f);
+const inSuite = (f) => suite === "all" || (suite === "e2e") === isEndToEnd(f);
+const files = roots.flatMap((r) => collect(join(root, r), [])).filter((f) => (filters.length === 0 ? inSuite(f) : filters.some((x) => f.includes(x))));
 if (files.length === 0) {
   console.error("no test files matched");
   process.exit(1);
@@ -32,8 +41,14 @@ if (files.length === 0) {
 const rebuilding = new Set(["test/e2e/readme-commands.test.ts"]);
 // One line per file and a summary (scripts/test-reporter.mjs); TEST_REPORTER=tap for the raw TAP.
 const reporter = process.env.TEST_REPORTER === "tap" ? ["--test-reporter=tap"] : [`--test-reporter=${join(root, "scripts", "test-reporter.mjs")}`, "--test-reporter-destination=stdout"];
+// Tests import each package's test support from its sources (the `harnessx-source` export
+// condition; published packages leave it out), in every process they start as well.
+const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --conditions=harnessx-source`.trim() };
+// The fast suite's files mostly wait (child processes, sockets, timers): four at once keep two
+// cores busy. End-to-end files each load the machine and take longer: two at once, five minutes each.
+const endToEnd = files.some(isEndToEnd);
 const nodeTest = (batch) =>
-  spawnSync(process.execPath, ["--import", "tsx", "--test", ...reporter, "--test-concurrency=2", `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 120000}`, ...batch], { cwd: root, stdio: "inherit" }).status ?? 1;
+  spawnSync(process.execPath, ["--import", "tsx", "--test", ...reporter, `--test-concurrency=${endToEnd ? 2 : 4}`, `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? (endToEnd ? 300_000 : 120_000)}`, ...batch], { cwd: root, stdio: "inherit", env }).status ?? 1;
 const batches = [files.filter((f) => rebuilding.has(f)), files.filter((f) => !rebuilding.has(f))].filter((batch) => batch.length > 0);
 const statuses = batches.map(nodeTest);
 process.exit(statuses.find((status) => status !== 0) ?? 0);

@@ -7,7 +7,7 @@ const started = Date.now();
 function fileOf(data) {
   const file = data.file ?? "(no file)";
   let entry = files.get(file);
-  if (!entry) files.set(file, (entry = { passed: 0, failed: 0, skipped: 0, names: [] }));
+  if (!entry) files.set(file, (entry = { passed: 0, failed: 0, skipped: 0, ms: 0, names: [] }));
   return entry;
 }
 
@@ -32,6 +32,7 @@ export default async function* reporter(source) {
     }
     if (event.type !== "test:pass" && event.type !== "test:fail") continue;
     const entry = fileOf(data);
+    if (data.nesting === 0) entry.ms += data.details?.duration_ms ?? 0;
     const leaf = data.details?.type !== "suite";
     if (event.type === "test:fail" && (leaf || data.details?.error?.failureType !== "subtestsFailed")) {
       entry.failed++;
@@ -51,7 +52,7 @@ export default async function* reporter(source) {
     failed += e.failed;
     skipped += e.skipped;
     const counts = [`${e.passed} passed`, e.failed ? `${e.failed} failed` : "", e.skipped ? `${e.skipped} skipped` : ""].filter(Boolean).join(", ");
-    yield `${e.failed ? "✗" : "✓"} ${relative(file)}  ${counts}\n`;
+    yield `${e.failed ? "✗" : "✓"} ${relative(file)}  ${counts}  ${(e.ms / 1000).toFixed(1)} s\n`;
   }
   if (failures.length) yield `\nFailures:\n\n${failures.join("\n\n")}\n`;
   yield `\n${passed} passed, ${failed} failed, ${skipped} skipped (${files.size} files, ${((Date.now() - started) / 1000).toFixed(0)} s)\n`;

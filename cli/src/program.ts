@@ -24,6 +24,9 @@ export function createProgram(io: CliIO): Command {
   program.addHelpText(
     "after",
     `
+A <run> is a run id or a unique prefix of one, last (the run that started last) or
+last-<status> (last-failed, last-completed, ...), a run directory or a bundle file.
+
 Exit codes: 0 ok, 1 failure (SQL error, replay diverged, push incomplete), 2 usage error,
 3 not found (missing run, ambiguous id prefix), 4 invalid input (not a store, corrupt bundle),
 5 push target unreachable.`,

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { statSync } from "node:fs";
@@ -11,8 +12,22 @@ import { cliWorkspace, recordSupportRun } from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace();
 
-const CHROMIUM = "/usr/bin/chromium";
+/** The Chromium the browser tests drive: CHROMIUM_PATH, else `chromium` on PATH (as `command -v chromium` finds it), else /usr/bin/chromium. */
+function findChromium(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    try {
+      accessSync(join(dir, "chromium"), constants.X_OK);
+      return join(dir, "chromium");
+    } catch {
+      // not here
+    }
+  }
+  return "/usr/bin/chromium";
+}
+const CHROMIUM = findChromium();
 const hasChromium = existsSync(CHROMIUM);
+const noChromium = !hasChromium && `chromium not found (CHROMIUM_PATH, PATH, ${CHROMIUM}): apt-get install chromium, or set CHROMIUM_PATH`;
 const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
 
 let runId: string;
@@ -57,8 +72,28 @@ describe("trace report writes one self-contained HTML file", () => {
   });
 });
 
+/** The page's packed index (gzip, base64), as its script inflates it. */
+function pageIndexOf(html: string): { names: string[]; spans: Array<[number, number, number, number, number, number, string | null]> } {
+  const packed = /<script id="trace-index" type="application\/octet-stream">([^<]*)<\/script>/.exec(html)![1];
+  return JSON.parse(gunzipSync(Buffer.from(packed.trim(), "base64")).toString("utf8"));
+}
+
+describe("the report's error list links to the failed calls", () => {
+  test("the failed tool call's entry gives its class and message and points at that call on the timeline", () => {
+    const html = readFileSync(reportPath, "utf8");
+    const entry = /<li class="error-entry" data-span="(\d+)"><a href="#timeline" class="error-link" data-goto-span="(\d+)"><span class="error-class">([^<]*)<\/span>: <span class="error-message">([^<]*)<\/span><\/a> <span class="mono meta">[^<]*execute_tool flaky<\/span>/.exec(html);
+    assert.ok(entry, "an entry for the flaky call");
+    assert.deepEqual(entry.slice(2, 5), [entry[1], "Error", "upstream timed out after 5000 ms"]);
+    const index = pageIndexOf(html);
+    const span = index.spans[Number(entry[2])];
+    assert.equal(index.names[span[0]], "execute_tool flaky", "the link names the failed call's place on the timeline");
+    assert.equal(span[5] & 2, 2, "drawn as failed");
+    assert.equal(span[6], "Error: upstream timed out after 5000 ms");
+  });
+});
+
 describe("the report in headless Chromium", () => {
-  test("shows the run's model and tool calls, payloads on click, and makes no network request", { skip: !hasChromium && `chromium not installed at ${CHROMIUM} (apt-get install chromium)` }, async () => {
+  test("shows the run's model and tool calls, payloads on click, and makes no network request", { skip: noChromium }, async () => {
     const page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
     const requests: string[] = [];
     page.on("request", (request) => requests.push(request.url()));
@@ -107,6 +142,51 @@ describe("the report in headless Chromium", () => {
   });
 });
 
+describe("failed calls in headless Chromium", () => {
+  test("a failed call is red and at least the minimum wide however short; its error entry scrolls to it, selects and highlights it", { skip: noChromium }, async () => {
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(pathToFileURL(reportPath).href);
+    await page.locator("body[data-ready=true]").waitFor();
+    const failed = page.locator('#timeline .span.error[data-kind="tool"]');
+    assert.equal(await failed.count(), 1);
+    // The flaky tool throws at once: a fraction of a millisecond in a run of hundreds.
+    const drawn = await failed.evaluate((el) => {
+      const style = el.ownerDocument.defaultView!.getComputedStyle(el);
+      return { width: el.getBoundingClientRect().width, minWidth: parseFloat(style.minWidth), background: style.backgroundColor };
+    });
+    assert.ok(drawn.minWidth >= 6, `a minimum of ${drawn.minWidth}px`);
+    assert.ok(drawn.width >= drawn.minWidth, `drawn ${drawn.width}px wide, the minimum is ${drawn.minWidth}px`);
+    assert.equal(drawn.background, "rgb(214, 69, 69)", "red");
+
+    // Zoomed in and scrolled away from it, the call is not in view; its error entry brings it back.
+    for (let i = 0; i < 6; i++) await page.locator("#zoom-in").click();
+    await page.locator("#timeline").evaluate((el) => (el.scrollLeft = 0));
+    const flakyButton = page.locator('#timeline .span:text-is("execute_tool flaky")');
+    await failed.waitFor({ state: "detached" });
+    await page.locator("#errors .error-link", { hasText: "upstream timed out after 5000 ms" }).click();
+    await flakyButton.waitFor();
+    assert.match((await flakyButton.getAttribute("class")) ?? "", /\bselected\b/, "selected");
+    assert.match((await flakyButton.getAttribute("class")) ?? "", /\bflash\b/, "highlighted");
+    // In view: across the timeline's visible part (it may be wider than the view when zoomed in), and on screen.
+    const inView = await page.locator("#timeline").evaluate((timeline) => {
+      const call = timeline.querySelector(".span.selected")!.getBoundingClientRect();
+      const box = timeline.getBoundingClientRect();
+      return call.left < box.right && call.right > box.left && call.top >= 0 && call.bottom <= timeline.ownerDocument.defaultView!.innerHeight;
+    });
+    assert.ok(inView, "the call is scrolled into view");
+    assert.equal(await page.locator("#details h2").first().textContent(), "execute_tool flaky", "its details are shown");
+    assert.match((await page.locator("#details .run-error").textContent()) ?? "", /Error: upstream timed out after 5000 ms/);
+    // Selection survives the redraw a scroll makes.
+    await page.locator("#timeline").evaluate((el) => el.dispatchEvent(new Event("scroll")));
+    await page.waitForTimeout(50);
+    assert.equal(await page.locator("#timeline .span.selected").count(), 1);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
 /** A long run: `iterations` tool calls returning ~2 KB each (a few texts repeated, as real results repeat), every 500th failing. */
 async function recordLongRun(store: string, iterations: number): Promise<string> {
   const texts = Array.from({ length: 40 }, (_, i) => `document ${i}: ${"retry backoff doubles after each failed attempt ".repeat(40)}`);
@@ -130,7 +210,7 @@ async function recordLongRun(store: string, iterations: number): Promise<string>
 }
 
 describe("the report of a long run stays small and opens at once", () => {
-  test("18k events: a few MB, density until zoomed in, only the rows in view exist, payloads inflated on demand", { skip: !hasChromium && `chromium not installed at ${CHROMIUM} (apt-get install chromium)` }, async () => {
+  test("18k events: a few MB, density until zoomed in, only the rows in view exist, payloads inflated on demand", { skip: noChromium }, async () => {
     const longRun = await recordLongRun(cli.store, 3_000);
     const path = join(cli.work, "long.html");
     const r = await cli.trace("--json", "report", longRun, "-o", path);
@@ -153,10 +233,21 @@ describe("the report of a long run stays small and opens at once", () => {
     assert.ok((await page.locator("#timeline .span").count()) > 0, "a click on the density zooms in to the calls");
     assert.ok((await page.locator("#timeline .span.error").count()) > 0, "and the failed call is among them");
 
+    // From the fitted view (density only), an error entry zooms in to its call and selects it.
+    await page.locator("#zoom-fit").click();
+    assert.equal(await page.locator("#timeline .span").count(), 0);
+    await page.locator("#errors .error-link", { hasText: "shard 2499 timed out" }).click();
+    const selected = page.locator("#timeline .span.selected");
+    await selected.waitFor();
+    assert.match((await selected.getAttribute("class")) ?? "", /\berror\b/);
+    assert.equal(await page.locator("#details h2").first().textContent(), "execute_tool search");
+    assert.match((await page.locator("#details .run-error").textContent()) ?? "", /shard 2499 timed out/);
+
     // An event deep in the run: scrolled to, its row drawn, its payload inflated with its shared text put back.
     await page.locator("#events-wrap").evaluate((el) => (el.scrollTop = 24 * 12_000));
     // Drawn for the new position (rows are replaced on the next frame), then one in view is clicked.
-    await page.waitForFunction('Number(document.querySelector("#events tr.row")?.getAttribute("data-seq")) > 10000');
+    // A function, not a string: the page's CSP forbids eval, which a string predicate needs.
+    await page.waitForFunction((wrap) => Number(wrap?.querySelector("tr.row")?.getAttribute("data-seq")) > 10000, await page.locator("#events-wrap").elementHandle());
     const row = page.locator("#events tr.row", { hasText: "tool_call_end" }).nth(2);
     await row.click();
     const payload = page.locator("#details pre.payload");

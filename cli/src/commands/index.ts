@@ -3,6 +3,7 @@ import { convertCommand } from "./convert.js";
 import { diffCommand } from "./diff.js";
 import { exportCommand } from "./export.js";
 import { lsCommand } from "./ls.js";
+import { openCommand } from "./open.js";
 import { pushCommand } from "./push.js";
 import { queryCommand } from "./query.js";
 import { replayCommand } from "./replay.js";
@@ -33,5 +34,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   replayCommand,
   diffCommand,
   reportCommand,
+  openCommand,
   trustCommand,
 ];

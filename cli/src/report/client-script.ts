@@ -1,18 +1,18 @@
 import { PAYLOAD_READER_SCRIPT } from "./client-payloads.js";
+import { TIMELINE_SCRIPT } from "./client-timeline.js";
 
 /**
  * The report's script, inlined. It inflates the embedded index with the browser's own gzip
- * `DecompressionStream`, draws the timeline (zoom with the buttons or Ctrl+wheel; only the calls
- * in view are drawn, and a view too dense to draw call by call is drawn as density, a click on
- * which zooms in), lists events in a virtualized table (only the rows in view exist), and inflates
- * a payload block when an event or call is opened. Every recorded value is put into the page with
+ * `DecompressionStream`, draws the timeline (`TIMELINE_SCRIPT`), lists events in a virtualized
+ * table (only the rows in view exist), inflates a payload block when an event or call is opened,
+ * and makes the error list's entries go to their failed call. Every recorded value is put into the page with
  * textContent, never parsed as HTML.
  */
 export const REPORT_SCRIPT = String.raw`
 (function () {
   "use strict";
 ${PAYLOAD_READER_SCRIPT}
-  var MAX_BUTTONS = 1500;
+${TIMELINE_SCRIPT}
   var ROW = 24;
   var details = document.getElementById("details");
 
@@ -32,11 +32,6 @@ ${PAYLOAD_READER_SCRIPT}
   });
 
   function start(index) {
-    var total = Math.max(1, index.endTs - index.startTs);
-    var zoom = 1;
-    var timeline = document.getElementById("timeline");
-    var inner = document.getElementById("timeline-inner");
-    var axis = document.getElementById("axis");
     var selectedNode = null;
     var showing = 0;
     var spans = index.spans;
@@ -51,6 +46,7 @@ ${PAYLOAD_READER_SCRIPT}
       return Math.floor(v / 60000) + " m " + Math.round((v % 60000) / 1000) + " s";
     }
     function spanName(i) { return i >= 0 ? index.names[spans[i][0]] : ""; }
+    // The selected event row (calls on the timeline keep their own selection, through redraws).
     function select(node) {
       if (selectedNode) selectedNode.classList.remove("selected");
       selectedNode = node;
@@ -98,106 +94,7 @@ ${PAYLOAD_READER_SCRIPT}
     }
 
     // Timeline: lanes once; the calls in view redrawn on scroll and zoom.
-    var lanes = [];
-    for (var l = 0; l < index.lanes; l++) {
-      var lane = el("div", "lane");
-      lane.setAttribute("data-lane", String(l));
-      lanes.push(lane);
-      inner.appendChild(lane);
-    }
-    function place(node, from, length) {
-      node.style.left = (from / total * 100) + "%";
-      node.style.width = (Math.max(length, 0) / total * 100) + "%";
-    }
-    function drawSpans() {
-      lanes.forEach(function (laneNode) { laneNode.textContent = ""; });
-      var width = inner.clientWidth || 1;
-      var from = timeline.scrollLeft / width * total;
-      var to = (timeline.scrollLeft + timeline.clientWidth) / width * total;
-      var visible = [];
-      for (var i = 0; i < spans.length; i++) if (spans[i][3] <= to && spans[i][3] + spans[i][4] >= from) visible.push(i);
-      if (visible.length <= MAX_BUTTONS) {
-        visible.forEach(function (i) {
-          var s = spans[i];
-          var kind = index.kinds[s[1]];
-          var b = el("button", "span " + (kind === "model" || kind === "tool" || kind === "run" ? "kind-" + kind : "other") + (s[5] & 2 ? " error" : "") + (s[5] & 1 ? " open" : ""), spanName(i));
-          b.type = "button";
-          b.setAttribute("data-span", String(i));
-          b.setAttribute("data-kind", kind);
-          b.title = spanName(i) + " — " + (s[5] & 1 ? "unfinished" : ms(s[4])) + (s[6] ? " — " + s[6] : "");
-          place(b, s[3], s[4]);
-          b.addEventListener("click", function () { select(b); showSpan(i); });
-          lanes[s[2]].appendChild(b);
-        });
-        return;
-      }
-      // Too many calls in view: density per lane in buckets a few pixels wide; a click zooms into one.
-      var bucketMs = Math.max((to - from) / Math.max(1, timeline.clientWidth / 4), 1e-6);
-      var buckets = {};
-      visible.forEach(function (i) {
-        var s = spans[i];
-        if (index.kinds[s[1]] === "run") return;
-        var key = s[2] + ":" + Math.floor(s[3] / bucketMs);
-        var bucket = buckets[key] || (buckets[key] = { lane: s[2], start: Math.floor(s[3] / bucketMs) * bucketMs, calls: 0, errors: 0 });
-        bucket.calls++;
-        if (s[5] & 2) bucket.errors++;
-      });
-      Object.keys(buckets).forEach(function (key) {
-        var bucket = buckets[key];
-        var node = el("div", "bucket" + (bucket.errors ? " error" : ""));
-        node.title = bucket.calls + " calls" + (bucket.errors ? ", " + bucket.errors + " failed" : "") + " — click to zoom in";
-        place(node, bucket.start, bucketMs);
-        node.addEventListener("click", function () { zoomTo(bucket.start, bucket.start + bucketMs * 8); });
-        lanes[bucket.lane].appendChild(node);
-      });
-    }
-    var drawPending = false;
-    function redraw() {
-      if (drawPending) return;
-      drawPending = true;
-      requestAnimationFrame(function () { drawPending = false; drawSpans(); });
-    }
-    function drawAxis() {
-      axis.textContent = "";
-      var visible = total / zoom;
-      var steps = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000, 120000, 300000, 600000, 1800000, 3600000];
-      var step = steps[steps.length - 1];
-      for (var i = 0; i < steps.length; i++) { if (visible / steps[i] <= 10) { step = steps[i]; break; } }
-      var width = inner.clientWidth || 1;
-      var first = Math.floor(timeline.scrollLeft / width * total / step) * step;
-      var last = (timeline.scrollLeft + timeline.clientWidth) / width * total;
-      for (var t = first; t <= Math.min(total, last); t += step) {
-        var tick = el("div", "tick", ms(t));
-        tick.style.left = (t / total * 100) + "%";
-        axis.appendChild(tick);
-      }
-    }
-    function setZoom(next, anchorFraction) {
-      var frac = anchorFraction === undefined ? 0.5 : anchorFraction;
-      var anchor = (timeline.scrollLeft + timeline.clientWidth * frac) / inner.clientWidth;
-      zoom = Math.min(Math.max(2000, total * 10), Math.max(1, next));
-      inner.style.width = (zoom * 100) + "%";
-      timeline.scrollLeft = anchor * inner.clientWidth - timeline.clientWidth * frac;
-      document.getElementById("zoom-level").textContent = zoom.toFixed(zoom < 10 ? 1 : 0) + "x";
-      drawAxis();
-      drawSpans();
-    }
-    function zoomTo(from, to) {
-      setZoom(total / Math.max(to - from, 1e-6), 0);
-      timeline.scrollLeft = from / total * inner.clientWidth;
-      drawAxis();
-      drawSpans();
-    }
-    document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 2); });
-    document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom / 2); });
-    document.getElementById("zoom-fit").addEventListener("click", function () { setZoom(1); });
-    timeline.addEventListener("scroll", function () { drawAxis(); redraw(); });
-    timeline.addEventListener("wheel", function (ev) {
-      if (!ev.ctrlKey && !ev.metaKey) return;
-      ev.preventDefault();
-      var rect = timeline.getBoundingClientRect();
-      setZoom(zoom * (ev.deltaY < 0 ? 1.25 : 0.8), (ev.clientX - rect.left) / rect.width);
-    }, { passive: false });
+    var timelineNav = timelineView(index, { el: el, ms: ms, spanName: spanName, onSpan: function (i) { selectedSeq = null; select(null); showSpan(i); } });
 
     // Events: a virtualized table (a spacer row above and below the rows in view).
     var wrap = document.getElementById("events-wrap");
@@ -239,6 +136,7 @@ ${PAYLOAD_READER_SCRIPT}
       var pos = positionOf(Number(tr.getAttribute("data-seq")));
       if (pos < 0) return;
       selectedSeq = events[pos][0];
+      timelineNav.select(-1);
       select(tr);
       showEvent(pos);
     });
@@ -274,8 +172,20 @@ ${PAYLOAD_READER_SCRIPT}
       });
     });
 
-    drawAxis();
-    drawSpans();
+    // The error list: an entry shows its failed call on the timeline, selected and highlighted, with its payloads.
+    document.querySelectorAll("[data-goto-span]").forEach(function (a) {
+      a.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        var i = Number(a.getAttribute("data-goto-span"));
+        if (!(i >= 0 && i < spans.length)) return;
+        selectedSeq = null;
+        select(null);
+        renderRows();
+        timelineNav.reveal(i);
+        showSpan(i);
+      });
+    });
+
     renderRows();
     document.body.setAttribute("data-ready", "true");
   }

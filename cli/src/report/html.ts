@@ -59,13 +59,20 @@ function figuresSection(layout: ReportLayout): string {
 </section>`;
 }
 
+/**
+ * The error list: each entry says the error's class and message, and is a link to the failed call
+ * (the page's script scrolls the timeline to it, selects and highlights it); an entry an ERROR
+ * event reported links to that event in the event list too.
+ */
 function errorsSection(layout: ReportLayout): string {
   if (layout.errors.length === 0) return `<section id="errors"><h2>Errors</h2><p class="meta">none recorded</p></section>`;
   const items = layout.errors
     .map((e) => {
-      const where = `+${formatDuration(e.ts - layout.startTs)} ${escapeHtml(e.where)}`;
-      const link = e.seq !== undefined ? ` <a href="#" data-goto-seq="${e.seq}">event #${e.seq}</a>` : "";
-      return `<li><span class="mono">${where}</span>: ${escapeHtml(e.message)}${link}</li>`;
+      const what = `<span class="error-class">${escapeHtml(e.errorClass)}</span>: <span class="error-message">${escapeHtml(e.message)}</span>`;
+      const entry = e.span !== undefined ? `<a href="#timeline" class="error-link" data-goto-span="${e.span}">${what}</a>` : what;
+      const where = ` <span class="mono meta">+${formatDuration(e.ts - layout.startTs)} ${escapeHtml(e.where)}</span>`;
+      const event = e.seq !== undefined ? ` <a href="#" data-goto-seq="${e.seq}">event #${e.seq}</a>` : "";
+      return `<li class="error-entry"${e.span !== undefined ? ` data-span="${e.span}"` : ""}>${entry}${where}${event}</li>`;
     })
     .join("");
   return `<section id="errors"><h2>Errors</h2><ul class="errors">${items}</ul></section>`;
@@ -106,7 +113,7 @@ export function renderReportHtml(data: ReportData): string {
 <header>
 <h1>Run <span class="mono">${escapeHtml(run.runId)}</span> <span class="badge ${escapeHtml(run.status)}" id="status">${escapeHtml(run.status)}</span></h1>
 <div class="meta">${escapeHtml(subtitle)}</div>
-${run.error ? `<div class="run-error" id="run-error">${escapeHtml(run.error)}</div>` : ""}
+${run.error ? `<div class="run-error" id="run-error">${escapeHtml(run.errorClass ? `${run.errorClass}: ${run.error}` : run.error)}</div>` : ""}
 ${redaction}
 </header>
 ${summarySection(data, layout)}

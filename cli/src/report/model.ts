@@ -1,4 +1,7 @@
+import { errorList, type ReportError } from "./error-list.js";
 import type { PackedPayloads } from "./payload-packer.js";
+
+export type { ReportError } from "./error-list.js";
 
 /**
  * The plain data an HTML report is built from, and the figures derived from it. Commands fill it
@@ -10,7 +13,10 @@ export interface ReportRun {
   agent?: string;
   model?: string;
   status: string;
+  /** What the run failed with (the message; the header shows it after `errorClass`). */
   error?: string;
+  /** The class of the run's error, e.g. `ProviderError`. */
+  errorClass?: string;
   startTs: number;
   endTs?: number;
   /** Redaction rules the recorder applied, as recorded. */
@@ -27,6 +33,8 @@ export interface ReportSpan {
   startTs: number;
   endTs?: number;
   error?: string;
+  /** The class of the call's error: the thrown error's name, else the tool call's outcome (`timeout`, `denied`). */
+  errorClass?: string;
   model?: string;
   tool?: string;
   inputTokens?: number;
@@ -42,6 +50,8 @@ export interface ReportEvent {
   payload?: unknown;
   /** What an ERROR event said (else it is read from its payload); for a command, a skill, a compaction or a custom event, its one-line summary. */
   message?: string;
+  /** An ERROR event's error class (else it is read from its payload). */
+  errorClass?: string;
 }
 
 export interface ReportData {
@@ -89,7 +99,8 @@ export interface ReportLayout {
   spans: PlacedSpan[];
   models: ModelFigures[];
   tools: ToolFigures[];
-  errors: Array<{ ts: number; where: string; message: string; seq?: number; spanId?: string }>;
+  /** The error list: each failure once, with its class, message and the call it links to. */
+  errors: ReportError[];
   totals: { modelCalls: number; toolCalls: number; inputTokens: number; outputTokens: number; events: number };
 }
 
@@ -97,19 +108,6 @@ function percentile(values: number[], q: number): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
-function errorText(payload: unknown): string {
-  if (payload && typeof payload === "object") {
-    const p = payload as Record<string, unknown>;
-    const inner = p.error;
-    if (inner && typeof inner === "object" && typeof (inner as { message?: unknown }).message === "string") {
-      return (inner as { message: string }).message;
-    }
-    if (typeof inner === "string") return inner;
-    if (typeof p.message === "string") return p.message;
-  }
-  return typeof payload === "string" ? payload : "error";
 }
 
 /** Places spans on lanes (greedy interval partitioning, in start order) and computes the figures. */
@@ -157,15 +155,7 @@ export function layoutReport(data: ReportData): ReportLayout {
     }
   }
 
-  const errors: ReportLayout["errors"] = [];
-  for (const event of data.events) {
-    if (event.kind === "error") errors.push({ ts: event.ts, where: event.kind, message: event.message ?? errorText(event.payload), seq: event.seq, spanId: event.spanId });
-  }
-  for (const span of placed) {
-    if (span.error !== undefined && span.kind !== "run") errors.push({ ts: span.startTs, where: span.name, message: span.error, spanId: span.spanId });
-  }
-  if (data.run.error) errors.push({ ts: data.run.endTs ?? endTs, where: "run", message: data.run.error });
-  errors.sort((a, b) => a.ts - b.ts);
+  const errors = errorList(data.run, data.events, placed, endTs);
 
   const modelFigures = [...models].map(([model, m]) => ({
     model,

@@ -1,7 +1,7 @@
 import type { ReportData, ReportLayout, ReportRun } from "./model.js";
 import { packedText, type PackedPayloads } from "./payload-packer.js";
 
-/** A placed span as the page gets it: `[name, kind, lane, offsetMs, durationMs, flags, error, inputTokens, outputTokens]` (names and kinds by index; flags: 1 open, 2 error). */
+/** A placed span as the page gets it: `[name, kind, lane, offsetMs, durationMs, flags, error ("Class: message"), inputTokens, outputTokens]` (names and kinds by index; flags: 1 open, 2 error). */
 export type IndexedSpan = [number, number, number, number, number, number, string | null, number | null, number | null];
 /** An event as the page gets it: `[seq, offsetMs, span (index, -1 for none), kind (index)]`, then its one-line note when it has one. */
 export type IndexedEvent = [number, number, number, number] | [number, number, number, number, string];
@@ -43,7 +43,7 @@ export function pageIndex(data: ReportData, layout: ReportLayout, packed: Packed
   const spanAt = new Map<string, number>();
   const spans = layout.spans.map((s, i): IndexedSpan => {
     spanAt.set(s.spanId, i);
-    return [names.id(s.name), kinds.id(s.kind), s.lane, s.offsetMs, s.durationMs, (s.open ? 1 : 0) | (s.error !== undefined ? 2 : 0), s.error ?? null, s.inputTokens ?? null, s.outputTokens ?? null];
+    return [names.id(s.name), kinds.id(s.kind), s.lane, s.offsetMs, s.durationMs, (s.open ? 1 : 0) | (s.error !== undefined ? 2 : 0), s.error === undefined ? null : s.errorClass ? `${s.errorClass}: ${s.error}` : s.error, s.inputTokens ?? null, s.outputTokens ?? null];
   });
   const events = data.events.map((e): IndexedEvent => {
     const at: IndexedEvent = [e.seq, e.ts - layout.startTs, e.spanId === undefined ? -1 : spanAt.get(e.spanId) ?? -1, kinds.id(e.kind)];

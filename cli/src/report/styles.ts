@@ -1,3 +1,9 @@
+/**
+ * The narrowest a failed call is drawn on the timeline, in pixels: a call that failed at once
+ * (zero milliseconds) must still be seen and clicked.
+ */
+export const MIN_FAILED_CALL_PX = 8;
+
 /** The report's stylesheet, inlined: the page loads nothing from anywhere. System fonts only. */
 export const REPORT_CSS = String.raw`
 :root { --bg:#fff; --fg:#1d2430; --muted:#5d6778; --line:#dfe3ea; --panel:#f6f7f9; --model:#4c7bd9; --tool:#2e9e6b; --run:#9aa3b2; --other:#b07cc6; --err:#d64545; --sel:#f2b01e; }
@@ -35,7 +41,9 @@ td.n { text-align:right; font-variant-numeric: tabular-nums; }
 .span.kind-tool { background:var(--tool); }
 .span.kind-run { background:var(--run); }
 .span.other { background:var(--other); }
-.span.error { background:var(--err); }
+.span.error { background:var(--err); min-width:${MIN_FAILED_CALL_PX}px; z-index:1; }
+.span.flash { animation: flash .5s ease-in-out 4 alternate; z-index:2; }
+@keyframes flash { from { box-shadow:0 0 0 0 var(--sel); } to { box-shadow:0 0 0 5px var(--sel); } }
 .span.open { background-image: repeating-linear-gradient(45deg, transparent 0 6px, rgba(255,255,255,.35) 6px 12px); }
 .span.selected, tr.selected td { outline:2px solid var(--sel); }
 #details { background:var(--panel); border:1px solid var(--line); border-radius:6px; padding:10px; min-height:60px; }
@@ -45,10 +53,13 @@ td.n { text-align:right; font-variant-numeric: tabular-nums; }
 #events tr.row td { height:24px; padding:0 8px; white-space:nowrap; overflow:hidden; }
 #events tr.spacer td { padding:0; border:0; }
 .bucket { position:absolute; top:3px; height:20px; min-width:2px; background:var(--tool); opacity:.8; border-radius:2px; cursor:zoom-in; }
-.bucket.error { background:var(--err); opacity:1; }
+.bucket.error { background:var(--err); opacity:1; min-width:${MIN_FAILED_CALL_PX}px; z-index:1; }
 #events tr.row:hover td { background:#f0f4fb; }
 #events td.kind-error { color:var(--err); font-weight:600; }
-.errors li { color:var(--err); }
+.errors li { color:var(--err); margin-bottom:2px; }
+.errors .error-link { color:inherit; text-decoration:none; cursor:pointer; }
+.errors .error-link:hover .error-message { text-decoration:underline; }
+.errors .error-class { font-weight:600; }
 input[type=search] { font:inherit; padding:2px 6px; border:1px solid var(--line); border-radius:4px; width:240px; }
 footer { color:var(--muted); font-size:12px; border-top:1px solid var(--line); }
 `;

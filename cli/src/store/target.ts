@@ -1,6 +1,8 @@
+import { promises as fs } from "node:fs";
 import { checkStore, openRecording, RecordingSourceError, resolveRecordingSource, type Recording, type ResolvedSource } from "@harnessx/recorder";
 import type { CommandContext } from "../context.js";
 import { CliError, ExitCode, invalidInput, notFound, usageError } from "../errors.js";
+import { parseRunRef, runDirOfRef } from "./run-ref.js";
 
 /** Options of `resolveTarget` and `openTarget`. */
 export interface TargetOptions {
@@ -50,19 +52,32 @@ export async function ensureStore(ctx: CommandContext): Promise<string> {
 }
 
 /**
+ * A run ref (`last`, `last-failed`, ...) replaced by the directory of the run it names; any other
+ * text as given. A file or directory of the ref's name keeps its meaning: a ref never shadows a path.
+ */
+async function dereferenced(ctx: CommandContext, text: string): Promise<string> {
+  const ref = parseRunRef(text);
+  if (!ref || (await fs.stat(ctx.path(text)).catch(() => undefined))) return text;
+  return runDirOfRef(await ensureStore(ctx), ref, text);
+}
+
+/**
  * What a `<run>` argument names, without reading it (the recorder's `resolveRecordingSource`):
- * an existing file is a bundle, a directory with run.json a run directory, anything else a run
- * id or a unique prefix of one in `--store`.
+ * an existing file is a bundle, a directory with run.json a run directory, `last` or
+ * `last-<status>` the newest run (of that status), anything else a run id or a unique prefix of
+ * one in `--store`.
  */
 export async function resolveTarget(ctx: CommandContext, text: string, options: TargetOptions = {}): Promise<ResolvedSource> {
-  const target = await explaining(ctx, () => resolveRecordingSource(text, where(ctx)));
+  const source = await dereferenced(ctx, text);
+  const target = await explaining(ctx, () => resolveRecordingSource(source, where(ctx)));
   if (target.kind === "bundle" && options.bundles === false) throw usageError(`${text} is a file; this command works on a recorded run (an id or a run directory), not a bundle`);
   return target;
 }
 
 /** The recording a `<run>` argument names, opened through the recorder's one read model (`openRecording`): a run and its bundle read alike. */
-export function openTarget(ctx: CommandContext, text: string): Promise<Recording> {
-  return explaining(ctx, () => openRecording(text, where(ctx)));
+export async function openTarget(ctx: CommandContext, text: string): Promise<Recording> {
+  const source = await dereferenced(ctx, text);
+  return explaining(ctx, () => openRecording(source, where(ctx)));
 }
 
 /** Where a recording was read from, as `trace summary` names it: the run directory or the bundle file. */

@@ -10,7 +10,7 @@ test("the demo runs on the embedded model: parallel, slow and failing tools, a s
   const dir = mkdtempSync(join(tmpdir(), "harnessx-demo-"));
   try {
     const lines: string[] = [];
-    const { result, bundlePath, otlpPath } = await runDemo({ dir, write: (l) => lines.push(l), env: {} });
+    const { result, failed, bundlePath, otlpPath } = await runDemo({ dir, write: (l) => lines.push(l), env: {} });
     assert.equal(result.status, "completed", result.error?.message);
     const out = lines.join("\n");
     assert.match(out, /embedded scripted model/);
@@ -23,9 +23,11 @@ test("the demo runs on the embedded model: parallel, slow and failing tools, a s
     assert.match(out, /tool mcp__shipping__track_order ok \(executed, \d+ ms\): \{"orderId":"A-1002","carrier":"UPS"/, "the demo calls its MCP server");
     assert.match(out, /status \[status-line\]: 5 model calls · 4,162 in \+ 216 out tokens · \$0\.0157/, "the demo prints its status line");
 
+    // Then a second, failing run, for `trace ls --status failed` and the README's walkthrough: one line of output.
+    assert.equal(failed.status, "failed");
+    assert.deepEqual(lines.filter((l) => l.includes(failed.runId)), [`failing run: ${failed.runId} failed (ProviderError: model overloaded, try again later); npx trace ls --status failed lists it`]);
     const runs = await new RecordingStore(dir).listRuns();
-    assert.equal(runs.length, 1);
-    assert.equal(runs[0].runId, result.runId);
+    assert.deepEqual(runs.map((r) => [r.runId, r.status]).sort(), [[result.runId, "completed"], [failed.runId, "failed"]].sort());
     const bundle = await openBundle(bundlePath);
     const command = bundle.events.find((e) => e.kind === "command_invoked");
     assert.deepEqual([command?.attrs.command, command?.attrs.sent], ["support", true], "the run starts from the /support command");

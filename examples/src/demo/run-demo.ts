@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Agent, ArtifactStore, connectMcpServers, discover, FlightRecorderExtension, RecordingStore, ResultSpillExtension, type McpStdioServer, type RunResult } from "harnessx";
 import { toOtlpJsonLines } from "harnessx/convert";
 import { tracingFromEnv } from "./env-tracing.js";
+import { recordFailingRun } from "./failing-run.js";
 import { demoProvider } from "./provider.js";
 import { exportSalesTool } from "./sales.js";
 import { statusLine } from "../self-hosted/status-line.js";
@@ -31,6 +32,8 @@ function shippingServer(): McpStdioServer {
 
 export interface DemoOutcome {
   result: RunResult;
+  /** The second run, recorded after the main one: it fails, for `trace ls --status failed` to find. */
+  failed: RunResult;
   bundlePath: string;
   /** Written when no tracing endpoint is configured. */
   otlpPath?: string;
@@ -39,13 +42,15 @@ export interface DemoOutcome {
 /**
  * The main job: an agent run with several tools (parallel, slow, failing, and
  * one whose huge result is spilled and queried with SQL), recorded by the
- * flight recorder, traced, and exported as an incident bundle.
+ * flight recorder, traced, and exported as an incident bundle. Then a second, short run of
+ * the same agent that fails (`recordFailingRun`), for the README's "When a run goes wrong".
  */
 export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   const write = options.write ?? ((line: string) => console.log(line));
   const env = options.env ?? process.env;
   const dir = options.dir ?? ".harnessx";
   const { provider, label } = await demoProvider(env);
+  const system = "You are a support agent. Use the tools to answer; say plainly when something failed.";
   const tracing = await tracingFromEnv({ env, serviceName: "harnessx-demo" });
   write(`harnessx demo on ${label}`);
   const recorder = new FlightRecorderExtension({ dir });
@@ -55,7 +60,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   const agent = new Agent({
     provider,
     name: "support-agent",
-    system: "You are a support agent. Use the tools to answer; say plainly when something failed.",
+    system,
     tools: [...demoTools(), exportSalesTool()],
     extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? []), ...declared.extensions, mcp, statusLine({ inputPerMillion: 3, outputPerMillion: 15 })],
   });
@@ -89,6 +94,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
     await writeFile(otlpPath, toOtlpJsonLines(recording.events, { agent: { name: recording.run.agent, sessionId: recording.run.sessionId } }));
     write(`OTLP JSON Lines: ${relative(process.cwd(), otlpPath)} (set OTEL_EXPORTER_OTLP_ENDPOINT or LANGSMITH_API_KEY to export live)`);
   }
-  write(`next: npx trace show ${result.runId.slice(0, 12)}   |   npx trace report ${result.runId.slice(0, 12)} -o report.html`);
-  return { result, bundlePath: bundle.path, otlpPath };
+  const failed = await recordFailingRun({ dir, system, tools: [...demoTools(), exportSalesTool()] });
+  write(`failing run: ${failed.runId} ${failed.status}${failed.error ? ` (${failed.error.name}: ${failed.error.message})` : ""}; npx trace ls --status failed lists it`);
+  write(`next: npx trace show last-failed --errors   |   npx trace open last-failed   |   npx trace report ${result.runId.slice(0, 12)} -o report.html`);
+  return { result, failed, bundlePath: bundle.path, otlpPath };
 }

@@ -1,24 +1,44 @@
-import { mapSpans, type MappedSpan, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
+import { Hx, mapSpans, type MappedSpan, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
 
 /** One entry of the Chrome/Perfetto trace-event format (times in microseconds). */
 export interface TraceEventEntry {
+  /** Slice or event name (the span's name); `process_name`/`thread_name` for metadata, `tool_call` for flow arrows. */
   name: string;
+  /** Phase: `X` a complete slice, `M` metadata, `s`/`f` start and end of a flow arrow, `i` an instant event. */
   ph: "X" | "M" | "s" | "f" | "i";
+  /** Process id: one per run, numbered from 1 in the order the runs appear. */
   pid: number;
+  /** Track within the run: 1 the agent, 2 model calls, 3 and up one per concurrent tool call. */
   tid: number;
+  /** Start, in microseconds since the earliest span; absent on `M` records. */
   ts?: number;
+  /** Duration of an `X` slice, in microseconds; absent on other phases. */
   dur?: number;
+  /** Category: `agent`, `model`, `tool`, `event` or `flow`; absent on `M` records. */
   cat?: string;
+  /** Flow arrow id, shared by its `s` and `f` records; absent on other phases. */
   id?: number;
+  /** `e` on a flow's end: bind the arrow to the enclosing slice. */
   bp?: "e";
+  /** `t` on instant events: scoped to their track. */
   s?: "t";
+  /** The span's attributes (and error), an event's attributes, or the name given by an `M` record. */
   args?: Record<string, unknown>;
 }
 
+/** The JSON object `toChromeTrace` returns: load it in Perfetto or `chrome://tracing`. */
 export interface ChromeTrace {
+  /** Every slice, instant, flow and metadata record. */
   traceEvents: TraceEventEntry[];
+  /** Viewers show times in milliseconds (the data stays in microseconds). */
   displayTimeUnit: "ms";
-  otherData: { producer: string; startTime?: string };
+  /** Facts about the trace, shown by viewers as metadata. */
+  otherData: {
+    /** Always `"@harnessx/exporters"`. */
+    producer: string;
+    /** ISO 8601 time of the earliest span (`ts` 0); absent when there are no spans. */
+    startTime?: string;
+  };
 }
 
 const AGENT_TID = 1;
@@ -39,6 +59,14 @@ function args(span: MappedSpan): Record<string, unknown> {
   return out;
 }
 
+/** A run's process name, `invoke_agent <agent> (<run id>)`: the id from the run's data, else its span attribute; left out rather than printed as "undefined". */
+function processName(run: MappedSpan): string {
+  const fromDetail = run.detail.role === "agent" ? run.detail.start.runId : undefined;
+  const fromAttributes = run.attributes[Hx.RUN_ID];
+  const runId = typeof fromDetail === "string" && fromDetail !== "" ? fromDetail : typeof fromAttributes === "string" && fromAttributes !== "" ? fromAttributes : undefined;
+  return runId === undefined ? run.name : `${run.name} (${runId})`;
+}
+
 /**
  * The Chrome/Perfetto trace-event JSON of the recorded runs: a process per
  * run, an `agent` track with the run slice, a `model` track with model calls,
@@ -55,9 +83,8 @@ export function toChromeTrace(events: readonly TraceEvent[], options: MapSpansOp
   let flowId = 0;
   runs.forEach((run, index) => {
     const pid = index + 1;
-    const runId = run.detail.role === "agent" ? run.detail.start.runId : run.traceId;
     const children = spans.filter((s) => s.parentSpanId === run.spanId).sort((a, b) => a.startMs - b.startMs);
-    out.push({ name: "process_name", ph: "M", pid, tid: AGENT_TID, args: { name: `${run.name} (${runId})` } });
+    out.push({ name: "process_name", ph: "M", pid, tid: AGENT_TID, args: { name: processName(run) } });
     out.push({ name: "thread_name", ph: "M", pid, tid: AGENT_TID, args: { name: "agent" } });
     out.push({ name: "thread_name", ph: "M", pid, tid: MODEL_TID, args: { name: "model" } });
     out.push({ name: run.name, cat: "agent", ph: "X", pid, tid: AGENT_TID, ts: us(run.startMs), dur: us(run.endMs) - us(run.startMs), args: args(run) });

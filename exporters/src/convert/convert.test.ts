@@ -118,6 +118,9 @@ describe("a recording converts to the same span tree the live extension exported
     const lookups = x.filter((e) => e.name === "execute_tool lookup");
     assert.equal(lookups.length, 2);
     assert.notEqual(lookups[0].tid, lookups[1].tid, "parallel calls are on separate tracks");
+    const runId = recording.events.find((e) => e.kind === "agent_start")?.runId;
+    const processes = events.filter((e) => e.ph === "M" && e.name === "process_name").map((e) => String(e.args?.name));
+    assert.deepEqual(processes, [`invoke_agent ${recording.options.agent?.name} (${runId})`], "the process is named after its run, never '(undefined)'");
     const starts = events.filter((e) => e.ph === "s");
     const finishes = events.filter((e) => e.ph === "f");
     assert.equal(starts.length, 5, "an arrow from each reply to each tool call it asked for");
@@ -126,6 +129,26 @@ describe("a recording converts to the same span tree the live extension exported
       assert.ok(f, `flow ${s.id} has an end`);
       assert.ok(f.ts! >= s.ts!);
       assert.equal(f.bp, "e");
+    }
+  });
+});
+
+describe("the Chrome trace names each run's process", () => {
+  test("from the event's run id when AGENT_START's data leaves it out (as recorded payloads do), never as 'undefined'", async () => {
+    const { recording, cleanup } = await recordScenario();
+    try {
+      const runId = recording.events.find((e) => e.kind === "agent_start")?.runId;
+      assert.ok(runId);
+      const withoutIds = recording.events.map((e) => {
+        if (e.kind !== "agent_start") return e;
+        const { runId: _left, ...data } = e.data as unknown as Record<string, unknown>;
+        return { ...e, data } as unknown as typeof e;
+      });
+      const names = toChromeTrace(withoutIds, recording.options).traceEvents.filter((e) => e.ph === "M").map((e) => String(e.args?.name));
+      assert.ok(names.includes(`invoke_agent ${recording.options.agent?.name} (${runId})`), names.join(", "));
+      assert.ok(!names.some((n) => n.includes("undefined")), names.join(", "));
+    } finally {
+      cleanup();
     }
   });
 });

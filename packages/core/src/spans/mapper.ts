@@ -97,8 +97,10 @@ export class SpanMapper<H> {
       this.sink.event(open.span, { name: Hx.EVENT_RESUMED, time: ts, attributes: {} });
       return;
     }
-    const handle = this.sink.open(withIds(agentOpen(this.info, { ...start, runId }, ts), span), undefined);
-    this.runs.set(runId, { span: handle, start, tools: new Map() });
+    // The event's run id goes into the data the span keeps: a recorded AGENT_START may leave it out of its payload, and the close reuses this data.
+    const started = { ...start, runId };
+    const handle = this.sink.open(withIds(agentOpen(this.info, started, ts), span), undefined);
+    this.runs.set(runId, { span: handle, start: started, tools: new Map() });
   }
 
   private agentEnd(runId: string, end: AgentEndData, ts: number): void {

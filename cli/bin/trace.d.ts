@@ -1,0 +1,2 @@
+// Importing the launcher runs the `trace` command on process.argv; it exports nothing.
+export {};
