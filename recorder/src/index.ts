@@ -1,4 +1,5 @@
-export { FlightRecorderExtension, RecorderWriteError } from "./recording/flight-recorder.js";
+export { FlightRecorderExtension } from "./recording/flight-recorder.js";
+export { RecorderWriteError } from "./recording/recorder-write-error.js";
 export type { FlightRecorderOptions } from "./recording/options.js";
 export { EVENT_FORMAT_VERSION, type RecordedEvent, type PayloadRef, type RecorderEventKind, type RecordedRunStatus, type RunManifest, type RunSummary, type SealedSegmentInfo } from "./format/event.js";
 export { RequestRebuilder, rebuildRequests } from "./format/request-rebuilder.js";

@@ -1,6 +1,6 @@
 // The layout rules of docs/architecture: no import cycles; built-ins reach core only through its
 // public entry and never each other; no extension reaches a live agent; tests under test/ use
-// package entries only.
+// package entries only; every file stays under 300 lines.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -98,5 +98,14 @@ describe("layout", () => {
       .filter((file) => !file.endsWith("layout.test.ts"))
       .map((file) => relative(root, file));
     assert.deepEqual(offenders, []);
+  });
+
+  test("every source and test file stays under 300 lines (one concept per file)", () => {
+    const long = PACKAGES.flatMap((pkg) => sourceFiles(join(root, pkg)))
+      .concat(sourceFiles(join(root, "test")))
+      .map((file) => ({ file: relative(root, file), lines: readFileSync(file, "utf8").split("\n").length }))
+      .filter((f) => f.lines > 300)
+      .map((f) => `${f.file}: ${f.lines} lines`);
+    assert.deepEqual(long, []);
   });
 });

@@ -31,6 +31,9 @@ const REFUSED: Array<[string, (out: string) => string]> = [
   ["EXPORT DATABASE", (out) => `EXPORT DATABASE '${out}'`],
   ["reading another file", () => "SELECT * FROM read_csv('/etc/passwd')"],
   ["a write after a SELECT", (out) => `SELECT 1; COPY (SELECT 1) TO '${out}'`],
+  // The recording's tables are views: DuckDB fails these while binding, before their type is known.
+  ["DELETE", () => "DELETE FROM events"],
+  ["UPDATE", () => "/* fix the names */ UPDATE spans SET name = 'x'"],
 ];
 
 describe("trace query is read-only without --allow-write", () => {

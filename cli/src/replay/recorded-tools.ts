@@ -32,7 +32,8 @@ export class RecordedTools {
   /**
    * Tools with the recorded definitions (name, description, schema) answering from the recording,
    * with the settings the run recorded for them (`run.json`'s `tools`: concurrency, permission,
-   * replay policy), so calls run as they did.
+   * replay policy, time limit, attempts), so calls run as they did and an agent module that passes
+   * them through shows no configuration difference.
    */
   tools(definitions: readonly ToolDefinition[], settings: readonly ToolSummary[] = []): Tool[] {
     return definitions.map((definition) => {
@@ -44,6 +45,9 @@ export class RecordedTools {
         ...(recorded?.concurrent ? { concurrent: true } : {}),
         ...(recorded?.permission ? { permission: recorded.permission } : {}),
         ...(recorded?.replayPolicy ? { replayPolicy: recorded.replayPolicy } : {}),
+        ...(recorded?.timeoutSeconds !== undefined ? { timeoutSeconds: recorded.timeoutSeconds } : {}),
+        // Answers come from the recording at once: a retry needs no wait.
+        ...(recorded && recorded.attempts > 1 ? { retry: { attempts: recorded.attempts, backoffMs: 0 } } : {}),
         execute: (_input, context) => this.answer(definition.name, context.toolCall.id),
       });
     });

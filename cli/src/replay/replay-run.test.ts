@@ -1,5 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { Agent, ScriptedProvider, tool, type AgentOptions, type ScriptStep } from "@harnessx/core";
 import { FlightRecorderExtension, openRecording, runDirOf } from "@harnessx/recorder";
@@ -106,6 +108,44 @@ describe("trace replay is faithful: unchanged code reproduces every recorded run
       const report = await replayRun(recording);
       assert.equal(report.reproduced, true, JSON.stringify(report.divergence));
       assert.equal(report.replayedCalls, 13);
+    } finally {
+      store.cleanup();
+    }
+  });
+});
+
+describe("trace replay --agent: the module under test", () => {
+  /** A module that builds the agent from what replay hands it (`body` is the factory's body). */
+  function agentModule(dir: string, body: string): string {
+    const path = join(dir, `agent-${Math.random().toString(36).slice(2)}.mjs`);
+    writeFileSync(path, `import { Agent } from ${JSON.stringify(import.meta.resolve("@harnessx/core"))};\nexport function createAgent({ provider, tools, model, name }) {\n${body}\n}\n`);
+    return path;
+  }
+
+  test("recorded tools passed through unchanged keep their time limit and attempts: no configuration difference", async () => {
+    const store = tempDir("replay-module-");
+    try {
+      const patient = tool({ name: "patient", description: "waits for a slow backend", inputSchema: { type: "object", properties: {} }, timeoutSeconds: 5, retry: { attempts: 2 }, execute: () => "ok" });
+      const runId = await record(store.dir, { steps: [{ calls: [{ tool: "lookup", size: 2 }] }], contextBudgetTokens: 150_000, maxResultChars: 100_000, maxIterations: 5, repetition: false }, { tools: [lookup, broken, patient] });
+      await using recording = await openRecording({ runDir: runDirOf(store.dir, runId) });
+      const module = agentModule(store.dir, `return new Agent({ provider, tools, model, name, system: "You look records up.", contextBudgetTokens: 150_000, maxResultChars: 100_000, maxIterations: 5, repetition: false, retry: { maxAttempts: 3 } });`);
+      const report = await replayRun(recording, module);
+      assert.deepEqual(report.configDifferences.filter((d) => d.startsWith("tool ")), []);
+      assert.equal(report.reproduced, true, JSON.stringify(report.divergence));
+    } finally {
+      store.cleanup();
+    }
+  });
+
+  test("a module whose factory throws, or returns no agent, is bad input (exit 4) naming the module", async () => {
+    const store = tempDir("replay-bad-module-");
+    try {
+      const runId = await record(store.dir, { steps: [{ calls: [{ tool: "lookup", size: 1 }] }], contextBudgetTokens: 150_000, maxResultChars: 100_000, maxIterations: 5, repetition: false });
+      await using recording = await openRecording({ runDir: runDirOf(store.dir, runId) });
+      const throwing = agentModule(store.dir, `throw new Error("no API key in this shell");`);
+      await assert.rejects(replayRun(recording, throwing), (err: { exitCode?: number; message: string }) => err.exitCode === 4 && err.message.includes(throwing) && err.message.includes("no API key"));
+      const empty = agentModule(store.dir, "return undefined;");
+      await assert.rejects(replayRun(recording, empty), (err: { exitCode?: number; message: string }) => err.exitCode === 4 && /must return an Agent/.test(err.message));
     } finally {
       store.cleanup();
     }

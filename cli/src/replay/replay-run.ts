@@ -46,6 +46,20 @@ async function loadFactory(file: string): Promise<AgentFactory> {
   return factory as AgentFactory;
 }
 
+/** The agent the module builds; a module that throws or returns no Agent is bad input, named as such. */
+async function buildAgent(file: string, parts: Parameters<AgentFactory>[0]): Promise<Agent> {
+  const factory = await loadFactory(file);
+  let agent: unknown;
+  try {
+    agent = await factory(parts);
+  } catch (err) {
+    throw invalidInput(`the agent module ${file} failed to build its agent: ${(err as Error).message}`);
+  }
+  // By shape, not instanceof: the module may load its own copy of harnessx.
+  if (typeof (agent as Partial<Agent> | null)?.run !== "function") throw invalidInput(`the agent module ${file} must return an Agent (from harnessx), got ${agent === null ? "null" : typeof agent}`);
+  return agent as Agent;
+}
+
 /**
  * Reruns a recorded conversation through the runtime: the recorder's ReplayProvider answers with
  * the recorded replies and compares every new request with the recorded one; tools answer with
@@ -70,7 +84,7 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
   const name = run.agent;
   const config = replayConfig(run.config);
   let agent: Agent;
-  if (agentModule) agent = await (await loadFactory(agentModule))({ provider, tools, model, name });
+  if (agentModule) agent = await buildAgent(agentModule, { provider, tools, model, name });
   else {
     const { system, extensions } = recordedPrompt(first);
     agent = new Agent({

@@ -1,6 +1,9 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { CliError, ExitCode, oneLine } from "../errors.js";
 
+/** First keywords of statements that change something: refused even when they fail to bind. */
+const WRITING_VERB = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*(delete|update|insert|merge|create|drop|alter|truncate|copy|attach|detach|install|load|set|reset|export|import|call|vacuum|checkpoint|use)\b/i;
+
 function refused(reason: string): CliError {
   return new CliError(ExitCode.USAGE, "query_read_only", `trace query is read-only: ${reason}; pass --allow-write to run it`);
 }
@@ -9,7 +12,9 @@ function refused(reason: string): CliError {
  * Refuses SQL that does more than read the loaded tables, before any of it runs: each statement
  * is prepared (not executed) to learn its type. The connection is also locked by DuckDB's own
  * settings (`lockToReading`); this check names the problem instead of a permission error.
- * A statement that does not parse or bind is left for DuckDB to report when it runs.
+ * A statement that does not bind is judged by its first keyword (DuckDB refuses, say, a DELETE
+ * from a view while binding, before its type is known); one that does not parse is left for
+ * DuckDB to report when it runs.
  */
 export async function assertReadOnly(connection: DuckDBConnection, sql: string): Promise<void> {
   // Loaded with the database it checks (a command that runs no SQL does not load DuckDB).
@@ -30,6 +35,8 @@ export async function assertReadOnly(connection: DuckDBConnection, sql: string):
       // Binding a statement that reaches a file fails on the locked connection: say why.
       const message = oneLine((error as Error).message);
       if (/^Permission Error/.test(message)) throw refused(`it reaches files outside the recording (${message})`);
+      const verb = WRITING_VERB.exec(sql.split(";")[i] ?? "")?.[1];
+      if (verb) throw refused(`statement ${i + 1} is ${verb.toUpperCase()}, not a query (SELECT, EXPLAIN)`);
       return;
     }
     const type = prepared.statementType;

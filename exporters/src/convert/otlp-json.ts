@@ -2,6 +2,7 @@ import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { mapSpans, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
 import { toReadableSpans } from "./readable.js";
 
+/** Options of `toOtlpJsonLines`: how the recording becomes spans, and the resource they belong to. */
 export interface OtlpConvertOptions extends MapSpansOptions {
   /** `service.name` of the resource. Default "harnessx". */
   serviceName?: string;
@@ -31,17 +32,39 @@ export function toOtlpJsonLines(events: readonly TraceEvent[], options: OtlpConv
 
 /** A span read back from OTLP JSON (what a backend would show). */
 export interface OtlpSpan {
+  /** Trace id as written in the JSON (hex). */
   traceId: string;
+  /** Span id as written in the JSON (hex). */
   spanId: string;
+  /** Parent span id; absent (or empty in the source) on a root span. */
   parentSpanId?: string;
+  /** Span name. */
   name: string;
   /** OTLP numbering: 1 INTERNAL, 2 SERVER, 3 CLIENT. */
   kind: number;
+  /** Start, in nanoseconds since the Unix epoch, as a decimal string (too large for a number). */
   startTimeUnixNano: string;
+  /** End, in nanoseconds since the Unix epoch, as a decimal string. */
   endTimeUnixNano: string;
+  /** Attributes with their OTLP values unwrapped (integers as numbers, arrays as arrays). */
   attributes: Record<string, unknown>;
-  events: Array<{ name: string; timeUnixNano: string; attributes: Record<string, unknown> }>;
-  status: { code: number; message?: string };
+  /** Span events in the order given. */
+  events: Array<{
+    /** Event name. */
+    name: string;
+    /** Time, in nanoseconds since the Unix epoch, as a decimal string. */
+    timeUnixNano: string;
+    /** Event attributes, unwrapped like the span's. */
+    attributes: Record<string, unknown>;
+  }>;
+  /** Span status. */
+  status: {
+    /** OTLP numbering: 0 UNSET (also when the status is missing), 1 OK, 2 ERROR. */
+    code: number;
+    /** Error description; absent when empty. */
+    message?: string;
+  };
+  /** `service.name` of the span's resource; absent when the resource has none. */
   serviceName?: string;
 }
 

@@ -6,10 +6,13 @@ import type { PushResult } from "../push-result.js";
 import { settleWithin } from "../util/time.js";
 import { toReadableSpans } from "./readable.js";
 
+/** Options of `pushToOtlp`: where to send, and how the recording becomes spans. */
 export interface OtlpPushOptions extends MapSpansOptions {
   /** OTLP/HTTP traces URL (e.g. http://localhost:4318/v1/traces). Default: the `OTEL_EXPORTER_OTLP_*` variables. */
   url?: string;
+  /** HTTP headers of every request, e.g. an API key; they override `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS`. */
   headers?: Record<string, string>;
+  /** `service.name` of the spans' resource. Default "harnessx". */
   serviceName?: string;
   /** Time limit per request, retries included. Default 10 s. */
   timeoutMs?: number;

@@ -1,6 +1,7 @@
 import { isRetryableNetworkError, pause, retryAfterMs } from "../util/retry.js";
 import type { DeliveryLedger } from "./ledger.js";
 
+/** Options of `ledgerFetch`. */
 export interface LedgerFetchOptions {
   /** The fetch that reaches the network. Default the global one. */
   inner?: typeof fetch;

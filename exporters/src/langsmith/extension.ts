@@ -5,6 +5,7 @@ import { nowMs, settleWithin } from "../util/time.js";
 import { LangSmithSink, type RunHandle } from "./run-sink.js";
 import { watchedClient, type WatchedClient } from "./watched-client.js";
 
+/** Options of `LangSmithExtension`; every field is optional. */
 export interface LangSmithExtensionOptions {
   /**
    * A client of your own. Without one the extension builds a `Client` from
@@ -34,6 +35,7 @@ export interface LangSmithExtensionOptions {
 export class LangSmithExtension extends Extension {
   readonly name = "langsmith";
   override readonly version = packageVersion(import.meta.url);
+  /** The client the runs go through: `options.client`, or the one the extension built. */
   readonly client: Client;
   /** The client this extension built, with the ledger of its uploads; none with a client of your own. */
   private readonly watched: WatchedClient | undefined;

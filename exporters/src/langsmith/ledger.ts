@@ -16,6 +16,7 @@ export class DeliveryLedger {
   /** Why the last upload that gave up failed (`HTTP 500 from ...`, `connection refused by ...`). */
   lastFailure: string | undefined;
 
+  /** Notes that `op` (the run's create or its update) of run `runId` has been queued for upload. */
   expect(runId: string, op: Op): void {
     const ops = this.pending.get(runId) ?? new Map<Op, number>();
     ops.set(op, this.generation);
@@ -52,10 +53,12 @@ export class DeliveryLedger {
     this.pending.clear();
   }
 
+  /** Runs counted lost so far: an operation still unconfirmed after a flush, or at close. */
   get dropped(): number {
     return this.droppedRuns;
   }
 
+  /** Runs with an operation queued and not yet confirmed or counted lost. */
   get outstanding(): number {
     return this.pending.size;
   }

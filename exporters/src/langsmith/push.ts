@@ -7,6 +7,7 @@ import { hasLangSmithCredentials } from "./credentials.js";
 import { LangSmithSink } from "./run-sink.js";
 import { watchedClient } from "./watched-client.js";
 
+/** Options of `pushToLangSmith`: the client, the project, and how the recording becomes runs. */
 export interface LangSmithPushOptions extends MapSpansOptions {
   /** Settings of the client built for the push (`apiUrl`, `apiKey`, ...); default the `LANGSMITH_*` variables. */
   clientConfig?: ClientConfig;

@@ -4,7 +4,9 @@ import { DeliveryLedger } from "./ledger.js";
 
 /** A langsmith `Client` whose tracing uploads are counted by `ledger` (see `ledgerFetch`). */
 export interface WatchedClient {
+  /** The client; give it to LangSmith code as usual. */
   readonly client: Client;
+  /** Counts of the client's runs delivered, outstanding and lost. */
   readonly ledger: DeliveryLedger;
   /** Ends every upload now and counts what did not arrive as lost; nothing is sent or printed afterwards. */
   close(): void;

@@ -19,8 +19,11 @@ interface Batch {
  * arriving for spans already written off changes nothing, so no span is counted twice.
  */
 export class ExportCounts {
+  /** Sampled spans that ended and were handed to the batch processor. */
   ended = 0;
+  /** Spans the exporter confirmed as delivered. */
   exported = 0;
+  /** Spans that will never be delivered: dropped at a full queue, in a failed export, or written off at a deadline. */
   lost = 0;
   private queued = 0;
   /** Queued spans written off at a deadline that the processor may still hand over (it sends oldest first). */
@@ -78,6 +81,7 @@ export class ExportCounts {
     return Promise.all([...this.inFlight].map((b) => b.settled)).then(() => {});
   }
 
+  /** The same as `lost`. */
   dropped(): number {
     return this.lost;
   }
@@ -92,6 +96,7 @@ export class ExportCounts {
 export class CountingSpanExporter implements SpanExporter {
   constructor(private readonly inner: SpanExporter, private readonly counts: ExportCounts) {}
 
+  /** Passes the `ReadableSpan`s to the wrapped exporter and counts them exported or lost when it answers (or throws). */
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     const batch = this.counts.send(spans.length);
     let answered = false;
@@ -120,12 +125,19 @@ export class CountingSpanExporter implements SpanExporter {
 /** Counts the sampled spans a batch processor is handed and bounds its flushes; built by `countingBatchProcessor`. */
 export class CountingSpanProcessor implements SpanProcessor, ExportPipeline {
   /** `abandon` stops the exporter's requests in flight once their spans are written off. */
-  constructor(private readonly inner: SpanProcessor, readonly counts: ExportCounts, private readonly abandon: () => void = () => {}) {}
+  constructor(
+    private readonly inner: SpanProcessor,
+    /** Where every sampled span this processor was handed stands. */
+    readonly counts: ExportCounts,
+    private readonly abandon: () => void = () => {},
+  ) {}
 
+  /** Passes the started `Span` on to the wrapped processor. */
   onStart(span: Span, parentContext: Context): void {
     this.inner.onStart(span, parentContext);
   }
 
+  /** Counts the ended `ReadableSpan` when it is sampled, then passes it on to the wrapped processor. */
   onEnd(span: ReadableSpan): void {
     if ((span.spanContext().traceFlags & 1) === 1) this.counts.accept();
     this.inner.onEnd(span);

@@ -6,6 +6,7 @@ import { settleWithin } from "../util/time.js";
 import { countingBatchProcessor, type ExportCounts } from "./counting.js";
 import { createOtlpExporter, type OtlpProtocol } from "../otlp/otlp-exporter.js";
 
+/** Options of `setupTelemetry`; every field is optional. */
 export interface TelemetryOptions {
   /** `service.name`. `OTEL_SERVICE_NAME`, when set, wins (operators rename without a code change). Default "harnessx". */
   serviceName?: string;
@@ -22,12 +23,23 @@ export interface TelemetryOptions {
   /** Replaces the OTLP/HTTP exporter (another backend, or an in-memory exporter in tests). */
   exporter?: SpanExporter;
   /** BatchSpanProcessor settings; unset ones come from `OTEL_BSP_*`, then the SDK defaults. */
-  batch?: { maxQueueSize?: number; maxExportBatchSize?: number; scheduledDelayMillis?: number; exportTimeoutMillis?: number };
+  batch?: {
+    /** Spans the queue holds; spans ending while it is full are dropped (and counted lost). `OTEL_BSP_MAX_QUEUE_SIZE`, default 2048. */
+    maxQueueSize?: number;
+    /** Most spans in one export request. `OTEL_BSP_MAX_EXPORT_BATCH_SIZE`, default 512. */
+    maxExportBatchSize?: number;
+    /** Milliseconds between two exports of the queue. `OTEL_BSP_SCHEDULE_DELAY`, default 5000. */
+    scheduledDelayMillis?: number;
+    /** Milliseconds one export may take before the processor gives it up. `OTEL_BSP_EXPORT_TIMEOUT`, default 30000. */
+    exportTimeoutMillis?: number;
+  };
 }
 
 /** A running tracing pipeline: pass it to `OpenTelemetryExtension({ telemetry })`. */
 export interface Telemetry extends ExportPipeline {
+  /** A tracer of the started SDK, for spans of your own. */
   readonly tracer: Tracer;
+  /** Live counts of sampled spans ended, exported and lost. */
   readonly counts: Readonly<ExportCounts>;
   /**
    * Flushes (bounded by `shutdownTimeoutMs`), stops the SDK and unregisters its

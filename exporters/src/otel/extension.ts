@@ -6,6 +6,7 @@ import type { ExportPipeline } from "./export-pipeline.js";
 import { LiveSpans } from "./live-spans.js";
 import { OtelSink } from "./otel-sink.js";
 
+/** Options of `OpenTelemetryExtension`; every field is optional. */
 export interface OpenTelemetryExtensionOptions {
   /** Default: the global tracer provider's `@harnessx/exporters` tracer (or `telemetry.tracer`). */
   tracer?: Tracer;
@@ -14,7 +15,10 @@ export interface OpenTelemetryExtensionOptions {
   /** Longest string kept per content part; longer ones are cut and their length recorded. Default 8192. */
   maxContentChars?: number;
   /** The export pipeline to flush at close and read losses from (what `setupTelemetry()` returns). */
-  telemetry?: ExportPipeline & { tracer?: Tracer };
+  telemetry?: ExportPipeline & {
+    /** Tracer used when `tracer` is not given. */
+    tracer?: Tracer;
+  };
   /** Longest wait for the flush at close. Default 5000 ms. */
   flushTimeoutMs?: number;
 }

@@ -1,15 +1,20 @@
 import { OTLPExporterBase, createOtlpNetworkExportDelegate } from "@opentelemetry/otlp-exporter-base";
 import { convertLegacyHttpOptions, createOtlpHttpExporterMetrics } from "@opentelemetry/otlp-exporter-base/node-http";
 import { JsonTraceSerializer, ProtobufTraceSerializer, TraceExporterMetricsHelper } from "@opentelemetry/otlp-transformer";
+import type { ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { OtlpHttpTransport } from "./otlp-transport.js";
 import { protocolOf, type OtlpProtocol } from "./protocol.js";
 
 export type { OtlpProtocol } from "./protocol.js";
 
+/** Options of `createOtlpExporter`; whatever is left out comes from the `OTEL_EXPORTER_OTLP_*` variables. */
 export interface OtlpExporterOptions {
+  /** OTLP/HTTP traces URL. Default: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`, else `http://localhost:4318/v1/traces`. */
   url?: string;
+  /** HTTP headers of every request, e.g. an API key; they override the same names from `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS`. */
   headers?: Record<string, string>;
+  /** Time limit of one export, retries included, in milliseconds. Default: `OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT`, else 10_000. */
   timeoutMs?: number;
   /** Default: `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`, else "http/json". */
   protocol?: OtlpProtocol;
@@ -17,6 +22,8 @@ export interface OtlpExporterOptions {
 
 /** A span exporter whose requests in flight can be abandoned (see `OtlpHttpTransport`). */
 export interface AbortableSpanExporter extends SpanExporter {
+  /** Sends sampled `ReadableSpan`s in one OTLP request; `resultCallback` reports whether they were accepted. */
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void;
   /** Ends every export in flight now; they report failure. Later exports are sent as usual. */
   abortInFlight(): void;
 }

@@ -7,7 +7,9 @@ import { writeFileAtomically } from "./write-atomically.js";
 
 /** What `put` stored: the id (sha256 of the uncompressed bytes) and the uncompressed size. */
 export interface StoredArtifact {
+  /** The artifact id: lowercase hex sha256 of the uncompressed content. */
   sha256: string;
+  /** Size of the uncompressed content, in bytes. */
   bytes: number;
 }
 
@@ -44,7 +46,9 @@ async function sha256InSlices(bytes: Uint8Array): Promise<string> {
  * Files are the only shared state, so several processes can use one store.
  */
 export class ArtifactStore {
+  /** The store root given to the constructor (e.g. ".harnessx"). */
   readonly root: string;
+  /** `<root>/artifacts`: the directory holding the blobs, pins and temporary files. */
   readonly dir: string;
 
   /** @param root the store root (e.g. ".harnessx"); artifacts live under `<root>/artifacts/`. */
@@ -93,6 +97,7 @@ export class ArtifactStore {
     }
   }
 
+  /** True when an artifact with this id is stored; false for anything that is not a valid id. */
   async has(sha256: string): Promise<boolean> {
     return isArtifactId(sha256) && exists(this.pathOf(sha256));
   }

@@ -1,5 +1,6 @@
 /** Base class of every error harnessx raises or reports. `code` is stable for scripts. */
 export class HarnessError extends Error {
+  /** Machine-readable cause (e.g. `provider_rate_limit`, `cancelled`), stable across releases: branch on it, not on the message. */
   readonly code: string;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -26,8 +27,11 @@ export type ProviderErrorKind =
  * connections) are retried with backoff; `retryAfterMs` honours the server's hint.
  */
 export class ProviderError extends HarnessError {
+  /** What failed; `code` is `provider_<kind>`. */
   readonly kind: ProviderErrorKind;
+  /** HTTP status of the failed response; absent when none arrived (timeouts, dropped connections, unusable replies). */
   readonly status?: number;
+  /** Wait the server asked for before retrying (its `Retry-After`), in ms; absent without a hint. Capped by the retry's `maxDelayMs`. */
   readonly retryAfterMs?: number;
   /** For `reply_limit`: the largest reply budget the provider accepts. */
   readonly limit?: number;
@@ -42,6 +46,7 @@ export class ProviderError extends HarnessError {
     this.retryAfterMs = options.retryAfterMs;
     this.limit = options.limit;
   }
+  /** True for `rate_limit`, `server`, `timeout` and `connection`: the engine retries these with backoff. */
   get retryable(): boolean {
     return this.kind === "rate_limit" || this.kind === "server" || this.kind === "timeout" || this.kind === "connection";
   }
@@ -60,7 +65,9 @@ export function providerErrorKindForStatus(status: number | undefined): Provider
 
 /** A middleware stage threw, or broke a rule (changed an id, altered provider-owned content). */
 export class MiddlewareError extends HarnessError {
+  /** The middleware's `name` (else its class name). */
   readonly middleware: string;
+  /** The stage that failed, e.g. `beforeLlmCall`, `wrapToolExecution`, `afterToolExecution`. */
   readonly stage: string;
   /** The extension that registered the middleware, when one did. */
   readonly extension?: string;
@@ -75,6 +82,7 @@ export class MiddlewareError extends HarnessError {
 
 /** An extension could not be installed, or a lifecycle callback failed the turn. */
 export class ExtensionError extends HarnessError {
+  /** Name of the extension at fault. */
   readonly extension: string;
   constructor(extension: string, message: string, options?: { cause?: unknown; code?: string }) {
     super(options?.code ?? "extension_failed", `extension "${extension}": ${message}`, options);
@@ -89,6 +97,7 @@ export class ExtensionError extends HarnessError {
  * (`tool:search`, `prompt:guide`, `policy:no-rm`, `lifecycle:open-db`, or `contribution`).
  */
 export class ExtensionContractError extends ExtensionError {
+  /** The offending part, as `<kind>:<id>` (`tool:search`) or `contribution`. */
   readonly member: string;
   constructor(extension: string, member: string, message: string, options?: { cause?: unknown; code?: string }) {
     super(extension, `${member}: ${message}`, { code: "extension_contract", ...options });
@@ -119,6 +128,7 @@ export class ExtensionConflictError extends HarnessError {
  * an extension. Discovery fails closed on it: a broken guard must not silently vanish.
  */
 export class ExtensionLoadError extends HarnessError {
+  /** Path of the extension file that failed to load. */
   readonly file: string;
   constructor(file: string, reason: string, options?: { cause?: unknown }) {
     super("extension_load", `cannot load extension ${file}: ${reason}`, options);
@@ -128,6 +138,7 @@ export class ExtensionLoadError extends HarnessError {
 
 /** The trust file is unreadable, not JSON, of another format or version, or holds a malformed record. */
 export class TrustStoreError extends HarnessError {
+  /** Path of the trust file; fix it, or delete it and trust your projects again. */
   readonly file: string;
   constructor(file: string, problem: string, options?: { cause?: unknown }) {
     super("trust_store", `trust file ${file}: ${problem}`, options);
@@ -137,6 +148,7 @@ export class TrustStoreError extends HarnessError {
 
 /** A project's trusted surfaces could not be digested (too many files, unreadable entries). */
 export class ProjectDigestError extends HarnessError {
+  /** The project directory that could not be digested. */
   readonly dir: string;
   constructor(dir: string, problem: string, options?: { cause?: unknown }) {
     super("project_digest", `cannot digest ${dir}: ${problem}`, options);
@@ -146,6 +158,7 @@ export class ProjectDigestError extends HarnessError {
 
 /** Session state could not be saved (not JSON-compatible) or loaded (wrong version or shape). */
 export class SessionStateError extends HarnessError {
+  /** JSON path of the offending value in the state (e.g. `$.messages[3]`); absent when no single value is at fault. */
   readonly path?: string;
   constructor(message: string, path?: string, options?: { cause?: unknown }) {
     super("session_state", message, options);
@@ -172,6 +185,7 @@ export class RunError extends HarnessError {}
 
 /** The input named a slash command that no extension registered. */
 export class UnknownCommandError extends HarnessError {
+  /** The command name as typed, without the slash. */
   readonly command: string;
   constructor(command: string, known: readonly string[]) {
     super("unknown_command", `unknown command "/${command}"; ${known.length ? `the commands are ${known.map((k) => `/${k}`).join(", ")}` : "no command is registered"} (agent.commands() lists them)`);
@@ -181,6 +195,7 @@ export class UnknownCommandError extends HarnessError {
 
 /** A prompt template was asked for that does not exist, or without a parameter it needs. */
 export class TemplateError extends HarnessError {
+  /** Name of the template asked for. */
   readonly template: string;
   /** The missing parameter, when one is missing. */
   readonly parameter?: string;

@@ -1,6 +1,8 @@
 /** A handle on something registered; `close()` removes exactly that registration. */
 export interface Registration extends Disposable {
+  /** Removes the registration; calling it again does nothing. */
   close(): void;
+  /** True once `close()` (or dispose) has run. */
   readonly closed: boolean;
 }
 

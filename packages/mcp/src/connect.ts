@@ -4,6 +4,7 @@ import { McpExtension } from "./mcp-extension.js";
 import type { DiscoveredMcpServer } from "@harnessx/core";
 import { parseServers, type McpServerConfig } from "./server-config.js";
 
+/** What `connectMcpServers` connects to; a name in `servers` wins over the same name in `discovered`. */
 export interface ConnectMcpOptions {
   /** Servers by name, as in `.mcp.json`'s `mcpServers`. */
   servers?: Record<string, McpServerConfig>;

@@ -2,6 +2,7 @@ import { HarnessError } from "@harnessx/core";
 
 /** An MCP server could not be started, reached or initialized, or its configuration is wrong. */
 export class McpConnectError extends HarnessError {
+  /** Name of the server as configured (`"?"` when the failure could not be tied to one). */
   readonly server: string;
   constructor(server: string, message: string, options?: { cause?: unknown }) {
     super("mcp_connect", `MCP server "${server}": ${message}`, options);

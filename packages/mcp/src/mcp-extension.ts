@@ -8,10 +8,15 @@ import { mcpPromptCommand } from "./tool-name.js";
 
 /** What the `mcp.connected` event says of one server: its handshake, and a digest of the tools it listed. */
 export interface McpConnectedData {
+  /** The server's name in the configuration (the `<server>` of `mcp__<server>__<tool>`). */
   server: string;
+  /** How it was reached: a child process, streamable HTTP, or the older SSE transport. */
   transport: "stdio" | "http" | "sse";
+  /** Name the server reported in its handshake (the configured name when it reported none). */
   serverName: string;
+  /** Version the server reported in its handshake, or `"unknown"`. */
   serverVersion: string;
+  /** Names of its tools as the server listed them (without the `mcp__<server>__` prefix). */
   tools: string[];
   /** sha256 of the tool list as the server sent it (names, descriptions, schemas): a changed server shows. */
   toolsSha256: string;
@@ -19,17 +24,29 @@ export interface McpConnectedData {
 
 declare module "@harnessx/core" {
   interface CustomEvents {
+    /** Emitted by `McpExtension` at the session's start, once per connected server. */
     "mcp.connected": McpConnectedData;
   }
 }
 
 /** A connected server as the agent's observers and recordings describe it. */
 export interface McpServerInfo {
+  /** The server's name in the configuration. */
   name: string;
+  /** How it was reached: a child process, streamable HTTP, or the older SSE transport. */
   transport: "stdio" | "http" | "sse";
-  server: { name: string; version: string };
+  /** What the server reported in its handshake. */
+  server: {
+    /** Its own name (the configured name when it reported none). */
+    name: string;
+    /** Its version, or `"unknown"`. */
+    version: string;
+  };
+  /** Names of its tools as the server listed them (without the `mcp__<server>__` prefix). */
   tools: string[];
+  /** Names of its prompts, each available as the command `/mcp__<server>__<prompt>`. */
   prompts: string[];
+  /** How many resources it listed (readable with the `read_mcp_resource` tool). */
   resources: number;
 }
 

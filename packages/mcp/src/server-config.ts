@@ -12,18 +12,25 @@ interface ServerOptions {
 
 /** A server started as a child process, talking over stdin/stdout (the `.mcp.json` shape). */
 export interface McpStdioServer extends ServerOptions {
+  /** Executable that starts the server (looked up on `PATH`). */
   command: string;
+  /** Arguments passed to `command`. Default none. */
   args?: string[];
+  /** Extra environment variables; the server otherwise gets only `PATH`, `HOME` and a few others, not this process's whole environment. */
   env?: Record<string, string>;
+  /** Working directory of the server process. Default `ConnectMcpOptions.cwd`. */
   cwd?: string;
 }
 
 /** A server reached over streamable HTTP (falling back to the older SSE transport). */
 export interface McpHttpServer extends ServerOptions {
+  /** The server's endpoint; must be `http:` or `https:`. */
   url: string;
+  /** HTTP headers sent with every request, e.g. `Authorization`. */
   headers?: Record<string, string>;
 }
 
+/** One entry of `mcpServers`: a stdio server when it has `command`, an HTTP server when it has `url` (never both). */
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;

@@ -2,6 +2,10 @@ import type { JsonValue } from "@harnessx/core";
 import { csvHead, sniffCsv, type CsvDelimiter } from "./csv.js";
 import { previewArrayHead, previewRows, summarizeJson, textHead } from "./preview.js";
 
+/**
+ * How a tool result's text was classified: a JSON array of objects, NDJSON or CSV (tabular,
+ * so `read_result` can query it with SQL), other JSON, or plain text.
+ */
 export type ResultKind = "json_array_of_objects" | "json" | "ndjson" | "csv" | "text";
 export type TabularKind = "json_array_of_objects" | "ndjson" | "csv";
 

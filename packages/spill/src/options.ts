@@ -6,11 +6,24 @@ export interface SpillStore {
   /** Where the store keeps its files, if on disk: hidden from what `read_result` tells the model. */
   readonly root?: string;
   /** `expectNew`: a hint that the content is large and probably not stored yet (a store may ignore it). */
-  put(data: Uint8Array | string, options?: { expectNew?: boolean }): Promise<{ sha256: string; bytes: number }>;
+  put(
+    data: Uint8Array | string,
+    options?: { expectNew?: boolean },
+  ): Promise<{
+    /** The content's id: hex sha256 of the stored bytes (UTF-8 for a string). */
+    sha256: string;
+    /** Size of the content, in bytes. */
+    bytes: number;
+  }>;
+  /** The stored content for an id returned by `put`; rejects when it is missing or damaged. */
   get(sha256: string): Promise<Buffer>;
+  /** True when content with this id is stored. */
   has(sha256: string): Promise<boolean>;
+  /** Keeps the content alive on behalf of `holder` (the spill uses `"spill:<sessionId>"`); idempotent. */
   pin(sha256: string, holder: string): Promise<void>;
+  /** Releases `holder`'s pin; a no-op when it held none. */
   unpin(sha256: string, holder: string): Promise<void>;
+  /** Deletes the content when no holder pins it any more; resolves true when it was deleted. */
   deleteIfUnpinned(sha256: string): Promise<boolean>;
 }
 
@@ -42,6 +55,7 @@ export interface ReadResultLimits {
   queryMemoryLimit?: string;
 }
 
+/** Options of `ResultSpillExtension`; every field is optional. */
 export interface ResultSpillOptions {
   /** Results larger than this many UTF-8 bytes are spilled. Default 32_000. */
   thresholdBytes?: number;

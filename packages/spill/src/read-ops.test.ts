@@ -96,7 +96,7 @@ describe("read_result answers correctly on a 50 MB JSON array", () => {
     for (const input of [{ pattern: "needle-in-haystack" }, { pattern: '"name": "needle-[\\w-]+"', regex: true }]) {
       const result = await h.read({ resultId, op: "search", ...input });
       assert.equal(result.isError, false, result.content);
-      assert.match(result.content, /^\[1 matches/);
+      assert.match(result.content, /^\[1 match for /);
       assert.ok(result.content.includes(`\n${line}:    "name": "needle-in-haystack",`), result.content);
       assert.ok(result.content.includes(`\n${line - 1}-    "id": ${NEEDLE_ROW},`), result.content);
       assert.ok(result.content.includes(`\n${line + 1}-    "region": "${rowAt(NEEDLE_ROW).region}",`), result.content);

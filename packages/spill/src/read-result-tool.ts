@@ -1,22 +1,83 @@
 import { tool, type Tool } from "@harnessx/core";
 import type { ReadResultInput, ResultReader } from "./result-reader.js";
 
+/** Name under which the spill registers its reading tool. */
 export const READ_RESULT_TOOL = "read_result";
 
-/** JSON Schema of `read_result`'s input. */
+/** JSON Schema of `read_result`'s input (the fields of `ReadResultInput`). */
 export const READ_RESULT_SCHEMA = {
+  /** The input is one JSON object. */
   type: "object",
+  /** One JSON Schema per input field. */
   properties: {
-    resultId: { type: "string", description: 'The resultId from a spilled-result envelope, e.g. "res_0123456789abcdef".' },
-    op: { type: "string", enum: ["slice", "search", "schema", "query"], description: "slice: a range of lines or characters; search: find a pattern; schema: columns, types, rows and samples; query: one SQL SELECT over table result (tabular kinds)." },
-    unit: { type: "string", enum: ["lines", "chars"], description: 'slice unit (default "lines"); JSON is pretty-printed first.' },
-    start: { type: "integer", minimum: 0, description: "slice: first line (from 1) or character offset (from 0)." },
-    count: { type: "integer", minimum: 1, description: "slice: how many lines or characters." },
-    pattern: { type: "string", description: "search: the text to find, or a JavaScript regular expression when regex is true (/source/flags allowed, flags i s u)." },
-    regex: { type: "boolean", description: "search: treat pattern as a regular expression (default false: literal, case-sensitive)." },
-    sql: { type: "string", description: "query: exactly one DuckDB SELECT over table result." },
+    /** Schema of `resultId`. */
+    resultId: {
+      /** A string. */
+      type: "string",
+      /** What the model is told about the field. */
+      description: 'The resultId from a spilled-result envelope, e.g. "res_0123456789abcdef".',
+    },
+    /** Schema of `op`. */
+    op: {
+      /** A string. */
+      type: "string",
+      /** The four operations. */
+      enum: ["slice", "search", "schema", "query"],
+      /** What the model is told about the field. */
+      description: "slice: a range of lines or characters; search: find a pattern; schema: columns, types, rows and samples; query: one SQL SELECT over table result (tabular kinds).",
+    },
+    /** Schema of `unit`. */
+    unit: {
+      /** A string. */
+      type: "string",
+      /** The two slice units. */
+      enum: ["lines", "chars"],
+      /** What the model is told about the field. */
+      description: 'slice unit (default "lines"); JSON is pretty-printed first.',
+    },
+    /** Schema of `start`. */
+    start: {
+      /** An integer. */
+      type: "integer",
+      /** Lowest value accepted. */
+      minimum: 0,
+      /** What the model is told about the field. */
+      description: "slice: first line (from 1) or character offset (from 0).",
+    },
+    /** Schema of `count`. */
+    count: {
+      /** An integer. */
+      type: "integer",
+      /** Lowest value accepted. */
+      minimum: 1,
+      /** What the model is told about the field. */
+      description: "slice: how many lines or characters.",
+    },
+    /** Schema of `pattern`. */
+    pattern: {
+      /** A string. */
+      type: "string",
+      /** What the model is told about the field. */
+      description: "search: the text to find, or a JavaScript regular expression when regex is true (/source/flags allowed, flags i s u).",
+    },
+    /** Schema of `regex`. */
+    regex: {
+      /** A boolean. */
+      type: "boolean",
+      /** What the model is told about the field. */
+      description: "search: treat pattern as a regular expression (default false: literal, case-sensitive).",
+    },
+    /** Schema of `sql`. */
+    sql: {
+      /** A string. */
+      type: "string",
+      /** What the model is told about the field. */
+      description: "query: exactly one DuckDB SELECT over table result.",
+    },
   },
+  /** Fields every call must give. */
   required: ["resultId", "op"],
+  /** Fields other than those listed are refused. */
   additionalProperties: false,
 } as const;
 

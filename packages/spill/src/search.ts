@@ -90,7 +90,7 @@ export async function searchView(view: TextView, request: SearchRequest, runner:
     used += block.length + 3;
     lastShownLine = line + context;
   }
-  const header = `${more ? `more than ${request.maxMatches}` : shown.length} matches for ${JSON.stringify(request.pattern)} in the ${what} (${view.lineCount} lines)${
+  const header = `${more ? `more than ${request.maxMatches} matches` : `${shown.length} ${shown.length === 1 ? "match" : "matches"}`} for ${JSON.stringify(request.pattern)} in the ${what} (${view.lineCount} lines)${
     more || cut ? `; showing ${blocks.length} line groups: narrow the pattern, or read around a line with op "slice"` : ""
   }`;
   return `[${header}]\n${blocks.join("\n--\n")}`;

@@ -75,7 +75,7 @@ describe("search costs its matches, under the time limit", () => {
 
   test("a match three million lines down gets its line number from the line index, not by counting from the top", async () => {
     const first = await h.read({ resultId: manyLines, op: "search", pattern: "needle" });
-    assert.match(first.content, new RegExp(`^\\[1 matches .*\\n${MANY_LINES}-l9\\n${MANY_LINES + 1}:needle$`));
+    assert.match(first.content, new RegExp(`^\\[1 match .*\\n${MANY_LINES}-l9\\n${MANY_LINES + 1}:needle$`));
     const run = await probe(async () => {
       for (let i = 0; i < 10; i++) assert.equal((await h.read({ resultId: manyLines, op: "search", pattern: "needle" })).content, first.content);
     }, 5_000);

@@ -5,15 +5,25 @@ import type { ColumnInfo } from "./sandbox-protocol.js";
 
 /** One spilled result, as `read_result` knows it. */
 export interface SpillRecord {
+  /** The id the model passes to `read_result`: `"res_"` and the first 16 hex digits of `sha256`. */
   resultId: string;
+  /** Artifact id of the stored result (sha256 of its UTF-8 text). */
   sha256: string;
+  /** Name of the tool that produced the result. */
   toolName: string;
+  /** Id of the tool call that produced the result. */
   toolCallId: string;
+  /** Size of the result, in UTF-8 bytes. */
   bytes: number;
+  /** How the content was classified; tabular kinds can be queried with SQL. */
   kind: ResultKind;
+  /** Row count of the loaded table; absent when the result is not tabular or was not loaded as a table. */
   rows?: number;
+  /** Column names and DuckDB types of the loaded table; absent like `rows`. */
   columns?: ColumnInfo[];
+  /** NDJSON only: lines that are not a JSON object (left out of the table). */
   unreadableLines?: number;
+  /** CSV only: the detected field delimiter. */
   delimiter?: CsvDelimiter;
   /** Epoch milliseconds. */
   spilledAt: number;

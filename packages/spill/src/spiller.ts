@@ -10,11 +10,17 @@ import type { SpillStore } from "./options.js";
 
 /** The `data` of each `spill` CUSTOM event (its `artifacts` names the stored result too). */
 export interface SpillEventData {
+  /** Name of the tool whose result was spilled. */
   toolName: string;
+  /** Id of the tool call whose result was spilled. */
   toolCallId: string;
+  /** Size of the spilled result, in UTF-8 bytes. */
   bytes: number;
+  /** The id the model reads the result by with `read_result`. */
   resultId: string;
+  /** Artifact id of the stored result. */
   sha256: string;
+  /** How the content was classified. */
   kind: SpillRecord["kind"];
 }
 
@@ -39,7 +45,9 @@ export interface SpillFailedData {
 
 declare module "@harnessx/core" {
   interface CustomEvents {
+    /** Emitted by `ResultSpillExtension` when a tool result was stored and replaced by an envelope. */
     spill: SpillEventData;
+    /** Emitted by `ResultSpillExtension` when storing a result failed; the model got the whole result. */
     spill_failed: SpillFailedData;
   }
 }

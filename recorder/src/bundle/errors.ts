@@ -2,14 +2,25 @@ import { HarnessError } from "@harnessx/core";
 
 /** Base of every refusal to read a bundle; `code` says which check failed. */
 export class BundleError extends HarnessError {
-  constructor(code: string, readonly bundlePath: string, message: string, options?: { cause?: unknown }) {
+  constructor(
+    code: string,
+    /** The bundle file that was refused, as given to the reader. */
+    readonly bundlePath: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(code, `incident bundle ${bundlePath}: ${message}`, options);
   }
 }
 
 /** A member's bytes differ from the size or sha256 the manifest or SHA256SUMS records. */
 export class BundleChecksumError extends BundleError {
-  constructor(bundlePath: string, readonly member: string, detail: string) {
+  constructor(
+    bundlePath: string,
+    /** Path of the member that failed verification. */
+    readonly member: string,
+    detail: string,
+  ) {
     super("bundle_checksum_mismatch", bundlePath, `member "${member}" fails verification: ${detail} (corrupt or tampered)`);
   }
 }
@@ -23,14 +34,25 @@ export class BundleTruncatedError extends BundleError {
 
 /** A member path escapes the bundle folder (`../`, absolute) or is not a regular file. */
 export class BundleUnsafePathError extends BundleError {
-  constructor(bundlePath: string, readonly member: string, detail: string) {
+  constructor(
+    bundlePath: string,
+    /** The refused member path, as written in the tar. */
+    readonly member: string,
+    detail: string,
+  ) {
     super("bundle_unsafe_path", bundlePath, `refused member "${member}": ${detail}`);
   }
 }
 
 /** The manifest names a format version this reader does not know. */
 export class BundleVersionError extends BundleError {
-  constructor(bundlePath: string, readonly version: unknown, readonly supported: readonly number[]) {
+  constructor(
+    bundlePath: string,
+    /** The `version` the manifest names (whatever value it holds). */
+    readonly version: unknown,
+    /** The versions this reader can read. */
+    readonly supported: readonly number[],
+  ) {
     super("bundle_unsupported_version", bundlePath, `format version ${JSON.stringify(version)} is not supported (this reader knows ${supported.join(", ")}); upgrade @harnessx/recorder`);
   }
 }
@@ -44,7 +66,12 @@ export class BundleFormatError extends BundleError {
 
 /** A member's content is not what the format says: run.json or manifest.json of the wrong shape, an event line that is not an event, members that contradict each other. */
 export class BundleContentError extends BundleError {
-  constructor(bundlePath: string, readonly member: string, detail: string) {
+  constructor(
+    bundlePath: string,
+    /** Path of the member whose content is invalid. */
+    readonly member: string,
+    detail: string,
+  ) {
     super("bundle_invalid_content", bundlePath, `member "${member}" is not valid: ${detail}`);
   }
 }
@@ -55,7 +82,16 @@ export class BundleContentError extends BundleError {
  * `what` completes the sentence: "could decompress to", "is stored as", "brings the bundle to".
  */
 export class BundleTooLargeError extends BundleError {
-  constructor(bundlePath: string, readonly member: string, readonly bytes: number, readonly limit: number, what: string) {
+  constructor(
+    bundlePath: string,
+    /** Path of the member that is too large. */
+    readonly member: string,
+    /** Bytes it would take (decompressed, stored, or the bundle's running total, per `what`). */
+    readonly bytes: number,
+    /** Bytes the reader allows. */
+    readonly limit: number,
+    what: string,
+  ) {
     const n = (value: number) => value.toLocaleString("en-US");
     super("bundle_too_large", bundlePath, `member "${member}" ${what} ${n(bytes)} bytes, more than the ${n(limit)} allowed; refused (a compression bomb, or a size that lies)`);
   }

@@ -10,9 +10,11 @@ import { readRunManifestFile } from "../store/run-manifest.js";
 import { buildEventMember } from "./event-member.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
 
+/** What `exportIncident` bundles, and where. */
 export interface ExportIncidentRequest {
   /** Store root. */
   dir: string;
+  /** The run to bundle; it must have a `run.json` in the store. */
   runId: string;
   /** Why the bundle was made ("on_failure", "manual", a ticket number...). */
   reason: string;
@@ -25,16 +27,29 @@ export interface ExportIncidentRequest {
   includeRawSpills?: boolean;
 }
 
+/** What `exportIncident` wrote. */
 export interface IncidentExport {
+  /** The bundle file written. */
   path: string;
+  /** The run bundled. */
   runId: string;
+  /** Size of the bundle file, in bytes. */
   bytes: number;
+  /** Events bundled. */
   events: number;
+  /** Artifact members bundled (payloads and spilled results). */
   artifacts: number;
   /** Referenced artifacts no longer in the store, or corrupt there (listed in the manifest's `missingArtifacts`). */
   missingArtifacts: string[];
   /** Spilled results included, and whether as redacted copies or raw. */
-  spills: { count: number; redacted: number; raw: boolean };
+  spills: {
+    /** Spilled results bundled. */
+    count: number;
+    /** How many of them changed when redacted (each stored as a copy under a new id). */
+    redacted: number;
+    /** True when they were bundled as stored, unredacted (`includeRawSpills`). */
+    raw: boolean;
+  };
 }
 
 function sha256(data: Uint8Array): string {

@@ -9,6 +9,7 @@ export interface BundleLimits {
   maxTotalBytes: number;
 }
 
+/** The limits `openBundle` applies unless told otherwise: 256 MiB per member, 1 GiB in all. */
 export const DEFAULT_BUNDLE_LIMITS: BundleLimits = { maxMemberBytes: MAX_DECOMPRESSED_BYTES, maxTotalBytes: 4 * MAX_DECOMPRESSED_BYTES };
 
 /**

@@ -1,6 +1,8 @@
 import type { RunManifest, RunSummary } from "../format/event.js";
 
+/** `format` of every incident bundle's `manifest.json`. */
 export const BUNDLE_FORMAT = "harnessx.incident";
+/** The bundle format version this recorder writes. */
 export const BUNDLE_VERSION = 1;
 export const SUPPORTED_BUNDLE_VERSIONS: readonly number[] = [1];
 
@@ -13,10 +15,13 @@ export const MEMBER = {
   artifact: (sha256: string) => `artifacts/${sha256}.zst`,
 } as const;
 
+/** One member of the bundle's tar, as `manifest.json` lists it. */
 export interface BundleMember {
+  /** Path inside the tar, e.g. `run.json` or `artifacts/<sha256>.zst`. */
   path: string;
   /** Size as stored in the tar. */
   bytes: number;
+  /** sha256 of the member's bytes as stored in the tar. */
   sha256: string;
   /**
    * Decompressed size of a zstd member (events, artifacts): readers refuse a member that would
@@ -28,32 +33,89 @@ export interface BundleMember {
 
 /** `manifest.json`, the first member of every bundle. */
 export interface BundleManifest {
+  /** Always `BUNDLE_FORMAT`; anything else is not an incident bundle. */
   format: typeof BUNDLE_FORMAT;
+  /** Format version; readers refuse versions they do not know (`BundleVersionError`). */
   version: number;
+  /** ISO 8601 time the bundle was written. */
   createdAt: string;
-  producer: { recorder: string; core: string; node: string };
+  /** Versions of the software that wrote the bundle (not necessarily the one that recorded the run). */
+  producer: {
+    /** Version of `@harnessx/recorder`. */
+    recorder: string;
+    /** Version of `@harnessx/core`, or `"unknown"`. */
+    core: string;
+    /** Node.js version, e.g. `"v20.19.0"`. */
+    node: string;
+  };
+  /** The run, as its `run.json` describes it; names redacted again with the run's own policy. */
   run: {
+    /** The run's id. */
     runId: string;
+    /** The agent's name. */
     agent: string;
+    /** The session the run belongs to. */
     sessionId: string;
+    /** Where the run stood at export time. */
     status: RunManifest["status"];
+    /** Models the run used. */
     models: string[];
+    /** Milliseconds since the epoch when the run started. */
     startedAt: number;
+    /** Milliseconds since the epoch when the run ended; null if it was still open. */
     endedAt: number | null;
+    /** Why the run failed; null when it did not fail with an error. */
     error: RunManifest["error"] | null;
+    /** Totals counted from the bundled events themselves. */
     summary: RunSummary;
   };
-  trigger: { reason: string; at: string };
-  window: { fromTs: number | null; toTs: number | null };
+  /** Why and when the bundle was made. */
+  trigger: {
+    /** The export's reason: `"on_failure"`, `"manual"`, or what the caller passed. */
+    reason: string;
+    /** ISO 8601 time of the export. */
+    at: string;
+  };
+  /** Time span of the bundled events. */
+  window: {
+    /** `ts` of the first event (ms since the epoch); null when there are none. */
+    fromTs: number | null;
+    /** `ts` of the last event (ms since the epoch); null when there are none. */
+    toTs: number | null;
+  };
+  /** Bundled events per `kind` (the same as `run.summary.byKind`). */
   countsByKind: Record<string, number>;
-  dropped: { events: number; gaps: Array<{ seq: number; count: number; fromTs: number; toTs: number }> };
+  /** Events the recorder had to drop during the run. */
+  dropped: {
+    /** Events dropped in all. */
+    events: number;
+    /** One entry per `recorder.dropped` event. */
+    gaps: Array<{
+      /** `seq` of the `recorder.dropped` event. */
+      seq: number;
+      /** Events dropped in this gap. */
+      count: number;
+      /** Time of the first dropped event, in ms since the epoch. */
+      fromTs: number;
+      /** Time of the last dropped event, in ms since the epoch. */
+      toTs: number;
+    }>;
+  };
+  /** The run's redaction policy; `"unknown"` for runs recorded before it was written down. */
   redaction: RunManifest["redaction"] | "unknown";
   /**
    * Spilled results the events reference. Unless exported raw (`--include-raw-spills`), each is
    * a redacted copy, stored under the sha256 of its new content: `copies` maps the id the events
    * name to that member's id. Absent in bundles of older versions.
    */
-  spills?: { count: number; redacted: boolean; copies: Record<string, string> };
+  spills?: {
+    /** Spilled results the events reference. */
+    count: number;
+    /** True when they were bundled as redacted copies, false when raw. */
+    redacted: boolean;
+    /** Id named by the events → id of the redacted copy in the bundle, for copies that changed. */
+    copies: Record<string, string>;
+  };
   /** Artifacts the events reference that were no longer in the store at export time. */
   missingArtifacts: string[];
   /** Every other member except SHA256SUMS, with size and sha256. */

@@ -9,8 +9,11 @@ import { readMembers } from "./tar-members.js";
 
 /** A bundle read back and verified. */
 export interface OpenedBundle {
+  /** The bundle file, as given to `openBundle`. */
   path: string;
+  /** The bundle's `manifest.json`, verified. */
   manifest: BundleManifest;
+  /** The run's `run.json` as the store held it at export time. */
   run: RunManifest;
   /** The run's events in `seq` order (as recorded: use `RequestRebuilder` for whole requests). */
   events: RecordedEvent[];
@@ -22,6 +25,7 @@ export interface OpenedBundle {
   member(path: string): Buffer | undefined;
 }
 
+/** Options of `openBundle`. */
 export interface OpenBundleOptions {
   /** What the reader takes at most (defaults in `DEFAULT_BUNDLE_LIMITS`). */
   limits?: Partial<BundleLimits>;

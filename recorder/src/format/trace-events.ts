@@ -12,6 +12,7 @@ const ROLE_OF: Partial<Record<string, SpanRole>> = {
   tool_call_end: "tool",
 };
 
+/** Options of `traceEventsOf`. */
 export interface TraceEventsOptions {
   /** The run's trace id (`run.json`'s `traceId`); without one, recorded span ids are not used. */
   traceId?: string;
@@ -22,7 +23,9 @@ export interface TraceEventsOptions {
   attrsOnly?: boolean;
 }
 
+/** What `traceEventsOf` returns. */
 export interface RecordedTraceEvents {
+  /** The hook events in recorded order, ready for `mapSpans` and the exporters' converters. */
   events: TraceEvent[];
   /** Hook events left out because their payload was not available (an unresolved `payloadRef`). */
   skipped: number;

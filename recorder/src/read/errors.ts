@@ -16,6 +16,7 @@ export type RecordingSourceProblem = "empty" | "missing_path" | "no_store" | "no
 /** A source `openRecording` cannot read a recording from; `problem` says why, `code` is `recording_<problem>`. */
 export class RecordingSourceError extends HarnessError {
   constructor(
+    /** What is wrong with the source (see `RecordingSourceProblem`). */
     readonly problem: RecordingSourceProblem,
     /** The source as given (a path, a run id or prefix). */
     readonly source: string,

@@ -5,6 +5,7 @@ import { OpenedRecording } from "./opened-recording.js";
 import type { Recording } from "./recording.js";
 import { resolveRecordingSource, type RecordingSource, type ResolveSourceOptions } from "./source.js";
 
+/** Options of `openRecording`: where to look up run ids, and limits for bundles. */
 export interface OpenRecordingOptions extends ResolveSourceOptions {
   /** What a bundle's reader takes at most (defaults in `DEFAULT_BUNDLE_LIMITS`). */
   bundleLimits?: Partial<BundleLimits>;

@@ -64,6 +64,7 @@ export interface Recording extends AsyncDisposable {
   traceEvents(options?: { onEvent?: (event: RecordedEvent) => void }): Promise<RecordedTraceEvents>;
   /** An event's payload: inline, or its artifact read and parsed (text that is not JSON comes back as a string). */
   payloadOf(event: RecordedEvent): Promise<unknown>;
+  /** The artifacts the events reference, read from the store or from the bundle. */
   readonly artifacts: RecordingArtifacts;
   /** Torn bytes and lines skipped while reading the run's segments (reads them once if `events()` has not yet been read to the end). */
   integrity(): Promise<RecordingIntegrity>;

@@ -13,11 +13,43 @@ import { RecordingSourceError } from "./errors.js";
  * - `{ runDir }`: a run directory (`<store>/runs/<runId>`);
  * - `{ bundle }`: a bundle file, or a bundle already opened with `openBundle`.
  */
-export type RecordingSource = string | { storeDir: string; runId: string } | { runDir: string } | { bundle: string | OpenedBundle };
+export type RecordingSource =
+  | string
+  | {
+      /** The store to look in (relative to `cwd`). */
+      storeDir: string;
+      /** A run id, or a prefix only one run id of the store starts with. */
+      runId: string;
+    }
+  | {
+      /** A run directory, `<store>/runs/<runId>` (relative to `cwd`). */
+      runDir: string;
+    }
+  | {
+      /** A bundle file (relative to `cwd`), or a bundle already opened. */
+      bundle: string | OpenedBundle;
+    };
 
 /** A source resolved: a run of a store, or a bundle file. */
-export type ResolvedSource = { kind: "run"; storeDir: string; runDir: string; runId: string } | { kind: "bundle"; path: string };
+export type ResolvedSource =
+  | {
+      /** A run of a store. */
+      kind: "run";
+      /** The store, as an absolute path (for a run directory outside a store, its parent). */
+      storeDir: string;
+      /** The run's directory. */
+      runDir: string;
+      /** The run's full id (a prefix given is resolved to it). */
+      runId: string;
+    }
+  | {
+      /** An incident bundle. */
+      kind: "bundle";
+      /** The bundle file, as an absolute path. */
+      path: string;
+    };
 
+/** Options of `resolveRecordingSource` (and `openRecording`): how a string source is resolved. */
 export interface ResolveSourceOptions {
   /** The store a run id is looked up in. Default `.harnessx`. */
   storeDir?: string;
@@ -30,7 +62,9 @@ const isDir = async (path: string) => (await statOf(path))?.isDirectory() === tr
 
 /** One folder under a store's `runs/`: the run id it names (percent-encoded ids decoded back) and its path. */
 export interface RunFolder {
+  /** The run id the folder names. */
   runId: string;
+  /** Path of the folder. */
   dir: string;
 }
 

@@ -7,13 +7,7 @@ import { RunRecording, type PendingArtifact } from "./run-recording.js";
 import { RunWriter } from "./run-writer.js";
 import { EventQueue } from "./event-queue.js";
 import { enforceRetention } from "./retention.js";
-
-/** Recording stopped because the store could not be written (disk full, read-only, removed). */
-export class RecorderWriteError extends HarnessError {
-  constructor(dir: string, cause: unknown) {
-    super("recorder_write_failed", `flight recorder stopped: cannot write to ${dir} (${(cause as Error)?.message ?? String(cause)}); the run continues unrecorded`, { cause });
-  }
-}
+import { RecorderWriteError } from "./recorder-write-error.js";
 
 /** The queue drains as soon as this many events wait, besides the flush timer. */
 const DRAIN_BATCH = 2048;
@@ -36,7 +30,9 @@ function closeLiveRecorders(): void {
 export class FlightRecorderExtension extends Extension {
   readonly name = "flight-recorder";
   override readonly version = packageVersion(import.meta.url);
+  /** The options in effect, defaults filled in. */
   readonly options: ResolvedRecorderOptions;
+  /** The artifact store under `options.dir` holding large payloads; runs pin what they reference. */
   readonly artifacts: ArtifactStore;
   /** The agent's redaction policy, known from install on. */
   private sanitizer!: Redactor;

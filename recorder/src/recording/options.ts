@@ -1,6 +1,7 @@
 import type { RecordedEvent } from "../format/event.js";
 import { defaultStoreDir } from "@harnessx/core";
 
+/** Options of `FlightRecorderExtension`; every field is optional. */
 export interface FlightRecorderOptions {
   /** Store root. Default `HARNESSX_DIR`, else `.harnessx` in the working directory (the store result spilling uses too). */
   dir?: string;

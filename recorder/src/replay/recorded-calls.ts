@@ -4,9 +4,19 @@ import { RequestRebuilder } from "../format/request-rebuilder.js";
 
 /** One provider call as recorded: the request, then a reply or the error it failed with. */
 export interface RecordedCall {
+  /** The request as recorded (redacted), rebuilt whole. */
   request: ModelRequest;
+  /** The model's reply; absent when the call failed (then `error` is set). */
   response?: ProviderResponse;
-  error?: { kind: ProviderErrorKind; message: string; status?: number };
+  /** How the call failed (a retried attempt or the final error); absent when it got a reply. */
+  error?: {
+    /** The `ProviderError` kind recorded (`"server"` when the recording gave none). */
+    kind: ProviderErrorKind;
+    /** The recorded error message. */
+    message: string;
+    /** The HTTP status, when the recording has one. */
+    status?: number;
+  };
   /** seq of the LLM_REQUEST event. */
   seq: number;
 }

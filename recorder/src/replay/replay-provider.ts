@@ -14,6 +14,7 @@ export interface ReplayDivergence extends RequestDifference {
   recordedSeq: number;
 }
 
+/** Options of `ReplayProvider`; every field is optional. */
 export interface ReplayProviderOptions {
   /** Provider name reported in replies. Default "replay". */
   name?: string;
@@ -31,14 +32,20 @@ export interface ReplayProviderOptions {
  * code and see where it takes another path.
  */
 export class ReplayProvider implements ModelProvider {
+  /** Provider name in replies: `options.name`, default "replay". */
   readonly name: string;
   readonly defaultModel: string | undefined;
+  /** Every request that differed from its recording so far, in call order. */
   readonly divergences: ReplayDivergence[] = [];
   private index = 0;
   /** New requests are redacted with the run's rules, then compared with the recorded ones (see `RequestComparer`). */
   private readonly comparer: RequestComparer;
 
-  constructor(readonly calls: readonly RecordedCall[], private readonly options: ReplayProviderOptions = {}) {
+  constructor(
+    /** The recorded calls answered in order (see `recordedCalls`). */
+    readonly calls: readonly RecordedCall[],
+    private readonly options: ReplayProviderOptions = {},
+  ) {
     this.name = options.name ?? "replay";
     this.defaultModel = calls[0]?.request?.model;
     this.comparer = new RequestComparer(options.redaction === false ? undefined : options.redaction ?? new Redactor());
@@ -72,6 +79,11 @@ export class ReplayProvider implements ModelProvider {
     return this.divergences.length > 0;
   }
 
+  /**
+   * Answers with the next recorded reply, after noting any divergence of `request` from the
+   * recorded request. Throws the recorded failure as a `ProviderError` of its kind, and a
+   * `script_exhausted` `ProviderError` once the new run asks for more calls than were recorded.
+   */
   async complete(request: ModelRequest): Promise<ProviderResponse> {
     const call = this.index++;
     const recorded = this.calls[call];

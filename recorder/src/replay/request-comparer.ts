@@ -3,8 +3,11 @@ import { firstDifference } from "./json-diff.js";
 
 /** Where two requests first differ: the JSON path (`messages.3.content.0.content`) and both values. */
 export interface RequestDifference {
+  /** Dotted path of the first differing value, from the request's root (`"(root)"` for the whole request). */
   path: string;
+  /** The recorded value there (undefined when the recorded request has none). */
   recorded: unknown;
+  /** The new request's value there, redacted like the recording (undefined when it has none). */
   actual: unknown;
 }
 

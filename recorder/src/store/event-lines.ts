@@ -5,10 +5,13 @@ import { EVENT_SCHEMA, parseChecked } from "../format/validate.js";
 export interface BadLine {
   /** 1-based line number within the text read. */
   line: number;
+  /** Why it is not an event: the JSON parse error, or the first field that breaks the event schema. */
   problem: string;
 }
 
+/** What `parseEventLines` found in NDJSON bytes. */
 export interface ParsedLines {
+  /** The lines that are events, in order. */
   events: RecordedEvent[];
   /** How many non-empty lines were not events. */
   badLines: number;

@@ -8,6 +8,7 @@ import { inflateSealed, listSegments, type SegmentFile } from "./read-run.js";
 import { isProcessAlive, lockHolder } from "./recover.js";
 import { readRunManifest } from "./run-manifest.js";
 
+/** Options of `followRun`. */
 export interface FollowRunOptions {
   /** Stops following (the iterator then ends without error). */
   signal?: AbortSignal;

@@ -10,22 +10,34 @@ import { completeLines } from "../recording/seal.js";
 import { contentBound, MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "@harnessx/artifacts";
 import { eventLines, type BadLine } from "./event-lines.js";
 
-/** A sealed segment whose bytes no longer match the checksum written when it was sealed. */
+/**
+ * A sealed segment whose bytes no longer match the checksum written when it was sealed (or that
+ * does not decode within its declared size). Thrown while reading; the file is damaged and its
+ * events cannot be trusted: restore it from a copy or an incident bundle.
+ */
 export class SegmentCorruptError extends HarnessError {
-  constructor(readonly path: string, detail: string) {
+  constructor(
+    /** Path of the damaged segment file. */
+    readonly path: string,
+    detail: string,
+  ) {
     super("segment_corrupt", `segment ${path} is corrupt: ${detail}`);
   }
 }
 
 /** One segment as a reader found it. */
 export interface SegmentFile {
+  /** Segment number from its file name (`000001.ndjson` is 1), in write order. */
   index: number;
+  /** The file read: `<n>.ndjson.zst` when sealed, else the plain `<n>.ndjson` still being written. */
   path: string;
+  /** True for the zstd file sealed when the segment was full or old enough. */
   sealed: boolean;
   /** The sealed checksum sidecar, when the segment is sealed. */
   info?: SealedSegmentInfo;
 }
 
+/** Options of `readRun` and `iterateRunEvents`. */
 export interface ReadRunOptions {
   /** Put back the messages, system prompt and tools left out of LLM_REQUEST events. Default false. */
   fullRequests?: boolean;
@@ -127,7 +139,10 @@ export interface RunIntegrity {
   /** Lines that were not events (not JSON, or JSON of another shape), skipped. */
   badLines: number;
   /** The first of them: its segment file, line number and what is wrong with it. */
-  firstBadLine?: BadLine & { segment: string };
+  firstBadLine?: BadLine & {
+    /** Path of the segment file holding the line. */
+    segment: string;
+  };
 }
 
 /**
@@ -159,8 +174,11 @@ export async function* iterateRunEvents(runDir: string, options: ReadRunOptions 
   }
 }
 
+/** What `readRun` read: the events, the segments they came from, and what had to be cut or skipped. */
 export interface RunRead extends RunIntegrity {
+  /** Every event, in `seq` order. */
   events: RecordedEvent[];
+  /** The segments read, in order. */
   segments: SegmentFile[];
   /** With `keepText`: the complete lines of every segment, in order. */
   text?: string;

@@ -41,7 +41,11 @@ const json = (value: unknown): string | null => (value === undefined ? null : JS
  * spans rebuilt from the events), `artifacts` (every artifact the events reference).
  */
 export class RecordingDatabase {
-  private constructor(private readonly instance: DuckDBInstance, readonly connection: DuckDBConnection) {}
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    /** The connection `query` uses, for `@duckdb/node-api`'s own methods (appenders, prepared statements). */
+    readonly connection: DuckDBConnection,
+  ) {}
 
   /** Loads events (any runs) into a fresh in-memory database; with `readOnly`, SQL can then read the tables and nothing else. */
   static async fromEvents(events: Iterable<RecordedEvent>, storedSizeOf: StoredSizeOf = () => undefined, options: { readOnly?: boolean; runs?: ReadonlyMap<string, RunFacts> } = {}): Promise<RecordingDatabase> {
@@ -63,6 +67,7 @@ export class RecordingDatabase {
     return reader.getRowObjectsJson();
   }
 
+  /** Closes the connection and frees the in-memory database. */
   close(): void {
     this.connection.closeSync();
     this.instance.closeSync();

@@ -13,20 +13,31 @@ import { openRecording } from "../read/open-recording.js";
 
 /** One run as `listRuns` shows it. */
 export interface RunListing extends RunSummary {
+  /** The run's id. */
   runId: string;
   /** The W3C trace id of the run's spans (`run.json`'s `traceId`): find a run from a backend's trace. Null in recordings made before it. */
   traceId: string | null;
+  /** The run's directory in the store. */
   dir: string;
+  /** Where the run stands, as `run.json` says. */
   status: RunManifest["status"];
+  /** The agent's name. */
   agent: string;
+  /** The session the run belongs to. */
   sessionId: string;
+  /** Models the run used. */
   models: string[];
+  /** Milliseconds since the epoch when the run started. */
   startedAt: number;
+  /** Milliseconds since the epoch when the run ended; null while it is open. */
   endedAt: number | null;
+  /** How long the run took, in milliseconds; null while it is open. */
   durationMs: number | null;
+  /** Why the run failed; null when it did not fail with an error. */
   error: RunManifest["error"] | null;
   /** The run says `running` but its recording process is gone: run `recover`. */
   stale: boolean;
+  /** How many artifacts the run references. */
   artifacts: number;
 }
 
@@ -34,7 +45,9 @@ export interface RunListing extends RunSummary {
 export interface InvalidRunFolder {
   /** The folder's name (a run id, percent-encoded when it is not a plain name). */
   name: string;
+  /** Path of the folder. */
   dir: string;
+  /** Why it cannot be read: no `run.json`, or what is wrong with it. */
   problem: string;
 }
 
@@ -44,12 +57,17 @@ export interface InvalidRunFolder {
  * recorders write: it reads only complete lines and verified sealed segments.
  */
 export class RecordingStore {
+  /** The store's artifacts (payloads stored aside, spilled results). */
   readonly artifacts: ArtifactStore;
 
-  constructor(readonly root: string = DEFAULT_STORE_DIR) {
+  constructor(
+    /** The store's root directory. Default `.harnessx`. */
+    readonly root: string = DEFAULT_STORE_DIR,
+  ) {
     this.artifacts = new ArtifactStore(root);
   }
 
+  /** Where the run's folder is or would be: `<root>/runs/<runId>`, an unusual id percent-encoded. Does not check it exists. */
   runDir(runId: string): string {
     return runDirOf(this.root, runId);
   }
@@ -60,7 +78,12 @@ export class RecordingStore {
   }
 
   /** Every folder under `runs/`: the readable runs (newest first) and the folders that are not, with why. */
-  async listRunFolders(): Promise<{ runs: RunListing[]; invalid: InvalidRunFolder[] }> {
+  async listRunFolders(): Promise<{
+    /** The readable runs, newest first. */
+    runs: RunListing[];
+    /** The folders that are not readable runs. */
+    invalid: InvalidRunFolder[];
+  }> {
     const names = await fs.readdir(join(this.root, "runs")).catch(() => [] as string[]);
     const runs: RunListing[] = [];
     const invalid: InvalidRunFolder[] = [];
@@ -110,7 +133,12 @@ export class RecordingStore {
    * of `openRecording`): payloads stored aside read back, with the run's span identity. Feed them
    * to `mapSpans`, `toOtlpJsonLines`, `toChromeTrace` or the push functions.
    */
-  async traceEvents(runId: string): Promise<{ run: RunManifest; events: TraceEvent[] }> {
+  async traceEvents(runId: string): Promise<{
+    /** The run's `run.json`. */
+    run: RunManifest;
+    /** Its hook events, in recorded order. */
+    events: TraceEvent[];
+  }> {
     await using recording = await openRecording({ runDir: this.runDir(runId) });
     return { run: recording.run, events: (await recording.traceEvents()).events };
   }
@@ -152,6 +180,7 @@ export class RecordingStore {
     return out;
   }
 
+  /** Writes an incident bundle of a run of this store (see `exportIncident`); `reason` defaults to `"manual"`. */
   exportIncident(request: { runId: string; reason?: string; out?: string; includeRawSpills?: boolean }): Promise<IncidentExport> {
     return exportIncident({ dir: this.root, runId: request.runId, reason: request.reason ?? "manual", out: request.out, includeRawSpills: request.includeRawSpills });
   }

@@ -8,7 +8,9 @@ import { createSpansTable } from "./span-table.js";
 
 /** DuckDB tables over recorded runs; close when done. */
 export interface RecordingTables {
+  /** A connection to the in-memory database: run SQL on it with `@duckdb/node-api`'s methods. */
   readonly connection: DuckDBConnection;
+  /** Closes the connection and frees the database; the tables are gone afterwards. */
   close(): void;
 }
 

@@ -11,9 +11,14 @@ import { referencedArtifacts } from "./references.js";
 import { readRunManifest } from "./run-manifest.js";
 import { isErrorEvent } from "../format/error-events.js";
 
-/** `recover` was asked to seal a run whose recording process is still alive. */
+/** `recover` was asked to seal a run whose recording process is still alive: wait for it to end (or stop it), then recover. */
 export class RunStillActiveError extends HarnessError {
-  constructor(readonly runDir: string, readonly pid: number) {
+  constructor(
+    /** The run's directory. */
+    readonly runDir: string,
+    /** Id of the live process holding the run's lock. */
+    readonly pid: number,
+  ) {
     super("run_still_active", `run ${runDir} is still being recorded by live process ${pid}; recover only dead runs`);
   }
 }
@@ -56,13 +61,19 @@ export function countEvent(summary: RunSummary, event: RecordedEvent): void {
   if (isErrorEvent(event)) summary.errors++;
 }
 
+/** What `recover` did to a run. */
 export interface RecoverResult {
+  /** The run's id. */
   runId: string;
+  /** False when the run was already finished and sealed, so nothing was changed. */
   recovered: boolean;
+  /** The run's status afterwards: `crashed` for a run left `running`, else unchanged. */
   status: RunManifest["status"];
   /** Segments sealed by this recovery. */
   sealed: number;
+  /** Events the run holds afterwards, the `recorder.recovered` event included. */
   events: number;
+  /** Bytes of torn last lines cut from the plain segments. */
   tornBytes: number;
 }
 

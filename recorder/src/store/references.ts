@@ -14,6 +14,7 @@ export function artifactRefsOf(attrs: Record<string, unknown> | undefined): Arti
   return refs;
 }
 
+/** The ids (sha256) of the artifacts `artifactRefsOf` finds in an event's attributes. */
 export function artifactsOf(attrs: Record<string, unknown> | undefined): string[] {
   return artifactRefsOf(attrs).map((r) => r.sha256);
 }

@@ -5,16 +5,25 @@ import type { RunManifest } from "../format/event.js";
 import { runManifestPathOf } from "../format/layout.js";
 import { parseChecked, RUN_MANIFEST_SCHEMA } from "../format/validate.js";
 
-/** The run has no directory (or no run.json) in the store. */
+/** The run has no directory (or no run.json) in the store. Check the id and the store with `RecordingStore.listRuns()`. */
 export class RunNotFoundError extends HarnessError {
-  constructor(readonly runId: string, dir: string) {
+  constructor(
+    /** The run id looked up (decoded from the folder name). */
+    readonly runId: string,
+    dir: string,
+  ) {
     super("run_not_found", `no recorded run ${JSON.stringify(runId)} under ${dir}/runs (see RecordingStore.listRuns())`);
   }
 }
 
 /** A run folder whose run.json cannot be used: unreadable, not JSON, or not a run manifest. */
 export class RunInvalidError extends HarnessError {
-  constructor(readonly runDir: string, readonly problem: string) {
+  constructor(
+    /** The run's directory. */
+    readonly runDir: string,
+    /** What is wrong: why the file is unreadable, or the first field that breaks the schema. */
+    readonly problem: string,
+  ) {
     super("run_invalid", `${runManifestPathOf(runDir)} is not a valid run manifest: ${problem}`);
   }
 }

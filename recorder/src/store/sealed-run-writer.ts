@@ -4,6 +4,7 @@ import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { runDirOf, runManifestPathOf, segmentName, segmentsDirOf } from "../format/layout.js";
 import { writeAtomically, writeSealed } from "../recording/seal.js";
 
+/** Options of `SealedRunWriter`. */
 export interface SealedRunWriterOptions {
   /** Uncompressed bytes per segment. Default 16 MiB. */
   segmentBytes?: number;
@@ -17,6 +18,7 @@ export interface SealedRunWriterOptions {
  * segments are in memory. `finish` writes run.json last, so the run is complete when it appears.
  */
 export class SealedRunWriter {
+  /** The directory the run is written to, `<storeDir>/runs/<runId>`. */
   readonly runDir: string;
   private readonly segmentBytes: number;
   private lines: string[] = [];

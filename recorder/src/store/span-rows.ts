@@ -4,20 +4,27 @@ import { traceEventsOf } from "../format/trace-events.js";
 
 /** One row of the `spans` table: a span as every backend shows it, with the facts SQL wants as columns. */
 export interface SpanRow {
+  /** The run the span belongs to. */
   runId: string;
+  /** W3C trace id (hex): the run's, as the live trace had it when `run.json` records one. */
   traceId: string;
+  /** Span id (hex), the same a live exporter sent. */
   spanId: string;
+  /** The parent span's id; null for a root span (a run span not started inside another). */
   parentSpanId: string | null;
   /** `run`, `model` or `tool`. */
   kind: "run" | "model" | "tool";
   /** The span name backends show (`invoke_agent support-bot`, `chat gpt-4o`, `execute_tool search`). */
   name: string;
+  /** Milliseconds since the epoch when the span started. */
   startTs: number;
   /** Null while the span is open (the run still going, or crashed inside it). */
   endTs: number | null;
   /** `ok`, `error` (the span's status is an error) or `open`. */
   status: "ok" | "error" | "open";
+  /** Input tokens of a model call, or the run's total for a run span (0 when not reported); null for tool spans. */
   inputTokens: number | null;
+  /** Output tokens, like `inputTokens`. */
   outputTokens: number | null;
   /** Recorded events that carry this span's id or hang under it. */
   events: number;

@@ -14,6 +14,7 @@ const SKIPPABLE_MAGIC = 0x184d2a50;
 export interface ContentBound {
   /** No frame can decode to more bytes than this. */
   bytes: number;
+  /** Standard zstd frames found (skippable frames not counted); at least 1. */
   frames: number;
 }
 

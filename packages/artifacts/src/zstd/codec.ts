@@ -5,8 +5,11 @@ export type ZstdImplementation = "native" | "wasm";
 
 /** A zstd encoder/decoder. Frames from either implementation decode with the other and with the `zstd` command. */
 export interface ZstdCodec {
+  /** Which implementation this codec uses. */
   readonly implementation: ZstdImplementation;
+  /** Compresses `data` into one zstd frame at `level` (default `DEFAULT_ZSTD_LEVEL`, 3). */
   compress(data: Uint8Array, level?: number): Promise<Buffer>;
+  /** Decodes zstd data with no size limit; throws `ZstdError` when it is not valid zstd. Trusted input only. */
   decompress(frame: Uint8Array): Promise<Buffer>;
 }
 
@@ -19,7 +22,12 @@ export class ZstdError extends HarnessError {
 
 /** Data that would decompress to more bytes than the reader allows (a compression bomb, or a size lie). */
 export class ZstdLimitError extends ZstdError {
-  constructor(readonly bytes: number, readonly limit: number) {
+  constructor(
+    /** Bytes the data could (or did) decompress to. */
+    readonly bytes: number,
+    /** The most bytes the reader allowed. */
+    readonly limit: number,
+  ) {
     super(`could decompress to ${bytes} bytes, more than the limit of ${limit}`);
   }
 }

@@ -1,5 +1,6 @@
 /** A user input that names a command: `/name` then its arguments. */
 export interface CommandLine {
+  /** The command's name, without the `/`. */
   name: string;
   /** Everything after the name, trimmed. */
   args: string;

@@ -7,6 +7,7 @@ export type CommandOutcome = string | undefined | void;
 
 /** A slash command as an extension registers it (`ctx.registerCommand(name, spec)`). */
 export interface CommandSpec<C = unknown> {
+  /** What the command does, as a command list shows it; a non-string is taken as `""`. */
   description: string;
   /** Runs when the user sends `/name args`; `args` is everything after the name. */
   handler(args: string, ctx: C): CommandOutcome | Promise<CommandOutcome>;
@@ -14,7 +15,9 @@ export interface CommandSpec<C = unknown> {
 
 /** A registered command as `agent.commands()` lists it. */
 export interface CommandInfo {
+  /** The command's name, without the `/`: 1-64 letters, digits, `_`, `.`, `:` or `-`. */
   name: string;
+  /** What the command does; `""` when none was given. */
   description: string;
   /** The extension that registered it. */
   extension: string;

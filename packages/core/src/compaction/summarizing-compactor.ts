@@ -4,6 +4,7 @@ import type { CompactRequest } from "../middleware/middleware.js";
 import type { Message } from "../types/content.js";
 import type { ModelProvider } from "../types/provider.js";
 
+/** What `new SummarizingCompactor(options)` takes: the summarizing model and the size limits. */
 export interface SummarizingCompactorOptions {
   /** The model that writes summaries: often the agent's own provider, or a cheaper one. */
   provider: ModelProvider;

@@ -32,7 +32,16 @@ export function templatesExtension(templates: readonly MarkdownResource[]): Exte
 
 /** What the data-only folders of the given roots hold, as extensions (one per surface that has files), and what was left out. */
 export interface DeclarativeResources {
-  extensions: Array<{ extension: Extension; level: "user" | "project"; source: string }>;
+  /** The extensions to install, in the order skills, commands, prompt templates, knowledge. */
+  extensions: Array<{
+    /** The extension built from the files. */
+    extension: Extension;
+    /** `project` when any of its files came from the project root, else `user`. */
+    level: "user" | "project";
+    /** The folder(s) its files came from, comma-separated. */
+    source: string;
+  }>;
+  /** Files and folders left out, each with the reason. */
   invalid: InvalidResource[];
 }
 

@@ -2,7 +2,9 @@ import { parse as parseYaml } from "yaml";
 
 /** A Markdown file split into its YAML frontmatter (an object, empty when there is none) and its body. */
 export interface MarkdownDocument {
+  /** The frontmatter's keys and values; `{}` when the file has none. */
   data: Record<string, unknown>;
+  /** The text after the closing `---` line (a leading byte-order mark removed), untrimmed. */
   body: string;
 }
 

@@ -8,7 +8,9 @@ export type ResourceKind = "skill" | "command" | "prompt" | "knowledge";
 
 /** A folder holding them (`~/.harnessx`, or a trusted project's `.harnessx`) and its trust level. */
 export interface ResourceRoot {
+  /** The folder, holding `skills/`, `commands/`, `prompts/` and `knowledge/`. */
   readonly dir: string;
+  /** The trust level of what is read from it. */
   readonly level: "user" | "project";
 }
 
@@ -23,9 +25,13 @@ export interface ResourceFile {
 
 /** A resource file (or MCP configuration) left out, and why (naming the field at fault). */
 export interface InvalidResource {
+  /** What the file would have been. */
   readonly kind: ResourceKind | "mcp";
+  /** The file or folder left out. */
   readonly path: string;
+  /** The trust level of the root it was found in. */
   readonly level: "user" | "project";
+  /** Why it was left out, in words for the user. */
   readonly reason: string;
 }
 

@@ -3,6 +3,7 @@ import { HookEvent } from "../hooks/events.js";
 import { tool } from "../tools/tool.js";
 import type { Skill } from "./skills.js";
 
+/** The name of the tool the skills extension offers: `{ name }` in, the skill's body out. */
 export const LOAD_SKILL_TOOL = "load_skill";
 
 /** Closing tags inside a skill's body are escaped so its text cannot end its own frame. */

@@ -2,17 +2,21 @@ import { readResource, resourceFiles, type InvalidResource, type ResourceRoot } 
 
 /** A skill: a named instruction the model loads on demand with `load_skill`. */
 export interface Skill {
+  /** The frontmatter `name`: one line, at most `SKILL_NAME_MAX` characters, unique among the skills loaded. */
   readonly name: string;
+  /** The frontmatter `description`, trimmed: at most `SKILL_DESCRIPTION_MAX` characters; shown in the catalog on one line. */
   readonly description: string;
   /** The `SKILL.md` it was read from. */
   readonly path: string;
+  /** The trust level of the root it was found in. */
   readonly level: "user" | "project";
   /** Read once at discovery (a file changed later cannot slip past project trust); never in the system prompt. */
   readonly body: string;
 }
 
-/** Limits of the frontmatter fields that enter the system prompt's catalog. */
+/** The longest skill `name`, in characters (names and descriptions enter the system prompt's catalog). */
 export const SKILL_NAME_MAX = 64;
+/** The longest skill `description`, in characters, before trimming. */
 export const SKILL_DESCRIPTION_MAX = 1024;
 
 /** Line breaks or control characters would let a name or description write its own lines into the catalog. */
@@ -23,7 +27,12 @@ const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
  * with `name` (at most 64 characters) and `description` (at most 1,024) in YAML frontmatter.
  * A file that breaks a rule, or reuses a name found earlier, is left out with its reason.
  */
-export function loadSkills(roots: readonly ResourceRoot[]): { skills: Skill[]; invalid: InvalidResource[] } {
+export function loadSkills(roots: readonly ResourceRoot[]): {
+  /** The valid skills, in the order found. */
+  skills: Skill[];
+  /** The files left out, each with the reason. */
+  invalid: InvalidResource[];
+} {
   const skills: Skill[] = [];
   const invalid: InvalidResource[] = [];
   for (const root of roots) {

@@ -11,6 +11,7 @@ import { harnessxHome, trustFilePath } from "./home.js";
 import { loadExtensionModule } from "./load-extension-module.js";
 import { TrustStore } from "./trust-store.js";
 
+/** Where `discover()` and `planDiscovery()` look, and what they start from; every field has a default. */
 export interface DiscoverOptions {
   /** The project whose `.harnessx/{extensions,skills,commands,prompts}/` are considered; default `process.cwd()`. */
   cwd?: string;
@@ -24,8 +25,11 @@ export interface DiscoverOptions {
 
 /** A project file (an extension, or a skill, command or template) found by name and deliberately not loaded. */
 export interface SkippedExtension {
+  /** The file (a knowledge bundle: its folder) left unloaded. */
   readonly path: string;
+  /** What the file would have been. */
   readonly kind: "extension" | ResourceKind | "mcp";
+  /** Always `project`: only project files wait for trust. */
   readonly level: "project";
   /** `untrusted`: the project was never trusted (or was revoked); `changed since trusted`: trust it again after review. */
   readonly reason: "untrusted" | "changed since trusted";
@@ -33,7 +37,9 @@ export interface SkippedExtension {
 
 /** An extension file discovery would import, with the level it would load at. */
 export interface ExtensionCandidate {
+  /** The extension file, as an absolute path. */
   readonly path: string;
+  /** `user` for the user's folder, `project` for a trusted project's. */
   readonly level: "user" | "project";
 }
 
@@ -41,6 +47,7 @@ export interface ExtensionCandidate {
 export interface DiscoveryPlan {
   /** User files, then project files, each folder sorted by name. */
   readonly load: readonly ExtensionCandidate[];
+  /** Project files left out because the project is untrusted or changed since trusted; empty when it is trusted. */
   readonly skipped: readonly SkippedExtension[];
   /** The folders whose skills, commands and templates load: the user's, then the project's when it is trusted. */
   readonly resourceRoots: readonly ResourceRoot[];
@@ -48,12 +55,14 @@ export interface DiscoveryPlan {
   readonly mcpFiles: readonly McpConfigFile[];
 }
 
+/** What `discover()` found: the extensions to install, and what it left out and why. */
 export interface DiscoveryResult {
   /**
    * Built-ins, then user, then trusted project extensions, then the `skills`, `commands` and
    * `prompt-templates` extensions made of the data-only folders; ready for `new Agent({ extensions })`.
    */
   extensions: LoadedExtension[];
+  /** Project files not loaded because the project is untrusted or changed since trusted. */
   skipped: SkippedExtension[];
   /** Skill, command, template and MCP configuration files (or entries) left out because they break a rule, each with its reason. */
   invalid: InvalidResource[];

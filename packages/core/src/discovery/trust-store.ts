@@ -34,6 +34,7 @@ interface TrustFile {
  * leaves a half-written trust file.
  */
 export class TrustStore {
+  /** The trust file's absolute path; it need not exist yet. */
   readonly file: string;
 
   constructor(file: string) {
@@ -65,6 +66,7 @@ export class TrustStore {
     return this.status(dir) === "trusted";
   }
 
+  /** Whether `dir` is trusted, never trusted (or revoked), or changed since it was trusted; reads the file and digests the project. */
   status(dir: string): TrustStatus {
     const key = canonical(dir);
     const { projects } = this.read();

@@ -9,8 +9,11 @@ import type { AgentConfig } from "./config.js";
  * through it can change what the agent may do.
  */
 export interface AgentInfo {
+  /** The agent's name (`config.name`), as used in traces. */
   readonly name: string;
+  /** The session this agent belongs to: given in `AgentOptions.sessionId` or generated. */
   readonly sessionId: string;
+  /** The model id requests are sent with (`config.model`). */
   readonly model: string;
   /** The provider's name (`openai`, `anthropic`, `scripted`, ...). */
   readonly provider: string;

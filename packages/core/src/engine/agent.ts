@@ -2,14 +2,12 @@ import { HarnessError } from "../errors.js";
 import type { ExtensionServices, StatusProvider } from "../extensions/extension-services.js";
 import { statusLines, type StatusLine } from "../extensions/status-lines.js";
 import type { ExtensionContribution, PromptFragment } from "../extensions/contribution.js";
-import type { ExtensionEntry } from "../extensions/extension.js";
 import { ExtensionHost } from "../extensions/host.js";
 import type { CustomData } from "../hooks/custom-events.js";
 import type { RunAttributeValue } from "../hooks/payloads.js";
 import { HookEvent } from "../hooks/events.js";
 import { Redactor } from "../redact/redactor.js";
 import { SpanScopes } from "../spans/scopes.js";
-import type { RedactionOptions } from "../redact/rules.js";
 import { HookBus } from "../hooks/hook-bus.js";
 import { ConversationMemory } from "../memory/conversation.js";
 import { MiddlewarePipeline } from "../middleware/pipeline.js";
@@ -17,7 +15,6 @@ import { PermissionManager } from "../permissions/permission-manager.js";
 import type { Policy } from "../permissions/policy.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { summarizeTodos, writeTodosTool, type TodoItem } from "../tools/todos.js";
-import type { Tool } from "../tools/tool.js";
 import { summarizeTool } from "../tools/tool-summary.js";
 import type { ModelProvider } from "../types/provider.js";
 import { newId } from "../util/ids.js";
@@ -28,7 +25,8 @@ import type { ApprovalDecision, RunOptions, RunResult } from "./run-types.js";
 import { NO_SINK, type EngineServices, type RunSink } from "./services.js";
 import { SystemPromptComposer } from "../prompt/system-prompt.js";
 import { createAgentInfo, type AgentInfo } from "./agent-info.js";
-import { resolveConfig, type AgentConfig, type ConfigOptions } from "./config.js";
+import { resolveConfig, type AgentConfig } from "./config.js";
+import type { AgentOptions } from "./agent-options.js";
 import { readSessionState, type SessionState } from "../session/session-state.js";
 import { assertJsonCompatible } from "../session/json-check.js";
 import { CommandRegistry, type CommandInfo } from "../commands/command-registry.js";
@@ -36,29 +34,25 @@ import { TemplateRegistry, type PromptTemplates } from "../templates/template-re
 import { MessageTypeRegistry } from "../messages/message-types.js";
 import { WriteQueue } from "../tools/write-queue.js";
 
-export interface AgentOptions extends ConfigOptions {
-  tools?: readonly Tool[];
-  /**
-   * The redaction policy of everything this agent's extensions write or send (recordings,
-   * bundled spills, exported spans): default keys, patterns and secret shapes; `false` for none.
-   */
-  redact?: RedactionOptions | false;
-  /** Extensions, classes, factories, or what `discover()` loaded; installed by `priority`, then order. */
-  extensions?: readonly ExtensionEntry[];
-  middleware?: MiddlewarePipeline;
-  permissions?: PermissionManager;
-  sessionId?: string;
-}
+export type { AgentOptions } from "./agent-options.js";
 
 /** The model/tool loop with its extension surface. Runs one turn at a time. */
 export class Agent implements AsyncDisposable {
+  /** The resolved settings, every default filled in; deeply frozen. */
   readonly config: Readonly<AgentConfig>;
+  /** The model backend from `AgentOptions.provider`. */
   readonly provider: ModelProvider;
+  /** The tools offered to the model: `AgentOptions.tools`, `write_todos` when `todos` is on, and extensions' tools. */
   readonly tools = new ToolRegistry();
+  /** The lifecycle events of runs, tool calls and extensions; subscribe to observe the agent. */
   readonly hooks: HookBus;
+  /** The middleware around model calls, tool calls and compaction (the one from `AgentOptions`, or a new one). */
   readonly middleware: MiddlewarePipeline;
+  /** The conversation so far: kept across runs, saved with `saveSession`. */
   readonly memory = new ConversationMemory();
+  /** The user's tool permission rules (the one from `AgentOptions`, or a new allow-by-default one). */
   readonly permissions: PermissionManager;
+  /** This agent's session id: `AgentOptions.sessionId` or a generated one. */
   readonly sessionId: string;
   /** The read-only view extensions and observers get. */
   readonly info: AgentInfo;
@@ -193,6 +187,7 @@ export class Agent implements AsyncDisposable {
     return this.resumeWith(decisions, NO_SINK, options);
   }
 
+  /** Like `resume`, yielding events as `runStream` does. */
   resumeStream(decisions: Record<string, ApprovalDecision>, options: RunOptions = {}): RunStream {
     const sink = new StreamSink();
     return makeRunStream(sink, this.resumeWith(decisions, sink, options));
@@ -282,6 +277,7 @@ export class Agent implements AsyncDisposable {
     await this.extensions.teardown();
   }
 
+  /** Same as `close()`, for `await using agent = new Agent(...)`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

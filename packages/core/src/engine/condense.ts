@@ -3,15 +3,21 @@ import type { CompactReason } from "../middleware/middleware.js";
 import type { Message } from "../types/content.js";
 import { fire, type EngineServices } from "./services.js";
 
+/** A condensed conversation and what condensing it cost. */
 export interface CondenseOutcome {
+  /** The new history: the first user message with the summary or marker text, then the kept recent part. */
   messages: Message[];
+  /** Messages removed from between the first message and the kept part. */
   messagesDropped: number;
+  /** Length of the inserted summary or marker text (its header line included), in characters. */
   summaryChars: number;
 }
 
 /** Where a conversation can be cut: it keeps `messages[0]` and `messages[cut..]`. */
 export interface CondensePlan {
+  /** Index of the first message kept after `messages[0]`; always at least 2. */
   cut: number;
+  /** The messages that would go: `messages[1..cut)`. */
   dropped: readonly Message[];
 }
 

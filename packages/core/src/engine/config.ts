@@ -2,6 +2,7 @@ import { ConfigError } from "../errors.js";
 import type { ModelProvider } from "../types/provider.js";
 import { deepFreeze } from "../util/deep-freeze.js";
 
+/** Retry of failed model calls: only retryable provider errors (429, 5xx, timeouts, dropped connections), with doubling backoff. */
 export interface ModelRetryOptions {
   /** Total attempts per model call, the first included. Default 4. */
   maxAttempts: number;
@@ -15,7 +16,9 @@ export interface ModelRetryOptions {
 export interface AgentConfig {
   /** Name used in traces (`invoke_agent {name}`). Default `"agent"`. */
   name: string;
+  /** Model id sent with each request. Default: the provider's `defaultModel`, else `"default"`. */
   model: string;
+  /** The operator's system prompt; tool and extension sections are appended after it. Default `""`. */
   system: string;
   /** Model calls with tools per run before a final answer is asked for. Default 50. */
   maxIterations: number;
@@ -23,6 +26,7 @@ export interface AgentConfig {
   maxTokens: number;
   /** Largest budget a cut tool call may be retried with. Default 32768. */
   maxReplyTokens: number;
+  /** Sampling temperature sent with each request; undefined leaves it to the provider's default. */
   temperature: number | undefined;
   /** Tool results longer than this are cut for the model (hooks and middleware see all). Default 100,000. */
   maxResultChars: number;
@@ -30,11 +34,15 @@ export interface AgentConfig {
   condense: boolean;
   /** Default 150,000 estimated tokens. */
   contextBudgetTokens: number;
+  /** Retry of failed model calls; each field has its own default. */
   retry: ModelRetryOptions;
   /** Time limit of one model call. Default 120 s. */
   requestTimeoutMs: number;
   /** Stop a tool-call pattern repeated `threshold` times (default 4); false to disable. */
-  repetition: { threshold: number } | false;
+  repetition: {
+    /** Repeats in a row of the same calls (names and inputs, a pattern of up to 4 calls) at which the model is told to stop calling tools. */
+    threshold: number;
+  } | false;
   /** Offer the `write_todos` tool. Default false. */
   todos: boolean;
   /** Largest text of one extension prompt fragment, in characters. Default 4000. */
@@ -43,7 +51,9 @@ export interface AgentConfig {
 
 /** The settings part of `AgentOptions`. */
 export interface ConfigOptions extends Partial<Omit<AgentConfig, "retry">> {
+  /** The model backend every call of this agent goes to. Required. */
   provider: ModelProvider;
+  /** Overrides of the retry settings; fields left out keep their defaults. */
   retry?: Partial<ModelRetryOptions>;
 }
 

@@ -3,6 +3,7 @@ import type { RunEvent, RunResult } from "./run-types.js";
 
 /** The async iterable `runStream` returns; `result` settles with the run. */
 export interface RunStream extends AsyncIterable<RunEvent> {
+  /** The run's result, as `run` would return it; rejects when the run could not start (agent busy, closed, or waiting for approval). */
   readonly result: Promise<RunResult>;
 }
 

@@ -2,25 +2,35 @@ import type { HarnessError } from "../errors.js";
 import type { ToolCall, ToolResult, Usage } from "../types/content.js";
 import type { TodoItem } from "../tools/todos.js";
 
+/** How a run ended: a final answer, an error (see `error`), an abort through `signal`, or a pause until `resume` decides the `pending` calls. */
 export type RunStatus = "completed" | "failed" | "cancelled" | "awaiting_approval";
 
 /** A tool call waiting for a human decision; answer it with `agent.resume({ [id]: "approve" | "deny" })`. */
 export interface PendingApproval {
+  /** The tool call's id: the key of this call's decision in `resume`. */
   id: string;
+  /** The call, after `beforeToolExecution`, with its validated input. */
   toolCall: ToolCall;
+  /** Why approval is needed, from the permission decision; `"approval required"` when it gave none. */
   reason: string;
 }
 
+/** A human's answer to one pending call: `approve` runs it, `deny` gives the model an error result instead. */
 export type ApprovalDecision = "approve" | "deny";
 
+/** The outcome of one `run` or `resume`. */
 export interface RunResult {
+  /** How the run ended. */
   status: RunStatus;
   /** The final answer (continuations of a cut reply are joined). */
   text: string;
+  /** What stopped the run; set when `status` is `failed` or `cancelled`, absent otherwise. */
   error?: HarnessError;
+  /** The calls waiting for a decision when `status` is `awaiting_approval`; empty otherwise. */
   pending: PendingApproval[];
   /** Summed over every model call of the run, including calls after `resume`. */
   usage: Usage;
+  /** Id of the run; the same across a run's `resume` calls. */
   runId: string;
   /** Model calls the run made. */
   modelCalls: number;
@@ -28,14 +38,56 @@ export interface RunResult {
 
 /** What `runStream` yields, in order, ending with `result`. */
 export type RunEvent =
-  | { type: "text_delta"; text: string }
-  | { type: "reasoning_delta"; text: string }
-  | { type: "tool_call_start"; toolCall: ToolCall }
-  | { type: "tool_call_end"; toolCall: ToolCall; result: ToolResult; durationMs: number }
-  | { type: "waiting"; on: "retry"; seconds: number }
-  | { type: "todos_updated"; todos: TodoItem[] }
-  | { type: "result"; result: RunResult };
+  | {
+      /** A piece of the model's answer text, as it streams in. */
+      type: "text_delta";
+      /** The new text. */
+      text: string;
+    }
+  | {
+      /** A piece of the model's reasoning, from providers that stream it. */
+      type: "reasoning_delta";
+      /** The new reasoning text. */
+      text: string;
+    }
+  | {
+      /** A permitted tool call is about to execute. */
+      type: "tool_call_start";
+      /** The call, with its validated input. */
+      toolCall: ToolCall;
+    }
+  | {
+      /** A tool call finished (refused and unknown calls included). */
+      type: "tool_call_end";
+      /** The call. */
+      toolCall: ToolCall;
+      /** The result after middleware, before it is cut to `maxResultChars` for the model. */
+      result: ToolResult;
+      /** Wall time from the call's start to its result, in ms. */
+      durationMs: number;
+    }
+  | {
+      /** The run is backing off before retrying a failed model call; repeated about every second. */
+      type: "waiting";
+      /** What is waited on: always `retry` for now. */
+      on: "retry";
+      /** Seconds waited so far in this backoff (0 on the first event). */
+      seconds: number;
+    }
+  | {
+      /** The model rewrote its task list with `write_todos`. */
+      type: "todos_updated";
+      /** The complete new list. */
+      todos: TodoItem[];
+    }
+  | {
+      /** The last event: the run ended or paused for approval. */
+      type: "result";
+      /** The same value the run's promise resolves to. */
+      result: RunResult;
+    };
 
+/** Per-run options of `run`, `runStream`, `resume` and `resumeStream`. */
 export interface RunOptions {
   /** Cancels the run: the result is `cancelled` and `AGENT_END` fires. */
   signal?: AbortSignal;

@@ -1,15 +1,11 @@
-import type { AgentInfo } from "../engine/agent-info.js";
-import type { Redactor } from "../redact/redactor.js";
 import type { SpanIdSource } from "../spans/id-source.js";
 import { ExtensionError, PrivilegeWideningError, ToolRegistrationError } from "../errors.js";
 import { REPORTED_EVENTS, type HookEvent, type ReportedEvent } from "../hooks/events.js";
-import type { AnyHookContext, ErrorSource, HookCallback, HookPayloads, RunAttributeValue } from "../hooks/payloads.js";
+import type { AnyHookContext, HookCallback, HookPayloads, RunAttributeValue } from "../hooks/payloads.js";
 import { middlewareName, type MiddlewareLike } from "../middleware/middleware.js";
 import type { Policy } from "../permissions/policy.js";
 import { registration, type Registration } from "../registration.js";
-import type { InputSchema } from "../tools/schema.js";
-import { tool as defineTool, type Tool, type ToolExecutionContext, type ToolSettings } from "../tools/tool.js";
-import type { CustomEventName, CustomEvents } from "../hooks/custom-events.js";
+import { tool as defineTool, type Tool } from "../tools/tool.js";
 import type { ArtifactRef } from "../types/content.js";
 import type { CommandSpec } from "../commands/command-registry.js";
 import type { TemplateSpec } from "../templates/template-registry.js";
@@ -21,93 +17,11 @@ import type { SessionState } from "../session/session-state.js";
 import type { ExtensionContribution, PromptFragment } from "./contribution.js";
 import type { ContributionLedger } from "./ledger.js";
 import { validateContribution } from "./validate-contribution.js";
+import type { ExtensionContext, PromptProvider, RegisterToolOptions, ReportedErrorSource, ToolHandler } from "./extension-context.js";
 
-/** A prompt provider returns text for the system prompt, or nothing. */
-export type PromptProvider = () => string | undefined | null;
+export type { ExtensionContext, PromptProvider, RegisterToolOptions, ReportedErrorSource, ToolHandler } from "./extension-context.js";
 
-export interface RegisterToolOptions extends ToolSettings {
-  name?: string;
-  description?: string;
-  inputSchema?: InputSchema;
-  /** Replaces a tool this extension registered earlier; closing restores it. Another owner's tool cannot be taken over. */
-  replace?: boolean;
-}
-
-export type ToolHandler = (input: Record<string, unknown>, context: ToolExecutionContext) => unknown;
-
-/** Where an extension's own failure report comes from (`reportError`). */
-export type ReportedErrorSource = Extract<ErrorSource, "extension" | "exporter" | "recorder">;
 const REPORTED_SOURCES = new Set<ReportedErrorSource>(["extension", "exporter", "recorder"]);
-
-/**
- * What an extension registers through: every operation is owned (undone on close or a
- * failed install) and attributed to the extension. It holds no handle on the agent: `info`
- * is a read-only view, and no registry, permission manager or memory is reachable from here.
- */
-export interface ExtensionContext {
-  readonly extension: string;
-  readonly info: AgentInfo;
-  /** The agent's redaction policy: apply it to everything the extension writes or sends. */
-  readonly redactor: Redactor;
-  registerTool(toolOrHandler: Tool | ToolHandler, options?: RegisterToolOptions): Registration;
-  addMiddleware(middleware: MiddlewareLike): Registration;
-  onHook<E extends HookEvent>(event: E, callback: HookCallback<E>): Registration;
-  /** Observes every event. */
-  onAnyHook(callback: (ctx: AnyHookContext) => void | Promise<void>): Registration;
-  /** Adds a labelled prompt section below the operator's text (tier `guidance` or `context`). */
-  addPromptFragment(fragment: PromptFragment): Registration;
-  /** A `guidance` fragment whose text is asked for at each model call. */
-  registerPromptProvider(provider: PromptProvider): Registration;
-  addPolicy(policy: Policy): Registration;
-  /**
-   * Makes this extension the source of the agent's span ids (the OpenTelemetry extension starts
-   * its live span and answers with its ids, so recordings and backends name spans alike). One per agent.
-   */
-  useSpanIds(source: SpanIdSource): Registration;
-  /** Emits a declared `CUSTOM` event `{ extension, name, data, artifacts? }` to every observer (see `CustomEvents`). */
-  emit<K extends CustomEventName>(name: K, data: CustomEvents[K], options?: { artifacts?: readonly ArtifactRef[] }): Promise<void>;
-  /**
-   * Emits one of the events that report an extension's own work (`REPORTED_EVENTS`: a skill
-   * loaded, knowledge read, a sandboxed statement run, a checkpoint taken) to every observer.
-   * The engine's own events (runs, model and tool calls) cannot be emitted from here.
-   */
-  emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
-  /** Reports a failure of the extension's own work as an `ERROR` event attributed to it. */
-  reportError(error: Error, details?: { source?: ReportedErrorSource; dropped?: number }): Promise<void>;
-  /**
-   * Registers a slash command: `agent.run("/name args")` calls `handler(args, ctx)` before anything
-   * reaches the model, and sends what it returns as the user message (nothing: the command only acted).
-   */
-  registerCommand(name: string, spec: CommandSpec<ExtensionContext> & { source?: string }): Registration;
-  /** Registers a prompt template (`{{parameter}}` placeholders) that `agent.templates.render` fills in. */
-  registerTemplate(spec: TemplateSpec): Registration;
-  /**
-   * Declares a custom conversation entry type: whether (`toModel`) and how its entries reach the
-   * model, and how they read to people (`render`). Types are typed by merging into `CustomMessages`.
-   */
-  registerMessageType<K extends CustomMessageType>(type: K, spec: MessageTypeSpec<K>): Registration;
-  /**
-   * Appends an entry of a type this extension registered to the conversation: it is saved with
-   * the session, recorded (`MESSAGE_APPENDED`, with its rendered text) and projected at each request.
-   */
-  appendMessage<K extends CustomMessageType>(type: K, data: CustomMessageData<K>): Promise<void>;
-  /**
-   * Attributes every run's span carries from now on (the `invoke_agent` span, live and in
-   * recordings), e.g. `{ "mcp.servers": ["github"] }`. Keys of the `gen_ai.` and `harnessx.`
-   * namespaces belong to the mapping and are ignored.
-   */
-  addRunAttributes(attributes: Readonly<Record<string, RunAttributeValue>>): Registration;
-  /** Registers a status line (`agent.status()` asks every provider, for a UI's status bar). */
-  registerStatus(provider: StatusProvider): Registration;
-  /**
-   * A copy of the session as `agent.saveSession()` makes it (conversation, todos, extensions'
-   * state): for checkpoints. A copy: changing it changes nothing in the agent.
-   */
-  sessionSnapshot(): SessionState;
-  /** Shared agent metadata; prefix keys with your extension's name. */
-  getState<T = unknown>(key: string, fallback?: T): T | undefined;
-  setState(key: string, value: unknown): void;
-}
 
 /** The host's side of a context: apply a validated value, or undo everything and close it. */
 export interface ContextControl {

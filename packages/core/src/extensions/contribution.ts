@@ -13,6 +13,7 @@ export type PromptTier = "operator" | "guidance" | "context";
 
 /** Text an extension adds to the system prompt, in a labelled section below the operator's text. */
 export interface PromptFragment {
+  /** Names the fragment in the prompt's section label and in errors; unique within its extension. */
   readonly id: string;
   /** The text, or a function asked at each model call (nothing or "" leaves the fragment out). */
   readonly text: string | (() => string | undefined | null);
@@ -31,33 +32,48 @@ export interface PromptFragment {
 
 /** A veto over tool calls; its `allow` only means "no objection" (deny-wins). */
 export interface PolicyContribution extends Policy {
+  /** The extension that declared it; set by `contribution()` and the host. */
   readonly extension?: string;
 }
 
 /** Work run when the agent opens its composition (before its first turn) or unwinds it (`close()`). */
 export interface LifecycleContribution {
+  /** Names the hook in errors and in the extension's summary (`id@phase`). */
   readonly id: string;
+  /**
+   * `install`: runs once at the start of the first run, in install order; a failure fails that run and it runs again at the next.
+   * `teardown`: runs on `close()`, in reverse order; failures are thrown together.
+   */
   readonly phase: "install" | "teardown";
+  /** The work. */
   run(): void | Promise<void>;
+  /** The extension that declared it; set by `contribution()` and the host. */
   readonly extension?: string;
 }
 
 /** What `install` registered that is not a declared kind: recorded, never declared. */
 export interface MiddlewareRecord {
+  /** The middleware's `name`, else its class name. */
   readonly name: string;
+  /** The extension that added it. */
   readonly extension: string;
 }
 
 /** A slash command an extension registered (`ctx.registerCommand`). */
 export interface CommandRecord {
+  /** The command's name, without the `/`. */
   readonly name: string;
+  /** What the command does; `""` when none was given. */
   readonly description: string;
+  /** The extension that registered it. */
   readonly extension: string;
 }
 
 /** A custom message type an extension registered (`ctx.registerMessageType`). */
 export interface MessageTypeRecord {
+  /** The custom entry type's name. */
   readonly type: string;
+  /** The extension that registered it. */
   readonly extension: string;
   /** Whether its entries can reach the model. */
   readonly toModel: boolean;
@@ -65,14 +81,19 @@ export interface MessageTypeRecord {
 
 /** A prompt template an extension registered (`ctx.registerTemplate`). */
 export interface TemplateRecord {
+  /** The template's name. */
   readonly name: string;
+  /** The `{{parameter}}` names its body uses. */
   readonly parameters: readonly string[];
+  /** The extension that registered it. */
   readonly extension: string;
 }
 
+/** An event observer an extension registered (`ctx.onHook` or `ctx.onAnyHook`). */
 export interface ObserverRecord {
   /** The observed event, or `*` for every event (`onAnyHook`). */
   readonly event: HookEvent | "*";
+  /** The extension that registered it. */
   readonly extension: string;
 }
 
@@ -85,15 +106,25 @@ type Stamped<T> = T & { readonly extension: string };
  * a declared value whole and refuses it as a unit.
  */
 export interface ExtensionContribution {
+  /** The extension's name. */
   readonly extension: string;
+  /** Declared tools. */
   readonly tools: readonly Stamped<Tool>[];
+  /** Declared prompt fragments. */
   readonly prompts: readonly Stamped<PromptFragment>[];
+  /** Declared policies. */
   readonly policies: readonly Stamped<PolicyContribution>[];
+  /** Declared install and teardown hooks. */
   readonly lifecycle: readonly Stamped<LifecycleContribution>[];
+  /** Middleware `install` added; empty in a value from `contribution()`. */
   readonly middleware: readonly MiddlewareRecord[];
+  /** Event observers `install` registered; empty in a value from `contribution()`. */
   readonly observers: readonly ObserverRecord[];
+  /** Slash commands `install` registered; empty in a value from `contribution()`. */
   readonly commands: readonly CommandRecord[];
+  /** Prompt templates `install` registered; empty in a value from `contribution()`. */
   readonly templates: readonly TemplateRecord[];
+  /** Custom message types `install` registered; empty in a value from `contribution()`. */
   readonly messageTypes: readonly MessageTypeRecord[];
   /** Set by the host on installed values: the trust level the extension was loaded at. */
   readonly level?: TrustLevel;
@@ -105,9 +136,13 @@ export interface ExtensionContribution {
 
 /** The declared kinds `contribution()` accepts; there is no fifth. */
 export interface ContributionMembers {
+  /** Tools to offer the model. Default none. */
   tools?: readonly Tool[];
+  /** Sections to add to the system prompt. Default none. */
   prompts?: readonly PromptFragment[];
+  /** Vetoes over tool calls. Default none. */
   policies?: readonly PolicyContribution[];
+  /** Work to run before the first turn or on `close()`. Default none. */
   lifecycle?: readonly LifecycleContribution[];
 }
 
@@ -157,19 +192,31 @@ export function stamp<T extends object>(member: T, extension: string): Stamped<T
 
 /** An installed extension in plain data: its trust level, source file and the ids of what it contributed. */
 export interface ExtensionSummary {
+  /** The extension's name. */
   name: string;
   /** The extension's declared version, when it declares one. */
   version?: string;
+  /** The trust level it was loaded at; `builtin` for extensions passed in code. */
   level: TrustLevel;
+  /** The file a discovered extension came from; absent for extensions passed in code. */
   source?: string;
+  /** Names of its tools. */
   tools: string[];
+  /** Ids of its prompt fragments. */
   prompts: string[];
+  /** Ids of its policies. */
   policies: string[];
+  /** Its lifecycle hooks, as `id@phase`. */
   lifecycle: string[];
+  /** Names of its middleware. */
   middleware: string[];
+  /** The events it observes (`*`: every event), one per observer. */
   observers: string[];
+  /** Names of its slash commands. */
   commands: string[];
+  /** Names of its prompt templates. */
   templates: string[];
+  /** Names of its custom message types. */
   messageTypes: string[];
 }
 

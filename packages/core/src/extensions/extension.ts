@@ -72,10 +72,15 @@ export abstract class Extension {
  */
 export type ExtensionFactory = (hx: ExtensionContext) => void | ExtensionContribution;
 
+/** An extension as a plain object, for `defineExtension`: its name, settings and hooks. */
 export interface ExtensionDefinition extends ExtensionHooks {
+  /** Unique and non-empty among an agent's extensions. */
   name: string;
+  /** Lower installs first; ties keep the order given. Default 100. */
   priority?: number;
+  /** Version stored with saved state; a different version is refused at load. Default 1. */
   stateVersion?: number;
+  /** The extension's own version, recorded with every run it takes part in; absent: none recorded. */
   version?: string;
 }
 
@@ -84,7 +89,9 @@ export type ExtensionLike = Pick<Extension, "name"> & Partial<Pick<Extension, "p
 
 /** An extension with where it came from, as `discover()` returns it. */
 export interface LoadedExtension {
+  /** The extension itself. */
   readonly extension: ExtensionLike;
+  /** How far it is trusted, by where it was found. */
   readonly level: TrustLevel;
   /** The file it was loaded from; absent for built-ins passed in code. */
   readonly source?: string;

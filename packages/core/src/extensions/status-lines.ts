@@ -3,7 +3,9 @@ import type { StatusProvider } from "./extension-services.js";
 
 /** One line of the agent's status: which extension said what. */
 export interface StatusLine {
+  /** The extension whose provider gave the line. */
   extension: string;
+  /** The line itself; never empty. */
   text: string;
 }
 

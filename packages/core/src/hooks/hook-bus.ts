@@ -24,6 +24,11 @@ export class HookBus {
 
   constructor(private readonly info: AgentInfo) {}
 
+  /**
+   * Observes one event.
+   * @param owner - The extension registering it, named in the `ERROR` event if the observer throws.
+   * @returns A registration whose `close()` removes the observer (also usable with `using`).
+   */
   on<E extends HookEvent>(event: E, callback: HookCallback<E>, owner?: string): Registration {
     const list = this.observers.get(event) ?? [];
     const observer: Observer = { fn: callback as unknown as Observer["fn"], owner };
@@ -53,10 +58,12 @@ export class HookBus {
     return this.on(HookEvent.TOOL_CALL_END, callback);
   }
 
+  /** Observes `ERROR` events (failures of the run, observers, extensions, exporters...). */
   onError(callback: HookCallback<typeof HookEvent.ERROR>): Registration {
     return this.on(HookEvent.ERROR, callback);
   }
 
+  /** True when some observer would receive `event` (one of its own or one of every event). */
   hasObservers(event: HookEvent): boolean {
     return this.anyObservers.length > 0 || (this.observers.get(event)?.length ?? 0) > 0;
   }

@@ -4,8 +4,11 @@ import { isMissing } from "../discovery/fs-missing.js";
 
 /** A folder of Markdown and text files an agent may search and read (`knowledge/<name>/`). */
 export interface KnowledgeSource {
+  /** The bundle's name, by which the knowledge tools address it (its folder's name when discovered). */
   readonly name: string;
+  /** The folder the files are read from, subfolders included. */
   readonly dir: string;
+  /** Where the bundle came from: `builtin` when passed in code, else the trust level of the folder it was found in. */
   readonly level: "builtin" | "user" | "project";
 }
 
@@ -19,14 +22,25 @@ interface KnowledgeFile {
 
 /** One search hit: a file, the first matching line and how many of the query's words it holds. */
 export interface KnowledgeHit {
+  /** The file's path inside the bundle, `/`-separated. */
   path: string;
+  /** The 1-based number of the first line holding one of the words. */
   line: number;
+  /** That line, trimmed and cut to 200 characters. */
   snippet: string;
+  /** How many of the query's distinct words the file holds. */
   score: number;
 }
 
 /** What a bundle reads at most: a folder must not turn into a memory or time sink. */
-export const KNOWLEDGE_LIMITS = { maxFiles: 2_000, maxFileBytes: 1024 * 1024, maxTotalBytes: 32 * 1024 * 1024 } as const;
+export const KNOWLEDGE_LIMITS = {
+  /** Files read per bundle; later ones (in name order) are skipped. */
+  maxFiles: 2_000,
+  /** Size of one file, in bytes; a larger file is skipped. */
+  maxFileBytes: 1024 * 1024,
+  /** Size of all files read from a bundle together, in bytes; a file that would pass it is skipped. */
+  maxTotalBytes: 32 * 1024 * 1024,
+} as const;
 
 const TEXT_FILE = /\.(md|markdown|txt|text|rst)$/i;
 
@@ -37,7 +51,10 @@ const TEXT_FILE = /\.(md|markdown|txt|text|rst)$/i;
 export class KnowledgeBundle {
   private files: KnowledgeFile[] | undefined;
 
-  constructor(readonly source: KnowledgeSource) {}
+  constructor(
+    /** The bundle's name, folder and origin. */
+    readonly source: KnowledgeSource,
+  ) {}
 
   private load(): KnowledgeFile[] {
     if (this.files) return this.files;
@@ -69,8 +86,19 @@ export class KnowledgeBundle {
     return files;
   }
 
-  /** Files holding the query's words (case-insensitive), best first: most words, then most occurrences. */
-  search(query: string, limit: number): { hits: KnowledgeHit[]; total: number } {
+  /**
+   * Files holding the query's words (case-insensitive; words of one character are ignored),
+   * best first: most words, then by path.
+   */
+  search(
+    query: string,
+    limit: number,
+  ): {
+    /** The best `limit` hits. */
+    hits: KnowledgeHit[];
+    /** How many files matched in all. */
+    total: number;
+  } {
     const words = [...new Set(query.toLowerCase().split(/\W+/).filter((w) => w.length > 1))];
     if (words.length === 0) return { hits: [], total: 0 };
     const scored: KnowledgeHit[] = [];

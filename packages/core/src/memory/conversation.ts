@@ -60,6 +60,7 @@ export class ConversationMemory {
     return this.customs;
   }
 
+  /** Number of entries, custom ones included. */
   get length(): number {
     return this.items.length;
   }
@@ -69,6 +70,7 @@ export class ConversationMemory {
     return Math.ceil(this.chars / 4);
   }
 
+  /** Appends one entry (a message or a custom entry) at the end. */
   push(entry: ConversationEntry): void {
     this.items.push(entry);
     this.chars += messageChars(entry);
@@ -110,6 +112,7 @@ export class ConversationMemory {
     this.replace(out);
   }
 
+  /** Removes every entry, custom ones included. */
   clear(): void {
     this.replace([]);
   }

@@ -13,6 +13,7 @@ import type { Message } from "../types/content.js";
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface CustomMessages {}
 
+/** The name of a custom entry type: one of the declared `CustomMessages` keys, or any string while none is declared. */
 export type CustomMessageType = [keyof CustomMessages & string] extends [never] ? string : keyof CustomMessages & string;
 
 /** The data of a custom entry of type `K` (anything JSON while no type is declared). */
@@ -24,8 +25,11 @@ export type CustomMessageData<K extends string> = K extends keyof CustomMessages
  * it reaches the model only as what its type's `toModel` makes of it.
  */
 export interface CustomEntry<K extends string = CustomMessageType> {
+  /** Tells a custom entry from a model message. */
   role: "custom";
+  /** The entry's type, as registered with `ctx.registerMessageType`. */
   type: K;
+  /** The entry's JSON-compatible payload. */
   data: CustomMessageData<K>;
   /** The extension that appended it. */
   extension: string;
@@ -34,6 +38,7 @@ export interface CustomEntry<K extends string = CustomMessageType> {
 /** What the conversation holds: model messages and custom entries, in order. */
 export type ConversationEntry = Message | CustomEntry<string>;
 
+/** True for an extension's custom entry, false for a model message. */
 export function isCustomEntry(entry: ConversationEntry): entry is CustomEntry<string> {
   return entry.role === "custom";
 }

@@ -6,15 +6,19 @@ export type CompactReason = "budget" | "overflow";
 
 /** What `beforeCompact` is asked: the history, the part about to be dropped, and why. */
 export interface CompactRequest {
+  /** The whole model history as it is now. */
   readonly messages: readonly Message[];
   /** The messages compaction drops (the first user message and the recent part are kept). */
   readonly dropping: readonly Message[];
+  /** Why compaction runs now. */
   readonly reason: CompactReason;
+  /** The agent's `contextBudgetTokens`: the estimated tokens the history should fit in. */
   readonly budgetTokens: number;
 }
 
 /** A summary that replaces the dropped history. */
 export interface CompactAnswer {
+  /** The summary, added under a header line to the first user message in place of the dropped part; a blank one counts as no answer. */
   summary: string;
 }
 
@@ -26,7 +30,12 @@ export interface CompactAnswer {
 export interface MiddlewareLike {
   /** Shown in errors; defaults to the class name. */
   readonly name?: string;
+  /**
+   * Before each model call: returns the history and tools to send instead. Whole messages may be
+   * dropped; provider-owned blocks (signed reasoning, provider blocks) must stay unchanged and in order.
+   */
   beforeLlmCall?(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]>;
+  /** After each model call: returns the response to use instead; its provider-owned blocks must stay unchanged. */
   afterLlmCall?(response: ProviderResponse): Promise<ProviderResponse>;
   /** Must return a call with the same `id`. */
   beforeToolExecution?(call: ToolCall): Promise<ToolCall>;
@@ -75,6 +84,7 @@ export class Middleware implements MiddlewareLike {
   }
 }
 
+/** The name of one middleware method: what `MiddlewarePipeline.has` takes and a `MiddlewareError` reports. */
 export type MiddlewareStage = "beforeLlmCall" | "afterLlmCall" | "beforeToolExecution" | "afterToolExecution" | "wrapToolExecution" | "wrapModelCall" | "beforeCompact";
 
 /** True when `mw` really implements `stage` (not the base class's pass-through). */

@@ -27,10 +27,12 @@ export class MiddlewarePipeline {
     });
   }
 
+  /** How many middleware are installed. */
   get size(): number {
     return this.entries.length;
   }
 
+  /** The installed middleware in the order added (a snapshot: later changes make a new array). */
   list(): readonly MiddlewareLike[] {
     return this.entries;
   }
@@ -54,6 +56,7 @@ export class MiddlewarePipeline {
     return list;
   }
 
+  /** Passes the history and tools through every `beforeLlmCall`, in order; throws a `MiddlewareError` on a bad return. */
   async beforeLlmCall(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]> {
     let current: [readonly Message[], readonly ToolDefinition[]] = [messages, tools];
     for (const mw of this.stage("beforeLlmCall")) {
@@ -71,6 +74,7 @@ export class MiddlewarePipeline {
     return current;
   }
 
+  /** Passes a model response through every `afterLlmCall`, in order; throws a `MiddlewareError` on a bad return. */
   async afterLlmCall(response: ProviderResponse): Promise<ProviderResponse> {
     let current = response;
     for (const mw of this.stage("afterLlmCall")) {
@@ -86,6 +90,7 @@ export class MiddlewarePipeline {
     return current;
   }
 
+  /** Passes a tool call through every `beforeToolExecution`, in order; throws a `MiddlewareError` if one changes the id. */
   async beforeToolExecution(call: ToolCall): Promise<ToolCall> {
     let current = call;
     for (const mw of this.stage("beforeToolExecution")) {
@@ -100,6 +105,7 @@ export class MiddlewarePipeline {
     return current;
   }
 
+  /** Passes a tool result through every `afterToolExecution`, in order; throws a `MiddlewareError` if one changes `toolCallId` or returns non-string content. */
   async afterToolExecution(result: ToolResult): Promise<ToolResult> {
     let current = result;
     for (const mw of this.stage("afterToolExecution")) {
@@ -116,7 +122,15 @@ export class MiddlewarePipeline {
   }
 
   /** The first summary a `beforeCompact` answers, with who answered (its extension, else the middleware's name). */
-  async beforeCompact(request: CompactRequest): Promise<{ summary: string; by: string } | undefined> {
+  async beforeCompact(request: CompactRequest): Promise<
+    | {
+        /** The summary text (never blank). */
+        summary: string;
+        /** Who supplied it: the owning extension's name, else the middleware's name. */
+        by: string;
+      }
+    | undefined
+  > {
     for (const mw of this.stage("beforeCompact")) {
       const out: unknown = await this.run(mw, "beforeCompact", () => mw.beforeCompact!(request));
       if (out === undefined || out === null) continue;

@@ -1,9 +1,12 @@
+/** What may happen to a tool call: run it, wait for the user's approval, or refuse it. */
 export type Permission = "allow" | "ask" | "deny";
 
 /** The resolved verdict for one tool call, with who decided and why. */
 export interface PermissionDecision {
+  /** The verdict. */
   decision: Permission;
   /** Who decided: `manager`, `tool`, `policy:<id>@<extension>`, or `user` (a resume decision). */
   source: string;
+  /** Why, in words for the model and traces; absent when the decider gave none. */
   reason?: string;
 }

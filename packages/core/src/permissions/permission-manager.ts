@@ -1,6 +1,7 @@
 import type { Permission, PermissionDecision } from "./decision.js";
 import { strictest } from "./policy.js";
 
+/** The starting rules of a `PermissionManager`. */
 export interface PermissionManagerOptions {
   /** Verdict for tools without a rule. Default `"allow"`. */
   default?: Permission;
@@ -26,6 +27,7 @@ export class PermissionManager {
     for (const [name, permission] of Object.entries(options.rules ?? {})) this.set(name, permission);
   }
 
+  /** Sets the rule for a tool name or a `*` pattern, replacing an earlier rule for the same text; applies from the next check on. */
   set(toolName: string, permission: Permission): void {
     if (!toolName.includes("*")) {
       this.rules.set(toolName, permission);
@@ -35,6 +37,10 @@ export class PermissionManager {
     this.patterns = [...this.patterns.filter((p) => p.text !== toolName), { text: toolName, pattern, permission }].sort((a, b) => b.text.length - a.text.length);
   }
 
+  /**
+   * The manager's verdict for a tool: its rule by exact name, else the longest matching pattern, else
+   * the stricter of the default and `toolPermission` (the tool's own declared permission).
+   */
   resolve(toolName: string, toolPermission?: Permission): PermissionDecision {
     const rule = this.rules.get(toolName);
     if (rule) return { decision: rule, source: "manager", reason: `rule for "${toolName}"` };

@@ -4,13 +4,25 @@ import type { Permission, PermissionDecision } from "./decision.js";
 
 /** What a policy is asked: one tool call, when it is authorized and again just before dispatch. */
 export interface PolicyRequest {
+  /** What is being authorized; only tool calls for now. */
   action: "tool_call";
+  /** The call, after `beforeToolExecution`, with its validated input. */
   toolCall: ToolCall;
+  /** `authorize` when the call is planned (before any approval wait), `dispatch` just before it runs. */
   phase: "authorize" | "dispatch";
+  /** Id of the run that made the call. */
   runId: string;
 }
 
-export type PolicyVerdict = Permission | { decision: Permission; reason?: string };
+/** A policy's answer: a bare permission, or one with the reason shown to the model and in traces. */
+export type PolicyVerdict =
+  | Permission
+  | {
+      /** The verdict. */
+      decision: Permission;
+      /** Why; absent: a default reason naming the policy and its verdict. */
+      reason?: string;
+    };
 
 /**
  * A veto over tool calls. Verdicts combine deny-wins: an `allow` never widens
@@ -18,11 +30,13 @@ export type PolicyVerdict = Permission | { decision: Permission; reason?: string
  * rejects or exceeds `timeoutMs` denies (fail closed).
  */
 export interface Policy {
+  /** Names the policy in verdict sources (`policy:<id>@<extension>`) and reasons. */
   id: string;
   /** Tool names this policy rules on; empty or absent means every tool. */
   actions?: readonly string[];
   /** Default 5000. */
   timeoutMs?: number;
+  /** Rules on one call; any other answer than allow/ask/deny counts as deny. */
   decide(request: PolicyRequest): PolicyVerdict | Promise<PolicyVerdict>;
 }
 

@@ -2,9 +2,13 @@ import type { ToolDefinition } from "../types/provider.js";
 
 /** One extension fragment as it appears in a composed system prompt. */
 export interface RenderedFragment {
+  /** The extension that contributed it; `""` for a fragment with no owner. */
   extension: string;
+  /** The fragment's id within its extension. */
   id: string;
+  /** Its section's tier: `guidance` fragments come before `context` ones. */
   tier: "guidance" | "context";
+  /** The fragment's text; rendering escapes `</extension>` in it, and parsing returns it as the prompt holds it. */
   text: string;
 }
 
@@ -40,7 +44,17 @@ export function renderSystemPrompt(operator: string, tools: readonly ToolDefinit
  * given the tools it was composed with. Undefined when the text is not exactly what
  * `renderSystemPrompt` makes of the parts (the result is checked by rendering it again).
  */
-export function parseSystemPrompt(system: string, tools: readonly ToolDefinition[]): { operator: string; fragments: RenderedFragment[] } | undefined {
+export function parseSystemPrompt(
+  system: string,
+  tools: readonly ToolDefinition[],
+):
+  | {
+      /** The operator's text: what came before the tools section (or the extensions section). */
+      operator: string;
+      /** The extension fragments, in prompt order. */
+      fragments: RenderedFragment[];
+    }
+  | undefined {
   let operator = system;
   let rest = "";
   if (tools.length) {

@@ -81,6 +81,10 @@ export class SystemPromptComposer {
   }
 }
 
+/**
+ * A short key of a request's stable prefix: 16 hex characters of the sha256 of the system prompt
+ * and every tool's name, description and input schema. Equal keys mean the same prefix.
+ */
 export function prefixKey(system: string, tools: readonly ToolDefinition[]): string {
   const hash = createHash("sha256");
   hash.update(system);

@@ -3,16 +3,23 @@ import type { ContentBlock, Usage } from "../types/content.js";
 import type { ModelProvider, ModelRequest, ProviderResponse, StopReason, StreamEvent } from "../types/provider.js";
 import { sleep } from "../util/abort.js";
 
+/** A tool call a scripted reply makes. */
 export interface ScriptedToolCall {
+  /** The call's id; default `call_<step>_<n>` (both counted from 1). */
   id?: string;
+  /** Name of the tool to call. */
   name: string;
+  /** The arguments; default `{}`. Ignored when `rawInput` is set. */
   input?: Record<string, unknown>;
   /** The model's unparsed argument text, to script malformed JSON. */
   rawInput?: string;
 }
 
+/** A failure a step answers with: the call rejects with a `ProviderError`. */
 export interface ScriptedError {
+  /** HTTP status to simulate; unless `kind` is set it decides the kind (429 rate limit, 5xx server, none a connection failure). */
   status?: number;
+  /** The error's message; default `scripted error <status>`. */
   message?: string;
   /** Seconds, as in the HTTP header. */
   retryAfter?: number;
@@ -22,22 +29,46 @@ export interface ScriptedError {
   limit?: number;
 }
 
+/** One scripted model reply, or (with `error`) a failed call. */
 export interface ScriptedReply {
+  /** The reply's text; none when absent or empty. */
   text?: string;
+  /** Tool calls the reply makes, after its text. */
   toolCalls?: ScriptedToolCall[];
-  reasoning?: string | { text: string; signature?: string };
+  /** A reasoning block put first: its text, or its text and signature (a signed block is provider-owned). */
+  reasoning?:
+    | string
+    | {
+        /** The reasoning text. */
+        text: string;
+        /** The provider's signature; makes the block provider-owned. */
+        signature?: string;
+      };
   /** Opaque provider blocks, sent back unchanged. */
-  providerBlocks?: Array<{ provider: string; data: unknown }>;
+  providerBlocks?: Array<{
+    /** The vendor the block belongs to. */
+    provider: string;
+    /** The block's raw data. */
+    data: unknown;
+  }>;
+  /** Why the model stopped; default `tool_use` when there are tool calls, else `end_turn`. */
   stopReason?: StopReason;
+  /** Token counts to report; input and output counts left out are estimated at about 4 characters a token. */
   usage?: Partial<Usage>;
+  /** Wait before answering, in ms (cancellable through the call's signal). */
   delayMs?: number;
+  /** Fail the call with this error instead of replying (after `delayMs`). */
   error?: ScriptedError;
 }
 
+/** One step of a script: a fixed reply, or a function that builds it from the request and the step's index (from 0). */
 export type ScriptStep = ScriptedReply | ((request: ModelRequest, index: number) => ScriptedReply);
 
+/** Settings of a `ScriptedProvider`. */
 export interface ScriptedProviderOptions {
+  /** Its `defaultModel`; default `scripted-model`. */
   model?: string;
+  /** Its provider name; default `scripted`. */
   name?: string;
   /** Characters per streamed text delta. Default 16. */
   chunkChars?: number;
@@ -54,6 +85,7 @@ export interface ScriptedProviderOptions {
  * demo and replay. Running past the last step is an error naming the step count.
  */
 export class ScriptedProvider implements ModelProvider {
+  /** The provider name from the options; default `scripted`. */
   readonly name: string;
   readonly defaultModel: string;
   private readonly steps: readonly ScriptStep[];
@@ -87,6 +119,7 @@ export class ScriptedProvider implements ModelProvider {
     return this.index;
   }
 
+  /** Answers with the next step; past the last one it rejects with a `script_exhausted` `ProviderError`. */
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
     const index = this.index++;
     if (this.recordRequests) this.recorded.push(request);
@@ -107,6 +140,7 @@ export class ScriptedProvider implements ModelProvider {
     return this.toResponse(reply, request, index);
   }
 
+  /** Answers the next step as a stream: reasoning, text in `chunkChars` pieces, one delta per tool call, then the response. */
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
     const response = await this.complete(request, signal);
     for (const block of response.content) {
@@ -152,7 +186,14 @@ export class ScriptedProvider implements ModelProvider {
 }
 
 /** Reads a model's argument text the way provider adapters do: a JSON object, or a parse error. */
-export function parseArguments(raw: string): { input: Record<string, unknown>; rawInput?: string; parseError?: string } {
+export function parseArguments(raw: string): {
+  /** The parsed object; `{}` for empty or unreadable text. */
+  input: Record<string, unknown>;
+  /** The text as given; set only with `parseError`. */
+  rawInput?: string;
+  /** Why the text is not a JSON object; absent when it parsed (or was empty). */
+  parseError?: string;
+} {
   if (raw.trim() === "") return { input: {} };
   try {
     const value: unknown = JSON.parse(raw);

@@ -214,6 +214,7 @@ export class Redactor {
     return paths.length ? JSON.stringify(clean) : text;
   }
 
+  /** True when the values of an object key of this name are replaced (see `RedactionRules.keys`); always false when the policy is off. */
   isSensitiveKey(key: string): boolean {
     if (!this.redacting) return false;
     let verdict = this.keyVerdicts.get(key);

@@ -13,7 +13,14 @@ export interface RedactionPattern {
   /** Extra check on a match. */
   accept?: (match: string) => boolean;
   /** The part of a match that is the secret (offsets into the match), or undefined for none of it. */
-  locate?: (match: string) => { start: number; end: number } | undefined;
+  locate?: (match: string) =>
+    | {
+        /** Offset of the secret's first character in the match. */
+        start: number;
+        /** Offset just past the secret's last character in the match. */
+        end: number;
+      }
+    | undefined;
 }
 
 /** What redaction does: the resolved policy. */
@@ -137,6 +144,7 @@ export const DEFAULT_PATTERNS: readonly RedactionPattern[] = [
   { name: "card", pattern: /\b\d+(?:[ -]\d+)*\b/g, hint: hasDigitRun, locate: cardIn },
 ];
 
+/** The policy when none is given: the default keys and patterns, and secret shapes on. */
 export const DEFAULT_REDACTION_RULES: RedactionRules = { keys: DEFAULT_SENSITIVE_KEYS, patterns: DEFAULT_PATTERNS, secretShapes: true };
 
 /** Options to rules: defaults replaced or extended; `false` stays off. */
@@ -152,7 +160,15 @@ export function resolveRedaction(options: RedactionOptions | false | undefined):
 
 /** The rules as plain data (for `run.json` and bundle manifests). */
 export interface RedactionDescription {
+  /** The sensitive keys, as configured (not normalized). */
   keys: string[];
-  patterns: Array<{ name: string; source: string }>;
+  /** The value patterns, in order. */
+  patterns: Array<{
+    /** The pattern's label (`[REDACTED:<name>]`). */
+    name: string;
+    /** The regular expression's source text, without flags. */
+    source: string;
+  }>;
+  /** Names of the maintained secret shapes detected; empty when secret shapes are off. */
   secretShapes: string[];
 }

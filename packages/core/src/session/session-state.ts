@@ -5,18 +5,25 @@ import type { ConversationEntry } from "../messages/custom-messages.js";
 
 /** One extension's saved state: what its `onSaveSession` returned, with its `stateVersion`. */
 export interface SavedExtensionState {
+  /** The extension's `stateVersion` when saved; loading into a different version is refused. */
   version: number;
+  /** What `onSaveSession` returned. */
   state: JsonValue;
 }
 
 /** What `saveSession()` returns: JSON-compatible, versioned. */
 export interface SessionState {
+  /** Marks the value as a saved session; anything else is refused at load. */
   format: "harnessx.session";
+  /** Version of this format; only 1 is read. */
   version: 1;
+  /** The id of the session that was saved; loading keeps the loading agent's own id. */
   sessionId: string;
   /** Model messages and custom entries, in order. */
   messages: ConversationEntry[];
+  /** The `write_todos` task list; empty when the model kept none. */
   todos: TodoItem[];
+  /** Saved state by extension name; only extensions whose `onSaveSession` returned something appear. */
   extensions: Record<string, SavedExtensionState>;
 }
 

@@ -8,12 +8,17 @@ import type { ToolDefinition } from "../types/provider.js";
  * `original_chars`.
  */
 export interface GenAIPart {
+  /** `text`, `reasoning`, `tool_call` or `tool_call_response`. */
   type: string;
   [key: string]: unknown;
 }
+/** One message in the GenAI conventions' shape (`gen_ai.input.messages`, `gen_ai.output.messages`). */
 export interface GenAIMessage {
+  /** `user`, `assistant`, or `tool` for tool results. */
   role: string;
+  /** The message's content parts, in order; provider-owned blocks are left out. */
   parts: GenAIPart[];
+  /** Output messages only: `stop`, `tool_call`, `length`, `content_filter`, else the harnessx stop reason. */
   finish_reason?: string;
 }
 
@@ -88,10 +93,12 @@ export function outputMessages(content: readonly ContentBlock[], stopReason: str
   return [{ role: "assistant", parts: assistantParts(content, max), finish_reason: FINISH_REASONS[stopReason] ?? stopReason }];
 }
 
+/** The system prompt as GenAI parts: one text part cut at `max` characters, none when the prompt is empty. */
 export function systemInstructions(system: unknown, max: number): GenAIPart[] {
   return typeof system === "string" && system ? [textPart("text", system, max)] : [];
 }
 
+/** Tool definitions in the GenAI shape: `type: "function"`, `name`, `description`, and the input schema as `parameters`. */
 export function toolDefinitions(tools: readonly ToolDefinition[]): Array<Record<string, unknown>> {
   return tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.inputSchema }));
 }

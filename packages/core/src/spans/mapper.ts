@@ -38,6 +38,7 @@ export class SpanMapper<H> {
     return this.runs.size;
   }
 
+  /** Maps one event onto the sink (opening, annotating or closing spans); events outside a run are ignored. */
   handle(e: TraceEvent): void {
     if (e.runId === undefined) return;
     switch (e.kind) {

@@ -86,6 +86,7 @@ export function redactAttributes(attributes: Attributes, redactor: Redactor, rep
   return out ?? attributes;
 }
 
+/** A span event with its attributes through `redactor` (see {@link redactAttributes}); the same object when nothing changed. */
 export function redactEvent(event: SpanEventSpec, redactor: Redactor): SpanEventSpec {
   const attributes = redactAttributes(event.attributes, redactor);
   return attributes === event.attributes ? event : { ...event, attributes };

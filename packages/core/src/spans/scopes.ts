@@ -5,7 +5,9 @@ import { spanName } from "./span-names.js";
 
 /** The run and span the code running now belongs to. */
 export interface SpanScope {
+  /** Id of the run (`run_...`). */
   runId: string;
+  /** The innermost open span: a model or tool call's inside the run, else the run's own. */
   span: SpanContext;
 }
 
@@ -17,6 +19,7 @@ export function currentScope(): SpanScope | undefined {
   return storage.getStore();
 }
 
+/** Runs `work` with `scope` as the current scope (through its awaits and timers) and returns what it returns. */
 export function inScope<T>(scope: SpanScope, work: () => T): T {
   return storage.run(scope, work);
 }

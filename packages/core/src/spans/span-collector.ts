@@ -7,17 +7,34 @@ import type { SpanKindName } from "./span-names.js";
 
 /** A finished (or cut-off) span held in memory: what the spans table, the converters and the report read. */
 export interface MappedSpan {
+  /** 32 lowercase hex digits. */
   traceId: string;
+  /** 16 lowercase hex digits. */
   spanId: string;
+  /** The parent span's id; absent for a trace's root span. */
   parentSpanId?: string;
+  /** `invoke_agent <agent>`, `chat <model>` or `execute_tool <tool>`. */
   name: string;
+  /** `CLIENT` for a model call, `INTERNAL` otherwise. */
   kind: SpanKindName;
+  /** What the span stands for. */
   role: SpanRole;
+  /** Start time, in ms since the epoch. */
   startMs: number;
+  /** End time, in ms since the epoch; never before `startMs`, and equal to it until the span ends. */
   endMs: number;
+  /** Attributes from open and close, redacted. */
   attributes: Attributes;
+  /** Span events in the order they happened, their attributes redacted. */
   events: SpanEventSpec[];
-  error?: { type: string; message: string };
+  /** Set when the span failed. */
+  error?: {
+    /** Low-cardinality class of the failure (`error.type`). */
+    type: string;
+    /** What went wrong, redacted. */
+    message: string;
+  };
+  /** What the span was made from; stripped of content when the collector is built with `keepDetail: false`. */
   detail: SpanDetail;
 }
 
@@ -36,6 +53,7 @@ function hexId(seed: string, chars: number): string {
  * over the ones that never ended (a tool call id reused before its first call ended).
  */
 export class SpanCollector implements SpanSink<MappedSpan> {
+  /** Every span opened, in the order they opened; stays empty with `onSpan`. */
   readonly spans: MappedSpan[] = [];
   private counter = 0;
   /** Spans opened and not yet ended, by the order they opened in (only with `onSpan`). */
@@ -80,10 +98,12 @@ export class SpanCollector implements SpanSink<MappedSpan> {
     return { role: "chat", request: { ...detail.request, request: { ...detail.request.request, messages: [], system: "", tools: [] } } };
   }
 
+  /** Adds an event to the span, its attributes redacted. */
   event(handle: MappedSpan, event: SpanEventSpec): void {
     handle.events.push(redactEvent(event, this.redactor));
   }
 
+  /** Ends the span: adds the closing attributes and error (redacted); with `onSpan`, hands it over. */
   close(handle: MappedSpan, close: SpanClose): void {
     Object.assign(handle.attributes, redactAttributes(close.attributes, this.redactor));
     handle.endMs = Math.max(handle.startMs, close.time);

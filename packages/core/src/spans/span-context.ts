@@ -5,10 +5,13 @@ export type SpanRole = "agent" | "chat" | "tool";
 
 /** A span's identity in W3C trace-context shape: 32 and 16 lowercase hex digits. */
 export interface SpanContext {
+  /** The trace's id: 32 lowercase hex digits, shared by every span of the trace. */
   traceId: string;
+  /** The span's own id: 16 lowercase hex digits. */
   spanId: string;
   /** Absent for a trace's root span. */
   parentSpanId?: string;
+  /** What the span stands for. */
   role: SpanRole;
 }
 
@@ -28,18 +31,22 @@ function isHexId(value: unknown, chars: number): value is string {
   return nonZero;
 }
 
+/** True for a W3C trace id: 32 lowercase hex digits, not all zero. */
 export function isTraceId(value: unknown): value is string {
   return isHexId(value, 32);
 }
 
+/** True for a W3C span id: 16 lowercase hex digits, not all zero. */
 export function isSpanId(value: unknown): value is string {
   return isHexId(value, 16);
 }
 
+/** A random trace id (32 lowercase hex digits). */
 export function newTraceId(): string {
   return randomHex(16);
 }
 
+/** A random span id (16 lowercase hex digits). */
 export function newSpanId(): string {
   return randomHex(8);
 }

@@ -6,6 +6,7 @@ export const SPAN_OPERATION: Record<SpanRole, "invoke_agent" | "chat" | "execute
 /** `INTERNAL` for in-process work (agent, tool), `CLIENT` for a model call. */
 export type SpanKindName = "INTERNAL" | "CLIENT";
 
+/** The OpenTelemetry span kind of each role. */
 export const SPAN_KIND: Record<SpanRole, SpanKindName> = { agent: "INTERNAL", chat: "CLIENT", tool: "INTERNAL" };
 
 /** A span's name: `invoke_agent <agent>`, `chat <model>`, `execute_tool <tool>`. The one rule every reader and exporter shows. */

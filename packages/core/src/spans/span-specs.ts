@@ -7,13 +7,15 @@ import { spanError } from "./errors.js";
 import type { TracedAgent, Attributes, SpanClose, SpanError, SpanOpen, SpillReference } from "./span-model.js";
 import { SPAN_KIND, spanName } from "./span-names.js";
 
+/** What the span mapping puts on spans beyond ids, timings and counts. */
 export interface MappingOptions {
   /** Put prompts, replies, tool arguments and results on spans. Default false. */
   captureContent: boolean;
-  /** Longest string kept per content part. */
+  /** Longest string kept per content part, in characters (default {@link DEFAULT_MAX_CONTENT_CHARS}). */
   maxContentChars: number;
 }
 
+/** Default `maxContentChars`: 8192 characters per content part. */
 export const DEFAULT_MAX_CONTENT_CHARS = 8192;
 
 function common(info: TracedAgent, operation: string): Attributes {

@@ -4,9 +4,11 @@ import { SpanCollector, type MappedSpan } from "./span-collector.js";
 import type { TracedAgent, TraceEvent } from "./span-model.js";
 import { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./span-specs.js";
 
+/** How events become spans: the mapping's options, plus agent facts, redaction and how much detail to keep. */
 export interface MapSpansOptions extends Partial<MappingOptions> {
   /** Agent facts the events do not carry: its name (default "agent"), session, provider (default from the first reply). */
   agent?: Partial<TracedAgent>;
+  /** Redaction policy for text attributes and error messages; default `new Redactor()` (the default rules). */
   redactor?: Redactor;
   /** Default true: keep what each span was made from (LangSmith and Chrome traces need it). */
   keepDetail?: boolean;
@@ -29,6 +31,7 @@ export class SpanStream {
     if (options.agent?.provider !== undefined) this.start(undefined);
   }
 
+  /** Feeds the next event; events must come in the order they happened. */
   push(e: TraceEvent): void {
     this.lastTs = e.ts;
     if (this.mapper) return this.mapper.handle(e);

@@ -4,7 +4,9 @@ import { renderTemplate, templateParameters, type TemplateValue } from "./prompt
 
 /** A prompt template as an extension registers it (`ctx.registerTemplate`). */
 export interface TemplateSpec {
+  /** Unique among the agent's templates: 1-64 letters, digits, `_`, `.`, `:` or `-`. */
   name: string;
+  /** What the template is for; absent: `""`. */
   description?: string;
   /** Markdown with `{{parameter}}` placeholders. */
   body: string;
@@ -14,15 +16,21 @@ export interface TemplateSpec {
 
 /** A template as `agent.templates.list()` shows it. */
 export interface TemplateInfo {
+  /** The template's name. */
   name: string;
+  /** What it is for; `""` when none was given. */
   description: string;
+  /** The `{{parameter}}` names its body uses, each once, in order of first use. */
   parameters: string[];
+  /** The extension that registered it. */
   extension: string;
+  /** The Markdown file a declarative template was read from; absent for one registered in code. */
   source?: string;
 }
 
 /** What the agent offers of its templates: list them, render one into user input. */
 export interface PromptTemplates {
+  /** Every template, sorted by name. */
   list(): TemplateInfo[];
   /** The template's text with its parameters in place; `TemplateError` for an unknown template or a missing parameter. */
   render(name: string, params?: Readonly<Record<string, TemplateValue>>): string;

@@ -10,6 +10,7 @@ interface Binding {
   previous: Binding | undefined;
 }
 
+/** Options of `ToolRegistry.register`. */
 export interface RegisterToolOptions {
   /** Needed to take over a name that is already bound. */
   replace?: boolean;
@@ -23,6 +24,11 @@ export class ToolRegistry {
   private version = 0;
   private cachedDefinitions: ToolDefinition[] | undefined;
 
+  /**
+   * Binds a tool under its name, on top of any earlier binding when `replace` is set.
+   * @returns Unbinds it; the tool it replaced (if any) comes back when it was the active one.
+   * @throws ToolRegistrationError when the name is taken and `replace` is not set.
+   */
   register(tool: Tool, options: RegisterToolOptions = {}): Registration {
     const existing = this.active.get(tool.name);
     if (existing && !options.replace) {
@@ -58,22 +64,27 @@ export class ToolRegistry {
     this.cachedDefinitions = undefined;
   }
 
+  /** The tool bound to `name` now; undefined when none is. */
   get(name: string): Tool | undefined {
     return this.active.get(name)?.tool;
   }
 
+  /** The extension that registered the active tool of that name; undefined for the application's tools or an unknown name. */
   ownerOf(name: string): string | undefined {
     return this.active.get(name)?.owner;
   }
 
+  /** True when a tool is bound to `name`. */
   has(name: string): boolean {
     return this.active.has(name);
   }
 
+  /** The names of the active tools, in registration order (a replacement keeps its name's place). */
   names(): string[] {
     return [...this.active.keys()];
   }
 
+  /** The active tools, in the order of `names()`. */
   list(): Tool[] {
     return [...this.active.values()].map((b) => b.tool);
   }

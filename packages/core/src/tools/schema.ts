@@ -16,27 +16,49 @@ function ajv(): Ajv {
   return validator;
 }
 
+/** A JSON Schema document as a plain object; a tool's must describe an object (`type: "object"`). */
 export type JsonSchema = Record<string, unknown>;
 
 /** A zod v4 schema; recognised by the `_zod` marker every v4 schema carries. */
 export type ZodSchema = z.ZodType;
 
+/** A tool input schema in either form `compileSchema` accepts. */
 export type InputSchema = JsonSchema | ZodSchema;
 
+/** The result of checking a tool's input against its schema. */
 export type ValidationOutcome =
-  | { ok: true; value: Record<string, unknown> }
-  | { ok: false; problems: string[] };
+  | {
+      /** The input is valid. */
+      ok: true;
+      /** The input to hand the tool: as given for JSON Schema, zod's parsed output for zod. */
+      value: Record<string, unknown>;
+    }
+  | {
+      /** The input is invalid. */
+      ok: false;
+      /** One readable line per problem, each naming where in the input (`input.path ...`). */
+      problems: string[];
+    };
 
 /** A tool's input schema: the JSON Schema sent to providers and the validator applied to model input. */
 export interface CompiledSchema {
+  /** The JSON Schema sent to providers (converted to draft-7 from a zod schema, without `$schema`). */
   jsonSchema: JsonSchema;
+  /** Checks an input; never throws for invalid input. */
   validate(input: unknown): ValidationOutcome;
 }
 
+/** True for a zod v4 schema (it has the `_zod` marker); anything else is taken for JSON Schema. */
 export function isZodSchema(schema: unknown): schema is ZodSchema {
   return typeof schema === "object" && schema !== null && "_zod" in schema;
 }
 
+/**
+ * Compiles a tool's input schema (JSON Schema through ajv, or zod v4) into its JSON Schema and
+ * validator. Undefined compiles to an object schema that accepts any properties.
+ * @param toolName - Named in the errors.
+ * @throws ToolRegistrationError when the schema is not an object schema or cannot be compiled.
+ */
 export function compileSchema(toolName: string, schema: InputSchema | undefined): CompiledSchema {
   if (schema === undefined) return compileJsonSchema(toolName, { type: "object", properties: {} });
   if (isZodSchema(schema)) return compileZod(toolName, schema);

@@ -1,14 +1,25 @@
 import { tool, type Tool } from "./tool.js";
 
+/** The state of one task: not started, being worked on (at most one, by the tool's instructions), or done. */
 export type TodoStatus = "pending" | "in_progress" | "completed";
 
+/** One task of the list the model keeps with `write_todos`. */
 export interface TodoItem {
+  /** What the task is, in the model's words; never empty. */
   content: string;
+  /** Where the task stands. */
   status: TodoStatus;
 }
 
 /** Summary counts sent with every `TODOS_UPDATED`. */
-export function summarizeTodos(todos: TodoItem[]): { completed: number; total: number; inProgress: string | null } {
+export function summarizeTodos(todos: TodoItem[]): {
+  /** Items with status `completed`. */
+  completed: number;
+  /** Items in the list. */
+  total: number;
+  /** The `content` of the first `in_progress` item; null when none is in progress. */
+  inProgress: string | null;
+} {
   return {
     completed: todos.filter((t) => t.status === "completed").length,
     total: todos.length,

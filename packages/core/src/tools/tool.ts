@@ -8,6 +8,7 @@ import { compileSchema, type CompiledSchema, type JsonSchema, type ZodSchema } f
 /** How a replay may treat a tool: `safe` to rerun, `recorded` to answer from the recording, `never` to refuse. */
 export type ReplayPolicy = "safe" | "recorded" | "never";
 
+/** Retry of a failed tool call (a throw, a timeout, or `retryIfResult`), with growing delays between attempts. */
 export interface ToolRetryOptions {
   /** Total attempts, the first included. Default 1 (no retry). */
   attempts: number;
@@ -21,7 +22,9 @@ export interface ToolRetryOptions {
 
 /** What a handler receives besides its input. */
 export interface ToolExecutionContext {
+  /** The call being executed (after `beforeToolExecution`), with its id and validated input. */
   toolCall: ToolCall;
+  /** Id of the run that made the call. */
   runId: string;
   /** Aborted when the call times out or the run is cancelled. */
   signal: AbortSignal;
@@ -33,8 +36,11 @@ export interface ToolSettings {
   permission?: Permission;
   /** Calls of concurrent tools requested in one turn run in parallel. Default false. */
   concurrent?: boolean;
+  /** How a replay may treat the tool; recorded with each run. Absent: not declared. */
   replayPolicy?: ReplayPolicy;
+  /** Time limit of one attempt, in seconds: the signal aborts and the result is an `isError` timeout. Absent: no limit. */
   timeoutSeconds?: number;
+  /** Retries of failed attempts. Absent: one attempt. */
   retry?: ToolRetryOptions;
   /** Retry (within `retry.attempts`) when this returns true for a result. */
   retryIfResult?: (result: ToolResult) => boolean;
@@ -51,9 +57,13 @@ export interface ToolSettings {
   spanAttributes?: Readonly<Record<string, string | number | boolean>>;
 }
 
+/** What `tool()` takes: name, description, input schema and handler, plus execution settings. */
 export interface ToolSpec<I> extends ToolSettings {
+  /** Unique among the agent's tools: 1-64 letters, digits, `_` or `-`. */
   name: string;
+  /** What the tool does, as the model reads it in the tool list and system prompt. */
   description: string;
+  /** The input the model must send: a JSON Schema of an object, or a zod v4 schema. Absent: an object with any properties. */
   inputSchema?: JsonSchema | ZodSchema;
   /** Returns a string, or any JSON value (sent as JSON). Throwing makes an `isError` result. */
   execute(input: I, context: ToolExecutionContext): unknown;
@@ -61,12 +71,17 @@ export interface ToolSpec<I> extends ToolSettings {
 
 /** A registered-ready tool: its definition for providers plus its validator and handler. */
 export interface Tool extends ToolSettings {
+  /** The name the model calls it by. */
   readonly name: string;
   /** The extension that contributed it; set by `contribution()` and the host, absent for the application's tools. */
   readonly extension?: string;
+  /** What the tool does, for the model; `""` when the spec gave none. */
   readonly description: string;
+  /** Name, description and JSON Schema as sent to providers. */
   readonly definition: ToolDefinition;
+  /** The input schema, compiled: checks the model's input before `execute` is called. */
   readonly schema: CompiledSchema;
+  /** The handler: gets the validated input; returns a string or any JSON value, and a throw makes an `isError` result. */
   execute(input: Record<string, unknown>, context: ToolExecutionContext): unknown;
 }
 

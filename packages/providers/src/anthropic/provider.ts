@@ -8,6 +8,7 @@ import { toAnthropicMessages, toAnthropicTools } from "./messages.js";
 import { readMessage, toProviderResponse } from "./response.js";
 import { MessageAccumulator } from "./stream.js";
 
+/** Options of `AnthropicProvider`; every field is optional. */
 export interface AnthropicProviderOptions {
   /** API key. Default: `ANTHROPIC_API_KEY`, else the SDK's own credentials (e.g. `ANTHROPIC_AUTH_TOKEN`). */
   apiKey?: string;
@@ -34,10 +35,12 @@ export interface AnthropicProviderOptions {
  * The SDK never retries: the engine does, with `RETRY` events and Retry-After.
  */
 export class AnthropicProvider implements ModelProvider {
+  /** Name in replies, hooks and traces: `options.name`, default "anthropic". */
   readonly name: string;
   readonly defaultModel: string;
   /** The history is converted into the request body when the call starts; nothing keeps it. */
   readonly borrowsRequests = true;
+  /** The `@anthropic-ai/sdk` client making the requests (the one passed in `options.client`, if any). */
   readonly client: Anthropic;
   private readonly thinking: ThinkingConfigParam | undefined;
 
@@ -60,6 +63,11 @@ export class AnthropicProvider implements ModelProvider {
     });
   }
 
+  /**
+   * Sends one request and waits for the whole reply. Rejects with a `ProviderError` whose `kind`
+   * tells the engine whether to retry (kind `timeout` when a timeout signal fired), or with
+   * `CancelledError` when `signal` was aborted otherwise.
+   */
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
     let reply: unknown;
     try {
@@ -70,6 +78,10 @@ export class AnthropicProvider implements ModelProvider {
     return toProviderResponse(readMessage(reply, this.name), this.name, this.model(request));
   }
 
+  /**
+   * Sends one request and yields text, reasoning and tool-call deltas as they arrive, then one
+   * `response` event with the whole reply. Fails like `complete`, also when aborted part way.
+   */
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
     const accumulator = new MessageAccumulator(this.name);
     try {

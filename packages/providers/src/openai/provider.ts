@@ -8,6 +8,7 @@ import { toChatMessages, toChatTools } from "./messages.js";
 import { readCompletion, toProviderResponse } from "./response.js";
 import { ChunkAccumulator } from "./stream.js";
 
+/** Options of `OpenAIProvider`; every field is optional. */
 export interface OpenAIProviderOptions {
   /** API key. Default: `OPENAI_API_KEY`; a placeholder when only a server is named (local servers need none). */
   apiKey?: string;
@@ -39,10 +40,12 @@ export interface OpenAIProviderOptions {
  * with `RETRY` events and the server's Retry-After.
  */
 export class OpenAIProvider implements ModelProvider {
+  /** Name in replies, hooks and traces: `options.name`, default "openai". */
   readonly name: string;
   readonly defaultModel: string;
   /** The history is converted into the request body when the call starts; nothing keeps it. */
   readonly borrowsRequests = true;
+  /** The `openai` client making the requests (the one passed in `options.client`, if any). */
   readonly client: OpenAI;
   private readonly maxTokensField: "max_tokens" | "max_completion_tokens";
 
@@ -64,6 +67,11 @@ export class OpenAIProvider implements ModelProvider {
     this.maxTokensField = options.maxTokensField ?? (isOpenAIHost(this.client.baseURL) ? "max_completion_tokens" : "max_tokens");
   }
 
+  /**
+   * Sends one request and waits for the whole reply. Rejects with a `ProviderError` whose `kind`
+   * tells the engine whether to retry (kind `timeout` when a timeout signal fired), or with
+   * `CancelledError` when `signal` was aborted otherwise.
+   */
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
     let reply: unknown;
     try {
@@ -74,6 +82,10 @@ export class OpenAIProvider implements ModelProvider {
     return toProviderResponse(readCompletion(reply, this.name), this.name, this.model(request));
   }
 
+  /**
+   * Sends one request and yields text, reasoning and tool-call deltas as they arrive, then one
+   * `response` event with the whole reply. Fails like `complete`, also when aborted part way.
+   */
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
     const accumulator = new ChunkAccumulator(this.name);
     try {
