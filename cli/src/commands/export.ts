@@ -35,7 +35,11 @@ export const exportCommand: CommandSpec = {
         const how = result.spills.raw ? ctx.colors.yellow("raw, as stored (--include-raw-spills): do not share this bundle") : `redacted copies (${result.spills.redacted} changed by redaction)`;
         ctx.print(`  ${result.spills.count} spilled result(s): ${how}`);
       }
-      if (result.missingArtifacts.length) ctx.print(ctx.colors.yellow(`  ${result.missingArtifacts.length} referenced artifact(s) were no longer in the store (listed in the manifest)`));
+      if (result.missingArtifacts.length) ctx.print(ctx.colors.yellow(`  ${result.missingArtifacts.length} referenced artifact(s) were not in the store (listed in the manifest's missingArtifacts)`));
+      const spills = result.missingSpills.length;
+      const payloads = result.missingArtifacts.length - spills;
+      if (spills) ctx.print(ctx.colors.yellow(`    ${spills} written by result spilling (ResultSpillExtension): was its store another folder? give it the recorder's (both default to .harnessx, or HARNESSX_DIR)`));
+      if (payloads) ctx.print(ctx.colors.yellow(`    ${payloads} written by the flight recorder (payloads): removed or corrupt in ${terminalSafe(target.storeDir)}`));
     }
   },
 };

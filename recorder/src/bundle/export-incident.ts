@@ -41,6 +41,11 @@ export interface IncidentExport {
   artifacts: number;
   /** Referenced artifacts no longer in the store, or corrupt there (listed in the manifest's `missingArtifacts`). */
   missingArtifacts: string[];
+  /**
+   * Which of `missingArtifacts` result spilling wrote (the `spill` events name them): the usual
+   * cause is a spill store in another folder than the recorder's, so the CLI names the owner.
+   */
+  missingSpills: string[];
   /** Spilled results included, and whether as redacted copies or raw. */
   spills: {
     /** Spilled results bundled. */
@@ -152,7 +157,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   }
   const { size } = await fs.stat(out);
   const spills = { count: [...spilled].filter((id) => !missingArtifacts.includes(id)).length, redacted: Object.keys(redactedSpills).length, raw: request.includeRawSpills === true };
-  return { path: out, runId: run.runId, bytes: size, events: summary.events, artifacts: members.size - 2, missingArtifacts, spills };
+  return { path: out, runId: run.runId, bytes: size, events: summary.events, artifacts: members.size - 2, missingArtifacts, missingSpills: missingArtifacts.filter((id) => spilled.has(id)), spills };
 }
 
 /** A spilled result's redacted copy, content-addressed under its own id (the same id when nothing changed). */
