@@ -19,14 +19,27 @@ function publishedWorkspaces(): string[] {
   return workspaces.filter((dir) => !(JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as { private?: boolean }).private);
 }
 
-/** The README's quickstart: the ts block of its "In your app" section. */
-function readmeQuickstart(): string {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## In your app"), readme.indexOf("\n## ", readme.indexOf("## In your app") + 1));
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  assert.ok(block, "the README's \"In your app\" section has a ts block");
+/** The first ts block of a Markdown page's section (its `## heading`). */
+function snippet(page: string, heading: string): string {
+  const text = readFileSync(join(root, page), "utf8");
+  const start = text.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `${page} has a section "${heading}"`);
+  const end = text.indexOf("\n## ", start + 1);
+  const block = /```ts\n([\s\S]*?)```/.exec(text.slice(start, end < 0 ? undefined : end));
+  assert.ok(block, `${page}'s section "${heading}" has a ts block`);
   return block[1];
 }
+
+/** The README's quickstart. */
+const readmeQuickstart = (): string => snippet("README.md", "In your app");
+
+/** `name@version` as the repository has it installed: the app gets the versions CI checked. */
+function installed(name: string): string {
+  return `${name}@${(JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version}`;
+}
+
+/** The optional peers `harnessx/otel-setup` needs, which an app that exports spans installs. */
+const OTEL_PEERS = ["@opentelemetry/sdk-node", "@opentelemetry/sdk-trace-base", "@opentelemetry/resources", "@opentelemetry/core", "@opentelemetry/otlp-exporter-base", "@opentelemetry/otlp-transformer"];
 
 /** The environment of a user's shell: none of the npm settings or harnessx folders of this test run. */
 function userEnv(): NodeJS.ProcessEnv {
@@ -53,7 +66,7 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
     tarballs = (JSON.parse(packed.stdout) as Array<{ filename: string }>).map((p) => join(packs, p.filename));
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "my-agent-app", private: true, type: "module" }, null, 2));
     // The packages depend on one another by version: installing every tarball at once satisfies them from the app's top level.
-    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...tarballs, `@types/node@${typesNodeVersion()}`], app, 600_000);
+    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...tarballs, installed("@types/node"), ...OTEL_PEERS.map(installed)], app, 600_000);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -85,6 +98,13 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
     assert.match(out.stdout, /^completed run_\w+/m);
   });
 
+  test("a traced run: the OpenTelemetry recipe of docs/opentelemetry.md runs on the installed packages and their peers", () => {
+    // TypeScript, compiled with the app's tsconfig (nodenext) written by the test before.
+    writeFileSync(join(app, "src", "spans-in-memory.ts"), snippet("docs/opentelemetry.md", "Recipe: keep spans in memory, for tests"));
+    run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], app);
+    run(process.execPath, [join("dist", "spans-in-memory.js")], app, 120_000);
+  });
+
   test("`npx trace` finds the app's recordings, from the app's folder and from below it", () => {
     const listed = run("npx", ["--no-install", "trace", "ls", "--json"], app);
     const runs = JSON.parse(listed.stdout) as Array<{ runId: string; status: string }>;
@@ -96,8 +116,3 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
     assert.match(shown.stdout, /list_orders/);
   });
 });
-
-/** The @types/node the repository builds with, so the app's type-check matches what CI checked. */
-function typesNodeVersion(): string {
-  return (JSON.parse(readFileSync(join(root, "node_modules/@types/node/package.json"), "utf8")) as { version: string }).version;
-}
