@@ -174,6 +174,10 @@ describe("trace show prints the timeline nested by span", () => {
     assert.deepEqual(search.map((e) => e.kind), ["tool_call_start", "tool_call_end"]);
     const errors = json<Array<{ kind: string }>>((await cli.trace("--json", "show", failedRun, "--errors")).stdout);
     assert.deepEqual(errors.map((e) => e.kind), ["error", "agent_end"]);
+    // The text view names each error by class and message.
+    const text = (await cli.trace("show", failedRun, "--errors")).stdout;
+    assert.match(text, /✗ error {2}\[provider\] ProviderError: invalid request: prompt too long/);
+    assert.match(text, /✗ agent_end .*error: ProviderError: invalid request: prompt too long/);
     const full = json<Array<{ kind: string; depth: number; payload: { rawResult?: unknown } }>>((await cli.trace("--json", "show", okRun, "--tool", "search", "--full")).stdout);
     assert.equal(full[1].payload.rawResult, "product_docs: pricing costs $10 per seat");
     assert.equal(full[0].depth, 1);

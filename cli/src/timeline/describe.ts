@@ -30,7 +30,7 @@ function describeAttrs(event: RecordedEvent): string {
     case "agent_start":
       return [str(a.agent) && `agent ${a.agent}`, str(a.model) && `model ${a.model}`, a.resumed ? "resumed" : undefined].filter(Boolean).join(" ");
     case "agent_end":
-      return [`status ${String(a.status ?? "?")}`, num(a.modelCalls) !== undefined && `${a.modelCalls} model calls`, num(a.inputTokens) !== undefined && `tokens in ${a.inputTokens} out ${a.outputTokens ?? 0}`, str(a.errorMessage) && `error: ${cut(String(a.errorMessage), 100)}`]
+      return [`status ${String(a.status ?? "?")}`, num(a.modelCalls) !== undefined && `${a.modelCalls} model calls`, num(a.inputTokens) !== undefined && `tokens in ${a.inputTokens} out ${a.outputTokens ?? 0}`, str(a.errorMessage) && `error: ${cut(classed(a), 100)}`]
         .filter(Boolean)
         .join(", ");
     case "llm_request":
@@ -46,7 +46,7 @@ function describeAttrs(event: RecordedEvent): string {
     case "retry":
       return [`${String(a.target ?? "?")} attempt ${String(a.attempt ?? "?")}`, num(a.delayMs) !== undefined && `wait ${formatDuration(Number(a.delayMs))}`, str(a.errorMessage) && cut(String(a.errorMessage), 100)].filter(Boolean).join(", ");
     case "error":
-      return [str(a.source) && `[${a.source}]`, str(a.errorMessage) ?? str(a.message) ?? ""].filter(Boolean).join(" ");
+      return [str(a.source) && `[${a.source}]`, str(a.errorMessage) ? classed(a) : (str(a.message) ?? "")].filter(Boolean).join(" ");
     case "custom":
       return [str(a.extension) && str(a.name) ? `${a.extension}.${a.name}` : undefined, num(a.bytes) !== undefined && `${a.bytes} bytes`].filter(Boolean).join(" ");
     case "skill_invoked":
@@ -85,4 +85,11 @@ function failureText(event: RecordedEvent): string | undefined {
   if (message !== undefined) return message;
   const result = (event.payload as { result?: { isError?: unknown; content?: unknown } } | undefined)?.result;
   return result?.isError === true && typeof result.content === "string" && result.content !== "" ? result.content : undefined;
+}
+
+/** An error as people read it: its class, then its message (`ProviderError: model overloaded`). */
+function classed(a: Record<string, unknown>): string {
+  const name = typeof a.errorName === "string" && a.errorName !== "" ? a.errorName : undefined;
+  const message = String(a.errorMessage ?? "");
+  return name && !message.startsWith(`${name}:`) ? `${name}: ${message}` : message;
 }
