@@ -174,7 +174,6 @@ describe("trace show prints the timeline nested by span", () => {
     assert.deepEqual(search.map((e) => e.kind), ["tool_call_start", "tool_call_end"]);
     const errors = json<Array<{ kind: string }>>((await cli.trace("--json", "show", failedRun, "--errors")).stdout);
     assert.deepEqual(errors.map((e) => e.kind), ["error", "agent_end"]);
-    // The text view names each error by class and message.
     const text = (await cli.trace("show", failedRun, "--errors")).stdout;
     assert.match(text, /✗ error {2}\[provider\] ProviderError: invalid request: prompt too long/);
     assert.match(text, /✗ agent_end .*error: ProviderError: invalid request: prompt too long/);

@@ -13,7 +13,7 @@ import { SpillHarness, snapshot, tempStore } from "./test-support/spill-harness.
 // Property: whatever a hostile model sends, read_result answers within its limit plus a grace,
 // with a result inside the caps or a clear error, without stalling the agent's event loop, naming
 // a host directory, or touching a file outside its sandbox. Findings become named tests in
-// hostile-input.test.ts; the counts back the figure quoted in docs/reliability.md.
+// hostile-input.slow.test.ts; the counts back the figure quoted in docs/reliability.md.
 
 const LIMIT_MS = 300;
 /** The query process's own interrupt, or its kill 400 ms later, plus the machine's slack. */
