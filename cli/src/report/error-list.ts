@@ -1,28 +1,8 @@
-// The shapes read here, structurally (the model's types fit them): model.ts imports this file, not the other way round.
-interface Call {
-  spanId: string;
-  kind: string;
-  name: string;
-  startTs: number;
-  endTs?: number;
-  error?: string;
-  errorClass?: string;
-}
-interface Event {
-  seq: number;
-  ts: number;
-  spanId?: string;
-  kind: string;
-  payload?: unknown;
-  message?: string;
-  errorClass?: string;
-}
-interface Run {
-  startTs: number;
-  endTs?: number;
-  error?: string;
-  errorClass?: string;
-}
+import type { ReportEvent, ReportRun, ReportSpan } from "./report-types.js";
+
+type Call = Pick<ReportSpan, "spanId" | "kind" | "name" | "startTs" | "endTs" | "error" | "errorClass">;
+type Event = Pick<ReportEvent, "seq" | "ts" | "spanId" | "kind" | "payload" | "message" | "errorClass">;
+type Run = Pick<ReportRun, "startTs" | "endTs" | "error" | "errorClass">;
 
 /** One entry of the report's error list: what failed (class and message), when, and the call to show for it. */
 export interface ReportError {

@@ -1,5 +1,6 @@
 import type { HarnessError } from "../errors.js";
 import type { ToolCall, ToolResult, Usage } from "../types/content.js";
+import type { StreamEvent } from "../types/provider.js";
 import type { TodoItem } from "../tools/todos.js";
 
 /** How a run ended: a final answer, an error (see `error`), an abort through `signal`, or a pause until `resume` decides the `pending` calls. */
@@ -36,20 +37,15 @@ export interface RunResult {
   modelCalls: number;
 }
 
-/** What `runStream` yields, in order, ending with `result`. */
+/** What `runStream` yields, in order, ending with `result`: the model's text and reasoning as they stream in, then the run's own steps. */
 export type RunEvent =
-  | {
-      /** A piece of the model's answer text, as it streams in. */
-      type: "text_delta";
-      /** The new text. */
-      text: string;
-    }
-  | {
-      /** A piece of the model's reasoning, from providers that stream it. */
-      type: "reasoning_delta";
-      /** The new reasoning text. */
-      text: string;
-    }
+  | Extract<
+      StreamEvent,
+      {
+        /** The provider's stream events a run passes on as they are. */
+        type: "text_delta" | "reasoning_delta";
+      }
+    >
   | {
       /** A permitted tool call is about to execute. */
       type: "tool_call_start";
