@@ -115,4 +115,15 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
     const shown = run("npx", ["--no-install", "trace", "show", runs[0].runId], deeper);
     assert.match(shown.stdout, /list_orders/);
   });
+
+  test("the README's trace commands after the quickstart run as written, from a folder below the app", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## In your app"), readme.indexOf("\n## ", readme.indexOf("## In your app") + 1));
+    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split("\n")).filter((line) => line.startsWith("npx trace"));
+    assert.ok(commands.length >= 3, `the section shows ${commands.length} trace commands`);
+    for (const command of commands) {
+      const out = run("bash", ["-c", command], join(app, "src", "deeper"));
+      assert.notEqual(out.stdout.trim(), "", `${command} printed nothing`);
+    }
+  });
 });
