@@ -1,6 +1,5 @@
 import type { ExtensionSummary } from "@harnessx/core";
-import type { RunManifest } from "@harnessx/recorder";
-import type { RecordingTables } from "@harnessx/recorder";
+import { LatencySketch, type RecordingTables, type RunManifest, type RunRollup } from "@harnessx/recorder";
 
 /** What `trace summary` prints, also its `--json` shape. */
 export interface RunSummaryReport {
@@ -16,6 +15,7 @@ export interface RunSummaryReport {
   /** Events per kind; `bytes` counts each event's line plus its payload stored aside. */
   kinds: Array<{ kind: string; count: number; bytes: number }>;
   models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number }>;
+  /** Per tool; the percentiles are within 1% (`LatencySketch`), the maximum exact. */
   tools: Array<{ tool: string; calls: number; errors: number; p50Ms: number | null; p95Ms: number | null; maxMs: number | null }>;
   spills: { count: number; bytes: number };
   dropped: { events: number; gaps: number };
@@ -37,23 +37,44 @@ SELECT kind, attrs.toolName AS tool, attrs.model AS model, attrs.outcome AS outc
 FROM typed_events`;
 
 const num = (v: unknown): number => (typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : 0);
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
 
 async function all(tables: RecordingTables, sql: string): Promise<Array<Record<string, unknown>>> {
   return (await tables.connection.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>;
+}
+
+/** True when `trace summary` may read the run's `rollup` instead of its events: an ended run of a store (a bundle's run.json is only a claim about its events). */
+export function hasTrustedRollup(run: RunManifest, fromBundle: boolean): run is RunManifest & { rollup: RunRollup } {
+  return !fromBundle && run.rollup !== undefined && run.endedAt !== null && run.endedAt !== undefined && run.status !== "running";
+}
+
+/** The figures of an ended run from its `run.json` alone (what the recorder rolled up as it recorded). */
+export function summarizeFromRollup(run: RunManifest & { rollup: RunRollup }, source: string): RunSummaryReport {
+  const { rollup } = run;
+  const summary = run.summary;
+  const byKind = summary?.byKind ?? {};
+  const kinds = Object.keys({ ...byKind, ...rollup.bytesByKind }).map((kind) => ({ kind, count: byKind[kind] ?? 0, bytes: rollup.bytesByKind[kind] ?? 0 }));
+  return report(run, source, {
+    events: summary?.events ?? 0,
+    kinds,
+    models: Object.entries(rollup.models).map(([model, m]) => ({ model, ...m })),
+    tools: Object.entries(rollup.tools).map(([tool, t]) => ({ tool, calls: t.calls, errors: t.errors, latency: LatencySketch.from(t.latency) })),
+    spills: { ...rollup.spills },
+    dropped: { events: summary?.dropped ?? 0, gaps: byKind["recorder.dropped"] ?? 0 },
+    redactedValues: rollup.redactedValues,
+  });
 }
 
 /** Counts, bytes, tokens and latencies of one run, computed by DuckDB over its event lines. */
 export async function summarizeRun(tables: RecordingTables, run: RunManifest, source: string): Promise<RunSummaryReport> {
   const lineBytes = new Map((await all(tables, LINE_BYTES_BY_KIND)).map((r) => [String(r.kind), num(r.bytes)]));
   await tables.connection.run(FACTS);
-  const kinds = await all(tables, "SELECT kind, count(*) AS count, coalesce(sum(payload_bytes), 0) AS payload_bytes FROM facts GROUP BY kind ORDER BY count DESC, kind");
-  const models = await all(tables, "SELECT coalesce(model, 'unknown') AS model, count(*) AS calls, sum(input_tokens) AS input, sum(output_tokens) AS output FROM facts WHERE kind = 'llm_response' GROUP BY 1 ORDER BY calls DESC, model");
+  const kinds = await all(tables, "SELECT kind, count(*) AS count, coalesce(sum(payload_bytes), 0) AS payload_bytes FROM facts GROUP BY kind");
+  const models = await all(tables, "SELECT coalesce(model, 'unknown') AS model, count(*) AS calls, sum(input_tokens) AS input, sum(output_tokens) AS output FROM facts WHERE kind = 'llm_response' GROUP BY 1");
   const tools = await all(
     tables,
     `SELECT coalesce(tool, 'unknown') AS tool, count(*) AS calls, count(*) FILTER (WHERE is_error OR (outcome IS NOT NULL AND outcome <> 'executed')) AS errors,
-       quantile_disc(duration_ms, 0.5) AS p50, quantile_disc(duration_ms, 0.95) AS p95, max(duration_ms) AS max
-     FROM facts WHERE kind = 'tool_call_end' GROUP BY 1 ORDER BY calls DESC, tool`,
+       list(duration_ms) FILTER (WHERE duration_ms IS NOT NULL) AS durations
+     FROM facts WHERE kind = 'tool_call_end' GROUP BY 1`,
   );
   const [totals] = await all(
     tables,
@@ -63,6 +84,38 @@ export async function summarizeRun(tables: RecordingTables, run: RunManifest, so
        coalesce(sum(redacted), 0) AS redacted
      FROM facts`,
   );
+  const sketchOf = (durations: unknown): LatencySketch => {
+    const sketch = new LatencySketch();
+    for (const d of Array.isArray(durations) ? durations : []) sketch.add(num(d));
+    return sketch;
+  };
+  return report(run, source, {
+    events: num(totals.events),
+    kinds: kinds.map((k) => ({ kind: String(k.kind), count: num(k.count), bytes: (lineBytes.get(String(k.kind)) ?? 0) + num(k.payload_bytes) })),
+    models: models.map((m) => ({ model: String(m.model), calls: num(m.calls), inputTokens: num(m.input), outputTokens: num(m.output) })),
+    tools: tools.map((t) => ({ tool: String(t.tool), calls: num(t.calls), errors: num(t.errors), latency: sketchOf(t.durations) })),
+    spills: { count: num(totals.spills), bytes: num(totals.spill_bytes) },
+    dropped: { events: num(totals.dropped), gaps: num(totals.gaps) },
+    redactedValues: num(totals.redacted),
+  });
+}
+
+/** The figures both ways of summarizing produce, before ordering and percentiles. */
+interface Figures {
+  events: number;
+  kinds: RunSummaryReport["kinds"];
+  models: RunSummaryReport["models"];
+  tools: Array<{ tool: string; calls: number; errors: number; latency: LatencySketch }>;
+  spills: RunSummaryReport["spills"];
+  dropped: RunSummaryReport["dropped"];
+  redactedValues: number;
+}
+
+/** Most first, then by name. */
+const byCountThenName = <T>(count: (x: T) => number, name: (x: T) => string) => (a: T, b: T): number => count(b) - count(a) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
+
+/** One rule for ordering and percentiles (the latency sketch's, within 1%), whichever way the figures came. */
+function report(run: RunManifest, source: string, f: Figures): RunSummaryReport {
   const ended = run.endedAt !== null && run.endedAt !== undefined;
   return {
     runId: run.runId,
@@ -73,14 +126,16 @@ export async function summarizeRun(tables: RecordingTables, run: RunManifest, so
     startedAt: new Date(run.startedAt).toISOString(),
     endedAt: ended ? new Date(run.endedAt as number).toISOString() : null,
     durationMs: ended ? (run.endedAt as number) - run.startedAt : null,
-    events: num(totals.events),
-    kinds: kinds.map((k) => ({ kind: String(k.kind), count: num(k.count), bytes: (lineBytes.get(String(k.kind)) ?? 0) + num(k.payload_bytes) })),
-    models: models.map((m) => ({ model: String(m.model), calls: num(m.calls), inputTokens: num(m.input), outputTokens: num(m.output) })),
-    tools: tools.map((t) => ({ tool: String(t.tool), calls: num(t.calls), errors: num(t.errors), p50Ms: numOrNull(t.p50), p95Ms: numOrNull(t.p95), maxMs: numOrNull(t.max) })),
-    spills: { count: num(totals.spills), bytes: num(totals.spill_bytes) },
-    dropped: { events: num(totals.dropped), gaps: num(totals.gaps) },
+    events: f.events,
+    kinds: f.kinds.sort(byCountThenName((k) => k.count, (k) => k.kind)),
+    models: f.models.sort(byCountThenName((m) => m.calls, (m) => m.model)),
+    tools: f.tools
+      .sort(byCountThenName((t) => t.calls, (t) => t.tool))
+      .map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, p50Ms: t.latency.quantile(0.5), p95Ms: t.latency.quantile(0.95), maxMs: t.latency.largest })),
+    spills: f.spills,
+    dropped: f.dropped,
     redaction: run.redaction ?? "unknown",
-    redactedValues: num(totals.redacted),
+    redactedValues: f.redactedValues,
     extensions: run.extensions ?? [],
   };
 }

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { summarizeRun, type RunSummaryReport } from "../analysis/summary.js";
+import { hasTrustedRollup, summarizeFromRollup, summarizeRun, type RunSummaryReport } from "../analysis/summary.js";
 import type { CommandContext } from "../context.js";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes, formatCount, formatDuration } from "../output/format.js";
@@ -58,12 +58,13 @@ export const summaryCommand: CommandSpec = {
   define: () => new Command("summary").description("status, duration, events by kind, tokens by model, tool latency and errors").argument("<run>", "run id (or unique prefix), run directory or bundle file"),
   async run(ctx, [text]) {
     await using recording = await openTarget(ctx, text);
+    const show = (summary: RunSummaryReport) => (ctx.options.json ? ctx.printJson(summary) : print(ctx, summary));
+    // An ended run of a store carries its rollup: run.json alone answers, at any length of run.
+    if (hasTrustedRollup(recording.run, recording.source.kind === "bundle")) return show(summarizeFromRollup(recording.run, sourcePath(recording)));
     // The summary reads events and lines only: the spans table (built in JavaScript) is not needed.
     const tables = await recording.database({ spans: false });
     try {
-      const summary = await summarizeRun(tables, recording.run, sourcePath(recording));
-      if (ctx.options.json) ctx.printJson(summary);
-      else print(ctx, summary);
+      show(await summarizeRun(tables, recording.run, sourcePath(recording)));
     } finally {
       tables.close();
     }

@@ -1,4 +1,5 @@
 import type { ExtensionSummary, RedactionDescription, ToolSummary } from "@harnessx/core";
+import type { RunRollup } from "./run-rollup.js";
 
 /** Version of the event line format (`v` of every line). */
 export const EVENT_FORMAT_VERSION = 1;
@@ -140,6 +141,8 @@ export interface RunManifest {
   };
   /** Totals so far; absent only in older recordings. */
   summary?: RunSummary;
+  /** Bytes, tokens, tool latencies, spills and redactions of an ended run (see `RunRollup`); absent while it is open, after a crash and in older recordings. */
+  rollup?: RunRollup;
   /** Redaction rules applied at the source, or "off". */
   redaction?:
     | (RedactionDescription & {

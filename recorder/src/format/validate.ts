@@ -75,6 +75,14 @@ function object(fields: Record<string, Schema>, optionalFields: Record<string, S
 }
 
 const SUMMARY = object({ events: count, byKind: recordOf(count), inputTokens: finite, outputTokens: finite, modelCalls: count, toolCalls: count, errors: count, dropped: count });
+const SKETCH = object({ count, min: finite, max: finite, zero: count, buckets: recordOf(count) });
+const ROLLUP = object({
+  bytesByKind: recordOf(count),
+  models: recordOf(object({ calls: count, inputTokens: finite, outputTokens: finite })),
+  tools: recordOf(object({ calls: count, errors: count, latency: SKETCH })),
+  spills: object({ count, bytes: count }),
+  redactedValues: count,
+});
 const RUN_ERROR = object({ message: string }, { name: string, code: string });
 const EXTENSION = object(
   { name: string, level: string },
@@ -111,7 +119,7 @@ export const RUN_MANIFEST_SCHEMA = object(
     format: literal(RUN_FORMAT),
     v: is((v) => SUPPORTED_RUN_VERSIONS.includes(v as number), `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`),
     traceId: string, runSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything,
-    provider: string, tools: arrayOf(TOOL),
+    provider: string, tools: arrayOf(TOOL), rollup: ROLLUP,
   },
 );
 

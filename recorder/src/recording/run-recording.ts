@@ -10,6 +10,7 @@ import type { ResolvedRecorderOptions } from "./options.js";
 import type { RunWriter } from "./run-writer.js";
 import { placeEvent } from "./span-placement.js";
 import { isErrorEvent } from "../format/error-events.js";
+import { RollupTally, ROLLUP_DETAIL_KINDS } from "../format/run-rollup.js";
 
 /**
  * An artifact the run references: a payload moved aside (`json` set, stored by the background
@@ -44,6 +45,8 @@ export class RunRecording {
   readonly referenced = new Set<string>();
   /** The run continues a recorded one (its directory and segments exist already). */
   readonly resumed: boolean;
+  /** Undefined when a resumed run's earlier part has no rollup (an older recording): none is written then. */
+  private readonly rollup: RollupTally | undefined;
 
   constructor(
     readonly writer: RunWriter,
@@ -80,6 +83,9 @@ export class RunRecording {
           artifacts: [],
         };
     this.manifest.summary ??= emptySummary();
+    this.rollup = !previous ? new RollupTally() : previous.rollup ? RollupTally.from(previous.rollup) : undefined;
+    // Until the run ends again, run.json must not claim a rollup that misses what comes next.
+    delete this.manifest.rollup;
     this.seq = previous?.summary?.events ?? 0;
     for (const id of this.manifest.artifacts) this.referenced.add(id);
   }
@@ -170,6 +176,7 @@ export class RunRecording {
     // An error message is the likeliest place for a secret in run metadata (a failed call's URL or header).
     if (error) this.manifest.error = this.sanitizer.sanitize(error, "error", []) as RunManifest["error"];
     this.manifest.artifacts = [...this.referenced];
+    if (this.rollup) this.manifest.rollup = this.rollup.toJSON();
   }
 
   private push(kind: string, ts: number, spanId: string | null, parentSpanId: string | null, attrs: Record<string, unknown>, payload: unknown, artifacts: PendingArtifact[]): void {
@@ -197,7 +204,11 @@ export class RunRecording {
     const head = JSON.stringify(line);
     // `"attrs":{}` is the placeholder the redacted attrs JSON replaces (it is the first `{}` value).
     const withAttrs = head.replace('"attrs":{}', () => `"attrs":${attrsJson}`);
-    this.lines.push(inline === undefined ? withAttrs + "\n" : `${withAttrs.slice(0, -1)},"payload":${inline}}\n`);
+    const text = inline === undefined ? withAttrs + "\n" : `${withAttrs.slice(0, -1)},"payload":${inline}}\n`;
+    this.lines.push(text);
+    // The rollup reads the attributes as written (redacted), parsed back only for the few kinds it reads them of.
+    const detail = ROLLUP_DETAIL_KINDS.has(kind) ? (JSON.parse(attrsJson) as Record<string, unknown>) : undefined;
+    this.rollup?.add({ kind, attrs: detail, payload: kind === "custom" ? payload : undefined, payloadRef: line.payloadRef, redacted: line.redacted }, Buffer.byteLength(text));
   }
 
   private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): { line: RecordedEvent; attrsJson: string; payloadJson: string | undefined } {

@@ -113,6 +113,8 @@ export async function recover(runDir: string): Promise<RecoverResult> {
   manifest.status = previousStatus === "running" ? "crashed" : previousStatus;
   manifest.endedAt ??= last?.ts ?? manifest.startedAt;
   manifest.summary = summarize([...read.events, recovered]);
+  // A crashed run's readers scan its events: a rollup left from before a resume would be stale.
+  delete manifest.rollup;
   manifest.artifacts = referencedArtifacts(read.events);
   const artifacts = new ArtifactStore(join(runDir, "..", ".."));
   for (const sha256 of manifest.artifacts) await artifacts.pin(sha256, `run:${manifest.runId}`).catch(() => undefined);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { runDirOf, runManifestPathOf, segmentName, segmentsDirOf } from "../format/layout.js";
 import { writeAtomically, writeSealed } from "../recording/seal.js";
+import { RollupTally } from "../format/run-rollup.js";
 
 /** Options of `SealedRunWriter`. */
 export interface SealedRunWriterOptions {
@@ -26,6 +27,7 @@ export class SealedRunWriter {
   private index = 0;
   private sealing: Promise<unknown> = Promise.resolve();
   private ready: Promise<unknown>;
+  private readonly rollup = new RollupTally();
 
   constructor(storeDir: string, runId: string, options: SealedRunWriterOptions = {}) {
     this.runDir = runDirOf(storeDir, runId);
@@ -36,16 +38,18 @@ export class SealedRunWriter {
   /** Adds one event as the run's next line. */
   async append(event: RecordedEvent): Promise<void> {
     const line = JSON.stringify(event);
+    this.rollup.add(event, Buffer.byteLength(line) + 1);
     this.lines.push(line);
     this.chars += line.length;
     if (this.chars >= this.segmentBytes) await this.seal();
   }
 
-  /** Seals what is left and writes run.json. */
+  /** Seals what is left and writes run.json, its `rollup` (if any) replaced by the one of the events written. */
   async finish(manifest: RunManifest): Promise<void> {
     await this.seal();
     await this.sealing;
-    await writeAtomically(runManifestPathOf(this.runDir), `${JSON.stringify(manifest, null, 2)}\n`);
+    const written: RunManifest = { ...manifest, rollup: this.rollup.toJSON() };
+    await writeAtomically(runManifestPathOf(this.runDir), `${JSON.stringify(written, null, 2)}\n`);
   }
 
   private async seal(): Promise<void> {
