@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
-import type { RunManifest } from "@harnessx/recorder";
+import { RollupTally, type RecordedEvent, type RunManifest } from "@harnessx/recorder";
 import { report, sized, type BenchRow } from "./support/report.js";
 import { runTraceTimed } from "./support/trace-process.js";
 
@@ -54,6 +54,8 @@ async function writeRun(store: string, runId: string, count: number, start: numb
   mkdirSync(join(dir, "segments"), { recursive: true });
   const byKind: Record<string, number> = {};
   let events = 0, inputTokens = 0, outputTokens = 0, modelCalls = 0, toolCalls = 0, lastTs = start;
+  // What the recorder rolls up as it records, so the ended run's run.json is as the recorder leaves it.
+  const rollup = new RollupTally();
   let chunk: string[] = [];
   let chunkBytes = 0;
   let index = 0;
@@ -71,7 +73,8 @@ async function writeRun(store: string, runId: string, count: number, start: numb
     chunkBytes = 0;
   };
   for (const line of runEvents(runId, count, start)) {
-    const e = JSON.parse(line) as { kind: string; ts: number; attrs: { inputTokens?: number; outputTokens?: number } };
+    const e = JSON.parse(line) as RecordedEvent & { attrs: { inputTokens?: number; outputTokens?: number } };
+    rollup.add(e, Buffer.byteLength(line) + 1);
     events++;
     byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
     if (e.kind === "llm_response") { modelCalls++; inputTokens += e.attrs.inputTokens ?? 0; outputTokens += e.attrs.outputTokens ?? 0; }
@@ -85,7 +88,7 @@ async function writeRun(store: string, runId: string, count: number, start: numb
   const manifest: RunManifest = {
     format: "harnessx.run", v: 1, runId, runSpanId: `${runId}-run`, agent: "bench-agent", sessionId: "bench", models: ["bench-model"],
     status: "completed", startedAt: start, endedAt: lastTs, producer: { recorder: "bench", core: "bench", node: process.version }, pid: process.pid,
-    hostname: "bench", config: {}, summary: { events, byKind, inputTokens, outputTokens, modelCalls, toolCalls, errors: 0, dropped: 0 }, artifacts: [],
+    hostname: "bench", config: {}, summary: { events, byKind, inputTokens, outputTokens, modelCalls, toolCalls, errors: 0, dropped: 0 }, artifacts: [], rollup: rollup.toJSON(),
   };
   writeFileSync(join(dir, "run.json"), JSON.stringify(manifest, null, 2));
 }

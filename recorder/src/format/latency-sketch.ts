@@ -75,6 +75,7 @@ export class LatencySketch {
     return this.count === 0 ? null : this.max;
   }
 
+  /** The sketch as `run.json` holds it (`LatencySketch.from` reads it back). */
   toJSON(): LatencySketchData {
     const buckets: Record<string, number> = {};
     for (const [key, n] of this.buckets) buckets[key] = n;

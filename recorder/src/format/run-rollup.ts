@@ -34,8 +34,13 @@ export interface RunRollup {
   models: Record<string, ModelRollup>;
   /** Per tool (`attrs.toolName` of each finished call, `unknown` when absent). */
   tools: Record<string, ToolRollup>;
-  /** Results spilled by `read_result` (CUSTOM `spill` events) and their bytes. */
-  spills: { count: number; bytes: number };
+  /** Results spilled by `read_result` (CUSTOM `spill` events). */
+  spills: {
+    /** Results spilled. */
+    count: number;
+    /** Their bytes, as the spill events report them. */
+    bytes: number;
+  };
   /** Values redacted at the source (paths listed on the events). */
   redactedValues: number;
 }
@@ -94,6 +99,7 @@ export class RollupTally {
     }
   }
 
+  /** The rollup so far, as `run.json` holds it. */
   toJSON(): RunRollup {
     const tools: Record<string, ToolRollup> = {};
     for (const [tool, t] of this.tools) tools[tool] = { calls: t.calls, errors: t.errors, latency: t.latency.toJSON() };
