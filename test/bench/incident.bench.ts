@@ -3,6 +3,8 @@
 // `trace` command an on-call engineer runs on it, each in its own process as a user runs it,
 // timed with its peak memory. The anchor of replay is the original run, recorded in this process.
 // Run: npx tsx test/bench/incident.bench.ts
+// INCIDENT_BENCH_ONLY=show,export runs only the commands whose label contains one of the words (no render, no replay);
+// INCIDENT_BENCH_KEEP=1 leaves the store in place and prints where it is.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -75,12 +77,26 @@ try {
     ["trace convert --to otlp", ["convert", run, "--to", "otlp", "-o", at("trace.jsonl")]],
     ["trace report", ["report", run, "-o", at("report.html")]],
   ];
+  const only = process.env.INCIDENT_BENCH_ONLY?.split(",");
   const rows: BenchRow[] = [];
   for (const [label, args] of commands) {
+    if (only && !only.some((word) => label.includes(word))) continue;
     const m = trace(...args);
     rows.push({ measure: `${label}, ${events.toLocaleString("en-US")} events`, unit: "s", harnessx: m.seconds, aim: { on: "value", op: "<=", target: 1 } });
     rows.push({ measure: `${label}, peak RSS`, unit: "MB", harnessx: m.maxRssMb, aim: { on: "value", op: "<", target: 512 } });
   }
+  if (only) report("incident", rows);
+  else await renderAndReplay(rows, { run, recordedSeconds, at, trace });
+} finally {
+  if (process.env.INCIDENT_BENCH_KEEP) console.log(`store kept: ${store.dir}`);
+  else store.cleanup();
+}
+
+/** The report's size and render, and replay against the original run. */
+async function renderAndReplay(
+  rows: BenchRow[],
+  { run, recordedSeconds, at, trace }: { run: string; recordedSeconds: number; at: (name: string) => string; trace: (...args: string[]) => ReturnType<typeof runTraceTimed> },
+): Promise<void> {
   rows.push({ measure: "trace report, HTML file size", unit: "MB", harnessx: statSync(at("report.html")).size / 1e6, aim: { on: "value", op: "<", target: 10 } });
   const render = await renderSeconds(at("report.html"));
   if (render !== undefined) rows.push({ measure: "trace report, opened in headless Chromium until drawn (timeline, event list)", unit: "s", harnessx: render, aim: { on: "value", op: "<", target: 2 } });
@@ -100,6 +116,4 @@ try {
   });
   rows.push({ measure: "trace replay, peak RSS", unit: "MB", harnessx: replay.maxRssMb, aim: { on: "value", op: "<", target: 512 } });
   report("incident", rows);
-} finally {
-  store.cleanup();
 }

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import type { RecordedEvent } from "@harnessx/recorder";
+import { isFailureEvent, type RecordedEvent } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { wholeNumber } from "../option-values.js";
 import { stringifyJson } from "../output/json.js";
@@ -32,7 +32,9 @@ export const showCommand: CommandSpec = {
     const selected: Array<{ e: RecordedEvent; depth: number }> = [];
     let start: number | undefined;
     let next: number | undefined;
-    for await (const e of recording.events()) {
+    // Payloads are read only where a line shows them: --full, and what a failure said (a failed call's error result).
+    const skipPayloads = options.full ? false : (event: RecordedEvent) => !isFailureEvent(event);
+    for await (const e of recording.events({ skipPayloads, readAhead: limit === Infinity })) {
       start ??= e.ts;
       nesting.note(e);
       if (!filter.keeps(e) || e.seq < from) continue;

@@ -58,16 +58,18 @@ function recordOf(item: Schema): Schema {
 
 /** An object with these fields; a field whose schema is wrapped in `optional` may be absent. */
 function object(fields: Record<string, Schema>, optionalFields: Record<string, Schema> = {}): Schema {
+  // Listed once: every event line of a run is checked against this.
+  const required = Object.entries(fields);
+  const optional = Object.entries(optionalFields);
   return (value, path) => {
     if (!isRecord(value)) return `${path || "the value"} must be an object`;
-    const at = (key: string) => (path ? `${path}.${key}` : key);
-    for (const [key, schema] of Object.entries(fields)) {
-      if (!(key in value)) return `${at(key)} is missing`;
-      const problem = schema(value[key], at(key));
+    for (const [key, schema] of required) {
+      if (!(key in value)) return `${path ? `${path}.${key}` : key} is missing`;
+      const problem = schema(value[key], path ? `${path}.${key}` : key);
       if (problem) return problem;
     }
-    for (const [key, schema] of Object.entries(optionalFields)) {
-      const problem = value[key] === undefined ? undefined : schema(value[key], at(key));
+    for (const [key, schema] of optional) {
+      const problem = value[key] === undefined ? undefined : schema(value[key], path ? `${path}.${key}` : key);
       if (problem) return problem;
     }
     return undefined;

@@ -2,7 +2,7 @@ import { ArtifactNotFoundError, ArtifactStore } from "@harnessx/artifacts";
 import type { OpenedBundle } from "../bundle/open-bundle.js";
 import { MEMBER, type BundleManifest } from "../bundle/manifest.js";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
-import { iterateRunEvents, type RunIntegrity } from "../store/read-run.js";
+import { iterateRunEvents, type IterateRunOptions, type RunIntegrity } from "../store/read-run.js";
 import { openLineTables, type RecordingTables } from "../store/recording-tables.js";
 import { readRunManifest } from "../store/run-manifest.js";
 import { openSegmentTables } from "../store/segment-tables.js";
@@ -17,8 +17,8 @@ export interface RecordingBacking {
   readonly bundle?: BundleManifest;
   /** Totals known without reading the events (a run that ended, a bundle), else undefined. */
   readonly knownSummary?: RunSummary;
-  /** The events as stored, in order; what had to be cut or skipped is added to `integrity`. */
-  events(integrity: RunIntegrity): AsyncIterable<RecordedEvent>;
+  /** The events as stored, in order (inline payloads left out where `read.skipPayloads` says); what had to be cut or skipped is added to `integrity`. */
+  events(integrity: RunIntegrity, read?: Pick<IterateRunOptions, "skipPayloads" | "readAhead">): AsyncIterable<RecordedEvent>;
   /** An artifact's uncompressed bytes, verified (`ArtifactNotFoundError` when absent). */
   artifactBytes(sha256: string): Promise<Buffer>;
   tables(options: RecordingDatabaseOptions): Promise<RecordingTables>;
@@ -34,7 +34,7 @@ export async function runBacking(source: Extract<ResolvedSource, { kind: "run" }
     source: { ...source, runId: run.runId },
     run,
     ...(run.summary && run.status !== "running" ? { knownSummary: run.summary } : {}),
-    events: (integrity) => iterateRunEvents(source.runDir, { integrity }),
+    events: (integrity, read) => iterateRunEvents(source.runDir, { integrity, ...read }),
     artifactBytes: (sha256) => artifacts.get(sha256),
     tables: (options) => openSegmentTables(source.storeDir, [source.runDir], options),
     release() {},
@@ -56,8 +56,12 @@ export function bundleBacking(opened: OpenedBundle): RecordingBacking {
     run,
     bundle: manifest,
     knownSummary: manifest.run.summary,
-    async *events() {
-      yield* held().events;
+    async *events(_integrity, read) {
+      const skip = read?.skipPayloads;
+      for (const event of held().events) {
+        if (event.payload === undefined || !skip || (skip !== true && !skip(withoutPayload(event)))) yield event;
+        else yield withoutPayload(event);
+      }
     },
     async artifactBytes(sha256) {
       if (!inside.has(copies[sha256] ?? sha256)) {
@@ -80,4 +84,10 @@ export function bundleBacking(opened: OpenedBundle): RecordingBacking {
       bundle = undefined;
     },
   };
+}
+
+/** The event as a skipped read gives it: everything but its inline payload. */
+function withoutPayload(event: RecordedEvent): RecordedEvent {
+  const { payload: _payload, ...rest } = event;
+  return rest;
 }

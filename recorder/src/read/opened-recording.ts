@@ -68,7 +68,8 @@ export class OpenedRecording implements Recording {
   async *events(options: RecordingEventsOptions = {}): AsyncGenerator<RecordedEvent> {
     const integrity: RunIntegrity = { tornBytes: 0, badLines: 0 };
     const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
-    for await (const stored of this.live().events(integrity)) {
+    const skipPayloads = options.payloads || options.fullRequests ? false : options.skipPayloads;
+    for await (const stored of this.live().events(integrity, { skipPayloads, readAhead: options.readAhead })) {
       const event = options.payloads && stored.payloadRef ? await this.withPayload(stored) : stored;
       yield rebuilder ? rebuilder.apply(event) : event;
     }
@@ -84,13 +85,13 @@ export class OpenedRecording implements Recording {
   async spans(): Promise<SpanRow[]> {
     // The mapping reads summary attributes only: payloads are left behind to keep memory down.
     const events: RecordedEvent[] = [];
-    for await (const { payload: _payload, payloadRef: _ref, ...event } of this.events()) events.push(event);
+    for await (const { payloadRef: _ref, ...event } of this.events({ skipPayloads: true, readAhead: true })) events.push(event);
     return spanRows(events, new Map([[this.run.runId, this.run]]));
   }
 
   async traceEvents(options: { onEvent?: (event: RecordedEvent) => void } = {}): Promise<RecordedTraceEvents> {
     const events: RecordedEvent[] = [];
-    for await (const event of this.events({ payloads: true })) {
+    for await (const event of this.events({ payloads: true, readAhead: true })) {
       events.push(event);
       options.onEvent?.(event);
     }

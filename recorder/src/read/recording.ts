@@ -1,6 +1,7 @@
 import type { BundleManifest } from "../bundle/manifest.js";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import type { RecordedTraceEvents } from "../format/trace-events.js";
+import type { SkipPayloads } from "../store/event-lines.js";
 import type { RunIntegrity } from "../store/read-run.js";
 import type { RecordingTables } from "../store/recording-tables.js";
 import type { SpanRow } from "../store/span-rows.js";
@@ -12,6 +13,14 @@ export interface RecordingEventsOptions {
   payloads?: boolean;
   /** Put back the messages, system prompt and tools left out of LLM_REQUEST events. Default false. */
   fullRequests?: boolean;
+  /**
+   * Leave inline payloads out, unread (a reader of attributes goes several times faster on a
+   * run of big tool results): `true` for every event, or a test given each event without its
+   * payload that says whether to leave it out. Ignored with `payloads` or `fullRequests`. Default false.
+   */
+  skipPayloads?: SkipPayloads;
+  /** Decompress a run's next segment while this one is read, for a reader that reads to the end. Default false (a reader that stops at a page decompresses no more than it reads). */
+  readAhead?: boolean;
 }
 
 /** What a reader had to cut or skip: torn bytes and bad lines of a store's segments (always 0 for a bundle, which is refused when damaged). */

@@ -8,7 +8,7 @@ import { RequestRebuilder } from "../format/request-rebuilder.js";
 import { SEALED_SEGMENT_SCHEMA, parseChecked } from "../format/validate.js";
 import { completeLines } from "../recording/seal.js";
 import { contentBound, MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "@harnessx/artifacts";
-import { eventLines, type BadLine } from "./event-lines.js";
+import { eventLines, type BadLine, type SkipPayloads } from "./event-lines.js";
 
 /**
  * A sealed segment whose bytes no longer match the checksum written when it was sealed (or that
@@ -146,14 +146,12 @@ export interface RunIntegrity {
 }
 
 /**
- * The events of one segment, a line at a time as they are parsed (a reader that stops early
- * parses no more); what had to be cut or skipped is added to `integrity`.
+ * The events of one segment's bytes, a line at a time as they are parsed (a reader that stops
+ * early parses no more); what had to be cut or skipped is added to `integrity`.
  */
-async function* segmentEvents(segment: SegmentFile, integrity: RunIntegrity, texts?: Buffer[]): AsyncGenerator<RecordedEvent> {
-  const read = await readSegmentBytes(segment);
-  texts?.push(read.bytes);
+function* segmentEvents(segment: SegmentFile, read: { bytes: Buffer; tornBytes: number }, integrity: RunIntegrity, skip: SkipPayloads = false): Generator<RecordedEvent> {
   integrity.tornBytes += read.tornBytes;
-  for (const parsed of eventLines(read.bytes)) {
+  for (const parsed of eventLines(read.bytes, skip)) {
     if ("kind" in parsed) yield parsed;
     else {
       integrity.badLines++;
@@ -162,15 +160,38 @@ async function* segmentEvents(segment: SegmentFile, integrity: RunIntegrity, tex
   }
 }
 
+/** Options of `iterateRunEvents` beyond `readRun`'s. */
+export interface IterateRunOptions extends ReadRunOptions {
+  /** Added to as the segments are read: bytes cut, lines skipped. */
+  integrity?: RunIntegrity;
+  /** Inline payloads to leave unread (see `RecordingEventsOptions.skipPayloads`). */
+  skipPayloads?: SkipPayloads;
+  /**
+   * Decompress the next segment while this one is parsed, for a reader that reads to the end
+   * (two segments in memory instead of one). Default false: a reader that stops early (a page)
+   * decompresses nothing it does not read.
+   */
+  readAhead?: boolean;
+}
+
 /**
  * Events of a run segment by segment, in `seq` order (for big runs: one segment in memory at a
- * time). Pass `integrity` to have what was cut or skipped added to it as the segments are read.
+ * time, two with `readAhead`). Pass `integrity` to have what was cut or skipped added to it as the segments are read.
  */
-export async function* iterateRunEvents(runDir: string, options: ReadRunOptions & { integrity?: RunIntegrity } = {}): AsyncGenerator<RecordedEvent> {
+export async function* iterateRunEvents(runDir: string, options: IterateRunOptions = {}): AsyncGenerator<RecordedEvent> {
   const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
   const integrity = options.integrity ?? { tornBytes: 0, badLines: 0 };
-  for (const segment of await listSegments(runDir)) {
-    for await (const event of segmentEvents(segment, integrity)) yield rebuilder ? rebuilder.apply(event) : event;
+  const segments = await listSegments(runDir);
+  let ahead: Promise<{ bytes: Buffer; tornBytes: number }> | undefined;
+  for (let i = 0; i < segments.length; i++) {
+    const read = await (ahead ?? readSegmentBytes(segments[i]));
+    ahead = undefined;
+    if (options.readAhead && i + 1 < segments.length) {
+      ahead = readSegmentBytes(segments[i + 1]);
+      // Its failure surfaces when it is awaited, in segment order; a reader that stops first never sees it.
+      ahead.catch(() => undefined);
+    }
+    for (const event of segmentEvents(segments[i], read, integrity, options.skipPayloads)) yield rebuilder ? rebuilder.apply(event) : event;
   }
 }
 
@@ -192,7 +213,9 @@ export async function readRun(runDir: string, options: ReadRunOptions = {}): Pro
   const integrity: RunIntegrity = { tornBytes: 0, badLines: 0 };
   const texts: Buffer[] | undefined = options.keepText ? [] : undefined;
   for (const segment of segments) {
-    for await (const event of segmentEvents(segment, integrity, texts)) events.push(rebuilder ? rebuilder.apply(event) : event);
+    const read = await readSegmentBytes(segment);
+    texts?.push(read.bytes);
+    for (const event of segmentEvents(segment, read, integrity)) events.push(rebuilder ? rebuilder.apply(event) : event);
   }
   return { events, ...integrity, segments, ...(texts ? { text: Buffer.concat(texts).toString("utf8") } : {}) };
 }
