@@ -7,7 +7,7 @@
  * Usage: node --expose-gc --import tsx test/bench/tracing.bench.ts [iterations]
  * (or TRACING_BENCH_N; default 10000, 200 under BENCH_SMALL=1)
  */
-import { Agent, ScriptedProvider, tool, type ModelRequest } from "@harnessx/core";
+import { Agent, Redactor, ScriptedProvider, redactAttributes, tool, type Attributes, type ModelRequest, type RepeatedValues } from "@harnessx/core";
 import { OpenTelemetryExtension } from "@harnessx/exporters/otel";
 import { countingBatchProcessor } from "@harnessx/exporters/otel-setup";
 import { ROOT_CONTEXT, SpanKind, trace, type Tracer } from "@opentelemetry/api";
@@ -43,24 +43,30 @@ async function bareSpans(count: number, tracer: Tracer): Promise<number> {
   return performance.now() - start;
 }
 
-/** The same four spans and attributes a run gets, made directly: the floor for any GenAI-conformant tracing. */
-async function directRunSpans(count: number, tracer: Tracer): Promise<number> {
+/**
+ * The same four spans and attributes a run gets, made directly: the floor for any GenAI-conformant
+ * tracing. With `redact`, every attribute set first goes through core's redaction as the extension
+ * must send it (each run's ids new, as a real run's are): the floor for tracing that redacts at the source.
+ */
+async function directRunSpans(count: number, tracer: Tracer, redact?: (attributes: Attributes) => Attributes): Promise<number> {
   const base = { "gen_ai.provider.name": "scripted", "gen_ai.conversation.id": "session" };
+  const clean = redact ?? ((attributes: Attributes) => attributes);
   const start = performance.now();
   for (let i = 0; i < count; i++) {
-    const run = tracer.startSpan("invoke_agent bench", { attributes: { ...base, "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "bench", "gen_ai.request.model": "m", "harnessx.run.id": "run" } });
+    const id = redact ? `${i.toString(36)}${count}` : "";
+    const run = tracer.startSpan("invoke_agent bench", { attributes: clean({ ...base, "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "bench", "gen_ai.request.model": "m", "harnessx.run.id": `run${id}` }) });
     const ctx = trace.setSpan(ROOT_CONTEXT, run);
     for (let c = 0; c < 2; c++) {
-      const chat = tracer.startSpan("chat m", { kind: SpanKind.CLIENT, attributes: { ...base, "gen_ai.operation.name": "chat", "gen_ai.request.model": "m", "gen_ai.request.max_tokens": 4096 } }, ctx);
-      chat.setAttributes({ "gen_ai.response.id": "r", "gen_ai.response.model": "m", "gen_ai.response.finish_reasons": ["end_turn"], "gen_ai.usage.input_tokens": 10, "gen_ai.usage.output_tokens": 5 });
+      const chat = tracer.startSpan("chat m", { kind: SpanKind.CLIENT, attributes: clean({ ...base, "gen_ai.operation.name": "chat", "gen_ai.request.model": "m", "gen_ai.request.max_tokens": 4096 }) }, ctx);
+      chat.setAttributes(clean({ "gen_ai.response.id": `r${id}${c}`, "gen_ai.response.model": "m", "gen_ai.response.finish_reasons": ["end_turn"], "gen_ai.usage.input_tokens": 10, "gen_ai.usage.output_tokens": 5 }));
       chat.end();
       if (c === 0) {
-        const t = tracer.startSpan("execute_tool echo", { attributes: { ...base, "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "echo", "gen_ai.tool.call.id": "call", "gen_ai.tool.type": "function" } }, ctx);
-        t.setAttributes({ "harnessx.tool.outcome": "executed" });
+        const t = tracer.startSpan("execute_tool echo", { attributes: clean({ ...base, "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "echo", "gen_ai.tool.call.id": `call${id}`, "gen_ai.tool.type": "function" }) }, ctx);
+        t.setAttributes(clean({ "harnessx.tool.outcome": "executed" }));
         t.end();
       }
     }
-    run.setAttributes({ "harnessx.run.status": "completed", "gen_ai.usage.input_tokens": 20, "gen_ai.usage.output_tokens": 10 });
+    run.setAttributes(clean({ "harnessx.run.status": "completed", "gen_ai.usage.input_tokens": 20, "gen_ai.usage.output_tokens": 10 }));
     run.end();
     if ((i & 15) === 15) await yieldToLoop();
   }
@@ -87,12 +93,18 @@ async function runs(agent: Agent, count: number): Promise<number> {
 async function main(): Promise<void> {
   const bare = pipeline();
   const direct = pipeline();
+  const redactedDirect = pipeline();
   const traced = pipeline();
+  // The extension's policy: the agent's redactor (default rules), with a sink's small map of values every span repeats.
+  const redactor = new Redactor();
+  const repeated: RepeatedValues = new Map();
+  const redact = (attributes: Attributes) => redactAttributes(attributes, redactor, repeated);
   const plain = makeAgent([]);
   const withTracing = makeAgent([new OpenTelemetryExtension({ tracer: traced.tracer, telemetry: traced.processor })]);
   const variants: Array<[string, (n: number) => Promise<number>]> = [
     ["bare", (n) => bareSpans(n, bare.tracer)],
     ["direct", (n) => directRunSpans(n, direct.tracer)],
+    ["redacted", (n) => directRunSpans(n, redactedDirect.tracer, redact)],
     ["plain", (n) => runs(plain, n)],
     ["traced", (n) => runs(withTracing, n)],
   ];
@@ -109,6 +121,7 @@ async function main(): Promise<void> {
 
   const bareSpan = median(perIteration.get("bare")!);
   const directSpan = median(perIteration.get("direct")!) / SPANS_PER_RUN;
+  const redactedSpan = median(perIteration.get("redacted")!) / SPANS_PER_RUN;
   const plainRun = median(perIteration.get("plain")!);
   const tracedRun = median(perIteration.get("traced")!);
   const extensionSpan = (tracedRun - plainRun) / SPANS_PER_RUN;
@@ -125,6 +138,14 @@ async function main(): Promise<void> {
       aim: { on: "ratio", op: "<=", target: 1 },
       note: "(traced run - untraced run) / spans",
     },
+    {
+      measure: "floor: hand-written SDK calls + core's redaction of the same attribute values (ids new each run)",
+      unit: "µs per span",
+      harnessx: redactedSpan,
+      anchor: directSpan,
+      anchorName: "hand-written SDK calls, same attributes",
+    },
+    { measure: "OTel: extension cost per span vs that floor", unit: "µs per span", harnessx: extensionSpan, anchor: redactedSpan, anchorName: "hand-written calls + redaction" },
     // Context, no aim: what one span costs the SDK itself, attributes aside.
     { measure: "OTel: extension cost per span vs a bare SDK span", unit: "µs per span", harnessx: extensionSpan, anchor: bareSpan, anchorName: "bare SDK span" },
   ]);
@@ -133,7 +154,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < 5000; i++) starved.tracer.startSpan("no-yield").end();
   await starved.processor.forceFlush();
   console.log(`  no-yield loop of 5000 spans: exported ${starved.counts.exported}, dropped and counted ${starved.counts.dropped()}`);
-  await Promise.all([bare.provider.shutdown(), direct.provider.shutdown(), traced.provider.shutdown(), starved.provider.shutdown()]);
+  await Promise.all([bare.provider.shutdown(), direct.provider.shutdown(), redactedDirect.provider.shutdown(), traced.provider.shutdown(), starved.provider.shutdown()]);
 }
 
 await main();
