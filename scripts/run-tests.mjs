@@ -6,7 +6,8 @@
 //   --all     both
 // With path filters, the files matching them, whichever suite they belong to.
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -43,7 +44,9 @@ const rebuilding = new Set(["test/e2e/readme-commands.test.ts"]);
 const reporter = process.env.TEST_REPORTER === "tap" ? ["--test-reporter=tap"] : [`--test-reporter=${join(root, "scripts", "test-reporter.mjs")}`, "--test-reporter-destination=stdout"];
 // Tests import each package's test support from its sources (the `harnessx-source` export
 // condition; published packages leave it out), in every process they start as well.
-const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --conditions=harnessx-source`.trim() };
+// The span cache (`trace query`) goes to a folder of this run, not the user's ~/.cache.
+const cacheDir = process.env.HARNESSX_CACHE_DIR ? undefined : mkdtempSync(join(tmpdir(), "hx-test-cache-"));
+const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --conditions=harnessx-source`.trim(), ...(cacheDir ? { HARNESSX_CACHE_DIR: cacheDir } : {}) };
 // The fast suite's files mostly load modules and wait (child processes, sockets, timers): three at
 // once keep two cores busy (measured here: 2 at once 118 s, 3: 109 s, 4: 120 s; TEST_CONCURRENCY
 // overrides). End-to-end files each load the machine and take longer: two at once, five minutes each.
@@ -52,4 +55,5 @@ const nodeTest = (batch) =>
   spawnSync(process.execPath, ["--import", "tsx", "--test", ...reporter, `--test-concurrency=${endToEnd ? 2 : (process.env.TEST_CONCURRENCY ?? 3)}`, `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? (endToEnd ? 300_000 : 120_000)}`, ...batch], { cwd: root, stdio: "inherit", env }).status ?? 1;
 const batches = [files.filter((f) => rebuilding.has(f)), files.filter((f) => !rebuilding.has(f))].filter((batch) => batch.length > 0);
 const statuses = batches.map(nodeTest);
+if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
 process.exit(statuses.find((status) => status !== 0) ?? 0);

@@ -121,6 +121,9 @@ async function mappingFloor(runDir: string): Promise<{ seconds: number; spans: n
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, spans: rows.length };
 }
 
+// Its own span cache: the first query maps (cold), the repeat reads what the first kept.
+const cache = mkdtempSync(join(tmpdir(), "trace-bench-cache-"));
+process.env.HARNESSX_CACHE_DIR = cache;
 const kept = process.env.CLI_BENCH_STORE;
 const store = kept ?? mkdtempSync(join(tmpdir(), "trace-bench-"));
 try {
@@ -143,11 +146,12 @@ try {
     ["trace ls on a 1M-event store", ["--store", store, "--json", "ls"]],
     ["trace summary on a 1M-event run", ["--store", store, "--json", "summary", "run_big"]],
     ["trace query on a 1M-event run", ["--store", store, "--json", "query", "run_big", sql]],
+    ["trace query on a 1M-event run, repeated (spans from the cache)", ["--store", store, "--json", "query", "run_big", sql]],
   ];
   const rows: BenchRow[] = [];
   for (const [label, args] of cases) {
     const m = runTraceTimed(args);
-    const note = label.startsWith("trace query") ? `${(m.seconds / mapped.seconds).toFixed(2)}x the span mapping alone (${mapped.seconds.toFixed(2)} s)` : `${(m.seconds / base.seconds).toFixed(2)}x floor`;
+    const note = label.startsWith("trace query on a 1M-event run") && !label.includes("repeated") ? `${(m.seconds / mapped.seconds).toFixed(2)}x the span mapping alone (${mapped.seconds.toFixed(2)} s)` : `${(m.seconds / base.seconds).toFixed(2)}x floor`;
     rows.push({ measure: label, unit: "s", harnessx: m.seconds, aim: { on: "value", op: "<=", target: 1 }, note });
     rows.push({ measure: `${label}, peak RSS`, unit: "MB", harnessx: m.maxRssMb, aim: { on: "value", op: "<", target: 512 } });
     if (label.startsWith("trace query")) console.log(`  query answer: ${m.output.replace(/\s+/g, " ").slice(0, 160)}`);
@@ -155,4 +159,5 @@ try {
   report("cli", rows);
 } finally {
   if (!kept) rmSync(store, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
 }

@@ -5,12 +5,13 @@
 // Run: npx tsx test/bench/incident.bench.ts
 // INCIDENT_BENCH_ONLY=show,export runs only the commands whose label contains one of the words (no render, no replay);
 // INCIDENT_BENCH_KEEP=1 leaves the store in place and prints where it is.
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { Agent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
-import { FlightRecorderExtension } from "@harnessx/recorder";
+import { zstdDecompress } from "@harnessx/artifacts";
+import { FlightRecorderExtension, runDirOf } from "@harnessx/recorder";
 import { prose, tempStore } from "./support/recording.js";
 import { report, sized, type BenchRow } from "./support/report.js";
 import { runTraceTimed } from "./support/trace-process.js";
@@ -31,6 +32,17 @@ const search = tool({
 });
 
 const CHROMIUM = "/usr/bin/chromium";
+
+/** Seconds to decompress every sealed segment of a run and JSON.parse each line, in this process: what any reader of every event pays. */
+async function parseEverything(runDir: string): Promise<number> {
+  const dir = join(runDir, "segments");
+  const started = performance.now();
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".zst")).sort()) {
+    const text = (await zstdDecompress(readFileSync(join(dir, name)))).toString("utf8");
+    for (const line of text.split("\n")) if (line) JSON.parse(line);
+  }
+  return (performance.now() - started) / 1000;
+}
 
 /** Seconds from opening the report until the page says it has drawn itself; undefined without Chromium. */
 async function renderSeconds(path: string): Promise<number | undefined> {
@@ -78,7 +90,11 @@ try {
     ["trace report", ["report", run, "-o", at("report.html")]],
   ];
   const only = process.env.INCIDENT_BENCH_ONLY?.split(",");
-  const rows: BenchRow[] = [];
+  // Floors measured beside the commands: a process start, and reading every event once.
+  const rows: BenchRow[] = [
+    { measure: "floor: trace --version (process start, no run read)", unit: "s", harnessx: trace("--version").seconds },
+    { measure: `floor: decompress + JSON.parse every line of the run, in-process`, unit: "s", harnessx: await parseEverything(runDirOf(store.dir, run)) },
+  ];
   for (const [label, args] of commands) {
     if (only && !only.some((word) => label.includes(word))) continue;
     const m = trace(...args);

@@ -25,6 +25,14 @@ export interface PendingArtifact {
 
 type RunError = { name: string; message: string; code?: string };
 
+/** An event's line parts: `attrsAsIs` when redaction left the attributes as they were (their JSON is theirs, unchanged). */
+interface Encoded {
+  line: RecordedEvent;
+  attrsJson: string;
+  payloadJson: string | undefined;
+  attrsAsIs: boolean;
+}
+
 /** Payloads that carry Error objects or another extension's arbitrary data always take the careful path. */
 const CAREFUL_KINDS = new Set(["error", "retry", "agent_end", "custom"]);
 
@@ -182,7 +190,7 @@ export class RunRecording {
   private push(kind: string, ts: number, spanId: string | null, parentSpanId: string | null, attrs: Record<string, unknown>, payload: unknown, artifacts: PendingArtifact[]): void {
     const runId = this.manifest.runId;
     const seq = ++this.seq;
-    const { line, attrsJson, payloadJson } = this.options.customRedact
+    const { line, attrsJson, payloadJson, attrsAsIs } = this.options.customRedact
       ? this.customRedacted({ v: EVENT_FORMAT_VERSION, seq, ts, runId, spanId, parentSpanId, kind, attrs }, attrs, payload)
       : this.redacted({ v: EVENT_FORMAT_VERSION, seq, ts, runId, spanId, parentSpanId, kind, attrs: {} }, attrs, payload);
     // The payload is serialized once: its JSON decides inline vs artifact and is spliced into the line.
@@ -206,33 +214,33 @@ export class RunRecording {
     const withAttrs = head.replace('"attrs":{}', () => `"attrs":${attrsJson}`);
     const text = inline === undefined ? withAttrs + "\n" : `${withAttrs.slice(0, -1)},"payload":${inline}}\n`;
     this.lines.push(text);
-    // The rollup reads the attributes as written (redacted), parsed back only for the few kinds it reads them of.
-    const detail = ROLLUP_DETAIL_KINDS.has(kind) ? (JSON.parse(attrsJson) as Record<string, unknown>) : undefined;
+    // The rollup reads the attributes as written (redacted): the object itself when redaction left it as it was, else parsed back.
+    const detail = ROLLUP_DETAIL_KINDS.has(kind) ? (attrsAsIs ? attrs : (JSON.parse(attrsJson) as Record<string, unknown>)) : undefined;
     this.rollup?.add({ kind, attrs: detail, payload: kind === "custom" ? payload : undefined, payloadRef: line.payloadRef, redacted: line.redacted }, Buffer.byteLength(text));
   }
 
-  private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): { line: RecordedEvent; attrsJson: string; payloadJson: string | undefined } {
+  private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): Encoded {
     // Fast path: plain data with nothing to redact, serialized natively.
     if (!CAREFUL_KINDS.has(line.kind)) {
       const attrsFast = this.sanitizer.cleanJson(attrs);
       const payloadFast = payload === undefined || attrsFast === undefined ? undefined : this.sanitizer.cleanJson(payload);
-      if (attrsFast !== undefined && (payload === undefined || payloadFast !== undefined)) return { line, attrsJson: attrsFast, payloadJson: payloadFast };
+      if (attrsFast !== undefined && (payload === undefined || payloadFast !== undefined)) return { line, attrsJson: attrsFast, payloadJson: payloadFast, attrsAsIs: true };
     }
     const paths: string[] = [];
     const attrsJson = this.sanitizer.toJson(attrs, "attrs", paths) ?? "{}";
     const payloadJson = payload === undefined ? undefined : this.sanitizer.toJson(payload, "payload", paths);
     if (paths.length) line.redacted = paths;
-    return { line, attrsJson, payloadJson };
+    return { line, attrsJson, payloadJson, attrsAsIs: false };
   }
 
   /** With a custom `redact(event)`, the event is built as an object first so the function can edit it. */
-  private customRedacted(draft: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): { line: RecordedEvent; attrsJson: string; payloadJson: string | undefined } {
+  private customRedacted(draft: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): Encoded {
     const paths: string[] = [];
     draft.attrs = this.sanitizer.sanitize(attrs, "attrs", paths) as Record<string, unknown>;
     if (payload !== undefined) draft.payload = this.sanitizer.sanitize(payload, "payload", paths);
     if (paths.length) draft.redacted = paths;
     const { payload: edited, attrs: editedAttrs, ...line } = this.options.customRedact!(draft);
-    return { line: { ...line, attrs: {} }, attrsJson: JSON.stringify(editedAttrs ?? {}), payloadJson: edited === undefined ? undefined : JSON.stringify(edited) };
+    return { line: { ...line, attrs: {} }, attrsJson: JSON.stringify(editedAttrs ?? {}), payloadJson: edited === undefined ? undefined : JSON.stringify(edited), attrsAsIs: false };
   }
 
   private count(event: AnyHookContext, attrs: Record<string, unknown>): void {

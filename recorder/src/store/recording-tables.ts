@@ -4,6 +4,7 @@ import { memoryDatabase } from "./duckdb.js";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { lockToReading } from "./read-only.js";
 import type { RunFacts } from "./recording-database.js";
+import type { SpanCacheUse } from "./span-cache.js";
 import { createSpansTable } from "./span-table.js";
 
 /** DuckDB tables over recorded runs; close when done. */
@@ -87,6 +88,8 @@ export interface TableFacts {
   runs: ReadonlyMap<string, RunFacts>;
   /** Compressed size of every artifact present, by the id the events name. */
   storedSizes: ReadonlyMap<string, number>;
+  /** Runs whose spans are read from, or written to, their cache (ended runs of a store); `everyRun` when every run's are read from it. */
+  spanCaches?: { uses: ReadonlyMap<string, SpanCacheUse>; everyRun: boolean };
 }
 
 /**
@@ -97,7 +100,7 @@ export interface TableFacts {
 export async function createRecordingTables(tables: OwnedTables, facts: TableFacts, options: TableOptions = {}): Promise<void> {
   const { connection } = tables;
   await connection.run(EVENTS_VIEW);
-  if (options.spans !== false) await createSpansTable(tables.instance, connection, facts.runs);
+  if (options.spans !== false) await createSpansTable(tables.instance, connection, facts.runs, facts.spanCaches);
   await connection.run("CREATE TABLE stored_artifacts (sha256 VARCHAR, stored_bytes BIGINT)");
   if (facts.storedSizes.size) {
     const appender = await connection.createAppender("stored_artifacts");

@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
-import { listSegments, verifySealedSegment } from "./read-run.js";
+import { listSegments, verifySealedSegment, type SegmentFile } from "./read-run.js";
+import { spanCacheUse, type SpanCacheUse } from "./span-cache.js";
 import { lockToReading } from "./read-only.js";
 import type { RunFacts } from "./recording-database.js";
 import { createLinesTable, createRecordingTables, IS_EVENT, newTables, RAW_FROM_LINES, storedArtifactSizes, TYPED_FROM_LINES, type RecordingTables, type TableOptions } from "./recording-tables.js";
@@ -30,28 +31,31 @@ function linesSource(sealed: string[]): string {
  * listed or read is gone by the time it is opened: the run is listed again, so a live run reads
  * as a consistent snapshot and its later seals cannot break a query.
  */
-async function snapshotSegments(runDirs: readonly string[]): Promise<{ sealed: string[]; plainLines: string[] }> {
+async function snapshotSegments(runDirs: readonly string[]): Promise<{ sealed: string[]; plainLines: string[]; segmentsOf: Map<string, SegmentFile[]> }> {
   const sealed: string[] = [];
   const plainLines: string[] = [];
+  const segmentsOf = new Map<string, SegmentFile[]>();
   for (const runDir of runDirs) {
     for (let attempt = 1; ; attempt++) {
       try {
         const run = await snapshotRun(runDir);
         sealed.push(...run.sealed);
         plainLines.push(...run.plainLines);
+        segmentsOf.set(runDir, run.segments);
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt === 5) throw error;
       }
     }
   }
-  return { sealed, plainLines };
+  return { sealed, plainLines, segmentsOf };
 }
 
-async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLines: string[] }> {
+async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLines: string[]; segments: SegmentFile[] }> {
   const sealed: string[] = [];
   const plainLines: string[] = [];
-  for (const segment of await listSegments(runDir)) {
+  const segments = await listSegments(runDir);
+  for (const segment of segments) {
     if (segment.sealed) {
       await verifySealedSegment(segment);
       sealed.push(segment.path);
@@ -60,7 +64,7 @@ async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLin
     const text = await fs.readFile(segment.path, "utf8");
     for (const line of text.slice(0, text.lastIndexOf("\n") + 1).split("\n")) if (line) plainLines.push(line);
   }
-  return { sealed, plainLines };
+  return { sealed, plainLines, segments };
 }
 
 /**
@@ -73,14 +77,18 @@ async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLin
  * tables and nothing else (see `lockToReading`).
  */
 export async function openSegmentTables(storeDir: string, runDirs: readonly string[], options: TableOptions = {}): Promise<RecordingTables> {
-  const { sealed, plainLines } = await snapshotSegments(runDirs);
+  const { sealed, plainLines, segmentsOf } = await snapshotSegments(runDirs);
   const runs = new Map<string, RunFacts>();
+  const spanCaches = new Map<string, SpanCacheUse>();
   const referenced: string[] = [];
   let everyRunEnded = true;
   for (const runDir of runDirs) {
     const manifest = await readRunManifest(runDir).catch(() => undefined);
     if (!manifest) continue;
     runs.set(manifest.runId, manifest);
+    // Only a table that will hold spans reads or writes their cache.
+    const cache = options.spans === false ? undefined : await spanCacheUse(manifest, segmentsOf.get(runDir) ?? []);
+    if (cache) spanCaches.set(manifest.runId, cache);
     referenced.push(...(manifest.artifacts ?? []));
     if (manifest.endedAt === null) everyRunEnded = false;
   }
@@ -99,7 +107,8 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
       await connection.run(TYPED_FROM_LINES);
       await connection.run(RAW_FROM_LINES);
     }
-    await createRecordingTables(tables, { runs, storedSizes }, options);
+    const everyRun = runDirs.length > 0 && spanCaches.size === runDirs.length && [...spanCaches.values()].every((use) => "read" in use);
+    await createRecordingTables(tables, { runs, storedSizes, spanCaches: { uses: spanCaches, everyRun } }, options);
     if (options.readOnly) await lockToReading(connection, sealed);
   } catch (error) {
     tables.close();

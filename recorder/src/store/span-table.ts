@@ -4,15 +4,19 @@ import type { RecordedEvent } from "../format/event.js";
 import { traceEventsOf } from "../format/trace-events.js";
 import { SPANS_TABLE, type RunFacts } from "./recording-database.js";
 import { spanRow } from "./span-rows.js";
-import { sqlList } from "./sql-literal.js";
+import { keepSpanCache, type SpanCacheUse } from "./span-cache.js";
+import { sqlList, sqlString } from "./sql-literal.js";
 
 /**
  * The fields the mapping reads, of the event kinds it reads, in the order it must see them: one
  * JSON array text per event, as handing values over from DuckDB one at a time costs more than
  * one JSON.parse of a short string.
  */
-const TRACED_ROWS = `SELECT runId, CAST(json_array(seq, ts, kind, spanId, parentSpanId, attrs) AS VARCHAR) AS event FROM raw_events
-WHERE kind IN ${sqlList([...TRACED_EVENTS])} ORDER BY runId, seq`;
+function tracedRows(cachedRuns: readonly string[]): string {
+  const skipCached = cachedRuns.length ? ` AND runId NOT IN (SELECT unnest(${sqlList(cachedRuns)}))` : "";
+  return `SELECT runId, CAST(json_array(seq, ts, kind, spanId, parentSpanId, attrs) AS VARCHAR) AS event FROM raw_events
+WHERE kind IN ${sqlList([...TRACED_EVENTS])}${skipCached} ORDER BY runId, seq`;
+}
 
 /** Mapped spans as they end: run, the order the span opened in, its scalar columns as one JSON object, its attributes. */
 const MAPPED = "hx_mapped_spans";
@@ -24,15 +28,27 @@ const STAGED_TYPES = `'{"traceId":"VARCHAR","spanId":"VARCHAR","parentSpanId":"V
 /** Recorded events per span id: the ones that carry it or hang directly under it. */
 const EVENTS_PER_SPAN = "SELECT coalesce(spanId, parentSpanId) AS id, count(*) AS n FROM raw_events WHERE coalesce(spanId, parentSpanId) IS NOT NULL GROUP BY 1";
 
-const FILL_SPANS = `INSERT INTO spans
-SELECT m.run_id, m.r.traceId, m.r.spanId, m.r.parentSpanId, m.r.kind, m.r.name, epoch_ms(m.r.start), epoch_ms(m.r."end"), m.r.duration, m.r.status, m.r.input, m.r.output,
-  coalesce(c.n, 0), m.attrs
+/** The columns of `spans` after the run id, in order (the cache files hold them too, with `ord`). */
+const COLUMNS = "trace_id, span_id, parent_span_id, kind, name, start_ts, end_ts, duration_ms, status, input_tokens, output_tokens, events, attrs";
+
+/** The newly mapped spans as `spans` rows, with the order each opened in (`ord`) to sort and cache them by. */
+const NEW_SPANS = `CREATE TEMP TABLE hx_new_spans AS
+SELECT m.run_id, m.span_ord AS ord, m.r.traceId AS trace_id, m.r.spanId AS span_id, m.r.parentSpanId AS parent_span_id, m.r.kind AS kind, m.r.name AS name,
+  epoch_ms(m.r.start) AS start_ts, epoch_ms(m.r."end") AS end_ts, m.r.duration AS duration_ms, m.r.status AS status, m.r.input AS input_tokens,
+  m.r.output AS output_tokens, coalesce(c.n, 0) AS events, m.attrs::JSON AS attrs
 FROM (SELECT run_id, span_ord, json_transform(scalars, ${STAGED_TYPES}) AS r, attrs FROM ${MAPPED}) m
-LEFT JOIN (${EVENTS_PER_SPAN}) c ON c.id = m.r.spanId ORDER BY m.run_id, m.span_ord`;
+LEFT JOIN (${EVENTS_PER_SPAN}) c ON c.id = m.r.spanId`;
+
+/** Every row into `spans` in the order it always had (by run id, then as the spans opened), cached runs read from their files. */
+function fillSpans(cachedFiles: readonly string[], mapped = true): string {
+  const sources = [...(mapped ? ["hx_new_spans"] : []), ...(cachedFiles.length ? [`read_parquet(${sqlList(cachedFiles)})`] : [])];
+  const union = sources.map((from) => `SELECT run_id, ord, ${COLUMNS} FROM ${from}`).join(" UNION ALL ");
+  return `INSERT INTO spans SELECT run_id, ${COLUMNS} FROM (${union}) ORDER BY run_id, ord`;
+}
 
 const whole = (value: number | null): number | null => (typeof value === "number" && Number.isFinite(value) ? Math.round(value) : null);
 
-/** Appends one span: its scalars as one JSON text (DuckDB types them back in `FILL_SPANS`), as each appended value costs. */
+/** Appends one span: its scalars as one JSON text (DuckDB types them back in `NEW_SPANS`), as each appended value costs. */
 function staged(appender: DuckDBAppender, runId: string, order: number, span: MappedSpan): void {
   const s = spanRow(runId, span, 0);
   const scalars = {
@@ -46,7 +62,7 @@ function staged(appender: DuckDBAppender, runId: string, order: number, span: Ma
   appender.endRow();
 }
 
-/** One event of `TRACED_ROWS` as the recorder stores it (attributes only: the mapping reads no payload). */
+/** One event of `tracedRows` as the recorder stores it (attributes only: the mapping reads no payload). */
 function eventOf(runId: string, text: string): RecordedEvent {
   const [seq, ts, kind, spanId, parentSpanId, attrs] = JSON.parse(text) as [number, number, string, unknown, unknown, unknown];
   return {
@@ -63,10 +79,39 @@ function eventOf(runId: string, text: string): RecordedEvent {
  * run's events go through a `SpanStream` and every span is staged as soon as it ends (on a second
  * connection, the first being busy streaming). DuckDB then counts each span's events (every kind)
  * and writes the rows in the order `spans` always had (by run id, then as the spans opened), so
- * no list of all the events or spans is ever held in JavaScript.
+ * no list of all the events or spans is ever held in JavaScript. An ended run's rows are read
+ * from its span cache when that matches (`span-cache.ts`), and kept there once mapped.
  */
-export async function createSpansTable(instance: DuckDBInstance, connection: DuckDBConnection, runs: ReadonlyMap<string, RunFacts>): Promise<void> {
+export async function createSpansTable(
+  instance: DuckDBInstance,
+  connection: DuckDBConnection,
+  runs: ReadonlyMap<string, RunFacts>,
+  caches: { uses: ReadonlyMap<string, SpanCacheUse>; everyRun: boolean } = { uses: new Map(), everyRun: false },
+): Promise<void> {
+  try {
+    await buildSpansTable(instance, connection, runs, caches);
+  } catch (error) {
+    if (![...caches.uses.values()].some((use) => "read" in use)) throw error;
+    // A cache file DuckDB cannot read as the rows it should hold (damaged, or not ours): map every run, and keep them again.
+    for (const table of ["spans", MAPPED, "hx_new_spans"]) await connection.run(`DROP TABLE IF EXISTS ${table}`);
+    const rewrite = new Map([...caches.uses].map(([runId, use]): [string, SpanCacheUse] => [runId, { write: use.write }]));
+    await buildSpansTable(instance, connection, runs, { uses: rewrite, everyRun: false });
+  }
+}
+
+async function buildSpansTable(
+  instance: DuckDBInstance,
+  connection: DuckDBConnection,
+  runs: ReadonlyMap<string, RunFacts>,
+  caches: { uses: ReadonlyMap<string, SpanCacheUse>; everyRun: boolean },
+): Promise<void> {
+  const cached = [...caches.uses].flatMap(([runId, use]) => ("read" in use ? [{ runId, file: use.read }] : []));
   await connection.run(SPANS_TABLE);
+  if (caches.everyRun) {
+    // Every run's rows are cached: no event is read at all.
+    await connection.run(fillSpans(cached.map((c) => c.file), false));
+    return;
+  }
   await connection.run(`CREATE TABLE ${MAPPED} (run_id VARCHAR, span_ord INTEGER, scalars VARCHAR, attrs VARCHAR)`);
   const writer = await instance.connect();
   try {
@@ -78,7 +123,7 @@ export async function createSpansTable(instance: DuckDBInstance, connection: Duc
       const stream = new SpanStream({ agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false }, (span, order) => staged(appender, runId, order, span));
       current = { runId, stream, ...(run?.traceId ? { traceId: run.traceId } : {}) };
     };
-    const result = await connection.stream(TRACED_ROWS);
+    const result = await connection.stream(tracedRows(cached.map((c) => c.runId)));
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const runIds = chunk.getColumnVector(0);
       const events = chunk.getColumnValues(1);
@@ -95,6 +140,13 @@ export async function createSpansTable(instance: DuckDBInstance, connection: Duc
   } finally {
     writer.closeSync();
   }
-  await connection.run(FILL_SPANS);
+  await connection.run(NEW_SPANS);
   await connection.run(`DROP TABLE ${MAPPED}`);
+  for (const [runId, use] of caches.uses) {
+    if ("read" in use) continue;
+    const copy = (path: string) => connection.run(`COPY (SELECT run_id, ord, ${COLUMNS} FROM hx_new_spans WHERE run_id = ${sqlString(runId)} ORDER BY ord) TO ${sqlString(path)} (FORMAT parquet, COMPRESSION zstd)`);
+    await keepSpanCache(use.write, async (path) => void (await copy(path)));
+  }
+  await connection.run(fillSpans(cached.map((c) => c.file)));
+  await connection.run("DROP TABLE hx_new_spans");
 }

@@ -1,0 +1,86 @@
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FlightRecorderExtension, openSegmentTables, runDirOf } from "../index.js";
+import { echoScript, scriptedAgent } from "../test-support/agents.js";
+import { tempDir } from "../../../test/support/system.js";
+
+async function spanRowsOf(store: string, runDir: string): Promise<unknown[]> {
+  const tables = await openSegmentTables(store, [runDir], { readOnly: true });
+  try {
+    return (await tables.connection.runAndReadAll("SELECT * FROM spans")).getRowObjectsJson();
+  } finally {
+    tables.close();
+  }
+}
+
+const cache = tempDir();
+const previous = process.env.HARNESSX_CACHE_DIR;
+before(() => {
+  process.env.HARNESSX_CACHE_DIR = cache.dir;
+});
+after(() => {
+  if (previous === undefined) delete process.env.HARNESSX_CACHE_DIR;
+  else process.env.HARNESSX_CACHE_DIR = previous;
+  cache.cleanup();
+});
+
+const cachedFiles = (): string[] => readdirSync(join(cache.dir, "spans")).filter((name) => name.endsWith(".parquet")).map((name) => join(cache.dir, "spans", name));
+
+/** Rewrites a cache file with DuckDB (tool spans renamed), as a query that reads the cache would then show. */
+async function renameInCache(store: string, runDir: string, file: string, name: string): Promise<void> {
+  const tables = await openSegmentTables(store, [runDir], { spans: false });
+  try {
+    await tables.connection.run(`COPY (SELECT * REPLACE (CASE WHEN kind = 'tool' THEN '${name}' ELSE name END AS name) FROM read_parquet('${file}')) TO '${file}.new' (FORMAT parquet)`);
+  } finally {
+    tables.close();
+  }
+  writeFileSync(file, readFileSync(`${file}.new`));
+}
+
+describe("an ended run's spans are mapped once, then read from the cache", () => {
+  test("the cached rows are the mapped ones in the same order; a damaged file maps again; the store is not written", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const agent = scriptedAgent(echoScript(3), [new FlightRecorderExtension({ dir })]);
+      const { runId } = await agent.run("go");
+      await agent.close();
+      const runDir = runDirOf(dir, runId);
+      const stored = readdirSync(runDir).sort();
+      const mapped = await spanRowsOf(dir, runDir);
+      assert.equal(mapped.length, 8, "run, 4 model calls, 3 tool calls");
+      const [file] = cachedFiles();
+      assert.ok(file, "the first query kept the rows");
+      assert.deepEqual(await spanRowsOf(dir, runDir), mapped);
+      assert.deepEqual(readdirSync(runDir).sort(), stored, "the run's folder is as the recorder left it");
+
+      // The cache is what the next query reads: rows edited in it show.
+      await renameInCache(dir, runDir, file, "execute_tool edited");
+      assert.ok((await spanRowsOf(dir, runDir)).some((row) => (row as { name: string }).name === "execute_tool edited"));
+
+      // A file that is not rows at all: the query still answers from the events, and keeps them again.
+      writeFileSync(file, "not parquet");
+      assert.deepEqual(await spanRowsOf(dir, runDir), mapped);
+      assert.equal(readFileSync(file).subarray(0, 4).toString(), "PAR1");
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("with HARNESSX_CACHE_DIR=off nothing is kept", async () => {
+    const { dir, cleanup } = tempDir();
+    process.env.HARNESSX_CACHE_DIR = "off";
+    try {
+      const agent = scriptedAgent(echoScript(1), [new FlightRecorderExtension({ dir })]);
+      const { runId } = await agent.run("go");
+      await agent.close();
+      const before = cachedFiles().length;
+      assert.equal((await spanRowsOf(dir, runDirOf(dir, runId))).length, 4);
+      assert.equal(cachedFiles().length, before);
+    } finally {
+      process.env.HARNESSX_CACHE_DIR = cache.dir;
+      cleanup();
+    }
+  });
+});
