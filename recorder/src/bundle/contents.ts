@@ -1,8 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
-import type { RecordedEvent, RunManifest } from "../format/event.js";
+import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
+import { emptySummary } from "../recording/run-recording.js";
 import { BUNDLE_MANIFEST_SCHEMA, parseChecked, RUN_MANIFEST_SCHEMA } from "../format/validate.js";
-import { parseEventLines } from "../store/event-lines.js";
-import { summarize } from "../store/recover.js";
+import { eventLines, parseEventLines } from "../store/event-lines.js";
+import { countEvent } from "../store/recover.js";
 import { referencedArtifacts } from "../store/references.js";
 import { BundleContentError, BundleFormatError, BundleVersionError } from "./errors.js";
 import { BUNDLE_FORMAT, MEMBER, SUPPORTED_BUNDLE_VERSIONS, type BundleManifest } from "./manifest.js";
@@ -30,11 +31,29 @@ export function parseRun(path: string, bytes: Buffer): RunManifest {
   return parsed.value;
 }
 
-/** The events: every line must be an event (a bundle is written whole, so a bad line is damage or tampering). */
-export function parseEvents(path: string, content: Buffer): RecordedEvent[] {
-  const { events, badLines, firstBad } = parseEventLines(content);
-  if (firstBad) throw new BundleContentError(path, MEMBER.events, `line ${firstBad.line}: ${firstBad.problem}${badLines > 1 ? ` (and ${badLines - 1} more bad line(s))` : ""}`);
-  return events;
+/** What a bundle's events add up to: the totals its manifest states, and the artifacts they reference. */
+export interface EventTotals {
+  summary: RunSummary;
+  referenced: Set<string>;
+}
+
+/**
+ * The events, a line at a time: every line must be an event (a bundle is written whole, so a bad
+ * line is damage or tampering). Their totals are added up as they are read; `keep` receives the
+ * events, or none is kept (a check of the bundle holds one line's event at a time).
+ */
+export function tallyEvents(path: string, content: Buffer, keep?: RecordedEvent[]): EventTotals {
+  const totals: EventTotals = { summary: emptySummary(), referenced: new Set() };
+  for (const parsed of eventLines(content)) {
+    if (!("kind" in parsed)) {
+      const more = parseEventLines(content).badLines - 1;
+      throw new BundleContentError(path, MEMBER.events, `line ${parsed.line}: ${parsed.problem}${more > 0 ? ` (and ${more} more bad line(s))` : ""}`);
+    }
+    countEvent(totals.summary, parsed);
+    for (const id of referencedArtifacts([parsed])) totals.referenced.add(id);
+    keep?.push(parsed);
+  }
+  return totals;
 }
 
 /**
@@ -42,12 +61,12 @@ export function parseEvents(path: string, content: Buffer): RecordedEvent[] {
  * run.json, the totals (events, per kind, dropped) the events add up to, and the artifacts the
  * events reference. The exporter computes them from the same events, so any difference is an edit.
  */
-export function checkConsistency(path: string, manifest: BundleManifest, run: RunManifest, events: readonly RecordedEvent[], artifacts: readonly string[]): void {
+export function checkConsistency(path: string, manifest: BundleManifest, run: RunManifest, events: EventTotals, artifacts: readonly string[]): void {
   const claims = manifest.run;
   if (claims.runId !== run.runId || claims.status !== run.status) {
     throw new BundleContentError(path, MEMBER.manifest, `it describes run ${claims.runId} (${claims.status}), ${MEMBER.run} is run ${run.runId} (${run.status})`);
   }
-  const actual = summarize(events);
+  const actual = events.summary;
   const said = { events: claims.summary.events, dropped: manifest.dropped.events, byKind: manifest.countsByKind };
   const found = { events: actual.events, dropped: actual.dropped, byKind: actual.byKind };
   if (!isDeepStrictEqual(said, found) || claims.summary.dropped !== actual.dropped || !isDeepStrictEqual(claims.summary.byKind, actual.byKind)) {
@@ -56,7 +75,7 @@ export function checkConsistency(path: string, manifest: BundleManifest, run: Ru
   // Exactly the artifacts the events reference are inside (a spill as its redacted copy, under the
   // copy's own id), or listed as missing at export time.
   const copies = manifest.spills?.copies ?? {};
-  const referenced = new Set(referencedArtifacts(events).map((id) => copies[id] ?? id));
+  const referenced = new Set([...events.referenced].map((id) => copies[id] ?? id));
   const missing = new Set(manifest.missingArtifacts);
   const absent = [...referenced].find((id) => !artifacts.includes(id) && !missing.has(id));
   if (absent) throw new BundleContentError(path, MEMBER.events, `an event references artifact ${absent}, which is neither inside nor listed as missing`);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { RecordedEvent, RunManifest } from "../format/event.js";
+import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { verifyChecksums } from "./checksums.js";
-import { checkConsistency, parseEvents, parseManifest, parseRun } from "./contents.js";
+import { checkConsistency, parseManifest, parseRun, tallyEvents } from "./contents.js";
 import { BundleChecksumError, BundleFormatError } from "./errors.js";
 import { DEFAULT_BUNDLE_LIMITS, MemberInflater, type BundleLimits } from "./inflate.js";
 import { MEMBER, type BundleManifest } from "./manifest.js";
@@ -15,8 +15,10 @@ export interface OpenedBundle {
   manifest: BundleManifest;
   /** The run's `run.json` as the store held it at export time. */
   run: RunManifest;
-  /** The run's events in `seq` order (as recorded: use `RequestRebuilder` for whole requests). */
+  /** The run's events in `seq` order (as recorded: use `RequestRebuilder` for whole requests); empty with `keepEvents: false`. */
   events: RecordedEvent[];
+  /** What the events add up to, as read (the manifest's totals were checked against it). */
+  summary: RunSummary;
   /** Ids of the artifacts inside. */
   artifacts: string[];
   /** An artifact's uncompressed bytes (verified against its id). */
@@ -29,6 +31,8 @@ export interface OpenedBundle {
 export interface OpenBundleOptions {
   /** What the reader takes at most (defaults in `DEFAULT_BUNDLE_LIMITS`). */
   limits?: Partial<BundleLimits>;
+  /** Keep the events once checked (default true); false to verify a bundle holding one event at a time (`trace verify`). */
+  keepEvents?: boolean;
 }
 
 const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
@@ -52,8 +56,9 @@ export async function openBundle(path: string, options: OpenBundleOptions = {}):
   for (const name of [MEMBER.events, ...artifacts.map(MEMBER.artifact)]) inflater.check(name, members.get(name)!, declared.get(name));
 
   const run = parseRun(path, members.get(MEMBER.run)!);
-  const events = parseEvents(path, await inflater.inflate(MEMBER.events, members.get(MEMBER.events)!, declared.get(MEMBER.events)));
-  checkConsistency(path, manifest, run, events, artifacts);
+  const events: RecordedEvent[] = [];
+  const totals = tallyEvents(path, await inflater.inflate(MEMBER.events, members.get(MEMBER.events)!, declared.get(MEMBER.events)), options.keepEvents === false ? undefined : events);
+  checkConsistency(path, manifest, run, totals, artifacts);
   const readArtifact = async (id: string, using: MemberInflater): Promise<Buffer> => {
     const name = MEMBER.artifact(id);
     const frame = members.get(name);
@@ -68,6 +73,7 @@ export async function openBundle(path: string, options: OpenBundleOptions = {}):
     manifest,
     run,
     events,
+    summary: totals.summary,
     artifacts,
     member: (name) => members.get(name),
     // Each read stands alone: the bundle-wide total was checked when the bundle was opened. A
