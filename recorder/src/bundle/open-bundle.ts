@@ -6,6 +6,7 @@ import { BundleChecksumError, BundleFormatError } from "./errors.js";
 import { DEFAULT_BUNDLE_LIMITS, MemberInflater, type BundleLimits } from "./inflate.js";
 import { MEMBER, type BundleManifest } from "./manifest.js";
 import { readMembers } from "./tar-members.js";
+import { eventLines, lineRanges, skipsPayload, withoutPayload, type SkipPayloads } from "../store/event-lines.js";
 
 /** A bundle read back and verified. */
 export interface OpenedBundle {
@@ -17,6 +18,10 @@ export interface OpenedBundle {
   run: RunManifest;
   /** The run's events in `seq` order (as recorded: use `RequestRebuilder` for whole requests); empty with `keepEvents: false`. */
   events: RecordedEvent[];
+  /** The events again, one at a time (parsed anew from the verified member with `keepEvents: false`), inline payloads left out where `skip` says. */
+  eventsOneByOne(skip?: SkipPayloads): Generator<RecordedEvent>;
+  /** The events member's lines as stored, one at a time. */
+  lines(): Generator<string>;
   /** What the events add up to, as read (the manifest's totals were checked against it). */
   summary: RunSummary;
   /** Ids of the artifacts inside. */
@@ -31,7 +36,11 @@ export interface OpenedBundle {
 export interface OpenBundleOptions {
   /** What the reader takes at most (defaults in `DEFAULT_BUNDLE_LIMITS`). */
   limits?: Partial<BundleLimits>;
-  /** Keep the events once checked (default true); false to verify a bundle holding one event at a time (`trace verify`). */
+  /**
+   * Keep the events as objects once checked (default true). With false the events are checked a
+   * line at a time and only the member's bytes are kept (a third or less of the memory):
+   * `eventsOneByOne` parses them again when asked.
+   */
   keepEvents?: boolean;
 }
 
@@ -57,7 +66,9 @@ export async function openBundle(path: string, options: OpenBundleOptions = {}):
 
   const run = parseRun(path, members.get(MEMBER.run)!);
   const events: RecordedEvent[] = [];
-  const totals = tallyEvents(path, await inflater.inflate(MEMBER.events, members.get(MEMBER.events)!, declared.get(MEMBER.events)), options.keepEvents === false ? undefined : events);
+  const content = await inflater.inflate(MEMBER.events, members.get(MEMBER.events)!, declared.get(MEMBER.events));
+  const keep = options.keepEvents !== false;
+  const totals = tallyEvents(path, content, keep ? events : undefined);
   checkConsistency(path, manifest, run, totals, artifacts);
   const readArtifact = async (id: string, using: MemberInflater): Promise<Buffer> => {
     const name = MEMBER.artifact(id);
@@ -74,6 +85,21 @@ export async function openBundle(path: string, options: OpenBundleOptions = {}):
     run,
     events,
     summary: totals.summary,
+    *eventsOneByOne(skip: SkipPayloads = false) {
+      if (!keep) {
+        // Checked when the bundle was opened: every line is an event.
+        for (const event of eventLines(content, skip)) if ("kind" in event) yield event;
+        return;
+      }
+      for (const event of events) yield event.payload === undefined || !skipsPayload(skip, event) ? event : withoutPayload(event);
+    },
+    *lines() {
+      if (!keep) {
+        for (const [start, end] of lineRanges(content)) yield content.toString("utf8", start, end);
+        return;
+      }
+      for (const event of events) yield JSON.stringify(event);
+    },
     artifacts,
     member: (name) => members.get(name),
     // Each read stands alone: the bundle-wide total was checked when the bundle was opened. A

@@ -57,11 +57,7 @@ export function bundleBacking(opened: OpenedBundle): RecordingBacking {
     bundle: manifest,
     knownSummary: manifest.run.summary,
     async *events(_integrity, read) {
-      const skip = read?.skipPayloads;
-      for (const event of held().events) {
-        if (event.payload === undefined || !skip || (skip !== true && !skip(withoutPayload(event)))) yield event;
-        else yield withoutPayload(event);
-      }
+      yield* held().eventsOneByOne(read?.skipPayloads);
     },
     async artifactBytes(sha256) {
       if (!inside.has(copies[sha256] ?? sha256)) {
@@ -77,17 +73,10 @@ export function bundleBacking(opened: OpenedBundle): RecordingBacking {
       const storedSizes = new Map<string, number>();
       for (const id of current.artifacts) storedSizes.set(id, current.member(MEMBER.artifact(id))?.byteLength ?? 0);
       for (const [id, copy] of Object.entries(copies)) if (storedSizes.has(copy)) storedSizes.set(id, storedSizes.get(copy)!);
-      const lines = current.events.map((event) => JSON.stringify(event));
-      return openLineTables(lines, { runs: new Map([[run.runId, run]]), storedSizes }, options);
+      return openLineTables(current.lines(), { runs: new Map([[run.runId, run]]), storedSizes }, options);
     },
     release() {
       bundle = undefined;
     },
   };
-}
-
-/** The event as a skipped read gives it: everything but its inline payload. */
-function withoutPayload(event: RecordedEvent): RecordedEvent {
-  const { payload: _payload, ...rest } = event;
-  return rest;
 }

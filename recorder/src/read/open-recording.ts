@@ -26,6 +26,6 @@ export interface OpenRecordingOptions extends ResolveSourceOptions {
 export async function openRecording(source: RecordingSource, options: OpenRecordingOptions = {}): Promise<Recording> {
   if (typeof source === "object" && "bundle" in source && typeof source.bundle !== "string") return OpenedRecording.over(bundleBacking(source.bundle));
   const resolved = await resolveRecordingSource(source, options);
-  if (resolved.kind === "bundle") return OpenedRecording.over(bundleBacking(await openBundle(resolved.path, { limits: options.bundleLimits })));
+  if (resolved.kind === "bundle") return OpenedRecording.over(bundleBacking(await openBundle(resolved.path, { limits: options.bundleLimits, keepEvents: false })));
   return OpenedRecording.over(await runBacking(resolved));
 }

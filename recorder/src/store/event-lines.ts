@@ -59,7 +59,7 @@ export function* eventLines(bytes: Buffer, skip: SkipPayloads = false): Generato
     if (nextPayload !== -1 && nextPayload < start) nextPayload = bytes.indexOf(PAYLOAD_KEY, start);
     if (nextPayload !== -1 && nextPayload < end) {
       const head = parseChecked<RecordedEvent>(`${bytes.toString("utf8", start, nextPayload)}}`, EVENT_SCHEMA);
-      if ("value" in head && skips(skip, head.value)) {
+      if ("value" in head && skipsPayload(skip, head.value)) {
         yield head.value;
         continue;
       }
@@ -70,13 +70,21 @@ export function* eventLines(bytes: Buffer, skip: SkipPayloads = false): Generato
     else {
       // Decoded whole (the cut fell inside the attributes): the payload still goes where it would have been skipped.
       const { payload, ...event } = parsed.value;
-      yield skips(skip, event) ? event : { ...event, payload };
+      yield skipsPayload(skip, event) ? event : { ...event, payload };
     }
   }
 }
 
-function skips(skip: SkipPayloads, event: RecordedEvent): boolean {
-  return skip === true || (typeof skip === "function" && skip(event));
+/** True when `skip` says to leave this event's payload out (`event` given without it). */
+export function skipsPayload(skip: SkipPayloads, event: RecordedEvent): boolean {
+  return skip === true || (typeof skip === "function" && skip(withoutPayload(event)));
+}
+
+/** The event without its inline payload. */
+export function withoutPayload(event: RecordedEvent): RecordedEvent {
+  if (event.payload === undefined) return event;
+  const { payload: _payload, ...rest } = event;
+  return rest;
 }
 
 /** Calls `visit` with the byte range and 1-based number of each non-empty line (a last line without newline included). */
@@ -85,7 +93,7 @@ export function forEachLine(bytes: Buffer, visit: (start: number, end: number, l
 }
 
 /** The byte range and 1-based number of each non-empty line, in order. */
-function* lineRanges(bytes: Buffer): Generator<[number, number, number]> {
+export function* lineRanges(bytes: Buffer): Generator<[number, number, number]> {
   let line = 0;
   for (let start = 0; start < bytes.byteLength; ) {
     const newline = bytes.indexOf(0x0a, start);
