@@ -66,9 +66,11 @@ export async function openBundle(path: string, options: OpenBundleOptions = {}):
 
   const run = parseRun(path, members.get(MEMBER.run)!);
   const events: RecordedEvent[] = [];
-  const content = await inflater.inflate(MEMBER.events, members.get(MEMBER.events)!, declared.get(MEMBER.events));
   const keep = options.keepEvents !== false;
-  const totals = tallyEvents(path, content, keep ? events : undefined);
+  const inflated = await inflater.inflate(MEMBER.events, members.get(MEMBER.events)!, declared.get(MEMBER.events));
+  const totals = tallyEvents(path, inflated, keep ? events : undefined);
+  // The member's bytes stay only when the events do not (objects take several times their size).
+  const content = keep ? undefined : inflated;
   checkConsistency(path, manifest, run, totals, artifacts);
   const readArtifact = async (id: string, using: MemberInflater): Promise<Buffer> => {
     const name = MEMBER.artifact(id);
@@ -86,7 +88,7 @@ export async function openBundle(path: string, options: OpenBundleOptions = {}):
     events,
     summary: totals.summary,
     *eventsOneByOne(skip: SkipPayloads = false) {
-      if (!keep) {
+      if (content) {
         // Checked when the bundle was opened: every line is an event.
         for (const event of eventLines(content, skip)) if ("kind" in event) yield event;
         return;
@@ -94,7 +96,7 @@ export async function openBundle(path: string, options: OpenBundleOptions = {}):
       for (const event of events) yield event.payload === undefined || !skipsPayload(skip, event) ? event : withoutPayload(event);
     },
     *lines() {
-      if (!keep) {
+      if (content) {
         for (const [start, end] of lineRanges(content)) yield content.toString("utf8", start, end);
         return;
       }
