@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chownSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FlightRecorderExtension, openSegmentTables, runDirOf } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
@@ -58,6 +58,13 @@ describe("an ended run's spans are mapped once, then read from the cache", () =>
       // The cache is what the next query reads: rows edited in it show.
       await renameInCache(dir, runDir, file, "execute_tool edited");
       assert.ok((await spanRowsOf(dir, runDir)).some((row) => (row as { name: string }).name === "execute_tool edited"));
+
+      // A file another user owns is not read (its name is no secret): the rows are mapped and kept anew.
+      if (process.getuid?.() === 0) {
+        chownSync(file, 4242, 4242);
+        assert.deepEqual(await spanRowsOf(dir, runDir), mapped);
+        assert.equal(statSync(file).uid, 0, "replaced by this user's own file");
+      } else console.log("# skipped the other-owner case: changing a file's owner needs root");
 
       // A file that is not rows at all: the query still answers from the events, and keeps them again.
       writeFileSync(file, "not parquet");

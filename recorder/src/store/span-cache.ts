@@ -47,10 +47,13 @@ export async function spanCacheUse(run: RunManifest, segments: readonly SegmentF
   if (!dir || run.endedAt === null || run.endedAt === undefined || run.status === "running" || run.status === "crashed") return undefined;
   if (segments.length === 0 || segments.some((s) => !s.sealed || !s.info)) return undefined;
   const file = join(dir, "spans", `${cacheKey(segments)}.parquet`);
+  // Its name is public knowledge (versions and segment hashes): only a file this user wrote is read.
+  const ours = await fs.stat(file).then((stat) => stat.isFile() && (process.getuid === undefined || stat.uid === process.getuid()), () => false);
+  if (!ours) return { write: { file } };
   const now = new Date();
   // Touched on use, so the files pruned first are the ones least recently read.
-  const found = await fs.utimes(file, now, now).then(() => true, () => false);
-  return found ? { read: file, write: { file } } : { write: { file } };
+  await fs.utimes(file, now, now).catch(() => undefined);
+  return { read: file, write: { file } };
 }
 
 /**
