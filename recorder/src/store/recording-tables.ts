@@ -88,7 +88,7 @@ export interface TableFacts {
   runs: ReadonlyMap<string, RunFacts>;
   /** Compressed size of every artifact present, by the id the events name. */
   storedSizes: ReadonlyMap<string, number>;
-  /** Runs whose spans are read from, or written to, their cache (ended runs of a store); `everyRun` when every run's are read from it. */
+  /** Runs whose spans are read from, or written to, their cache (ended runs of a store); `everyRun` when every run of the tables has a use. */
   spanCaches?: { uses: ReadonlyMap<string, SpanCacheUse>; everyRun: boolean };
 }
 
@@ -97,10 +97,11 @@ export interface TableFacts {
  * one mapping, what the live exporters send: the events' summary attributes are read by DuckDB,
  * mapped in JavaScript and appended) and `artifacts` (every artifact the events reference).
  */
-export async function createRecordingTables(tables: OwnedTables, facts: TableFacts, options: TableOptions = {}): Promise<void> {
+export async function createRecordingTables(tables: OwnedTables, facts: TableFacts, options: TableOptions = {}): Promise<string[]> {
   const { connection } = tables;
   await connection.run(EVENTS_VIEW);
-  if (options.spans !== false) await createSpansTable(tables.instance, connection, facts.runs, facts.spanCaches);
+  // The cache files `spans` reads, when it is a view over them (they must stay readable once locked).
+  const spanFiles = options.spans !== false ? await createSpansTable(tables.instance, connection, facts.runs, facts.spanCaches) : [];
   await connection.run("CREATE TABLE stored_artifacts (sha256 VARCHAR, stored_bytes BIGINT)");
   if (facts.storedSizes.size) {
     const appender = await connection.createAppender("stored_artifacts");
@@ -112,6 +113,7 @@ export async function createRecordingTables(tables: OwnedTables, facts: TableFac
     appender.closeSync();
   }
   await connection.run(ARTIFACTS_VIEW);
+  return spanFiles;
 }
 
 /**

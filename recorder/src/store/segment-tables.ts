@@ -107,9 +107,9 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
       await connection.run(TYPED_FROM_LINES);
       await connection.run(RAW_FROM_LINES);
     }
-    const everyRun = runDirs.length > 0 && spanCaches.size === runDirs.length && [...spanCaches.values()].every((use) => "read" in use);
-    await createRecordingTables(tables, { runs, storedSizes, spanCaches: { uses: spanCaches, everyRun } }, options);
-    if (options.readOnly) await lockToReading(connection, sealed);
+    const everyRun = runDirs.length > 0 && spanCaches.size === runDirs.length;
+    const spanFiles = await createRecordingTables(tables, { runs, storedSizes, spanCaches: { uses: spanCaches, everyRun } }, options);
+    if (options.readOnly) await lockToReading(connection, [...sealed, ...spanFiles]);
   } catch (error) {
     tables.close();
     throw error;

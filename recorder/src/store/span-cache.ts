@@ -58,18 +58,20 @@ export async function spanCacheUse(run: RunManifest, segments: readonly SegmentF
 
 /**
  * Keeps the rows `copyTo` writes as a cache file: written to a temporary name, then renamed into
- * place. Best effort: where the cache cannot be written (read-only, full) nothing is kept and
+ * place; true when the file is there afterwards (pruning may drop a file bigger than the cache). Best effort: where the cache cannot be written (read-only, full) nothing is kept and
  * the next query maps again.
  */
-export async function keepSpanCache(target: SpanCacheTarget, copyTo: (path: string) => Promise<void>): Promise<void> {
+export async function keepSpanCache(target: SpanCacheTarget, copyTo: (path: string) => Promise<void>): Promise<boolean> {
   const temp = `${target.file}.tmp-${process.pid}`;
   try {
     await fs.mkdir(join(target.file, ".."), { recursive: true });
     await copyTo(temp);
     await fs.rename(temp, target.file);
     await prune(join(target.file, ".."));
+    return await fs.access(target.file).then(() => true, () => false);
   } catch {
     // Only a cache: the rows were mapped and are in the table either way.
+    return false;
   } finally {
     await fs.rm(temp, { force: true }).catch(() => undefined);
   }

@@ -39,9 +39,17 @@ SELECT m.run_id, m.span_ord AS ord, m.r.traceId AS trace_id, m.r.spanId AS span_
 FROM (SELECT run_id, span_ord, json_transform(scalars, ${STAGED_TYPES}) AS r, attrs FROM ${MAPPED}) m
 LEFT JOIN (${EVENTS_PER_SPAN}) c ON c.id = m.r.spanId`;
 
+/** `spans` as a view over cache files: the rows read where they lie, typed as the table, in its order. */
+function cachedView(files: readonly string[]): string {
+  return `CREATE VIEW spans AS SELECT run_id::VARCHAR AS run_id, trace_id::VARCHAR AS trace_id, span_id::VARCHAR AS span_id, parent_span_id::VARCHAR AS parent_span_id,
+  kind::VARCHAR AS kind, name::VARCHAR AS name, start_ts::TIMESTAMP_MS AS start_ts, end_ts::TIMESTAMP_MS AS end_ts, duration_ms::DOUBLE AS duration_ms,
+  status::VARCHAR AS status, input_tokens::BIGINT AS input_tokens, output_tokens::BIGINT AS output_tokens, events::BIGINT AS events, attrs::JSON AS attrs
+FROM read_parquet(${sqlList(files)}) ORDER BY run_id, ord`;
+}
+
 /** Every row into `spans` in the order it always had (by run id, then as the spans opened), cached runs read from their files. */
-function fillSpans(cachedFiles: readonly string[], mapped = true): string {
-  const sources = [...(mapped ? ["hx_new_spans"] : []), ...(cachedFiles.length ? [`read_parquet(${sqlList(cachedFiles)})`] : [])];
+function fillSpans(cachedFiles: readonly string[]): string {
+  const sources = ["hx_new_spans", ...(cachedFiles.length ? [`read_parquet(${sqlList(cachedFiles)})`] : [])];
   const union = sources.map((from) => `SELECT run_id, ord, ${COLUMNS} FROM ${from}`).join(" UNION ALL ");
   return `INSERT INTO spans SELECT run_id, ${COLUMNS} FROM (${union}) ORDER BY run_id, ord`;
 }
@@ -87,16 +95,23 @@ export async function createSpansTable(
   connection: DuckDBConnection,
   runs: ReadonlyMap<string, RunFacts>,
   caches: { uses: ReadonlyMap<string, SpanCacheUse>; everyRun: boolean } = { uses: new Map(), everyRun: false },
-): Promise<void> {
+): Promise<string[]> {
   try {
-    await buildSpansTable(instance, connection, runs, caches);
+    return await buildSpansTable(instance, connection, runs, caches);
   } catch (error) {
     if (![...caches.uses.values()].some((use) => "read" in use)) throw error;
     // A cache file DuckDB cannot read as the rows it should hold (damaged, or not ours): map every run, and keep them again.
-    for (const table of ["spans", MAPPED, "hx_new_spans"]) await connection.run(`DROP TABLE IF EXISTS ${table}`);
+    for (const drop of ["DROP VIEW IF EXISTS spans", "DROP TABLE IF EXISTS spans", `DROP TABLE IF EXISTS ${MAPPED}`, "DROP TABLE IF EXISTS hx_new_spans"]) await connection.run(drop).catch(() => undefined);
     const rewrite = new Map([...caches.uses].map(([runId, use]): [string, SpanCacheUse] => [runId, { write: use.write }]));
-    await buildSpansTable(instance, connection, runs, { uses: rewrite, everyRun: false });
+    return buildSpansTable(instance, connection, runs, { uses: rewrite, everyRun: caches.everyRun });
   }
+}
+
+/** Makes `spans` a view over the cache files, checked to read as its rows (their schema and count); returns the files. */
+async function viewOver(connection: DuckDBConnection, files: string[]): Promise<string[]> {
+  await connection.run(cachedView(files));
+  await connection.run("SELECT count(*) FROM spans");
+  return files;
 }
 
 async function buildSpansTable(
@@ -104,14 +119,10 @@ async function buildSpansTable(
   connection: DuckDBConnection,
   runs: ReadonlyMap<string, RunFacts>,
   caches: { uses: ReadonlyMap<string, SpanCacheUse>; everyRun: boolean },
-): Promise<void> {
+): Promise<string[]> {
   const cached = [...caches.uses].flatMap(([runId, use]) => ("read" in use ? [{ runId, file: use.read }] : []));
-  await connection.run(SPANS_TABLE);
-  if (caches.everyRun) {
-    // Every run's rows are cached: no event is read at all.
-    await connection.run(fillSpans(cached.map((c) => c.file), false));
-    return;
-  }
+  // Every run's rows are cached: no event is read at all, and no row is copied into memory.
+  if (caches.everyRun && cached.length === caches.uses.size) return viewOver(connection, cached.map((c) => c.file));
   await connection.run(`CREATE TABLE ${MAPPED} (run_id VARCHAR, span_ord INTEGER, scalars VARCHAR, attrs VARCHAR)`);
   const writer = await instance.connect();
   try {
@@ -142,11 +153,19 @@ async function buildSpansTable(
   }
   await connection.run(NEW_SPANS);
   await connection.run(`DROP TABLE ${MAPPED}`);
+  const files = cached.map((c) => c.file);
   for (const [runId, use] of caches.uses) {
     if ("read" in use) continue;
     const copy = (path: string) => connection.run(`COPY (SELECT run_id, ord, ${COLUMNS} FROM hx_new_spans WHERE run_id = ${sqlString(runId)} ORDER BY ord) TO ${sqlString(path)} (FORMAT parquet, COMPRESSION zstd)`);
-    await keepSpanCache(use.write, async (path) => void (await copy(path)));
+    if (await keepSpanCache(use.write, async (path) => void (await copy(path)))) files.push(use.write.file);
   }
+  if (caches.everyRun && files.length === caches.uses.size) {
+    // Every run's rows are now in the cache: the table is read from there, and the mapped copy freed.
+    await connection.run("DROP TABLE hx_new_spans");
+    return viewOver(connection, files);
+  }
+  await connection.run(SPANS_TABLE);
   await connection.run(fillSpans(cached.map((c) => c.file)));
   await connection.run("DROP TABLE hx_new_spans");
+  return [];
 }
