@@ -1,5 +1,5 @@
 import type { ExtensionSummary, RedactionDescription, ToolSummary } from "@harnessx/core";
-import type { RunRollup } from "./run-rollup.js";
+import type { RunRollup } from "./rollup-types.js";
 
 /** Version of the event line format (`v` of every line). */
 export const EVENT_FORMAT_VERSION = 1;

@@ -1,0 +1,44 @@
+import type { LatencySketchData } from "./latency-sketch.js";
+
+/** Model calls of one model in a `RunRollup`. */
+export interface ModelRollup {
+  /** Replies received (`llm_response` events). */
+  calls: number;
+  /** Input tokens of those replies, summed. */
+  inputTokens: number;
+  /** Output tokens of those replies, summed. */
+  outputTokens: number;
+}
+
+/** Finished calls of one tool in a `RunRollup`. */
+export interface ToolRollup {
+  /** Calls that finished (`tool_call_end` events). */
+  calls: number;
+  /** Calls that did not execute cleanly (`isErrorEvent`). */
+  errors: number;
+  /** Their durations in milliseconds. */
+  latency: LatencySketchData;
+}
+
+/**
+ * What `trace summary` shows of a run beyond `RunSummary`, kept as the run is recorded so an
+ * ended run's summary reads `run.json` alone instead of every event. Written by the recorder,
+ * by `recover` and by `SealedRunWriter`; absent in older recordings (readers then scan).
+ */
+export interface RunRollup {
+  /** Bytes per event kind: each line with its newline, plus a payload stored aside. */
+  bytesByKind: Record<string, number>;
+  /** Per model (`attrs.model` of each reply, `unknown` when absent). */
+  models: Record<string, ModelRollup>;
+  /** Per tool (`attrs.toolName` of each finished call, `unknown` when absent). */
+  tools: Record<string, ToolRollup>;
+  /** Results spilled by `read_result` (CUSTOM `spill` events). */
+  spills: {
+    /** Results spilled. */
+    count: number;
+    /** Their bytes, as the spill events report them. */
+    bytes: number;
+  };
+  /** Values redacted at the source (paths listed on the events). */
+  redactedValues: number;
+}
