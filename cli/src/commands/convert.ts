@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { SpanStream, type MappedSpan } from "@harnessx/core";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
 import { escapeJsonControls, terminalSafe } from "../output/terminal-safe.js";
@@ -24,12 +25,18 @@ export const convertCommand: CommandSpec = {
     await using recording = await openTarget(ctx, text);
     const progress = ctx.progress(`convert to ${String(options.to)}`, "events");
     progress.total(recording.summary.events);
-    const { events } = await recording.traceEvents({ onEvent: () => progress.tick() });
+    const convertOptions = { agent: { name: recording.run.agent, sessionId: recording.run.sessionId }, captureContent: Boolean(options.content), keepDetail: false };
+    // Events are mapped as they are read: a long run's spans are held, never its events with their payloads.
+    const spans: MappedSpan[] = [];
+    const stream = new SpanStream(convertOptions, (span, order) => {
+      spans[order] = span;
+    });
+    for await (const event of recording.eachTraceEvent({ onEvent: () => progress.tick() })) stream.push(event);
+    stream.end();
     progress.stop();
-    const convertOptions = { agent: { name: recording.run.agent, sessionId: recording.run.sessionId }, captureContent: Boolean(options.content) };
     // Loaded on demand: the OpenTelemetry and LangSmith libraries cost every other command startup time.
-    const { toChromeTrace, toOtlpJsonLines } = await import("@harnessx/exporters/convert");
-    const body = options.to === "otlp" ? toOtlpJsonLines(events, convertOptions) : JSON.stringify(toChromeTrace(events, convertOptions));
+    const { spansToChromeTrace, spansToOtlpJsonLines } = await import("@harnessx/exporters/convert");
+    const body = options.to === "otlp" ? spansToOtlpJsonLines(spans) : JSON.stringify(spansToChromeTrace(spans));
     if (!out) {
       const json = escapeJsonControls(body);
       ctx.io.stdout.write(json.endsWith("\n") ? json : `${json}\n`);

@@ -56,7 +56,7 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
   const { run } = recording;
   // One event at a time: each payload is packed (compressed, long texts shared) as it is read,
   // so the report of a long run never holds its payloads in memory.
-  const packer = new PayloadPacker();
+  const packer = new PayloadPacker({ background: true });
   const reportEvents: ReportEvent[] = [];
   const errorsBySpan = new Map<string, Failure>();
   // The spans come from the same pass (as `Recording.spans()` makes them: the mapping reads attributes only).
@@ -66,6 +66,7 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
     attributed.push(attrsOnly);
     const payload = await recording.payloadOf(event).catch((error: unknown) => ({ unavailable: (error as Error).message }));
     packer.add(payload);
+    await packer.room();
     const spanId = event.spanId ?? event.parentSpanId;
     const note = noteOf(event);
     const errorClass = event.kind === "error" ? str(event.attrs.errorName) : undefined;
@@ -104,6 +105,6 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
     },
     spans,
     events: reportEvents,
-    payloads: packer.finish(),
+    payloads: await packer.finished(),
   };
 }

@@ -74,8 +74,12 @@ function processName(run: MappedSpan): string {
  * reply to the tool calls it asked for, instant events for retries,
  * recoveries and denials, and `M` records naming processes and tracks.
  */
-export function toChromeTrace(events: readonly TraceEvent[], options: MapSpansOptions = {}): ChromeTrace {
-  const spans = mapSpans(events, options);
+export function toChromeTrace(events: Iterable<TraceEvent>, options: MapSpansOptions = {}): ChromeTrace {
+  return spansToChromeTrace(mapSpans(events, { keepDetail: false, ...options }));
+}
+
+/** `toChromeTrace` of spans already mapped (core's `SpanStream` over a recording read one event at a time). */
+export function spansToChromeTrace(spans: readonly MappedSpan[]): ChromeTrace {
   const t0 = spans.reduce((min, s) => Math.min(min, s.startMs), Number.POSITIVE_INFINITY);
   const us = (ms: number) => Math.round((ms - t0) * 1000);
   const out: TraceEventEntry[] = [];

@@ -6,7 +6,8 @@ import { OpenTelemetryExtension } from "../otel/extension.js";
 import { setupTelemetry } from "../otel-setup/setup.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../test-support/otlp-receiver.js";
 import { scenarioAgent } from "../test-support/scenario.js";
-import { parseOtlpJson, toOtlpJsonLines, type OtlpSpan } from "./otlp-json.js";
+import { parseOtlpJson, spansToOtlpJsonLines, toOtlpJsonLines, type OtlpSpan } from "./otlp-json.js";
+import type { MappedSpan } from "@harnessx/core";
 import { toChromeTrace, type TraceEventEntry } from "./chrome-trace.js";
 import { loadRecording, recordScenario, type LoadedRecording } from "../test-support/recording.js";
 
@@ -168,5 +169,32 @@ describe("a recording made without content still converts", () => {
     } finally {
       cleanup();
     }
+  });
+});
+
+describe("a long run's trace", () => {
+  test("is written in lines of at most 1,000 spans that read back as every span, in order", () => {
+    const traceId = "ab".repeat(16);
+    const spans: MappedSpan[] = Array.from({ length: 2_345 }, (_, i) => ({
+      traceId,
+      spanId: (i + 1).toString(16).padStart(16, "0"),
+      ...(i > 0 ? { parentSpanId: "1".padStart(16, "0") } : {}),
+      name: i === 0 ? "invoke_agent long" : `execute_tool t${i}`,
+      kind: "INTERNAL",
+      role: i === 0 ? "agent" : "tool",
+      startMs: 1_700_000_000_000 + i,
+      endMs: 1_700_000_000_000 + i + 0.5,
+      attributes: { "gen_ai.tool.name": `t${i}` },
+      events: [],
+      detail: i === 0 ? { role: "agent", start: { runId: "run_long", input: "", model: "m" } } : { role: "tool", toolCall: { id: `c${i}`, name: `t${i}`, input: {} } },
+    }) as MappedSpan);
+    const text = spansToOtlpJsonLines(spans, { serviceName: "long" });
+    const lines = text.trim().split("\n");
+    assert.equal(lines.length, 3);
+    const perLine = lines.map((line) => parseOtlpJson(line).length);
+    assert.deepEqual(perLine, [1_000, 1_000, 345]);
+    const back = parseOtlpJson(text);
+    assert.deepEqual(back.map((s) => s.spanId), spans.map((s) => s.spanId));
+    assert.ok(back.every((s) => s.traceId === traceId && s.serviceName === "long"));
   });
 });

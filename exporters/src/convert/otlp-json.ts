@@ -1,21 +1,34 @@
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { mapSpans, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
+import { mapSpans, type MappedSpan, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
 import { toReadableSpans } from "./readable.js";
 
 /** Options of `toOtlpJsonLines`: how the recording becomes spans, and the resource they belong to. */
-export interface OtlpConvertOptions extends MapSpansOptions {
+export interface OtlpConvertOptions extends MapSpansOptions, OtlpLinesOptions {}
+
+/** Options of `spansToOtlpJsonLines`. */
+export interface OtlpLinesOptions {
   /** `service.name` of the resource. Default "harnessx". */
   serviceName?: string;
 }
 
+/** Spans per line: a long run's trace is written in parts, as an OTel file exporter writes one batch per line. */
+const SPANS_PER_LINE = 1_000;
+
 /**
- * OTLP JSON Lines: one `TracesData` object per line (one line per run), hex
- * ids and nanosecond strings, as the OpenTelemetry file exporter writes and
- * Jaeger imports. Serialized by OpenTelemetry's own JSON trace serializer.
+ * OTLP JSON Lines: `TracesData` objects, one per line (a run's spans on one line, or on several
+ * of at most 1,000 spans for a long run), hex ids and nanosecond strings, as the OpenTelemetry
+ * file exporter writes and Jaeger imports. Serialized by OpenTelemetry's own JSON trace serializer.
  */
-export function toOtlpJsonLines(events: readonly TraceEvent[], options: OtlpConvertOptions = {}): string {
-  const spans = mapSpans(events, options);
-  const byTrace = new Map<string, typeof spans>();
+export function toOtlpJsonLines(events: Iterable<TraceEvent>, options: OtlpConvertOptions = {}): string {
+  return spansToOtlpJsonLines(mapSpans(events, { keepDetail: false, ...options }), options);
+}
+
+/**
+ * `toOtlpJsonLines` of spans already mapped: by core's `SpanStream` over a recording read one
+ * event at a time (`Recording.eachTraceEvent`), so a long run is converted without holding its events.
+ */
+export function spansToOtlpJsonLines(spans: readonly MappedSpan[], options: OtlpLinesOptions = {}): string {
+  const byTrace = new Map<string, MappedSpan[]>();
   for (const s of spans) {
     const list = byTrace.get(s.traceId) ?? [];
     list.push(s);
@@ -24,8 +37,10 @@ export function toOtlpJsonLines(events: readonly TraceEvent[], options: OtlpConv
   const decoder = new TextDecoder();
   const lines: string[] = [];
   for (const group of byTrace.values()) {
-    const bytes = JsonTraceSerializer.serializeRequest(toReadableSpans(group, options.serviceName ?? "harnessx"));
-    if (bytes) lines.push(decoder.decode(bytes));
+    for (let from = 0; from < group.length; from += SPANS_PER_LINE) {
+      const bytes = JsonTraceSerializer.serializeRequest(toReadableSpans(group.slice(from, from + SPANS_PER_LINE), options.serviceName ?? "harnessx"));
+      if (bytes) lines.push(decoder.decode(bytes));
+    }
   }
   return lines.length ? `${lines.join("\n")}\n` : "";
 }

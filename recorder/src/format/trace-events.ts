@@ -38,27 +38,44 @@ export interface RecordedTraceEvents {
  * span identity the recording holds, so mapped spans keep the ids the live trace had.
  */
 export function traceEventsOf(recorded: Iterable<RecordedEvent>, options: TraceEventsOptions = {}): RecordedTraceEvents {
-  const rebuilder = new RequestRebuilder();
+  const reader = new TraceEventReader(options);
   const events: TraceEvent[] = [];
-  let skipped = 0;
   for (const raw of recorded) {
-    if (!HOOK_KINDS.has(raw.kind)) continue;
+    const event = reader.read(raw);
+    if (event) events.push(event);
+  }
+  return { events, skipped: reader.skipped };
+}
+
+/**
+ * `traceEventsOf` one recorded event at a time, for a recording read as a stream: what it
+ * returns depends only on the events read before (requests are rebuilt from them).
+ */
+export class TraceEventReader {
+  /** Hook events left out so far because their payload was not available. */
+  skipped = 0;
+  private readonly rebuilder = new RequestRebuilder();
+
+  constructor(private readonly options: TraceEventsOptions = {}) {}
+
+  /** The hook event a recorded event stands for; undefined for events that are not hook events, or have no payload. */
+  read(raw: RecordedEvent): TraceEvent | undefined {
+    if (!HOOK_KINDS.has(raw.kind)) return undefined;
     let data: unknown;
-    if (options.attrsOnly) data = factsFromAttrs(raw);
+    if (this.options.attrsOnly) data = factsFromAttrs(raw);
     else if (raw.payload === undefined || raw.payload === null) {
-      skipped++;
-      continue;
+      this.skipped++;
+      return undefined;
     } else {
-      const event = raw.kind === "llm_request" ? rebuilder.apply(raw) : raw;
+      const event = raw.kind === "llm_request" ? this.rebuilder.apply(raw) : raw;
       // AGENT_START's recorded payload leaves out the run id its line carries; the mapping reads it there.
       data = event.kind === "llm_request" ? requestFacts(event.payload, event.attrs) : event.kind === "agent_start" && isRecord(event.payload) ? { runId: event.runId, ...event.payload } : event.payload;
     }
-    if (data === undefined) continue;
-    const span = spanOf(raw, options.traceId);
+    if (data === undefined) return undefined;
+    const span = spanOf(raw, this.options.traceId);
     // A recorded payload is the hook payload after JSON: the mapping reads it as such.
-    events.push({ kind: raw.kind as HookEvent, ts: raw.ts, runId: raw.runId, ...(span ? { span } : {}), data } as TraceEvent);
+    return { kind: raw.kind as HookEvent, ts: raw.ts, runId: raw.runId, ...(span ? { span } : {}), data } as TraceEvent;
   }
-  return { events, skipped };
 }
 
 /** The hook payload as far as an event line's attributes tell it (see `eventContent`, which writes them). */

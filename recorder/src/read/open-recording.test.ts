@@ -95,6 +95,11 @@ describe("openRecording reads a run and its bundle alike", () => {
     assert.ok(spans.every((s) => s.traceId === recording.run.traceId));
     assert.ok(spans.some((s) => s.name === "execute_tool big"));
     assert.ok((await recording.artifacts.list()).includes(spilled));
+    const streamed = [];
+    for await (const event of recording.eachTraceEvent()) streamed.push(event);
+    const { events: traced } = await recording.traceEvents();
+    assert.ok(traced.some((e) => e.kind === "llm_request"));
+    assert.deepEqual(streamed, traced, "one at a time, the same hook events as all together");
   });
 
   test("the DuckDB tables are the documented ones, and read-only when asked", async () => {

@@ -1,7 +1,8 @@
+import type { TraceEvent } from "@harnessx/core";
 import type { BundleManifest } from "../bundle/manifest.js";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { RequestRebuilder } from "../format/request-rebuilder.js";
-import { traceEventsOf, type RecordedTraceEvents } from "../format/trace-events.js";
+import { TraceEventReader, type RecordedTraceEvents } from "../format/trace-events.js";
 import { emptySummary } from "../recording/run-recording.js";
 import type { RunIntegrity } from "../store/read-run.js";
 import { countEvent } from "../store/recover.js";
@@ -10,7 +11,7 @@ import type { RecordingTables } from "../store/recording-tables.js";
 import { spanRows, type SpanRow } from "../store/span-rows.js";
 import type { RecordingBacking } from "./backing.js";
 import { RecordingClosedError } from "./errors.js";
-import type { Recording, RecordingArtifacts, RecordingDatabaseOptions, RecordingEventsOptions, RecordingIntegrity } from "./recording.js";
+import type { Recording, RecordingArtifacts, RecordingDatabaseOptions, RecordingEventsOptions, RecordingIntegrity, TraceEventsReadOptions } from "./recording.js";
 import type { ResolvedSource } from "./source.js";
 
 /** A payload's JSON text parsed; text that is not JSON stays text. */
@@ -89,13 +90,23 @@ export class OpenedRecording implements Recording {
     return spanRows(events, new Map([[this.run.runId, this.run]]));
   }
 
-  async traceEvents(options: { onEvent?: (event: RecordedEvent) => void } = {}): Promise<RecordedTraceEvents> {
-    const events: RecordedEvent[] = [];
+  async traceEvents(options: TraceEventsReadOptions = {}): Promise<RecordedTraceEvents> {
+    const reader = new TraceEventReader({ traceId: this.run.traceId });
+    const events: TraceEvent[] = [];
+    for await (const event of this.traceEventStream(reader, options)) events.push(event);
+    return { events, skipped: reader.skipped };
+  }
+
+  eachTraceEvent(options: TraceEventsReadOptions = {}): AsyncIterable<TraceEvent> {
+    return this.traceEventStream(new TraceEventReader({ traceId: this.run.traceId }), options);
+  }
+
+  private async *traceEventStream(reader: TraceEventReader, options: TraceEventsReadOptions): AsyncGenerator<TraceEvent> {
     for await (const event of this.events({ payloads: true, readAhead: true })) {
-      events.push(event);
       options.onEvent?.(event);
+      const traced = reader.read(event);
+      if (traced) yield traced;
     }
-    return traceEventsOf(events, { traceId: this.run.traceId });
   }
 
   async payloadOf(event: RecordedEvent): Promise<unknown> {

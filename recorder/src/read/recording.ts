@@ -1,3 +1,4 @@
+import type { TraceEvent } from "@harnessx/core";
 import type { BundleManifest } from "../bundle/manifest.js";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import type { RecordedTraceEvents } from "../format/trace-events.js";
@@ -21,6 +22,12 @@ export interface RecordingEventsOptions {
   skipPayloads?: SkipPayloads;
   /** Decompress a run's next segment while this one is read, for a reader that reads to the end. Default false (a reader that stops at a page decompresses no more than it reads). */
   readAhead?: boolean;
+}
+
+/** What `traceEvents` and `eachTraceEvent` take. */
+export interface TraceEventsReadOptions {
+  /** Called with each recorded event as it is read (progress). */
+  onEvent?: (event: RecordedEvent) => void;
 }
 
 /** What a reader had to cut or skip: torn bytes and bad lines of a store's segments (always 0 for a bundle, which is refused when damaged). */
@@ -70,7 +77,12 @@ export interface Recording extends AsyncDisposable {
    * back, requests whole, with the run's span identity. Feed them to `toOtlpJsonLines`,
    * `toChromeTrace`, `mapSpans` or the push functions.
    */
-  traceEvents(options?: { onEvent?: (event: RecordedEvent) => void }): Promise<RecordedTraceEvents>;
+  traceEvents(options?: TraceEventsReadOptions): Promise<RecordedTraceEvents>;
+  /**
+   * The same hook events one at a time, as they are read: for a long run, feed them to core's
+   * `SpanStream` and hold only the spans, never every event with its payload.
+   */
+  eachTraceEvent(options?: TraceEventsReadOptions): AsyncIterable<TraceEvent>;
   /** An event's payload: inline, or its artifact read and parsed (text that is not JSON comes back as a string). */
   payloadOf(event: RecordedEvent): Promise<unknown>;
   /** The artifacts the events reference, read from the store or from the bundle. */

@@ -1,7 +1,7 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { SpanStream, TRACED_EVENTS, type MappedSpan } from "@harnessx/core";
 import type { RecordedEvent } from "../format/event.js";
-import { traceEventsOf } from "../format/trace-events.js";
+import { TraceEventReader } from "../format/trace-events.js";
 import { SPANS_TABLE, type RunFacts } from "./recording-database.js";
 import { spanRow } from "./span-rows.js";
 import { keepSpanCache, type SpanCacheUse } from "./span-cache.js";
@@ -127,12 +127,12 @@ async function buildSpansTable(
   const writer = await instance.connect();
   try {
     const appender = await writer.createAppender(MAPPED);
-    let current: { runId: string; stream: SpanStream; traceId?: string } | undefined;
+    let current: { runId: string; stream: SpanStream; reader: TraceEventReader } | undefined;
     const startRun = (runId: string) => {
       current?.stream.end();
       const run = runs.get(runId);
       const stream = new SpanStream({ agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false }, (span, order) => staged(appender, runId, order, span));
-      current = { runId, stream, ...(run?.traceId ? { traceId: run.traceId } : {}) };
+      current = { runId, stream, reader: new TraceEventReader({ ...(run?.traceId ? { traceId: run.traceId } : {}), attrsOnly: true }) };
     };
     const result = await connection.stream(tracedRows(cached.map((c) => c.runId)));
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
@@ -143,7 +143,8 @@ async function buildSpansTable(
       for (let i = 0; i < chunk.rowCount; i++) {
         const runId = oneRun ?? String(runIds.getItem(i));
         if (current?.runId !== runId) startRun(runId);
-        for (const traced of traceEventsOf([eventOf(runId, String(events[i]))], { traceId: current!.traceId, attrsOnly: true }).events) current!.stream.push(traced);
+        const traced = current!.reader.read(eventOf(runId, String(events[i])));
+        if (traced) current!.stream.push(traced);
       }
     }
     current?.stream.end();

@@ -6,7 +6,7 @@ import { SpanStream, type MapSpansOptions } from "./span-stream.js";
  * The spans of a run's events, in the order they opened: the same mapping the live exporters
  * use, fed events in order. Spans still open at the end end at the last event.
  */
-export function mapSpans(events: readonly TraceEvent[], options: MapSpansOptions = {}): MappedSpan[] {
+export function mapSpans(events: Iterable<TraceEvent>, options: MapSpansOptions = {}): MappedSpan[] {
   const spans: MappedSpan[] = [];
   const stream = new SpanStream(options, (span, order) => {
     spans[order] = span;

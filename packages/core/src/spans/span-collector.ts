@@ -4,6 +4,7 @@ import { redactAttributes, redactEvent } from "./redacted.js";
 import type { SpanRole } from "./span-context.js";
 import type { Attributes, SpanClose, SpanDetail, SpanEventSpec, SpanOpen, SpanSink } from "./span-model.js";
 import type { SpanKindName } from "./span-names.js";
+import type { ContentBlock } from "../types/content.js";
 
 /** A finished (or cut-off) span held in memory: what the spans table, the converters and the report read. */
 export interface MappedSpan {
@@ -59,7 +60,7 @@ export class SpanCollector implements SpanSink<MappedSpan> {
   /** Spans opened and not yet ended, by the order they opened in (only with `onSpan`). */
   private readonly unended = new Map<MappedSpan, number>();
 
-  /** `keepDetail: false` keeps only each span's role as its detail (a table of many spans needs no content). */
+  /** `keepDetail: false` keeps each span's role and ids as its detail, no content (a table or file of many spans needs none). */
   constructor(
     private readonly redactor: Redactor = new Redactor(),
     private readonly keepDetail = true,
@@ -92,10 +93,16 @@ export class SpanCollector implements SpanSink<MappedSpan> {
 
   private detail(detail: SpanDetail): SpanDetail {
     if (this.keepDetail) return detail;
-    // The role and the ids the converters need (a run id, a tool call id), nothing of the content.
+    // The role and the ids the converters need (a run id, a tool call id, the calls a reply asked
+    // for: Chrome's flow arrows), nothing of the content.
     if (detail.role === "agent") return { role: "agent", start: { ...detail.start, input: "" } };
     if (detail.role === "tool") return { role: "tool", toolCall: { ...detail.toolCall, input: {} } };
-    return { role: "chat", request: { ...detail.request, request: { ...detail.request.request, messages: [], system: "", tools: [] } } };
+    const request = { ...detail.request, request: { ...detail.request.request, messages: [], system: "", tools: [] } };
+    if (!detail.response) return { role: "chat", request };
+    // A recording made without content has no reply blocks at all.
+    const content: unknown = detail.response.response?.content;
+    const calls = Array.isArray(content) ? (content as ContentBlock[]).flatMap((block) => (block.type === "tool_call" ? [{ ...block, input: {} }] : [])) : [];
+    return { role: "chat", request, response: { ...detail.response, response: { ...detail.response.response, content: calls } } };
   }
 
   /** Adds an event to the span, its attributes redacted. */

@@ -10,7 +10,7 @@ export interface MapSpansOptions extends Partial<MappingOptions> {
   agent?: Partial<TracedAgent>;
   /** Redaction policy for text attributes and error messages; default `new Redactor()` (the default rules). */
   redactor?: Redactor;
-  /** Default true: keep what each span was made from (LangSmith and Chrome traces need it). */
+  /** Default true: keep what each span was made from (LangSmith runs need it); false keeps the role and ids only (enough for OTLP and Chrome traces). */
   keepDetail?: boolean;
 }
 
