@@ -3,8 +3,19 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../../../cli/dist/bin.js", import.meta.url));
-/** Reports the process's peak RSS on stderr as it exits. */
-const PRELOAD = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\nMAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'));")}`;
+/**
+ * Reports the process's peak RSS on stderr as it exits: Linux's VmHWM, the high-water mark of
+ * this program's own address space. `resourceUsage().maxRSS` is not reset by exec, so a child
+ * of a large process would report its parent's size as its own.
+ */
+const PEAK_RSS = String.raw`
+import { readFileSync } from "node:fs";
+process.on("exit", () => {
+  let kb = process.resourceUsage().maxRSS;
+  try { kb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))[1]); } catch {}
+  process.stderr.write("\nMAXRSS_KB " + kb + "\n");
+});`;
+const PRELOAD = `data:text/javascript,${encodeURIComponent(PEAK_RSS)}`;
 
 export interface TraceRun {
   seconds: number;
