@@ -3,11 +3,12 @@ import { contextOf, type CliIO } from "./context.js";
 import { CliError, ExitCode, oneLine } from "./errors.js";
 import { classifyError } from "./store/errors.js";
 import { terminalSafe } from "./output/terminal-safe.js";
-import { COMMANDS } from "./commands/index.js";
+import { commandNamed, loadCommands } from "./commands/index.js";
+import type { CommandSpec } from "./command-spec.js";
 import { CLI_VERSION } from "./version.js";
 
-/** The `trace` program: global options, one subcommand per file under `commands/`. */
-export function createProgram(io: CliIO): Command {
+/** The `trace` program: global options, one subcommand per file under `commands/` (those given, by default every one). */
+export async function createProgram(io: CliIO, commands?: readonly CommandSpec[]): Promise<Command> {
   const program = new Command("trace")
     .description("Work an agent incident from its flight recording: list runs, read timelines, query with SQL, export, share, replay.")
     .version(CLI_VERSION, "-V, --version")
@@ -31,7 +32,7 @@ Exit codes: 0 ok, 1 failure (SQL error, replay diverged, push incomplete), 2 usa
 3 not found (missing run, ambiguous id prefix), 4 invalid input (not a store, corrupt bundle),
 5 push target unreachable.`,
   );
-  for (const spec of COMMANDS) {
+  for (const spec of commands ?? (await loadCommands())) {
     const command = spec.define().copyInheritedSettings(program);
     command.action(async (...received: unknown[]) => {
       const self = received[received.length - 1] as Command;
@@ -46,7 +47,9 @@ Exit codes: 0 ok, 1 failure (SQL error, replay diverged, push incomplete), 2 usa
 
 /** Runs `trace` with `argv` (as `process.argv`), returning the exit code instead of exiting. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  const program = createProgram(io);
+  // Only the command being run is loaded; help, the version and a mistyped command load them all.
+  const named = commandNamed(argv);
+  const program = await createProgram(io, await loadCommands(named ? [named] : undefined));
   try {
     await program.parseAsync([...argv]);
     return ExitCode.OK;
