@@ -9,8 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { Agent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
-import { zstdDecompress } from "@harnessx/artifacts";
+import { Agent, Redactor, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
+import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
 import { FlightRecorderExtension, runDirOf } from "@harnessx/recorder";
 import { prose, tempStore } from "./support/recording.js";
 import { report, sized, type BenchRow } from "./support/report.js";
@@ -40,6 +40,24 @@ async function parseEverything(runDir: string): Promise<number> {
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".zst")).sort()) {
     const text = (await zstdDecompress(readFileSync(join(dir, name)))).toString("utf8");
     for (const line of text.split("\n")) if (line) JSON.parse(line);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * Seconds for the work any scrub of the run does, in this process: decompress and JSON.parse
+ * every line, redact every value (core's `Redactor`, default rules, one for the run so repeated
+ * texts are redacted once), serialize each line again and compress the result.
+ */
+async function scrubEverything(runDir: string): Promise<number> {
+  const dir = join(runDir, "segments");
+  const redactor = new Redactor();
+  const started = performance.now();
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".zst")).sort()) {
+    const text = (await zstdDecompress(readFileSync(join(dir, name)))).toString("utf8");
+    const out: string[] = [];
+    for (const line of text.split("\n")) if (line) out.push(JSON.stringify(redactor.sanitize(JSON.parse(line), "", [])));
+    await zstdCompress(Buffer.from(out.join("\n")));
   }
   return (performance.now() - started) / 1000;
 }
@@ -94,6 +112,7 @@ try {
   const rows: BenchRow[] = [
     { measure: "floor: trace --version (process start, no run read)", unit: "s", harnessx: trace("--version").seconds },
     { measure: `floor: decompress + JSON.parse every line of the run, in-process`, unit: "s", harnessx: await parseEverything(runDirOf(store.dir, run)) },
+    { measure: `floor of scrub: decompress, parse, redact every value, serialize and compress every line, in-process`, unit: "s", harnessx: await scrubEverything(runDirOf(store.dir, run)) },
   ];
   for (const [label, args] of commands) {
     if (only && !only.some((word) => label.includes(word))) continue;
