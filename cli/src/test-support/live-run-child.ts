@@ -10,7 +10,8 @@ const lookup = tool({
   description: "looks a record up, slowly",
   inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
   execute: async ({ q }: { q: string }) => {
-    await new Promise((resolve) => setTimeout(resolve, 15));
+    // Long enough that a follower started under load (about 1 s to start here) still sees most of the run live.
+    await new Promise((resolve) => setTimeout(resolve, 30));
     if (q.endsWith("7")) throw new Error(`record ${q} is locked`);
     return `record ${q}: ${"detail ".repeat(40)}`;
   },
