@@ -23,7 +23,7 @@ describe("trace ls lists runs newest first with their figures", () => {
   test("table on stdout names every run with agent, status and counts", async () => {
     const r = await cli.trace("ls");
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^RUN\s+AGENT\s+STATUS\s+START\s+DURATION\s+MODEL CALLS\s+TOOL CALLS\s+ERRORS\s+TOKENS\s+BUNDLE/);
+    assert.match(r.stdout, /^RUN\s+AGENT\s+STATUS\s+START\s+DURATION\s+MODEL CALLS\s+TOOL CALLS\s+ERRORS\s+TOKENS\s+COST\s+BUNDLE/);
     assert.ok(r.stdout.includes(okRun) && r.stdout.includes(failedRun));
     assert.equal(r.stdout.includes("\u001b["), false, "no colour codes when not a terminal");
   });

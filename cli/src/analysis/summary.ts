@@ -1,5 +1,5 @@
 import type { ExtensionSummary } from "@harnessx/core";
-import { LatencySketch, type RecordingTables, type RunManifest, type RunRollup } from "@harnessx/recorder";
+import { costOfModels, LatencySketch, nanoDollars, type ModelsCost, type RecordingTables, type RunManifest, type RunRollup } from "@harnessx/recorder";
 
 /** What `trace summary` prints, also its `--json` shape. */
 export interface RunSummaryReport {
@@ -14,7 +14,10 @@ export interface RunSummaryReport {
   events: number;
   /** Events per kind; `bytes` counts each event's line plus its payload stored aside. */
   kinds: Array<{ kind: string; count: number; bytes: number }>;
-  models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number }>;
+  /** Per model; `costUsd` sums the priced calls (null when none was), `unpricedCalls` counts the others. */
+  models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number; costUsd: number | null; unpricedCalls: number }>;
+  /** The run's model calls together: the priced calls' cost, and how many had no price (the total is then a lower bound). */
+  cost: ModelsCost;
   /** Per tool; the percentiles are within 1% (`LatencySketch`), the maximum exact. */
   tools: Array<{ tool: string; calls: number; errors: number; p50Ms: number | null; p95Ms: number | null; maxMs: number | null }>;
   spills: { count: number; bytes: number };
@@ -32,7 +35,7 @@ const LINE_BYTES_BY_KIND = `SELECT regexp_extract(line, '"kind":"([^"]*)"', 1) A
 /** The other figures aggregate typed fields, read once into a compact table. */
 const FACTS = `CREATE TEMP TABLE facts AS
 SELECT kind, attrs.toolName AS tool, attrs.model AS model, attrs.outcome AS outcome, attrs.isError AS is_error, attrs.durationMs AS duration_ms,
-  attrs.inputTokens AS input_tokens, attrs.outputTokens AS output_tokens, attrs.name AS custom_name, payload.data.bytes AS spill_bytes,
+  attrs.inputTokens AS input_tokens, attrs.outputTokens AS output_tokens, attrs.cost.usd AS cost_usd, attrs.name AS custom_name, payload.data.bytes AS spill_bytes,
   attrs.count AS dropped, coalesce(len(redacted), 0) AS redacted, payloadRef.bytes AS payload_bytes
 FROM typed_events`;
 
@@ -56,7 +59,8 @@ export function summarizeFromRollup(run: RunManifest & { rollup: RunRollup }, so
   return report(run, source, {
     events: summary?.events ?? 0,
     kinds,
-    models: Object.entries(rollup.models).map(([model, m]) => ({ model, ...m })),
+    // A rollup written before cost was recorded knows no price: every call counts as unpriced.
+    models: Object.entries(rollup.models).map(([model, m]) => ({ model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd ?? null, unpricedCalls: costOfModels([m]).unpricedCalls })),
     tools: Object.entries(rollup.tools).map(([tool, t]) => ({ tool, calls: t.calls, errors: t.errors, latency: LatencySketch.from(t.latency) })),
     spills: { ...rollup.spills },
     dropped: { events: summary?.dropped ?? 0, gaps: byKind["recorder.dropped"] ?? 0 },
@@ -69,7 +73,11 @@ export async function summarizeRun(tables: RecordingTables, run: RunManifest, so
   const lineBytes = new Map((await all(tables, LINE_BYTES_BY_KIND)).map((r) => [String(r.kind), num(r.bytes)]));
   await tables.connection.run(FACTS);
   const kinds = await all(tables, "SELECT kind, count(*) AS count, coalesce(sum(payload_bytes), 0) AS payload_bytes FROM facts GROUP BY kind");
-  const models = await all(tables, "SELECT coalesce(model, 'unknown') AS model, count(*) AS calls, sum(input_tokens) AS input, sum(output_tokens) AS output FROM facts WHERE kind = 'llm_response' GROUP BY 1");
+  const models = await all(
+    tables,
+    `SELECT coalesce(model, 'unknown') AS model, count(*) AS calls, sum(input_tokens) AS input, sum(output_tokens) AS output,
+       sum(cost_usd) AS cost, count(*) FILTER (WHERE cost_usd IS NULL) AS unpriced FROM facts WHERE kind = 'llm_response' GROUP BY 1`,
+  );
   const tools = await all(
     tables,
     `SELECT coalesce(tool, 'unknown') AS tool, count(*) AS calls, count(*) FILTER (WHERE is_error OR (outcome IS NOT NULL AND outcome <> 'executed')) AS errors,
@@ -92,7 +100,7 @@ export async function summarizeRun(tables: RecordingTables, run: RunManifest, so
   return report(run, source, {
     events: num(totals.events),
     kinds: kinds.map((k) => ({ kind: String(k.kind), count: num(k.count), bytes: (lineBytes.get(String(k.kind)) ?? 0) + num(k.payload_bytes) })),
-    models: models.map((m) => ({ model: String(m.model), calls: num(m.calls), inputTokens: num(m.input), outputTokens: num(m.output) })),
+    models: models.map((m) => ({ model: String(m.model), calls: num(m.calls), inputTokens: num(m.input), outputTokens: num(m.output), costUsd: m.cost === null ? null : num(m.cost), unpricedCalls: num(m.unpriced) })),
     tools: tools.map((t) => ({ tool: String(t.tool), calls: num(t.calls), errors: num(t.errors), latency: sketchOf(t.durations) })),
     spills: { count: num(totals.spills), bytes: num(totals.spill_bytes) },
     dropped: { events: num(totals.dropped), gaps: num(totals.gaps) },
@@ -128,7 +136,8 @@ function report(run: RunManifest, source: string, f: Figures): RunSummaryReport 
     durationMs: ended ? (run.endedAt as number) - run.startedAt : null,
     events: f.events,
     kinds: f.kinds.sort(byCountThenName((k) => k.count, (k) => k.kind)),
-    models: f.models.sort(byCountThenName((m) => m.calls, (m) => m.model)),
+    models: f.models.map((m) => ({ ...m, costUsd: nanoDollars(m.costUsd) })).sort(byCountThenName((m) => m.calls, (m) => m.model)),
+    cost: costOfModels(f.models),
     tools: f.tools
       .sort(byCountThenName((t) => t.calls, (t) => t.tool))
       .map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, p50Ms: t.latency.quantile(0.5), p95Ms: t.latency.quantile(0.95), maxMs: t.latency.largest })),

@@ -4,7 +4,7 @@ import type { CommandSpec } from "../command-spec.js";
 import type { Colors } from "../output/colors.js";
 import { usageError } from "../errors.js";
 import { choiceList, traceIdValue } from "../option-values.js";
-import { formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";
+import { formatCost, formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";
 import type { Column } from "../output/table.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { ensureStore } from "../store/target.js";
@@ -15,6 +15,12 @@ type Row = ListedRun | InvalidRun;
 
 /** A run's figure, or null on a folder that is not a readable run. */
 const of = <T>(r: Row, pick: (run: ListedRun) => T): T | null => (r.status === "invalid" ? null : pick(r));
+
+/** A run's cost: `-` before it ends, `unknown` when no call had a price, a `+` when some had none (the sum is a lower bound). */
+function costCell(cost: ListedRun["cost"] | null): string {
+  if (!cost) return "-";
+  return cost.usd === null ? (cost.unpricedCalls ? "unknown" : "$0") : `${formatCost(cost.usd)}${cost.unpricedCalls ? "+" : ""}`;
+}
 
 function columns(c: Colors): Column<Row>[] {
   const status = (r: Row): string => {
@@ -32,6 +38,7 @@ function columns(c: Colors): Column<Row>[] {
     { header: "TOOL CALLS", value: (r) => of(r, (x) => x.toolCalls), align: "right" },
     { header: "ERRORS", value: (r) => of(r, (x) => x.errors), align: "right" },
     { header: "TOKENS", value: (r) => of(r, (x) => x.inputTokens + x.outputTokens), format: (r) => formatCount(of(r, (x) => x.inputTokens + x.outputTokens)), align: "right" },
+    { header: "COST", value: (r) => of(r, (x) => x.cost?.usd ?? null), format: (r) => costCell(of(r, (x) => x.cost)), align: "right" },
     { header: "BUNDLE", value: (r) => of(r, (x) => x.bundle), format: (r) => terminalSafe(basename(of(r, (x) => x.bundle) ?? "-")) },
   ];
 }

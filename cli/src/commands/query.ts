@@ -11,7 +11,7 @@ Tables (DuckDB SQL; columns as in recorder/README.md):
   events    run_id, seq, ts, ts_ms, kind, span_id, parent_span_id, tool_name, tool_call_id,
             attrs (JSON), payload (JSON), payload_sha256, payload_bytes, payload_preview, redacted
   spans     run_id, span_id, parent_span_id, kind (run|model|tool), name, start_ts, end_ts,
-            duration_ms, status (ok|error|open), input_tokens, output_tokens, events, attrs (JSON)
+            duration_ms, status (ok|error|open), input_tokens, output_tokens, cost_usd, events, attrs (JSON)
   artifacts sha256, run_id, seq, kind, bytes, stored_bytes, present, preview
 
 Read-only: SQL may read these tables and nothing else; COPY ... TO, ATTACH, INSTALL, LOAD,

@@ -2,7 +2,7 @@ import { Command } from "commander";
 import { hasTrustedRollup, summarizeFromRollup, summarizeRun, type RunSummaryReport } from "../analysis/summary.js";
 import type { CommandContext } from "../context.js";
 import type { CommandSpec } from "../command-spec.js";
-import { formatBytes, formatCount, formatDuration } from "../output/format.js";
+import { formatBytes, formatCost, formatCount, formatDuration } from "../output/format.js";
 import { renderRows } from "../output/table.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { openTarget, sourcePath } from "../store/target.js";
@@ -23,6 +23,7 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
   ctx.print(`${c.bold("run")}       ${terminalSafe(`${s.runId}  (${s.agent})`)}`);
   ctx.print(`${c.bold("status")}    ${status}${s.error ? c.red(terminalSafe(`  ${s.error.name ?? "Error"}: ${s.error.message}`)) : ""}`);
   ctx.print(`${c.bold("started")}   ${s.startedAt}   ${c.bold("duration")} ${formatDuration(s.durationMs)}`);
+  ctx.print(`${c.bold("cost")}      ${formatCost(s.cost.usd)}${s.cost.unpricedCalls ? c.yellow(`  (${s.cost.unpricedCalls} model call(s) without a price: not counted)`) : ""}`);
   ctx.print(`${c.bold("events")}    ${formatCount(s.events)}   ${c.bold("dropped")} ${formatCount(s.dropped.events)}${s.dropped.gaps ? ` in ${s.dropped.gaps} gap(s)` : ""}   ${c.bold("spills")} ${s.spills.count} (${formatBytes(s.spills.bytes)})`);
   ctx.print(`${c.bold("redaction")} ${redactionText(s.redaction)}; ${s.redactedValues} value(s) redacted`);
   if (s.extensions.length) ctx.print(`${c.bold("extensions")} ${terminalSafe(s.extensions.map((e) => `${e.name} [${e.level}]`).join(", "))}`);
@@ -40,6 +41,7 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
     { header: "CALLS", value: (m) => m.calls, align: "right" },
     { header: "INPUT", value: (m) => m.inputTokens, format: (m) => formatCount(m.inputTokens), align: "right" },
     { header: "OUTPUT", value: (m) => m.outputTokens, format: (m) => formatCount(m.outputTokens), align: "right" },
+    { header: "COST", value: (m) => m.costUsd ?? -1, format: (m) => formatCost(m.costUsd), align: "right" },
   ], { terminal }));
   ctx.print("");
   ctx.print(c.bold("Tools"));

@@ -35,6 +35,14 @@ export function formatCount(n: number | null | undefined): string {
   return n.toLocaleString("en-US");
 }
 
+/** US dollars as people read them: cents above a dollar, four significant digits below; `unknown` without a price. */
+export function formatCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined || !Number.isFinite(usd)) return "unknown";
+  if (usd === 0) return "$0";
+  if (usd < 1e-6) return "<$0.000001";
+  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${Number(usd.toPrecision(4))}`;
+}
+
 /** Cuts a string to `max` characters, marking the cut. */
 export function cut(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ");

@@ -22,7 +22,7 @@ test("with OPENAI_BASE_URL set, the same demo runs on that server's model", asyn
     assert.equal(result.status, "completed", result.error?.message);
     assert.equal(result.text, "It is 14°C and overcast in Lisbon.");
     assert.match(lines[0], /OpenAI-compatible model local-llama at http:\/\/127\.0\.0\.1/);
-    assert.deepEqual(result.usage, { inputTokens: 640, outputTokens: 23, cacheReadTokens: 0 });
+    assert.deepEqual(result.usage, { inputTokens: 640, outputTokens: 23, cacheReadTokens: 0, cost: { usd: null, unpricedCalls: 2 } }, "a local model has no price");
     assert.equal(server.requests.length, 2);
     assert.equal(server.requests[0].body.model, "local-llama");
     assert.ok(server.requests[0].body.tools.some((t: { function: { name: string } }) => t.function.name === "export_sales"));

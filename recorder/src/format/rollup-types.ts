@@ -8,6 +8,10 @@ export interface ModelRollup {
   inputTokens: number;
   /** Output tokens of those replies, summed. */
   outputTokens: number;
+  /** What the priced replies cost in US dollars, summed; null when none was priced (absent in recordings made before cost). */
+  costUsd?: number | null;
+  /** Replies without a price (their cost is unknown, not 0). */
+  unpricedCalls?: number;
 }
 
 /** Finished calls of one tool in a `RunRollup`. */

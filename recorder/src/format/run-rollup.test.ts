@@ -77,7 +77,7 @@ describe("an ended run's rollup in run.json", () => {
       const [model] = Object.entries(manifest.rollup.models);
       assert.equal(model[0], manifest.models[0], "the model as run.json names it, redacted");
       assert.match(model[0], /REDACTED/);
-      assert.deepEqual(model[1], { calls: 3, inputTokens: 600, outputTokens: 60 });
+      assert.deepEqual(model[1], { calls: 3, inputTokens: 600, outputTokens: 60, costUsd: null, unpricedCalls: 3 }, "a model without a price: its calls counted as unpriced");
       assert.deepEqual([manifest.rollup.tools.lookup.calls, manifest.rollup.tools.lookup.errors, manifest.rollup.tools.charge.errors], [2, 0, 1]);
       assert.ok(manifest.rollup.tools.lookup.latency.min >= 4, "durations are the tool's");
       assert.ok(manifest.rollup.bytesByKind.tool_call_end > 6000, "bytes count the payloads stored aside");

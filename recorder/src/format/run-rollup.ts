@@ -41,10 +41,13 @@ export class RollupTally {
     const attrs = event.attrs ?? {};
     if (kind === "llm_response") {
       const model = nameOf(attrs.model);
-      const m = (this.models[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+      const m = (this.models[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, unpricedCalls: 0 });
       m.calls++;
       m.inputTokens += numberOf(attrs.inputTokens);
       m.outputTokens += numberOf(attrs.outputTokens);
+      const usd = (attrs.cost as { usd?: unknown } | undefined)?.usd;
+      if (typeof usd === "number") m.costUsd = (m.costUsd ?? 0) + usd;
+      else m.unpricedCalls = (m.unpricedCalls ?? 0) + 1;
     } else if (kind === "tool_call_end") {
       const tool = nameOf(attrs.toolName);
       let t = this.tools.get(tool);
@@ -65,4 +68,31 @@ export class RollupTally {
     for (const [tool, t] of this.tools) tools[tool] = { calls: t.calls, errors: t.errors, latency: t.latency.toJSON() };
     return { bytesByKind: { ...this.bytesByKind }, models: structuredClone(this.models), tools, spills: { ...this.spills }, redactedValues: this.redactedValues };
   }
+}
+
+/** A run's model calls together: the priced calls' cost (null when none was priced) and how many had no price. */
+export interface ModelsCost {
+  /** US dollars, to the nano-dollar (sums made in another order then agree to the digit). */
+  usd: number | null;
+  /** Calls without a price: the total is a lower bound when this is not 0. */
+  unpricedCalls: number;
+}
+
+/**
+ * The cost of a run's calls from its per-model figures (a rollup's, or a summary's). A model
+ * rolled up before cost was recorded has no `costUsd`: its calls count as unpriced.
+ */
+export function costOfModels(models: Iterable<Pick<ModelRollup, "calls" | "costUsd" | "unpricedCalls">>): ModelsCost {
+  let usd: number | null = null;
+  let unpricedCalls = 0;
+  for (const m of models) {
+    if (typeof m.costUsd === "number") usd = (usd ?? 0) + m.costUsd;
+    unpricedCalls += m.unpricedCalls ?? (m.costUsd === undefined ? m.calls : 0);
+  }
+  return { usd: nanoDollars(usd), unpricedCalls };
+}
+
+/** Dollars rounded to the nano-dollar. */
+export function nanoDollars<T extends number | null>(usd: T): T {
+  return (usd === null ? null : Math.round(usd * 1e9) / 1e9) as T;
 }

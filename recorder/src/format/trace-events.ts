@@ -91,7 +91,7 @@ function factsFromAttrs(event: RecordedEvent): unknown {
           status: a.status,
           text: "",
           pending: [],
-          usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens) },
+          usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens), ...(isRecord(a.cost) ? { cost: a.cost } : {}) },
           runId: event.runId,
           modelCalls: num(a.modelCalls),
           ...(a.errorName ? { error: { name: a.errorName, code: a.errorCode, message: a.errorMessage ?? "" } } : {}),
@@ -100,7 +100,7 @@ function factsFromAttrs(event: RecordedEvent): unknown {
     case "llm_request":
       return requestFacts({ request: { model: a.model, maxTokens: a.maxTokens, temperature: a.temperature, stream: a.stream } }, a);
     case "llm_response":
-      return { response: { content: [], id: a.responseId }, provider: a.provider, model: a.model, usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens) }, stopReason: a.stopReason, durationMs: a.durationMs };
+      return { response: { content: [], id: a.responseId }, provider: a.provider, model: a.model, usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens) }, ...(isRecord(a.cost) ? { cost: a.cost } : {}), stopReason: a.stopReason, durationMs: a.durationMs };
     case "tool_call_start":
     case "tool_call_end": {
       const toolCall = { id: a.toolCallId, name: a.toolName, input: {} };

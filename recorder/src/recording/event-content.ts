@@ -34,6 +34,7 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
           modelCalls: result.modelCalls,
           inputTokens: result.usage.inputTokens,
           outputTokens: result.usage.outputTokens,
+          ...(result.usage.cost ? { cost: result.usage.cost } : {}),
           ...(result.error ? { errorName: result.error.name, errorCode: result.error.code, errorMessage: result.error.message } : {}),
         },
         payload: { result: captureContent ? result : { ...result, text: OMITTED } },
@@ -42,10 +43,10 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
     case "llm_request":
       return requestContent(event.data, event.messagesFrom ?? 0, state, captureContent);
     case "llm_response": {
-      const { response, provider, model, usage, stopReason, durationMs } = event.data;
+      const { response, provider, model, usage, cost, stopReason, durationMs } = event.data;
       return {
-        attrs: { provider, model, stopReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs, responseId: response.id },
-        payload: { response: captureContent ? response : { ...response, content: OMITTED }, provider, model, usage, stopReason, durationMs },
+        attrs: { provider, model, stopReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs, responseId: response.id, ...(cost ? { cost } : {}) },
+        payload: { response: captureContent ? response : { ...response, content: OMITTED }, provider, model, usage, cost, stopReason, durationMs },
       };
     }
     case "tool_call_start": {

@@ -109,7 +109,7 @@ export interface RunFacts {
 export const SPANS_TABLE = `CREATE TABLE spans (
   run_id VARCHAR, trace_id VARCHAR, span_id VARCHAR, parent_span_id VARCHAR, kind VARCHAR, name VARCHAR,
   start_ts TIMESTAMP_MS, end_ts TIMESTAMP_MS, duration_ms DOUBLE, status VARCHAR,
-  input_tokens BIGINT, output_tokens BIGINT, events BIGINT, attrs JSON
+  input_tokens BIGINT, output_tokens BIGINT, cost_usd DOUBLE, events BIGINT, attrs JSON
 )`;
 
 /** Fills the `spans` table (both readers' tables come from the one mapping). */
@@ -121,5 +121,5 @@ export async function appendSpans(connection: DuckDBConnection, rows: readonly S
 
 /** A span row's values in the `spans` table's column order. */
 export function spanValues(s: SpanRow): DuckDBValue[] {
-  return [s.runId, s.traceId, s.spanId, s.parentSpanId, s.kind, s.name, ms(s.startTs), ms(s.endTs), s.endTs === null ? null : s.endTs - s.startTs, s.status, big(s.inputTokens), big(s.outputTokens), big(s.events), json(s.attrs)];
+  return [s.runId, s.traceId, s.spanId, s.parentSpanId, s.kind, s.name, ms(s.startTs), ms(s.endTs), s.endTs === null ? null : s.endTs - s.startTs, s.status, big(s.inputTokens), big(s.outputTokens), s.costUsd, big(s.events), json(s.attrs)];
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { ArtifactStore } from "@harnessx/artifacts";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
+import { costOfModels, type ModelsCost } from "../format/run-rollup.js";
 import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { isProcessAlive, lockHolder, recover, summarize, type RecoverResult } from "./recover.js";
@@ -39,6 +40,8 @@ export interface RunListing extends RunSummary {
   stale: boolean;
   /** How many artifacts the run references. */
   artifacts: number;
+  /** What its model calls cost, from the run's rollup; null until the run has ended (and in recordings made before rollups). */
+  cost: ModelsCost | null;
 }
 
 /** A folder under `runs/` that is not a readable run: what is wrong with it. */
@@ -206,6 +209,7 @@ export class RecordingStore {
       error: manifest.error ?? null,
       stale,
       artifacts: manifest.artifacts?.length ?? 0,
+      cost: manifest.rollup ? costOfModels(Object.values(manifest.rollup.models)) : null,
     };
   }
 }

@@ -9,7 +9,7 @@ import { sqlList } from "./sql-literal.js";
 
 /** The fields summaries aggregate, typed; DuckDB's JSON reader parses each line once. */
 const TYPED_EVENT_COLUMNS = `{'runId': 'VARCHAR', 'seq': 'BIGINT', 'kind': 'VARCHAR', 'payloadRef': 'STRUCT(bytes BIGINT)', 'redacted': 'VARCHAR[]', 'payload': 'STRUCT(data STRUCT(bytes BIGINT))',
-  'attrs': 'STRUCT(toolName VARCHAR, model VARCHAR, outcome VARCHAR, isError BOOLEAN, durationMs DOUBLE, inputTokens BIGINT, outputTokens BIGINT, name VARCHAR, count BIGINT)'}`;
+  'attrs': 'STRUCT(toolName VARCHAR, model VARCHAR, outcome VARCHAR, isError BOOLEAN, durationMs DOUBLE, inputTokens BIGINT, outputTokens BIGINT, cost STRUCT(usd DOUBLE), name VARCHAR, count BIGINT)'}`;
 
 /** Typed rows from sealed segment files; any line that is not an event is skipped. */
 function ndjsonSource(sealed: string[], columns: string): string {

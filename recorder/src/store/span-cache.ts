@@ -34,7 +34,7 @@ export function cacheDir(): string | undefined {
 
 function cacheKey(segments: readonly SegmentFile[]): string {
   const { recorder, core } = producerVersions();
-  const made = JSON.stringify({ format: "harnessx.spans", v: 1, mapping: `${recorder}/${core}`, segments: segments.map((s) => s.info!.sha256) });
+  const made = JSON.stringify({ format: "harnessx.spans", v: 2, mapping: `${recorder}/${core}`, segments: segments.map((s) => s.info!.sha256) });
   return createHash("sha256").update(made).digest("hex");
 }
 

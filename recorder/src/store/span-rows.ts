@@ -26,6 +26,8 @@ export interface SpanRow {
   inputTokens: number | null;
   /** Output tokens, like `inputTokens`. */
   outputTokens: number | null;
+  /** What a model call cost in US dollars, or the run's priced calls together for a run span; null for tool spans and calls without a price. */
+  costUsd: number | null;
   /** Recorded events that carry this span's id or hang under it. */
   events: number;
   /** The span's attributes (GenAI conventions and `harnessx.*`), as exported. */
@@ -60,6 +62,8 @@ export function spanRows(events: readonly RecordedEvent[], runs: ReadonlyMap<str
   return rows;
 }
 
+const numberOr = <T>(value: unknown, otherwise: T): number | T => (typeof value === "number" ? value : otherwise);
+
 /** A mapped span as a `spans` row (`events`: the recorded events that carry its id or hang under it). */
 export function spanRow(runId: string, span: MappedSpan, events: number): SpanRow {
   const open = span.error?.type === "unfinished" || span.attributes[Hx.RUN_STATUS] === "unfinished";
@@ -79,6 +83,7 @@ export function spanRow(runId: string, span: MappedSpan, events: number): SpanRo
     status: open ? "open" : span.error ? "error" : "ok",
     inputTokens: tokens(GenAI.USAGE_INPUT_TOKENS),
     outputTokens: tokens(GenAI.USAGE_OUTPUT_TOKENS),
+    costUsd: numberOr(span.attributes[Hx.COST_USD], null),
     events,
     attrs: span.attributes,
   };

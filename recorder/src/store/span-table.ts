@@ -23,19 +23,19 @@ const MAPPED = "hx_mapped_spans";
 
 /** A staged span's scalars (see `staged`), typed as the `spans` columns. */
 const STAGED_TYPES = `'{"traceId":"VARCHAR","spanId":"VARCHAR","parentSpanId":"VARCHAR","kind":"VARCHAR","name":"VARCHAR","start":"BIGINT","end":"BIGINT",
-  "duration":"DOUBLE","status":"VARCHAR","input":"BIGINT","output":"BIGINT"}'`;
+  "duration":"DOUBLE","status":"VARCHAR","input":"BIGINT","output":"BIGINT","cost":"DOUBLE"}'`;
 
 /** Recorded events per span id: the ones that carry it or hang directly under it. */
 const EVENTS_PER_SPAN = "SELECT coalesce(spanId, parentSpanId) AS id, count(*) AS n FROM raw_events WHERE coalesce(spanId, parentSpanId) IS NOT NULL GROUP BY 1";
 
 /** The columns of `spans` after the run id, in order (the cache files hold them too, with `ord`). */
-const COLUMNS = "trace_id, span_id, parent_span_id, kind, name, start_ts, end_ts, duration_ms, status, input_tokens, output_tokens, events, attrs";
+const COLUMNS = "trace_id, span_id, parent_span_id, kind, name, start_ts, end_ts, duration_ms, status, input_tokens, output_tokens, cost_usd, events, attrs";
 
 /** The newly mapped spans as `spans` rows, with the order each opened in (`ord`) to sort and cache them by. */
 const NEW_SPANS = `CREATE TEMP TABLE hx_new_spans AS
 SELECT m.run_id, m.span_ord AS ord, m.r.traceId AS trace_id, m.r.spanId AS span_id, m.r.parentSpanId AS parent_span_id, m.r.kind AS kind, m.r.name AS name,
   epoch_ms(m.r.start) AS start_ts, epoch_ms(m.r."end") AS end_ts, m.r.duration AS duration_ms, m.r.status AS status, m.r.input AS input_tokens,
-  m.r.output AS output_tokens, coalesce(c.n, 0) AS events, m.attrs::JSON AS attrs
+  m.r.output AS output_tokens, m.r.cost AS cost_usd, coalesce(c.n, 0) AS events, m.attrs::JSON AS attrs
 FROM (SELECT run_id, span_ord, json_transform(scalars, ${STAGED_TYPES}) AS r, attrs FROM ${MAPPED}) m
 LEFT JOIN (${EVENTS_PER_SPAN}) c ON c.id = m.r.spanId`;
 
@@ -43,7 +43,7 @@ LEFT JOIN (${EVENTS_PER_SPAN}) c ON c.id = m.r.spanId`;
 function cachedView(files: readonly string[]): string {
   return `CREATE VIEW spans AS SELECT run_id::VARCHAR AS run_id, trace_id::VARCHAR AS trace_id, span_id::VARCHAR AS span_id, parent_span_id::VARCHAR AS parent_span_id,
   kind::VARCHAR AS kind, name::VARCHAR AS name, start_ts::TIMESTAMP_MS AS start_ts, end_ts::TIMESTAMP_MS AS end_ts, duration_ms::DOUBLE AS duration_ms,
-  status::VARCHAR AS status, input_tokens::BIGINT AS input_tokens, output_tokens::BIGINT AS output_tokens, events::BIGINT AS events, attrs::JSON AS attrs
+  status::VARCHAR AS status, input_tokens::BIGINT AS input_tokens, output_tokens::BIGINT AS output_tokens, cost_usd::DOUBLE AS cost_usd, events::BIGINT AS events, attrs::JSON AS attrs
 FROM read_parquet(${sqlList(files)}) ORDER BY run_id, ord`;
 }
 
@@ -61,7 +61,7 @@ function staged(appender: DuckDBAppender, runId: string, order: number, span: Ma
   const s = spanRow(runId, span, 0);
   const scalars = {
     traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId, kind: s.kind, name: s.name, start: whole(s.startTs), end: whole(s.endTs),
-    duration: s.endTs === null ? null : s.endTs - s.startTs, status: s.status, input: whole(s.inputTokens), output: whole(s.outputTokens),
+    duration: s.endTs === null ? null : s.endTs - s.startTs, status: s.status, input: whole(s.inputTokens), output: whole(s.outputTokens), cost: s.costUsd,
   };
   appender.appendVarchar(runId);
   appender.appendInteger(order);

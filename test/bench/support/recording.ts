@@ -59,7 +59,7 @@ async function emitInRun(agent: Agent, runId: string, count: number, batch: numb
     onBatch?.(done);
     await yieldToLoop();
   }
-  const usage = { inputTokens: 0, outputTokens: 0 };
+  const usage = { inputTokens: 0, outputTokens: 0, cost: { usd: null, unpricedCalls: 0 } };
   agent.hooks.emit(HookEvent.AGENT_END, { result: { status: "completed", text: "ok", pending: [], usage, runId, modelCalls: 0 } });
 }
 

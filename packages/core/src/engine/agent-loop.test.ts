@@ -31,7 +31,7 @@ describe("the loop runs tool calls end to end", () => {
       { tools: [echoTool] },
     );
     const result = await agent.run("x");
-    assert.deepEqual(result.usage, { inputTokens: 30, outputTokens: 8, cacheReadTokens: 10, cacheWriteTokens: 1 });
+    assert.deepEqual(result.usage, { inputTokens: 30, outputTokens: 8, cacheReadTokens: 10, cacheWriteTokens: 1, cost: { usd: null, unpricedCalls: 2 } });
   });
 
   test("the system prompt names every tool with its description, after the configured system text", async () => {

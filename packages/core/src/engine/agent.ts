@@ -26,6 +26,7 @@ import { NO_SINK, type EngineServices, type RunSink } from "./services.js";
 import { SystemPromptComposer } from "../prompt/system-prompt.js";
 import { createAgentInfo, type AgentInfo } from "./agent-info.js";
 import { resolveConfig, type AgentConfig } from "./config.js";
+import { Pricer } from "../cost/pricer.js";
 import type { AgentOptions } from "./agent-options.js";
 import { readSessionState, type SessionState } from "../session/session-state.js";
 import { assertJsonCompatible } from "../session/json-check.js";
@@ -144,6 +145,7 @@ export class Agent implements AsyncDisposable {
       messageTypes: this.messageTypes,
       todos: this.todos,
       writes: new WriteQueue(),
+      pricer: new Pricer({ prices: this.config.prices, ...(this.config.priceFile !== undefined ? { priceFile: this.config.priceFile } : {}) }),
       runAttributes: () => (this.runAttributes.size === 0 ? undefined : Object.assign({}, ...this.runAttributes.list().map((e) => e.value))),
     };
   }

@@ -1,6 +1,7 @@
 import { ConfigError } from "../errors.js";
 import type { ModelProvider } from "../types/provider.js";
 import { deepFreeze } from "../util/deep-freeze.js";
+import type { ModelPrice } from "../cost/call-cost.js";
 
 /** Retry of failed model calls: only retryable provider errors (429, 5xx, timeouts, dropped connections), with doubling backoff. */
 export interface ModelRetryOptions {
@@ -47,6 +48,10 @@ export interface AgentConfig {
   todos: boolean;
   /** Largest text of one extension prompt fragment, in characters. Default 4000. */
   maxPromptFragmentChars: number;
+  /** Prices of models by id (US dollars per million tokens), used before genai-prices' table. Default none. */
+  prices: Readonly<Record<string, ModelPrice>>;
+  /** A genai-prices data file (`data.json`) to price calls with instead of the table the package ships. Default none. */
+  priceFile: string | undefined;
 }
 
 /** The settings part of `AgentOptions`. */
@@ -80,5 +85,7 @@ export function resolveConfig(o: ConfigOptions): AgentConfig {
     repetition: o.repetition === undefined ? { threshold: 4 } : o.repetition && { ...o.repetition },
     todos: o.todos ?? false,
     maxPromptFragmentChars: positive("maxPromptFragmentChars", o.maxPromptFragmentChars, 4000),
+    prices: { ...o.prices },
+    priceFile: o.priceFile,
   });
 }

@@ -1,6 +1,7 @@
 import { CancelledError, ProviderError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { Usage } from "../types/content.js";
+import type { CallCost } from "../cost/call-cost.js";
 import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 import { linkedSignal, sleep, type LinkedSignal } from "../util/abort.js";
 import { currentScope, inScope } from "../spans/scopes.js";
@@ -14,7 +15,7 @@ export interface ModelCallInput {
   signal?: AbortSignal;
   sink: RunSink;
   /** Called with every raw reply's usage, discarded replies included. */
-  onUsage: (usage: Usage) => void;
+  onUsage: (usage: Usage, cost: CallCost) => void;
 }
 
 /**
@@ -59,12 +60,16 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
   if (requested) await requested;
   const started = performance.now();
   const raw = await middleware.wrapModelCall(request, () => withRetries(services, input, () => send(services, request, input)));
-  input.onUsage(raw.usage);
+  const provider = raw.provider || services.provider.name;
+  const model = raw.model || request.model;
+  const cost = await services.pricer.price(raw.usage, model, provider);
+  input.onUsage(raw.usage, cost);
   const responded = fire(services, HookEvent.LLM_RESPONSE, {
     response: raw,
-    provider: raw.provider || services.provider.name,
-    model: raw.model || request.model,
+    provider,
+    model,
     usage: raw.usage,
+    cost,
     stopReason: raw.stopReason,
     durationMs: performance.now() - started,
   });

@@ -5,6 +5,7 @@ import type { AssistantMessage, ToolCallBlock, ToolResultBlock, Usage } from "..
 import type { ProviderResponse, StopReason } from "../types/provider.js";
 import { condenseHistory, shrinkHistory } from "./condense.js";
 import { addUsage, textOf } from "./content.js";
+import { addCost, type RunCost } from "../cost/call-cost.js";
 import { callModel } from "./model-call.js";
 import { recoveryFor, type ReplyRecovery, type ReplyView } from "./recoveries.js";
 import { RepetitionGuard } from "./repetition.js";
@@ -18,6 +19,7 @@ import { applyDecisions, executePlanned, pendingOf, planCalls, type SuspendedTur
 /** One run of the model/tool loop, from a user message to a terminal result or an approval wait. */
 export class RunLoop {
   private readonly usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  private readonly cost: RunCost = { usd: null, unpricedCalls: 0 };
   private modelCalls = 0;
   private iteration = 0;
   private readonly textParts: string[] = [];
@@ -211,7 +213,10 @@ export class RunLoop {
           maxTokens: this.replyBudget,
           signal: this.signal,
           sink: this.sink,
-          onUsage: (u) => addUsage(this.usage, u),
+          onUsage: (u, cost) => {
+            addUsage(this.usage, u);
+            addCost(this.cost, cost);
+          },
         });
       } catch (err) {
         if (err instanceof ProviderError && err.kind === "reply_limit" && err.limit && err.limit < this.replyBudget && this.made("reply_limit") < 2) {
@@ -244,7 +249,7 @@ export class RunLoop {
   }
 
   private result(status: RunStatus, error?: HarnessError, pending: PendingApproval[] = []): RunResult {
-    return { status, text: this.textParts.join(""), ...(error ? { error } : {}), pending, usage: { ...this.usage }, runId: this.runId, modelCalls: this.modelCalls };
+    return { status, text: this.textParts.join(""), ...(error ? { error } : {}), pending, usage: { ...this.usage, cost: { ...this.cost } }, runId: this.runId, modelCalls: this.modelCalls };
   }
 
   private async pause(pending: PendingApproval[]): Promise<RunResult> {

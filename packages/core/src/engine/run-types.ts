@@ -1,4 +1,5 @@
 import type { HarnessError } from "../errors.js";
+import type { RunCost } from "../cost/call-cost.js";
 import type { ToolCall, ToolResult, Usage } from "../types/content.js";
 import type { StreamEvent } from "../types/provider.js";
 import type { TodoItem } from "../tools/todos.js";
@@ -19,6 +20,12 @@ export interface PendingApproval {
 /** A human's answer to one pending call: `approve` runs it, `deny` gives the model an error result instead. */
 export type ApprovalDecision = "approve" | "deny";
 
+/** A run's tokens, summed over its model calls, and their cost. */
+export interface RunUsage extends Usage {
+  /** Sum of the priced calls' cost, and the number of calls without a price. */
+  cost: RunCost;
+}
+
 /** The outcome of one `run` or `resume`. */
 export interface RunResult {
   /** How the run ended. */
@@ -29,8 +36,8 @@ export interface RunResult {
   error?: HarnessError;
   /** The calls waiting for a decision when `status` is `awaiting_approval`; empty otherwise. */
   pending: PendingApproval[];
-  /** Summed over every model call of the run, including calls after `resume`. */
-  usage: Usage;
+  /** Summed over every model call of the run, including calls after `resume`, with what they cost. */
+  usage: RunUsage;
   /** Id of the run; the same across a run's `resume` calls. */
   runId: string;
   /** Model calls the run made. */

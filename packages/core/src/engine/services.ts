@@ -18,6 +18,7 @@ import type { SystemPromptComposer } from "../prompt/system-prompt.js";
 import type { SpanScopes } from "../spans/scopes.js";
 import type { CommandRegistry } from "../commands/command-registry.js";
 import type { MessageTypeRegistry } from "../messages/message-types.js";
+import type { Pricer } from "../cost/pricer.js";
 
 /** Everything one run works with; built by the Agent. */
 export interface EngineServices {
@@ -37,6 +38,8 @@ export interface EngineServices {
   commands: CommandRegistry;
   messageTypes: MessageTypeRegistry;
   todos: { current: TodoItem[] };
+  /** Prices each model call from its usage. */
+  pricer: Pricer;
   /** Serializes calls whose declared `writes` overlap. */
   writes: WriteQueue;
   /** What extensions add to each run's span, merged; undefined when none did. */

@@ -1,4 +1,5 @@
 import type { ToolCall, Usage } from "../types/content.js";
+import type { CallCost } from "../cost/call-cost.js";
 import type { ModelRequest, ProviderResponse, StopReason } from "../types/provider.js";
 import type { RunResult } from "../engine/run-types.js";
 import type { HookEvent } from "./events.js";
@@ -67,6 +68,8 @@ export interface LlmResponseData {
   model: string;
   /** Tokens this call used, as the provider reported them. */
   usage: Usage;
+  /** What the call cost (genai-prices, or the agent's `prices`); `usd` null with a reason when the model has no price. */
+  cost: CallCost;
   /** Why the model stopped. */
   stopReason: StopReason;
   /** Wall time of the call in ms, from sending to the reply, retries and their waits included. */

@@ -50,6 +50,17 @@ export const GenAI = {
   ERROR_TYPE: "error.type",
 } as const;
 
+/**
+ * Cost under the names other backends read, beside `harnessx.cost.usd` (no OpenTelemetry
+ * convention names cost yet): Langfuse and OpenLIT read a total, Langfuse also its parts.
+ */
+export const CostAttributes = {
+  /** Total cost of the call, in US dollars. */
+  TOTAL: "gen_ai.usage.cost",
+  /** Langfuse's cost breakdown: JSON `{"input": usd, "output": usd, "total": usd}`. */
+  LANGFUSE_DETAILS: "langfuse.observation.cost_details",
+} as const;
+
 /** harnessx attributes and span event names (no convention covers them). */
 export const Hx = {
   /** Id of the run (`run_...`), on run spans. */
@@ -68,6 +79,12 @@ export const Hx = {
   RESULT_BYTES: "harnessx.result.bytes",
   /** Original length in characters of a truncated content attribute: `harnessx.original_chars.<attribute>`. */
   ORIGINAL_CHARS_PREFIX: "harnessx.original_chars.",
+  /** What the model call cost in US dollars (on chat spans), or the run's priced calls together (on run spans). */
+  COST_USD: "harnessx.cost.usd",
+  /** Why a model call has no cost (a model no price table knows); its cost is unknown, not 0. */
+  COST_UNPRICED: "harnessx.cost.unpriced_reason",
+  /** On run spans: model calls of the run without a price (its `harnessx.cost.usd` is then a lower bound). */
+  COST_UNPRICED_CALLS: "harnessx.cost.unpriced_calls",
   /** Span event: a model call or tool attempt will be retried (on its span, else the run's). */
   EVENT_RETRY: "harnessx.retry",
   /** Run span event: the loop made a recovery (`harnessx.recovery.*` attributes). */

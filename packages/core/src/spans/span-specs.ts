@@ -1,7 +1,8 @@
 import type { RunResult } from "../engine/run-types.js";
 import type { AgentStartData, LlmRequestData, LlmResponseData, ToolCallEndData } from "../hooks/payloads.js";
 import type { ToolCall, Usage } from "../types/content.js";
-import { GenAI, Hx } from "./attributes.js";
+import { CostAttributes, GenAI, Hx } from "./attributes.js";
+import type { CallCost } from "../cost/call-cost.js";
 import { cut, inputMessages, outputMessages, safeJson, systemInstructions, toolDefinitions } from "./content.js";
 import { spanError } from "./errors.js";
 import type { TracedAgent, Attributes, SpanClose, SpanError, SpanOpen, SpillReference } from "./span-model.js";
@@ -33,6 +34,18 @@ function usageAttributes(a: Attributes, usage: Partial<Usage> | undefined): void
   if (typeof usage.cacheWriteTokens === "number") a[GenAI.USAGE_CACHE_CREATION] = usage.cacheWriteTokens;
 }
 
+/** A model call's cost under harnessx's name and those other backends read; an unpriced call says why instead. */
+function costAttributes(a: Attributes, cost: CallCost | undefined): void {
+  if (!cost) return;
+  if (cost.usd === null) {
+    a[Hx.COST_UNPRICED] = cost.reason;
+    return;
+  }
+  a[Hx.COST_USD] = cost.usd;
+  a[CostAttributes.TOTAL] = cost.usd;
+  a[CostAttributes.LANGFUSE_DETAILS] = JSON.stringify({ input: cost.inputUsd, output: cost.outputUsd, total: cost.usd });
+}
+
 /** JSON text for a free-form content attribute; past `max` it becomes a cut JSON string and the original length is kept beside it. */
 function jsonContent(a: Attributes, key: string, json: string, max: number): void {
   if (json.length <= max) {
@@ -58,6 +71,9 @@ export function agentClose(start: AgentStartData, result: RunResult | undefined,
   if (result) {
     attributes[Hx.RUN_STATUS] = result.status;
     usageAttributes(attributes, result.usage);
+    const cost = result.usage?.cost;
+    if (typeof cost?.usd === "number") attributes[Hx.COST_USD] = cost.usd;
+    if (cost?.unpricedCalls) attributes[Hx.COST_UNPRICED_CALLS] = cost.unpricedCalls;
     if (result.status === "failed") error = spanError(result.error, "run_failed");
     else if (result.status === "cancelled") error = { type: "cancelled", message: "the run was cancelled" };
   } else {
@@ -90,6 +106,7 @@ export function chatClose(info: TracedAgent, request: LlmRequestData, response: 
   if (response.model) attributes[GenAI.RESPONSE_MODEL] = response.model;
   if (response.stopReason) attributes[GenAI.RESPONSE_FINISH_REASONS] = [response.stopReason];
   usageAttributes(attributes, response.usage);
+  costAttributes(attributes, response.cost);
   if (o.captureContent && Array.isArray(raw?.content)) {
     attributes[GenAI.OUTPUT_MESSAGES] = safeJson(outputMessages(raw.content, response.stopReason, o.maxContentChars));
   }

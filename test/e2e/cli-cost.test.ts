@@ -1,0 +1,92 @@
+// What a run cost, as every part of the CLI shows it: `trace ls`, `trace summary` (from the
+// run's rollup, and from its bundle's events), and the `spans` table's `cost_usd`, all equal to
+// the costs the agent put on its LLM_RESPONSE events.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Agent, FlightRecorderExtension, HookEvent, ScriptedProvider, tool, type CallCost } from "harnessx";
+import { cliWorkspace } from "@harnessx/cli/test-support";
+
+const cli = cliWorkspace("hx-cost-");
+const lookup = tool({ name: "lookup", description: "Looks an order up.", execute: () => "order 42: shipped" });
+
+/** Records one run of `model` (two calls with cache reads), returning its id and the costs its LLM_RESPONSE events carried. */
+async function record(model: string): Promise<{ runId: string; costs: CallCost[] }> {
+  const agent = new Agent({
+    provider: new ScriptedProvider(
+      [
+        { toolCalls: [{ name: "lookup", input: {} }], usage: { inputTokens: 12_000, outputTokens: 300 } },
+        { text: "It shipped.", usage: { inputTokens: 12_500, outputTokens: 40, cacheReadTokens: 11_000 } },
+      ],
+      { model },
+    ),
+    name: "orders",
+    tools: [lookup],
+    extensions: [new FlightRecorderExtension({ dir: cli.store })],
+  });
+  const costs: CallCost[] = [];
+  agent.hooks.on(HookEvent.LLM_RESPONSE, ({ data }) => void costs.push(data.cost));
+  const result = await agent.run("Where is order 42?");
+  await agent.close();
+  assert.equal(result.status, "completed");
+  return { runId: result.runId, costs };
+}
+
+async function json<T>(...args: string[]): Promise<T> {
+  const r = await cli.trace("--json", ...args);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as T;
+}
+
+const close = (a: number | null | undefined, b: number) => typeof a === "number" && Math.abs(a - b) < 1e-9;
+let priced: { runId: string; costs: CallCost[] };
+let unpriced: { runId: string; costs: CallCost[] };
+let total: number;
+
+before(async () => {
+  priced = await record("gpt-4o");
+  unpriced = await record("in-house-model");
+  total = priced.costs.reduce((sum, c) => sum + (c.usd ?? NaN), 0);
+  assert.ok(total > 0, "gpt-4o has a price in genai-prices");
+  assert.ok(unpriced.costs.every((c) => c.usd === null));
+});
+after(() => cli.cleanup());
+
+describe("a run's cost in the CLI", () => {
+  test("trace ls: per run, unknown (not $0) for a model without a price", async () => {
+    const runs = await json<Array<{ runId: string; cost: { usd: number | null; unpricedCalls: number } }>>("ls");
+    const of = (id: string) => runs.find((r) => r.runId === id)!.cost;
+    assert.ok(close(of(priced.runId).usd, total));
+    assert.equal(of(priced.runId).unpricedCalls, 0);
+    assert.deepEqual(of(unpriced.runId), { usd: null, unpricedCalls: 2 });
+    const table = await cli.trace("ls");
+    assert.match(table.stdout.split("\n").find((l) => l.startsWith(unpriced.runId)) ?? "", /\bunknown\b/);
+    assert.match(table.stdout.split("\n").find((l) => l.startsWith(priced.runId)) ?? "", /\$0\.0\d+/);
+  });
+
+  test("trace summary: per run and per model, the same from the run's rollup and from its bundle's events", async () => {
+    const bundle = join(cli.work, "priced.tar");
+    assert.equal((await cli.trace("export", priced.runId, "-o", bundle)).code, 0);
+    type Summary = { cost: { usd: number | null; unpricedCalls: number }; models: Array<{ model: string; costUsd: number | null; unpricedCalls: number }> };
+    const fromRun = await json<Summary>("summary", priced.runId);
+    const fromBundle = await json<Summary>("summary", bundle);
+    assert.ok(close(fromRun.cost.usd, total));
+    assert.deepEqual(fromBundle.cost, fromRun.cost);
+    assert.deepEqual(fromBundle.models, fromRun.models);
+    assert.equal(fromRun.models[0].model, "gpt-4o");
+    assert.ok(close(fromRun.models[0].costUsd, total));
+    const text = (await cli.trace("summary", unpriced.runId)).stdout;
+    assert.match(text, /cost\s+unknown\s+\(2 model call\(s\) without a price: not counted\)/);
+  });
+
+  test("the spans table: cost_usd per model call, the total on the run span, NULL for tools", async () => {
+    const rows = await json<Array<{ kind: string; cost_usd: number | null }>>("query", priced.runId, "SELECT kind, cost_usd FROM spans ORDER BY start_ts, kind");
+    const model = rows.filter((r) => r.kind === "model").map((r) => r.cost_usd);
+    assert.equal(model.length, 2);
+    model.forEach((usd, i) => assert.ok(close(usd, priced.costs[i].usd!), `call ${i + 1}`));
+    assert.ok(close(rows.find((r) => r.kind === "run")?.cost_usd, total));
+    assert.deepEqual(rows.filter((r) => r.kind === "tool").map((r) => r.cost_usd), [null]);
+    const none = await json<Array<{ n: number }>>("query", unpriced.runId, "SELECT count(*) AS n FROM spans WHERE cost_usd IS NOT NULL");
+    assert.equal(Number(none[0].n), 0);
+  });
+});
