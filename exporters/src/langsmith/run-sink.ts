@@ -1,6 +1,6 @@
 import type { Client, RunTree as RunTreeType } from "langsmith";
 import { RunTree } from "langsmith";
-import { redactEvent, type Redactor, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink, type Usage } from "@harnessx/core";
+import { redactEvent, type Redactor, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink, type Usage, type CallCost, type RunCost } from "@harnessx/core";
 import { assistantMessage, requestMessages, toolSchemas } from "./messages.js";
 import type { DeliveryLedger } from "./ledger.js";
 
@@ -22,7 +22,12 @@ export interface RunSinkOptions {
   redactor: Redactor;
 }
 
-function usageMetadata(u: Partial<Usage> | undefined): Record<string, unknown> | undefined {
+/**
+ * LangSmith's `usage_metadata`: token counts, and the cost as its SDK documents it
+ * (`input_cost`, `output_cost`, `total_cost`) for a priced model call, or `total_cost` of a run's
+ * priced calls. A call without a price has no cost fields (LangSmith may still price it).
+ */
+function usageMetadata(u: Partial<Usage> | undefined, cost?: CallCost | RunCost): Record<string, unknown> | undefined {
   if (!u || typeof u.inputTokens !== "number" || typeof u.outputTokens !== "number") return undefined;
   const details: Record<string, number> = {};
   if (typeof u.cacheReadTokens === "number") details.cache_read = u.cacheReadTokens;
@@ -32,6 +37,8 @@ function usageMetadata(u: Partial<Usage> | undefined): Record<string, unknown> |
     output_tokens: u.outputTokens,
     total_tokens: u.inputTokens + u.outputTokens,
     ...(Object.keys(details).length ? { input_token_details: details } : {}),
+    ...(cost && "inputUsd" in cost ? { input_cost: cost.inputUsd, output_cost: cost.outputUsd } : {}),
+    ...(typeof cost?.usd === "number" ? { total_cost: cost.usd } : {}),
   };
 }
 
@@ -113,9 +120,9 @@ export class LangSmithSink implements SpanSink<RunHandle> {
     let metadata: Record<string, unknown> | undefined;
     if (d.role === "agent" && d.result) {
       outputs = { output: d.result.text, status: d.result.status };
-      metadata = { usage_metadata: usageMetadata(d.result.usage) };
+      metadata = { usage_metadata: usageMetadata(d.result.usage, d.result.usage?.cost) };
     } else if (d.role === "chat" && d.response) {
-      const usage = usageMetadata(d.response.usage);
+      const usage = usageMetadata(d.response.usage, d.response.cost);
       outputs = { messages: [assistantMessage(d.response.response?.content, max)], stop_reason: d.response.stopReason, ...(usage ? { usage_metadata: usage } : {}) };
       metadata = { ls_provider: d.response.provider, ...(usage ? { usage_metadata: usage } : {}) };
     } else if (d.role === "tool" && d.end) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, ScriptedProvider, defineExtension, tool, type ExtensionLike, type ScriptStep } from "@harnessx/core";
+import { Agent, ScriptedProvider, defineExtension, tool, type AgentOptions, type ExtensionLike, type ScriptStep } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { ResultSpillExtension } from "@harnessx/spill";
 
@@ -61,7 +61,7 @@ export interface Scenario {
 }
 
 /** A fresh agent for the scenario with the given tracing extensions (plus the real spill extension and a denying policy). */
-export function scenarioAgent(extensions: ExtensionLike[], options: { steps?: ScriptStep[]; extra?: (dir: string) => ExtensionLike[] } = {}): Scenario {
+export function scenarioAgent(extensions: ExtensionLike[], options: { steps?: ScriptStep[]; extra?: (dir: string) => ExtensionLike[]; prices?: AgentOptions["prices"] } = {}): Scenario {
   const dir = mkdtempSync(join(tmpdir(), "hx-exporters-"));
   const agent = new Agent({
     name: AGENT_NAME,
@@ -71,6 +71,7 @@ export function scenarioAgent(extensions: ExtensionLike[], options: { steps?: Sc
     maxTokens: 1024,
     retry: { initialDelayMs: 5, maxDelayMs: 10 },
     sessionId: "session-42",
+    ...(options.prices ? { prices: options.prices } : {}),
     extensions: [new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(join(dir, "spill")) }), denyForbidden, ...(options.extra?.(dir) ?? []), ...extensions],
   });
   return { agent, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
