@@ -4,25 +4,26 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Agent, FlightRecorderExtension, HookEvent, ScriptedProvider, tool, type CallCost } from "harnessx";
+import { Agent, FlightRecorderExtension, HookEvent, ScriptedProvider, tool, type AgentOptions, type CallCost } from "harnessx";
 import { cliWorkspace } from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace("hx-cost-");
 const lookup = tool({ name: "lookup", description: "Looks an order up.", execute: () => "order 42: shipped" });
 
-/** Records one run of `model` (two calls with cache reads), returning its id and the costs its LLM_RESPONSE events carried. */
-async function record(model: string): Promise<{ runId: string; costs: CallCost[] }> {
+/** Records one run of `model` (two calls, the second with cache reads), returning its id and the costs its LLM_RESPONSE events carried. */
+async function record(model: string, secondInput = 12_500, prices?: AgentOptions["prices"]): Promise<{ runId: string; costs: CallCost[] }> {
   const agent = new Agent({
     provider: new ScriptedProvider(
       [
         { toolCalls: [{ name: "lookup", input: {} }], usage: { inputTokens: 12_000, outputTokens: 300 } },
-        { text: "It shipped.", usage: { inputTokens: 12_500, outputTokens: 40, cacheReadTokens: 11_000 } },
+        { text: "It shipped.", usage: { inputTokens: secondInput, outputTokens: 40, cacheReadTokens: 11_000 } },
       ],
       { model },
     ),
     name: "orders",
     tools: [lookup],
     extensions: [new FlightRecorderExtension({ dir: cli.store })],
+    ...(prices ? { prices } : {}),
   });
   const costs: CallCost[] = [];
   agent.hooks.on(HookEvent.LLM_RESPONSE, ({ data }) => void costs.push(data.cost));
@@ -88,5 +89,19 @@ describe("a run's cost in the CLI", () => {
     assert.deepEqual(rows.filter((r) => r.kind === "tool").map((r) => r.cost_usd), [null]);
     const none = await json<Array<{ n: number }>>("query", unpriced.runId, "SELECT count(*) AS n FROM spans WHERE cost_usd IS NOT NULL");
     assert.equal(Number(none[0].n), 0);
+  });
+
+  test("trace diff: the cost of each call side by side with B minus A, and a change of prices as a configuration difference", async () => {
+    const bigger = await record("gpt-4o", 40_000);
+    type Diff = { a: { costUsd: number | null }; b: { costUsd: number | null }; configDifferences: string[]; steps: Array<{ delta: { costUsd: number | null } | null }> };
+    const r = await cli.trace("--json", "diff", priced.runId, bigger.runId);
+    const diff = JSON.parse(r.stdout) as Diff;
+    assert.ok(close(diff.a.costUsd, total));
+    assert.ok(close(diff.steps[0].delta?.costUsd, 0), "the first calls cost the same");
+    assert.ok(close(diff.steps[1].delta?.costUsd, bigger.costs[1].usd! - priced.costs[1].usd!), "the second call's extra input, priced");
+    const repriced = await record("gpt-4o", 12_500, { "gpt-4o": { inputPerMTok: 1, outputPerMTok: 1 } });
+    const priceChange = JSON.parse((await cli.trace("--json", "diff", priced.runId, repriced.runId)).stdout) as Diff;
+    assert.deepEqual(priceChange.configDifferences, ['prices {} -> {"gpt-4o":{"inputPerMTok":1,"outputPerMTok":1}}']);
+    assert.ok(close(priceChange.b.costUsd, (12_000 + 12_500 + 300 + 40) / 1e6), "the agent's own price of gpt-4o");
   });
 });

@@ -1,6 +1,6 @@
 import { recordedCalls, RequestComparer, type RecordedEvent, type RunManifest } from "@harnessx/recorder";
 import { configDifferences, toolDifferences } from "../replay/recorded-config.js";
-import { isErrorEvent } from "@harnessx/recorder";
+import { costOfModels, isErrorEvent, nanoDollars } from "@harnessx/recorder";
 
 /** One run of a comparison, as read: its manifest and its events with payloads in place. */
 export interface DiffSide {
@@ -16,6 +16,8 @@ export interface Step {
   toolCalls: number;
   toolMs: number;
   errors: number;
+  /** What the model call cost in US dollars (0 when it failed without a reply); null when its reply had no price. */
+  costUsd: number | null;
 }
 
 /** The same model call in both runs (a side is null past the end of its run), and B minus A. */
@@ -35,6 +37,8 @@ export interface RunTotals {
   errors: number;
   inputTokens: number;
   outputTokens: number;
+  /** The priced model calls' cost together; null when none had a price. */
+  costUsd: number | null;
   durationMs: number | null;
 }
 
@@ -93,13 +97,16 @@ function walk(events: readonly RecordedEvent[]): { steps: Step[]; tools: EndedTo
   let step: Step | undefined;
   for (const event of events) {
     const a = event.attrs ?? {};
-    if (event.kind === "llm_request") steps.push((step = { inputTokens: 0, outputTokens: 0, modelMs: 0, toolCalls: 0, toolMs: 0, errors: 0 }));
+    if (event.kind === "llm_request") steps.push((step = { inputTokens: 0, outputTokens: 0, modelMs: 0, toolCalls: 0, toolMs: 0, errors: 0, costUsd: 0 }));
     if (!step) continue;
     const toolCallId = typeof a.toolCallId === "string" ? a.toolCallId : null;
     if (event.kind === "llm_response") {
       step.inputTokens += num(a.inputTokens);
       step.outputTokens += num(a.outputTokens);
       step.modelMs += num(a.durationMs);
+      const usd = (a.cost as { usd?: unknown } | undefined)?.usd;
+      // One reply without a price makes the call's cost unknown.
+      step.costUsd = typeof usd === "number" && step.costUsd !== null ? step.costUsd + usd : null;
     } else if (event.kind === "tool_call_start") {
       const started: EndedTool = { call: steps.length, toolCallId, tool: a.toolName, outcome: undefined, result: undefined };
       tools.push(started);
@@ -118,7 +125,7 @@ function walk(events: readonly RecordedEvent[]): { steps: Step[]; tools: EndedTo
 }
 
 function totals(side: DiffSide, steps: readonly Step[]): RunTotals {
-  const sum = (key: keyof Step) => steps.reduce((total, step) => total + step[key], 0);
+  const sum = (key: Exclude<keyof Step, "costUsd">) => steps.reduce((total, step) => total + step[key], 0);
   const { run } = side;
   return {
     runId: run.runId,
@@ -128,6 +135,7 @@ function totals(side: DiffSide, steps: readonly Step[]): RunTotals {
     errors: sum("errors"),
     inputTokens: sum("inputTokens"),
     outputTokens: sum("outputTokens"),
+    costUsd: costOfModels(steps.map((s) => ({ calls: 1, costUsd: s.costUsd }))).usd,
     durationMs: run.endedAt !== null ? run.endedAt - run.startedAt : null,
   };
 }
@@ -157,7 +165,7 @@ function firstToolResultChange(a: readonly EndedTool[], b: readonly EndedTool[])
 }
 
 function minus(b: Step, a: Step): Step {
-  return { inputTokens: b.inputTokens - a.inputTokens, outputTokens: b.outputTokens - a.outputTokens, modelMs: b.modelMs - a.modelMs, toolCalls: b.toolCalls - a.toolCalls, toolMs: b.toolMs - a.toolMs, errors: b.errors - a.errors };
+  return { inputTokens: b.inputTokens - a.inputTokens, outputTokens: b.outputTokens - a.outputTokens, modelMs: b.modelMs - a.modelMs, toolCalls: b.toolCalls - a.toolCalls, toolMs: b.toolMs - a.toolMs, errors: b.errors - a.errors, costUsd: a.costUsd === null || b.costUsd === null ? null : nanoDollars(b.costUsd - a.costUsd) };
 }
 
 /**

@@ -3,7 +3,7 @@ import { diffRuns, type AlignedStep, type RunDiff, type RunTotals, type Step } f
 import type { CommandSpec } from "../command-spec.js";
 import type { CommandContext } from "../context.js";
 import { CliError, ExitCode } from "../errors.js";
-import { cut, formatDuration } from "../output/format.js";
+import { cut, formatCost, formatDuration } from "../output/format.js";
 import type { Column } from "../output/table.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { openTarget } from "../store/target.js";
@@ -16,7 +16,7 @@ const signed = (n: number, unit = "") => `${n > 0 ? "+" : ""}${Number.isInteger(
 
 function totalsLine(label: string, t: RunTotals): string {
   const duration = t.durationMs === null ? "still running" : formatDuration(t.durationMs);
-  return `${label} ${t.runId}: ${t.status}, ${t.modelCalls} model calls, ${t.toolCalls} tool calls, ${t.errors} error${t.errors === 1 ? "" : "s"}, tokens in ${t.inputTokens} out ${t.outputTokens}, ${duration}`;
+  return `${label} ${t.runId}: ${t.status}, ${t.modelCalls} model calls, ${t.toolCalls} tool calls, ${t.errors} error${t.errors === 1 ? "" : "s"}, tokens in ${t.inputTokens} out ${t.outputTokens}, cost ${formatCost(t.costUsd)}, ${duration}`;
 }
 
 const STEP_COLUMNS: Column<AlignedStep>[] = [
@@ -25,11 +25,18 @@ const STEP_COLUMNS: Column<AlignedStep>[] = [
   { header: "Δ in", value: (s) => (s.delta ? signed(s.delta.inputTokens) : "-"), align: "right" },
   { header: "tokens out A/B", value: (s) => `${s.a?.outputTokens ?? "-"}/${s.b?.outputTokens ?? "-"}`, align: "right" },
   { header: "Δ out", value: (s) => (s.delta ? signed(s.delta.outputTokens) : "-"), align: "right" },
+  { header: "cost A/B", value: (s) => `${s.a ? formatCost(s.a.costUsd) : "-"}/${s.b ? formatCost(s.b.costUsd) : "-"}`, align: "right" },
+  { header: "Δ cost", value: (s) => deltaCost(s.delta?.costUsd), align: "right" },
   { header: "model ms A/B", value: (s) => `${ms(s.a, "modelMs")}/${ms(s.b, "modelMs")}`, align: "right" },
   { header: "tools A/B", value: (s) => `${s.a?.toolCalls ?? "-"}/${s.b?.toolCalls ?? "-"}`, align: "right" },
   { header: "tool ms A/B", value: (s) => `${ms(s.a, "toolMs")}/${ms(s.b, "toolMs")}`, align: "right" },
   { header: "errors A/B", value: (s) => `${s.a?.errors ?? "-"}/${s.b?.errors ?? "-"}`, align: "right" },
 ];
+
+function deltaCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return "-";
+  return usd === 0 ? "$0" : `${usd < 0 ? "-" : "+"}${formatCost(Math.abs(usd))}`;
+}
 
 function ms(step: Step | null, key: "modelMs" | "toolMs"): string {
   return step ? step[key].toFixed(1) : "-";

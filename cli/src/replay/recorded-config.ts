@@ -1,12 +1,14 @@
 import type { AgentConfig, ModelRetryOptions } from "@harnessx/core";
 
+type ModelPrices = AgentConfig["prices"];
+
 /** The settings a recorded run was made with that replay applies: every `AgentConfig` field but the ones the requests carry. */
 export type ReplayedConfig = Partial<Omit<AgentConfig, "name" | "model" | "system">>;
 
 const NUMBERS = ["maxIterations", "maxTokens", "maxReplyTokens", "maxResultChars", "contextBudgetTokens", "requestTimeoutMs", "maxPromptFragmentChars"] as const;
 const BOOLEANS = ["condense", "todos"] as const;
 /** The fields `configDifferences` reports, in this order (`system` is compared as part of each request). */
-const COMPARED_FIELDS = ["name", "model", ...NUMBERS, "temperature", ...BOOLEANS, "retry", "repetition"] as const;
+const COMPARED_FIELDS = ["name", "model", ...NUMBERS, "temperature", ...BOOLEANS, "retry", "repetition", "prices"] as const;
 
 function positive(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value) && value > 0;
@@ -30,6 +32,9 @@ export function replayConfig(config: unknown): ReplayedConfig | undefined {
   const repetition = source.repetition as { threshold?: unknown } | false | undefined;
   if (repetition === false) out.repetition = false;
   else if (repetition && positive(repetition.threshold)) out.repetition = { threshold: repetition.threshold };
+  // The run's own prices, so a replay costs what the run did (a price file is a path on another machine: not replayed).
+  const prices = pricesOf(source.prices);
+  if (prices) out.prices = prices;
   return out;
 }
 
@@ -52,6 +57,14 @@ export function configDifferences(before: unknown, after: unknown): string[] {
     if (a !== b) differences.push(`${key === "retry" ? "retry.maxAttempts" : key} ${a} -> ${b}`);
   }
   return differences;
+}
+
+/** The recorded `prices` whose every figure is a price (a number of dollars, 0 or more); undefined otherwise. */
+function pricesOf(value: unknown): ModelPrices | undefined {
+  if (!isRecord(value) || Object.keys(value).length === 0) return undefined;
+  const price = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0;
+  const valid = Object.values(value).every((p) => isRecord(p) && price(p.inputPerMTok) && price(p.outputPerMTok) && [p.cacheReadPerMTok, p.cacheWritePerMTok].every((c) => c === undefined || price(c)));
+  return valid ? (value as ModelPrices) : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { Agent, FlightRecorderExtension, ScriptedProvider, type RunResult, type ScriptStep, type Tool } from "harnessx";
+import { DEMO_PRICES } from "./provider.js";
 
 export interface FailingRunOptions {
   /** Store root the run is recorded in. */
@@ -41,6 +42,7 @@ export async function recordFailingRun(options: FailingRunOptions): Promise<RunR
     // One retry after 50 ms: the run shows a retry without making the demo wait.
     retry: { maxAttempts: 2, initialDelayMs: 50 },
     extensions: [new FlightRecorderExtension({ dir: options.dir })],
+    prices: DEMO_PRICES,
   });
   try {
     return await agent.run("Customer grace@example.com asks: please charge my open order again.");

@@ -1,6 +1,9 @@
 import { ScriptedProvider, type ModelProvider } from "harnessx";
 import { demoScript } from "./script.js";
 
+/** The embedded model's price, per million tokens (a real model is priced from genai-prices' table). */
+export const DEMO_PRICES = { "scripted-demo": { inputPerMTok: 3, outputPerMTok: 15 } } as const;
+
 /**
  * The demo's model: a real one when the environment names it (any
  * OpenAI-compatible server, or Anthropic), else the embedded script.

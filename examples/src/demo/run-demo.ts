@@ -6,7 +6,7 @@ import { Agent, ArtifactStore, connectMcpServers, discover, FlightRecorderExtens
 import { toOtlpJsonLines } from "harnessx/convert";
 import { tracingFromEnv } from "./env-tracing.js";
 import { recordFailingRun } from "./failing-run.js";
-import { demoProvider } from "./provider.js";
+import { DEMO_PRICES, demoProvider } from "./provider.js";
 import { exportSalesTool } from "./sales.js";
 import { statusLine } from "../self-hosted/status-line.js";
 import { printTimeline } from "./timeline.js";
@@ -62,7 +62,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
     name: "support-agent",
     system,
     tools: [...demoTools(), exportSalesTool()],
-    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? []), ...declared.extensions, mcp, statusLine({ inputPerMillion: 3, outputPerMillion: 15 })],
+    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? []), ...declared.extensions, mcp, statusLine()],
+    prices: DEMO_PRICES,
   });
   let result: RunResult;
   let status: ReturnType<Agent["status"]> = [];

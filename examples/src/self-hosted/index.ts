@@ -4,4 +4,4 @@ export { dangerousCommandGuard, DANGEROUS_COMMANDS } from "./dangerous-commands.
 export { bashTool } from "./bash-tool.js";
 export { toolLedgerCompaction } from "./custom-compaction.js";
 export { checkpoints } from "./checkpoints.js";
-export { statusLine, type TokenPrices } from "./status-line.js";
+export { statusLine } from "./status-line.js";

@@ -40,7 +40,8 @@ test("five product features as extensions, together on one agent", async () => {
       tools: [bashTool(work), writeFile],
       contextBudgetTokens: 1_500,
       repetition: false,
-      extensions: [permissionConfirmation(["write_file"]), dangerousCommandGuard(), toolLedgerCompaction(), saved.extension, statusLine({ inputPerMillion: 3, outputPerMillion: 15 })],
+      prices: { "scripted-model": { inputPerMTok: 3, outputPerMTok: 15 } },
+      extensions: [permissionConfirmation(["write_file"]), dangerousCommandGuard(), toolLedgerCompaction(), saved.extension, statusLine()],
     });
     const ends: ToolCallEndData[] = [];
     const condensed: ContextCondensedData[] = [];
