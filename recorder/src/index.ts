@@ -4,7 +4,7 @@ export type { FlightRecorderOptions } from "./recording/options.js";
 export { EVENT_FORMAT_VERSION, type RecordedEvent, type PayloadRef, type RecorderEventKind, type RecordedRunStatus, type RunManifest, type RunSummary, type SealedSegmentInfo } from "./format/event.js";
 export { RequestRebuilder, rebuildRequests } from "./format/request-rebuilder.js";
 export { isErrorEvent, isFailureEvent } from "./format/error-events.js";
-export { RollupTally, costOfModels, nanoDollars, type ModelsCost, type RunRollup, type ModelRollup, type ToolRollup, type RollupEvent } from "./format/run-rollup.js";
+export { RollupTally, costOfModels, nanoDollars, recordedCostUsd, type ModelsCost, type RunRollup, type ModelRollup, type ToolRollup, type RollupEvent } from "./format/run-rollup.js";
 export { LatencySketch, LATENCY_SKETCH_ACCURACY, type LatencySketchData } from "./format/latency-sketch.js";
 export { DEFAULT_STORE_DIR, runDirOf } from "./format/layout.js";
 export { readRun, iterateRunEvents, listSegments, SegmentCorruptError, type RunRead, type RunIntegrity, type ReadRunOptions, type IterateRunOptions, type SegmentFile } from "./store/read-run.js";

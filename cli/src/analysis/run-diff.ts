@@ -1,6 +1,6 @@
 import { recordedCalls, RequestComparer, type RecordedEvent, type RunManifest } from "@harnessx/recorder";
 import { configDifferences, toolDifferences } from "../replay/recorded-config.js";
-import { costOfModels, isErrorEvent, nanoDollars } from "@harnessx/recorder";
+import { costOfModels, isErrorEvent, nanoDollars, recordedCostUsd } from "@harnessx/recorder";
 
 /** One run of a comparison, as read: its manifest and its events with payloads in place. */
 export interface DiffSide {
@@ -104,9 +104,9 @@ function walk(events: readonly RecordedEvent[]): { steps: Step[]; tools: EndedTo
       step.inputTokens += num(a.inputTokens);
       step.outputTokens += num(a.outputTokens);
       step.modelMs += num(a.durationMs);
-      const usd = (a.cost as { usd?: unknown } | undefined)?.usd;
+      const usd = recordedCostUsd(a);
       // One reply without a price makes the call's cost unknown.
-      step.costUsd = typeof usd === "number" && step.costUsd !== null ? step.costUsd + usd : null;
+      step.costUsd = usd !== null && step.costUsd !== null ? step.costUsd + usd : null;
     } else if (event.kind === "tool_call_start") {
       const started: EndedTool = { call: steps.length, toolCallId, tool: a.toolName, outcome: undefined, result: undefined };
       tools.push(started);

@@ -1,4 +1,4 @@
-import type { AgentConfig, ModelRetryOptions } from "@harnessx/core";
+import { modelPriceProblem, type AgentConfig, type ModelRetryOptions } from "@harnessx/core";
 
 type ModelPrices = AgentConfig["prices"];
 
@@ -62,9 +62,7 @@ export function configDifferences(before: unknown, after: unknown): string[] {
 /** The recorded `prices` whose every figure is a price (a number of dollars, 0 or more); undefined otherwise. */
 function pricesOf(value: unknown): ModelPrices | undefined {
   if (!isRecord(value) || Object.keys(value).length === 0) return undefined;
-  const price = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0;
-  const valid = Object.values(value).every((p) => isRecord(p) && price(p.inputPerMTok) && price(p.outputPerMTok) && [p.cacheReadPerMTok, p.cacheWritePerMTok].every((c) => c === undefined || price(c)));
-  return valid ? (value as ModelPrices) : undefined;
+  return Object.values(value).every((price) => modelPriceProblem(price) === undefined) ? (value as ModelPrices) : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,7 @@ export { Agent, type AgentOptions } from "./engine/agent.js";
 export type { AgentConfig, ModelRetryOptions } from "./engine/config.js";
 export type { AgentInfo } from "./engine/agent-info.js";
 export { Pricer, type PricingOptions } from "./cost/pricer.js";
-export { addCost, type CallCost, type ModelPrice, type RunCost } from "./cost/call-cost.js";
+export { addCost, modelPriceProblem, type CallCost, type ModelPrice, type RunCost } from "./cost/call-cost.js";
 export type { RunResult, RunUsage, RunStatus, RunEvent, RunOptions, PendingApproval, ApprovalDecision } from "./engine/run-types.js";
 export type { RunStream } from "./engine/run-stream.js";
 export { prefixKey } from "./prompt/system-prompt.js";

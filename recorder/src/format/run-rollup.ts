@@ -45,8 +45,8 @@ export class RollupTally {
       m.calls++;
       m.inputTokens += numberOf(attrs.inputTokens);
       m.outputTokens += numberOf(attrs.outputTokens);
-      const usd = (attrs.cost as { usd?: unknown } | undefined)?.usd;
-      if (typeof usd === "number") m.costUsd = (m.costUsd ?? 0) + usd;
+      const usd = recordedCostUsd(attrs);
+      if (usd !== null) m.costUsd = (m.costUsd ?? 0) + usd;
       else m.unpricedCalls = (m.unpricedCalls ?? 0) + 1;
     } else if (kind === "tool_call_end") {
       const tool = nameOf(attrs.toolName);
@@ -95,4 +95,10 @@ export function costOfModels(models: Iterable<Pick<ModelRollup, "calls" | "costU
 /** Dollars rounded to the nano-dollar. */
 export function nanoDollars<T extends number | null>(usd: T): T {
   return (usd === null ? null : Math.round(usd * 1e9) / 1e9) as T;
+}
+
+/** The US dollars an `llm_response` line's attributes say its call cost; null without a price (or in recordings made before cost). */
+export function recordedCostUsd(attrs: Readonly<Record<string, unknown>>): number | null {
+  const usd = (attrs.cost as { usd?: unknown } | undefined)?.usd;
+  return typeof usd === "number" ? usd : null;
 }

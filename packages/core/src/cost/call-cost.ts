@@ -34,6 +34,22 @@ export interface ModelPrice {
   cacheWritePerMTok?: number;
 }
 
+const PRICE_FIELDS = ["inputPerMTok", "outputPerMTok", "cacheReadPerMTok", "cacheWritePerMTok"] as const;
+
+/**
+ * What is wrong with a model's price (`AgentConfig.prices`, or one read back from a recording),
+ * as `<field> must be ...`; undefined when every figure is US dollars per million tokens, 0 or more.
+ */
+export function modelPriceProblem(price: unknown): string | undefined {
+  if (typeof price !== "object" || price === null) return `must be an object of prices per million tokens; got ${JSON.stringify(price)}`;
+  for (const field of PRICE_FIELDS) {
+    const value = (price as Record<string, unknown>)[field];
+    if (field.startsWith("cache") && value === undefined) continue;
+    if (!(typeof value === "number" && Number.isFinite(value) && value >= 0)) return `${field} must be a number of US dollars per million tokens, 0 or more; got ${JSON.stringify(value)}`;
+  }
+  return undefined;
+}
+
 /** A run's cost: the sum of its priced calls, and how many calls had no price. */
 export interface RunCost {
   /** Sum over the priced calls; null when no call was priced. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { PriceCalculation, Provider } from "@pydantic/genai-prices";
 import { ConfigError } from "../errors.js";
 import type { Usage } from "../types/content.js";
-import type { CallCost, ModelPrice } from "./call-cost.js";
+import { modelPriceProblem, type CallCost, type ModelPrice } from "./call-cost.js";
 
 type GenaiPrices = typeof import("@pydantic/genai-prices");
 
@@ -93,11 +93,8 @@ function usageOf(usage: Usage): Record<string, number> {
 /** The agent's `prices` as a genai-prices provider, so one formula prices every call. */
 function ownProvider(prices: Readonly<Record<string, ModelPrice>>): Provider {
   for (const [model, price] of Object.entries(prices)) {
-    for (const field of ["inputPerMTok", "outputPerMTok", "cacheReadPerMTok", "cacheWritePerMTok"] as const) {
-      const value = price?.[field];
-      const optional = field.startsWith("cache") && value === undefined;
-      if (!optional && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) throw new ConfigError(`prices[${JSON.stringify(model)}].${field} must be a number of US dollars per million tokens, 0 or more; got ${JSON.stringify(value)}`);
-    }
+    const problem = modelPriceProblem(price);
+    if (problem) throw new ConfigError(`prices[${JSON.stringify(model)}].${problem}`);
   }
   return {
     id: "harnessx-prices",
