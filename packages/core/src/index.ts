@@ -1,7 +1,12 @@
 export { Agent, type AgentOptions } from "./engine/agent.js";
 export type { AgentConfig, ModelRetryOptions } from "./engine/config.js";
 export type { AgentInfo } from "./engine/agent-info.js";
+export { RunHost, type RunHostOptions } from "./external/run-host.js";
+export { HostedRun, FRAMEWORK_ATTRIBUTE, type HostedRunStart, type HostedRunEnd } from "./external/hosted-run.js";
+export { HostedModelCall, HostedToolCall, type HostedToolEnd } from "./external/hosted-calls.js";
 export { Pricer, type PricingOptions } from "./cost/pricer.js";
+export { budgetExtension, type BudgetOptions } from "./budgets/budget-extension.js";
+export type { RunLimit, RunLimitVerdict, RunProgress } from "./budgets/run-limit.js";
 export { addCost, modelPriceProblem, type CallCost, type ModelPrice, type RunCost } from "./cost/call-cost.js";
 export type { RunResult, RunUsage, RunStatus, RunEvent, RunOptions, PendingApproval, ApprovalDecision } from "./engine/run-types.js";
 export type { RunStream } from "./engine/run-stream.js";

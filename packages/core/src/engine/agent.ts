@@ -13,6 +13,7 @@ import { ConversationMemory } from "../memory/conversation.js";
 import { MiddlewarePipeline } from "../middleware/pipeline.js";
 import { PermissionManager } from "../permissions/permission-manager.js";
 import type { Policy } from "../permissions/policy.js";
+import type { RunLimit } from "../budgets/run-limit.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { summarizeTodos, writeTodosTool, type TodoItem } from "../tools/todos.js";
 import { summarizeTool } from "../tools/tool-summary.js";
@@ -36,6 +37,10 @@ import { MessageTypeRegistry } from "../messages/message-types.js";
 import { WriteQueue } from "../tools/write-queue.js";
 
 export type { AgentOptions } from "./agent-options.js";
+
+/** Each agent's engine parts: `RunHost` feeds runs other frameworks made through the same ones (core-internal). */
+const engineParts = new WeakMap<Agent, EngineServices>();
+export const engineServicesOf = (agent: Agent): EngineServices => engineParts.get(agent)!;
 
 /** The model/tool loop with its extension surface. Runs one turn at a time. */
 export class Agent implements AsyncDisposable {
@@ -69,6 +74,7 @@ export class Agent implements AsyncDisposable {
   private readonly prompts = new Registry<PromptFragment>();
   private readonly spans = new SpanScopes();
   private readonly policies = new Registry<Policy>();
+  private readonly runLimits = new Registry<RunLimit>();
   private readonly state = new Map<string, unknown>();
   private readonly todos: { current: TodoItem[] } = { current: [] };
   private readonly extensions: ExtensionHost;
@@ -106,6 +112,7 @@ export class Agent implements AsyncDisposable {
       middleware: this.middleware,
       prompts: this.prompts,
       policies: this.policies,
+      runLimits: this.runLimits,
       state: this.state,
       commands: this.commandRegistry,
       templates: this.templateRegistry,
@@ -138,6 +145,7 @@ export class Agent implements AsyncDisposable {
       memory: this.memory,
       permissions: this.permissions,
       policies: this.policies,
+      runLimits: this.runLimits,
       prompt,
       spans: this.spans,
       extensions: this.extensions,
@@ -148,6 +156,7 @@ export class Agent implements AsyncDisposable {
       pricer: new Pricer({ prices: this.config.prices, ...(this.config.priceFile !== undefined ? { priceFile: this.config.priceFile } : {}) }),
       runAttributes: () => (this.runAttributes.size === 0 ? undefined : Object.assign({}, ...this.runAttributes.list().map((e) => e.value))),
     };
+    engineParts.set(this, this.services);
   }
 
   /** Names of installed extensions, in install order. */

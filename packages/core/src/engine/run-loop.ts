@@ -13,7 +13,10 @@ import { beginRun } from "./run-start.js";
 import type { ApprovalDecision, PendingApproval, RunResult, RunStatus } from "./run-types.js";
 import { inScope } from "../spans/scopes.js";
 import type { SpanContext } from "../spans/span-context.js";
+import { errorSource } from "./error-source.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
+import { reachedLimit } from "../budgets/run-limit.js";
+import { WorkClock } from "../budgets/work-clock.js";
 import { applyDecisions, executePlanned, pendingOf, planCalls, type SuspendedTurn } from "./tool-phase.js";
 
 /** One run of the model/tool loop, from a user message to a terminal result or an approval wait. */
@@ -21,6 +24,8 @@ export class RunLoop {
   private readonly usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private readonly cost: RunCost = { usd: null, unpricedCalls: 0 };
   private modelCalls = 0;
+  private toolCalls = 0;
+  private readonly clock = new WorkClock();
   private iteration = 0;
   private readonly textParts: string[] = [];
   private readonly recoveries = new Map<RecoveryReason, number>();
@@ -94,6 +99,7 @@ export class RunLoop {
   }
 
   private bind(sink: RunSink, signal: AbortSignal | undefined): void {
+    this.clock.start();
     this.sink = sink;
     this.signal = signal;
   }
@@ -106,11 +112,7 @@ export class RunLoop {
     const { config } = this.services;
     for (;;) {
       if (this.signal?.aborted) throw new CancelledError();
-      if (this.iteration >= config.maxIterations && !this.finalCall) {
-        this.finalCall = `it reached the limit of ${config.maxIterations} steps`;
-        await this.recover("iteration_limit", null);
-        this.tell(`You have reached the limit of ${config.maxIterations} steps. Answer now with what you have; no more tool calls.`);
-      }
+      if (!this.finalCall) await this.checkLimits(config.maxIterations);
       this.iteration++;
       // Hooks answer undefined when no observer is async: awaiting that would still cost a promise
       // (and an async-context hop) per event on the engine's path, so only a promise is awaited.
@@ -147,6 +149,21 @@ export class RunLoop {
     }
   }
 
+  /** Makes the next call the final one (or fails the run) when the step limit or a run limit is reached. */
+  private async checkLimits(maxIterations: number): Promise<void> {
+    if (this.iteration >= maxIterations) {
+      this.finalCall = `it reached the limit of ${maxIterations} steps`;
+      await this.recover("iteration_limit", null);
+      return this.tell(`You have reached the limit of ${maxIterations} steps. Answer now with what you have; no more tool calls.`);
+    }
+    const progress = { runId: this.runId, modelCalls: this.modelCalls, toolCalls: this.toolCalls, usage: { ...this.usage, cost: { ...this.cost } }, elapsedMs: this.clock.elapsedMs };
+    const reason = reachedLimit(this.services.runLimits, progress);
+    if (reason === undefined) return;
+    this.finalCall = reason;
+    await this.recover("budget_exhausted", null, reason);
+    this.tell(`This run has used up its budget: ${reason}. Answer now with what you have; no more tool calls.`);
+  }
+
   private view(stopReason: StopReason, calls: readonly ToolCallBlock[], text: string): ReplyView {
     const open = this.services.todos.current.filter((t) => t.status !== "completed").length;
     return { stopReason, calls, text, finalCall: this.finalCall !== undefined, openTodos: open, replyBudget: this.replyBudget, maxReplyTokens: this.services.config.maxReplyTokens };
@@ -173,6 +190,7 @@ export class RunLoop {
   }
 
   private async afterToolTurn(calls: readonly ToolCallBlock[]): Promise<void> {
+    this.toolCalls += calls.length;
     const ended = this.endIteration(calls.length);
     if (ended) await ended;
     const found = this.repetition?.observe(calls);
@@ -242,10 +260,10 @@ export class RunLoop {
   }
 
   /** Counts one more recovery of `reason` and reports it (RECOVERY). */
-  private recover(reason: RecoveryReason, replyBudget: number | null): Promise<void> | undefined {
+  private recover(reason: RecoveryReason, replyBudget: number | null, detail?: string): Promise<void> | undefined {
     const attempt = this.made(reason) + 1;
     this.recoveries.set(reason, attempt);
-    return fire(this.services, HookEvent.RECOVERY, { reason, attempt, replyBudget });
+    return fire(this.services, HookEvent.RECOVERY, { reason, attempt, replyBudget, ...(detail !== undefined ? { detail } : {}) });
   }
 
   private result(status: RunStatus, error?: HarnessError, pending: PendingApproval[] = []): RunResult {
@@ -253,6 +271,7 @@ export class RunLoop {
   }
 
   private async pause(pending: PendingApproval[]): Promise<RunResult> {
+    this.clock.pause();
     const result = this.result("awaiting_approval", undefined, pending);
     // Not terminal (no AGENT_END), but observers such as recorders need to know the run now waits.
     await fire(this.services, HookEvent.CHECKPOINT, { sessionId: this.services.info.sessionId, runId: this.runId, status: "awaiting_approval", phase: "approval_wait" });
@@ -281,11 +300,4 @@ export class RunLoop {
     await fire(this.services, HookEvent.ERROR, { source: errorSource(error), error, ...(error instanceof ExtensionError ? { extension: error.extension } : {}) });
     return this.finish("failed", error);
   }
-}
-
-function errorSource(error: HarnessError): ErrorSource {
-  if (error instanceof ProviderError) return "provider";
-  if (error instanceof MiddlewareError) return "middleware";
-  if (error instanceof ExtensionError) return "extension";
-  return "provider";
 }

@@ -19,6 +19,7 @@ import type { SpanScopes } from "../spans/scopes.js";
 import type { CommandRegistry } from "../commands/command-registry.js";
 import type { MessageTypeRegistry } from "../messages/message-types.js";
 import type { Pricer } from "../cost/pricer.js";
+import type { RunLimit } from "../budgets/run-limit.js";
 
 /** Everything one run works with; built by the Agent. */
 export interface EngineServices {
@@ -31,6 +32,8 @@ export interface EngineServices {
   memory: ConversationMemory;
   permissions: PermissionManager;
   policies: Registry<Policy>;
+  /** Checks made before each model call that can end the run (budgets). */
+  runLimits: Registry<RunLimit>;
   prompt: SystemPromptComposer;
   /** Opens the spans of runs, model calls and tool calls. */
   spans: SpanScopes;

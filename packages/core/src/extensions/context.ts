@@ -4,6 +4,7 @@ import { REPORTED_EVENTS, type HookEvent, type ReportedEvent } from "../hooks/ev
 import type { AnyHookContext, HookCallback, HookPayloads, RunAttributeValue } from "../hooks/payloads.js";
 import { middlewareName, type MiddlewareLike } from "../middleware/middleware.js";
 import type { Policy } from "../permissions/policy.js";
+import type { RunLimit } from "../budgets/run-limit.js";
 import { registration, type Registration } from "../registration.js";
 import { tool as defineTool, type Tool } from "../tools/tool.js";
 import type { ArtifactRef } from "../types/content.js";
@@ -114,6 +115,11 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
     addPolicy(policy: Policy): Registration {
       guard();
       return addPolicy(checked({ policies: [policy] }).policies[0]);
+    },
+    addRunLimit(limit: RunLimit): Registration {
+      guard();
+      if (typeof limit?.check !== "function") throw new ExtensionError(name, "addRunLimit needs an object with a check(progress) function");
+      return own(services.runLimits.add(limit, name), () => {});
     },
     useSpanIds(source: SpanIdSource): Registration {
       guard();

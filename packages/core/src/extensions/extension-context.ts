@@ -17,6 +17,7 @@ import type { MessageTypeSpec } from "../messages/message-types.js";
 import type { StatusProvider } from "./extension-services.js";
 import type { SessionState } from "../session/session-state.js";
 import type { PromptFragment } from "./contribution.js";
+import type { RunLimit } from "../budgets/run-limit.js";
 
 /** A prompt provider returns text for the system prompt, or nothing. */
 export type PromptProvider = () => string | undefined | null;
@@ -68,6 +69,12 @@ export interface ExtensionContext {
   registerPromptProvider(provider: PromptProvider): Registration;
   /** Adds a veto over tool calls (deny-wins: its `allow` never widens what others decided). */
   addPolicy(policy: Policy): Registration;
+  /**
+   * Adds a check made before every model call of every run (cost, tokens, calls, time so far):
+   * its verdict ends the run with a last tool-free answer or a failure. It can only end a run
+   * sooner; a limit that throws fails the run.
+   */
+  addRunLimit(limit: RunLimit): Registration;
   /**
    * Makes this extension the source of the agent's span ids (the OpenTelemetry extension starts
    * its live span and answers with its ids, so recordings and backends name spans alike). One per agent.

@@ -15,6 +15,7 @@ import type { ArtifactRef } from "../types/content.js";
 import type { Registry } from "../util/registry.js";
 import type { SessionState } from "../session/session-state.js";
 import type { PromptFragment } from "./contribution.js";
+import type { RunLimit } from "../budgets/run-limit.js";
 
 /** A status provider: one short line about the session (tokens and cost so far, a mode), or nothing. */
 export type StatusProvider = () => string | undefined | null;
@@ -29,6 +30,7 @@ export interface ExtensionServices {
   middleware: MiddlewarePipeline;
   prompts: Registry<PromptFragment>;
   policies: Registry<Policy>;
+  runLimits: Registry<RunLimit>;
   state: Map<string, unknown>;
   commands: CommandRegistry;
   templates: TemplateRegistry;

@@ -142,7 +142,7 @@ export interface CheckpointData {
 /**
  * Why the loop made a recovery: a reply cut off (`truncated_*`), empty, with unreadable tool input
  * or paused by the provider; a refusal it could work around (`reply_limit`, `context_overflow*`);
- * the step limit; an open task list; or a final call that gave no answer.
+ * the step limit or a run limit (a budget); an open task list; or a final call that gave no answer.
  */
 export type RecoveryReason =
   | "truncated_tool_call"
@@ -156,7 +156,8 @@ export type RecoveryReason =
   | "paused_turn"
   | "iteration_limit"
   | "unfinished_plan"
-  | "no_final_answer";
+  | "no_final_answer"
+  | "budget_exhausted";
 /** Payload of `RECOVERY`: the loop did not accept a reply or a refusal as it was and goes on with another model call. */
 export interface RecoveryData {
   /** What the loop recovered from. */
@@ -165,4 +166,6 @@ export interface RecoveryData {
   attempt: number;
   /** The reply budget of the next call, or null when unchanged. */
   replyBudget: number | null;
+  /** What was reached, for a run limit: e.g. "it spent $0.52 of its $0.50 budget". */
+  detail?: string;
 }

@@ -58,7 +58,7 @@ export class SpanMapper<H> {
         return this.retry(e.runId, e.data, e.ts);
       case "recovery": {
         const d = e.data;
-        return this.runEvent(e.runId, Hx.EVENT_RECOVERY, e.ts, compact({ "harnessx.recovery.reason": d.reason, "harnessx.recovery.attempt": d.attempt, "harnessx.recovery.reply_budget": d.replyBudget }));
+        return this.runEvent(e.runId, Hx.EVENT_RECOVERY, e.ts, compact({ "harnessx.recovery.reason": d.reason, "harnessx.recovery.attempt": d.attempt, "harnessx.recovery.reply_budget": d.replyBudget, "harnessx.recovery.detail": d.detail }));
       }
       case "context_condensed": {
         const d = e.data;
