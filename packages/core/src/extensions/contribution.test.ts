@@ -39,7 +39,7 @@ function hostWith(extensions: ExtensionLike[]) {
   const config = resolveConfig({ provider: new ScriptedProvider([]) });
   const info = createAgentInfo({ sessionId: "s", provider: "scripted", config, toolNames: () => tools.names(), tools: () => [], extensions: () => [] });
   const services = {
-    info, redactor: new Redactor(), spans: new SpanScopes(), tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), state: new Map(),
+    info, redactor: new Redactor(), spans: new SpanScopes(), tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), runLimits: new Registry<never>(), state: new Map(),
     commands: new CommandRegistry(), templates: new TemplateRegistry(), messageTypes: new MessageTypeRegistry(), appendEntry: async () => {}, statuses: new Registry<never>(), runAttributes: new Registry<never>(), sessionSnapshot: () => { throw new Error("no session in this test"); },
     emitCustom: async () => {}, emitError: async () => {}, emitEvent: async () => {},
   };
