@@ -71,8 +71,10 @@ export class HookBus {
   /**
    * Delivers an event. Returns undefined when every observer finished
    * synchronously, so the hot path allocates no promise.
+   * @param timestamp - When it happened (ms since the epoch); default now. A run another
+   * framework made (`RunHost`) may be reported after the fact.
    */
-  emit<E extends HookEvent>(event: E, data: HookPayloads[E]): Promise<void> | undefined {
+  emit<E extends HookEvent>(event: E, data: HookPayloads[E], timestamp?: number): Promise<void> | undefined {
     const specific = this.observers.get(event);
     const any = this.anyObservers;
     if ((specific === undefined || specific.length === 0) && any.length === 0) return undefined;
@@ -83,7 +85,7 @@ export class HookBus {
       event,
       info: this.info,
       data: data as HookPayloads[HookEvent],
-      timestamp: Date.now(),
+      timestamp: timestamp ?? Date.now(),
       runId: scope?.runId,
       span: scope?.span,
     };
