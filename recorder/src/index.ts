@@ -1,15 +1,16 @@
 export { FlightRecorderExtension } from "./recording/flight-recorder.js";
 export { RecorderWriteError } from "./recording/recorder-write-error.js";
 export type { FlightRecorderOptions } from "./recording/options.js";
+export { RETAIN_CONDITIONS, type RetainPolicy, type RetainCondition, type ResolvedRetainPolicy } from "./format/retain-types.js";
 export { EVENT_FORMAT_VERSION, type RecordedEvent, type PayloadRef, type RecorderEventKind, type RecordedRunStatus, type RunManifest, type RunSummary, type SealedSegmentInfo } from "./format/event.js";
 export { RequestRebuilder, rebuildRequests } from "./format/request-rebuilder.js";
 export { isErrorEvent, isFailureEvent } from "./format/error-events.js";
-export { RollupTally, costOfModels, nanoDollars, recordedCostUsd, type ModelsCost, type RunRollup, type ModelRollup, type ToolRollup, type RollupEvent } from "./format/run-rollup.js";
+export { RollupTally, toolCostShares, costOfModels, nanoDollars, recordedCostUsd, type ModelsCost, type RunRollup, type ModelRollup, type ToolRollup, type RollupEvent } from "./format/run-rollup.js";
 export { LatencySketch, LATENCY_SKETCH_ACCURACY, type LatencySketchData } from "./format/latency-sketch.js";
 export { DEFAULT_STORE_DIR, runDirOf } from "./format/layout.js";
 export { readRun, iterateRunEvents, listSegments, SegmentCorruptError, type RunRead, type RunIntegrity, type ReadRunOptions, type IterateRunOptions, type SegmentFile } from "./store/read-run.js";
 export { parseEventLines, type BadLine, type ParsedLines, type SkipPayloads } from "./store/event-lines.js";
-export { readRunManifest, RunNotFoundError, RunInvalidError } from "./store/run-manifest.js";
+export { readRunManifest, RunNotFoundError, RunInvalidError, RunReducedError } from "./store/run-manifest.js";
 export { RUN_STATUSES, RECORDER_EVENT_KINDS, KNOWN_EVENT_KINDS, RUN_FORMAT, SUPPORTED_RUN_VERSIONS } from "./format/validate.js";
 export { recover, summarize, countEvent, isProcessAlive, lockHolder, RunStillActiveError, type RecoverResult } from "./store/recover.js";
 export { artifactRefsOf, artifactsOf, extensionArtifacts, referencedArtifacts } from "./store/references.js";
@@ -20,7 +21,7 @@ export { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleManifest, type BundleMember }
 export {
   BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError, BundleContentError, BundleTooLargeError,
 } from "./bundle/errors.js";
-export { RecordingStore, type RunListing, type InvalidRunFolder } from "./store/recording-store.js";
+export { RecordingStore, type RunListing, type InvalidRunFolder, type StoreStats } from "./store/recording-store.js";
 export { SealedRunWriter, type SealedRunWriterOptions } from "./store/sealed-run-writer.js";
 export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
 export { openSegmentTables } from "./store/segment-tables.js";

@@ -1,10 +1,11 @@
 // What a run cost, as every part of the CLI shows it: `trace ls`, `trace summary` (from the
-// run's rollup, and from its bundle's events), and the `spans` table's `cost_usd`, all equal to
-// the costs the agent put on its LLM_RESPONSE events.
+// run's rollup, and from its bundle's events; per run, per model and per tool's call chain), and
+// the `spans` table's `cost_usd`, all equal to the costs the agent put on its LLM_RESPONSE
+// events; and a run its budget stopped, as the recording keeps it.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Agent, FlightRecorderExtension, HookEvent, ScriptedProvider, tool, type AgentOptions, type CallCost } from "harnessx";
+import { Agent, FlightRecorderExtension, HookEvent, ScriptedProvider, budgetExtension, tool, type AgentOptions, type CallCost } from "harnessx";
 import { cliWorkspace } from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace("hx-cost-");
@@ -103,5 +104,55 @@ describe("a run's cost in the CLI", () => {
     const priceChange = JSON.parse((await cli.trace("--json", "diff", priced.runId, repriced.runId)).stdout) as Diff;
     assert.deepEqual(priceChange.configDifferences, ['prices {} -> {"gpt-4o":{"inputPerMTok":1,"outputPerMTok":1}}']);
     assert.ok(close(priceChange.b.costUsd, (12_000 + 12_500 + 300 + 40) / 1e6), "the agent's own price of gpt-4o");
+  });
+
+  test("trace summary: per tool, what the model calls that asked for it cost, a reply's cost shared among its tool calls", async () => {
+    const refund = tool({ name: "refund", description: "Refunds an order.", execute: () => "refunded" });
+    const usage = { inputTokens: 10_000, outputTokens: 200 };
+    const agent = new Agent({
+      provider: new ScriptedProvider([
+        { toolCalls: [{ name: "lookup", input: {} }, { name: "refund", input: {} }], usage },
+        { toolCalls: [{ name: "lookup", input: {} }], usage },
+        { text: "Refunded.", usage },
+      ], { model: "gpt-4o" }),
+      tools: [lookup, refund],
+      extensions: [new FlightRecorderExtension({ dir: cli.store })],
+    });
+    const costs: number[] = [];
+    agent.hooks.on(HookEvent.LLM_RESPONSE, ({ data }) => void costs.push(data.cost.usd ?? NaN));
+    const { runId } = await agent.run("Refund order 42");
+    await agent.close();
+    const bundle = join(cli.work, "chain.tar");
+    assert.equal((await cli.trace("export", runId, "-o", bundle)).code, 0);
+    type Tools = { tools: Array<{ tool: string; calls: number; costUsd: number | null }> };
+    const fromRun = await json<Tools>("summary", runId);
+    const fromBundle = await json<Tools>("summary", bundle);
+    assert.deepEqual(fromBundle.tools, fromRun.tools, "the rollup and the events agree");
+    const of = (name: string) => fromRun.tools.find((t) => t.tool === name)!;
+    assert.ok(close(of("lookup").costUsd, costs[0] / 2 + costs[1]));
+    assert.ok(close(of("refund").costUsd, costs[0] / 2));
+    assert.match((await cli.trace("summary", runId)).stdout, /MODEL COST/);
+    const unpricedTools = await json<Tools>("summary", unpriced.runId);
+    assert.equal(unpricedTools.tools[0].costUsd, null, "unknown, not $0");
+  });
+
+  test("a run stopped by its budget: the recovery, its reason and the last answer are in the recording", async () => {
+    const agent = new Agent({
+      provider: new ScriptedProvider([
+        { toolCalls: [{ name: "lookup", input: {} }], usage: { inputTokens: 12_000, outputTokens: 300 } },
+        { text: "Order 42 shipped; I stopped there.", usage: { inputTokens: 12_000, outputTokens: 40 } },
+      ], { model: "gpt-4o" }),
+      tools: [lookup],
+      extensions: [new FlightRecorderExtension({ dir: cli.store }), budgetExtension({ maxModelCalls: 1 })],
+    });
+    const { runId, status } = await agent.run("Where is order 42?");
+    await agent.close();
+    assert.equal(status, "completed");
+    const rows = await json<Array<{ reason: string; detail: string }>>("query", runId, "SELECT attrs->>'reason' AS reason, attrs->>'detail' AS detail FROM events WHERE kind = 'recovery'");
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].reason, "budget_exhausted");
+    assert.match(rows[0].detail ?? "", /made 1 of its 1 model calls/);
+    const otlp = await cli.trace("convert", runId, "--to", "otlp");
+    assert.match(otlp.stdout, /"key":"harnessx\.recovery\.detail","value":\{"stringValue":"it made 1 of its 1 model calls"\}/, "the run span's event in every converted form");
   });
 });

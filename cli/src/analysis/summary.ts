@@ -1,5 +1,5 @@
 import type { ExtensionSummary } from "@harnessx/core";
-import { costOfModels, LatencySketch, nanoDollars, type ModelsCost, type RecordingTables, type RunManifest, type RunRollup } from "@harnessx/recorder";
+import { costOfModels, LatencySketch, nanoDollars, toolCostShares, type ModelsCost, type RecordingTables, type RunManifest, type RunRollup } from "@harnessx/recorder";
 
 /** What `trace summary` prints, also its `--json` shape. */
 export interface RunSummaryReport {
@@ -18,8 +18,12 @@ export interface RunSummaryReport {
   models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number; costUsd: number | null; unpricedCalls: number }>;
   /** The run's model calls together: the priced calls' cost, and how many had no price (the total is then a lower bound). */
   cost: ModelsCost;
-  /** Per tool; the percentiles are within 1% (`LatencySketch`), the maximum exact. */
-  tools: Array<{ tool: string; calls: number; errors: number; p50Ms: number | null; p95Ms: number | null; maxMs: number | null }>;
+  /**
+   * Per tool; the percentiles are within 1% (`LatencySketch`), the maximum exact. `costUsd`: what
+   * the model calls that asked for the tool cost, each reply's cost shared among its tool calls
+   * (null when none was priced).
+   */
+  tools: Array<{ tool: string; calls: number; errors: number; p50Ms: number | null; p95Ms: number | null; maxMs: number | null; costUsd: number | null }>;
   spills: { count: number; bytes: number };
   dropped: { events: number; gaps: number };
   redaction: unknown;
@@ -35,7 +39,7 @@ const LINE_BYTES_BY_KIND = `SELECT regexp_extract(line, '"kind":"([^"]*)"', 1) A
 /** The other figures aggregate typed fields, read once into a compact table. */
 const FACTS = `CREATE TEMP TABLE facts AS
 SELECT kind, attrs.toolName AS tool, attrs.model AS model, attrs.outcome AS outcome, attrs.isError AS is_error, attrs.durationMs AS duration_ms,
-  attrs.inputTokens AS input_tokens, attrs.outputTokens AS output_tokens, attrs.cost.usd AS cost_usd, attrs.name AS custom_name, payload.data.bytes AS spill_bytes,
+  attrs.inputTokens AS input_tokens, attrs.outputTokens AS output_tokens, attrs.cost.usd AS cost_usd, attrs.toolCalls AS tool_calls, attrs.name AS custom_name, payload.data.bytes AS spill_bytes,
   attrs.count AS dropped, coalesce(len(redacted), 0) AS redacted, payloadRef.bytes AS payload_bytes
 FROM typed_events`;
 
@@ -61,7 +65,8 @@ export function summarizeFromRollup(run: RunManifest & { rollup: RunRollup }, so
     kinds,
     // A rollup written before cost was recorded knows no price: every call counts as unpriced.
     models: Object.entries(rollup.models).map(([model, m]) => ({ model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd ?? null, unpricedCalls: costOfModels([m]).unpricedCalls })),
-    tools: Object.entries(rollup.tools).map(([tool, t]) => ({ tool, calls: t.calls, errors: t.errors, latency: LatencySketch.from(t.latency) })),
+    // A tool a reply asked for is listed once a call of it finished, as when the events are read.
+    tools: Object.entries(rollup.tools).filter(([, t]) => t.calls > 0).map(([tool, t]) => ({ tool, calls: t.calls, errors: t.errors, latency: LatencySketch.from(t.latency), costUsd: t.costUsd ?? null })),
     spills: { ...rollup.spills },
     dropped: { events: summary?.dropped ?? 0, gaps: byKind["recorder.dropped"] ?? 0 },
     redactedValues: rollup.redactedValues,
@@ -84,6 +89,12 @@ export async function summarizeRun(tables: RecordingTables, run: RunManifest, so
        list(duration_ms) FILTER (WHERE duration_ms IS NOT NULL) AS durations
      FROM facts WHERE kind = 'tool_call_end' GROUP BY 1`,
   );
+  const toolCosts = new Map<string, number | null>();
+  for (const r of await all(tables, "SELECT tool_calls, cost_usd FROM facts WHERE kind = 'llm_response' AND tool_calls IS NOT NULL")) {
+    for (const [tool, share] of toolCostShares({ toolCalls: r.tool_calls, cost: { usd: r.cost_usd } })) {
+      toolCosts.set(tool, share === null ? (toolCosts.get(tool) ?? null) : (toolCosts.get(tool) ?? 0) + share);
+    }
+  }
   const [totals] = await all(
     tables,
     `SELECT count(*) AS events, count(*) FILTER (WHERE kind = 'custom' AND custom_name = 'spill') AS spills,
@@ -101,7 +112,7 @@ export async function summarizeRun(tables: RecordingTables, run: RunManifest, so
     events: num(totals.events),
     kinds: kinds.map((k) => ({ kind: String(k.kind), count: num(k.count), bytes: (lineBytes.get(String(k.kind)) ?? 0) + num(k.payload_bytes) })),
     models: models.map((m) => ({ model: String(m.model), calls: num(m.calls), inputTokens: num(m.input), outputTokens: num(m.output), costUsd: m.cost === null ? null : num(m.cost), unpricedCalls: num(m.unpriced) })),
-    tools: tools.map((t) => ({ tool: String(t.tool), calls: num(t.calls), errors: num(t.errors), latency: sketchOf(t.durations) })),
+    tools: tools.map((t) => ({ tool: String(t.tool), calls: num(t.calls), errors: num(t.errors), latency: sketchOf(t.durations), costUsd: toolCosts.get(String(t.tool)) ?? null })),
     spills: { count: num(totals.spills), bytes: num(totals.spill_bytes) },
     dropped: { events: num(totals.dropped), gaps: num(totals.gaps) },
     redactedValues: num(totals.redacted),
@@ -113,7 +124,7 @@ interface Figures {
   events: number;
   kinds: RunSummaryReport["kinds"];
   models: RunSummaryReport["models"];
-  tools: Array<{ tool: string; calls: number; errors: number; latency: LatencySketch }>;
+  tools: Array<{ tool: string; calls: number; errors: number; latency: LatencySketch; costUsd: number | null }>;
   spills: RunSummaryReport["spills"];
   dropped: RunSummaryReport["dropped"];
   redactedValues: number;
@@ -140,7 +151,7 @@ function report(run: RunManifest, source: string, f: Figures): RunSummaryReport 
     cost: costOfModels(f.models),
     tools: f.tools
       .sort(byCountThenName((t) => t.calls, (t) => t.tool))
-      .map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, p50Ms: t.latency.quantile(0.5), p95Ms: t.latency.quantile(0.95), maxMs: t.latency.largest })),
+      .map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, p50Ms: t.latency.quantile(0.5), p95Ms: t.latency.quantile(0.95), maxMs: t.latency.largest, costUsd: nanoDollars(t.costUsd) })),
     spills: f.spills,
     dropped: f.dropped,
     redaction: run.redaction ?? "unknown",

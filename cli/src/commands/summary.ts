@@ -52,6 +52,8 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
     { header: "P50", value: (t) => t.p50Ms, format: (t) => formatDuration(t.p50Ms), align: "right" },
     { header: "P95", value: (t) => t.p95Ms, format: (t) => formatDuration(t.p95Ms), align: "right" },
     { header: "MAX", value: (t) => t.maxMs, format: (t) => formatDuration(t.maxMs), align: "right" },
+    // The model calls that asked for the tool, each reply's cost shared among its tool calls.
+    { header: "MODEL COST", value: (t) => t.costUsd ?? -1, format: (t) => formatCost(t.costUsd), align: "right" },
   ], { terminal }));
 }
 

@@ -22,6 +22,12 @@ export interface ToolRollup {
   errors: number;
   /** Their durations in milliseconds. */
   latency: LatencySketchData;
+  /**
+   * What the model calls that asked for this tool cost in US dollars, each reply's cost shared
+   * evenly among the tool calls it asked for: the cost of the chain that led to the tool. Null
+   * when none of those calls was priced; absent in recordings made before it was kept.
+   */
+  costUsd?: number | null;
 }
 
 /**

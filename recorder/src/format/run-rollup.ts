@@ -18,7 +18,7 @@ const numberOf = (value: unknown): number => (typeof value === "number" && Numbe
 export class RollupTally {
   private readonly bytesByKind: Record<string, number> = {};
   private readonly models: Record<string, ModelRollup> = {};
-  private readonly tools = new Map<string, { calls: number; errors: number; latency: LatencySketch }>();
+  private readonly tools = new Map<string, { calls: number; errors: number; latency: LatencySketch; costUsd: number | null }>();
   private readonly spills = { count: 0, bytes: 0 };
   private redactedValues = 0;
 
@@ -27,7 +27,7 @@ export class RollupTally {
     const tally = new RollupTally();
     Object.assign(tally.bytesByKind, rollup.bytesByKind);
     for (const [model, m] of Object.entries(rollup.models)) tally.models[model] = { ...m };
-    for (const [tool, t] of Object.entries(rollup.tools)) tally.tools.set(tool, { calls: t.calls, errors: t.errors, latency: LatencySketch.from(t.latency) });
+    for (const [tool, t] of Object.entries(rollup.tools)) tally.tools.set(tool, { calls: t.calls, errors: t.errors, latency: LatencySketch.from(t.latency), costUsd: t.costUsd ?? null });
     Object.assign(tally.spills, rollup.spills);
     tally.redactedValues = rollup.redactedValues;
     return tally;
@@ -48,10 +48,12 @@ export class RollupTally {
       const usd = recordedCostUsd(attrs);
       if (usd !== null) m.costUsd = (m.costUsd ?? 0) + usd;
       else m.unpricedCalls = (m.unpricedCalls ?? 0) + 1;
+      for (const [tool, share] of toolCostShares(attrs)) {
+        const t = this.tool(tool);
+        if (share !== null) t.costUsd = (t.costUsd ?? 0) + share;
+      }
     } else if (kind === "tool_call_end") {
-      const tool = nameOf(attrs.toolName);
-      let t = this.tools.get(tool);
-      if (!t) this.tools.set(tool, (t = { calls: 0, errors: 0, latency: new LatencySketch() }));
+      const t = this.tool(nameOf(attrs.toolName));
       t.calls++;
       if (isErrorEvent({ kind, attrs })) t.errors++;
       if (typeof attrs.durationMs === "number") t.latency.add(attrs.durationMs);
@@ -63,9 +65,15 @@ export class RollupTally {
   }
 
   /** The rollup so far, as `run.json` holds it. */
+  private tool(name: string) {
+    let t = this.tools.get(name);
+    if (!t) this.tools.set(name, (t = { calls: 0, errors: 0, latency: new LatencySketch(), costUsd: null }));
+    return t;
+  }
+
   toJSON(): RunRollup {
     const tools: Record<string, ToolRollup> = {};
-    for (const [tool, t] of this.tools) tools[tool] = { calls: t.calls, errors: t.errors, latency: t.latency.toJSON() };
+    for (const [tool, t] of this.tools) tools[tool] = { calls: t.calls, errors: t.errors, latency: t.latency.toJSON(), costUsd: t.costUsd };
     return { bytesByKind: { ...this.bytesByKind }, models: structuredClone(this.models), tools, spills: { ...this.spills }, redactedValues: this.redactedValues };
   }
 }
@@ -101,4 +109,14 @@ export function nanoDollars<T extends number | null>(usd: T): T {
 export function recordedCostUsd(attrs: Readonly<Record<string, unknown>>): number | null {
   const usd = (attrs.cost as { usd?: unknown } | undefined)?.usd;
   return typeof usd === "number" ? usd : null;
+}
+
+/**
+ * Each tool a reply asked for, with its share of the reply's cost (null when the call had no
+ * price): the reply's cost split evenly among its tool calls, the one rule of a tool's chain cost.
+ */
+export function toolCostShares(attrs: Readonly<Record<string, unknown>>): Array<[string, number | null]> {
+  const names = Array.isArray(attrs.toolCalls) ? attrs.toolCalls.filter((n): n is string => typeof n === "string") : [];
+  const usd = recordedCostUsd(attrs);
+  return names.map((name) => [name, usd === null ? null : usd / names.length]);
 }

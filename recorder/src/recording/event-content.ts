@@ -1,4 +1,4 @@
-import type { AnyHookContext } from "@harnessx/core";
+import type { AnyHookContext, ContentBlock } from "@harnessx/core";
 import type { QueuedEvent } from "./message-log.js";
 
 /** The kind-specific part of an event before sanitizing: summary attributes and the payload. */
@@ -45,7 +45,7 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
     case "llm_response": {
       const { response, provider, model, usage, cost, stopReason, durationMs } = event.data;
       return {
-        attrs: { provider, model, stopReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs, responseId: response.id, ...(cost ? { cost } : {}) },
+        attrs: { provider, model, stopReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs, responseId: response.id, ...(cost ? { cost } : {}), ...toolCallNames(response.content) },
         payload: { response: captureContent ? response : { ...response, content: OMITTED }, provider, model, usage, cost, stopReason, durationMs },
       };
     }
@@ -143,4 +143,10 @@ function scalarsOf(data: unknown): Record<string, unknown> {
     }
   }
   return out;
+}
+
+/** The names of the tools a reply asked for, in order (what its cost is shared among, per tool); nothing for a reply without tool calls. */
+function toolCallNames(content: readonly ContentBlock[]): { toolCalls?: string[] } {
+  const names = content.filter((b) => b.type === "tool_call").map((b) => b.name);
+  return names.length > 0 ? { toolCalls: names } : {};
 }

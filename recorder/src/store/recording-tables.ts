@@ -24,7 +24,7 @@ export const IS_EVENT = "runId IS NOT NULL AND seq IS NOT NULL AND kind IS NOT N
 /** The fields summaries aggregate, typed, from a `lines` table (one JSON event a line), through json_transform. */
 export const TYPED_FROM_LINES = `CREATE VIEW typed_events AS SELECT * FROM (SELECT unnest(json_transform(line, '{"runId": "VARCHAR", "seq": "BIGINT", "kind": "VARCHAR",
   "payloadRef": {"bytes": "BIGINT"}, "redacted": ["VARCHAR"], "payload": {"data": {"bytes": "BIGINT"}}, "attrs": {"toolName": "VARCHAR", "model": "VARCHAR",
-  "outcome": "VARCHAR", "isError": "BOOLEAN", "durationMs": "DOUBLE", "inputTokens": "BIGINT", "outputTokens": "BIGINT", "cost": {"usd": "DOUBLE"}, "name": "VARCHAR", "count": "BIGINT"}}')) FROM lines)
+  "outcome": "VARCHAR", "isError": "BOOLEAN", "durationMs": "DOUBLE", "inputTokens": "BIGINT", "outputTokens": "BIGINT", "cost": {"usd": "DOUBLE"}, "toolCalls": ["VARCHAR"], "name": "VARCHAR", "count": "BIGINT"}}')) FROM lines)
 WHERE ${IS_EVENT}`;
 
 /** Every field of an event line from a `lines` table, typed as the segment reader types them. */
