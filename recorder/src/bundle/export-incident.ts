@@ -6,7 +6,7 @@ import { Redactor } from "@harnessx/core";
 import tar from "tar-stream";
 import { ArtifactStore, zstdCompress } from "@harnessx/artifacts";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
-import { readRunManifestFile } from "../store/run-manifest.js";
+import { assertEventsKept, readRunManifestFile } from "../store/run-manifest.js";
 import { buildEventMember } from "./event-member.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
 
@@ -72,6 +72,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   const runDir = runDirOf(request.dir, request.runId);
   // The bundle's run.json is the store's, byte for byte, as read once.
   const { manifest: run, bytes: runJson } = await readRunManifestFile(runDir);
+  assertEventsKept(run);
   const events = await buildEventMember(runDir);
   const members = new Map<string, Buffer>([
     [MEMBER.run, runJson],

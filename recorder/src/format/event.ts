@@ -1,5 +1,6 @@
 import type { ExtensionSummary, RedactionDescription, ToolSummary } from "@harnessx/core";
 import type { RunRollup } from "./rollup-types.js";
+import type { ResolvedRetainPolicy } from "./retain-types.js";
 
 /** Version of the event line format (`v` of every line). */
 export const EVENT_FORMAT_VERSION = 1;
@@ -152,6 +153,12 @@ export interface RunManifest {
     | "off";
   /** Artifacts the run's events reference (payloadRef and CUSTOM events with a `sha256`). */
   artifacts: string[];
+  /** The recorder's tail-retention policy when the run started (`retain` option); absent when every run keeps its events. */
+  retain?: ResolvedRetainPolicy;
+  /** `"summary"`: the run's events were deleted after it ended and only this file remains (see `reducedBy`); absent when the events are kept. */
+  detail?: "summary";
+  /** What reduced the run to its summary: `"retain"`, its tail-retention policy. */
+  reducedBy?: "retain";
 }
 
 /** Sidecar `NNNNNN.ndjson.zst.sha256` written when a segment is sealed. */

@@ -91,6 +91,9 @@ const EXTENSION = object(
   { source: string, version: string, tools: arrayOf(string), prompts: arrayOf(string), policies: arrayOf(string), lifecycle: arrayOf(string), middleware: arrayOf(string), observers: arrayOf(string), commands: arrayOf(string), templates: arrayOf(string), messageTypes: arrayOf(string) },
 );
 
+// Conditions are plain strings: one a newer recorder adds must not make the whole run unreadable.
+const RETAIN = object({ always: arrayOf(string) }, { slowerThanMs: finite, costAbove: finite, sample: finite });
+
 const TOOL = object({ name: string, schemaSha256: string }, { description: string, extension: string, permission: string, concurrent: is((v) => typeof v === "boolean", "true or false"), replayPolicy: string, timeoutSeconds: finite, attempts: finite });
 
 /** One line of a segment or of a bundle's events. */
@@ -121,7 +124,7 @@ export const RUN_MANIFEST_SCHEMA = object(
     format: literal(RUN_FORMAT),
     v: is((v) => SUPPORTED_RUN_VERSIONS.includes(v as number), `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`),
     traceId: string, runSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything,
-    provider: string, tools: arrayOf(TOOL), rollup: ROLLUP,
+    provider: string, tools: arrayOf(TOOL), rollup: ROLLUP, retain: RETAIN, detail: literal("summary"), reducedBy: literal("retain"),
   },
 );
 

@@ -4,7 +4,7 @@ import { MEMBER, type BundleManifest } from "../bundle/manifest.js";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { iterateRunEvents, type IterateRunOptions, type RunIntegrity } from "../store/read-run.js";
 import { openLineTables, type RecordingTables } from "../store/recording-tables.js";
-import { readRunManifest } from "../store/run-manifest.js";
+import { assertEventsKept, readRunManifest } from "../store/run-manifest.js";
 import { openSegmentTables } from "../store/segment-tables.js";
 import { RecordingClosedError } from "./errors.js";
 import type { RecordingDatabaseOptions } from "./recording.js";
@@ -34,9 +34,15 @@ export async function runBacking(source: Extract<ResolvedSource, { kind: "run" }
     source: { ...source, runId: run.runId },
     run,
     ...(run.summary && run.status !== "running" ? { knownSummary: run.summary } : {}),
-    events: (integrity, read) => iterateRunEvents(source.runDir, { integrity, ...read }),
+    events(integrity, read) {
+      assertEventsKept(run);
+      return iterateRunEvents(source.runDir, { integrity, ...read });
+    },
     artifactBytes: (sha256) => artifacts.get(sha256),
-    tables: (options) => openSegmentTables(source.storeDir, [source.runDir], options),
+    async tables(options) {
+      assertEventsKept(run);
+      return openSegmentTables(source.storeDir, [source.runDir], options);
+    },
     release() {},
   };
 }

@@ -6,7 +6,7 @@ import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOption
 import { RunRecording, type PendingArtifact } from "./run-recording.js";
 import { RunWriter } from "./run-writer.js";
 import { EventQueue } from "./event-queue.js";
-import { enforceRetention } from "./retention.js";
+import { retainAfterRun } from "./retention.js";
 import { RecorderWriteError } from "./recorder-write-error.js";
 
 /** The queue drains as soon as this many events wait, besides the flush timer. */
@@ -245,10 +245,10 @@ export class FlightRecorderExtension extends Extension {
         await written.finally(() => this.finishing.delete(run.writer));
         await Promise.allSettled(earlier);
         for (const sha256 of pins) await this.artifacts.pin(sha256, `run:${runId}`).catch(() => undefined);
-        await enforceRetention(this.options.dir, this.options.maxBytes, this.options.maxAge, this.artifacts);
         if (status === "failed" && this.options.autoExport === "on_failure") {
           this.exported.push(await exportIncident({ dir: this.options.dir, runId, reason: "on_failure" }));
         }
+        await retainAfterRun(run.manifest, this.options, this.artifacts);
       })(),
     );
   }

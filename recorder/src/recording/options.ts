@@ -1,5 +1,7 @@
 import type { RecordedEvent } from "../format/event.js";
 import { defaultStoreDir } from "@harnessx/core";
+import { resolveRetainPolicy } from "../format/retain-policy.js";
+import type { ResolvedRetainPolicy, RetainPolicy } from "../format/retain-types.js";
 
 /** Options of `FlightRecorderExtension`; every field is optional. */
 export interface FlightRecorderOptions {
@@ -9,6 +11,12 @@ export interface FlightRecorderOptions {
   maxBytes?: number;
   /** Retention: sealed segments older than this many milliseconds are deleted. Default unlimited. */
   maxAge?: number;
+  /**
+   * Tail retention: when a run ends, keep its events only if it matches the policy (failed,
+   * slow, costly, sampled...); the others keep just their summary in `run.json`. Stored with
+   * each run when it starts, so `recover` applies it after a crash. Default: every run keeps its events.
+   */
+  retain?: RetainPolicy;
   /**
    * Runs last on each event about to be written, after the agent's redaction policy (the
    * `redact` option of `new Agent`, which the recorder applies to every byte it writes); return
@@ -35,6 +43,7 @@ export interface ResolvedRecorderOptions {
   dir: string;
   maxBytes: number;
   maxAge: number;
+  retain: ResolvedRetainPolicy | undefined;
   customRedact: ((event: RecordedEvent) => RecordedEvent) | undefined;
   captureContent: boolean;
   autoExport: "off" | "on_failure";
@@ -61,6 +70,7 @@ export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRec
     dir: options.dir ?? defaultStoreDir(),
     maxBytes: positive("maxBytes", options.maxBytes, Number.POSITIVE_INFINITY),
     maxAge: positive("maxAge", options.maxAge, Number.POSITIVE_INFINITY),
+    retain: resolveRetainPolicy(options.retain),
     customRedact,
     captureContent: options.captureContent ?? true,
     autoExport: options.autoExport ?? "off",

@@ -2,7 +2,10 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { ArtifactStore } from "@harnessx/artifacts";
 import type { RunManifest } from "../format/event.js";
-import { lockPathOf, runManifestPathOf, segmentsDirOf } from "../format/layout.js";
+import { lockPathOf, runDirOf, runManifestPathOf, segmentsDirOf } from "../format/layout.js";
+import { retainReason } from "../format/retain-policy.js";
+import type { ResolvedRecorderOptions } from "./options.js";
+import { writeAtomically } from "./seal.js";
 
 interface SealedFile {
   runDir: string;
@@ -59,8 +62,39 @@ async function removeIfEmpty(runDir: string, artifacts: ArtifactStore): Promise<
     .then((text) => JSON.parse(text) as RunManifest)
     .catch(() => undefined);
   await fs.rm(runDir, { recursive: true, force: true });
-  for (const sha256 of manifest?.artifacts ?? []) {
-    await artifacts.unpin(sha256, `run:${manifest!.runId}`).catch(() => undefined);
+  if (manifest) await releaseArtifacts(manifest, artifacts);
+}
+
+/** Unpins what the run pinned and deletes each artifact no other holder keeps. */
+async function releaseArtifacts(run: Pick<RunManifest, "runId" | "artifacts">, artifacts: ArtifactStore): Promise<void> {
+  for (const sha256 of run.artifacts ?? []) {
+    await artifacts.unpin(sha256, `run:${run.runId}`).catch(() => undefined);
     await artifacts.deleteIfUnpinned(sha256).catch(() => undefined);
   }
 }
+
+/**
+ * Tail retention, once a run has ended and its run.json (with its rollup) is written: a run its
+ * policy does not keep (`retainReason`) is reduced to its summary. Then the store's size and age limits apply.
+ */
+export async function retainAfterRun(run: RunManifest, options: Pick<ResolvedRecorderOptions, "dir" | "maxBytes" | "maxAge">, artifacts: ArtifactStore): Promise<void> {
+  if (run.retain && retainReason(run) === undefined) await reduceToSummary(runDirOf(options.dir, run.runId), run, artifacts);
+  await enforceRetention(options.dir, options.maxBytes, options.maxAge, artifacts);
+}
+
+/**
+ * Keeps only a run's summary: run.json says so first (`detail: "summary"`), then the segments
+ * go and the artifacts the run pinned are released, then run.json lists none. Every step can be
+ * repeated, so `recover` finishes a reduction a crash cut short by calling this again.
+ */
+export async function reduceToSummary(runDir: string, run: RunManifest, artifacts: ArtifactStore): Promise<RunManifest> {
+  const reduced: RunManifest = { ...run, detail: "summary", reducedBy: "retain" };
+  if (run.detail !== "summary") await writeManifest(runDir, reduced);
+  await fs.rm(segmentsDirOf(runDir), { recursive: true, force: true });
+  await releaseArtifacts(run, artifacts);
+  reduced.artifacts = [];
+  await writeManifest(runDir, reduced);
+  return reduced;
+}
+
+const writeManifest = (runDir: string, run: RunManifest): Promise<void> => writeAtomically(runManifestPathOf(runDir), `${JSON.stringify(run, null, 2)}\n`);

@@ -91,6 +91,9 @@ export class RunRecording {
           artifacts: [],
         };
     this.manifest.summary ??= emptySummary();
+    // The policy in effect is written with the run from its first run.json on: `recover` applies it after a crash.
+    if (options.retain) this.manifest.retain = options.retain;
+    else delete this.manifest.retain;
     this.rollup = !previous ? new RollupTally() : previous.rollup ? RollupTally.from(previous.rollup) : undefined;
     // Until the run ends again, run.json must not claim a rollup that misses what comes next.
     delete this.manifest.rollup;

@@ -9,7 +9,7 @@ import { exportIncident, type IncidentExport } from "../bundle/export-incident.j
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { isProcessAlive, lockHolder, recover, summarize, type RecoverResult } from "./recover.js";
 import { RecordingDatabase, type RunFacts } from "./recording-database.js";
-import { readRunManifest, RunNotFoundError } from "./run-manifest.js";
+import { assertEventsKept, readRunManifest, RunNotFoundError } from "./run-manifest.js";
 import { openRecording } from "../read/open-recording.js";
 
 /** One run as `listRuns` shows it. */
@@ -42,6 +42,20 @@ export interface RunListing extends RunSummary {
   artifacts: number;
   /** What its model calls cost, from the run's rollup; null until the run has ended (and in recordings made before rollups). */
   cost: ModelsCost | null;
+  /** `"summary"` when tail retention (`retain`) deleted the run's events after it ended and only this summary remains, else `"full"`. */
+  detail: "full" | "summary";
+}
+
+/** What a store holds, as `RecordingStore.stats` counts it. */
+export interface StoreStats {
+  /** Readable runs. */
+  runs: number;
+  /** Runs that keep their events. */
+  kept: number;
+  /** Runs reduced to their summary by tail retention (`retain`). */
+  reduced: number;
+  /** Folders under `runs/` that are not readable runs. */
+  invalid: number;
 }
 
 /** A folder under `runs/` that is not a readable run: what is wrong with it. */
@@ -111,21 +125,28 @@ export class RecordingStore {
     return readRunManifest(this.runDir(runId));
   }
 
-  /** A run's events in order. `fullRequests` rebuilds whole LLM requests. */
+  /** Runs kept whole and runs reduced to their summary by tail retention (`retain`). */
+  async stats(): Promise<StoreStats> {
+    const { runs, invalid } = await this.listRunFolders();
+    const reduced = runs.filter((run) => run.detail === "summary").length;
+    return { runs: runs.length, kept: runs.length - reduced, reduced, invalid: invalid.length };
+  }
+
+  /** A run's events in order. `fullRequests` rebuilds whole LLM requests. `RunReducedError` when retention kept only its summary. */
   async readEvents(runId: string, options: ReadRunOptions = {}): Promise<RecordedEvent[]> {
-    await this.manifest(runId);
+    assertEventsKept(await this.manifest(runId));
     return (await readRun(this.runDir(runId), options)).events;
   }
 
   /** A run's events one at a time (constant memory per segment). */
   async *iterateEvents(runId: string, options: ReadRunOptions = {}): AsyncGenerator<RecordedEvent> {
-    await this.manifest(runId);
+    assertEventsKept(await this.manifest(runId));
     yield* iterateRunEvents(this.runDir(runId), options);
   }
 
-  /** Events of every run (or of `runIds`), run after run. */
+  /** Events of every run that kept them (or of `runIds`), run after run. */
   async readAllEvents(options: ReadRunOptions & { runIds?: readonly string[] } = {}): Promise<RecordedEvent[]> {
-    const ids = options.runIds ?? (await this.listRuns()).map((r) => r.runId).reverse();
+    const ids = options.runIds ?? (await this.listRuns()).filter((r) => r.detail === "full").map((r) => r.runId).reverse();
     const out: RecordedEvent[] = [];
     for (const id of ids) for (const event of await this.readEvents(id, options)) out.push(event);
     return out;
@@ -210,6 +231,7 @@ export class RecordingStore {
       stale,
       artifacts: manifest.artifacts?.length ?? 0,
       cost: manifest.rollup ? costOfModels(Object.values(manifest.rollup.models)) : null,
+      detail: manifest.detail === "summary" ? "summary" : "full",
     };
   }
 }

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { HarnessError } from "@harnessx/core";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RunManifest, type RunSummary } from "../format/event.js";
+import type { RunRollup } from "../format/rollup-types.js";
 import { lockPathOf, runManifestPathOf } from "../format/layout.js";
 import { emptySummary } from "../recording/run-recording.js";
 import { sealSegment, writeAtomically } from "../recording/seal.js";
@@ -10,6 +11,10 @@ import { readRun } from "./read-run.js";
 import { referencedArtifacts } from "./references.js";
 import { readRunManifest } from "./run-manifest.js";
 import { isErrorEvent } from "../format/error-events.js";
+import { retainReason } from "../format/retain-policy.js";
+import { RollupTally } from "../format/run-rollup.js";
+import { reduceToSummary } from "../recording/retention.js";
+import { segmentsDirOf } from "../format/layout.js";
 
 /** `recover` was asked to seal a run whose recording process is still alive: wait for it to end (or stop it), then recover. */
 export class RunStillActiveError extends HarnessError {
@@ -75,13 +80,17 @@ export interface RecoverResult {
   events: number;
   /** Bytes of torn last lines cut from the plain segments. */
   tornBytes: number;
+  /** True when the run's tail-retention policy (`retain` in its run.json) reduced it to its summary now. */
+  reduced: boolean;
 }
 
 /**
  * Seals a dead run: the lock's process is gone (kill -9, power loss) or there is no lock but
  * plain segments remain. Appends `recorder.recovered`, seals every plain segment (torn last line
  * cut), marks a run that was `running` as `crashed`, writes its totals and removes the lock.
- * A run that is finished and sealed is left alone (`recovered: false`).
+ * Then the tail-retention policy recorded with the run applies, as it would have at its end: a
+ * run it does not keep is reduced to its summary, and so is a finished run whose reduction the
+ * process did not live to do. A run that is finished and sealed is otherwise left alone (`recovered: false`).
  */
 export async function recover(runDir: string): Promise<RecoverResult> {
   const pid = await lockHolder(runDir);
@@ -90,7 +99,8 @@ export async function recover(runDir: string): Promise<RecoverResult> {
   const read = await readRun(runDir);
   const plain = read.segments.filter((s) => !s.sealed);
   if (pid === undefined && plain.length === 0 && manifest.status !== "running") {
-    return { runId: manifest.runId, recovered: false, status: manifest.status, sealed: 0, events: read.events.length, tornBytes: 0 };
+    const reduced = await finishReduction(runDir, manifest, read.segments.length > 0);
+    return { runId: manifest.runId, recovered: reduced, status: manifest.status, sealed: 0, events: reduced ? 0 : read.events.length, tornBytes: 0, reduced };
   }
   const previousStatus = manifest.status;
   const last = read.events[read.events.length - 1];
@@ -116,9 +126,35 @@ export async function recover(runDir: string): Promise<RecoverResult> {
   // A crashed run's readers scan its events: a rollup left from before a resume would be stale.
   delete manifest.rollup;
   manifest.artifacts = referencedArtifacts(read.events);
-  const artifacts = new ArtifactStore(join(runDir, "..", ".."));
+  const artifacts = new ArtifactStore(storeDirOf(runDir));
   for (const sha256 of manifest.artifacts) await artifacts.pin(sha256, `run:${manifest.runId}`).catch(() => undefined);
+  // A run reduced to its summary keeps a rollup of every event it had, the recovery line included.
+  const summarized: RunManifest | undefined = manifest.retain ? { ...manifest, rollup: rollupOf([...read.events, recovered]) } : undefined;
+  const reduce = summarized !== undefined && retainReason(summarized) === undefined;
   await writeAtomically(runManifestPathOf(runDir), JSON.stringify(manifest, null, 2) + "\n");
   await fs.rm(lockPathOf(runDir), { force: true });
-  return { runId: manifest.runId, recovered: true, status: manifest.status, sealed: plain.length + 1, events: read.events.length + 1, tornBytes: read.tornBytes };
+  if (reduce) await reduceToSummary(runDir, summarized, artifacts);
+  return { runId: manifest.runId, recovered: true, status: manifest.status, sealed: plain.length + 1, events: reduce ? 0 : read.events.length + 1, tornBytes: read.tornBytes, reduced: reduce };
 }
+
+const storeDirOf = (runDir: string): string => join(runDir, "..", "..");
+
+/** Each event's line as the recorder writes it, rolled up by the one rule (`RollupTally`). */
+function rollupOf(events: readonly RecordedEvent[]): RunRollup {
+  const tally = new RollupTally();
+  for (const event of events) tally.add(event, Buffer.byteLength(JSON.stringify(event)) + 1);
+  return tally.toJSON();
+}
+
+/**
+ * An ended run whose process died before its tail retention was done: reduced now when its
+ * policy does not keep it, or when run.json says it was reduced but segments or pins remain.
+ */
+async function finishReduction(runDir: string, run: RunManifest, hasSegments: boolean): Promise<boolean> {
+  const pending = run.detail === "summary" ? hasSegments || run.artifacts.length > 0 || (await exists(segmentsDirOf(runDir))) : run.retain !== undefined && retainReason(run) === undefined;
+  if (!pending) return false;
+  await reduceToSummary(runDir, run, new ArtifactStore(storeDirOf(runDir)));
+  return true;
+}
+
+const exists = (path: string): Promise<boolean> => fs.access(path).then(() => true, () => false);

@@ -55,3 +55,22 @@ function decodeURIComponentSafe(name: string): string {
     return name;
   }
 }
+
+/**
+ * The run's events were deleted by its tail-retention policy (`retain`) after it ended: only its
+ * summary (`run.json`: status, times, tokens, cost, counts, rollup) remains. `trace summary` and
+ * `RecordingStore.getRun` still answer; anything that reads events cannot.
+ */
+export class RunReducedError extends HarnessError {
+  constructor(
+    /** The run's id. */
+    readonly runId: string,
+  ) {
+    super("run_reduced", `the events of run ${JSON.stringify(runId)} were deleted by tail retention (retain) when it ended; only its summary is kept (trace summary shows it)`);
+  }
+}
+
+/** Throws `RunReducedError` when the run kept only its summary: the one check before reading a run's events. */
+export function assertEventsKept(run: Pick<RunManifest, "runId" | "detail">): void {
+  if (run.detail === "summary") throw new RunReducedError(run.runId);
+}
