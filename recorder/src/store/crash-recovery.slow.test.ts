@@ -3,14 +3,14 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readRun, recover, RecordingStore, RunStillActiveError, type RunManifest } from "../index.js";
+import { readRun, recover, RecordingStore, RunStillActiveError, type RetainPolicy, type RunManifest } from "../index.js";
 import { tempDir } from "../../../test/support/system.js";
 
 const child = new URL("../test-support/recording-child.ts", import.meta.url).pathname;
 
-function runUntilKilled(dir: string): Promise<void> {
+function runUntilKilled(dir: string, retain?: RetainPolicy): Promise<void> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", child, dir, "100000"], { stdio: ["ignore", "pipe", "inherit"] });
+    const proc = spawn(process.execPath, ["--import", "tsx", child, dir, "100000", ...(retain ? [JSON.stringify(retain)] : [])], { stdio: ["ignore", "pipe", "inherit"] });
     let killed = false;
     proc.stdout.on("data", (chunk: Buffer) => {
       if (!killed && chunk.toString().includes("progress")) {
@@ -98,6 +98,72 @@ describe("a run killed with SIGKILL keeps what was written and is recovered as c
       writeFileSync(join(runDir, "lock"), String(process.ppid));
       writeFileSync(join(runDir, "run.json"), JSON.stringify({ runId: "run_live", status: "running", runSpanId: "x" }));
       await assert.rejects(recover(runDir), RunStillActiveError);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe("tail retention also after a crash and recover", () => {
+  test("a killed run is kept when crashed is in always, and reduced (with a rollup of its events) when not", async () => {
+    for (const always of [["crashed"], []] as const) {
+      const { dir, cleanup } = tempDir();
+      try {
+        await runUntilKilled(dir, { always: [...always] });
+        const store = new RecordingStore(dir);
+        const [listing] = await store.listRuns();
+        assert.equal(listing.stale, true);
+        assert.deepEqual((JSON.parse(readFileSync(join(listing.dir, "run.json"), "utf8")) as RunManifest).retain, { always }, "the policy is on disk from the run's start");
+        const events = (await readRun(listing.dir)).events.length;
+        const result = await recover(listing.dir);
+        assert.equal(result.status, "crashed");
+        assert.equal(result.reduced, always.length === 0);
+        const manifest = JSON.parse(readFileSync(join(listing.dir, "run.json"), "utf8")) as RunManifest;
+        if (always.length) {
+          assert.equal(manifest.detail, undefined);
+          assert.equal((await readRun(listing.dir)).events.length, events + 1);
+        } else {
+          assert.equal(manifest.detail, "summary");
+          assert.equal(existsSync(join(listing.dir, "segments")), false);
+          assert.equal(manifest.summary!.events, events + 1, "the summary counts every event, the recovery line included");
+          assert.equal(manifest.rollup!.tools.echo.calls, manifest.summary!.toolCalls, "a rollup of the events it had");
+          assert.deepEqual(await store.stats(), { runs: 1, kept: 0, reduced: 1, invalid: 0 });
+        }
+        assert.equal((await recover(listing.dir)).recovered, false, "a second recover changes nothing");
+      } finally {
+        cleanup();
+      }
+    }
+  });
+
+  test("a run that ended just before its process exited is reduced by recover (and recoverStale)", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const entry = new URL("../index.ts", import.meta.url).pathname;
+      // process.exit right after the run: run.json is written at exit, the reduction (asynchronous, after it) never runs.
+      const script = `import { Agent, ScriptedProvider } from "@harnessx/core";
+        import { FlightRecorderExtension } from ${JSON.stringify(entry)};
+        const agent = () => new Agent({ provider: new ScriptedProvider([{ text: "ok" }]), extensions: [new FlightRecorderExtension({ dir: ${JSON.stringify(dir)}, retain: { always: ["failed"] } })] });
+        const closed = agent();
+        console.log((await closed.run("a")).status);
+        await closed.close();
+        console.log((await agent().run("b")).status);
+        process.exit(0);`;
+      const { spawnSync } = await import("node:child_process");
+      const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+      assert.equal(out.stdout.trim(), "completed\ncompleted", out.stderr);
+      const store = new RecordingStore(dir);
+      const runs = await store.listRuns();
+      assert.equal(runs.length, 2);
+      // The first run's agent was closed (its recorder finished, reduction included); the second's process exited first.
+      const pending = runs.filter((r) => r.detail === "full");
+      assert.equal(pending.length, 1, JSON.stringify(runs.map((r) => [r.runId, r.status, r.detail])));
+      assert.equal(pending[0].status, "completed");
+      const [result] = await store.recoverStale();
+      assert.equal(result.runId, pending[0].runId);
+      assert.equal(result.reduced, true);
+      assert.equal((await store.getRun(pending[0].runId)).detail, "summary");
+      assert.deepEqual(await store.stats(), { runs: 2, kept: 0, reduced: 2, invalid: 0 });
     } finally {
       cleanup();
     }

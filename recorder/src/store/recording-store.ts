@@ -7,7 +7,7 @@ import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
 import { costOfModels, type ModelsCost } from "../format/run-rollup.js";
 import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
-import { isProcessAlive, lockHolder, recover, summarize, type RecoverResult } from "./recover.js";
+import { isProcessAlive, lockHolder, recover, reductionPending, summarize, type RecoverResult } from "./recover.js";
 import { RecordingDatabase, type RunFacts } from "./recording-database.js";
 import { assertEventsKept, readRunManifest, RunNotFoundError } from "./run-manifest.js";
 import { openRecording } from "../read/open-recording.js";
@@ -197,10 +197,10 @@ export class RecordingStore {
     return recover(this.runDir(runId));
   }
 
-  /** Recovers every stale run (lock held by a dead process). */
+  /** Recovers every stale run (lock held by a dead process) and finishes the tail retention of runs whose process died before it. */
   async recoverStale(): Promise<RecoverResult[]> {
     const out: RecoverResult[] = [];
-    for (const run of await this.listRuns()) if (run.stale) out.push(await recover(run.dir));
+    for (const run of await this.listRuns()) if (run.stale || (await reductionPending(run.dir, await readRunManifest(run.dir)))) out.push(await recover(run.dir));
     return out;
   }
 

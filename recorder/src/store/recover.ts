@@ -96,10 +96,12 @@ export async function recover(runDir: string): Promise<RecoverResult> {
   const pid = await lockHolder(runDir);
   if (pid !== undefined && pid !== process.pid && isProcessAlive(pid)) throw new RunStillActiveError(runDir, pid);
   const manifest = await readRunManifest(runDir);
-  const read = await readRun(runDir);
+  // A run reduced to its summary has no events to read: only a reduction cut short is finished.
+  const read = manifest.detail === "summary" ? { events: [], segments: [], tornBytes: 0 } : await readRun(runDir);
   const plain = read.segments.filter((s) => !s.sealed);
-  if (pid === undefined && plain.length === 0 && manifest.status !== "running") {
-    const reduced = await finishReduction(runDir, manifest, read.segments.length > 0);
+  if ((pid === undefined && plain.length === 0 && manifest.status !== "running") || manifest.detail === "summary") {
+    const reduced = await reductionPending(runDir, manifest);
+    if (reduced) await reduceToSummary(runDir, manifest, new ArtifactStore(storeDirOf(runDir)));
     return { runId: manifest.runId, recovered: reduced, status: manifest.status, sealed: 0, events: reduced ? 0 : read.events.length, tornBytes: 0, reduced };
   }
   const previousStatus = manifest.status;
@@ -147,14 +149,12 @@ function rollupOf(events: readonly RecordedEvent[]): RunRollup {
 }
 
 /**
- * An ended run whose process died before its tail retention was done: reduced now when its
- * policy does not keep it, or when run.json says it was reduced but segments or pins remain.
+ * True for an ended run whose process died before its tail retention was done (`recover` then
+ * does it): its policy does not keep it, or run.json says it was reduced but segments or pins remain.
  */
-async function finishReduction(runDir: string, run: RunManifest, hasSegments: boolean): Promise<boolean> {
-  const pending = run.detail === "summary" ? hasSegments || run.artifacts.length > 0 || (await exists(segmentsDirOf(runDir))) : run.retain !== undefined && retainReason(run) === undefined;
-  if (!pending) return false;
-  await reduceToSummary(runDir, run, new ArtifactStore(storeDirOf(runDir)));
-  return true;
+export async function reductionPending(runDir: string, run: RunManifest): Promise<boolean> {
+  if (run.detail === "summary") return run.artifacts.length > 0 || (await exists(segmentsDirOf(runDir)));
+  return run.retain !== undefined && retainReason(run) === undefined;
 }
 
 const exists = (path: string): Promise<boolean> => fs.access(path).then(() => true, () => false);

@@ -1,9 +1,10 @@
 // A process that records a long run and reports progress; the crash test kills it with SIGKILL.
+// Arguments: the store, the tool calls to make, and optionally a `retain` policy as JSON.
 import { Agent, ScriptedProvider, type ScriptStep } from "@harnessx/core";
-import { FlightRecorderExtension } from "../index.js";
+import { FlightRecorderExtension, type RetainPolicy } from "../index.js";
 import { echoTool } from "./agents.js";
 
-const [dir, iterationsText] = process.argv.slice(2);
+const [dir, iterationsText, retainJson] = process.argv.slice(2);
 const iterations = Number(iterationsText);
 const steps: ScriptStep[] = [];
 for (let i = 0; i < iterations; i++) {
@@ -13,6 +14,6 @@ for (let i = 0; i < iterations; i++) {
   });
 }
 steps.push({ text: "done" });
-const recorder = new FlightRecorderExtension({ dir, segmentMaxBytes: 256 * 1024 });
+const recorder = new FlightRecorderExtension({ dir, segmentMaxBytes: 256 * 1024, ...(retainJson ? { retain: JSON.parse(retainJson) as RetainPolicy } : {}) });
 const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [echoTool], extensions: [recorder], maxIterations: iterations + 10, name: "crash-child" });
 await agent.run("record until killed");
