@@ -28,10 +28,10 @@ describe("each entry of @harnessx/exporters loads only what it needs", () => {
     assert.deepEqual(noneOf(loaded, ["langsmith"]), []);
   });
 
-  test("/langsmith: langsmith, no OpenTelemetry SDK", async () => {
+  test("/langsmith: langsmith and @opentelemetry/api (the caller's sampling decision), no OpenTelemetry SDK", async () => {
     const loaded = await packagesLoadedBy("@harnessx/exporters/langsmith", here);
     assert.ok(loaded.includes("langsmith"));
-    assert.deepEqual(noneOf(loaded, OTEL_SDK), []);
+    assert.deepEqual(opentelemetry(loaded), ["@opentelemetry/api"]);
   });
 
   test("/convert: OpenTelemetry's serializers and exporter base, neither the trace SDK nor langsmith", async () => {

@@ -1,6 +1,8 @@
 import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent, packageVersion } from "@harnessx/core";
 import type { Client, ClientConfig } from "langsmith";
 import { DropReporter } from "../util/drop-reporter.js";
+import { RunSampling } from "../sampling/run-sampling.js";
+import { sampleRatio } from "../sampling/trace-id-ratio.js";
 import { nowMs, settleWithin } from "../util/time.js";
 import { LangSmithSink, type RunHandle } from "./run-sink.js";
 import { watchedClient, type WatchedClient } from "./watched-client.js";
@@ -22,6 +24,14 @@ export interface LangSmithExtensionOptions {
   flushTimeoutMs?: number;
   /** Longest string kept per message or tool result. Default 8192. */
   maxContentChars?: number;
+  /**
+   * Fraction of runs sent, from 0 to 1, decided once per run from its trace id as OpenTelemetry's
+   * `TraceIdRatioBased` sampler decides (the OpenTelemetry extension keeps the same runs). When an
+   * OpenTelemetry context is active where the run starts (an extracted `traceparent`, a span of the
+   * application), its sampled flag decides instead. A run left out sends nothing. The flight
+   * recorder is not affected. Default 1.
+   */
+  sample?: number;
 }
 
 /**
@@ -43,6 +53,7 @@ export class LangSmithExtension extends Extension {
   private readonly maxContentChars: number;
   private readonly projectName: string;
   private readonly drops = new DropReporter("langsmith", "runs");
+  private readonly sampling: RunSampling;
   private readonly flushes = new Set<Promise<void>>();
   private sink: LangSmithSink | undefined;
   private tracker: SpanMapper<RunHandle> | undefined;
@@ -50,6 +61,7 @@ export class LangSmithExtension extends Extension {
 
   constructor(options: LangSmithExtensionOptions = {}) {
     super();
+    this.sampling = new RunSampling(sampleRatio(options.sample, "LangSmithExtension"));
     if (options.client) {
       this.client = options.client;
     } else {
@@ -67,7 +79,10 @@ export class LangSmithExtension extends Extension {
     this.sink = sink;
     const tracker = new SpanMapper(sink, { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, { captureContent: false, maxContentChars: this.maxContentChars });
     this.tracker = tracker;
-    const observe: HookCallback = (hook) => tracker.handle(traceEventOf(hook, nowMs()));
+    const sampling = this.sampling;
+    const observe: HookCallback = (hook) => {
+      if (sampling.admits(hook)) tracker.handle(traceEventOf(hook, nowMs()));
+    };
     for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);
   }
 
@@ -98,6 +113,7 @@ export class LangSmithExtension extends Extension {
   /** Ends runs still open, flushes within `flushTimeoutMs`, and reports runs that did not arrive. */
   override async teardown(): Promise<void> {
     this.tracker?.closeAll(nowMs());
+    this.sampling.clear();
     const done = await settleWithin(Promise.all([...this.flushes, this.flush()]), this.flushTimeoutMs);
     if (this.watched) {
       // Nothing may keep retrying, or print, after close: what did not arrive by now is lost.

@@ -1,7 +1,9 @@
 import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, currentScope, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent, packageVersion } from "@harnessx/core";
-import { context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { nowMs } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
+import { RunSampling } from "../sampling/run-sampling.js";
+import { sampleRatio } from "../sampling/trace-id-ratio.js";
 import type { ExportPipeline } from "./export-pipeline.js";
 import { LiveSpans } from "./live-spans.js";
 import { OtelSink } from "./otel-sink.js";
@@ -21,6 +23,13 @@ export interface OpenTelemetryExtensionOptions {
   };
   /** Longest wait for the flush at close. Default 5000 ms. */
   flushTimeoutMs?: number;
+  /**
+   * Fraction of runs exported, from 0 to 1, decided once per run from its trace id as OpenTelemetry's
+   * `TraceIdRatioBased` sampler decides (the LangSmith extension keeps the same runs). A sampled
+   * parent context where the run starts exports it whatever the ratio; an unsampled one drops it.
+   * A run left out sends no span. The flight recorder is not affected. Default 1.
+   */
+  sample?: number;
 }
 
 /**
@@ -36,12 +45,14 @@ export class OpenTelemetryExtension extends Extension {
   private readonly options: Required<Pick<OpenTelemetryExtensionOptions, "captureContent" | "maxContentChars" | "flushTimeoutMs">>;
   private readonly telemetry: ExportPipeline | undefined;
   private readonly drops = new DropReporter("opentelemetry", "spans");
+  private readonly sampling: RunSampling;
   private tracker: SpanMapper<Span> | undefined;
   private live: LiveSpans | undefined;
   private ctx: ExtensionContext | undefined;
 
   constructor(options: OpenTelemetryExtensionOptions = {}) {
     super();
+    this.sampling = new RunSampling(sampleRatio(options.sample, "OpenTelemetryExtension"));
     this.telemetry = options.telemetry;
     this.tracer = options.tracer ?? options.telemetry?.tracer ?? trace.getTracer("@harnessx/exporters", "0.1.0");
     this.options = {
@@ -53,22 +64,26 @@ export class OpenTelemetryExtension extends Extension {
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    const live = new LiveSpans(this.tracer);
+    const sampling = this.sampling;
+    const live = new LiveSpans(this.tracer, sampling);
     this.live = live;
     ctx.useSpanIds(live);
     const tracker = new SpanMapper(new OtelSink(this.tracer, ctx.redactor, live), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);
     this.tracker = tracker;
     const observe: HookCallback = (hook) => {
+      if (!sampling.admits(hook)) return;
       const ts = nowMs();
       tracker.handle(traceEventOf(hook, ts));
       if (hook.event === "agent_end" && hook.runId) live.endUnclaimed(hook.runId, ts);
     };
     for (const event of TRACED_EVENTS) ctx.onHook<HookEvent>(event, observe);
     // Makes `execute_tool` / `chat` the active span inside handlers and provider calls, so
-    // instrumented clients there (HTTP, databases) nest under them.
+    // instrumented clients there (HTTP, databases) nest under them. In a run sampled out, an unsampled
+    // context is active instead, so their spans and the `traceparent` they send on are dropped too.
     const active = () => {
       const scope = currentScope();
-      return scope && live.spanOf(scope.span.spanId);
+      if (!scope) return undefined;
+      return live.spanOf(scope.span.spanId) ?? (sampling.keeps(scope.runId) ? undefined : trace.wrapSpanContext({ traceId: scope.span.traceId, spanId: scope.span.spanId, traceFlags: TraceFlags.NONE }));
     };
     ctx.addMiddleware({
       name: "OpenTelemetryContext",
@@ -101,6 +116,7 @@ export class OpenTelemetryExtension extends Extension {
     const now = nowMs();
     this.tracker?.closeAll(now);
     this.live?.endUnclaimed(undefined, now);
+    this.sampling.clear();
     if (!this.telemetry) return;
     const { flushed, dropped } = await this.telemetry.flushWithin(this.options.flushTimeoutMs);
     await this.drops.report(this.ctx, dropped, flushed ? "" : `flush did not finish within ${this.options.flushTimeoutMs} ms`);

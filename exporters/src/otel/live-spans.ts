@@ -1,5 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { SPAN_KIND, isSpanId, isTraceId, type SpanContext, type SpanIdSource, type SpanIds, type SpanStart } from "@harnessx/core";
+import { SPAN_KIND, isSpanId, isTraceId, newSpanId, type SpanContext, type SpanIdSource, type SpanIds, type SpanStart } from "@harnessx/core";
+import type { RunSampling } from "../sampling/run-sampling.js";
 
 interface Started {
   span: Span;
@@ -25,9 +26,10 @@ export class LiveSpans implements SpanIdSource {
   /** Every span started here and not yet ended, for the parent lookups of its children. */
   private readonly live = new Map<string, Live>();
 
-  constructor(private readonly tracer: Tracer) {}
+  constructor(private readonly tracer: Tracer, private readonly sampling: RunSampling) {}
 
   open(start: SpanStart): SpanIds | undefined {
+    if (start.role === "agent" ? this.sampling.decide(start.runId, undefined) === false : !this.sampling.keeps(start.runId)) return this.unsampled(start);
     const outer = start.parent ? this.contextOf(start.parent) : context.active();
     const kind = SPAN_KIND[start.role] === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL;
     const span = this.tracer.startSpan(start.name, { kind, startTime: start.time }, outer);
@@ -35,10 +37,24 @@ export class LiveSpans implements SpanIdSource {
     // With no SDK the API hands back its parent's (or an invalid) context: core then makes the ids.
     // Core's own id checks (the ones it applies to this answer), so a span kept here is one core takes.
     if (!isTraceId(ids.traceId) || !isSpanId(ids.spanId) || ids.spanId === start.parent?.spanId || this.live.has(ids.spanId)) return undefined;
+    const outerSpanId = start.parent ? undefined : trace.getSpanContext(outer)?.spanId;
+    const given = outerSpanId ? { traceId: ids.traceId, spanId: ids.spanId, parentSpanId: outerSpanId } : { traceId: ids.traceId, spanId: ids.spanId };
+    // Sampled out by its trace id, known only now: the span is never ended, so no processor exports
+    // it, and core takes its ids, so every exporter of the agent decides on the same trace id.
+    if (start.role === "agent" && this.sampling.decide(start.runId, ids.traceId) === false) return given;
     this.waiting.set(ids.spanId, { span, runId: start.runId, name: start.name });
     this.live.set(ids.spanId, { span });
-    const outerSpanId = start.parent ? undefined : trace.getSpanContext(outer)?.spanId;
-    return outerSpanId ? { traceId: ids.traceId, spanId: ids.spanId, parentSpanId: outerSpanId } : { traceId: ids.traceId, spanId: ids.spanId };
+    return given;
+  }
+
+  /**
+   * Ids for a span of a run sampled out, with nothing started: a run under an incoming context
+   * stays in its trace (the recording keeps the link); anything else is left for core to make.
+   */
+  private unsampled(start: SpanStart): SpanIds | undefined {
+    if (start.role !== "agent" || start.parent) return undefined;
+    const outer = trace.getSpanContext(context.active());
+    return outer && isTraceId(outer.traceId) && isSpanId(outer.spanId) ? { traceId: outer.traceId, spanId: newSpanId(), parentSpanId: outer.spanId } : undefined;
   }
 
   /** The live span started for core's span and its start name, handed over once (to the sink that will end it). */
