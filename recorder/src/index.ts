@@ -1,6 +1,7 @@
 export { FlightRecorderExtension } from "./recording/flight-recorder.js";
 export { RecorderWriteError } from "./recording/recorder-write-error.js";
 export type { FlightRecorderOptions } from "./recording/options.js";
+export { recordAiSdk, AiSdkRecording, AI_SDK_FRAMEWORK, type RecordAiSdkOptions } from "./frameworks/ai-sdk/record-ai-sdk.js";
 export { RETAIN_CONDITIONS, type RetainPolicy, type RetainCondition, type ResolvedRetainPolicy } from "./format/retain-types.js";
 export { EVENT_FORMAT_VERSION, type RecordedEvent, type PayloadRef, type RecorderEventKind, type RecordedRunStatus, type RunManifest, type RunSummary, type SealedSegmentInfo } from "./format/event.js";
 export { RequestRebuilder, rebuildRequests } from "./format/request-rebuilder.js";

@@ -2,3 +2,4 @@
 export { membersOf, bundleText, tarOf, writeTar, withMember, manifestOf, reseal, type TarMember } from "./bundle-surgery.js";
 export { mutate, dataRegions, hostileMutation, anyMutation, sampleOf, type BundleSample, type Mutation } from "./bundle-mutations.js";
 export { eventLine, runManifest, writeHandMadeRun } from "./hand-made-run.js";
+export { recordWeatherRun, WEATHER_RUN, type WeatherRunOptions } from "./ai-sdk-runs.js";
