@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { RUN_STATUSES } from "@harnessx/recorder";
+import { RUN_STATUSES, storeStats } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import type { Colors } from "../output/colors.js";
 import { usageError } from "../errors.js";
@@ -25,7 +25,8 @@ function costCell(cost: ListedRun["cost"] | null): string {
 function columns(c: Colors): Column<Row>[] {
   const status = (r: Row): string => {
     if (r.status === "invalid") return c.red(r.status);
-    const text = r.stale ? `${r.status} (dead: trace recover)` : r.status;
+    // A run reduced by tail retention keeps only its summary: commands that read events refuse it.
+    const text = r.stale ? `${r.status} (dead: trace recover)` : r.detail === "summary" ? `${r.status} (summary)` : r.status;
     return r.status === "completed" ? c.green(text) : r.status === "failed" || r.status === "crashed" || r.stale ? c.red(text) : c.yellow(text);
   };
   return [
@@ -88,6 +89,8 @@ export const lsCommand: CommandSpec = {
     } else {
       ctx.printRows(shown, columns(ctx.colors));
       for (const r of shown) if (r.status === "invalid") ctx.note(`${r.runId}: not a readable run: ${r.problem}`);
+      const stats = storeStats({ runs, invalid });
+      if (stats.reduced > 0) ctx.note(`${stats.runs} run(s) in the store: ${stats.kept} with their events, ${stats.reduced} reduced to their summary by retention (trace summary reads them)`);
     }
   },
 };

@@ -58,6 +58,12 @@ export interface StoreStats {
   invalid: number;
 }
 
+/** The counts of `RecordingStore.stats` from a listing already made (`listRunFolders`). */
+export function storeStats(folders: { runs: readonly Pick<RunListing, "detail">[]; invalid: readonly unknown[] }): StoreStats {
+  const reduced = folders.runs.filter((run) => run.detail === "summary").length;
+  return { runs: folders.runs.length, kept: folders.runs.length - reduced, reduced, invalid: folders.invalid.length };
+}
+
 /** A folder under `runs/` that is not a readable run: what is wrong with it. */
 export interface InvalidRunFolder {
   /** The folder's name (a run id, percent-encoded when it is not a plain name). */
@@ -127,9 +133,7 @@ export class RecordingStore {
 
   /** Runs kept whole and runs reduced to their summary by tail retention (`retain`). */
   async stats(): Promise<StoreStats> {
-    const { runs, invalid } = await this.listRunFolders();
-    const reduced = runs.filter((run) => run.detail === "summary").length;
-    return { runs: runs.length, kept: runs.length - reduced, reduced, invalid: invalid.length };
+    return storeStats(await this.listRunFolders());
   }
 
   /** A run's events in order. `fullRequests` rebuilds whole LLM requests. `RunReducedError` when retention kept only its summary. */
