@@ -2,7 +2,7 @@ import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, traceEventOf, Ext
 import type { Client, ClientConfig } from "langsmith";
 import { DropReporter } from "../util/drop-reporter.js";
 import { RunSampling } from "../sampling/run-sampling.js";
-import { sampleRatio } from "../sampling/trace-id-ratio.js";
+import { sampleRatio } from "../sampling/sample-option.js";
 import { nowMs, settleWithin } from "../util/time.js";
 import { LangSmithSink, type RunHandle } from "./run-sink.js";
 import { watchedClient, type WatchedClient } from "./watched-client.js";

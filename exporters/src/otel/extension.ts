@@ -3,7 +3,7 @@ import { TraceFlags, context, trace, type Context, type Span, type Tracer } from
 import { nowMs } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
 import { RunSampling } from "../sampling/run-sampling.js";
-import { sampleRatio } from "../sampling/trace-id-ratio.js";
+import { sampleRatio } from "../sampling/sample-option.js";
 import type { ExportPipeline } from "./export-pipeline.js";
 import { LiveSpans } from "./live-spans.js";
 import { OtelSink } from "./otel-sink.js";

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
-import { ConfigError, newTraceId } from "@harnessx/core";
+import { ConfigError, newTraceId, traceIdRatioSampled } from "@harnessx/core";
 import { ROOT_CONTEXT } from "@opentelemetry/api";
 import { SamplingDecision, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace-base";
 import { OpenTelemetryExtension } from "../otel/extension.js";
 import { LangSmithExtension } from "../langsmith/extension.js";
 import { runSampled } from "./run-sampling.js";
-import { traceIdRatioSampled } from "./trace-id-ratio.js";
 
 function sdkSampled(traceId: string, ratio: number): boolean {
   return new TraceIdRatioBasedSampler(ratio).shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED;
@@ -20,7 +19,7 @@ function foldingTo(value: number): string {
 
 const RATIOS = [0, 1e-6, 0.01, 0.25, 0.5, 0.75, 0.999, 1];
 
-describe("the decision is OpenTelemetry's TraceIdRatioBased, id for id", () => {
+describe("core's traceIdRatioSampled is OpenTelemetry's TraceIdRatioBased, id for id", () => {
   test("random trace ids: the same answer as the SDK's sampler at every ratio", () => {
     const ids = Array.from({ length: 2000 }, () => randomBytes(16).toString("hex"));
     for (const ratio of RATIOS) {

@@ -106,6 +106,7 @@ export {
 
 export { currentScope, inScope, type SpanScope } from "./spans/scopes.js";
 export { isSpanId, isTraceId, newSpanId, newTraceId, type SpanContext, type SpanRole } from "./spans/span-context.js";
+export { traceIdRatioSampled } from "./spans/trace-id-ratio.js";
 export { SPAN_KIND, SPAN_OPERATION, spanName, type SpanKindName } from "./spans/span-names.js";
 export type { SpanIdSource, SpanIds, SpanStart } from "./spans/id-source.js";
 export { SpanMapper, TRACED_EVENTS } from "./spans/mapper.js";
