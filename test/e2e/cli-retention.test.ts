@@ -61,6 +61,7 @@ describe("a reduced run answers from its summary; commands that need its events 
     ["convert", ["convert", "RUN", "--to", "otlp"]],
     ["report", ["report", "RUN", "--out", "reduced.html"]],
     ["replay", ["replay", "RUN"]],
+    ["tail", ["tail", "RUN"]],
   ];
   for (const [name, args] of needEvents) {
     test(`trace ${name} exits 3 (not found) saying retention deleted the events`, async () => {

@@ -6,7 +6,7 @@ import { completeLines } from "../recording/seal.js";
 import { eventLines } from "./event-lines.js";
 import { inflateSealed, listSegments, type SegmentFile } from "./read-run.js";
 import { isProcessAlive, lockHolder } from "./recover.js";
-import { readRunManifest } from "./run-manifest.js";
+import { assertEventsKept, readRunManifest } from "./run-manifest.js";
 
 /** Options of `followRun`. */
 export interface FollowRunOptions {
@@ -29,9 +29,13 @@ const OPEN_STATUSES: ReadonlySet<RecordedRunStatus> = new Set(["running", "await
  * gets sealed is continued in its sealed copy, past the bytes already read). Reads only what is
  * new on each look, so following a long run costs what reading it once does. Ends once the
  * run's `run.json` says it ended and everything it wrote was read, or when `signal` aborts.
+ * A run reduced to its summary by tail retention throws `RunReducedError`.
  */
 export async function* followRun(runDir: string, options: FollowRunOptions = {}): AsyncGenerator<RecordedEvent> {
   const pollMs = options.pollMs ?? 200;
+  // A run tail retention reduced to its summary has no events to follow: `RunReducedError`, not silence.
+  const before = await readRunManifest(runDir).catch(() => undefined);
+  if (before) assertEventsKept(before);
   // Where reading stands: the segment, the bytes of its complete lines read, and whether it is sealed and read whole.
   let index = 0;
   let consumed = 0;
