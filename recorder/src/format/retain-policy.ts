@@ -1,7 +1,6 @@
-import { ConfigError } from "@harnessx/core";
+import { ConfigError, traceIdRatioSampled } from "@harnessx/core";
 import type { RunManifest } from "./event.js";
 import { costOfModels } from "./run-rollup.js";
-import { traceIdRatioSampled } from "./trace-id-ratio.js";
 import { RETAIN_CONDITIONS, type ResolvedRetainPolicy, type RetainCondition, type RetainPolicy } from "./retain-types.js";
 
 /** Why a run keeps its events, or `undefined` when its policy reduces it to a summary. */

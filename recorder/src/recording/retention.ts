@@ -78,7 +78,7 @@ async function releaseArtifacts(run: Pick<RunManifest, "runId" | "artifacts">, a
  * policy does not keep (`retainReason`) is reduced to its summary. Then the store's size and age limits apply.
  */
 export async function retainAfterRun(run: RunManifest, options: Pick<ResolvedRecorderOptions, "dir" | "maxBytes" | "maxAge">, artifacts: ArtifactStore): Promise<void> {
-  if (run.retain && retainReason(run) === undefined) await reduceToSummary(runDirOf(options.dir, run.runId), run, artifacts);
+  if (retainReason(run) === undefined) await reduceToSummary(runDirOf(options.dir, run.runId), run, artifacts);
   await enforceRetention(options.dir, options.maxBytes, options.maxAge, artifacts);
 }
 

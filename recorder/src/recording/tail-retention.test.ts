@@ -2,9 +2,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, ConfigError, HookEvent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
+import { Agent, ConfigError, HookEvent, ScriptedProvider, tool, traceIdRatioSampled, type ScriptStep } from "@harnessx/core";
 import { exportIncident, FlightRecorderExtension, openRecording, RecordingStore, RunReducedError, runDirOf, type RetainPolicy, type RunManifest } from "../index.js";
-import { traceIdRatioSampled } from "../format/trace-id-ratio.js";
 import { echoTool } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";
 
@@ -148,18 +147,6 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
 });
 
 describe("retain.sample keeps the runs OpenTelemetry's TraceIdRatioBased sampler keeps", () => {
-  test("the decision XORs the trace id's 32-bit words and compares with floor(ratio * 0xffffffff)", () => {
-    assert.equal(traceIdRatioSampled("00000000000000000000000000000001", 0.0001), true);
-    assert.equal(traceIdRatioSampled("ffffffff000000000000000000000000", 0.9999), false);
-    assert.equal(traceIdRatioSampled("ffffffffffffffff0000000000000000", 0.0001), true, "words that cancel out XOR to 0");
-    assert.equal(traceIdRatioSampled("80000000000000000000000000000000", 0.5), false);
-    assert.equal(traceIdRatioSampled("7fffffff000000000000000000000000", 0.5), false, "the bound itself is out: floor(0.5 * 0xffffffff) = 0x7fffffff");
-    assert.equal(traceIdRatioSampled("7ffffffe000000000000000000000000", 0.5), true);
-    assert.equal(traceIdRatioSampled("ffffffff000000000000000000000000", 1), true);
-    assert.equal(traceIdRatioSampled("00000000000000000000000000000001", 0), false);
-    assert.equal(traceIdRatioSampled("00000000000000000000000000000000", 0.5), false, "an invalid trace id is never sampled");
-  });
-
   test("of many runs, those whose trace id the rule samples keep their events, the others are reduced", async () => {
     const { dir, cleanup } = tempDir();
     try {
