@@ -70,6 +70,8 @@ export class TraceEventReader {
       const event = raw.kind === "llm_request" ? this.rebuilder.apply(raw) : raw;
       // AGENT_START's recorded payload leaves out the run id its line carries; the mapping reads it there.
       data = event.kind === "llm_request" ? requestFacts(event.payload, event.attrs) : event.kind === "agent_start" && isRecord(event.payload) ? { runId: event.runId, ...event.payload } : event.payload;
+      // The span attributes of a run's or tool call's start are kept in the line's attributes only.
+      if ((raw.kind === "agent_start" || raw.kind === "tool_call_start") && isRecord(data) && isRecord(raw.attrs.spanAttributes)) data = { ...data, attributes: raw.attrs.spanAttributes };
     }
     if (data === undefined) return undefined;
     const span = spanOf(raw, this.options.traceId);

@@ -6,6 +6,7 @@ import type { EngineServices } from "../engine/services.js";
 import { ExtensionError, HarnessError, RunError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { ErrorSource, HookPayloads, RunAttributeValue } from "../hooks/payloads.js";
+import { Hx } from "../spans/attributes.js";
 import { inScope } from "../spans/scopes.js";
 import type { SpanContext } from "../spans/span-context.js";
 import type { ToolCall, Usage } from "../types/content.js";
@@ -14,7 +15,7 @@ import { newId } from "../util/ids.js";
 import { HostedModelCall, HostedToolCall, type HostedRunParts } from "./hosted-calls.js";
 
 /** The run attribute naming the framework a hosted run was made with (`ai-sdk`, `openai-agents`). */
-export const FRAMEWORK_ATTRIBUTE = "harnessx.framework";
+export const FRAMEWORK_ATTRIBUTE = Hx.FRAMEWORK;
 
 /** How a hosted run starts (`AGENT_START`). */
 export interface HostedRunStart {

@@ -78,6 +78,7 @@ describe("a hosted run fires the events of a native run", () => {
     }
     const spans = mapSpans(seen.map((e) => traceEventOf(e, e.timestamp)), { agent: { name: "weather-bot" } });
     assert.deepEqual(spans.map((s) => [s.name, s.parentSpanId === run.span.spanId]), [["invoke_agent weather-bot", false], ["chat m-1", true], ["execute_tool lookup", true], ["chat m-1", true]]);
+    assert.equal(spans[0].attributes["harnessx.framework"], "test-framework");
   });
 
   test("a run started under another span nests under it", async () => {

@@ -69,6 +69,8 @@ export const Hx = {
   RUN_STATUS: "harnessx.run.status",
   /** `true` on a run span that opened at a resume (its first start was not seen). */
   RUN_RESUMED: "harnessx.run.resumed",
+  /** The framework that made a run `RunHost` reported (`ai-sdk`, `openai-agents`); absent on harnessx's own runs. */
+  FRAMEWORK: "harnessx.framework",
   /** How the tool call ended (a `ToolOutcome`). */
   TOOL_OUTCOME: "harnessx.tool.outcome",
   /** `true` when the tool's result was stored aside (spilled) rather than passed on. */

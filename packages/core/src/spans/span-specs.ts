@@ -61,6 +61,9 @@ export function agentOpen(info: TracedAgent, start: AgentStartData, time: number
   attributes[GenAI.AGENT_NAME] = info.name;
   if (start.model) attributes[GenAI.REQUEST_MODEL] = start.model;
   attributes[Hx.RUN_ID] = start.runId;
+  // The one harnessx attribute a run's start may carry: RunHost names the framework that made the run.
+  const framework = start.attributes?.[Hx.FRAMEWORK];
+  if (typeof framework === "string") attributes[Hx.FRAMEWORK] = framework;
   if (start.resumed) attributes[Hx.RUN_RESUMED] = true;
   return { role: "agent", name: spanName("agent", info.name), kind: SPAN_KIND.agent, time, attributes, detail: { role: "agent", start } };
 }

@@ -1,0 +1,97 @@
+// Runs made with the AI SDK 7 (real generateText, the SDK's mock language model, a real tool, 3
+// steps) and recorded with recordAiSdk answer the trace CLI as native runs do: summary, the spans
+// table, and convert to OTLP.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { recordWeatherRun, WEATHER_RUN } from "@harnessx/recorder/test-support";
+import { cliWorkspace } from "@harnessx/cli/test-support";
+
+const cli = cliWorkspace("hx-ai-sdk-");
+let okRun: string;
+let failedToolRun: string;
+let failedModelRun: string;
+
+async function json<T>(...args: string[]): Promise<T> {
+  const r = await cli.trace("--json", ...args);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as T;
+}
+
+before(async () => {
+  okRun = (await recordWeatherRun({ recorder: { dir: cli.store } })).runId;
+  failedToolRun = (await recordWeatherRun({ recorder: { dir: cli.store } }, { failingTool: true })).runId;
+  failedModelRun = (await recordWeatherRun({ recorder: { dir: cli.store } }, { modelError: new Error("upstream 503: overloaded") })).runId;
+});
+after(() => cli.cleanup());
+
+describe("trace summary of an AI SDK run", () => {
+  test("its model with the tokens of the three calls, and its tool's calls", async () => {
+    const s = await json<{ status: string; models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number }>; tools: Array<{ tool: string; calls: number; errors: number }> }>("summary", okRun);
+    assert.equal(s.status, "completed");
+    const input = WEATHER_RUN.usage.reduce((n, u) => n + u.input, 0);
+    const output = WEATHER_RUN.usage.reduce((n, u) => n + u.output, 0);
+    assert.deepEqual(s.models.map((m) => [m.model, m.inputTokens, m.outputTokens]), [[WEATHER_RUN.model, input, output]]);
+    assert.deepEqual(s.tools.map((t) => [t.tool, t.calls, t.errors]), [["weather", 2, 0]]);
+  });
+
+  test("a failing tool is counted as the tool's error; a failing model fails the run with its message", async () => {
+    const tools = await json<{ tools: Array<{ tool: string; calls: number; errors: number }> }>("summary", failedToolRun);
+    assert.deepEqual(tools.tools.map((t) => [t.tool, t.calls, t.errors]), [["weather", 2, 1]]);
+    const failed = await json<{ status: string; error: { message: string } }>("summary", failedModelRun);
+    assert.equal(failed.status, "failed");
+    assert.match(failed.error.message, /upstream 503/);
+  });
+
+  test("the text summary names the model and the tool", async () => {
+    const r = await cli.trace("summary", okRun);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /status\s+completed/);
+    assert.match(r.stdout, new RegExp(`${WEATHER_RUN.model}\\s+3\\s+780\\s+67`));
+    assert.match(r.stdout, /weather/);
+  });
+});
+
+describe("trace query on the spans table", () => {
+  test("names, parents and tokens of every span", async () => {
+    const rows = await json<Array<{ span_id: string; parent_span_id: string | null; kind: string; name: string; status: string; input_tokens: number | null; output_tokens: number | null }>>(
+      "query",
+      okRun,
+      "SELECT span_id, parent_span_id, kind, name, status, input_tokens, output_tokens FROM spans ORDER BY start_ts, kind DESC",
+    );
+    const root = rows.find((r) => r.kind === "run")!;
+    assert.equal(root.name, "invoke_agent ai-sdk");
+    assert.equal(root.parent_span_id, null);
+    assert.deepEqual([root.input_tokens, root.output_tokens], [780, 67]);
+    const children = rows.filter((r) => r !== root);
+    assert.ok(children.every((r) => r.parent_span_id === root.span_id), "every call hangs under the run");
+    assert.deepEqual(children.map((r) => r.name), ["chat mock-weather-model", "execute_tool weather", "chat mock-weather-model", "execute_tool weather", "chat mock-weather-model"]);
+    assert.deepEqual(children.filter((r) => r.kind === "model").map((r) => [r.input_tokens, r.output_tokens]), WEATHER_RUN.usage.map((u) => [u.input, u.output]));
+  });
+
+  test("the failed model call's span is an error span", async () => {
+    const rows = await json<Array<{ kind: string; status: string }>>("query", failedModelRun, "SELECT kind, status FROM spans WHERE kind = 'model' ORDER BY start_ts");
+    assert.deepEqual(rows.map((r) => r.status), ["ok", "error"]);
+  });
+});
+
+describe("trace convert of an AI SDK run", () => {
+  test("--to otlp: the run's spans with the GenAI attributes and the framework", async () => {
+    const out = join(cli.work, "ai-sdk.otlp.jsonl");
+    const r = await cli.trace("convert", okRun, "--to", "otlp", "-o", out);
+    assert.equal(r.code, 0, r.stderr);
+    type Attr = { key: string; value: { stringValue?: string; intValue?: string | number } };
+    type OtlpSpan = { name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: Attr[] };
+    const spans = readFileSync(out, "utf8").trim().split("\n").flatMap((l) => (JSON.parse(l) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> }).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
+    const attr = (s: OtlpSpan, key: string) => s.attributes.find((a) => a.key === key)?.value;
+    const root = spans.find((s) => s.name === "invoke_agent ai-sdk")!;
+    assert.equal(attr(root, "harnessx.framework")?.stringValue, "ai-sdk");
+    const chats = spans.filter((s) => s.name.startsWith("chat "));
+    assert.equal(chats.length, 3);
+    assert.ok(chats.every((s) => s.parentSpanId === root.spanId && s.traceId === root.traceId));
+    assert.equal(attr(chats[0], "gen_ai.provider.name")?.stringValue, WEATHER_RUN.provider);
+    assert.equal(Number(attr(chats[0], "gen_ai.usage.input_tokens")?.intValue), WEATHER_RUN.usage[0].input);
+    assert.equal(spans.filter((s) => s.name === "execute_tool weather").length, 2);
+  });
+});
