@@ -51,6 +51,7 @@ describe("a reduced run answers from its summary; commands that need its events 
     const summary = JSON.parse(r.stdout) as { status: string; models: Array<{ calls: number; inputTokens: number; outputTokens: number }> };
     assert.equal(summary.status, "completed");
     assert.deepEqual(summary.models.map((m) => [m.calls, m.inputTokens, m.outputTokens]), [[1, 7, 3]]);
+    assert.match(r.stderr, /events were deleted by tail retention/);
   });
 
   // RUN stands for the reduced run's id, known only once `before` ran.

@@ -63,6 +63,7 @@ export const summaryCommand: CommandSpec = {
   async run(ctx, [text]) {
     await using recording = await openTarget(ctx, text);
     const show = (summary: RunSummaryReport) => (ctx.options.json ? ctx.printJson(summary) : print(ctx, summary));
+    if (recording.run.detail === "summary") ctx.note("this run's events were deleted by tail retention (retain): the figures come from its run.json");
     // An ended run of a store carries its rollup: run.json alone answers, at any length of run.
     if (hasTrustedRollup(recording.run, recording.source.kind === "bundle")) return show(summarizeFromRollup(recording.run, sourcePath(recording)));
     // The summary reads events and lines only: the spans table (built in JavaScript) is not needed.
