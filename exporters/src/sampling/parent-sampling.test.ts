@@ -85,6 +85,37 @@ describe("an incoming traceparent's sampled flag wins over sample, in both expor
   });
 });
 
+describe("a run paused for approval keeps its first decision when it resumes", () => {
+  let server: LangSmithServer;
+  before(async () => {
+    server = await startLangSmithServer("ok");
+  });
+  after(() => server.close());
+
+  test("started under an unsampled caller (sample 1), resumed outside any context: still nothing in either backend", async () => {
+    const exporter = new InMemorySpanExporter();
+    const telemetry = setupTelemetry({ serviceName: "resumed", exporter });
+    const risky = tool({ name: "risky", description: "Needs approval.", permission: "ask", execute: () => "done" });
+    const agent = new Agent({
+      name: "pauser",
+      provider: new ScriptedProvider([{ toolCalls: [{ id: "call_r", name: "risky", input: {} }] }, { text: "finished" }]),
+      tools: [risky],
+      extensions: [new OpenTelemetryExtension({ telemetry, sample: 1 }), new LangSmithExtension({ clientConfig: { apiUrl: server.url, apiKey: "test-key" }, projectName: "resumed", sample: 1 })],
+    });
+    const unsampled = propagation.extract(ROOT_CONTEXT, { traceparent: `00-${newTraceId()}-${newSpanId()}-00` });
+    const paused = await context.with(unsampled, () => agent.run("do it"));
+    assert.equal(paused.status, "awaiting_approval");
+    const resumed = await agent.resume({ call_r: "approve" });
+    assert.equal(resumed.status, "completed");
+    await agent.close();
+    await telemetry.forceFlush();
+    const spans = exporter.getFinishedSpans().map((span) => span.name);
+    await telemetry.shutdown();
+    assert.deepEqual(spans, []);
+    assert.equal(server.runs.size, 0);
+  });
+});
+
 describe("a run inside another agent's tool call follows the outer run's decision", () => {
   let server: LangSmithServer;
   before(async () => {
