@@ -1,6 +1,6 @@
-import { CancelledError, ExtensionError, HarnessError, MiddlewareError, ProviderError, RunError, toError } from "../errors.js";
+import { CancelledError, ExtensionError, HarnessError, ProviderError, RunError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
-import type { ErrorSource, RecoveryReason } from "../hooks/payloads.js";
+import type { RecoveryReason } from "../hooks/payloads.js";
 import type { AssistantMessage, ToolCallBlock, ToolResultBlock, Usage } from "../types/content.js";
 import type { ProviderResponse, StopReason } from "../types/provider.js";
 import { condenseHistory, shrinkHistory } from "./condense.js";
@@ -15,7 +15,7 @@ import { inScope } from "../spans/scopes.js";
 import type { SpanContext } from "../spans/span-context.js";
 import { errorSource } from "./error-source.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
-import { reachedLimit } from "../budgets/run-limit.js";
+import { finalCallDue } from "./final-call.js";
 import { WorkClock } from "../budgets/work-clock.js";
 import { applyDecisions, executePlanned, pendingOf, planCalls, type SuspendedTurn } from "./tool-phase.js";
 
@@ -109,10 +109,9 @@ export class RunLoop {
   }
 
   private async loop(): Promise<RunResult> {
-    const { config } = this.services;
     for (;;) {
       if (this.signal?.aborted) throw new CancelledError();
-      if (!this.finalCall) await this.checkLimits(config.maxIterations);
+      if (!this.finalCall) await this.checkLimits();
       this.iteration++;
       // Hooks answer undefined when no observer is async: awaiting that would still cost a promise
       // (and an async-context hop) per event on the engine's path, so only a promise is awaited.
@@ -149,19 +148,14 @@ export class RunLoop {
     }
   }
 
-  /** Makes the next call the final one (or fails the run) when the step limit or a run limit is reached. */
-  private async checkLimits(maxIterations: number): Promise<void> {
-    if (this.iteration >= maxIterations) {
-      this.finalCall = `it reached the limit of ${maxIterations} steps`;
-      await this.recover("iteration_limit", null);
-      return this.tell(`You have reached the limit of ${maxIterations} steps. Answer now with what you have; no more tool calls.`);
-    }
+  /** Makes the next call the last, without tools, when the step limit or a run limit is reached. */
+  private async checkLimits(): Promise<void> {
     const progress = { runId: this.runId, modelCalls: this.modelCalls, toolCalls: this.toolCalls, usage: { ...this.usage, cost: { ...this.cost } }, elapsedMs: this.clock.elapsedMs };
-    const reason = reachedLimit(this.services.runLimits, progress);
-    if (reason === undefined) return;
-    this.finalCall = reason;
-    await this.recover("budget_exhausted", null, reason);
-    this.tell(`This run has used up its budget: ${reason}. Answer now with what you have; no more tool calls.`);
+    const due = finalCallDue(this.services, this.iteration, progress);
+    if (!due) return;
+    this.finalCall = due.why;
+    await this.recover(due.reason, null, due.detail);
+    this.tell(due.nudge);
   }
 
   private view(stopReason: StopReason, calls: readonly ToolCallBlock[], text: string): ReplyView {
