@@ -6,6 +6,7 @@ import { lockToReading } from "./read-only.js";
 import type { RunFacts } from "./recording-database.js";
 import type { SpanCacheUse } from "./span-cache.js";
 import { createSpansTable } from "./span-table.js";
+import { jsonStructure, RAW_EVENT_SHAPE, TYPED_EVENT_SHAPE } from "./event-columns.js";
 
 /** DuckDB tables over recorded runs; close when done. */
 export interface RecordingTables {
@@ -22,16 +23,13 @@ export interface RecordingTables {
 export const IS_EVENT = "runId IS NOT NULL AND seq IS NOT NULL AND kind IS NOT NULL";
 
 /** The fields summaries aggregate, typed, from a `lines` table (one JSON event a line), through json_transform. */
-export const TYPED_FROM_LINES = `CREATE VIEW typed_events AS SELECT * FROM (SELECT unnest(json_transform(line, '{"runId": "VARCHAR", "seq": "BIGINT", "kind": "VARCHAR",
-  "payloadRef": {"bytes": "BIGINT"}, "redacted": ["VARCHAR"], "payload": {"data": {"bytes": "BIGINT"}}, "attrs": {"toolName": "VARCHAR", "model": "VARCHAR",
-  "outcome": "VARCHAR", "isError": "BOOLEAN", "durationMs": "DOUBLE", "inputTokens": "BIGINT", "outputTokens": "BIGINT", "cost": {"usd": "DOUBLE"}, "toolCalls": ["VARCHAR"], "name": "VARCHAR", "count": "BIGINT"}}')) FROM lines)
+export const TYPED_FROM_LINES = `CREATE VIEW typed_events AS SELECT * FROM (SELECT unnest(json_transform(line, '${jsonStructure(TYPED_EVENT_SHAPE)}')) FROM lines)
 WHERE ${IS_EVENT}`;
 
 /** Every field of an event line from a `lines` table, typed as the segment reader types them. */
 export const RAW_FROM_LINES = `CREATE VIEW raw_events AS
 SELECT runId, seq, ts, kind, spanId, parentSpanId, attrs::JSON AS attrs, payload::JSON AS payload, payloadRef, redacted::JSON AS redacted
-FROM (SELECT unnest(json_transform(line, '{"runId": "VARCHAR", "seq": "BIGINT", "ts": "BIGINT", "kind": "VARCHAR", "spanId": "VARCHAR", "parentSpanId": "VARCHAR",
-  "attrs": "JSON", "payload": "JSON", "payloadRef": {"sha256": "VARCHAR", "bytes": "BIGINT", "preview": "VARCHAR"}, "redacted": "JSON"}')) FROM lines)
+FROM (SELECT unnest(json_transform(line, '${jsonStructure(RAW_EVENT_SHAPE)}')) FROM lines)
 WHERE ${IS_EVENT}`;
 
 const EVENTS_VIEW = `

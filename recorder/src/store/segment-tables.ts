@@ -6,10 +6,10 @@ import type { RunFacts } from "./recording-database.js";
 import { createLinesTable, createRecordingTables, IS_EVENT, newTables, RAW_FROM_LINES, storedArtifactSizes, TYPED_FROM_LINES, type RecordingTables, type TableOptions } from "./recording-tables.js";
 import { readRunManifest } from "./run-manifest.js";
 import { sqlList } from "./sql-literal.js";
+import { ndjsonColumns, RAW_EVENT_SHAPE, TYPED_EVENT_SHAPE } from "./event-columns.js";
 
 /** The fields summaries aggregate, typed; DuckDB's JSON reader parses each line once. */
-const TYPED_EVENT_COLUMNS = `{'runId': 'VARCHAR', 'seq': 'BIGINT', 'kind': 'VARCHAR', 'payloadRef': 'STRUCT(bytes BIGINT)', 'redacted': 'VARCHAR[]', 'payload': 'STRUCT(data STRUCT(bytes BIGINT))',
-  'attrs': 'STRUCT(toolName VARCHAR, model VARCHAR, outcome VARCHAR, isError BOOLEAN, durationMs DOUBLE, inputTokens BIGINT, outputTokens BIGINT, cost STRUCT(usd DOUBLE), name VARCHAR, count BIGINT)'}`;
+const TYPED_EVENT_COLUMNS = ndjsonColumns(TYPED_EVENT_SHAPE);
 
 /** Typed rows from sealed segment files; any line that is not an event is skipped. */
 function ndjsonSource(sealed: string[], columns: string): string {
@@ -118,5 +118,4 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
 }
 
 /** Every field of an event line, typed; DuckDB reads only the columns a query uses. */
-const RAW_COLUMNS = `{'runId': 'VARCHAR', 'seq': 'BIGINT', 'ts': 'BIGINT', 'kind': 'VARCHAR', 'spanId': 'VARCHAR', 'parentSpanId': 'VARCHAR', 'attrs': 'JSON',
-  'payload': 'JSON', 'payloadRef': 'STRUCT(sha256 VARCHAR, bytes BIGINT, preview VARCHAR)', 'redacted': 'JSON'}`;
+const RAW_COLUMNS = ndjsonColumns(RAW_EVENT_SHAPE);
