@@ -1,5 +1,4 @@
 import type { CallCost } from "../cost/call-cost.js";
-import type { EngineServices } from "../engine/services.js";
 import { ProviderError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { HookPayloads, LlmRequestData, ToolOutcome } from "../hooks/payloads.js";
@@ -9,17 +8,21 @@ import type { SpanContext } from "../spans/span-context.js";
 import type { ToolCall, ToolResult, Usage } from "../types/content.js";
 import type { ModelRequest, ProviderResponse } from "../types/provider.js";
 
-/** What a call needs of its run. */
+/** What a call needs of its run (built by the run; adapters never see it). */
 export interface HostedRunParts {
-  readonly services: EngineServices;
+  /** Fires `event` from inside `span`, stamped `at`. */
   emit<E extends HookEvent>(span: SpanContext, event: E, data: HookPayloads[E], at?: number): Promise<void>;
-  count(usage: Usage, cost: CallCost): void;
+  /** The agent's provider name, for replies that name none. */
+  readonly providerName: string;
+  /** Prices a reply's usage with the agent's pricer (the one pricing rule) and adds both to the run's totals. */
+  price(usage: Usage, model: string, provider: string): Promise<CallCost>;
 }
 
 /** One model call of a hosted run, between its `LLM_REQUEST` and its `LLM_RESPONSE` (or failure). */
 export class HostedModelCall {
   private done = false;
 
+  /** @internal Made by `HostedRun.startModelCall`. */
   constructor(
     private readonly run: HostedRunParts,
     /** The call's span (role `chat`), under the run's. */
@@ -53,9 +56,8 @@ export class HostedModelCall {
     const { response } = reply;
     const at = reply.at ?? Date.now();
     const model = response.model || this.request.model;
-    const provider = response.provider || this.run.services.info.provider;
-    const cost = await this.run.services.pricer.price(response.usage, model, provider);
-    this.run.count(response.usage, cost);
+    const provider = response.provider || this.run.providerName;
+    const cost = await this.run.price(response.usage, model, provider);
     const data = { response, provider, model, usage: response.usage, cost, stopReason: response.stopReason, durationMs: Math.max(0, at - this.startedAt) };
     await this.run.emit(this.span, HookEvent.LLM_RESPONSE, data, at);
     return cost;
@@ -89,6 +91,7 @@ export interface HostedToolEnd {
 export class HostedToolCall {
   private done = false;
 
+  /** @internal Made by `HostedRun.startToolCall`. */
   constructor(
     private readonly run: HostedRunParts,
     /** The call's span (role `tool`), under the run's. */

@@ -51,23 +51,38 @@ export interface HostedRunEnd {
  * `RunResult` its `AGENT_END` carries. Observer and extension failures become `ERROR` events,
  * never exceptions: the framework's run goes on whatever a recorder does.
  */
-export class HostedRun implements HostedRunParts {
+export class HostedRun {
   private readonly usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private readonly cost: RunCost = { usd: null, unpricedCalls: 0 };
   private modelCalls = 0;
   private ended: RunResult | undefined;
 
+  /** What its calls reach of the run: never handed to the adapter. */
+  private readonly parts: HostedRunParts;
+
   private constructor(
-    readonly services: EngineServices,
+    private readonly services: EngineServices,
     /** Id of the run (`run_...`): the recording's name. */
     readonly runId: string,
     /** The run's span. */
     readonly span: SpanContext,
     /** The framework that made the run. */
     readonly framework: string,
-  ) {}
+  ) {
+    this.parts = {
+      providerName: services.info.provider,
+      emit: (span, event, data, at) => this.emit(span, event, data, at),
+      price: async (usage, model, provider) => {
+        const cost = await services.pricer.price(usage, model, provider);
+        this.modelCalls++;
+        addUsage(this.usage, usage);
+        addCost(this.cost, cost);
+        return cost;
+      },
+    };
+  }
 
-  /** Opens the run's span and fires `AGENT_START`, then the extensions' session and turn starts. */
+  /** @internal Opens the run's span and fires `AGENT_START`, then the extensions' session and turn starts (`RunHost.startRun`). */
   static async start(services: EngineServices, framework: string, start: HostedRunStart): Promise<HostedRun> {
     const runId = newId("run");
     const open = () => services.spans.open("agent", services.config.name, runId);
@@ -97,7 +112,7 @@ export class HostedRun implements HostedRunParts {
     const span = this.openSpan("chat", call.request.model);
     const at = call.at ?? Date.now();
     await this.emit(span, HookEvent.LLM_REQUEST, HostedModelCall.requestData(call.request), at);
-    return new HostedModelCall(this, span, call.request, at);
+    return new HostedModelCall(this.parts, span, call.request, at);
   }
 
   /** Reports a tool call about to run (`TOOL_CALL_START`); end it with its result. */
@@ -106,7 +121,7 @@ export class HostedRun implements HostedRunParts {
     const at = call.at ?? Date.now();
     const permission = { decision: "allow" as const, source: this.framework };
     await this.emit(span, HookEvent.TOOL_CALL_START, { toolCall: call.toolCall, permission, ...(call.attributes ? { attributes: call.attributes } : {}) }, at);
-    return new HostedToolCall(this, span, call.toolCall, permission, at);
+    return new HostedToolCall(this.parts, span, call.toolCall, permission, at);
   }
 
   /** Reports a failure that does not end the run (an `ERROR` event on the run's span). */
@@ -146,20 +161,16 @@ export class HostedRun implements HostedRunParts {
   }
 
   /** Opens a span for a call of this run, under the run's span. */
-  openSpan(role: "chat" | "tool", subject: string): SpanContext {
+  private openSpan(role: "chat" | "tool", subject: string): SpanContext {
     return this.within(this.span, () => this.services.spans.open(role, subject, this.runId));
   }
 
-  /** Fires `event` as if from inside `span`, stamped `at` (default now). */
+  /**
+   * Fires any other hook event (a `CUSTOM` one, a `RETRY`) as if from inside `span` (the run's or
+   * one of its calls'), stamped `at` (default now). The run's own events have their methods above.
+   */
   emit<E extends HookEvent>(span: SpanContext, event: E, data: HookPayloads[E], at?: number): Promise<void> {
     return this.within(span, () => this.services.hooks.emit(event, data, at)) ?? Promise.resolve();
-  }
-
-  /** Adds a model call's usage and cost to the run's totals. */
-  count(usage: Usage, cost: Parameters<typeof addCost>[1]): void {
-    this.modelCalls++;
-    addUsage(this.usage, usage);
-    addCost(this.cost, cost);
   }
 
   /** Runs extension lifecycle work; a failure is reported as an `ERROR` (source `extension`) and returned. */

@@ -79,6 +79,7 @@ export class RunHost implements AsyncDisposable {
     return this.agent.close();
   }
 
+  /** Same as `close()`, for `await using host = new RunHost(...)`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

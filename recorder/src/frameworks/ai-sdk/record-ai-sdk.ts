@@ -84,6 +84,7 @@ export class AiSdkRecording {
     return this.host.close();
   }
 
+  /** A `generateText` / `streamText` call starts: its run starts (`AGENT_START`, with `harnessx.framework`). Other operations are not runs. */
   async onStart(event: AiSdkStartEvent): Promise<void> {
     if (!TEXT_OPERATIONS.has(event.operationId)) return;
     await this.guard(async () => {
@@ -94,6 +95,7 @@ export class AiSdkRecording {
     });
   }
 
+  /** A model call is sent: `LLM_REQUEST` with the request in harnessx's form. */
   async onLanguageModelCallStart(event: AiSdkModelCallStartEvent): Promise<void> {
     const call = this.calls.get(event.callId);
     if (!call) return;
@@ -102,6 +104,7 @@ export class AiSdkRecording {
     });
   }
 
+  /** The model answered: `LLM_RESPONSE` with the reply, usage and finish reason, priced. */
   async onLanguageModelCallEnd(event: AiSdkModelCallEndEvent): Promise<void> {
     const call = this.calls.get(event.callId);
     const model = call?.model;
@@ -110,6 +113,7 @@ export class AiSdkRecording {
     await this.guard(() => model.end({ response: providerResponse(event), ...at(event) }).then(() => undefined));
   }
 
+  /** A tool's `execute` is about to run: `TOOL_CALL_START` with its arguments. */
   async onToolExecutionStart(event: AiSdkToolStartEvent): Promise<void> {
     const call = this.calls.get(event.callId);
     if (!call) return;
@@ -120,6 +124,7 @@ export class AiSdkRecording {
     });
   }
 
+  /** The tool returned or threw: `TOOL_CALL_END` with its result, or its error as a failed call. */
   async onToolExecutionEnd(event: AiSdkToolEndEvent): Promise<void> {
     const call = this.calls.get(event.callId);
     const tool = call?.tools.get(event.toolCall.toolCallId);
@@ -139,10 +144,12 @@ export class AiSdkRecording {
     return call && tool ? call.run.within(tool.span, () => options.execute()) : options.execute();
   }
 
+  /** The call finished: the run completes with the final text. */
   async onEnd(event: AiSdkEndEvent): Promise<void> {
     await this.finish(event.callId, { status: "completed", text: event.recordOutputs === false ? "" : event.text ?? "", ...at(event) });
   }
 
+  /** A streaming call was aborted: the run is cancelled. */
   async onAbort(event: AiSdkAbortEvent): Promise<void> {
     await this.finish(event.callId, { status: "cancelled", text: "", ...(event.reason !== undefined ? { error: event.reason } : {}), ...at(event) });
   }
