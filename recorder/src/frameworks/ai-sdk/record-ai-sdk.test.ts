@@ -2,7 +2,9 @@
 // recordAiSdk read back like native runs: the same events, spans, tokens, redaction and failures.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openRecording, type RecordedEvent } from "../../index.js";
+import { simulateReadableStream, stepCountIs, streamText, tool, jsonSchema } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { openRecording, recordAiSdk, type RecordedEvent } from "../../index.js";
 import { allStoreBytes } from "../../test-support/store-bytes.js";
 import { recordWeatherRun, WEATHER_RUN } from "../../test-support/ai-sdk-runs.js";
 import { tempDir } from "../../../../test/support/system.js";
@@ -74,6 +76,31 @@ describe("a multi-step tool-calling run is recorded as a native run", () => {
     } finally {
       await recording.close();
     }
+  });
+});
+
+describe("a streamed run is recorded as one too", () => {
+  test("streamText: streamed model calls, the tool call and the answer", async () => {
+    const usage = { inputTokens: { total: 40, noCache: 40, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 6, text: 6, reasoning: undefined } };
+    const finish = (unified: "tool-calls" | "stop") => ({ type: "finish" as const, finishReason: { unified, raw: undefined }, usage });
+    const model = new MockLanguageModelV4({
+      modelId: "mock-stream-model",
+      doStream: [
+        { stream: simulateReadableStream({ chunks: [{ type: "stream-start", warnings: [] }, { type: "tool-call", toolCallId: "s1", toolName: "clock", input: "{}" }, finish("tool-calls")] }) },
+        { stream: simulateReadableStream({ chunks: [{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "It is " }, { type: "text-delta", id: "t", delta: "noon." }, { type: "text-end", id: "t" }, finish("stop")] }) },
+      ],
+    });
+    const recording = recordAiSdk({ recorder: { dir: store.dir } });
+    const clock = tool({ description: "The time.", inputSchema: jsonSchema<Record<string, never>>({ type: "object", properties: {} }), execute: async () => "12:00" });
+    const result = streamText({ model, prompt: "What time is it?", tools: { clock }, stopWhen: stepCountIs(3), telemetry: { integrations: recording } });
+    assert.equal(await result.text, "It is noon.");
+    await recording.close();
+    const { run, events } = await readBack(recording.lastRun!);
+    assert.equal(run.status, "completed");
+    assert.deepEqual(kinds(events), ["agent_start", "llm_request", "llm_response", "tool_call_start", "tool_call_end", "llm_request", "llm_response", "agent_end"]);
+    assert.deepEqual(events.filter((e) => e.kind === "llm_request").map((e) => e.attrs.stream), [true, true]);
+    assert.equal((events[0].attrs.spanAttributes as Record<string, unknown>)["harnessx.ai_sdk.operation"], "ai.streamText");
+    assert.equal(events.at(-1)!.attrs.outputTokens, 12);
   });
 });
 
