@@ -3,3 +3,4 @@ export { membersOf, bundleText, tarOf, writeTar, withMember, manifestOf, reseal,
 export { mutate, dataRegions, hostileMutation, anyMutation, sampleOf, type BundleSample, type Mutation } from "./bundle-mutations.js";
 export { eventLine, runManifest, writeHandMadeRun } from "./hand-made-run.js";
 export { recordWeatherRun, WEATHER_RUN, type WeatherRunOptions } from "./ai-sdk-runs.js";
+export { recordAgentsWeatherRun, AGENTS_WEATHER_RUN, type AgentsWeatherRunOptions } from "./openai-agents-runs.js";

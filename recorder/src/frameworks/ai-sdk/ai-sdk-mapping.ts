@@ -1,5 +1,8 @@
 import type { ContentBlock, Message, ModelRequest, ProviderResponse, StopReason, TextBlock, ToolDefinition, ToolResultBlock, Usage } from "@harnessx/core";
+import { outputText, toolInput } from "../tool-values.js";
 import type { AiSdkInstructions, AiSdkMessage, AiSdkModelCallEndEvent, AiSdkModelCallStartEvent, AiSdkPart, AiSdkStartEvent, AiSdkUsage } from "./ai-sdk-events.js";
+
+export { outputText, toolInput };
 
 // How the AI SDK's prompts, replies, usage and tool values become harnessx's canonical request,
 // reply and tool records: the one translation the recording uses.
@@ -42,22 +45,6 @@ export function inputText(start: AiSdkStartEvent): string {
   if (start.recordInputs === false) return "";
   const user = [...(start.messages ?? [])].reverse().find((m) => m.role === "user");
   return user ? textOf(user.content) : "";
-}
-
-/** A tool's arguments as a JSON object (a tool whose input is not an object keeps it under `input`). */
-export function toolInput(input: unknown): Record<string, unknown> {
-  return input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : input === undefined ? {} : { input };
-}
-
-/** A tool's output as the text a result carries. */
-export function outputText(output: unknown): string {
-  if (typeof output === "string") return output;
-  if (output === undefined) return "";
-  try {
-    return JSON.stringify(output) ?? String(output);
-  } catch {
-    return String(output);
-  }
 }
 
 /** The message of a thrown value. */

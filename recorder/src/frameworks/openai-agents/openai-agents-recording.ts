@@ -1,0 +1,155 @@
+import { RunHost, type ExtensionEntry, type ModelPrice, type RedactionOptions } from "@harnessx/core";
+import { FlightRecorderExtension } from "../../recording/flight-recorder.js";
+import type { FlightRecorderOptions } from "../../recording/options.js";
+import type { AgentsSdkSpan, AgentsSdkTrace, AgentsSdkTracingProcessor } from "./sdk-types.js";
+import { timeOf } from "./sdk-types.js";
+import { RunReplay } from "./run-replay.js";
+import { SpanTree, type SpanNode } from "./span-tree.js";
+
+/** The framework name recorded on OpenAI Agents SDK runs (`harnessx.framework`). */
+export const OPENAI_AGENTS_FRAMEWORK = "openai-agents";
+
+/** How `recordOpenAIAgents` records. */
+export interface RecordOpenAIAgentsOptions {
+  /** The recorder to write with, or the options of a new one (default: a new one on the default store). */
+  recorder?: FlightRecorderExtension | FlightRecorderOptions;
+  /** More extensions to feed the runs to (an OpenTelemetry or LangSmith exporter). */
+  extensions?: readonly ExtensionEntry[];
+  /** The agent's name in the recording and traces (`invoke_agent <name>`). Default `openai-agents`. */
+  name?: string;
+  /** The redaction policy, as `AgentOptions.redact`. */
+  redact?: RedactionOptions | false;
+  /** Prices of models by id, used before genai-prices' table (as `AgentOptions.prices`). */
+  prices?: Readonly<Record<string, ModelPrice>>;
+}
+
+/** One SDK trace being recorded: its spans and the runs made in it, by task span (or the trace, without task spans). */
+interface OpenTrace {
+  trace: AgentsSdkTrace;
+  startedAt: number;
+  spans: SpanTree;
+  runs: Map<SpanNode | undefined, RunReplay>;
+}
+
+/**
+ * An OpenAI Agents SDK tracing processor that records each run of the runner as a harnessx run:
+ * `addTraceProcessor(recording)`. Each `run()` (a task span) is a run; its model calls
+ * (`generation` / `response` spans) are `LLM_REQUEST`/`LLM_RESPONSE` pairs with model, messages,
+ * reply and usage; `function` spans are tool calls; a handoff is a tool call (the model asked for it
+ * as one); guardrails are custom events; span errors become `ERROR`s and a failed run. Everything
+ * goes through the recorder's normal path: the agent's redaction, content capture, spans and
+ * tables. Its callbacks never throw into the SDK, and run one at a time in the order the SDK made them.
+ */
+export class OpenAIAgentsRecording implements AgentsSdkTracingProcessor {
+  /** The recorder the runs are written with. */
+  readonly recorder: FlightRecorderExtension;
+  /** The host the runs are reported through (its `info`, `redactor`). */
+  readonly host: RunHost;
+  private readonly traces = new Map<string, OpenTrace>();
+  private work: Promise<void> = Promise.resolve();
+  private lastRunId: string | undefined;
+
+  constructor(options: RecordOpenAIAgentsOptions = {}) {
+    this.recorder = options.recorder instanceof FlightRecorderExtension ? options.recorder : new FlightRecorderExtension(options.recorder);
+    this.host = new RunHost({
+      framework: OPENAI_AGENTS_FRAMEWORK,
+      name: options.name ?? OPENAI_AGENTS_FRAMEWORK,
+      extensions: [this.recorder, ...(options.extensions ?? [])],
+      ...(options.redact !== undefined ? { redact: options.redact } : {}),
+      ...(options.prices ? { prices: options.prices } : {}),
+    });
+  }
+
+  /** The run most recently started. */
+  get lastRun(): string | undefined {
+    return this.lastRunId;
+  }
+
+  onTraceStart(trace: AgentsSdkTrace): Promise<void> {
+    return this.serial(async () => void this.openTrace(trace));
+  }
+
+  onSpanStart(span: AgentsSdkSpan): Promise<void> {
+    return this.serial(async () => void this.traceOf(span).spans.start(span));
+  }
+
+  onSpanEnd(span: AgentsSdkSpan): Promise<void> {
+    return this.serial(async () => {
+      const open = this.traceOf(span);
+      const node = open.spans.end(span);
+      const root = open.spans.runRootOf(node);
+      const run = this.runOf(open, root);
+      if (root === node) {
+        open.runs.delete(root);
+        this.lastRunId = (await run.finish()).runId;
+      } else await run.advance();
+    });
+  }
+
+  onTraceEnd(trace: AgentsSdkTrace): Promise<void> {
+    return this.serial(async () => {
+      const open = this.traces.get(trace.traceId);
+      if (!open) return;
+      this.traces.delete(trace.traceId);
+      // Runs without a task span end with the trace; so does a task the SDK never ended.
+      for (const run of open.runs.values()) this.lastRunId = (await run.finish(Date.now())).runId;
+    });
+  }
+
+  /** Waits for the spans received so far to be reported, then writes what the recorder holds. */
+  async forceFlush(): Promise<void> {
+    await this.work;
+    await this.recorder.flush();
+  }
+
+  /** The SDK's shutdown (at process exit): the same as `close()`. */
+  shutdown(): Promise<void> {
+    return this.close();
+  }
+
+  /** Reports what is pending and closes the host: the recorder writes everything; runs still open are recorded as incomplete. */
+  async close(): Promise<void> {
+    await this.work;
+    await this.host.close();
+  }
+
+  private openTrace(trace: AgentsSdkTrace): OpenTrace {
+    const open: OpenTrace = { trace, startedAt: Date.now(), spans: new SpanTree(), runs: new Map() };
+    this.traces.set(trace.traceId, open);
+    return open;
+  }
+
+  /** The trace of a span; a trace that started before this processor was added is opened at its first span. */
+  private traceOf(span: AgentsSdkSpan): OpenTrace {
+    return this.traces.get(span.traceId) ?? this.openTrace({ traceId: span.traceId, name: "", groupId: null });
+  }
+
+  private runOf(open: OpenTrace, root: SpanNode | undefined): RunReplay {
+    let run = open.runs.get(root);
+    if (!run) {
+      const source = root
+        ? { children: root.children, node: root, workflow: open.trace.name, sdkTraceId: open.trace.traceId, startedAt: timeOf(root.span.startedAt) }
+        : { children: open.spans.roots, workflow: open.trace.name, sdkTraceId: open.trace.traceId, startedAt: open.startedAt };
+      open.runs.set(root, (run = new RunReplay(this.host, source)));
+    }
+    return run;
+  }
+
+  /** Runs `work` after the callbacks before it; a failure of the recording never reaches the SDK's run. */
+  private serial(work: () => Promise<void>): Promise<void> {
+    this.work = this.work.then(work).catch(() => {
+      // RunHost turns observer and extension failures into ERROR events; nothing else is expected here.
+    });
+    return this.work;
+  }
+}
+
+/**
+ * Records OpenAI Agents SDK runs into the harnessx store: pass the result to the SDK's
+ * `addTraceProcessor` (tracing must be on: the SDK turns it off under `NODE_ENV=test` and with
+ * `OPENAI_AGENTS_DISABLE_TRACING`). Pass a recorder, its options, or `RecordOpenAIAgentsOptions`;
+ * `close()` it when done.
+ */
+export function recordOpenAIAgents(options: RecordOpenAIAgentsOptions | FlightRecorderExtension = {}): OpenAIAgentsRecording {
+  return new OpenAIAgentsRecording(options instanceof FlightRecorderExtension ? { recorder: options } : options);
+}
