@@ -83,6 +83,12 @@ describe("an incoming traceparent's sampled flag wins over sample, in both expor
     assert.equal(dropped.langsmith.size, 0);
     assert.equal(server.runs.size, 0);
   });
+
+  test("without a sample option there is no head sampling: LangSmith sends a run under an unsampled caller, as before", async () => {
+    server.runs.clear();
+    const unsampledCaller = await sampledRuns(server, { runs: 2, sample: undefined, langsmithOnly: true, within: underTraceparent(() => "00", []) });
+    assert.equal(unsampledCaller.langsmith.size, 2);
+  });
 });
 
 describe("a run paused for approval keeps its first decision when it resumes", () => {

@@ -32,17 +32,19 @@ export interface SampledEvent {
 }
 
 /**
- * One exporter's head sampling: each run is decided once, at its start (a resumed run keeps its
- * first answer), and every event of a run decided out is left unsent. Decisions are kept only
+ * One exporter's head sampling, when its `sample` option is set: each run is decided once, at its
+ * start (a resumed run keeps its first answer), and every event of a run decided out is left unsent. Decisions are kept only
  * while their run is open.
  */
 export class RunSampling {
   private readonly decided = new Map<string, boolean>();
 
-  constructor(readonly ratio: number) {}
+  /** `ratio` undefined: the exporter was given no `sample`, so every run goes, as without head sampling. */
+  constructor(readonly ratio: number | undefined) {}
 
   /** Decides the run now if it is not decided yet (see `runSampled`); undefined while that needs a trace id not given. */
   decide(runId: string, traceId: string | undefined): boolean | undefined {
+    if (this.ratio === undefined) return true;
     const known = this.decided.get(runId);
     if (known !== undefined) return known;
     const sampled = runSampled(traceId, this.ratio, activeParentSampled());
