@@ -30,6 +30,10 @@ export interface AgentsWeatherRunOptions {
   tripwire?: boolean;
   /** The model puts no usage on its span (as the Responses model without sensitive data): the turn's usage stands in. */
   usageOnTurnsOnly?: boolean;
+  /** The planner calls the writer as a tool (`ask_writer`, an agent run inside the tool) instead of handing off to it. */
+  writerAsTool?: boolean;
+  /** Called as the weather tool runs, with the city. */
+  onWeather?: (city: string) => void;
 }
 
 const call = (callId: string, name: string, args: Record<string, unknown>) => ({ type: "function_call" as const, callId, name, arguments: JSON.stringify(args), status: "completed" as const });
@@ -49,7 +53,7 @@ class ScriptedAgentsModel implements Model {
         if (request.tracing === true) span.spanData.input = [...(request.systemInstructions ? [{ role: "system", content: request.systemInstructions }] : []), ...(typeof request.input === "string" ? [{ role: "user", content: request.input }] : request.input)];
         if (this.options.modelError && turn === 1) throw this.options.modelError;
         const output = this.script(turn);
-        const { input, output: out, cacheRead } = AGENTS_WEATHER_RUN.usage[turn];
+        const { input, output: out, cacheRead } = AGENTS_WEATHER_RUN.usage[Math.min(turn, 3)];
         if (request.tracing === true) span.spanData.output = output;
         if (!this.options.usageOnTurnsOnly) span.spanData.usage = { input_tokens: input, output_tokens: out, input_tokens_details: { cached_tokens: cacheRead } };
         const usage = new Usage({ requests: 1, inputTokens: input, outputTokens: out, totalTokens: input + out, inputTokensDetails: [{ cached_tokens: cacheRead }] });
@@ -66,7 +70,7 @@ class ScriptedAgentsModel implements Model {
   private script(turn: number): ModelResponse["output"] {
     if (turn === 0) return [call("call-oslo", "weather", { city: "Oslo", ...(this.options.secret ? { apiKey: this.options.secret } : {}) })];
     if (turn === 1) return [call("call-bergen", "weather", { city: "Bergen" })];
-    if (turn === 2) return [call("call-handoff", "transfer_to_writer", {})];
+    if (turn === 2) return [this.options.writerAsTool ? call("call-writer", "ask_writer", { input: "Advise on rain." }) : call("call-handoff", "transfer_to_writer", {})];
     return [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: AGENTS_WEATHER_RUN.answer }] }];
   }
 }
@@ -87,6 +91,7 @@ export async function recordAgentsWeatherRun(
     description: "The weather of a city today.",
     parameters: z.object({ city: z.string(), apiKey: z.string().nullable().optional() }),
     execute: async ({ city }) => {
+      run.onWeather?.(city);
       if (run.failingTool && city === "Bergen") throw new Error("weather service unavailable for Bergen");
       return { city, sky: "rain", celsius: 7 };
     },
@@ -96,8 +101,8 @@ export async function recordAgentsWeatherRun(
     name: "planner",
     instructions: "You advise on clothes.",
     model,
-    tools: [weather],
-    handoffs: [writer],
+    tools: run.writerAsTool ? [weather, writer.asTool({ toolName: "ask_writer", toolDescription: "Asks the writer." })] : [weather],
+    handoffs: run.writerAsTool ? [] : [writer],
     inputGuardrails: [{ name: "on-topic", execute: async () => ({ tripwireTriggered: run.tripwire === true, outputInfo: {} }) }],
   });
   const recording = recordOpenAIAgents(options);

@@ -3,7 +3,8 @@
 // native runs: the same events, spans, tokens, redaction and failures.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openRecording, type RecordedEvent } from "../../index.js";
+import { defineExtension } from "@harnessx/core";
+import { openRecording, RecordingStore, type RecordedEvent } from "../../index.js";
 import { allStoreBytes } from "../../test-support/store-bytes.js";
 import { AGENTS_WEATHER_RUN, recordAgentsWeatherRun } from "../../test-support/openai-agents-runs.js";
 import { tempDir } from "../../../../test/support/system.js";
@@ -143,5 +144,32 @@ describe("failures are recorded as a native run records them", () => {
     const guardrail = events.find((e) => e.kind === "custom")!;
     assert.deepEqual([guardrail.attrs.name, guardrail.attrs.extension], ["openai-agents.guardrail", "openai-agents"]);
     assert.match(run.error?.message ?? "", /guardrail/i);
+  });
+});
+
+describe("runs are recorded as they go, and runs inside tools nest", () => {
+  test("each turn is reported when it ends: the first model call and tool call are with the recorder before the second tool runs", async () => {
+    const seen: string[] = [];
+    let seenAtBergen: string[] = [];
+    const observer = defineExtension("observer", (ctx) => void ctx.onAnyHook((event) => void seen.push(event.event)));
+    await recordAgentsWeatherRun({ recorder: { dir: store.dir }, extensions: [observer] }, { onWeather: (city) => void (city === "Bergen" && (seenAtBergen = [...seen])) });
+    assert.deepEqual(seenAtBergen, ["agent_start", "custom", ...MODEL_CALL, ...TOOL_CALL]);
+  });
+
+  test("an agent used as a tool: its run is recorded apart, under the tool call's span, in the same trace", async () => {
+    const { runId, text } = await recordAgentsWeatherRun({ recorder: { dir: store.dir } }, { writerAsTool: true });
+    assert.equal(text, AGENTS_WEATHER_RUN.answer);
+    const outer = await readBack(runId);
+    const askWriter = outer.spans.find((s) => s.name === "execute_tool ask_writer")!;
+    assert.ok(askWriter, `spans: ${outer.spans.map((s) => s.name)}`);
+    const runs = new RecordingStore(store.dir);
+    const inner = (await runs.listRuns()).find((r) => r.traceId === outer.run.traceId && r.runId !== runId)!;
+    assert.ok(inner, "the writer's run is in the store");
+    const { run, spans, input } = await readBack(inner.runId);
+    assert.equal(run.status, "completed");
+    assert.equal(input, "Advise on rain.");
+    const root = spans.find((s) => s.kind === "run")!;
+    assert.equal(root.parentSpanId, askWriter.spanId);
+    assert.deepEqual(spans.filter((s) => s.kind === "model").length, 1);
   });
 });
