@@ -44,12 +44,25 @@ describe("trace summary of an AI SDK run", () => {
     assert.match(failed.error.message, /upstream 503/);
   });
 
-  test("the text summary names the model and the tool", async () => {
+  test("the text summary names the framework, the model and the tool", async () => {
     const r = await cli.trace("summary", okRun);
     assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`${okRun}  \\(ai-sdk, made with ai-sdk\\)`));
     assert.match(r.stdout, /status\s+completed/);
     assert.match(r.stdout, new RegExp(`${WEATHER_RUN.model}\\s+3\\s+780\\s+67`));
     assert.match(r.stdout, /weather/);
+  });
+});
+
+describe("trace ls of AI SDK runs", () => {
+  test("each run names the framework that made it", async () => {
+    const runs = await json<Array<{ runId: string; framework: string | null; status: string }>>("ls");
+    assert.deepEqual(
+      [okRun, failedToolRun, failedModelRun].map((id) => runs.find((r) => r.runId === id)).map((r) => [r?.framework, r?.status]),
+      [["ai-sdk", "completed"], ["ai-sdk", "completed"], ["ai-sdk", "failed"]],
+    );
+    const text = await cli.trace("ls");
+    assert.match(text.stdout, /ai-sdk \(ai-sdk\)/);
   });
 });
 

@@ -5,6 +5,8 @@ import { costOfModels, LatencySketch, nanoDollars, toolCostShares, type ModelsCo
 export interface RunSummaryReport {
   runId: string;
   agent: string;
+  /** The framework that made the run (`ai-sdk`, `openai-agents`); null for harnessx's own runs. */
+  framework: string | null;
   source: string;
   status: string;
   error: { name?: string; message: string; code?: string } | null;
@@ -139,6 +141,7 @@ function report(run: RunManifest, source: string, f: Figures): RunSummaryReport 
   return {
     runId: run.runId,
     agent: run.agent,
+    framework: run.framework ?? null,
     source,
     status: run.status,
     error: run.error ? { name: run.error.name, message: run.error.message, code: run.error.code } : null,

@@ -31,7 +31,7 @@ function columns(c: Colors): Column<Row>[] {
   };
   return [
     { header: "RUN", value: (r) => r.runId },
-    { header: "AGENT", value: (r) => of(r, (x) => x.agent) },
+    { header: "AGENT", value: (r) => of(r, (x) => (x.framework ? `${x.agent} (${x.framework})` : x.agent)) },
     { header: "STATUS", value: (r) => r.status, format: status },
     { header: "START", value: (r) => of(r, (x) => new Date(x.startedAt).toISOString()), format: (r) => formatTime(of(r, (x) => x.startedAt)) },
     { header: "DURATION", value: (r) => of(r, (x) => x.durationMs), format: (r) => formatDuration(of(r, (x) => x.durationMs)), align: "right" },

@@ -20,7 +20,7 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
   const c = ctx.colors;
   const terminal = Boolean(ctx.io.stdout.isTTY);
   const status = s.status === "completed" ? c.green(s.status) : s.status === "failed" || s.status === "crashed" ? c.red(s.status) : c.yellow(s.status);
-  ctx.print(`${c.bold("run")}       ${terminalSafe(`${s.runId}  (${s.agent})`)}`);
+  ctx.print(`${c.bold("run")}       ${terminalSafe(`${s.runId}  (${s.agent}${s.framework ? `, made with ${s.framework}` : ""})`)}`);
   ctx.print(`${c.bold("status")}    ${status}${s.error ? c.red(terminalSafe(`  ${s.error.name ?? "Error"}: ${s.error.message}`)) : ""}`);
   ctx.print(`${c.bold("started")}   ${s.startedAt}   ${c.bold("duration")} ${formatDuration(s.durationMs)}`);
   ctx.print(`${c.bold("cost")}      ${formatCost(s.cost.usd)}${s.cost.unpricedCalls ? c.yellow(`  (${s.cost.unpricedCalls} model call(s) without a price: not counted)`) : ""}`);

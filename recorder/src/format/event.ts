@@ -97,6 +97,8 @@ export interface RunManifest {
   runSpanId: string;
   /** The agent's name (redacted). */
   agent: string;
+  /** The framework that made the run when harnessx did not (`ai-sdk`, `openai-agents`: its `harnessx.framework` run attribute); absent for harnessx's own runs. */
+  framework?: string;
   /** The session the run belongs to (redacted). */
   sessionId: string;
   /** Every model the run requested or got a reply from, in first-use order (redacted). */

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { AnyHookContext, ExtensionSummary, Redactor } from "@harnessx/core";
+import { FRAMEWORK_ATTRIBUTE, type AnyHookContext, type ExtensionSummary, type Redactor } from "@harnessx/core";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { producerVersions } from "../format/layout.js";
 import { sha256Hex } from "@harnessx/artifacts";
@@ -74,6 +74,7 @@ export class RunRecording {
           traceId: start.span?.traceId,
           runSpanId: start.span?.spanId ?? "",
           agent: sanitizer.redactString(agent.name),
+          ...frameworkOf(start, sanitizer),
           sessionId: sanitizer.redactString(agent.sessionId),
           models: [],
           status: "running",
@@ -269,4 +270,10 @@ export class RunRecording {
 function describeRedaction(redactor: Redactor, custom: boolean): RunManifest["redaction"] {
   const description = redactor.describe();
   return description === "off" ? "off" : { ...description, custom };
+}
+
+/** The framework a hosted run names (`RunHost`), redacted; nothing for harnessx's own runs. */
+function frameworkOf(start: AnyHookContext & { event: "agent_start" }, sanitizer: Redactor): { framework?: string } {
+  const framework = start.data.attributes?.[FRAMEWORK_ATTRIBUTE];
+  return typeof framework === "string" ? { framework: sanitizer.redactString(framework) } : {};
 }

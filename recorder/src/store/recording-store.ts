@@ -24,6 +24,8 @@ export interface RunListing extends RunSummary {
   status: RunManifest["status"];
   /** The agent's name. */
   agent: string;
+  /** The framework that made the run (`ai-sdk`, `openai-agents`); null for harnessx's own runs. */
+  framework: string | null;
   /** The session the run belongs to. */
   sessionId: string;
   /** Models the run used. */
@@ -226,6 +228,7 @@ export class RecordingStore {
       dir: runDir,
       status: manifest.status,
       agent: manifest.agent,
+      framework: manifest.framework ?? null,
       sessionId: manifest.sessionId,
       models: manifest.models,
       startedAt: manifest.startedAt,

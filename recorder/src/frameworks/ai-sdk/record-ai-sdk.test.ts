@@ -4,7 +4,8 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { simulateReadableStream, stepCountIs, streamText, tool, jsonSchema } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { openRecording, recordAiSdk, type RecordedEvent } from "../../index.js";
+import { Agent, ScriptedProvider } from "@harnessx/core";
+import { FlightRecorderExtension, openRecording, recordAiSdk, type RecordedEvent } from "../../index.js";
 import { allStoreBytes } from "../../test-support/store-bytes.js";
 import { recordWeatherRun, WEATHER_RUN } from "../../test-support/ai-sdk-runs.js";
 import { tempDir } from "../../../../test/support/system.js";
@@ -31,9 +32,18 @@ describe("a multi-step tool-calling run is recorded as a native run", () => {
     assert.deepEqual(kinds(events), ["agent_start", "llm_request", "llm_response", "tool_call_start", "tool_call_end", "llm_request", "llm_response", "tool_call_start", "tool_call_end", "llm_request", "llm_response", "agent_end"]);
     assert.equal(run.status, "completed");
     assert.equal(run.agent, "ai-sdk");
+    assert.equal(run.framework, "ai-sdk");
     assert.deepEqual(run.models, [WEATHER_RUN.model]);
     const start = events[0];
     assert.equal((start.attrs.spanAttributes as Record<string, unknown>)["harnessx.framework"], "ai-sdk");
+  });
+
+  test("run.json names the framework only for runs another framework made", async () => {
+    const agent = new Agent({ provider: new ScriptedProvider([{ text: "hi" }]), extensions: [new FlightRecorderExtension({ dir: store.dir })] });
+    const native = await agent.run("hello");
+    await agent.close();
+    const { run } = await readBack(native.runId);
+    assert.equal(run.framework, undefined);
   });
 
   test("its spans: names, parents and each model call's tokens", async () => {
