@@ -5,6 +5,9 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { SpanStatusCode } from "@opentelemetry/api";
+import { OpenTelemetryExtension } from "harnessx";
 import { recordWeatherRun, WEATHER_RUN } from "@harnessx/recorder/test-support";
 import { cliWorkspace } from "@harnessx/cli/test-support";
 
@@ -106,5 +109,23 @@ describe("trace convert of an AI SDK run", () => {
     assert.equal(attr(chats[0], "gen_ai.provider.name")?.stringValue, WEATHER_RUN.provider);
     assert.equal(Number(attr(chats[0], "gen_ai.usage.input_tokens")?.intValue), WEATHER_RUN.usage[0].input);
     assert.equal(spans.filter((s) => s.name === "execute_tool weather").length, 2);
+  });
+});
+
+describe("one span identity with a live exporter beside the recorder", () => {
+  test("the OpenTelemetry spans of an AI SDK run are the spans table's: ids, parents, names, error statuses", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const otel = new OpenTelemetryExtension({ tracer: provider.getTracer("ai-sdk") });
+    const { runId } = await recordWeatherRun({ recorder: { dir: cli.store }, extensions: [otel] }, { failingTool: true });
+    await provider.forceFlush();
+    const facts = (f: { traceId: string; spanId: string; parentSpanId: string | null; name: string; error: boolean }) => `${f.traceId} ${f.spanId} ${f.parentSpanId ?? "-"} ${f.name} ${f.error}`;
+    const live = exporter.getFinishedSpans().map((s) => facts({ traceId: s.spanContext().traceId, spanId: s.spanContext().spanId, parentSpanId: s.parentSpanContext?.spanId ?? null, name: s.name, error: s.status.code === SpanStatusCode.ERROR }));
+    await provider.shutdown();
+    const rows = await json<Array<{ trace_id: string; span_id: string; parent_span_id: string | null; name: string; status: string }>>("query", runId, "SELECT trace_id, span_id, parent_span_id, name, status FROM spans");
+    const recorded = rows.map((r) => facts({ traceId: r.trace_id, spanId: r.span_id, parentSpanId: r.parent_span_id, name: r.name, error: r.status === "error" }));
+    assert.equal(live.length, 6);
+    assert.deepEqual(recorded.sort(), live.sort());
+    assert.equal(live.filter((f) => f.endsWith(" true")).length, 1, "the failed tool call");
   });
 });
