@@ -39,6 +39,8 @@ export interface WeatherRunOptions {
   secret?: string;
   failingTool?: boolean;
   modelError?: Error;
+  /** The call's own telemetry settings: whether the AI SDK lets integrations record inputs and outputs. */
+  record?: { inputs?: boolean; outputs?: boolean };
 }
 
 /**
@@ -80,7 +82,7 @@ export async function recordWeatherRun(options: RecordAiSdkOptions, run: Weather
       tools: { weather },
       stopWhen: stepCountIs(3),
       maxRetries: 0,
-      telemetry: { integrations: recording },
+      telemetry: { integrations: recording, ...(run.record?.inputs === false ? { recordInputs: false } : {}), ...(run.record?.outputs === false ? { recordOutputs: false } : {}) },
     });
     return { runId: recording.lastRun!, text: result.text, recording, totalUsage: result.totalUsage };
   } catch (error) {

@@ -131,6 +131,26 @@ describe("redaction happens before anything is written", () => {
   });
 });
 
+describe("the call's telemetry settings are kept", () => {
+  test("with recordInputs and recordOutputs false, no prompt, argument, result or answer is written", async () => {
+    const quiet = tempDir("hx-ai-sdk-quiet-");
+    try {
+      const { runId, text } = await recordWeatherRun({ recorder: { dir: quiet.dir } }, { record: { inputs: false, outputs: false } });
+      assert.equal(text, WEATHER_RUN.answer);
+      for (const file of await allStoreBytes(quiet.dir)) {
+        for (const content of ["Oslo", "raincoat", "You advise", "sky"]) assert.ok(!file.text.includes(content), `"${content}" is in ${file.path}`);
+      }
+      const recording = await openRecording({ storeDir: quiet.dir, runId });
+      const spans = await recording.spans();
+      await recording.close();
+      assert.equal(spans.length, 6, "the run's shape and tokens are still recorded");
+      assert.equal(spans[0].inputTokens, 780);
+    } finally {
+      quiet.cleanup();
+    }
+  });
+});
+
 describe("failures are recorded as a native run records them", () => {
   test("a tool that throws: its call ends failed with the message, and the run goes on", async () => {
     const { runId } = await recordWeatherRun({ recorder: { dir: store.dir } }, { failingTool: true });
