@@ -2,7 +2,7 @@
 // recordAiSdk read back like native runs: the same events, spans, tokens, redaction and failures.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { simulateReadableStream, stepCountIs, streamText, tool, jsonSchema } from "ai";
+import { generateText, simulateReadableStream, stepCountIs, streamText, tool, jsonSchema } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { Agent, ScriptedProvider } from "@harnessx/core";
 import { FlightRecorderExtension, openRecording, recordAiSdk, type RecordedEvent } from "../../index.js";
@@ -23,6 +23,7 @@ async function readBack(runId: string) {
 }
 
 const kinds = (events: RecordedEvent[]) => events.map((e) => e.kind);
+type Generated = Extract<NonNullable<ConstructorParameters<typeof MockLanguageModelV4>[0]>["doGenerate"], unknown[]>[number];
 
 describe("a multi-step tool-calling run is recorded as a native run", () => {
   test("its events: the run, three model calls, two tool calls, in order", async () => {
@@ -111,6 +112,36 @@ describe("a streamed run is recorded as one too", () => {
     assert.deepEqual(events.filter((e) => e.kind === "llm_request").map((e) => e.attrs.stream), [true, true]);
     assert.equal((events[0].attrs.spanAttributes as Record<string, unknown>)["harnessx.ai_sdk.operation"], "ai.streamText");
     assert.equal(events.at(-1)!.attrs.outputTokens, 12);
+  });
+});
+
+describe("a call made inside a tool nests under the tool's span", () => {
+  test("generateText inside a recorded tool: its run's span hangs under the tool call's, in the same trace", async () => {
+    const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 2, text: 2, reasoning: undefined } };
+    const reply = (content: Generated["content"], unified: "tool-calls" | "stop"): Generated => ({ content, finishReason: { unified, raw: undefined }, usage, warnings: [] });
+    const recording = recordAiSdk({ recorder: { dir: store.dir } });
+    const inner = new MockLanguageModelV4({ modelId: "inner-model", doGenerate: [reply([{ type: "text", text: "42" }], "stop")] });
+    const outer = new MockLanguageModelV4({ modelId: "outer-model", doGenerate: [reply([{ type: "tool-call", toolCallId: "d1", toolName: "delegate", input: "{}" }], "tool-calls"), reply([{ type: "text", text: "It is 42." }], "stop")] });
+    let innerRun = "";
+    let outerRun = "";
+    const delegate = tool({
+      description: "Asks another model.",
+      inputSchema: jsonSchema<Record<string, never>>({ type: "object", properties: {} }),
+      execute: async () => {
+        outerRun = recording.lastRun!;
+        const { text } = await generateText({ model: inner, prompt: "the answer?", telemetry: { integrations: recording } });
+        innerRun = recording.lastRun!;
+        return text;
+      },
+    });
+    await generateText({ model: outer, prompt: "Ask the other model.", tools: { delegate }, stopWhen: stepCountIs(2), telemetry: { integrations: recording } });
+    await recording.close();
+    const outerSpans = (await readBack(outerRun)).spans;
+    const innerRoot = (await readBack(innerRun)).spans.find((s) => s.kind === "run")!;
+    const toolSpan = outerSpans.find((s) => s.kind === "tool")!;
+    assert.notEqual(innerRun, outerRun);
+    assert.equal(innerRoot.parentSpanId, toolSpan.spanId);
+    assert.equal(innerRoot.traceId, toolSpan.traceId);
   });
 });
 
