@@ -65,14 +65,17 @@ export class OpenAIAgentsRecording implements AgentsSdkTracingProcessor {
     return this.lastRunId;
   }
 
+  /** A trace started: its spans are gathered from now on. */
   onTraceStart(trace: AgentsSdkTrace): Promise<void> {
     return this.serial(async () => void this.openTrace(trace));
   }
 
+  /** A span started: it takes its place in its trace's tree. */
   onSpanStart(span: AgentsSdkSpan): Promise<void> {
     return this.serial(async () => void this.traceOf(span).spans.start(span));
   }
 
+  /** A span ended: what ended with it is reported (a turn, a guardrail), or its run ends (a task span). */
   onSpanEnd(span: AgentsSdkSpan): Promise<void> {
     return this.serial(async () => {
       const open = this.traceOf(span);
@@ -86,6 +89,7 @@ export class OpenAIAgentsRecording implements AgentsSdkTracingProcessor {
     });
   }
 
+  /** A trace ended: runs without a task span end with it. */
   onTraceEnd(trace: AgentsSdkTrace): Promise<void> {
     return this.serial(async () => {
       const open = this.traces.get(trace.traceId);

@@ -10,7 +10,12 @@ export const OPENAI_AGENTS_EXTENSION = "openai-agents";
 declare module "@harnessx/core" {
   interface CustomEvents {
     /** An Agents SDK guardrail ran on the agent's input or output; `triggered` is its tripwire. */
-    "openai-agents.guardrail": { name: string; triggered: boolean };
+    "openai-agents.guardrail": {
+      /** The guardrail's name. */
+      name: string;
+      /** True when its tripwire triggered: the SDK stops the run. */
+      triggered: boolean;
+    };
   }
 }
 
