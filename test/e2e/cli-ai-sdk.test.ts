@@ -112,6 +112,24 @@ describe("trace convert of an AI SDK run", () => {
   });
 });
 
+describe("the rest of the trace CLI reads an AI SDK run", () => {
+  test("show, export, verify, scrub and report", async () => {
+    const shown = await cli.trace("show", failedToolRun, "--errors");
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /weather service unavailable for Bergen/);
+    const bundle = join(cli.work, "ai-sdk.tar");
+    assert.equal((await cli.trace("export", okRun, "-o", bundle)).code, 0);
+    assert.equal((await cli.trace("verify", bundle)).code, 0);
+    const fromBundle = await json<{ runId: string; tools: Array<{ tool: string; calls: number }> }>("summary", bundle);
+    assert.deepEqual([fromBundle.runId, fromBundle.tools.map((t) => [t.tool, t.calls])], [okRun, [["weather", 2]]]);
+    assert.equal((await cli.trace("scrub", bundle, "-o", join(cli.work, "ai-sdk-scrubbed.tar"))).code, 0);
+    const report = join(cli.work, "ai-sdk.html");
+    const r = await cli.trace("report", okRun, "-o", report);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(readFileSync(report, "utf8").includes(okRun), "the report names the run");
+  });
+});
+
 describe("one span identity with a live exporter beside the recorder", () => {
   test("the OpenTelemetry spans of an AI SDK run are the spans table's: ids, parents, names, error statuses", async () => {
     const exporter = new InMemorySpanExporter();
