@@ -134,10 +134,11 @@ describe("failures are reported as a native run reports them", () => {
 });
 
 describe("bad input gives a typed error", () => {
-  test("a host without a framework name, and a run without input", async () => {
+  test("a host without a framework name, a run without input, a run after close", async () => {
     assert.throws(() => new RunHost({ framework: "" }), ConfigError);
     const host = new RunHost({ framework: "f" });
     await assert.rejects(host.startRun({ input: 42 as unknown as string }), (err: unknown) => err instanceof HarnessError && err.code === "invalid_run_start");
     await host.close();
+    await assert.rejects(host.startRun({ input: "late" }), (err: unknown) => err instanceof HarnessError && err.code === "host_closed");
   });
 });

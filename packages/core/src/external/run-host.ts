@@ -41,6 +41,7 @@ export class RunHost implements AsyncDisposable {
   /** The framework named on every run. */
   readonly framework: string;
   private readonly agent: Agent;
+  private closed = false;
 
   constructor(options: RunHostOptions) {
     if (typeof options?.framework !== "string" || options.framework.trim() === "") throw new ConfigError("RunHost needs the framework's name (e.g. { framework: \"ai-sdk\" })");
@@ -70,12 +71,14 @@ export class RunHost implements AsyncDisposable {
 
   /** Reports a run's start: opens its span and fires `AGENT_START` (then the extensions' session and turn starts). */
   async startRun(start: HostedRunStart): Promise<HostedRun> {
+    if (this.closed) throw new HarnessError("host_closed", "this RunHost is closed; its extensions are torn down");
     if (typeof start?.input !== "string") throw new HarnessError("invalid_run_start", "startRun needs the run's input as a string");
     return HostedRun.start(engineServicesOf(this.agent), this.framework, start);
   }
 
   /** Runs every extension's teardown (a recorder writes what it holds); runs still open are recorded as incomplete. */
   close(): Promise<void> {
+    this.closed = true;
     return this.agent.close();
   }
 
