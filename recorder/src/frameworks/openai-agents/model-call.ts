@@ -1,7 +1,7 @@
 import type { ContentBlock, ModelRequest, ProviderResponse, ToolCallBlock, ToolDefinition, Usage } from "@harnessx/core";
 import { field, stringField, timeOf } from "./sdk-types.js";
 import { outputUsage, replyBlocks, requestMessages, usageOf } from "./sdk-items.js";
-import { ancestorOf, isModelSpan, type SpanNode } from "./span-tree.js";
+import { isModelSpan, type SpanNode } from "./span-tree.js";
 
 // What a model call span (`generation` or `response`) says: the request, the reply and its
 // usage. The SDK puts messages on these spans only when the run traces sensitive data
@@ -68,9 +68,7 @@ function turnUsage(node: SpanNode): Usage | undefined {
   return usageOf(field(turn.span.spanData, "usage"));
 }
 
-/** The tools the calling agent offered, by name (the agent span lists names, not schemas). */
-export function agentTools(node: SpanNode): ToolDefinition[] {
-  const agent = ancestorOf(node, "agent");
-  const names = agent ? field(agent.span.spanData, "tools") : undefined;
-  return Array.isArray(names) ? names.filter((n): n is string => typeof n === "string").map((name) => ({ name, description: "", inputSchema: {} })) : [];
+/** The tools the calling agent offered when the call ended, by name (the agent span lists names, not schemas). */
+function agentTools(node: SpanNode): ToolDefinition[] {
+  return (node.offered ?? []).map((name) => ({ name, description: "", inputSchema: {} }));
 }

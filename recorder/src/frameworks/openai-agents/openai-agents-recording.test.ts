@@ -4,7 +4,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { defineExtension } from "@harnessx/core";
-import { openRecording, RecordingStore, type RecordedEvent } from "../../index.js";
+import { openRecording, recordOpenAIAgents, RecordingStore, type AgentsSdkSpan, type RecordedEvent } from "../../index.js";
 import { allStoreBytes } from "../../test-support/store-bytes.js";
 import { AGENTS_WEATHER_RUN, recordAgentsWeatherRun } from "../../test-support/openai-agents-runs.js";
 import { tempDir } from "../../../../test/support/system.js";
@@ -71,6 +71,7 @@ describe("a multi-step tool-calling run with a handoff is recorded as a native r
       const requests = events.filter((e) => e.kind === "llm_request");
       const first = (await recording.payloadOf(requests[0])) as RequestPayload;
       assert.equal(first.request.system, "You advise on clothes.");
+      assert.deepEqual(first.request.tools?.map((t) => t.name), ["weather"]);
       assert.deepEqual(first.request.messages[0].content, [{ type: "text", text: AGENTS_WEATHER_RUN.input }]);
       const second = (await recording.payloadOf(requests[1])) as RequestPayload;
       const toolResult = second.request.messages.flatMap((m) => m.content).find((b) => b.type === "tool_result");
@@ -171,5 +172,21 @@ describe("runs are recorded as they go, and runs inside tools nest", () => {
     const root = spans.find((s) => s.kind === "run")!;
     assert.equal(root.parentSpanId, askWriter.spanId);
     assert.deepEqual(spans.filter((s) => s.kind === "model").length, 1);
+  });
+});
+
+describe("what the recording cannot read is left out, never thrown at the SDK", () => {
+  test("spans without data, of unknown traces or ending twice resolve, and a run after them is recorded", async () => {
+    const recording = recordOpenAIAgents({ recorder: { dir: store.dir } });
+    const odd = [undefined, null, {}, { spanId: "s", traceId: "t", parentId: null, spanData: null, startedAt: "not a time", endedAt: null, error: null }] as unknown as AgentsSdkSpan[];
+    for (const span of odd) {
+      await recording.onSpanStart(span);
+      await recording.onSpanEnd(span);
+      await recording.onSpanEnd(span);
+    }
+    await recording.onTraceEnd({ traceId: "never-started", name: "", groupId: null });
+    await recording.close();
+    const { runId } = await recordAgentsWeatherRun({ recorder: { dir: store.dir } });
+    assert.equal((await readBack(runId)).run.status, "completed");
   });
 });

@@ -38,7 +38,8 @@ interface OpenTrace {
  * reply and usage; `function` spans are tool calls; a handoff is a tool call (the model asked for it
  * as one); guardrails are custom events; span errors become `ERROR`s and a failed run. Everything
  * goes through the recorder's normal path: the agent's redaction, content capture, spans and
- * tables. Its callbacks never throw into the SDK, and run one at a time in the order the SDK made them.
+ * tables. Its callbacks never throw into the SDK; what they report goes out one at a time, in the
+ * order the SDK made it.
  */
 export class OpenAIAgentsRecording implements AgentsSdkTracingProcessor {
   /** The recorder the runs are written with. */
@@ -67,36 +68,39 @@ export class OpenAIAgentsRecording implements AgentsSdkTracingProcessor {
 
   /** A trace started: its spans are gathered from now on. */
   onTraceStart(trace: AgentsSdkTrace): Promise<void> {
-    return this.serial(async () => void this.openTrace(trace));
+    return this.now(() => void this.openTrace(trace));
   }
 
   /** A span started: it takes its place in its trace's tree. */
   onSpanStart(span: AgentsSdkSpan): Promise<void> {
-    return this.serial(async () => void this.traceOf(span).spans.start(span));
+    return this.now(() => void this.traceOf(span).spans.start(span));
   }
 
   /** A span ended: what ended with it is reported (a turn, a guardrail), or its run ends (a task span). */
   onSpanEnd(span: AgentsSdkSpan): Promise<void> {
-    return this.serial(async () => {
+    // The tree changes now, while the span is as it ended; the reporting waits its turn.
+    return this.now(() => {
       const open = this.traceOf(span);
       const node = open.spans.end(span);
       const root = open.spans.runRootOf(node);
       const run = this.runOf(open, root);
-      if (root === node) {
-        open.runs.delete(root);
-        this.lastRunId = (await run.finish()).runId;
-      } else await run.advance();
+      if (root !== node) return this.serial(() => run.advance());
+      open.runs.delete(root);
+      return this.serial(async () => void (this.lastRunId = (await run.finish()).runId));
     });
   }
 
   /** A trace ended: runs without a task span end with it. */
   onTraceEnd(trace: AgentsSdkTrace): Promise<void> {
-    return this.serial(async () => {
+    return this.now(() => {
       const open = this.traces.get(trace.traceId);
       if (!open) return;
       this.traces.delete(trace.traceId);
+      const at = Date.now();
       // Runs without a task span end with the trace; so does a task the SDK never ended.
-      for (const run of open.runs.values()) this.lastRunId = (await run.finish(Date.now())).runId;
+      return this.serial(async () => {
+        for (const run of open.runs.values()) this.lastRunId = (await run.finish(at)).runId;
+      });
     });
   }
 
@@ -137,6 +141,15 @@ export class OpenAIAgentsRecording implements AgentsSdkTracingProcessor {
       open.runs.set(root, (run = new RunReplay(this.host, source)));
     }
     return run;
+  }
+
+  /** Does the synchronous part of a callback: a span or trace the recording cannot read is left out, never thrown at the SDK. */
+  private now(work: () => Promise<void> | void): Promise<void> {
+    try {
+      return work() ?? Promise.resolve();
+    } catch {
+      return Promise.resolve();
+    }
   }
 
   /** Runs `work` after the callbacks before it; a failure of the recording never reaches the SDK's run. */

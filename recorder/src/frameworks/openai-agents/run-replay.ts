@@ -1,7 +1,7 @@
 import { HookEvent, HarnessError, type HostedRun, type RunAttributeValue, type RunHost, type SpanContext, type ToolCallBlock } from "@harnessx/core";
 import { field, stringField, timeOf, type AgentsSdkSpanError } from "./sdk-types.js";
 import { answerText, argumentsOf, lastUserText } from "./sdk-items.js";
-import { agentTools, readModelSpan } from "./model-call.js";
+import { readModelSpan } from "./model-call.js";
 import { findUnder, isModelSpan, typeOf, type SpanNode } from "./span-tree.js";
 
 /** The extension name on the custom events the recording adds (guardrails). */
@@ -40,6 +40,8 @@ export interface RunSource {
 export class RunReplay {
   private run: HostedRun | undefined;
   private requested: ToolCallBlock[] = [];
+  /** The tools offered to the last model call: a call it asked for by another name is a handoff. */
+  private offered = new Set<string>();
   private answer = "";
   private model: string | undefined;
 
@@ -131,6 +133,7 @@ export class RunReplay {
     if (node.span.error) return hosted.fail(new Error(errorText(node.span.error)), call.endedAt);
     await hosted.end({ response: call.response, ...when(call.endedAt) });
     this.requested = call.toolCalls;
+    this.offered = new Set(call.request.tools.map((t) => t.name));
     const text = answerText(call.response.content);
     if (text !== "") this.answer = text;
   }
@@ -155,8 +158,7 @@ export class RunReplay {
   private async reportHandoff(run: HostedRun, node: SpanNode): Promise<void> {
     const from = stringField(node.span.spanData, "from_agent") ?? "";
     const to = stringField(node.span.spanData, "to_agent") ?? "";
-    const tools = new Set(agentTools(node).map((t) => t.name));
-    const asked = this.take((c) => !tools.has(c.name));
+    const asked = this.take((c) => !this.offered.has(c.name));
     const toolCall = { id: asked?.id || node.span.spanId, name: asked?.name || "handoff", input: asked?.input ?? {} };
     const tool = await run.startToolCall({ toolCall, attributes: { "openai_agents.handoff.from": from, "openai_agents.handoff.to": to }, ...when(timeOf(node.span.startedAt)) });
     const error = node.span.error;

@@ -2,8 +2,10 @@ import type { AgentsSdkSpan } from "./sdk-types.js";
 
 /** One SDK span of a trace, with its children in the order they started. */
 export interface SpanNode {
-  /** The span as last seen (at its start, then at its end). */
+  /** The span as it started, then a copy of it as it ended: the SDK goes on changing some span data after (an agent's tools). */
   span: AgentsSdkSpan;
+  /** For a model call span: the tools its agent offered when the call ended. */
+  offered?: readonly string[];
   readonly parent: SpanNode | undefined;
   readonly children: SpanNode[];
   ended: boolean;
@@ -26,11 +28,15 @@ export class SpanTree {
     return node;
   }
 
-  /** Marks a span ended (a span never seen starting is added first). */
+  /** Marks a span ended, keeping a copy of it as it is now (a span never seen starting is added first). */
   end(span: AgentsSdkSpan): SpanNode {
     const node = this.nodes.get(span.spanId) ?? this.start(span);
-    node.span = span;
+    node.span = { spanId: span.spanId, traceId: span.traceId, parentId: span.parentId, spanData: { ...span.spanData }, startedAt: span.startedAt, endedAt: span.endedAt, error: span.error };
     node.ended = true;
+    if (isModelSpan(node)) {
+      const tools = ancestorOf(node, "agent")?.span.spanData as { tools?: unknown } | undefined;
+      node.offered = Array.isArray(tools?.tools) ? tools.tools.filter((t): t is string => typeof t === "string") : [];
+    }
     return node;
   }
 
