@@ -64,13 +64,14 @@ export class RollupTally {
     }
   }
 
-  /** The rollup so far, as `run.json` holds it. */
+  /** The figures of one tool, made on first sight. */
   private tool(name: string) {
     let t = this.tools.get(name);
     if (!t) this.tools.set(name, (t = { calls: 0, errors: 0, latency: new LatencySketch(), costUsd: null }));
     return t;
   }
 
+  /** The rollup so far, as `run.json` holds it. */
   toJSON(): RunRollup {
     const tools: Record<string, ToolRollup> = {};
     for (const [tool, t] of this.tools) tools[tool] = { calls: t.calls, errors: t.errors, latency: t.latency.toJSON(), costUsd: t.costUsd };

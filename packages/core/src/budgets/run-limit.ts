@@ -4,6 +4,7 @@ import type { Registry } from "../util/registry.js";
 
 /** Where a run stands before its next model call: what a run limit decides on. */
 export interface RunProgress {
+  /** The run being checked. */
   readonly runId: string;
   /** Model calls made so far in the run (retries of one call count once). */
   readonly modelCalls: number;
@@ -20,6 +21,7 @@ export interface RunProgress {
  * without tools and ends the run with that answer; `"fail"` ends the run at once as failed.
  */
 export interface RunLimitVerdict {
+  /** End with a last answer without tools, or fail at once. */
   action: "answer" | "fail";
   /** Why, for the model (when answering), the recording and the error: e.g. "it spent $0.52 of its $0.50 budget". */
   reason: string;
@@ -31,6 +33,7 @@ export interface RunLimitVerdict {
  * must not let the run spend on.
  */
 export interface RunLimit {
+  /** A verdict when the limit is reached; undefined lets the run go on. */
   check(progress: RunProgress): RunLimitVerdict | undefined;
 }
 
