@@ -89,7 +89,8 @@ export function agentClose(start: AgentStartData, result: RunResult | undefined,
 export function chatOpen(info: TracedAgent, request: LlmRequestData, time: number, o: MappingOptions): SpanOpen {
   const attributes = common(info, "chat");
   attributes[GenAI.REQUEST_MODEL] = request.model;
-  if (typeof request.maxTokens === "number") attributes[GenAI.REQUEST_MAX_TOKENS] = request.maxTokens;
+  // 0 is how a run made elsewhere says its call set no limit (the AI SDK's maxOutputTokens unset).
+  if (typeof request.maxTokens === "number" && request.maxTokens > 0) attributes[GenAI.REQUEST_MAX_TOKENS] = request.maxTokens;
   if (typeof request.temperature === "number") attributes[GenAI.REQUEST_TEMPERATURE] = request.temperature;
   const full = request.request;
   if (o.captureContent && full) {

@@ -61,6 +61,7 @@ describe("a multi-step tool-calling run is recorded as a native run", () => {
     assert.deepEqual(chats.map((s) => [s.inputTokens, s.outputTokens]), WEATHER_RUN.usage.map((u) => [u.input, u.output]));
     assert.equal(root.inputTokens, 780);
     assert.equal(root.outputTokens, 67);
+    assert.ok(chats.every((s) => !("gen_ai.request.max_tokens" in s.attrs)), "a call that set no maxOutputTokens names no reply budget (not 0)");
   });
 
   test("a model call keeps what was sent and answered: messages, tools, cache reads, finish reason and response id", async () => {
