@@ -109,6 +109,9 @@ export class RunReplay {
       } else if (node.ended) {
         await this.report(node);
         node.done = true;
+        // Its payload (a model call's messages, a tool's output) is with the recorder now: the tree
+        // keeps only the span's place, so a long run holds no more than its open turn.
+        node.span = { ...node.span, spanData: { type } };
       }
     }
   }
