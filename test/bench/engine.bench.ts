@@ -3,7 +3,7 @@
 // Run: node --expose-gc --import tsx test/bench/engine.bench.ts (BENCH_SMALL=1: a few seconds).
 import { Agent, ALL_HOOK_EVENTS, HookEvent, Middleware, MiddlewarePipeline, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
 import { generateText, jsonSchema, stepCountIs, tool as aiTool } from "ai";
-import { MockLanguageModelV2 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { median, report, sized, type BenchRow } from "./support/report.js";
 
 const ITERATIONS = sized(10_000, 500);
@@ -99,11 +99,11 @@ async function measure(setup: Setup): Promise<Measure> {
 /** The AI SDK's tool loop on its mock model: every step asks for one no-op tool call. */
 async function aiSdkStepsPerSecond(steps: number): Promise<number> {
   let call = 0;
-  const model = new MockLanguageModelV2({
+  const model = new MockLanguageModelV4({
     doGenerate: async () => ({
       content: [{ type: "tool-call" as const, toolCallId: `call_${++call}`, toolName: "noop", input: JSON.stringify({ i: call }) }],
-      finishReason: "tool-calls" as const,
-      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      finishReason: { unified: "tool-calls" as const, raw: undefined },
+      usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
       warnings: [],
     }),
   });
@@ -154,7 +154,7 @@ const rows: BenchRow[] = [
     anchor: aiSdk,
     anchorName: "AI SDK generateText",
     aim: { on: "value", op: ">=", target: 20_000 },
-    note: `median of ${ROUNDS}; AI SDK at ${size(AI_SDK_STEPS)} steps (quadratic), MockLanguageModelV2`,
+    note: `median of ${ROUNDS}; AI SDK at ${size(AI_SDK_STEPS)} steps (quadratic), MockLanguageModelV4 (ai 7)`,
   },
   {
     measure: `engine: last/first ${size(WINDOW)} rate`,
