@@ -1,6 +1,7 @@
 export { FlightRecorderExtension } from "./recording/flight-recorder.js";
 export { RecorderWriteError } from "./recording/recorder-write-error.js";
 export type { FlightRecorderOptions } from "./recording/options.js";
+export type { FrameworkRecordingOptions } from "./frameworks/framework-recording.js";
 export { recordAiSdk, AiSdkRecording, AI_SDK_FRAMEWORK, type RecordAiSdkOptions } from "./frameworks/ai-sdk/record-ai-sdk.js";
 export { recordOpenAIAgents, OpenAIAgentsRecording, OPENAI_AGENTS_FRAMEWORK, type RecordOpenAIAgentsOptions } from "./frameworks/openai-agents/openai-agents-recording.js";
 export { OPENAI_AGENTS_EXTENSION } from "./frameworks/openai-agents/run-replay.js";

@@ -4,10 +4,10 @@
 // bundle's export, read back the same.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordAgentsWeatherRun, AGENTS_WEATHER_RUN } from "@harnessx/recorder/test-support";
 import { cliWorkspace } from "@harnessx/cli/test-support";
+import { otlpAttr, readOtlpSpans } from "../support/otlp-lines.js";
 
 const cli = cliWorkspace("hx-openai-agents-");
 let okRun: string;
@@ -97,17 +97,14 @@ describe("trace convert and export of an Agents SDK run", () => {
     const out = join(cli.work, "agents.otlp.jsonl");
     const r = await cli.trace("convert", okRun, "--to", "otlp", "-o", out);
     assert.equal(r.code, 0, r.stderr);
-    type Attr = { key: string; value: { stringValue?: string; intValue?: string | number } };
-    type OtlpSpan = { name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: Attr[] };
-    const spans = readFileSync(out, "utf8").trim().split("\n").flatMap((l) => (JSON.parse(l) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> }).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
-    const attr = (s: OtlpSpan, key: string) => s.attributes.find((a) => a.key === key)?.value;
+    const spans = readOtlpSpans(out);
     const root = spans.find((s) => s.name === "invoke_agent weather-advice")!;
-    assert.equal(attr(root, "harnessx.framework")?.stringValue, "openai-agents");
-    assert.equal(attr(root, "openai_agents.workflow")?.stringValue, "weather advice");
+    assert.equal(otlpAttr(root, "harnessx.framework")?.stringValue, "openai-agents");
+    assert.equal(otlpAttr(root, "openai_agents.workflow")?.stringValue, "weather advice");
     const chats = spans.filter((s) => s.name.startsWith("chat "));
     assert.equal(chats.length, 4);
     assert.ok(chats.every((s) => s.parentSpanId === root.spanId && s.traceId === root.traceId));
-    assert.equal(Number(attr(chats[0], "gen_ai.usage.input_tokens")?.intValue), AGENTS_WEATHER_RUN.usage[0].input);
+    assert.equal(Number(otlpAttr(chats[0], "gen_ai.usage.input_tokens")?.intValue), AGENTS_WEATHER_RUN.usage[0].input);
     assert.equal(spans.filter((s) => s.name === "execute_tool weather").length, 2);
   });
 

@@ -6,7 +6,7 @@ import { generateText, simulateReadableStream, stepCountIs, streamText, tool, js
 import { MockLanguageModelV4 } from "ai/test";
 import { Agent, ScriptedProvider } from "@harnessx/core";
 import { FlightRecorderExtension, openRecording, recordAiSdk, type RecordedEvent } from "../../index.js";
-import { allStoreBytes } from "../../test-support/store-bytes.js";
+import { allStoreBytes, assertToolArgumentRedacted } from "../../test-support/store-bytes.js";
 import { recordWeatherRun, WEATHER_RUN } from "../../test-support/ai-sdk-runs.js";
 import { tempDir } from "../../../../test/support/system.js";
 
@@ -152,11 +152,7 @@ describe("redaction happens before anything is written", () => {
     try {
       const secret = "ghp_AISDKSECRET0123456789abcdefghijklmnop";
       const { runId } = await recordWeatherRun({ recorder: { dir: secretStore.dir } }, { secret });
-      for (const file of await allStoreBytes(secretStore.dir)) assert.ok(!file.text.includes(secret), `the secret is in ${file.path}`);
-      const recording = await openRecording({ storeDir: secretStore.dir, runId });
-      const start = (await recording.readEvents()).find((e) => e.kind === "tool_call_start")!;
-      await recording.close();
-      assert.ok(start.redacted?.some((path) => path.endsWith("input.apiKey")), `redacted paths: ${start.redacted}`);
+      await assertToolArgumentRedacted(secretStore.dir, runId, secret, "apiKey");
     } finally {
       secretStore.cleanup();
     }

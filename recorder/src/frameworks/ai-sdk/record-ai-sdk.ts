@@ -1,6 +1,6 @@
-import { RunHost, type ExtensionEntry, type HostedModelCall, type HostedRun, type HostedToolCall, type ModelPrice, type RedactionOptions } from "@harnessx/core";
+import type { HostedModelCall, HostedRun, HostedToolCall, RunHost } from "@harnessx/core";
 import { FlightRecorderExtension } from "../../recording/flight-recorder.js";
-import type { FlightRecorderOptions } from "../../recording/options.js";
+import { frameworkRecording, type FrameworkRecordingOptions } from "../framework-recording.js";
 import type {
   AiSdkAbortEvent,
   AiSdkEndEvent,
@@ -19,19 +19,8 @@ export const AI_SDK_FRAMEWORK = "ai-sdk";
 /** The operations recorded as runs; embeddings, reranking and the like are not agent runs. */
 const TEXT_OPERATIONS = new Set(["ai.generateText", "ai.streamText"]);
 
-/** How `recordAiSdk` records. */
-export interface RecordAiSdkOptions {
-  /** The recorder to write with, or the options of a new one (default: a new one on the default store). */
-  recorder?: FlightRecorderExtension | FlightRecorderOptions;
-  /** More extensions to feed the runs to (an OpenTelemetry or LangSmith exporter). */
-  extensions?: readonly ExtensionEntry[];
-  /** The agent's name in the recording and traces (`invoke_agent <name>`). Default `ai-sdk`. */
-  name?: string;
-  /** The redaction policy, as `AgentOptions.redact`. */
-  redact?: RedactionOptions | false;
-  /** Prices of models by id, used before genai-prices' table (as `AgentOptions.prices`). */
-  prices?: Readonly<Record<string, ModelPrice>>;
-}
+/** How `recordAiSdk` records: see `FrameworkRecordingOptions` (the default `name` is `ai-sdk`). */
+export type RecordAiSdkOptions = FrameworkRecordingOptions;
 
 /** One `generateText` / `streamText` call being recorded. */
 interface OpenCall {
@@ -59,14 +48,7 @@ export class AiSdkRecording {
   private lastRunId: string | undefined;
 
   constructor(options: RecordAiSdkOptions = {}) {
-    this.recorder = options.recorder instanceof FlightRecorderExtension ? options.recorder : new FlightRecorderExtension(options.recorder);
-    this.host = new RunHost({
-      framework: AI_SDK_FRAMEWORK,
-      name: options.name ?? AI_SDK_FRAMEWORK,
-      extensions: [this.recorder, ...(options.extensions ?? [])],
-      ...(options.redact !== undefined ? { redact: options.redact } : {}),
-      ...(options.prices ? { prices: options.prices } : {}),
-    });
+    ({ recorder: this.recorder, host: this.host } = frameworkRecording(AI_SDK_FRAMEWORK, options));
   }
 
   /** The run most recently started. */

@@ -1,6 +1,6 @@
-import { RunHost, type ExtensionEntry, type ModelPrice, type RedactionOptions } from "@harnessx/core";
+import type { RunHost } from "@harnessx/core";
 import { FlightRecorderExtension } from "../../recording/flight-recorder.js";
-import type { FlightRecorderOptions } from "../../recording/options.js";
+import { frameworkRecording, type FrameworkRecordingOptions } from "../framework-recording.js";
 import type { AgentsSdkSpan, AgentsSdkTrace, AgentsSdkTracingProcessor } from "./sdk-types.js";
 import { timeOf } from "./sdk-types.js";
 import { RunReplay } from "./run-replay.js";
@@ -9,19 +9,8 @@ import { SpanTree, type SpanNode } from "./span-tree.js";
 /** The framework name recorded on OpenAI Agents SDK runs (`harnessx.framework`). */
 export const OPENAI_AGENTS_FRAMEWORK = "openai-agents";
 
-/** How `recordOpenAIAgents` records. */
-export interface RecordOpenAIAgentsOptions {
-  /** The recorder to write with, or the options of a new one (default: a new one on the default store). */
-  recorder?: FlightRecorderExtension | FlightRecorderOptions;
-  /** More extensions to feed the runs to (an OpenTelemetry or LangSmith exporter). */
-  extensions?: readonly ExtensionEntry[];
-  /** The agent's name in the recording and traces (`invoke_agent <name>`). Default `openai-agents`. */
-  name?: string;
-  /** The redaction policy, as `AgentOptions.redact`. */
-  redact?: RedactionOptions | false;
-  /** Prices of models by id, used before genai-prices' table (as `AgentOptions.prices`). */
-  prices?: Readonly<Record<string, ModelPrice>>;
-}
+/** How `recordOpenAIAgents` records: see `FrameworkRecordingOptions` (the default `name` is `openai-agents`). */
+export type RecordOpenAIAgentsOptions = FrameworkRecordingOptions;
 
 /** One SDK trace being recorded: its spans and the runs made in it, by task span (or the trace, without task spans). */
 interface OpenTrace {
@@ -51,14 +40,7 @@ export class OpenAIAgentsRecording implements AgentsSdkTracingProcessor {
   private lastRunId: string | undefined;
 
   constructor(options: RecordOpenAIAgentsOptions = {}) {
-    this.recorder = options.recorder instanceof FlightRecorderExtension ? options.recorder : new FlightRecorderExtension(options.recorder);
-    this.host = new RunHost({
-      framework: OPENAI_AGENTS_FRAMEWORK,
-      name: options.name ?? OPENAI_AGENTS_FRAMEWORK,
-      extensions: [this.recorder, ...(options.extensions ?? [])],
-      ...(options.redact !== undefined ? { redact: options.redact } : {}),
-      ...(options.prices ? { prices: options.prices } : {}),
-    });
+    ({ recorder: this.recorder, host: this.host } = frameworkRecording(OPENAI_AGENTS_FRAMEWORK, options));
   }
 
   /** The run most recently started. */
