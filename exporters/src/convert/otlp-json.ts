@@ -100,7 +100,8 @@ function readValue(v: AnyValue): unknown {
   return undefined;
 }
 
-function readAttributes(list: Array<{ key: string; value: AnyValue }> | undefined): Record<string, unknown> {
+/** OTLP JSON `KeyValue`s as a plain object (strings, numbers, booleans, arrays). */
+export function readAttributes(list: Array<{ key: string; value: AnyValue }> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const a of list ?? []) out[a.key] = readValue(a.value);
   return out;

@@ -2,29 +2,14 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { setupTelemetry } from "./setup.js";
 import { startOtlpReceiver } from "../test-support/otlp-receiver.js";
-
-const VARS = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SERVICE_NAME", "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_PROTOCOL"] as const;
-
-async function withEnv<T>(values: Partial<Record<(typeof VARS)[number], string>>, body: () => Promise<T>): Promise<T> {
-  const saved = VARS.map((k) => [k, process.env[k]] as const);
-  for (const k of VARS) delete process.env[k];
-  Object.assign(process.env, values);
-  try {
-    return await body();
-  } finally {
-    for (const [k, v] of saved) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
+import { withOtelEnv } from "../test-support/otel-env.js";
 
 describe("setupTelemetry wires the NodeSDK from the standard OTEL_* variables", () => {
   test("OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME and OTEL_EXPORTER_OTLP_HEADERS are honoured", async () => {
     const receiver = await startOtlpReceiver();
     try {
       const endpoint = receiver.url.replace(/\/v1\/traces$/, "");
-      const stopped = await withEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: "from-env", OTEL_EXPORTER_OTLP_HEADERS: "x-team=tracing" }, async () => {
+      const stopped = await withOtelEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: "from-env", OTEL_EXPORTER_OTLP_HEADERS: "x-team=tracing" }, async () => {
         const telemetry = setupTelemetry({ serviceName: "from-code" });
         telemetry.tracer.startSpan("hello").end();
         return telemetry.shutdown();
@@ -40,7 +25,7 @@ describe("setupTelemetry wires the NodeSDK from the standard OTEL_* variables", 
   test("serviceName and url from code when no variable is set; shutdown can be called twice", async () => {
     const receiver = await startOtlpReceiver();
     try {
-      await withEnv({}, async () => {
+      await withOtelEnv({}, async () => {
         const telemetry = setupTelemetry({ serviceName: "from-code", url: receiver.url });
         telemetry.tracer.startSpan("a").end();
         telemetry.tracer.startSpan("b").end();
@@ -57,14 +42,14 @@ describe("setupTelemetry wires the NodeSDK from the standard OTEL_* variables", 
   test("OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf sends protobuf; grpc is refused clearly", async () => {
     const receiver = await startOtlpReceiver();
     try {
-      await withEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }, async () => {
+      await withOtelEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }, async () => {
         const telemetry = setupTelemetry({ url: receiver.url });
         telemetry.tracer.startSpan("proto").end();
         assert.deepEqual(await telemetry.shutdown(), { flushed: true, dropped: 0 });
       });
       assert.equal(receiver.headers[0]["content-type"], "application/x-protobuf");
       assert.ok(receiver.bodies[0].includes("proto"), "the span name is in the protobuf body");
-      await withEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, async () => {
+      await withOtelEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, async () => {
         assert.throws(() => setupTelemetry({ url: receiver.url }), /protocol "grpc" is not supported/);
       });
     } finally {

@@ -4,12 +4,16 @@ import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { ExportPipeline, FlushOutcome } from "../otel/export-pipeline.js";
 import { settleWithin } from "../util/time.js";
 import { countingBatchProcessor, type ExportCounts } from "./counting.js";
-import { createOtlpExporter, type OtlpProtocol } from "../otlp/otlp-exporter.js";
+import { createOtlpExporter, type OtlpCompression, type OtlpProtocol } from "../otlp/otlp-exporter.js";
+import type { RedactionOptions } from "@harnessx/core";
+import { telemetryResource } from "./resource.js";
 
 /** Options of `setupTelemetry`; every field is optional. */
 export interface TelemetryOptions {
-  /** `service.name`. `OTEL_SERVICE_NAME`, when set, wins (operators rename without a code change). Default "harnessx". */
+  /** `service.name`. `OTEL_SERVICE_NAME`, then `service.name` in `OTEL_RESOURCE_ATTRIBUTES`, win (operators rename without a code change). Default "harnessx". */
   serviceName?: string;
+  /** Redaction of the resource attributes' text (the process's command line among them). Default: core's default policy; `false` sends them as detected. */
+  redact?: RedactionOptions | false;
   /** OTLP/HTTP traces URL. Default: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`, else http://localhost:4318/v1/traces. */
   url?: string;
   /** Extra request headers. Default: `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS`. */
@@ -18,6 +22,8 @@ export interface TelemetryOptions {
   exportTimeoutMs?: number;
   /** OTLP body encoding. Default: `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL`, else "http/json" ("grpc" is refused with a clear error). */
   protocol?: OtlpProtocol;
+  /** Request body compression ("gzip" sends `Content-Encoding: gzip`). Default: `OTEL_EXPORTER_OTLP_(TRACES_)COMPRESSION`, else "none". */
+  compression?: OtlpCompression;
   /** Longest time `shutdown()` waits for the last spans to leave. Default 5000 ms. */
   shutdownTimeoutMs?: number;
   /** Replaces the OTLP/HTTP exporter (another backend, or an in-memory exporter in tests). */
@@ -51,15 +57,17 @@ export interface Telemetry extends ExportPipeline {
 /**
  * Starts `@opentelemetry/sdk-node` with an OTLP/HTTP trace exporter (JSON or protobuf)
  * behind a counting BatchSpanProcessor. Honours the standard `OTEL_*`
- * variables (endpoint, headers, timeout, service name, resource attributes,
- * sampler, `OTEL_BSP_*`, `OTEL_SDK_DISABLED`). Traces only: no metric or log exporters.
+ * variables (endpoint, headers, timeout, compression, service name, resource attributes,
+ * sampler, `OTEL_BSP_*`, `OTEL_SDK_DISABLED`). Every span carries `service.name`,
+ * `service.instance.id` and `host.name` (see `telemetryResource`). Traces only: no metric or log exporters.
  */
 export function setupTelemetry(options: TelemetryOptions = {}): Telemetry {
-  const exporter = options.exporter ?? createOtlpExporter({ url: options.url, headers: options.headers, timeoutMs: options.exportTimeoutMs, protocol: options.protocol });
+  const resource = telemetryResource(options.serviceName || "harnessx", options.redact);
+  const exporter = options.exporter ?? createOtlpExporter({ url: options.url, headers: options.headers, timeoutMs: options.exportTimeoutMs, protocol: options.protocol, compression: options.compression });
   const processor = countingBatchProcessor(exporter, options.batch);
   const counts = processor.counts;
   const sdk = new NodeSDK({
-    serviceName: process.env.OTEL_SERVICE_NAME || options.serviceName || "harnessx",
+    ...resource,
     spanProcessors: [processor],
     metricReaders: [],
     logRecordProcessors: [],

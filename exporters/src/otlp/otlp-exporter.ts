@@ -1,12 +1,16 @@
-import { OTLPExporterBase, createOtlpNetworkExportDelegate } from "@opentelemetry/otlp-exporter-base";
+import { CompressionAlgorithm, OTLPExporterBase, createOtlpNetworkExportDelegate } from "@opentelemetry/otlp-exporter-base";
 import { convertLegacyHttpOptions, createOtlpHttpExporterMetrics } from "@opentelemetry/otlp-exporter-base/node-http";
 import { JsonTraceSerializer, ProtobufTraceSerializer, TraceExporterMetricsHelper } from "@opentelemetry/otlp-transformer";
 import type { ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { OtlpHttpTransport } from "./otlp-transport.js";
 import { protocolOf, type OtlpProtocol } from "./protocol.js";
+import { ExporterError } from "../errors.js";
 
 export type { OtlpProtocol } from "./protocol.js";
+
+/** Request body compression: "gzip" sends `Content-Encoding: gzip`, which every Collector's OTLP/HTTP receiver reads. */
+export type OtlpCompression = "gzip" | "none";
 
 /** Options of `createOtlpExporter`; whatever is left out comes from the `OTEL_EXPORTER_OTLP_*` variables. */
 export interface OtlpExporterOptions {
@@ -18,6 +22,14 @@ export interface OtlpExporterOptions {
   timeoutMs?: number;
   /** Default: `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`, else "http/json". */
   protocol?: OtlpProtocol;
+  /** Default: `OTEL_EXPORTER_OTLP_TRACES_COMPRESSION`, else `OTEL_EXPORTER_OTLP_COMPRESSION`, else "none". */
+  compression?: OtlpCompression;
+}
+
+function compressionOf(requested: OtlpCompression): CompressionAlgorithm {
+  if (requested === "gzip") return CompressionAlgorithm.GZIP;
+  if (requested === "none") return CompressionAlgorithm.NONE;
+  throw new ExporterError("unsupported_compression", `OTLP compression "${String(requested)}" is not supported; use "gzip" or "none" (OTEL_EXPORTER_OTLP_COMPRESSION)`);
 }
 
 /** A span exporter whose requests in flight can be abandoned (see `OtlpHttpTransport`). */
@@ -50,7 +62,12 @@ class OtlpHttpSpanExporter extends OTLPExporterBase<ReadableSpan[]> implements A
 export function createOtlpExporter(options: OtlpExporterOptions = {}): AbortableSpanExporter {
   const json = protocolOf(options.protocol) === "http/json";
   const config = convertLegacyHttpOptions(
-    { url: options.url, headers: options.headers, ...(options.timeoutMs ? { timeoutMillis: options.timeoutMs } : {}) },
+    {
+      url: options.url,
+      headers: options.headers,
+      ...(options.timeoutMs ? { timeoutMillis: options.timeoutMs } : {}),
+      ...(options.compression ? { compression: compressionOf(options.compression) } : {}),
+    },
     "TRACES",
     "v1/traces",
     { "Content-Type": json ? "application/json" : "application/x-protobuf" },
