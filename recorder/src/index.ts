@@ -42,3 +42,9 @@ export { resolveRecordingSource, checkStore, runFolders, type RecordingSource, t
 export { RecordingSourceError, RecordingClosedError, type RecordingSourceProblem } from "./read/errors.js";
 export { followRun, type FollowRunOptions } from "./store/follow-run.js";
 export { RequestComparer, type RequestDifference } from "./replay/request-comparer.js";
+export { exportDataset } from "./dataset/export-dataset.js";
+export type { ExportDatasetRequest, DatasetExport, ExportedRun, SkippedRun, DatasetFile, DatasetObject } from "./dataset/export-types.js";
+export { openDatasetTables, type DatasetTableOptions } from "./dataset/dataset-tables.js";
+export { readDatasetMarker, parseDatasetMarker } from "./dataset/marker.js";
+export { DatasetError, type DatasetProblem } from "./dataset/errors.js";
+export { DATASET_FORMAT, DATASET_VERSION, DATASET_MARKER, DATASET_TABLES, partitionDate, tableFileKey, objectKey, type DatasetTable, type DatasetMarker } from "./dataset/layout.js";

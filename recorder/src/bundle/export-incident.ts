@@ -2,11 +2,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { Redactor } from "@harnessx/core";
 import tar from "tar-stream";
-import { ArtifactStore, zstdCompress } from "@harnessx/artifacts";
+import { ArtifactStore } from "@harnessx/artifacts";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
 import { assertEventsKept, readRunManifestFile } from "../store/run-manifest.js";
+import { artifactCopy, runRedactor, type ArtifactCopy } from "../store/artifact-copy.js";
 import { buildEventMember } from "./event-member.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
 
@@ -81,7 +81,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   const contentBytes = new Map<string, number>([[MEMBER.events, events.contentBytes]]);
   const store = new ArtifactStore(request.dir);
   // The run's own policy (or the defaults when it recorded none) applies to all text the bundle adds.
-  const redactor = run.redaction === "off" ? new Redactor() : Redactor.fromDescription(run.redaction);
+  const redactor = runRedactor(run);
   const spilled = events.spilled;
   const missingArtifacts: string[] = [];
   const redactedSpills: Record<string, string> = {};
@@ -161,37 +161,5 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   return { path: out, runId: run.runId, bytes: size, events: summary.events, artifacts: members.size - 2, missingArtifacts, missingSpills: missingArtifacts.filter((id) => spilled.has(id)), spills };
 }
 
-/** A spilled result's redacted copy, content-addressed under its own id (the same id when nothing changed). */
-async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor): Promise<ArtifactCopy | undefined> {
-  const raw = await store.get(id).catch(() => undefined);
-  if (!raw) return undefined;
-  const text = raw.toString("utf8");
-  const clean = redactor.redactString(text);
-  if (clean === text && Buffer.from(text).equals(raw)) {
-    const frame = await store.getCompressed(id).catch(() => undefined);
-    return frame && { id, frame, bytes: raw.byteLength };
-  }
-  const bytes = Buffer.from(clean);
-  return { id: sha256(bytes), frame: await zstdCompress(bytes), bytes: bytes.byteLength };
-}
-
 /** Artifacts read at once while a bundle is written. */
 const ARTIFACT_READS = 8;
-
-interface ArtifactCopy {
-  id: string;
-  frame: Buffer;
-  bytes: number;
-}
-
-/**
- * An artifact as the bundle holds it: a spilled result redacted again when `redactor` is given
- * (see `redactedCopy`), else the store's frame as is, read whole and verified against its id
- * first to declare its size. Undefined when it is missing or corrupt (listed as missing).
- */
-async function artifactCopy(store: ArtifactStore, id: string, redactor: Redactor | undefined): Promise<ArtifactCopy | undefined> {
-  if (redactor) return redactedCopy(store, id, redactor);
-  const content = await store.get(id).catch(() => undefined);
-  const frame = content && (await store.getCompressed(id).catch(() => undefined));
-  return content && frame ? { id, frame, bytes: content.byteLength } : undefined;
-}

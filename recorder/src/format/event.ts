@@ -120,8 +120,10 @@ export interface RunManifest {
   };
   /** Id of the process recording the run (the last one, for a resumed run); `recover` checks it is gone. */
   pid: number;
-  /** Host the run was recorded on. */
+  /** Host the run was recorded on (`os.hostname()`): the `host` column of the `runs` table. */
   hostname: string;
+  /** The service the run belongs to: `OTEL_SERVICE_NAME` when set, else the agent's name (redacted). Absent in older recordings. */
+  service?: string;
   /** The agent's config after redaction. */
   config: unknown;
   /** The provider's name (`openai`, `anthropic`, `scripted`, ...). Absent in older recordings. */

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import { FRAMEWORK_ATTRIBUTE, type AnyHookContext, type ExtensionSummary, type Redactor } from "@harnessx/core";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { producerVersions } from "../format/layout.js";
+import { serviceName } from "../format/run-origin.js";
 import { sha256Hex } from "@harnessx/artifacts";
 import { artifactsOf } from "../store/references.js";
 import { eventContent, type ContentState } from "./event-content.js";
@@ -83,6 +84,7 @@ export class RunRecording {
           producer: producerVersions(),
           pid: process.pid,
           hostname: hostname(),
+          service: sanitizer.redactString(serviceName(agent.name)),
           config: sanitizer.sanitize(agent.config, "config", []),
           provider: sanitizer.redactString(agent.provider),
           tools: sanitizer.sanitize(agent.tools, "tools", []) as RunManifest["tools"],

@@ -30,10 +30,16 @@ export function appendRow(appender: DuckDBAppender, values: readonly DuckDBValue
   appender.endRow();
 }
 
-const ms = (value: number | null | undefined): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? loadedDuckdb().timestampMillisValue(BigInt(Math.round(value))) : null);
-const big = (value: unknown): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? BigInt(Math.round(value)) : null);
+/** A TIMESTAMP_MS value from milliseconds since the epoch (NULL when not a number). */
+export const msValue = (value: number | null | undefined): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? loadedDuckdb().timestampMillisValue(BigInt(Math.round(value))) : null);
+/** A BIGINT value (NULL when not a number). */
+export const bigValue = (value: unknown): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? BigInt(Math.round(value)) : null);
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
-const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+/** A JSON column's text (NULL when undefined). */
+export const jsonValue = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+const ms = msValue;
+const big = bigValue;
+const json = jsonValue;
 
 /**
  * Recorded events as DuckDB tables (in memory) for SQL. Columns are documented in

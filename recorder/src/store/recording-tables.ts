@@ -3,7 +3,8 @@ import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { memoryDatabase } from "./duckdb.js";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { lockToReading } from "./read-only.js";
-import type { RunFacts } from "./recording-database.js";
+import type { RunManifest } from "../format/event.js";
+import { createRunsTable } from "./runs-table.js";
 import type { SpanCacheUse } from "./span-cache.js";
 import { createSpansTable } from "./span-table.js";
 import { jsonStructure, RAW_EVENT_SHAPE, TYPED_EVENT_SHAPE } from "./event-columns.js";
@@ -82,8 +83,8 @@ export interface TableOptions {
 
 /** Where the tables' facts beyond the events come from. */
 export interface TableFacts {
-  /** Each run's `run.json` facts (trace id, agent, session) for the span mapping. */
-  runs: ReadonlyMap<string, RunFacts>;
+  /** Each run's `run.json`: its row of the `runs` table, and its facts (trace id, agent, session) for the span mapping. */
+  runs: ReadonlyMap<string, RunManifest>;
   /** Compressed size of every artifact present, by the id the events name. */
   storedSizes: ReadonlyMap<string, number>;
   /** Runs whose spans are read from, or written to, their cache (ended runs of a store); `everyRun` when every run of the tables has a use. */
@@ -91,12 +92,13 @@ export interface TableFacts {
 }
 
 /**
- * The documented tables over a `raw_events` view: `events` (a view), `spans` (through core's
+ * The documented tables over a `raw_events` view: `runs` (a row per `run.json`), `events` (a view), `spans` (through core's
  * one mapping, what the live exporters send: the events' summary attributes are read by DuckDB,
  * mapped in JavaScript and appended) and `artifacts` (every artifact the events reference).
  */
 export async function createRecordingTables(tables: OwnedTables, facts: TableFacts, options: TableOptions = {}): Promise<string[]> {
   const { connection } = tables;
+  await createRunsTable(connection, facts.runs.values());
   await connection.run(EVENTS_VIEW);
   // The cache files `spans` reads, when it is a view over them (they must stay readable once locked).
   const spanFiles = options.spans !== false ? await createSpansTable(tables.instance, connection, facts.runs, facts.spanCaches) : [];

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import { listSegments, verifySealedSegment, type SegmentFile } from "./read-run.js";
 import { spanCacheUse, type SpanCacheUse } from "./span-cache.js";
 import { lockToReading } from "./read-only.js";
-import type { RunFacts } from "./recording-database.js";
+import type { RunManifest } from "../format/event.js";
 import { createLinesTable, createRecordingTables, IS_EVENT, newTables, RAW_FROM_LINES, storedArtifactSizes, TYPED_FROM_LINES, type RecordingTables, type TableOptions } from "./recording-tables.js";
 import { readRunManifest } from "./run-manifest.js";
 import { sqlList } from "./sql-literal.js";
@@ -78,7 +78,7 @@ async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLin
  */
 export async function openSegmentTables(storeDir: string, runDirs: readonly string[], options: TableOptions = {}): Promise<RecordingTables> {
   const { sealed, plainLines, segmentsOf } = await snapshotSegments(runDirs);
-  const runs = new Map<string, RunFacts>();
+  const runs = new Map<string, RunManifest>();
   const spanCaches = new Map<string, SpanCacheUse>();
   const referenced: string[] = [];
   let everyRunEnded = true;
