@@ -48,3 +48,11 @@ export { openDatasetTables, type DatasetTableOptions } from "./dataset/dataset-t
 export { readDatasetMarker, parseDatasetMarker } from "./dataset/marker.js";
 export { DatasetError, type DatasetProblem } from "./dataset/errors.js";
 export { DATASET_FORMAT, DATASET_VERSION, DATASET_MARKER, DATASET_TABLES, partitionDate, tableFileKey, objectKey, type DatasetTable, type DatasetMarker } from "./dataset/layout.js";
+export { syncDataset, stagingDatasetOf, type SyncDatasetOptions, type DatasetSync } from "./dataset/s3/sync-dataset.js";
+export { uploadDataset, type UploadDatasetOptions, type UploadSummary, type FileOutcome } from "./dataset/s3/upload-dataset.js";
+export { fetchDataset, type FetchDatasetOptions, type FetchedDataset } from "./dataset/s3/fetch-dataset.js";
+export { parseS3Target, isS3Url, type S3Target } from "./dataset/s3/s3-target.js";
+export { S3TargetError, type S3TargetProblem } from "./dataset/s3/s3-errors.js";
+export type { S3ConnectionOptions } from "./dataset/s3/s3-client.js";
+export { DatasetSyncError } from "./dataset/s3/background-sync.js";
+export type { RecorderSyncOptions } from "./dataset/s3/recorder-sync-options.js";

@@ -8,6 +8,7 @@ import { RunWriter } from "./run-writer.js";
 import { EventQueue } from "./event-queue.js";
 import { retainAfterRun } from "./retention.js";
 import { RecorderWriteError } from "./recorder-write-error.js";
+import { startRecorderSync, stopRecorderSync } from "../dataset/s3/background-sync.js";
 
 /** The queue drains as soon as this many events wait, besides the flush timer. */
 const DRAIN_BATCH = 2048;
@@ -21,11 +22,9 @@ function closeLiveRecorders(): void {
 }
 
 /**
- * Records every hook event of the agent's runs into the store (see recorder/README.md):
- * the observer only enqueues; a background writer batches lines into segments, seals them
- * with zstd, keeps big payloads as artifacts and writes `run.json`. A full queue drops events
- * (recorded later as `recorder.dropped`); a failing disk is reported once as an ERROR event
- * (source "recorder") and recording stops while the run goes on.
+ * Records every hook event of the agent's runs into the store (see recorder/README.md): the observer only enqueues; a background writer batches lines into
+ * segments, seals them with zstd, keeps big payloads as artifacts and writes `run.json`. A full queue drops events (recorded later as `recorder.dropped`); a failing
+ * disk is reported once as an ERROR event (source "recorder") and recording stops while the run goes on. `sync` uploads ended runs to S3 in the background.
  */
 export class FlightRecorderExtension extends Extension {
   readonly name = "flight-recorder";
@@ -69,6 +68,7 @@ export class FlightRecorderExtension extends Extension {
     ctx.onAnyHook((event) => this.observe(event));
     this.timer = setInterval(() => this.drain(), this.options.flushIntervalMs);
     this.timer.unref();
+    startRecorderSync(this, this.options.dir, this.options.sync, ctx);
     liveRecorders.add(this);
     if (liveRecorders.size === 1) process.on("exit", closeLiveRecorders);
   }
@@ -121,6 +121,7 @@ export class FlightRecorderExtension extends Extension {
     this.drain();
     for (const run of [...this.runs.values()]) this.closeRun(run, "incomplete", Date.now());
     await this.flush();
+    await stopRecorderSync(this); // its last pass, now that every run is written
     this.runs.clear();
   }
 

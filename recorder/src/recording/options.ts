@@ -2,6 +2,7 @@ import type { RecordedEvent } from "../format/event.js";
 import { defaultStoreDir } from "@harnessx/core";
 import { resolveRetainPolicy } from "../format/retain-policy.js";
 import type { ResolvedRetainPolicy, RetainPolicy } from "../format/retain-types.js";
+import { resolveRecorderSync, type RecorderSyncOptions, type ResolvedRecorderSync } from "../dataset/s3/recorder-sync-options.js";
 
 /** Options of `FlightRecorderExtension`; every field is optional. */
 export interface FlightRecorderOptions {
@@ -37,6 +38,12 @@ export interface FlightRecorderOptions {
   queueCapacity?: number;
   /** The background writer drains at least this often (ms): the most a kill -9 can lose. Default 100. */
   flushIntervalMs?: number;
+  /**
+   * Upload ended runs to a dataset in S3-compatible storage in the background (`syncDataset` every
+   * `everyMs`, and once more at close); failures are reported as ERROR events (source "recorder").
+   * Default: no sync, and the AWS SDK is never loaded.
+   */
+  sync?: RecorderSyncOptions;
 }
 
 export interface ResolvedRecorderOptions {
@@ -52,6 +59,7 @@ export interface ResolvedRecorderOptions {
   inlinePayloadBytes: number;
   queueCapacity: number;
   flushIntervalMs: number;
+  sync: ResolvedRecorderSync | undefined;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -79,5 +87,6 @@ export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRec
     inlinePayloadBytes: positive("inlinePayloadBytes", options.inlinePayloadBytes, 64 * 1024),
     queueCapacity: positive("queueCapacity", options.queueCapacity, 100_000),
     flushIntervalMs: positive("flushIntervalMs", options.flushIntervalMs, 100),
+    sync: resolveRecorderSync(options.sync),
   };
 }

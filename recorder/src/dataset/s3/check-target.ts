@@ -1,7 +1,7 @@
 import type { S3Connection } from "./s3-client.js";
 import { describeTargetProblem, S3TargetError, targetProblemOf } from "./s3-errors.js";
 import { keyOf, type S3Target } from "./s3-target.js";
-import { DATASET_MARKER } from "./dataset-files.js";
+import { DATASET_MARKER } from "../layout.js";
 
 /**
  * Reads the dataset's marker under the prefix before any transfer, so wrong credentials, a

@@ -1,14 +1,10 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { DATASET_MARKER, DATASET_TABLES, type DatasetTable } from "../layout.js";
 
-/** The dataset's marker file: a prefix holding it is a harnessx dataset. */
-export const DATASET_MARKER = "harnessx-dataset.json";
-/** The per-run tables of a dataset, in the order a run's files are uploaded: its `runs` row last, so a reader that sees the run finds the rest. */
-export const RUN_TABLES = ["events", "spans", "artifacts", "runs"] as const;
-export type RunTable = (typeof RUN_TABLES)[number];
 
 /** A file of a local dataset folder, by its dataset-relative path (also its key under the prefix). */
-export interface DatasetFile {
+export interface LocalDatasetFile {
   /** `runs/date=2026-12-03/<runId>.parquet`, `objects/ab/<sha256>.zst`, `harnessx-dataset.json`. */
   readonly path: string;
   readonly bytes: number;
@@ -24,13 +20,13 @@ const TABLE_FILE = /^(runs|events|spans|artifacts)\/date=(\d{4}-\d{2}-\d{2})\/([
 const OBJECT_FILE = /^objects\/([0-9a-f]{2})\/\1[0-9a-f]{62}\.zst$/;
 
 /** Parses a dataset-relative path; undefined when the contract has no such file. */
-export function datasetFileOf(path: string): Pick<DatasetFile, "path" | "runId" | "date"> | undefined {
+export function datasetFileOf(path: string): Pick<LocalDatasetFile, "path" | "runId" | "date"> | undefined {
   if (path === DATASET_MARKER || OBJECT_FILE.test(path)) return { path };
   const table = TABLE_FILE.exec(path);
   return table ? { path, date: table[2], runId: table[3] } : undefined;
 }
 
-async function walk(root: string, dir: string, out: DatasetFile[]): Promise<void> {
+async function walk(root: string, dir: string, out: LocalDatasetFile[]): Promise<void> {
   const entries = await readdir(join(root, dir), { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     const path = dir ? `${dir}/${entry.name}` : entry.name;
@@ -46,17 +42,17 @@ async function walk(root: string, dir: string, out: DatasetFile[]): Promise<void
 
 /**
  * A local dataset's files in upload order: the marker, then every artifact object, then each run's
- * tables with its `runs` row last. A run whose `runs` row is not written yet (an export in
+ * tables in `DATASET_TABLES` order, its `runs` row last (a reader that sees the run finds the rest). A run whose `runs` row is not written yet (an export in
  * progress) is left out whole.
  */
-export async function datasetFiles(datasetDir: string): Promise<DatasetFile[]> {
-  const all: DatasetFile[] = [];
+export async function datasetFiles(datasetDir: string): Promise<LocalDatasetFile[]> {
+  const all: LocalDatasetFile[] = [];
   await walk(datasetDir, "", all);
   const marker = all.filter((f) => f.path === DATASET_MARKER);
   const objects = all.filter((f) => f.path.startsWith("objects/")).sort((a, b) => a.path.localeCompare(b.path));
-  const byRun = new Map<string, DatasetFile[]>();
+  const byRun = new Map<string, LocalDatasetFile[]>();
   for (const file of all) if (file.runId !== undefined) byRun.set(file.runId, [...(byRun.get(file.runId) ?? []), file]);
-  const tableRank = (f: DatasetFile): number => RUN_TABLES.indexOf(f.path.slice(0, f.path.indexOf("/")) as RunTable);
+  const tableRank = (f: LocalDatasetFile): number => DATASET_TABLES.indexOf(f.path.slice(0, f.path.indexOf("/")) as DatasetTable);
   const runs = [...byRun.entries()]
     .filter(([, files]) => files.some((f) => f.path.startsWith("runs/")))
     .sort(([a], [b]) => a.localeCompare(b))

@@ -4,6 +4,7 @@ import { S3TargetError } from "./s3-errors.js";
 export interface S3Target {
   /** The URL as written, normalised: `s3://bucket` or `s3://bucket/prefix` (no trailing slash). */
   readonly url: string;
+  /** The bucket's name. */
   readonly bucket: string;
   /** The key prefix without a trailing slash; "" for the bucket's root. */
   readonly prefix: string;

@@ -1,11 +1,13 @@
 import { join } from "node:path";
-import { datasetFiles, DATASET_MARKER, type DatasetFile } from "./dataset-files.js";
+import { DATASET_MARKER } from "../layout.js";
+import { datasetFiles, type LocalDatasetFile } from "./dataset-files.js";
 import { connectS3, type S3Connection, type S3ConnectionOptions } from "./s3-client.js";
 import { describeTargetProblem, S3TargetError, targetProblemOf } from "./s3-errors.js";
 import { parseS3Target, type S3Target } from "./s3-target.js";
 import { SyncManifest } from "./sync-manifest.js";
 import { checkTarget } from "./check-target.js";
-import { sha256OfFile, storedRemotely, uploadFile } from "./upload-file.js";
+import { fileDigest } from "../parquet-files.js";
+import { storedRemotely, uploadFile } from "./upload-file.js";
 
 /** What became of one file: sent, or skipped (`in_manifest`: sent before; `already_stored`: the target had it, by digest), or failed. */
 export type FileOutcome =
@@ -21,12 +23,15 @@ export interface UploadSummary {
   endpoint: string | undefined;
   /** Files of the local dataset considered. */
   files: number;
+  /** Files sent by this pass. */
   uploaded: number;
+  /** Files not sent: already sent (the manifest) or already stored with the same digest. */
   skipped: number;
   /** Files that failed, each with its error (after the SDK's retries); the next sync tries them again. */
   failed: Array<{ path: string; error: string }>;
   /** Bytes sent. */
   bytesUploaded: number;
+  /** How long the pass took, from the target check to the last file. */
   elapsedMs: number;
   /** Set when the target itself failed mid-way (credentials, endpoint gone): the files not tried are left for the next sync. */
   stoppedBy?: S3TargetError;
@@ -46,6 +51,8 @@ export interface UploadDatasetOptions {
   concurrency?: number;
   /** Called once per file as its outcome is known (progress). */
   onFile?: (outcome: FileOutcome) => void;
+  /** Runs once the target is known usable, before the folder is read (`syncDataset` exports into it then). */
+  prepare?: () => Promise<void>;
 }
 
 /** Runs `work` over `items`, `limit` at a time, until done or `stop()` says so. */
@@ -70,14 +77,15 @@ export async function uploadDataset(options: UploadDatasetOptions): Promise<Uplo
   const connection = await connectS3(options.connection);
   try {
     await checkTarget(connection, target);
+    await options.prepare?.();
     const manifest = await SyncManifest.open(options.manifestFile);
     const files = await datasetFiles(options.datasetDir);
     const summary: UploadSummary = { target: target.url, endpoint: connection.endpoint, files: files.length, uploaded: 0, skipped: 0, failed: [], bytesUploaded: 0, elapsedMs: 0 };
     const stopped = (): boolean => summary.stoppedBy !== undefined;
-    const send = (file: DatasetFile): Promise<boolean> => sendFile(connection, target, options, manifest, file, summary);
+    const send = (file: LocalDatasetFile): Promise<boolean> => sendFile(connection, target, options, manifest, file, summary);
     const marker = files.filter((f) => f.path === DATASET_MARKER);
     const objects = files.filter((f) => f.path.startsWith("objects/"));
-    const runs = new Map<string, DatasetFile[]>();
+    const runs = new Map<string, LocalDatasetFile[]>();
     for (const file of files) if (file.runId !== undefined) runs.set(file.runId, [...(runs.get(file.runId) ?? []), file]);
     const limit = Math.max(1, options.concurrency ?? 4);
     for (const file of marker) await send(file);
@@ -94,7 +102,7 @@ export async function uploadDataset(options: UploadDatasetOptions): Promise<Uplo
 }
 
 /** Sends one file unless it is known sent; true when the target now holds it. */
-async function sendFile(connection: S3Connection, target: S3Target, options: UploadDatasetOptions, manifest: SyncManifest, file: DatasetFile, summary: UploadSummary): Promise<boolean> {
+async function sendFile(connection: S3Connection, target: S3Target, options: UploadDatasetOptions, manifest: SyncManifest, file: LocalDatasetFile, summary: UploadSummary): Promise<boolean> {
   const report = (outcome: FileOutcome): void => {
     if (outcome.outcome === "uploaded") (summary.uploaded++, (summary.bytesUploaded += file.bytes));
     else if (outcome.outcome === "skipped") summary.skipped++;
@@ -107,7 +115,7 @@ async function sendFile(connection: S3Connection, target: S3Target, options: Upl
     return true;
   }
   try {
-    const sha256 = await sha256OfFile(join(options.datasetDir, file.path));
+    const { sha256 } = await fileDigest(join(options.datasetDir, file.path));
     const entry = { path: file.path, sha256, bytes: file.bytes, mtimeMs: file.mtimeMs };
     if (known?.sha256 === sha256 || (await storedRemotely(connection, target, file.path, sha256))) {
       await manifest.record(entry);

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { join } from "node:path";
 import type { S3Connection } from "./s3-client.js";
@@ -6,13 +5,6 @@ import { keyOf, type S3Target } from "./s3-target.js";
 
 /** Files at least this large go up in parts of this size (S3's minimum part is 5 MiB). */
 export const MULTIPART_PART_BYTES = 8 * 1024 * 1024;
-
-/** sha256 of a file's bytes, read as a stream. */
-export async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
 
 const contentTypeOf = (path: string): string =>
   path.endsWith(".json") ? "application/json" : path.endsWith(".zst") ? "application/zstd" : "application/vnd.apache.parquet";
