@@ -9,7 +9,12 @@ import { tempDir } from "../../../test/support/system.js";
 
 /** A dollar per input token: a run's cost is its input tokens, exactly. */
 const PRICES = { "scripted-model": { inputPerMTok: 1_000_000, outputPerMTok: 0 } };
-const SLOW_MS = 800;
+/**
+ * The slow run's tool wait; the threshold is 3/4 of it. The other runs must stay under the
+ * threshold on a loaded CI machine, the first one paying for loading the price table too.
+ */
+const SLOW_MS = 2_000;
+const SLOWER_THAN_MS = (SLOW_MS * 3) / 4;
 const wait = tool({ name: "wait", description: "waits", execute: () => new Promise<string>((resolve) => setTimeout(() => resolve("waited"), SLOW_MS)) });
 
 const cheap = (text = "ok"): ScriptStep => ({ text, usage: { inputTokens: 1, outputTokens: 1 } });
@@ -27,7 +32,7 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
   test("each run is kept or reduced by its policy; a reduced run keeps run.json (rollup, totals) and loses its events and pins", async () => {
     const { dir, cleanup } = tempDir();
     try {
-      const { agent } = retainingAgent(dir, { slowerThanMs: SLOW_MS / 2, costAbove: 5 }, [
+      const { agent } = retainingAgent(dir, { slowerThanMs: SLOWER_THAN_MS, costAbove: 5 }, [
         { toolCalls: [{ id: "c1", name: "echo", input: { text: "step" } }], usage: { inputTokens: 1, outputTokens: 1 } },
         cheap(),
         { error: { status: 400, message: "bad request" } },
@@ -55,7 +60,7 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
       const reduced = manifestOf(dir, big.runId);
       assert.equal(reduced.detail, "summary");
       assert.equal(reduced.reducedBy, "retain");
-      assert.deepEqual(reduced.retain, { always: ["failed", "crashed", "error"], slowerThanMs: SLOW_MS / 2, costAbove: 5 });
+      assert.deepEqual(reduced.retain, { always: ["failed", "crashed", "error"], slowerThanMs: SLOWER_THAN_MS, costAbove: 5 });
       assert.equal(reduced.status, "completed");
       assert.equal(reduced.summary!.toolCalls, 1);
       assert.equal(reduced.rollup!.models["scripted-model"].costUsd, 2, "the summary row keeps the cost");
