@@ -1,22 +1,33 @@
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { exportIncident } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable } from "../output/write-file.js";
 import { resolveTarget } from "../store/target.js";
+import { usageError } from "../errors.js";
+import { EXPORT_FORMATS, exportParquet } from "./export-parquet.js";
 
-/** `trace export <run> [-o FILE] [--reason TEXT] [--include-raw-spills]`: the incident bundle, written by the recorder. */
+/**
+ * `trace export <run> [-o FILE] [--reason TEXT] [--include-raw-spills]`: the incident bundle, written by the recorder;
+ * `trace export --format parquet <run>|--all --out DIR`: runs into a Parquet dataset (export-parquet.ts).
+ */
 export const exportCommand: CommandSpec = {
   define: () =>
     new Command("export")
-      .description("write the run's incident bundle (tar: manifest, events, referenced artifacts, SHA256SUMS)")
-      .argument("<run>", "run id (or unique prefix) or run directory")
-      .option("-o, --out <file>", "bundle file (default <store>/incidents/<run>-<time>.tar)")
+      .description("write the run's incident bundle (tar: manifest, events, referenced artifacts, SHA256SUMS), or runs as a Parquet dataset (--format parquet)")
+      .argument("[run]", "run id (or unique prefix) or run directory")
+      .addOption(new Option("--format <format>", "bundle: one run's incident bundle; parquet: runs into a dataset folder (docs/datasets.md)").choices(EXPORT_FORMATS).default("bundle"))
+      .option("--all", "with --format parquet: every ended run of the store")
+      .option("-o, --out <file>", "bundle file (default <store>/incidents/<run>-<time>.tar); with --format parquet, the dataset folder")
       .option("--reason <text>", "why the bundle was made (a ticket, a symptom)", "manual export")
       .option("--include-raw-spills", "copy spilled tool results as stored (raw) instead of redacted copies; only for bundles that stay private")
       .option("--force", "replace the output file if it exists"),
   async run(ctx, [text], options) {
+    if (options.all && text !== undefined) throw usageError("give a run or --all, not both");
+    if (options.format === "parquet") return exportParquet(ctx, text, options);
+    if (options.all) throw usageError("--all exports to a dataset: add --format parquet --out <dir> (a bundle holds one run)");
+    if (text === undefined) throw usageError("give the run to export: trace export <run> (or --format parquet --all --out <dir>)");
     const target = await resolveTarget(ctx, text, { bundles: false });
     if (target.kind !== "run") return;
     const out = typeof options.out === "string" ? ctx.path(options.out) : undefined;

@@ -4,7 +4,9 @@ import type { CommandSpec } from "../command-spec.js";
 import type { Colors } from "../output/colors.js";
 import { usageError } from "../errors.js";
 import { choiceList, traceIdValue } from "../option-values.js";
-import { formatCost, formatCount, formatDuration, formatTime, parseSince } from "../output/format.js";
+import { formatCount, formatDuration, formatRunCost, formatTime } from "../output/format.js";
+import { sinceOption } from "../store/dataset.js";
+import { listDatasetRuns } from "./ls-dataset.js";
 import type { Column } from "../output/table.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { ensureStore } from "../store/target.js";
@@ -16,11 +18,6 @@ type Row = ListedRun | InvalidRun;
 /** A run's figure, or null on a folder that is not a readable run. */
 const of = <T>(r: Row, pick: (run: ListedRun) => T): T | null => (r.status === "invalid" ? null : pick(r));
 
-/** A run's cost: `-` before it ends, `unknown` when no call had a price, a `+` when some had none (the sum is a lower bound). */
-function costCell(cost: ListedRun["cost"] | null): string {
-  if (!cost) return "-";
-  return cost.usd === null ? (cost.unpricedCalls ? "unknown" : "$0") : `${formatCost(cost.usd)}${cost.unpricedCalls ? "+" : ""}`;
-}
 
 function columns(c: Colors): Column<Row>[] {
   const status = (r: Row): string => {
@@ -39,7 +36,7 @@ function columns(c: Colors): Column<Row>[] {
     { header: "TOOL CALLS", value: (r) => of(r, (x) => x.toolCalls), align: "right" },
     { header: "ERRORS", value: (r) => of(r, (x) => x.errors), align: "right" },
     { header: "TOKENS", value: (r) => of(r, (x) => x.inputTokens + x.outputTokens), format: (r) => formatCount(of(r, (x) => x.inputTokens + x.outputTokens)), align: "right" },
-    { header: "COST", value: (r) => of(r, (x) => x.cost?.usd ?? null), format: (r) => costCell(of(r, (x) => x.cost)), align: "right" },
+    { header: "COST", value: (r) => of(r, (x) => x.cost?.usd ?? null), format: (r) => formatRunCost(of(r, (x) => x.cost)), align: "right" },
     { header: "BUNDLE", value: (r) => of(r, (x) => x.bundle), format: (r) => terminalSafe(basename(of(r, (x) => x.bundle) ?? "-")) },
   ];
 }
@@ -48,7 +45,8 @@ function columns(c: Colors): Column<Row>[] {
 export const lsCommand: CommandSpec = {
   define: () =>
     new Command("ls")
-      .description("list the runs in the store, newest first")
+      .description("list the runs in the store (or in a Parquet dataset: --dataset), newest first")
+      .option("--dataset <dir>", "list the runs of a dataset folder written by trace export --format parquet (HOST and SERVICE columns)")
       .option("--status <status>", `only runs with these statuses (comma-separated: ${[...RUN_STATUSES, "invalid"].join(", ")})`)
       .option("--since <when>", "only runs started since a duration ago (30m, 2h, 7d) or an ISO date")
       .addOption(new Option("--trace-id <id>", "only the run(s) with this trace id (32 hex digits, as a tracing backend shows it)").argParser((v) => traceIdValue("--trace-id", v)))
@@ -58,13 +56,13 @@ export const lsCommand: CommandSpec = {
         return n;
       })),
   async run(ctx, _args, options) {
-    const storeDir = await ensureStore(ctx);
-    let since: number | undefined;
-    if (typeof options.since === "string") {
-      since = parseSince(options.since);
-      if (since === undefined) throw usageError(`--since must be a duration (30m, 2h, 7d) or an ISO date, got "${options.since}"`);
-    }
+    const since = sinceOption(options.since);
     const statuses = typeof options.status === "string" ? choiceList("--status", options.status, [...RUN_STATUSES, "invalid"]) : undefined;
+    if (typeof options.dataset === "string") {
+      const filters = { statuses, since, traceId: typeof options.traceId === "string" ? options.traceId : undefined, limit: typeof options.limit === "number" ? options.limit : undefined };
+      return listDatasetRuns(ctx, options.dataset, filters);
+    }
+    const storeDir = await ensureStore(ctx);
     const { runs, invalid } = await listRuns(storeDir);
     // A folder that is not a readable run has no start time: --since leaves it out.
     const traceId = typeof options.traceId === "string" ? options.traceId : undefined;

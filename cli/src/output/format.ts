@@ -43,6 +43,12 @@ export function formatCost(usd: number | null | undefined): string {
   return usd >= 1 ? `$${usd.toFixed(2)}` : `$${Number(usd.toPrecision(4))}`;
 }
 
+/** A run's cost: `-` before it ends, `unknown` when no call had a price, a `+` when some had none (the sum is a lower bound). */
+export function formatRunCost(cost: { usd: number | null; unpricedCalls: number } | null): string {
+  if (!cost) return "-";
+  return cost.usd === null ? (cost.unpricedCalls ? "unknown" : "$0") : `${formatCost(cost.usd)}${cost.unpricedCalls ? "+" : ""}`;
+}
+
 /** Cuts a string to `max` characters, marking the cut. */
 export function cut(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ");

@@ -1,5 +1,5 @@
 import { ArtifactCorruptError, ArtifactNotFoundError, ZstdError } from "@harnessx/artifacts";
-import { BundleError, BundleTruncatedError, RecordingSourceError, RunInvalidError, RunNotFoundError, RunReducedError, RunStillActiveError, SegmentCorruptError } from "@harnessx/recorder";
+import { BundleError, BundleTruncatedError, DatasetError, RecordingSourceError, RunInvalidError, RunNotFoundError, RunReducedError, RunStillActiveError, SegmentCorruptError } from "@harnessx/recorder";
 import { CliError, ExitCode } from "../errors.js";
 
 /**
@@ -17,6 +17,7 @@ export function classifyError(err: unknown): CliError {
     const exit = err instanceof BundleError && !(err instanceof BundleTruncatedError) && /file not found/.test(err.message) ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT;
     return new CliError(exit, (err as BundleError).code, error.message, { cause: err });
   }
+  if (err instanceof DatasetError) return new CliError(err.notFound ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
   if (err instanceof RunStillActiveError) return new CliError(ExitCode.FAILURE, err.code, error.message, { cause: err });
   const code = (err as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return new CliError(ExitCode.NOT_FOUND, "not_found", error.message, { cause: err });

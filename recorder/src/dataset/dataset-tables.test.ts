@@ -123,7 +123,7 @@ describe("openDatasetTables refuses a folder that is not a dataset", () => {
   test("no harnessx-dataset.json, an unknown version, a file", async () => {
     const problem = (problem: string) => (error: unknown) => error instanceof DatasetError && error.problem === problem;
     await assert.rejects(openDatasetTables(store), problem("not_a_dataset"));
-    await assert.rejects(openDatasetTables(join(dir, "missing")), problem("not_a_dataset"));
+    await assert.rejects(openDatasetTables(join(dir, "missing")), problem("missing"));
     mkdirSync(join(dir, "v9"));
     writeFileSync(join(dir, "v9", "harnessx-dataset.json"), JSON.stringify({ format: "harnessx-dataset", version: 9 }));
     await assert.rejects(openDatasetTables(join(dir, "v9")), problem("unsupported_version"));

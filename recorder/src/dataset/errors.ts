@@ -2,6 +2,7 @@ import { HarnessError } from "@harnessx/core";
 
 /**
  * Why a folder cannot be written or read as a dataset:
+ * - `missing`: the dataset to read does not exist;
  * - `not_a_folder`: the path exists and is a file (or another non-folder);
  * - `not_a_dataset`: a folder without `harnessx-dataset.json` (reading), or a non-empty one (writing: it is not made a dataset);
  * - `invalid_marker`: `harnessx-dataset.json` is not JSON of the dataset format;
@@ -9,7 +10,7 @@ import { HarnessError } from "@harnessx/core";
  * - `no_store`: the store to export has no `runs/` folder;
  * - `unknown_run`: a run asked for is not in the store.
  */
-export type DatasetProblem = "not_a_folder" | "not_a_dataset" | "invalid_marker" | "unsupported_version" | "no_store" | "unknown_run";
+export type DatasetProblem = "missing" | "not_a_folder" | "not_a_dataset" | "invalid_marker" | "unsupported_version" | "no_store" | "unknown_run";
 
 /** A dataset (or the store exported to one) that cannot be used; `code` is `dataset_<problem>`. */
 export class DatasetError extends HarnessError {
@@ -25,6 +26,6 @@ export class DatasetError extends HarnessError {
 
   /** True when the thing named does not exist (rather than being unusable). */
   get notFound(): boolean {
-    return this.problem === "no_store" || this.problem === "unknown_run";
+    return this.problem === "missing" || this.problem === "no_store" || this.problem === "unknown_run";
   }
 }

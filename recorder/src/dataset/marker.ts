@@ -8,7 +8,7 @@ const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).
 /** Checks `harnessx-dataset.json` of a local dataset folder: `DatasetError` when the folder is not a dataset of a known version. */
 export async function readDatasetMarker(dataset: string): Promise<DatasetMarker> {
   const stat = await fs.stat(dataset).catch((error: unknown) => {
-    if (isMissing(error)) throw new DatasetError("not_a_dataset", dataset, `${dataset} does not exist`);
+    if (isMissing(error)) throw new DatasetError("missing", dataset, `the dataset ${dataset} does not exist`);
     throw error;
   });
   if (!stat.isDirectory()) throw new DatasetError("not_a_folder", dataset, `${dataset} is not a folder`);

@@ -1,0 +1,29 @@
+import { openDatasetTables, type RecordingTables } from "@harnessx/recorder";
+import type { CommandContext } from "../context.js";
+import { usageError } from "../errors.js";
+import { parseSince } from "../output/format.js";
+
+/** How `trace query --dataset` and `trace ls --dataset` open a dataset. */
+export interface DatasetReadOptions {
+  /** SQL may read the tables and nothing else. */
+  readOnly: boolean;
+  /** Only partitions of runs started on or after this time's UTC date (milliseconds since the epoch). */
+  since?: number;
+}
+
+/**
+ * The tables of the dataset a `--dataset` option names: a local dataset folder, read where it is
+ * (the recorder's `openDatasetTables`, partitions before `since` never opened).
+ */
+export async function openDataset(ctx: CommandContext, text: string, options: DatasetReadOptions): Promise<RecordingTables> {
+  if (text.trim() === "") throw usageError("--dataset is empty: give a dataset folder");
+  return openDatasetTables(ctx.path(text), options);
+}
+
+/** A `--since` option value as milliseconds since the epoch (a usage error when it is neither a duration nor a date). */
+export function sinceOption(value: unknown): number | undefined {
+  if (typeof value !== "string") return undefined;
+  const since = parseSince(value);
+  if (since === undefined) throw usageError(`--since must be a duration (30m, 2h, 7d) or an ISO date, got "${value}"`);
+  return since;
+}
