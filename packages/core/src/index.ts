@@ -129,3 +129,4 @@ export { assertJsonCompatible } from "./session/json-check.js";
 export { ScriptedProvider, parseArguments, type ScriptStep, type ScriptedReply, type ScriptedToolCall, type ScriptedError, type ScriptedProviderOptions } from "./providers/scripted.js";
 export { newId } from "./util/ids.js";
 export { packageVersion } from "./util/package-version.js";
+export { serviceNameFromEnv } from "./util/service-name.js";

@@ -122,7 +122,7 @@ export interface RunManifest {
   pid: number;
   /** Host the run was recorded on (`os.hostname()`): the `host` column of the `runs` table. */
   hostname: string;
-  /** The service the run belongs to: `OTEL_SERVICE_NAME` when set, else the agent's name (redacted). Absent in older recordings. */
+  /** The service the run belongs to: `OTEL_SERVICE_NAME` or `service.name` in `OTEL_RESOURCE_ATTRIBUTES` when set, else the agent's name (redacted). Absent in older recordings. */
   service?: string;
   /** The agent's config after redaction. */
   config: unknown;
