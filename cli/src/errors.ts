@@ -9,7 +9,7 @@ import { HarnessError } from "@harnessx/core";
  * - 3 `NOT_FOUND`: the run, bundle or store does not exist, or a run id prefix matches several runs.
  * - 4 `INVALID_INPUT`: the input exists but is unusable: a directory that is not a store, a corrupt,
  *   truncated or tampered bundle, a member path escaping the bundle, a bad rules file.
- * - 5 `UNREACHABLE`: a push target could not be reached before its timeout.
+ * - 5 `UNREACHABLE`: a push target could not be reached before its timeout, or a sync or dataset endpoint at all.
  */
 export const ExitCode = {
   OK: 0,

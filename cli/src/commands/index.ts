@@ -16,6 +16,7 @@ const LOADERS = {
   verify: async () => (await import("./verify.js")).verifyCommand,
   convert: async () => (await import("./convert.js")).convertCommand,
   push: async () => (await import("./push.js")).pushCommand,
+  sync: async () => (await import("./sync.js")).syncCommand,
   scrub: async () => (await import("./scrub.js")).scrubCommand,
   recover: async () => (await import("./recover.js")).recoverCommand,
   replay: async () => (await import("./replay.js")).replayCommand,

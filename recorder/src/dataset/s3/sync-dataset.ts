@@ -20,6 +20,8 @@ export interface SyncDatasetOptions {
   concurrency?: number;
   /** Called once per file as its outcome is known (progress). */
   onFile?: (outcome: FileOutcome) => void;
+  /** Called once the export is done and the files to consider are known (progress totals). */
+  onStart?: (files: number) => void;
 }
 
 /** What `syncDataset` did: the upload's summary, and the export before it. */
@@ -58,6 +60,7 @@ export async function syncDataset(options: SyncDatasetOptions): Promise<DatasetS
     connection: options.connection,
     concurrency: options.concurrency,
     onFile: options.onFile,
+    onStart: options.onStart,
     prepare: async () => void (exported = await exportDataset({ storeDir: options.storeDir, out: staging, runIds: options.runIds })),
   });
   return { ...upload, exportedRuns: exported!.runs.filter((r) => r.written).length, skippedRuns: exported!.skipped, staging, manifest };

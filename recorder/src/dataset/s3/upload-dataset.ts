@@ -53,6 +53,8 @@ export interface UploadDatasetOptions {
   onFile?: (outcome: FileOutcome) => void;
   /** Runs once the target is known usable, before the folder is read (`syncDataset` exports into it then). */
   prepare?: () => Promise<void>;
+  /** Called once the files to consider are known (progress totals). */
+  onStart?: (files: number) => void;
 }
 
 /** Runs `work` over `items`, `limit` at a time, until done or `stop()` says so. */
@@ -80,6 +82,7 @@ export async function uploadDataset(options: UploadDatasetOptions): Promise<Uplo
     await options.prepare?.();
     const manifest = await SyncManifest.open(options.manifestFile);
     const files = await datasetFiles(options.datasetDir);
+    options.onStart?.(files.length);
     const summary: UploadSummary = { target: target.url, endpoint: connection.endpoint, files: files.length, uploaded: 0, skipped: 0, failed: [], bytesUploaded: 0, elapsedMs: 0 };
     const stopped = (): boolean => summary.stoppedBy !== undefined;
     const send = (file: LocalDatasetFile): Promise<boolean> => sendFile(connection, target, options, manifest, file, summary);
