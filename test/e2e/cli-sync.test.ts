@@ -20,7 +20,14 @@ async function record(steps: ConstructorParameters<typeof ScriptedProvider>[0]):
   return result.runId;
 }
 
-const trace = (env: Record<string, string>, ...args: string[]) => runTrace(["--store", store, ...args], { cwd: temp.dir, env });
+// The dataset cache in the test's folder, not the user's.
+const trace = (env: Record<string, string>, ...args: string[]) => runTrace(["--store", store, ...args], { cwd: temp.dir, env: { HARNESSX_CACHE_DIR: join(temp.dir, "cache"), ...env } });
+
+async function rows(env: Record<string, string>, ...args: string[]): Promise<unknown[]> {
+  const r = await trace(env, "--json", ...args);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as unknown[];
+}
 
 before(async () => {
   s3 = await startLocalS3("fleet-data");
@@ -71,5 +78,45 @@ describe("trace sync <store> s3://bucket/prefix", () => {
     assert.match(missing.stderr, /bucket does not exist/);
     const notStore = await trace(s3.env, "sync", temp.dir, "s3://fleet-data/x");
     assert.equal(notStore.code, 4);
+  });
+});
+
+describe("trace query --dataset s3://... and trace ls --dataset s3://...", () => {
+  before(async () => {
+    const r = await trace(s3.env, "sync", "s3://fleet-data/query");
+    assert.equal(r.code, 0, r.stderr);
+  });
+
+  for (const [what, sql] of [
+    ["failed tool calls by tool", "SELECT name, status, count(*) AS calls FROM spans WHERE kind = 'tool' GROUP BY 1, 2 ORDER BY 1, 2"],
+    ["runs", "SELECT run_id, status, agent, host, service, tool_calls FROM runs ORDER BY run_id"],
+    ["events", "SELECT run_id, seq, kind, tool_name FROM events ORDER BY run_id, seq"],
+  ] as const) {
+    test(`the same rows as trace query --all: ${what}`, async () => {
+      const local = await rows({}, "query", "--all", sql);
+      assert.ok(local.length > 0);
+      assert.deepEqual(await rows(s3.env, "query", "--dataset", "s3://fleet-data/query", sql), local);
+    });
+  }
+
+  test("a second query reads the cache: nothing is fetched again", async () => {
+    const r = await trace(s3.env, "query", "--dataset", "s3://fleet-data/query", "SELECT count(*) FROM runs");
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /0 file\(s\) fetched \(0 B\), \d+ from the cache/);
+  });
+
+  test("trace ls --dataset lists every run with its host and service", async () => {
+    const listed = (await rows(s3.env, "ls", "--dataset", "s3://fleet-data/query", "--since", "1d")) as Array<{ run_id: string; host: string | null }>;
+    assert.equal(listed.length, 3);
+    assert.ok(listed.every((r) => typeof r.host === "string" && r.host.length > 0));
+  });
+
+  test("a prefix that holds no dataset, and an unreachable endpoint, are one line each", async () => {
+    const empty = await trace(s3.env, "query", "--dataset", "s3://fleet-data/nothing-here", "SELECT 1");
+    assert.equal(empty.code, 4);
+    assert.match(empty.stderr, /is not a dataset: it has no harnessx-dataset.json/);
+    const down = await trace({ ...s3.env, AWS_ENDPOINT_URL: "http://127.0.0.1:9" }, "ls", "--dataset", "s3://fleet-data/query");
+    assert.equal(down.code, 5);
+    assert.equal(down.stderr.trim().split("\n").length, 1, down.stderr);
   });
 });

@@ -46,7 +46,7 @@ export const lsCommand: CommandSpec = {
   define: () =>
     new Command("ls")
       .description("list the runs in the store (or in a Parquet dataset: --dataset), newest first")
-      .option("--dataset <dir>", "list the runs of a dataset folder written by trace export --format parquet (HOST and SERVICE columns)")
+      .option("--dataset <dir|s3://bucket/prefix>", "list the runs of a dataset (a folder written by trace export --format parquet, or one trace sync uploaded), with HOST and SERVICE")
       .option("--status <status>", `only runs with these statuses (comma-separated: ${[...RUN_STATUSES, "invalid"].join(", ")})`)
       .option("--since <when>", "only runs started since a duration ago (30m, 2h, 7d) or an ISO date")
       .addOption(new Option("--trace-id <id>", "only the run(s) with this trace id (32 hex digits, as a tracing backend shows it)").argParser((v) => traceIdValue("--trace-id", v)))

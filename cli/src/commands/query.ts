@@ -35,7 +35,7 @@ export const queryCommand: CommandSpec = {
       .description("DuckDB SQL over runs, events, spans and artifacts of a run, a bundle, the whole store (--all) or a Parquet dataset (--dataset)")
       .argument("<args...>", "<run> <sql>, or <sql> with --all or --dataset")
       .option("--all", "query every run of the store")
-      .option("--dataset <dir>", "query a dataset folder written by trace export --format parquet (docs/datasets.md)")
+      .option("--dataset <dir|s3://bucket/prefix>", "query a dataset: a folder written by trace export --format parquet, or one trace sync uploaded (docs/datasets.md)")
       .option("--since <when>", "with --dataset: only runs started since a duration ago (30m, 2h, 7d) or an ISO date, by whole UTC days (older date partitions are not read)")
       .option("--csv", "CSV output")
       .option("--allow-write", "let the SQL write or read other files, ATTACH, INSTALL, create tables (read-only by default)")

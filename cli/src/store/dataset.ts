@@ -1,4 +1,4 @@
-import { openDatasetTables, type RecordingTables } from "@harnessx/recorder";
+import { isS3Url, openDatasetTables, type RecordingTables } from "@harnessx/recorder";
 import type { CommandContext } from "../context.js";
 import { usageError } from "../errors.js";
 import { parseSince } from "../output/format.js";
@@ -13,10 +13,13 @@ export interface DatasetReadOptions {
 
 /**
  * The tables of the dataset a `--dataset` option names: a local dataset folder, read where it is
- * (the recorder's `openDatasetTables`, partitions before `since` never opened).
+ * (the recorder's `openDatasetTables`, partitions before `since` never opened), or `s3://bucket/prefix`
+ * (remote-dataset.ts: its partitions from `since` on fetched into the local cache, then read alike).
  */
 export async function openDataset(ctx: CommandContext, text: string, options: DatasetReadOptions): Promise<RecordingTables> {
   if (text.trim() === "") throw usageError("--dataset is empty: give a dataset folder");
+  // A remote dataset is fetched into the local cache, then read by the same reader.
+  if (isS3Url(text)) return (await import("./remote-dataset.js")).openRemoteDataset(ctx, text, options);
   return openDatasetTables(ctx.path(text), options);
 }
 
