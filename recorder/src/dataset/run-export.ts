@@ -159,5 +159,7 @@ async function copyObjects(connection: DuckDBConnection, storeDir: string, datas
     appender.endRow();
   });
   appender.closeSync();
-  return { objects: objects.filter((o): o is DatasetObject => o !== undefined), missing };
+  // Two artifacts can share one object (spilled results whose redacted copies are the same): listed once.
+  const unique = new Map(objects.filter((o): o is DatasetObject => o !== undefined).map((o) => [o.sha256, o]));
+  return { objects: [...unique.values()], missing };
 }
