@@ -7,7 +7,7 @@ import { runFolders, type RunFolder } from "../read/source.js";
 import { DatasetError } from "./errors.js";
 import type { DatasetExport, ExportDatasetRequest } from "./export-types.js";
 import { prepareDataset } from "./marker.js";
-import { exportRun, notYetExportable } from "./run-export.js";
+import { exportedAlready, exportRuns, notYetExportable, type RunToExport } from "./run-export.js";
 
 /**
  * Exports a store's ended runs to a dataset folder (docs/datasets.md): per run, one Parquet file
@@ -25,8 +25,15 @@ export async function exportDataset(request: ExportDatasetRequest): Promise<Data
   const instance = await memoryDatabase();
   const scratch = await instance.connect();
   try {
+    let batch: RunToExport[] = [];
+    let batchEvents = 0;
+    const flush = async () => {
+      if (batch.length) result.runs.push(...(await exportRuns(request.storeDir, request.out, batch)));
+      batch = [];
+      batchEvents = 0;
+    };
     for (const folder of folders) {
-      let read;
+      let read: RunToExport;
       try {
         const { manifest, bytes } = await readRunManifestFile(folder.dir);
         read = { runDir: folder.dir, manifest, manifestBytes: bytes, segments: await listSegments(folder.dir) };
@@ -35,15 +42,35 @@ export async function exportDataset(request: ExportDatasetRequest): Promise<Data
         continue;
       }
       const reason = await notYetExportable(read);
-      if (reason) result.skipped.push({ runId: read.manifest.runId, reason });
-      else result.runs.push(await exportRun(request.storeDir, request.out, read, scratch));
+      if (reason) {
+        result.skipped.push({ runId: read.manifest.runId, reason });
+        continue;
+      }
+      const already = await exportedAlready(request.out, read, scratch);
+      if (already) {
+        result.runs.push(already);
+        continue;
+      }
+      const events = read.manifest.summary?.events ?? 0;
+      if (batch.length >= BATCH_RUNS || (batch.length > 0 && batchEvents + events > BATCH_EVENTS)) await flush();
+      batch.push(read);
+      batchEvents += events;
     }
+    await flush();
   } finally {
     scratch.closeSync();
     instance.closeSync();
   }
   return result;
 }
+
+/**
+ * Runs exported with one opening of the store tables, and the events they may hold together: a
+ * batch's events are copied into memory once, so the events of many small runs are read once
+ * rather than once per run, and a big run goes alone.
+ */
+const BATCH_RUNS = 32;
+const BATCH_EVENTS = 100_000;
 
 /** The store's run folders the request names (all by default): `DatasetError` for a missing store or an unknown run. */
 async function foldersToExport(request: ExportDatasetRequest): Promise<RunFolder[]> {

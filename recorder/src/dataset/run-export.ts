@@ -47,40 +47,67 @@ function tablesOf(manifest: RunManifest): readonly DatasetTable[] {
   return manifest.detail === "summary" ? ["runs"] : DATASET_TABLES;
 }
 
-/** The rows each table file holds (the store tables' columns; the artifact index adds where each artifact's bytes are). */
-const TABLE_QUERY: Record<DatasetTable, string> = {
-  runs: "SELECT * FROM runs",
-  events: "SELECT * FROM events ORDER BY seq",
-  spans: "SELECT * FROM spans ORDER BY start_ts, span_id",
-  artifacts: "SELECT a.*, o.object_sha256 FROM artifacts a LEFT JOIN object_ids o USING (sha256) ORDER BY a.seq, a.sha256, a.kind",
-};
+/** Where a batch's rows are read from: the store tables, or copies of them made once for a batch of several runs. */
+interface BatchSources {
+  events: string;
+  artifacts: string;
+}
 
-/**
- * Exports one ended run into the dataset (see `exportDataset`): its artifacts' objects first,
- * then its table files, `runs` last, each written whole or not at all. A run whose `runs` file
- * already carries its source digest is left as it is.
- */
-export async function exportRun(storeDir: string, dataset: string, run: RunToExport, scratch: DuckDBConnection): Promise<ExportedRun> {
+/** The rows of one run's table file (the store tables' columns; the artifact index adds where each artifact's bytes are). */
+function tableQuery(table: DatasetTable, runId: string, from: BatchSources): string {
+  const id = sqlString(runId);
+  switch (table) {
+    case "runs":
+      return `SELECT * FROM runs WHERE run_id = ${id}`;
+    case "events":
+      return `SELECT * FROM ${from.events} WHERE run_id = ${id} ORDER BY seq`;
+    case "spans":
+      return `SELECT * FROM spans WHERE run_id = ${id} ORDER BY start_ts, span_id`;
+    case "artifacts":
+      return `SELECT a.*, o.object_sha256 FROM ${from.artifacts} a LEFT JOIN object_ids o USING (run_id, sha256) WHERE a.run_id = ${id} ORDER BY a.seq, a.sha256, a.kind`;
+  }
+}
+
+/** The export of a run whose `runs` file already carries its source digest (nothing is written), else undefined. */
+export async function exportedAlready(dataset: string, run: RunToExport, scratch: DuckDBConnection): Promise<ExportedRun | undefined> {
   const { manifest } = run;
-  const digest = sourceDigest(run);
   const date = partitionDate(manifest.startedAt);
   const pathOf = (table: DatasetTable) => localPathOf(dataset, tableFileKey(table, date, manifest.runId));
+  if ((await fileSourceDigest(scratch, pathOf("runs"))) !== sourceDigest(run)) return undefined;
   const detail = manifest.detail === "summary" ? "summary" : "full";
-  if ((await fileSourceDigest(scratch, pathOf("runs"))) === digest) {
-    return { runId: manifest.runId, date, detail, written: false, files: await describeFiles(dataset, date, manifest), ...(await indexedObjects(scratch, dataset, pathOf("artifacts"), detail)) };
-  }
-  const tables = await openSegmentTables(storeDir, [run.runDir]);
+  return { runId: manifest.runId, date, detail, written: false, files: await describeFiles(dataset, date, manifest), ...(await indexedObjects(scratch, dataset, pathOf("artifacts"), detail)) };
+}
+
+/**
+ * Exports ended runs into the dataset (see `exportDataset`), the store tables opened once for
+ * them all: per run, its artifacts' objects first, then its table files, `runs` last, each
+ * written whole or not at all.
+ */
+export async function exportRuns(storeDir: string, dataset: string, runs: readonly RunToExport[]): Promise<ExportedRun[]> {
+  const tables = await openSegmentTables(storeDir, runs.map((run) => run.runDir));
   try {
     const { connection } = tables;
-    const objects: DatasetObject[] = [];
-    const missingArtifacts: string[] = [];
-    if (detail === "full") {
-      const copies = await copyObjects(connection, storeDir, dataset, manifest);
-      objects.push(...copies.objects);
-      missingArtifacts.push(...copies.missing);
+    let from: BatchSources = { events: "events", artifacts: "artifacts" };
+    if (runs.length > 1) {
+      // The events view reads every run's segments: read once for the batch, not once per run.
+      await connection.run("CREATE TABLE batch_events AS SELECT * FROM events");
+      await connection.run("CREATE TABLE batch_artifacts AS SELECT * FROM artifacts");
+      from = { events: "batch_events", artifacts: "batch_artifacts" };
     }
-    for (const table of tablesOf(manifest)) await copyToParquet(connection, TABLE_QUERY[table], pathOf(table), digest);
-    return { runId: manifest.runId, date, detail, written: true, files: await describeFiles(dataset, date, manifest), objects, missingArtifacts };
+    await connection.run("CREATE TABLE object_ids (run_id VARCHAR, sha256 VARCHAR, object_sha256 VARCHAR)");
+    const exported: ExportedRun[] = [];
+    for (const run of runs) {
+      const { manifest } = run;
+      const digest = sourceDigest(run);
+      const date = partitionDate(manifest.startedAt);
+      const detail = manifest.detail === "summary" ? "summary" : "full";
+      const copies = detail === "full" ? await copyObjects(connection, from, storeDir, dataset, manifest) : { objects: [], missing: [] };
+      for (const table of tablesOf(manifest)) {
+        await copyToParquet(connection, tableQuery(table, manifest.runId, from), localPathOf(dataset, tableFileKey(table, date, manifest.runId)), digest);
+      }
+      exported.push({ runId: manifest.runId, date, detail, written: true, files: await describeFiles(dataset, date, manifest), objects: copies.objects, missingArtifacts: copies.missing });
+    }
+    return exported;
   } finally {
     tables.close();
   }
@@ -122,12 +149,14 @@ async function indexedObjects(scratch: DuckDBConnection, dataset: string, artifa
 const OBJECT_COPIES = 4;
 
 /**
- * Stores the run's artifacts as dataset objects and fills `object_ids` (each artifact's id in
- * the store, and the object holding its bytes). Spilled results are raw tool output the recorder
+ * Stores the run's artifacts as dataset objects and adds them to `object_ids` (the run, each
+ * artifact's id in the store, and the object holding its bytes). Spilled results are raw tool output the recorder
  * never redacted: like a bundle, the dataset gets copies redacted by the run's policy.
  */
-async function copyObjects(connection: DuckDBConnection, storeDir: string, dataset: string, manifest: RunManifest): Promise<{ objects: DatasetObject[]; missing: string[] }> {
-  const reader = await connection.runAndReadAll("SELECT sha256, bool_or(kind = 'extension') AS spilled FROM artifacts GROUP BY sha256 ORDER BY sha256");
+async function copyObjects(connection: DuckDBConnection, from: BatchSources, storeDir: string, dataset: string, manifest: RunManifest): Promise<{ objects: DatasetObject[]; missing: string[] }> {
+  const reader = await connection.runAndReadAll(
+    `SELECT sha256, bool_or(kind = 'extension') AS spilled FROM ${from.artifacts} WHERE run_id = ${sqlString(manifest.runId)} GROUP BY sha256 ORDER BY sha256`,
+  );
   const wanted = reader.getRowObjectsJson().map((row) => ({ id: String(row.sha256), spilled: row.spilled === true }));
   const store = new ArtifactStore(storeDir);
   const redactor = runRedactor(manifest);
@@ -148,12 +177,12 @@ async function copyObjects(connection: DuckDBConnection, storeDir: string, datas
     }
   };
   await Promise.all(Array.from({ length: Math.min(OBJECT_COPIES, wanted.length) }, worker));
-  await connection.run("CREATE TABLE object_ids (sha256 VARCHAR, object_sha256 VARCHAR)");
   const appender = await connection.createAppender("object_ids");
   const missing: string[] = [];
   wanted.forEach(({ id }, i) => {
     const object = objects[i];
     if (!object) return void missing.push(id);
+    appender.appendVarchar(manifest.runId);
     appender.appendVarchar(id);
     appender.appendVarchar(object.sha256);
     appender.endRow();
