@@ -106,6 +106,7 @@ describe("what cannot be used is refused", () => {
     ["an unknown format", () => ["export", "--format", "xml", "--all"], 2, /xml/],
     ["parquet without --out", () => ["export", "--format", "parquet", "--all"], 2, /--out/],
     ["--all for a bundle", () => ["export", "--all"], 2, /--format parquet/],
+    ["raw spills in a dataset", () => ["export", "--format", "parquet", "--all", "--out", dataset(), "--include-raw-spills"], 2, /redacted copies/],
     ["an --out that is a file", () => ["export", "--format", "parquet", "--all", "--out", join(cli.work, "a-file")], 4, /not a folder/],
     ["an --out folder holding other things", () => ["export", "--format", "parquet", "--all", "--out", join(cli.work, "busy")], 4, /not empty and not a dataset/],
     ["a dataset folder without harnessx-dataset.json", () => ["query", "--dataset", join(cli.work, "busy"), "SELECT 1"], 4, /harnessx-dataset\.json/],

@@ -15,6 +15,8 @@ export const EXPORT_FORMATS = ["bundle", "parquet"] as const;
  */
 export async function exportParquet(ctx: CommandContext, run: string | undefined, options: Record<string, unknown>): Promise<void> {
   if (typeof options.out !== "string" || options.out.trim() === "") throw usageError("--format parquet writes a dataset folder: give it with --out <dir>");
+  // A dataset is made to be read across machines: spilled results are always redacted copies there.
+  if (options.includeRawSpills) throw usageError("--include-raw-spills is for bundles: a dataset always holds redacted copies of spilled results");
   const out = ctx.path(options.out);
   let storeDir: string;
   let runIds: string[] | undefined;
