@@ -11,7 +11,7 @@ import { DATASET_MARKER, DATASET_TABLES, partitionDate } from "../layout.js";
 import { parseDatasetMarker } from "../marker.js";
 import { datasetFileOf } from "./dataset-files.js";
 import { connectS3, type S3Connection, type S3ConnectionOptions } from "./s3-client.js";
-import { S3TargetError } from "./s3-errors.js";
+import { describeTargetProblem, S3TargetError, targetProblemOf } from "./s3-errors.js";
 import { keyOf, parseS3Target, type S3Target } from "./s3-target.js";
 
 /** Options of `fetchDataset`. */
@@ -106,6 +106,10 @@ export async function fetchDataset(options: FetchDatasetOptions): Promise<Fetche
     };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
     return result;
+  } catch (error) {
+    // The target failing mid-way (credentials expired, endpoint gone) is told as at the start.
+    const problem = error instanceof S3TargetError ? undefined : targetProblemOf(error);
+    throw problem ? new S3TargetError(problem, target.url, describeTargetProblem(problem, target.url, connection.endpoint, error), { cause: error }) : error;
   } finally {
     connection.client.destroy();
   }
