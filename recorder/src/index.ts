@@ -51,6 +51,7 @@ export { DATASET_FORMAT, DATASET_VERSION, DATASET_MARKER, DATASET_TABLES, partit
 export { syncDataset, stagingDatasetOf, type SyncDatasetOptions, type DatasetSync } from "./dataset/s3/sync-dataset.js";
 export { uploadDataset, type UploadDatasetOptions, type UploadSummary, type FileOutcome } from "./dataset/s3/upload-dataset.js";
 export { fetchDataset, type FetchDatasetOptions, type FetchedDataset } from "./dataset/s3/fetch-dataset.js";
+export { httpfsInstalled, openS3DatasetTables, type S3DatasetTableOptions } from "./dataset/s3/httpfs.js";
 export { parseS3Target, isS3Url, type S3Target } from "./dataset/s3/s3-target.js";
 export { S3TargetError, type S3TargetProblem } from "./dataset/s3/s3-errors.js";
 export type { S3ConnectionOptions } from "./dataset/s3/s3-client.js";

@@ -68,13 +68,26 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
  */
 export async function openDatasetTables(dataset: string, options: DatasetTableOptions = {}): Promise<RecordingTables> {
   await readDatasetMarker(dataset);
-  const columns = await columnsOfStoreTables();
   const fromDate = options.since === undefined ? undefined : partitionDate(options.since);
+  return openParquetViews((table) => tableFiles(dataset, table, fromDate), { readOnly: options.readOnly });
+}
+
+/**
+ * The dataset views over the Parquet files `filesOf` gives for each table: local paths, or remote
+ * URLs once `prepare` has loaded what reads them (DuckDB's httpfs). One place builds the views,
+ * so a dataset read from anywhere has the same columns.
+ */
+export async function openParquetViews(
+  filesOf: (table: DatasetTable) => Promise<string[]>,
+  options: { readOnly?: boolean; prepare?: (connection: RecordingTables["connection"]) => Promise<void> } = {},
+): Promise<RecordingTables> {
+  const columns = await columnsOfStoreTables();
   const tables = await newTables();
   const readable: string[] = [];
   try {
+    await options.prepare?.(tables.connection);
     for (const table of DATASET_TABLES) {
-      const files = await tableFiles(dataset, table, fromDate);
+      const files = await filesOf(table);
       readable.push(...files);
       const list = columns.get(table)!;
       const select = files.length

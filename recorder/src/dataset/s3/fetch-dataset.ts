@@ -50,8 +50,8 @@ async function defaultInto(target: S3Target, endpoint: string | undefined): Prom
   return { dir: join(cache, "datasets", id), temporary: false };
 }
 
-/** Every key under `prefix` sorting after `startAfter`, page by page. */
-async function* listKeys(connection: S3Connection, bucket: string, prefix: string, startAfter: string | undefined): AsyncGenerator<{ key: string; bytes: number; modified: Date }> {
+/** Every key under `prefix` sorting after `startAfter`, page by page (with size and time). */
+export async function* listKeys(connection: S3Connection, bucket: string, prefix: string, startAfter: string | undefined): AsyncGenerator<{ key: string; bytes: number; modified: Date }> {
   const { ListObjectsV2Command } = await import("@aws-sdk/client-s3");
   let token: string | undefined;
   do {
