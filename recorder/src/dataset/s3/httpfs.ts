@@ -33,12 +33,17 @@ export async function httpfsInstalled(): Promise<boolean> {
 
 /** What httpfs needs to reach the target as the SDK would: the SDK's resolved credentials, region and endpoint. */
 export interface HttpfsSecret {
+  /** The access key id. */
   keyId: string;
+  /** The secret access key. */
   secret: string;
+  /** The session token of temporary credentials. */
   sessionToken?: string;
+  /** The region requests are signed for. */
   region: string;
   /** A custom endpoint (`http://host:port`), or undefined for AWS. */
   endpoint?: string;
+  /** Path-style addressing (`endpoint/bucket/key`). */
   pathStyle: boolean;
 }
 
@@ -60,7 +65,9 @@ export interface S3DatasetTableOptions {
   from: string | S3Target;
   /** Only runs started on or after this UTC day (ms since the epoch): older partitions are not listed. */
   since?: number;
+  /** SQL may read the views and nothing else (see `lockToReading`). */
   readOnly?: boolean;
+  /** Endpoint, region, credentials; default the standard AWS chain. */
   connection?: S3ConnectionOptions;
 }
 

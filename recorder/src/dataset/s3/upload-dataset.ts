@@ -9,11 +9,40 @@ import { checkTarget } from "./check-target.js";
 import { fileDigest } from "../parquet-files.js";
 import { storedRemotely, uploadFile } from "./upload-file.js";
 
-/** What became of one file: sent, or skipped (`in_manifest`: sent before; `already_stored`: the target had it, by digest), or failed. */
+/** One file of an upload pass, by its dataset-relative path (also its key under the prefix). */
+interface FileOutcomeBase {
+  /** `runs/date=2026-12-03/<runId>.parquet`, `objects/ab/<sha256>.zst`, `harnessx-dataset.json`. */
+  path: string;
+  /** Its size. */
+  bytes: number;
+}
+
+/** What became of one file: sent, skipped (`in_manifest`: sent before; `already_stored`: the target had it, by digest), or failed. */
 export type FileOutcome =
-  | { path: string; bytes: number; outcome: "uploaded" }
-  | { path: string; bytes: number; outcome: "skipped"; reason: "in_manifest" | "already_stored" }
-  | { path: string; bytes: number; outcome: "failed"; error: string };
+  | (FileOutcomeBase & {
+      /** Sent by this pass. */
+      outcome: "uploaded";
+    })
+  | (FileOutcomeBase & {
+      /** Not sent. */
+      outcome: "skipped";
+      /** Why: the manifest names it, or the target holds an object with its digest. */
+      reason: "in_manifest" | "already_stored";
+    })
+  | (FileOutcomeBase & {
+      /** Not sent: the next pass tries again. */
+      outcome: "failed";
+      /** The error, after the SDK's retries. */
+      error: string;
+    });
+
+/** A file an upload pass could not send. */
+export interface FailedUpload {
+  /** Its dataset-relative path. */
+  path: string;
+  /** The error, after the SDK's retries (its first line). */
+  error: string;
+}
 
 /** The outcome of an upload pass. Local files are never deleted, whatever happens. */
 export interface UploadSummary {
@@ -28,7 +57,7 @@ export interface UploadSummary {
   /** Files not sent: already sent (the manifest) or already stored with the same digest. */
   skipped: number;
   /** Files that failed, each with its error (after the SDK's retries); the next sync tries them again. */
-  failed: Array<{ path: string; error: string }>;
+  failed: FailedUpload[];
   /** Bytes sent. */
   bytesUploaded: number;
   /** How long the pass took, from the target check to the last file. */
