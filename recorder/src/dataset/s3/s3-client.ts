@@ -29,6 +29,11 @@ export interface S3ConnectionOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Connecting gives up after this long (then the SDK's retries apply). */
+const CONNECTION_TIMEOUT_MS = 10_000;
+/** A request whose socket stays silent this long fails (then the SDK's retries apply). */
+const REQUEST_TIMEOUT_MS = 120_000;
+
 /** An S3 client and where it points (for messages). */
 export interface S3Connection {
   readonly client: S3Client;
@@ -61,6 +66,8 @@ export async function connectS3(options: S3ConnectionOptions = {}): Promise<S3Co
     ...(options.credentials ? { credentials: options.credentials } : {}),
     forcePathStyle: options.forcePathStyle ?? endpoint !== undefined,
     maxAttempts: options.maxAttempts ?? 4,
+    // The SDK waits forever by default: an endpoint that never answers would hold a sync (and an agent's close) with it.
+    requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
   });
   return { client, endpoint };
 }
