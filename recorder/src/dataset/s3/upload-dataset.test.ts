@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { startLocalS3, S3RVER_CREDENTIALS, type LocalS3 } from "../../test-support/s3-server.js";
@@ -85,6 +85,33 @@ describe("uploadDataset", () => {
     const summary = await uploadDataset({ datasetDir: dir, to: `s3://${s3.bucket}/big`, manifestFile: join(temp.dir, "big.ndjson"), connection: connection() });
     assert.equal(summary.uploaded, 2);
     assert.ok((await s3.get(`big/objects/bb/${SHA("b")}.zst`)).equals(big));
+  });
+});
+
+describe("a file that fails", () => {
+  // A failure of one file, not of the target: here its local copy vanishes between the listing and
+  // its upload (as a concurrent clean-up would make it), then comes back.
+  const dataset = join(temp.dir, "one-fails");
+  const events = "events/date=2026-12-05/run-a.parquet";
+  writeDataset(dataset, {
+    "harnessx-dataset.json": FILES["harnessx-dataset.json"],
+    [events]: "events of run a",
+    "runs/date=2026-12-05/run-a.parquet": "run a",
+    "runs/date=2026-12-05/run-b.parquet": "run b",
+  });
+  const manifestFile = join(temp.dir, "one-fails.ndjson");
+
+  test("is reported with its error, the other runs go, its run's runs row waits; the next sync sends both", async () => {
+    const gone = (o: FileOutcome) => o.path === "harnessx-dataset.json" && rmSync(join(dataset, events));
+    const summary = await uploadDataset({ datasetDir: dataset, to: `s3://${s3.bucket}/one-fails`, manifestFile, connection: connection(), concurrency: 1, onFile: gone });
+    assert.deepEqual(summary.failed.map((f) => f.path), [events]);
+    assert.match(summary.failed[0].error, /ENOENT/);
+    assert.equal(summary.stoppedBy, undefined, "one file's failure does not stop the sync");
+    assert.deepEqual(await s3.keys("one-fails/"), ["one-fails/harnessx-dataset.json", "one-fails/runs/date=2026-12-05/run-b.parquet"]);
+    writeDataset(dataset, { [events]: "events of run a" });
+    const again = await uploadDataset({ datasetDir: dataset, to: `s3://${s3.bucket}/one-fails`, manifestFile, connection: connection() });
+    assert.deepEqual([again.uploaded, again.failed.length], [2, 0]);
+    assert.equal((await s3.keys("one-fails/")).length, 4);
   });
 });
 
