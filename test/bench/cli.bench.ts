@@ -10,22 +10,19 @@
  *   CLI_BENCH_STORE=/tmp/store npx tsx test/bench/cli.bench.ts   (keep the generated store and reuse it)
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { zstdCompress, zstdDecompress } from "@harnessx/artifacts";
+import { zstdCompress } from "@harnessx/artifacts";
 import { iterateRunEvents, RollupTally, spanRows, type RecordedEvent, type RunManifest } from "@harnessx/recorder";
 import { report, sized, type BenchRow } from "./support/report.js";
+import { decompressParseFloor, spanIdOf, traceIdOf } from "./support/sealed-runs.js";
 import { runTraceTimed } from "./support/trace-process.js";
 
 const TOTAL = Number(process.env.CLI_BENCH_EVENTS ?? sized(1_000_000, 20_000));
 const SMALL_RUNS = 20;
 const SEGMENT_BYTES = 4 * 1024 * 1024;
 const TOOLS = ["search", "lookup_customer", "read_file", "run_sql", "send_email"];
-
-/** A run's W3C ids as the recorder writes them (hex): its trace id, and a span id per (run, span number). */
-const traceIdOf = (runId: string): string => createHash("sha256").update(runId).digest("hex").slice(0, 32);
-const spanIdOf = (runId: string, n: number): string => `${createHash("sha256").update(runId).digest("hex").slice(0, 6)}${n.toString(16).padStart(10, "0")}`;
 
 /** Events in the recorder's line format: iterations of a model call and two tool calls. */
 function* runEvents(runId: string, count: number, start: number): Generator<string> {
@@ -97,16 +94,6 @@ async function writeRun(store: string, runId: string, count: number, start: numb
   writeFileSync(join(dir, "run.json"), JSON.stringify(manifest, null, 2));
 }
 
-async function floor(runDir: string): Promise<{ seconds: number; events: number }> {
-  const started = process.hrtime.bigint();
-  let events = 0;
-  for (const name of readdirSync(join(runDir, "segments")).filter((n) => n.endsWith(".zst")).sort()) {
-    const text = (await zstdDecompress(readFileSync(join(runDir, "segments", name)))).toString("utf8");
-    for (const line of text.split("\n")) if (line) { JSON.parse(line); events++; }
-  }
-  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, events };
-}
-
 /**
  * The least any `spans` table built at query time costs here: core's one span mapping alone
  * (`spanRows`: trace events, `SpanStream`, rows) over the run's events, read and parsed before
@@ -137,7 +124,7 @@ try {
     console.log(`store: ${TOTAL.toLocaleString("en-US")} events (run_big ${bigEvents.toLocaleString("en-US")} + ${SMALL_RUNS} runs of ${smallEvents}), generated in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
 
-  const base = await floor(join(store, "runs", "run_big"));
+  const base = await decompressParseFloor([join(store, "runs", "run_big")]);
   console.log(`floor: decompress + JSON.parse ${base.events.toLocaleString("en-US")} lines in-process: ${base.seconds.toFixed(2)} s`);
   const mapped = await mappingFloor(join(store, "runs", "run_big"));
   console.log(`floor of a spans table built at query time: core's span mapping alone, ${mapped.spans.toLocaleString("en-US")} spans: ${mapped.seconds.toFixed(2)} s`);

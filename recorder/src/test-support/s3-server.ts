@@ -17,6 +17,8 @@ export interface LocalS3 {
   keys(prefix?: string): Promise<string[]>;
   /** An object's bytes. */
   get(key: string): Promise<Buffer>;
+  /** Stores bytes with one plain PutObject (the SDK alone: no manifest, no digest check). */
+  put(key: string, body: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,7 +29,7 @@ export async function startLocalS3(bucket = "harnessx-test"): Promise<LocalS3> {
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-  const { S3Client, ListObjectsV2Command, GetObjectCommand } = await import("@aws-sdk/client-s3");
+  const { S3Client, ListObjectsV2Command, GetObjectCommand, PutObjectCommand } = await import("@aws-sdk/client-s3");
   const client = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
   return {
     endpoint,
@@ -46,6 +48,9 @@ export async function startLocalS3(bucket = "harnessx-test"): Promise<LocalS3> {
     async get(key) {
       const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return Buffer.from(await object.Body!.transformToByteArray());
+    },
+    async put(key, body) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
     },
     async close() {
       client.destroy();
