@@ -46,11 +46,26 @@ class BackgroundSync {
     return this.pass;
   }
 
-  /** Stops the timer, lets a running pass finish, then runs the last pass if asked. */
+  /**
+   * Stops the timer, lets a running pass finish, then runs the last pass if asked; waits at most
+   * `closeWithinMs` for both, so a target that does not answer never holds the agent's close.
+   */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.pass;
-    if (this.options.onClose) await this.runPass();
+    const last = (async () => {
+      await this.pass;
+      if (this.options.onClose) await this.runPass();
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), this.options.closeWithinMs);
+      timer.unref();
+    });
+    const outcome = await Promise.race([last.then(() => "done" as const), late]);
+    clearTimeout(timer);
+    if (outcome === "late") {
+      this.report(new HarnessError("dataset_sync_slow", `dataset sync to ${this.options.to.url}: the last pass did not finish within ${this.options.closeWithinMs} ms of close; what it did not send goes with the next sync (trace sync)`));
+    }
   }
 
   private report(error: Error): void {

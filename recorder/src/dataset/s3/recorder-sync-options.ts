@@ -1,3 +1,4 @@
+import { ConfigError } from "@harnessx/core";
 import type { S3ConnectionOptions } from "./s3-client.js";
 import { parseS3Target, type S3Target } from "./s3-target.js";
 
@@ -11,6 +12,11 @@ export interface RecorderSyncOptions {
   connection?: S3ConnectionOptions;
   /** One last pass when the agent closes, after the recorder has written everything (so its last runs go too). Default true. */
   onClose?: boolean;
+  /**
+   * How long closing waits for that pass (ms); past it the agent closes and an `ERROR` says so: the
+   * runs not sent go with the next sync (`trace sync`). Default 15,000.
+   */
+  closeWithinMs?: number;
 }
 
 /** The sync options with defaults filled in. */
@@ -19,12 +25,18 @@ export interface ResolvedRecorderSync {
   everyMs: number;
   connection: S3ConnectionOptions | undefined;
   onClose: boolean;
+  closeWithinMs: number;
 }
 
 /** Validates `sync`: undefined stays undefined (no sync, and the AWS SDK is never loaded). */
 export function resolveRecorderSync(sync: RecorderSyncOptions | undefined): ResolvedRecorderSync | undefined {
   if (sync === undefined) return undefined;
-  const everyMs = sync.everyMs ?? 60_000;
-  if (typeof everyMs !== "number" || !(everyMs > 0)) throw new TypeError(`FlightRecorderExtension: sync.everyMs must be a positive number, got ${String(sync.everyMs)}`);
-  return { to: parseS3Target(String(sync.to)), everyMs, connection: sync.connection, onClose: sync.onClose ?? true };
+  const everyMs = positive("everyMs", sync.everyMs ?? 60_000);
+  const closeWithinMs = positive("closeWithinMs", sync.closeWithinMs ?? 15_000);
+  return { to: parseS3Target(String(sync.to)), everyMs, connection: sync.connection, onClose: sync.onClose ?? true, closeWithinMs };
+}
+
+function positive(name: string, value: unknown): number {
+  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw new ConfigError(`FlightRecorderExtension: sync.${name} must be a positive number of milliseconds, got ${String(value)}`);
+  return value;
 }
