@@ -48,7 +48,9 @@ async function writeFleetRun(storeDir: string, r: number, shape: FleetShape): Pr
   let previous: string[] = [];
   for (let i = 1; i <= iterations; i++) {
     const modelSpan = spanIdOf(runId, 3 * i);
-    const calls = [0, 1].map((k) => ({ id: `call_${i}_${k}`, name: FLEET_TOOLS[(r + 3 * i + 5 * k) % FLEET_TOOLS.length], span: spanIdOf(runId, 3 * i + 1 + k) }));
+    // A failed run's last call is to a tool that varies from one failed run to the next.
+    const toolOf = (k: number): string => FLEET_TOOLS[(failed && i === iterations && k === 1 ? Math.floor(r / 20) : r + 3 * i + 5 * k) % FLEET_TOOLS.length];
+    const calls = [0, 1].map((k) => ({ id: `call_${i}_${k}`, name: toolOf(k), span: spanIdOf(runId, 3 * i + 1 + k) }));
     const input = 1200 + 900 * i + (r % 300);
     inputTokens += input;
     outputTokens += 60 + (i % 40);
