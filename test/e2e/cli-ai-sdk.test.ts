@@ -11,6 +11,7 @@ import { OpenTelemetryExtension } from "harnessx";
 import { recordWeatherRun, WEATHER_RUN } from "@harnessx/recorder/test-support";
 import { cliWorkspace } from "@harnessx/cli/test-support";
 import { otlpAttr, readOtlpSpans } from "../support/otlp-lines.js";
+import { runAndCalls, SPAN_ROWS, type SpanRow } from "../support/span-rows.js";
 
 const cli = cliWorkspace("hx-ai-sdk-");
 let okRun: string;
@@ -72,17 +73,9 @@ describe("trace ls of AI SDK runs", () => {
 
 describe("trace query on the spans table", () => {
   test("names, parents and tokens of every span", async () => {
-    const rows = await json<Array<{ span_id: string; parent_span_id: string | null; kind: string; name: string; status: string; input_tokens: number | null; output_tokens: number | null }>>(
-      "query",
-      okRun,
-      "SELECT span_id, parent_span_id, kind, name, status, input_tokens, output_tokens FROM spans ORDER BY start_ts, kind DESC",
-    );
-    const root = rows.find((r) => r.kind === "run")!;
+    const { root, calls: children } = runAndCalls(await json<SpanRow[]>("query", okRun, SPAN_ROWS));
     assert.equal(root.name, "invoke_agent ai-sdk");
-    assert.equal(root.parent_span_id, null);
     assert.deepEqual([root.input_tokens, root.output_tokens], [780, 67]);
-    const children = rows.filter((r) => r !== root);
-    assert.ok(children.every((r) => r.parent_span_id === root.span_id), "every call hangs under the run");
     // Spans that start in the same millisecond (a mock model answers at once) have no order in the table: compare as sets.
     const sorted = <T>(xs: T[]) => xs.map((x) => JSON.stringify(x)).sort();
     assert.deepEqual(sorted(children.map((r) => r.name)), sorted(["chat mock-weather-model", "execute_tool weather", "chat mock-weather-model", "execute_tool weather", "chat mock-weather-model"]));

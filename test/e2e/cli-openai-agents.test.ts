@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { recordAgentsWeatherRun, AGENTS_WEATHER_RUN } from "@harnessx/recorder/test-support";
 import { cliWorkspace } from "@harnessx/cli/test-support";
 import { otlpAttr, readOtlpSpans } from "../support/otlp-lines.js";
+import { runAndCalls, SPAN_ROWS, type SpanRow } from "../support/span-rows.js";
 
 const cli = cliWorkspace("hx-openai-agents-");
 let okRun: string;
@@ -65,17 +66,9 @@ describe("trace summary of an Agents SDK run", () => {
 
 describe("trace query on the spans table", () => {
   test("names, parents and tokens of every span", async () => {
-    const rows = await json<Array<{ span_id: string; parent_span_id: string | null; kind: string; name: string; status: string; input_tokens: number | null; output_tokens: number | null }>>(
-      "query",
-      okRun,
-      "SELECT span_id, parent_span_id, kind, name, status, input_tokens, output_tokens FROM spans ORDER BY start_ts, kind DESC",
-    );
-    const root = rows.find((r) => r.kind === "run")!;
+    const { root, calls: children } = runAndCalls(await json<SpanRow[]>("query", okRun, SPAN_ROWS));
     assert.equal(root.name, "invoke_agent weather-advice");
-    assert.equal(root.parent_span_id, null);
     assert.deepEqual([root.input_tokens, root.output_tokens], [totalInput, totalOutput]);
-    const children = rows.filter((r) => r !== root);
-    assert.ok(children.every((r) => r.parent_span_id === root.span_id), "every call hangs under the run");
     // A handoff starts in the millisecond its model call ends: the calls' order is checked by the recorder's tests, their set here.
     const chat = `chat ${AGENTS_WEATHER_RUN.model}`;
     assert.deepEqual(children.map((r) => r.name).sort(), [chat, chat, chat, chat, "execute_tool transfer_to_writer", "execute_tool weather", "execute_tool weather"]);
