@@ -1,10 +1,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { chownSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FlightRecorderExtension, openSegmentTables, runDirOf } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";
+import { keepSpanCache } from "./span-cache.js";
 
 async function spanRowsOf(store: string, runDir: string): Promise<unknown[]> {
   const tables = await openSegmentTables(store, [runDir], { readOnly: true });
@@ -88,6 +89,30 @@ describe("an ended run's spans are mapped once, then read from the cache", () =>
     } finally {
       process.env.HARNESSX_CACHE_DIR = cache.dir;
       cleanup();
+    }
+  });
+});
+
+describe("the cache is pruned to its size limit, least recently used first", () => {
+  test("a write prunes the oldest files over HARNESSX_CACHE_MAX_MB, and writes close together do not each scan the folder", async () => {
+    const dir = tempDir();
+    const limit = process.env.HARNESSX_CACHE_MAX_MB;
+    process.env.HARNESSX_CACHE_MAX_MB = String(3_000 / (1024 * 1024)); // 3,000 bytes: room for three files
+    try {
+      const old = [1, 2, 3].map((i) => join(dir.dir, `old-${i}.parquet`));
+      old.forEach((file, i) => {
+        writeFileSync(file, Buffer.alloc(1_000));
+        utimesSync(file, new Date(2020, 0, 1 + i), new Date(2020, 0, 1 + i));
+      });
+      const write = (name: string) => keepSpanCache({ file: join(dir.dir, name) }, async (path) => writeFileSync(path, Buffer.alloc(1_000)));
+      assert.equal(await write("new-1.parquet"), true);
+      assert.deepEqual(readdirSync(dir.dir).sort(), ["new-1.parquet", "old-2.parquet", "old-3.parquet"].sort(), "the oldest went to make room");
+      assert.equal(await write("new-2.parquet"), true);
+      assert.equal(readdirSync(dir.dir).length, 4, "the next write, moments later, does not scan the folder again");
+    } finally {
+      if (limit === undefined) delete process.env.HARNESSX_CACHE_MAX_MB;
+      else process.env.HARNESSX_CACHE_MAX_MB = limit;
+      dir.cleanup();
     }
   });
 });

@@ -67,7 +67,7 @@ export async function keepSpanCache(target: SpanCacheTarget, copyTo: (path: stri
     await fs.mkdir(join(target.file, ".."), { recursive: true });
     await copyTo(temp);
     await fs.rename(temp, target.file);
-    await prune(join(target.file, ".."));
+    await pruneNowAndThen(join(target.file, ".."));
     return await fs.access(target.file).then(() => true, () => false);
   } catch {
     // Only a cache: the rows were mapped and are in the table either way.
@@ -75,6 +75,20 @@ export async function keepSpanCache(target: SpanCacheTarget, copyTo: (path: stri
   } finally {
     await fs.rm(temp, { force: true }).catch(() => undefined);
   }
+}
+
+/** When each cache folder was last pruned in this process. */
+const lastPruned = new Map<string, number>();
+/** A folder is pruned at most this often: pruning stats every file, and an export writes a file per run. */
+const PRUNE_EVERY_MS = 10_000;
+
+/** Prunes the folder unless this process did within `PRUNE_EVERY_MS` (the first write always prunes). */
+async function pruneNowAndThen(dir: string): Promise<void> {
+  const now = performance.now();
+  const last = lastPruned.get(dir);
+  if (last !== undefined && now - last < PRUNE_EVERY_MS) return;
+  lastPruned.set(dir, now);
+  await prune(dir);
 }
 
 /** Removes the least recently used files while the folder holds more than the limit. */
