@@ -2,8 +2,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { readRun, recover, RecordingStore, RunStillActiveError, type RetainPolicy, type RunManifest } from "../index.js";
+import { basename, join } from "node:path";
+import { listSegments, readRun, recover, RecordingStore, RunStillActiveError, type RetainPolicy, type RunManifest } from "../index.js";
 import { tempDir } from "../../../test/support/system.js";
 
 const child = new URL("../test-support/recording-child.ts", import.meta.url).pathname;
@@ -36,10 +36,10 @@ describe("a run killed with SIGKILL keeps what was written and is recovered as c
       const runDir = listing.dir;
       // Simulate the torn line a kill mid-write leaves (in the active segment, or a fresh one
       // when the kill came just after a seal).
-      const names = readdirSync(join(runDir, "segments")).sort();
-      const plain = names.filter((n) => n.endsWith(".ndjson"));
-      const lastIndex = Math.max(...names.map((n) => Number(n.slice(0, 6))));
-      const active = plain[plain.length - 1] ?? `${String(lastIndex + 1).padStart(6, "0")}.ndjson`;
+      // The reader's view decides: a plain file the kill left beside its finished seal is not read.
+      const segments = await listSegments(runDir);
+      const newest = segments[segments.length - 1];
+      const active = newest.sealed ? `${String(newest.index + 1).padStart(6, "0")}.ndjson` : basename(newest.path);
       appendFileSync(join(runDir, "segments", active), '{"v":1,"seq":999999999,"kind":"tor');
       const before = await readRun(runDir);
       assert.ok(before.tornBytes > 0, "torn last line cut");

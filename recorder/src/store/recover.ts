@@ -7,7 +7,7 @@ import { lockPathOf, runManifestPathOf } from "../format/layout.js";
 import { emptySummary } from "../recording/run-recording.js";
 import { sealSegment, writeAtomically } from "../recording/seal.js";
 import { ArtifactStore } from "@harnessx/artifacts";
-import { readRun } from "./read-run.js";
+import { readRun, type SegmentFile } from "./read-run.js";
 import { referencedArtifacts } from "./references.js";
 import { readRunManifest } from "./run-manifest.js";
 import { isErrorEvent } from "../format/error-events.js";
@@ -122,6 +122,7 @@ export async function recover(runDir: string): Promise<RecoverResult> {
   await fs.mkdir(join(runDir, "segments"), { recursive: true });
   await fs.writeFile(recoveryPath, JSON.stringify(recovered) + "\n");
   for (const segment of [...plain, { path: recoveryPath }]) await sealSegment(segment.path);
+  await removeSupersededPlainFiles(read.segments);
   manifest.status = previousStatus === "running" ? "crashed" : previousStatus;
   manifest.endedAt ??= last?.ts ?? manifest.startedAt;
   manifest.summary = summarize([...read.events, recovered]);
@@ -158,3 +159,13 @@ export async function reductionPending(runDir: string, run: RunManifest): Promis
 }
 
 const exists = (path: string): Promise<boolean> => fs.access(path).then(() => true, () => false);
+
+/**
+ * A kill between a seal's rename and the plain file's removal leaves both: the verified seal is
+ * what every reader takes, so the plain copy is only clutter (and would look unsealed).
+ */
+async function removeSupersededPlainFiles(segments: SegmentFile[]): Promise<void> {
+  for (const segment of segments) {
+    if (segment.sealed && segment.info) await fs.rm(segment.path.replace(/\.zst$/, ""), { force: true });
+  }
+}

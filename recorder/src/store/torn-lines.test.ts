@@ -1,6 +1,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { readRun, recover } from "../index.js";
+import { writeSealed } from "../recording/seal.js";
 import { eventLine, writeHandMadeRun } from "../test-support/hand-made-run.js";
 import { tempDir } from "../../../test/support/system.js";
 
@@ -36,6 +39,25 @@ describe("torn bytes are counted on the bytes, not on decoded text", () => {
       const read = await readRun(runDir);
       assert.equal(read.tornBytes, tail.length);
       assert.equal(read.events.length, 1);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe("a kill between a seal and the removal of its plain file", () => {
+  test("the seal is read once, and recover removes the plain copy it left", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const first = eventLine("run_seal", 1, "agent_start") + eventLine("run_seal", 2, "custom");
+      const runDir = writeHandMadeRun(dir, "run_seal", [first, eventLine("run_seal", 3, "custom")]);
+      const firstPlain = join(runDir, "segments", "000001.ndjson");
+      await writeSealed(firstPlain, readFileSync(firstPlain));
+      assert.deepEqual((await readRun(runDir)).events.map((e) => e.seq), [1, 2, 3], "segment 1 read from its seal, not twice");
+      const result = await recover(runDir);
+      assert.equal(result.status, "crashed");
+      assert.deepEqual(readdirSync(join(runDir, "segments")).filter((n) => n.endsWith(".ndjson")), [], "no plain file left");
+      assert.deepEqual((await readRun(runDir)).events.map((e) => e.seq), [1, 2, 3, 4]);
     } finally {
       cleanup();
     }
