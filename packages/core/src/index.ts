@@ -7,6 +7,12 @@ export { HostedModelCall, HostedToolCall, type HostedToolEnd } from "./external/
 export { Pricer, type PricingOptions } from "./cost/pricer.js";
 export { budgetExtension, type BudgetOptions } from "./budgets/budget-extension.js";
 export type { RunLimit, RunLimitVerdict, RunProgress } from "./budgets/run-limit.js";
+export type { DurableStore, DurableOptions, Durability, InterruptedCallAction } from "./durable/durable-store.js";
+export { FileDurableStore, MAX_JOURNAL_BYTES } from "./durable/file-durable-store.js";
+export { ResumeError, type ResumeProblem } from "./durable/resume-error.js";
+export { readResumePoint, parseJournal, type ResumePoint } from "./durable/read-journal.js";
+export type * from "./durable/journal-entry.js";
+export { idempotencyKeyOf } from "./tools/idempotency.js";
 export { addCost, modelPriceProblem, type CallCost, type ModelPrice, type RunCost } from "./cost/call-cost.js";
 export type { RunResult, RunUsage, RunStatus, RunEvent, RunOptions, PendingApproval, ApprovalDecision } from "./engine/run-types.js";
 export type { RunStream } from "./engine/run-stream.js";

@@ -1,7 +1,9 @@
 /** A run's working time: runs while the run works, stands still while it waits for approval. */
 export class WorkClock {
-  private worked = 0;
   private since: number | undefined;
+
+  /** `workedMs`: time already worked (a durable run resumed in a new process goes on from it). */
+  constructor(private worked = 0) {}
 
   start(): void {
     this.since ??= performance.now();

@@ -4,6 +4,7 @@ import type { PermissionManager } from "../permissions/permission-manager.js";
 import type { RedactionOptions } from "../redact/rules.js";
 import type { Tool } from "../tools/tool.js";
 import type { ConfigOptions } from "./config.js";
+import type { DurableOptions } from "../durable/durable-store.js";
 
 /** What `new Agent(options)` takes: the provider, settings (each with a default), and the parts to start with. */
 export interface AgentOptions extends ConfigOptions {
@@ -22,4 +23,10 @@ export interface AgentOptions extends ConfigOptions {
   permissions?: PermissionManager;
   /** Id of the session, kept in traces and saved sessions. Default: a generated `session_…` id. */
   sessionId?: string;
+  /**
+   * Makes runs durable: each phase boundary (model reply, tool start and raw outcome, approvals,
+   * a snapshot at the top of each step) is committed to `store` before the run goes on, so
+   * `agent.resume(runId)` can continue a run whose process died. Default: off.
+   */
+  durable?: DurableOptions;
 }

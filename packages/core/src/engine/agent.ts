@@ -35,6 +35,10 @@ import { CommandRegistry, type CommandInfo } from "../commands/command-registry.
 import { TemplateRegistry, type PromptTemplates } from "../templates/template-registry.js";
 import { MessageTypeRegistry } from "../messages/message-types.js";
 import { WriteQueue } from "../tools/write-queue.js";
+import { TurnGate } from "./turn-gate.js";
+import type { DurableStore } from "../durable/durable-store.js";
+import { checkDurable } from "../durable/check-durable.js";
+import { restoreRun } from "../durable/restore-run.js";
 
 export type { AgentOptions } from "./agent-options.js";
 
@@ -79,9 +83,7 @@ export class Agent implements AsyncDisposable {
   private readonly todos: { current: TodoItem[] } = { current: [] };
   private readonly extensions: ExtensionHost;
   private readonly services: EngineServices;
-  private active: Promise<RunResult> | undefined;
-  private waiting: RunLoop | undefined;
-  private closed = false;
+  private readonly gate = new TurnGate();
 
   constructor(options: AgentOptions) {
     if (!options?.provider) throw new HarnessError("no_provider", "Agent needs a provider (e.g. new ScriptedProvider(steps) or new OpenAIProvider())");
@@ -154,6 +156,7 @@ export class Agent implements AsyncDisposable {
       todos: this.todos,
       writes: new WriteQueue(),
       pricer: new Pricer({ prices: this.config.prices, ...(this.config.priceFile !== undefined ? { priceFile: this.config.priceFile } : {}) }),
+      ...(options.durable ? { durable: { options: checkDurable(options.durable), redactor: this.redactor } } : {}),
       runAttributes: () => (this.runAttributes.size === 0 ? undefined : Object.assign({}, ...this.runAttributes.list().map((e) => e.value))),
     };
     engineParts.set(this, this.services);
@@ -193,58 +196,47 @@ export class Agent implements AsyncDisposable {
     return makeRunStream(sink, this.startRun(input, sink, options));
   }
 
-  /** Continues a run that ended `awaiting_approval`, with a decision for every pending call. */
-  resume(decisions: Record<string, ApprovalDecision>, options: RunOptions = {}): Promise<RunResult> {
-    return this.resumeWith(decisions, NO_SINK, options);
+  /**
+   * Continues a run: one that ended `awaiting_approval`, given a decision for every pending call;
+   * or, given a run id, a durable run rebuilt from its journal (`AgentOptions.durable`), usually
+   * in a new process after the one running it died. The rebuilt run keeps its id and trace and
+   * goes on from its last committed phase: committed model replies and tool results are not
+   * asked for again. Rejects with `ResumeError` when the run cannot be resumed.
+   */
+  resume(target: Record<string, ApprovalDecision> | string, options: RunOptions = {}): Promise<RunResult> {
+    return this.resumeWith(target, NO_SINK, options);
   }
 
   /** Like `resume`, yielding events as `runStream` does. */
-  resumeStream(decisions: Record<string, ApprovalDecision>, options: RunOptions = {}): RunStream {
+  resumeStream(target: Record<string, ApprovalDecision> | string, options: RunOptions = {}): RunStream {
     const sink = new StreamSink();
-    return makeRunStream(sink, this.resumeWith(decisions, sink, options));
+    return makeRunStream(sink, this.resumeWith(target, sink, options));
+  }
+
+  /**
+   * Builds an agent journaling to `store` and resumes `runId` with it: `agent.resume(runId)` for a
+   * process that only has to finish a crashed run. Close the agent when done.
+   */
+  static async resumeRun(store: DurableStore, runId: string, options: AgentOptions, runOptions: RunOptions = {}): Promise<{ agent: Agent; result: RunResult }> {
+    const agent = new Agent({ ...options, durable: { ...options.durable, store } });
+    return { agent, result: await agent.resume(runId, runOptions) };
   }
 
   private startRun(input: string, sink: RunSink, options: RunOptions): Promise<RunResult> {
-    const busy = this.busyError();
-    if (busy) return Promise.reject(busy);
-    if (this.waiting) {
-      return Promise.reject(new HarnessError("awaiting_approval", `run ${this.waiting.runId} is waiting for approval; call resume() with a decision for each pending call first`));
-    }
-    if (typeof input !== "string") return Promise.reject(new TypeError("run(input) needs a string"));
-    const loop = new RunLoop(this.services, newId("run"), input);
-    return this.track(loop, loop.start(sink, options.signal));
-  }
-
-  private resumeWith(decisions: Record<string, ApprovalDecision>, sink: RunSink, options: RunOptions): Promise<RunResult> {
-    const busy = this.busyError();
-    if (busy) return Promise.reject(busy);
-    const loop = this.waiting;
-    if (!loop) return Promise.reject(new HarnessError("not_awaiting_approval", "there is no run waiting for approval"));
-    const resumed = loop.resume(decisions, sink, options.signal);
-    this.waiting = undefined;
-    return this.track(loop, resumed.catch((err) => {
-      this.waiting = loop;
-      throw err;
-    }));
-  }
-
-  private busyError(): HarnessError | undefined {
-    if (this.closed) return new HarnessError("agent_closed", "this agent is closed");
-    if (this.active) return new HarnessError("agent_busy", "this agent is already running a turn; await it first (one turn at a time)");
-    return undefined;
-  }
-
-  private track(loop: RunLoop, run: Promise<RunResult>): Promise<RunResult> {
-    const tracked = run.then((result) => {
-      if (result.status === "awaiting_approval") this.waiting = loop;
-      return result;
+    return this.gate.begin(async () => {
+      if (typeof input !== "string") throw new TypeError("run(input) needs a string");
+      const loop = new RunLoop(this.services, newId("run"), input);
+      return { loop, run: loop.start(sink, options.signal) };
     });
-    this.active = tracked;
-    const clear = () => {
-      this.active = undefined;
-    };
-    tracked.then(clear, clear);
-    return tracked;
+  }
+
+  private resumeWith(target: Record<string, ApprovalDecision> | string, sink: RunSink, options: RunOptions): Promise<RunResult> {
+    if (typeof target !== "string") return this.gate.continueWaiting((loop) => loop.resume(target, sink, options.signal));
+    return this.gate.begin(async () => {
+      const { input, restored } = await restoreRun(this.services.durable, this.sessionId, target, (state) => this.restore(state));
+      const loop = new RunLoop(this.services, target, input, restored);
+      return { loop, run: loop.start(sink, options.signal) };
+    });
   }
 
   private async updateTodos(todos: TodoItem[]): Promise<void> {
@@ -273,7 +265,11 @@ export class Agent implements AsyncDisposable {
 
   /** Restores saved state into this agent; refuses a wrong format, version or shape with a clear error. */
   async loadSession(state: unknown): Promise<void> {
-    if (this.active) throw new HarnessError("agent_busy", "cannot load a session while a turn is running");
+    if (this.gate.busy) throw new HarnessError("agent_busy", "cannot load a session while a turn is running");
+    await this.restore(state);
+  }
+
+  private async restore(state: unknown): Promise<void> {
     const session = readSessionState(state);
     await this.extensions.loadStates(session.extensions);
     this.memory.replace(session.messages);
@@ -282,10 +278,9 @@ export class Agent implements AsyncDisposable {
 
   /** Runs every extension teardown (reverse install order); throws one AggregateError of the failures. */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.active?.catch(() => {});
+    if (!(await this.gate.close())) return;
     await this.extensions.teardown();
+    await this.services.durable?.options.store.close();
   }
 
   /** Same as `close()`, for `await using agent = new Agent(...)`. */

@@ -16,6 +16,8 @@ export interface ModelCallInput {
   sink: RunSink;
   /** Called with every raw reply's usage, discarded replies included. */
   onUsage: (usage: Usage, cost: CallCost) => void;
+  /** Called with the raw reply before response middleware (a durable run commits it there). */
+  onRawReply?: (response: ProviderResponse, cost: CallCost) => Promise<void>;
 }
 
 /**
@@ -74,12 +76,19 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     durationMs: performance.now() - started,
   });
   if (responded) await responded;
+  await input.onRawReply?.(raw, cost);
+  // Deltas held back while middleware transforms replies: what streams is the processed text.
+  return processReply(services, raw, input.sink, stream && middleware.transformsResponses());
+}
+
+/** `afterLlmCall` on a raw reply (a fresh one, or one a resumed durable run took from its journal); `pushText` streams the processed text. */
+export async function processReply(services: EngineServices, raw: ProviderResponse, sink: RunSink, pushText: boolean): Promise<ProviderResponse> {
+  const { middleware } = services;
   const processed = middleware.has("afterLlmCall") ? await middleware.afterLlmCall(raw) : raw;
-  if (stream && middleware.transformsResponses()) {
-    // Deltas were held back; what streams is the processed text.
+  if (pushText) {
     for (const block of processed.content) {
-      if (block.type === "reasoning") input.sink.push({ type: "reasoning_delta", text: block.text });
-      if (block.type === "text") input.sink.push({ type: "text_delta", text: block.text });
+      if (block.type === "reasoning") sink.push({ type: "reasoning_delta", text: block.text });
+      if (block.type === "text") sink.push({ type: "text_delta", text: block.text });
     }
   }
   return processed;

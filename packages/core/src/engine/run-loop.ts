@@ -1,12 +1,13 @@
-import { CancelledError, ExtensionError, HarnessError, ProviderError, RunError, toError } from "../errors.js";
+import { CancelledError, ExtensionError, HarnessError, RunError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { RecoveryReason } from "../hooks/payloads.js";
-import type { AssistantMessage, ToolCallBlock, ToolResultBlock, Usage } from "../types/content.js";
+import type { AssistantMessage, ToolCallBlock, ToolResultBlock } from "../types/content.js";
+import { DurableRun } from "../durable/durable-run.js";
+import { decideFromJournal, newCounters, type RestoredRun } from "../durable/restored-run.js";
+import type { RunCounters } from "../durable/journal-entry.js";
 import type { ProviderResponse, StopReason } from "../types/provider.js";
-import { condenseHistory, shrinkHistory } from "./condense.js";
-import { addUsage, textOf } from "./content.js";
-import { addCost, type RunCost } from "../cost/call-cost.js";
-import { callModel } from "./model-call.js";
+import { textOf } from "./content.js";
+import { callModelWithRecovery, type ModelStep } from "./model-step.js";
 import { recoveryFor, type ReplyRecovery, type ReplyView } from "./recoveries.js";
 import { RepetitionGuard } from "./repetition.js";
 import { beginRun } from "./run-start.js";
@@ -21,29 +22,22 @@ import { applyDecisions, executePlanned, pendingOf, planCalls, type SuspendedTur
 
 /** One run of the model/tool loop, from a user message to a terminal result or an approval wait. */
 export class RunLoop {
-  private readonly usage: Usage = { inputTokens: 0, outputTokens: 0 };
-  private readonly cost: RunCost = { usd: null, unpricedCalls: 0 };
-  private modelCalls = 0;
-  private toolCalls = 0;
-  private readonly clock = new WorkClock();
-  private iteration = 0;
-  private readonly textParts: string[] = [];
-  private readonly recoveries = new Map<RecoveryReason, number>();
-  private replyBudget: number;
-  /** Why the model was told to answer without tools (set once the final call is due). */
-  private finalCall: string | undefined;
-  /** The last non-blank text the model wrote in this run, kept for a run that ends without an answer. */
-  private lastText = "";
+  /** Counts, budgets and text of the run: what a durable run's snapshots save (`finalCall`: why the model must answer without tools). */
+  private readonly c: RunCounters;
+  private readonly clock: WorkClock;
   private suspended: SuspendedTurn | undefined;
   private readonly repetition: RepetitionGuard | undefined;
   private signal: AbortSignal | undefined;
   private sink!: RunSink;
   private runSpan: SpanContext | undefined;
+  private readonly durable: DurableRun | undefined;
 
-  constructor(private readonly services: EngineServices, readonly runId: string, readonly input: string) {
-    this.replyBudget = services.config.maxTokens;
+  constructor(private readonly services: EngineServices, readonly runId: string, readonly input: string, private readonly restored?: RestoredRun) {
+    this.c = restored ? structuredClone(restored.counters) : newCounters(services.config.maxTokens);
+    this.clock = new WorkClock(this.c.elapsedMs);
     const rep = services.config.repetition;
     this.repetition = rep ? new RepetitionGuard(rep.threshold) : undefined;
+    this.durable = services.durable ? new DurableRun(services, services.durable, runId) : undefined;
   }
 
   get awaitingApproval(): boolean {
@@ -52,13 +46,14 @@ export class RunLoop {
 
   /** Runs the turn inside the run's span scope: every event of the run, however deep, belongs to it. */
   start(sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
-    this.runSpan = this.services.spans.open("agent", this.services.config.name, this.runId);
-    return inScope({ runId: this.runId, span: this.runSpan }, () => this.startInScope(sink, signal));
+    this.runSpan = this.restored?.span ?? this.services.spans.open("agent", this.services.config.name, this.runId);
+    return inScope({ runId: this.runId, span: this.runSpan }, () => (this.restored ? this.continueInScope(this.restored, sink, signal) : this.startInScope(sink, signal)));
   }
 
   private async startInScope(sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
     this.bind(sink, signal);
     await this.started(false);
+    this.durable?.begin(this.input, this.runSpan!);
     try {
       // A command that only acted ends the turn here: nothing goes to the model.
       if (!(await beginRun(this.services, this.input))) return await this.finish("completed");
@@ -82,6 +77,7 @@ export class RunLoop {
     this.suspended = undefined;
     await this.started(true);
     try {
+      await this.durable?.decided(this.c.iteration, decisions);
       const toRun = decided.filter((p) => !suspended.done.has(p.call.id));
       const more = await executePlanned(this.services, toRun, this.phaseContext());
       for (const [id, r] of more) suspended.done.set(id, r);
@@ -93,34 +89,59 @@ export class RunLoop {
     }
   }
 
+  /** A durable run rebuilt from its journal in this process: it goes on from its last committed phase. */
+  private async continueInScope(restored: RestoredRun, sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
+    this.bind(sink, signal);
+    const replay = this.durable!.restored(restored.after, this.services.memory.length);
+    await this.started(true);
+    await this.recover("resumed", null, replay.report(`checkpoint of step ${this.c.iteration + 1}`));
+    try {
+      return await this.loop();
+    } catch (err) {
+      return this.fail(err);
+    }
+  }
+
   private started(resumed: boolean): Promise<void> | undefined {
     const attributes = this.services.runAttributes();
-    return fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed, ...(attributes ? { attributes } : {}) });
+    const durable = this.durable ? { durable: true, ...(this.restored ? { restored: true } : {}) } : {};
+    return fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed, ...durable, ...(attributes ? { attributes } : {}) });
   }
 
   private bind(sink: RunSink, signal: AbortSignal | undefined): void {
     this.clock.start();
     this.sink = sink;
     this.signal = signal;
+    this.durable?.bind(sink);
   }
 
   private phaseContext() {
-    return { runId: this.runId, signal: this.signal, sink: this.sink };
+    return { runId: this.runId, signal: this.signal, sink: this.sink, durable: this.durable?.toolPhase(this.c.iteration) };
+  }
+
+  private modelStep(): ModelStep {
+    return { counters: this.c, durable: this.durable, sink: this.sink, signal: this.signal, made: (reason) => this.made(reason), recover: (reason, budget) => this.recover(reason, budget) };
+  }
+
+  /** The counters as a snapshot saves them. */
+  private counters(): RunCounters {
+    return { ...structuredClone(this.c), elapsedMs: this.clock.elapsedMs };
   }
 
   private async loop(): Promise<RunResult> {
     for (;;) {
+      await this.durable?.stepStart(this.counters());
       if (this.signal?.aborted) throw new CancelledError();
-      if (!this.finalCall) await this.checkLimits();
-      this.iteration++;
+      if (!this.c.finalCall) await this.checkLimits();
+      this.c.iteration++;
       // Hooks answer undefined when no observer is async: awaiting that would still cost a promise
       // (and an async-context hop) per event on the engine's path, so only a promise is awaited.
-      const started = fire(this.services, HookEvent.LOOP_ITERATION_START, { iteration: this.iteration });
+      const started = fire(this.services, HookEvent.LOOP_ITERATION_START, { iteration: this.c.iteration });
       if (started) await started;
-      const response = await this.callModelWithRecovery();
+      const response = await callModelWithRecovery(this.services, this.modelStep());
       const calls = response.content.filter((b): b is ToolCallBlock => b.type === "tool_call");
       const text = textOf(response.content);
-      if (text.trim() !== "") this.lastText = text;
+      if (text.trim() !== "") this.c.lastText = text;
 
       const reply = this.view(response.stopReason, calls, text);
       const recovery = recoveryFor(reply, (reason) => this.made(reason));
@@ -129,14 +150,15 @@ export class RunLoop {
         await this.recoverFrom(recovery, reply);
         continue;
       }
-      if (calls.length === 0 || this.finalCall) {
-        if (this.finalCall && text.trim() === "") return this.noFinalAnswer(calls.length);
-        this.textParts.push(text);
+      if (calls.length === 0 || this.c.finalCall) {
+        if (this.c.finalCall && text.trim() === "") return this.noFinalAnswer(calls.length);
+        this.c.textParts.push(text);
         await this.endIteration(0);
         return this.finish("completed");
       }
 
-      const planned = await planCalls(this.services, calls, this.phaseContext());
+      const asked = await planCalls(this.services, calls, this.phaseContext());
+      const planned = this.durable ? decideFromJournal(this.durable, asked, this.c.iteration) : asked;
       const done = await executePlanned(this.services, planned.filter((p) => !p.needsApproval), this.phaseContext());
       const pending = pendingOf(planned);
       if (pending.length > 0) {
@@ -150,30 +172,31 @@ export class RunLoop {
 
   /** Makes the next call the last, without tools, when the step limit or a run limit is reached. */
   private async checkLimits(): Promise<void> {
-    const progress = { runId: this.runId, modelCalls: this.modelCalls, toolCalls: this.toolCalls, usage: { ...this.usage, cost: { ...this.cost } }, elapsedMs: this.clock.elapsedMs };
-    const due = finalCallDue(this.services, this.iteration, progress);
+    const { modelCalls, toolCalls, usage, cost, iteration } = this.c;
+    const progress = { runId: this.runId, modelCalls, toolCalls, usage: { ...usage, cost: { ...cost } }, elapsedMs: this.clock.elapsedMs };
+    const due = finalCallDue(this.services, iteration, progress);
     if (!due) return;
-    this.finalCall = due.why;
+    this.c.finalCall = due.why;
     await this.recover(due.reason, null, due.detail);
     this.tell(due.nudge);
   }
 
   private view(stopReason: StopReason, calls: readonly ToolCallBlock[], text: string): ReplyView {
     const open = this.services.todos.current.filter((t) => t.status !== "completed").length;
-    return { stopReason, calls, text, finalCall: this.finalCall !== undefined, openTodos: open, replyBudget: this.replyBudget, maxReplyTokens: this.services.config.maxReplyTokens };
+    return { stopReason, calls, text, finalCall: this.c.finalCall !== undefined, openTodos: open, replyBudget: this.c.replyBudget, maxReplyTokens: this.services.config.maxReplyTokens };
   }
 
   /** Keeps the reply in the history; the final call's reply without the tool calls it was told not to make. */
   private store(response: ProviderResponse): void {
-    const content = this.finalCall ? response.content.filter((b) => b.type !== "tool_call") : response.content;
+    const content = this.c.finalCall ? response.content.filter((b) => b.type !== "tool_call") : response.content;
     if (content.length > 0) this.services.memory.push({ role: "assistant", content } satisfies AssistantMessage);
   }
 
   /** Makes a reply recovery: the run goes on with one more model call. */
   private async recoverFrom(recovery: ReplyRecovery, reply: ReplyView): Promise<void> {
-    if (recovery.keepText) this.textParts.push(reply.text);
-    if (recovery.replyBudget) this.replyBudget = recovery.replyBudget(reply);
-    await this.recover(recovery.reason, recovery.replyBudget ? this.replyBudget : null);
+    if (recovery.keepText) this.c.textParts.push(reply.text);
+    if (recovery.replyBudget) this.c.replyBudget = recovery.replyBudget(reply);
+    await this.recover(recovery.reason, recovery.replyBudget ? this.c.replyBudget : null);
     if (recovery.nudge) this.tell(recovery.nudge(reply));
     await this.endIteration(0);
   }
@@ -184,13 +207,13 @@ export class RunLoop {
   }
 
   private async afterToolTurn(calls: readonly ToolCallBlock[]): Promise<void> {
-    this.toolCalls += calls.length;
+    this.c.toolCalls += calls.length;
     const ended = this.endIteration(calls.length);
     if (ended) await ended;
     const found = this.repetition?.observe(calls);
-    if (found && !this.finalCall) {
+    if (found && !this.c.finalCall) {
       await fire(this.services, HookEvent.REPETITION, found);
-      this.finalCall = `it repeated the same tool calls ${found.laps} times`;
+      this.c.finalCall = `it repeated the same tool calls ${found.laps} times`;
       this.tell(`You have repeated the same tool calls ${found.laps} times. Stop calling tools and answer with what you have.`);
     }
   }
@@ -199,9 +222,9 @@ export class RunLoop {
   private async noFinalAnswer(toolCalls: number): Promise<never> {
     await this.recover("no_final_answer", null);
     await this.endIteration(0);
-    if (this.textParts.join("").trim() === "") this.textParts.push(this.lastText);
+    if (this.c.textParts.join("").trim() === "") this.c.textParts.push(this.c.lastText);
     const asked = toolCalls > 0 ? `asked for ${toolCalls} more tool call(s)` : "gave an empty reply";
-    throw new RunError("no_final_answer", `the model ${asked} instead of answering after it was told to stop calling tools (${this.finalCall}); result.text holds the last text it wrote`);
+    throw new RunError("no_final_answer", `the model ${asked} instead of answering after it was told to stop calling tools (${this.c.finalCall}); result.text holds the last text it wrote`);
   }
 
   private pushResults(blocks: readonly ToolCallBlock[], done: Map<string, ToolResultBlock>): void {
@@ -210,65 +233,32 @@ export class RunLoop {
   }
 
   private endIteration(toolCalls: number): Promise<void> | undefined {
-    return fire(this.services, HookEvent.LOOP_ITERATION_END, { iteration: this.iteration, toolCalls });
-  }
-
-  /** Calls the model; condenses first when over budget, and again on a context-overflow refusal. */
-  private async callModelWithRecovery(): Promise<ProviderResponse> {
-    const { config, memory } = this.services;
-    if (config.condense && memory.estimatedTokens > config.contextBudgetTokens) await condenseHistory(this.services, "budget");
-    for (;;) {
-      try {
-        this.modelCalls++;
-        return await callModel(this.services, {
-          tools: this.finalCall ? [] : this.services.tools.definitions(),
-          maxTokens: this.replyBudget,
-          signal: this.signal,
-          sink: this.sink,
-          onUsage: (u, cost) => {
-            addUsage(this.usage, u);
-            addCost(this.cost, cost);
-          },
-        });
-      } catch (err) {
-        if (err instanceof ProviderError && err.kind === "reply_limit" && err.limit && err.limit < this.replyBudget && this.made("reply_limit") < 2) {
-          this.replyBudget = err.limit;
-          await this.recover("reply_limit", err.limit);
-          continue;
-        }
-        if (!(err instanceof ProviderError) || err.kind !== "context_overflow" || this.made("context_overflow") + this.made("context_overflow_spill") >= 3) throw err;
-        if (await condenseHistory(this.services, "overflow")) {
-          await this.recover("context_overflow", null);
-        } else if (shrinkHistory(this.services)) {
-          await this.recover("context_overflow_spill", null);
-        } else {
-          throw err;
-        }
-      }
-    }
+    return fire(this.services, HookEvent.LOOP_ITERATION_END, { iteration: this.c.iteration, toolCalls });
   }
 
   /** Recoveries of `reason` made so far in the run. */
   private made(reason: RecoveryReason): number {
-    return this.recoveries.get(reason) ?? 0;
+    return this.c.recoveries[reason] ?? 0;
   }
 
   /** Counts one more recovery of `reason` and reports it (RECOVERY). */
   private recover(reason: RecoveryReason, replyBudget: number | null, detail?: string): Promise<void> | undefined {
     const attempt = this.made(reason) + 1;
-    this.recoveries.set(reason, attempt);
+    this.c.recoveries[reason] = attempt;
     return fire(this.services, HookEvent.RECOVERY, { reason, attempt, replyBudget, ...(detail !== undefined ? { detail } : {}) });
   }
 
   private result(status: RunStatus, error?: HarnessError, pending: PendingApproval[] = []): RunResult {
-    return { status, text: this.textParts.join(""), ...(error ? { error } : {}), pending, usage: { ...this.usage, cost: { ...this.cost } }, runId: this.runId, modelCalls: this.modelCalls };
+    const { textParts, usage, cost, modelCalls } = this.c;
+    return { status, text: textParts.join(""), ...(error ? { error } : {}), pending, usage: { ...usage, cost: { ...cost } }, runId: this.runId, modelCalls };
   }
 
   private async pause(pending: PendingApproval[]): Promise<RunResult> {
     this.clock.pause();
     const result = this.result("awaiting_approval", undefined, pending);
     // Not terminal (no AGENT_END), but observers such as recorders need to know the run now waits.
-    await fire(this.services, HookEvent.CHECKPOINT, { sessionId: this.services.info.sessionId, runId: this.runId, status: "awaiting_approval", phase: "approval_wait" });
+    if (this.durable) await this.durable.waiting(this.c.iteration, pending.map((p) => p.id));
+    else await fire(this.services, HookEvent.CHECKPOINT, { sessionId: this.services.info.sessionId, runId: this.runId, status: "awaiting_approval", phase: "approval_wait" });
     this.sink.push({ type: "result", result });
     return result;
   }
@@ -282,6 +272,7 @@ export class RunLoop {
         return this.fail(err);
       }
     }
+    if (status !== "awaiting_approval") await this.durable?.end(status);
     await fire(this.services, HookEvent.AGENT_END, { result });
     await this.services.extensions.turnComplete(result);
     this.sink.push({ type: "result", result });

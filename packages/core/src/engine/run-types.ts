@@ -3,6 +3,7 @@ import type { RunCost } from "../cost/call-cost.js";
 import type { ToolCall, ToolResult, Usage } from "../types/content.js";
 import type { StreamEvent } from "../types/provider.js";
 import type { TodoItem } from "../tools/todos.js";
+import type { DurablePhase } from "../durable/journal-entry.js";
 
 /** How a run ended: a final answer, an error (see `error`), an abort through `signal`, or a pause until `resume` decides the `pending` calls. */
 export type RunStatus = "completed" | "failed" | "cancelled" | "awaiting_approval";
@@ -76,6 +77,12 @@ export type RunEvent =
       on: "retry";
       /** Seconds waited so far in this backoff (0 on the first event). */
       seconds: number;
+    }
+  | {
+      /** A durable run committed a phase boundary (`AgentOptions.durable`); `CHECKPOINT` fires with it. */
+      type: "checkpoint";
+      /** The phase committed. */
+      phase: DurablePhase;
     }
   | {
       /** The model rewrote its task list with `write_todos`. */

@@ -20,6 +20,7 @@ import type { CommandRegistry } from "../commands/command-registry.js";
 import type { MessageTypeRegistry } from "../messages/message-types.js";
 import type { Pricer } from "../cost/pricer.js";
 import type { RunLimit } from "../budgets/run-limit.js";
+import type { DurableServices } from "../durable/durable-store.js";
 
 /** Everything one run works with; built by the Agent. */
 export interface EngineServices {
@@ -45,6 +46,8 @@ export interface EngineServices {
   pricer: Pricer;
   /** Serializes calls whose declared `writes` overlap. */
   writes: WriteQueue;
+  /** Set when runs are durable (`AgentOptions.durable`): where and how they commit. */
+  durable?: DurableServices;
   /** What extensions add to each run's span, merged; undefined when none did. */
   runAttributes(): Readonly<Record<string, RunAttributeValue>> | undefined;
 }

@@ -33,6 +33,18 @@ export interface ToolPhaseContext {
   runId: string;
   signal?: AbortSignal;
   sink: RunSink;
+  /** Set in a durable run: commits around each call, and the outcomes a resumed run reuses. */
+  durable?: DurableToolPhase;
+}
+
+/** A durable run's part in the tool phase. */
+export interface DurableToolPhase {
+  /** The raw outcome committed before the process died, once: the handler does not run again. */
+  takeOutcome(callId: string): { outcome: ToolOutcome; result: ToolResult } | undefined;
+  /** Commits that the call is about to run (synced first when the tool is not `safe` to repeat). */
+  started(call: ToolCall, tool: Tool): Promise<void>;
+  /** Commits the call's raw outcome, before result middleware. */
+  finished(call: ToolCall, tool: Tool, outcome: ToolOutcome, result: ToolResult): Promise<void>;
 }
 
 /** Runs `beforeToolExecution`, reads and validates input, and resolves permission for each call, in order. */
@@ -126,6 +138,9 @@ function finishCall(services: EngineServices, planned: PlannedCall, ctx: ToolPha
 
 async function finishCallInScope(services: EngineServices, planned: PlannedCall, ctx: ToolPhaseContext): Promise<ToolResultBlock> {
   const { call, tool } = planned;
+  // A resumed run post-processes a committed outcome again; the call itself was reported before the crash.
+  const committed = ctx.durable?.takeOutcome(call.id);
+  if (committed) return resultBlock(services, services.middleware.has("afterToolExecution") ? await services.middleware.afterToolExecution(committed.result) : committed.result);
   let permission = planned.permission;
   let refusal = planned.refusal;
   if (!refusal && tool && permission) {
@@ -150,6 +165,7 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
     outcome = refusal?.outcome ?? "unknown_tool";
     result = { toolCallId: call.id, name: call.name, content: refusal?.message ?? "Error: tool unavailable", isError: true };
   } else {
+    await ctx.durable?.started(call, tool);
     const starting = fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission!, ...(tool.spanAttributes ? { attributes: tool.spanAttributes } : {}) });
     if (starting) await starting;
     ctx.sink.push({ type: "tool_call_start", toolCall: call });
@@ -165,12 +181,18 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
     raw = run.rawResult;
     outcome = run.outcome;
     result = run.result;
+    await ctx.durable?.finished(call, tool, outcome, result);
   }
   const processed = services.middleware.has("afterToolExecution") ? await services.middleware.afterToolExecution(result) : result;
   const durationMs = performance.now() - started;
   const ended = fire(services, HookEvent.TOOL_CALL_END, { toolCall: call, result: processed, rawResult: raw, durationMs, outcome, ...(permission ? { permission } : {}) });
   if (ended) await ended;
   ctx.sink.push({ type: "tool_call_end", toolCall: call, result: processed, durationMs });
+  return resultBlock(services, processed);
+}
+
+/** The processed result as the model gets it: cut to `maxResultChars`. */
+function resultBlock(services: EngineServices, processed: ToolResult): ToolResultBlock {
   return {
     type: "tool_result",
     toolCallId: processed.toolCallId,
@@ -186,11 +208,13 @@ export function applyDecisions(planned: readonly PlannedCall[], decisions: Recor
   const bad = Object.entries(decisions).filter(([, d]) => d !== "approve" && d !== "deny");
   if (missing.length) throw new HarnessError("approval_missing", `resume needs a decision ("approve" or "deny") for every pending call; missing: ${missing.join(", ")}`);
   if (bad.length) throw new HarnessError("approval_invalid", `decisions must be "approve" or "deny"; got ${bad.map(([id, d]) => `${id}=${JSON.stringify(d)}`).join(", ")}`);
-  return planned.map((p): PlannedCall => {
-    if (!p.needsApproval) return p;
-    if (decisions[p.call.id] === "approve") return { ...p, needsApproval: false, permission: { decision: "allow", source: "user", reason: "approved by the user" } };
-    return { ...p, needsApproval: false, permission: { decision: "deny", source: "user", reason: "denied by the user" }, refusal: { outcome: "denied", message: `Error: the user denied the call to "${p.call.name}".` } };
-  });
+  return planned.map((p) => (p.needsApproval ? decide(p, decisions[p.call.id]) : p));
+}
+
+/** A waiting call with the user's decision applied: approved, it runs (re-checked at dispatch); denied, it is refused. */
+export function decide(p: PlannedCall, decision: ApprovalDecision): PlannedCall {
+  if (decision === "approve") return { ...p, needsApproval: false, permission: { decision: "allow", source: "user", reason: "approved by the user" } };
+  return { ...p, needsApproval: false, permission: { decision: "deny", source: "user", reason: "denied by the user" }, refusal: { outcome: "denied", message: `Error: the user denied the call to "${p.call.name}".` } };
 }
 
 export function pendingOf(planned: readonly PlannedCall[]): PendingApproval[] {

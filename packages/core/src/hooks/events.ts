@@ -30,7 +30,7 @@ export const HookEvent = {
   KNOWLEDGE_ACCESSED: "knowledge_accessed",
   /** A sandbox ran or refused a statement (`read_result` SQL). */
   SANDBOX_EXEC: "sandbox_exec",
-  /** A run reached a point worth persisting: the engine emits it when a run pauses for approval. */
+  /** A run reached a point worth persisting: an approval pause, and each committed phase boundary of a durable run. */
   CHECKPOINT: "checkpoint",
   /** A run's input was a `/command` line. */
   COMMAND_INVOKED: "command_invoked",

@@ -17,6 +17,10 @@ export interface AgentStartData {
   model: string;
   /** True when the run continues after `resume`. */
   resumed: boolean;
+  /** True when the run commits its phase boundaries to a durable store (`AgentOptions.durable`). */
+  durable?: boolean;
+  /** True when the run was rebuilt from its durable journal (`agent.resume(runId)`), usually after its process died. */
+  restored?: boolean;
   /** What extensions said of the run's span (`ctx.addRunAttributes`), e.g. the MCP servers connected. */
   attributes?: Readonly<Record<string, RunAttributeValue>>;
 }
@@ -128,21 +132,25 @@ export interface ErrorData {
   /** A count of what was lost, for exporters and the recorder. */
   dropped?: number;
 }
-/** Payload of `CHECKPOINT`: a run reached a point worth persisting; the engine emits it when a run pauses for approval. */
+/**
+ * Payload of `CHECKPOINT`: a run reached a point worth persisting. The engine emits it when a run
+ * pauses for approval and, in a durable run, once each phase boundary is committed.
+ */
 export interface CheckpointData {
   /** Id of the agent's session (`session_...` unless `AgentOptions.sessionId` set it). */
   sessionId: string;
   /** Id of the run (`run_...`). */
   runId: string;
-  /** The run's status at that point: `awaiting_approval` for an approval pause. */
+  /** The run's status at that point: `running`, `awaiting_approval` for an approval pause, or how it ended. */
   status: string;
-  /** Where the run stands: `approval_wait` for an approval pause. */
+  /** Where the run stands: `approval_wait` for an approval pause; in a durable run, the `DurablePhase` committed. */
   phase: string;
 }
 /**
  * Why the loop made a recovery: a reply cut off (`truncated_*`), empty, with unreadable tool input
  * or paused by the provider; a refusal it could work around (`reply_limit`, `context_overflow*`);
- * the step limit or a run limit (a budget); an open task list; or a final call that gave no answer.
+ * the step limit or a run limit (a budget); an open task list; a final call that gave no answer;
+ * or a durable run rebuilt from its journal (`resumed`, its detail says what was reused).
  */
 export type RecoveryReason =
   | "truncated_tool_call"
@@ -157,7 +165,8 @@ export type RecoveryReason =
   | "iteration_limit"
   | "unfinished_plan"
   | "no_final_answer"
-  | "budget_exhausted";
+  | "budget_exhausted"
+  | "resumed";
 /** Payload of `RECOVERY`: the loop did not accept a reply or a refusal as it was and goes on with another model call. */
 export interface RecoveryData {
   /** What the loop recovered from. */

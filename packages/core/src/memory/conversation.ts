@@ -43,6 +43,7 @@ export class ConversationMemory {
   private chars = 0;
   private customs = 0;
   private standard: readonly Message[] | undefined;
+  private replaced = 0;
 
   /** The model messages, without custom entries (the same array until the conversation changes). */
   get messages(): readonly Message[] {
@@ -65,6 +66,11 @@ export class ConversationMemory {
     return this.items.length;
   }
 
+  /** Times the conversation was replaced rather than appended to: an unchanged count means earlier entries are as they were. */
+  get rewrites(): number {
+    return this.replaced;
+  }
+
   /** Estimated tokens of the whole conversation. */
   get estimatedTokens(): number {
     return Math.ceil(this.chars / 4);
@@ -81,6 +87,7 @@ export class ConversationMemory {
 
   /** Replaces the whole conversation, custom entries included (session load). */
   replace(entries: readonly ConversationEntry[]): void {
+    this.replaced++;
     this.items = [...entries];
     this.chars = this.items.reduce((n, m) => n + messageChars(m), 0);
     this.customs = this.items.filter(isCustomEntry).length;

@@ -16,7 +16,7 @@ import { STOP_REASONS } from "../types/provider.js";
 const GENERATED = new Set<string>([GenAI.OPERATION_NAME, GenAI.TOOL_TYPE, GenAI.RESPONSE_FINISH_REASONS, Hx.RUN_STATUS, Hx.TOOL_OUTCOME]);
 // Records over the unions, so the compiler flags a status or outcome added to core but not here.
 const RUN_STATUSES = { completed: 1, failed: 1, cancelled: 1, awaiting_approval: 1 } satisfies Record<RunStatus, 1>;
-const TOOL_OUTCOMES = { executed: 1, failed: 1, timeout: 1, invalid_input: 1, unknown_tool: 1, denied: 1 } satisfies Record<ToolOutcome, 1>;
+const TOOL_OUTCOMES = { executed: 1, failed: 1, timeout: 1, invalid_input: 1, unknown_tool: 1, denied: 1, interrupted: 1 } satisfies Record<ToolOutcome, 1>;
 export const VOCABULARY: ReadonlySet<string> = new Set<string>([...Object.values(SPAN_OPERATION), "function", "unfinished", ...Object.keys(RUN_STATUSES), ...Object.keys(TOOL_OUTCOMES), ...STOP_REASONS]);
 
 function generated(key: string, value: AttributeValue): boolean {

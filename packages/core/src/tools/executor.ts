@@ -1,6 +1,7 @@
 import { toError } from "../errors.js";
 import type { ToolCall, ToolResult } from "../types/content.js";
 import { linkedSignal, sleep } from "../util/abort.js";
+import { idempotencyKeyOf } from "./idempotency.js";
 import { renderToolOutput, type Tool } from "./tool.js";
 
 export interface ToolRun {
@@ -42,7 +43,7 @@ async function attemptOnce(tool: Tool, call: ToolCall, options: ExecuteOptions):
   const timeoutMs = tool.timeoutSeconds !== undefined ? tool.timeoutSeconds * 1000 : undefined;
   const link = timeoutMs === undefined && !options.signal ? NEVER_ABORTED : linkedSignal([options.signal], timeoutMs);
   try {
-    const pending = Promise.resolve().then(() => tool.execute(call.input, { toolCall: call, runId: options.runId, signal: link.signal }));
+    const pending = Promise.resolve().then(() => tool.execute(call.input, { toolCall: call, runId: options.runId, signal: link.signal, idempotencyKey: idempotencyKeyOf(options.runId, call.id) }));
     const raw = await (timeoutMs === undefined && !options.signal
       ? pending
       : Promise.race([

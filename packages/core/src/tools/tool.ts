@@ -28,6 +28,11 @@ export interface ToolExecutionContext {
   runId: string;
   /** Aborted when the call times out or the run is cancelled. */
   signal: AbortSignal;
+  /**
+   * The same for every attempt of this call, retries and a durable run's resume included
+   * (`<runId>:<callId>`): pass it to an external system so it can drop a repeated request.
+   */
+  idempotencyKey: string;
 }
 
 /** Execution settings shared by `tool()` and `ctx.registerTool`. */
