@@ -90,7 +90,7 @@ async function spillMode(fixture: string, storeRoot: string): Promise<Record<str
   const readResult = agent.tools.get("read_result")!;
   const read = async (input: Record<string, unknown>) => {
     const call = { id: "bench", name: "read_result", input };
-    return String(await readResult.execute(input, { toolCall: call, runId: "bench", signal: new AbortController().signal }));
+    return String(await readResult.execute(input, { toolCall: call, runId: "bench", signal: new AbortController().signal, idempotencyKey: "bench:bench" }));
   };
   let t0 = performance.now();
   const spilled: ToolResult = await agent.middleware.afterToolExecution({ toolCallId: "t1", name: "export_orders", content, isError: false });
