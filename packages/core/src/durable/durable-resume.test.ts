@@ -108,7 +108,7 @@ describe("a durable run resumed in a new agent goes on from its last committed p
       const pay2 = countingTool("pay", "never");
       const agent = new Agent(durableOptions(store(), positionalProvider(SCRIPT), [countingTool("search", "safe").tool, pay2.tool]));
       const processed: string[] = [];
-      agent.middleware.add({ afterToolExecution: (r) => (processed.push(r.toolCallId), r) });
+      agent.middleware.add({ afterToolExecution: async (r) => (processed.push(r.toolCallId), r) });
       const result = await agent.resume(runId);
       assert.equal(result.status, "completed");
       assert.equal(pay2.runs(), 0, "pay's committed outcome was used");
@@ -132,7 +132,7 @@ describe("a durable run resumed in a new agent goes on from its last committed p
       assert.equal(again.status, "awaiting_approval", "rebuilt, the run waits for the same call");
       assert.deepEqual(again.pending.map((p) => p.id), ["d1"]);
       // Approved, then the process dies while delete runs (it hangs): the approval was committed.
-      const approved = new Promise<void>((resolve) => second.hooks.on(HookEvent.CHECKPOINT, (ctx) => ctx.data.phase === "tool_started" && resolve()));
+      const approved = new Promise<void>((resolve) => second.hooks.on(HookEvent.CHECKPOINT, (ctx) => void (ctx.data.phase === "tool_started" && resolve())));
       void second.resume({ d1: "approve" });
       await approved;
       const del3 = countingTool("delete", "never", [], "ask");
@@ -152,6 +152,8 @@ describe("a durable run resumed in a new agent goes on from its last committed p
       const loaded: unknown[] = [];
       const counter = (tally: { steps: number }): Extension => ({
         name: "step_counter",
+        priority: 0,
+        stateVersion: 1,
         install: (ctx) => void ctx.onHook(HookEvent.LOOP_ITERATION_START, () => void tally.steps++),
         onSaveSession: () => ({ steps: tally.steps }),
         onLoadSession: (_ctx, state) => {
