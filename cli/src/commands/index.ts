@@ -19,6 +19,7 @@ const LOADERS = {
   sync: async () => (await import("./sync.js")).syncCommand,
   scrub: async () => (await import("./scrub.js")).scrubCommand,
   recover: async () => (await import("./recover.js")).recoverCommand,
+  resume: async () => (await import("./resume.js")).resumeCommand,
   replay: async () => (await import("./replay.js")).replayCommand,
   diff: async () => (await import("./diff.js")).diffCommand,
   report: async () => (await import("./report.js")).reportCommand,

@@ -1,6 +1,6 @@
-import { pathToFileURL } from "node:url";
 import { Agent, Redactor, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
 import { ReplayProvider, recordedCalls, type RecordedEvent, type ReplayDivergence, type Recording } from "@harnessx/recorder";
+import { buildAgent } from "../agent/agent-module.js";
 import { invalidInput } from "../errors.js";
 import { configDifferences, replayConfig, toolDifferences } from "./recorded-config.js";
 import { RecordedTools, recordedPrompt } from "./recorded-tools.js";
@@ -32,32 +32,6 @@ export interface ReplayReport {
   configDifferences: string[];
   /** False when the recording holds no configuration (an older recorder): the agent was rebuilt with the defaults. */
   configRecorded: boolean;
-}
-
-async function loadFactory(file: string): Promise<AgentFactory> {
-  let module: { default?: unknown; createAgent?: unknown };
-  try {
-    module = (await import(pathToFileURL(file).href)) as typeof module;
-  } catch (err) {
-    throw invalidInput(`cannot load the agent module ${file}: ${(err as Error).message}`);
-  }
-  const factory = module.createAgent ?? module.default;
-  if (typeof factory !== "function") throw invalidInput(`${file} must export createAgent (or a default function) returning an Agent`);
-  return factory as AgentFactory;
-}
-
-/** The agent the module builds; a module that throws or returns no Agent is bad input, named as such. */
-async function buildAgent(file: string, parts: Parameters<AgentFactory>[0]): Promise<Agent> {
-  const factory = await loadFactory(file);
-  let agent: unknown;
-  try {
-    agent = await factory(parts);
-  } catch (err) {
-    throw invalidInput(`the agent module ${file} failed to build its agent: ${(err as Error).message}`);
-  }
-  // By shape, not instanceof: the module may load its own copy of harnessx.
-  if (typeof (agent as Partial<Agent> | null)?.run !== "function") throw invalidInput(`the agent module ${file} must return an Agent (from harnessx), got ${agent === null ? "null" : typeof agent}`);
-  return agent as Agent;
 }
 
 /**
