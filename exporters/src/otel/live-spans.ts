@@ -25,6 +25,8 @@ export class LiveSpans implements SpanIdSource {
   private readonly waiting = new Map<string, Started>();
   /** Every span started here and not yet ended, for the parent lookups of its children. */
   private readonly live = new Map<string, Live>();
+  /** Spans standing in for a run span core's ids name (`continueAs`), by span. */
+  private readonly aliases = new Map<Span, string>();
 
   constructor(private readonly tracer: Tracer, private readonly sampling: RunSampling) {}
 
@@ -69,8 +71,19 @@ export class LiveSpans implements SpanIdSource {
     return this.live.get(spanId)?.span;
   }
 
+  /** A span started for a run span this process did not start (a resumed durable run): core's children of that run go under it. */
+  continueAs(coreSpanId: string, span: Span): void {
+    this.live.set(coreSpanId, { span });
+    this.aliases.set(span, coreSpanId);
+  }
+
   ended(span: Span): void {
     this.live.delete(span.spanContext().spanId);
+    const alias = this.aliases.get(span);
+    if (alias !== undefined) {
+      this.live.delete(alias);
+      this.aliases.delete(span);
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { redactAttributes, redactEvent, type Redactor, type RepeatedValues, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { redactAttributes, redactEvent, type Redactor, type RepeatedValues, type SpanClose, type SpanContext, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core";
 import type { LiveSpans } from "./live-spans.js";
 
 /**
@@ -24,19 +24,22 @@ export class OtelSink implements SpanSink<Span> {
   }
 
   open(span: SpanOpen, parent: Span | undefined): Span {
-    const started = span.span && this.live.adopt(span.span.spanId);
-    if (started) {
+    const adopted = span.span && this.live.adopt(span.span.spanId);
+    if (adopted) {
       // The name core gave at the start may predate what the request said (a model middleware changed).
-      if (started.name !== span.name) started.span.updateName(span.name);
-      started.span.setAttributes(redactAttributes(span.attributes, this.redactor, this.repeated));
-      return started.span;
+      if (adopted.name !== span.name) adopted.span.updateName(span.name);
+      adopted.span.setAttributes(redactAttributes(span.attributes, this.redactor, this.repeated));
+      return adopted.span;
     }
-    const parentContext = parent ? this.contextOf(parent) : context.active();
-    return this.tracer.startSpan(
+    const resumed = !parent && span.role === "agent" ? span.span : undefined;
+    const parentContext = parent ? this.contextOf(parent) : resumed ? continuing(resumed) : context.active();
+    const started = this.tracer.startSpan(
       span.name,
       { kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: redactAttributes(span.attributes, this.redactor, this.repeated), startTime: span.time },
       parentContext,
     );
+    if (resumed) this.live.continueAs(resumed.spanId, started);
+    return started;
   }
 
   event(handle: Span, event: SpanEventSpec): void {
@@ -49,4 +52,14 @@ export class OtelSink implements SpanSink<Span> {
     handle.end(close.time);
     this.live.ended(handle);
   }
+}
+
+/**
+ * A run span this process did not start, with core's ids: a durable run resumed in a new process
+ * (`agent.resume(runId)`) keeps its run's ids, which the SDK cannot give a new span. Its span here
+ * goes in the same trace, as a child of the run's original span, and the resumed part's model and
+ * tool spans go under it.
+ */
+function continuing(run: SpanContext): Context {
+  return trace.setSpanContext(ROOT_CONTEXT, { traceId: run.traceId, spanId: run.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
 }
