@@ -8,8 +8,7 @@ import type { JsonValue } from "../types/json.js";
 import type { ProviderResponse } from "../types/provider.js";
 import type { ApprovalDecision, RunStatus } from "../engine/run-types.js";
 
-/** Where a durable run stood when it committed: the `phase` of each journal entry and of its `CHECKPOINT`. */
-export type DurablePhase = "run_start" | "snapshot" | "model_reply" | "tool_started" | "tool_outcome" | "approval_wait" | "approval" | "run_end";
+export type { DurablePhase } from "./durable-phase.js";
 
 /** The loop's own counters, saved with every snapshot so a resumed run goes on counting where it stopped. */
 export interface RunCounters {

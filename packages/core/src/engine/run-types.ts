@@ -3,7 +3,7 @@ import type { RunCost } from "../cost/call-cost.js";
 import type { ToolCall, ToolResult, Usage } from "../types/content.js";
 import type { StreamEvent } from "../types/provider.js";
 import type { TodoItem } from "../tools/todos.js";
-import type { DurablePhase } from "../durable/journal-entry.js";
+import type { DurablePhase } from "../durable/durable-phase.js";
 
 /** How a run ended: a final answer, an error (see `error`), an abort through `signal`, or a pause until `resume` decides the `pending` calls. */
 export type RunStatus = "completed" | "failed" | "cancelled" | "awaiting_approval";
