@@ -1,5 +1,6 @@
 export { FlightRecorderExtension } from "./recording/flight-recorder.js";
 export { RecorderWriteError } from "./recording/recorder-write-error.js";
+export { RunRecordedElsewhereError } from "./recording/reopen-run.js";
 export type { FlightRecorderOptions } from "./recording/options.js";
 export type { FrameworkRecordingOptions } from "./frameworks/framework-recording.js";
 export { recordAiSdk, AiSdkRecording, AI_SDK_FRAMEWORK, type RecordAiSdkOptions } from "./frameworks/ai-sdk/record-ai-sdk.js";
@@ -17,7 +18,7 @@ export { readRun, iterateRunEvents, listSegments, SegmentCorruptError, type RunR
 export { parseEventLines, type BadLine, type ParsedLines, type SkipPayloads } from "./store/event-lines.js";
 export { readRunManifest, RunNotFoundError, RunInvalidError, RunReducedError } from "./store/run-manifest.js";
 export { RUN_STATUSES, RECORDER_EVENT_KINDS, KNOWN_EVENT_KINDS, RUN_FORMAT, SUPPORTED_RUN_VERSIONS } from "./format/validate.js";
-export { recover, reductionPending, summarize, countEvent, isProcessAlive, lockHolder, RunStillActiveError, type RecoverResult } from "./store/recover.js";
+export { recover, reductionPending, summarize, countEvent, isProcessAlive, lockHolder, RunStillActiveError, type RecoverResult, type RecoverOptions } from "./store/recover.js";
 export { artifactRefsOf, artifactsOf, extensionArtifacts, referencedArtifacts } from "./store/references.js";
 export { exportIncident, type ExportIncidentRequest, type IncidentExport } from "./bundle/export-incident.js";
 export { openBundle, type OpenedBundle, type OpenBundleOptions } from "./bundle/open-bundle.js";

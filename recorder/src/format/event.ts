@@ -101,6 +101,8 @@ export interface RunManifest {
   framework?: string;
   /** The session the run belongs to (redacted). */
   sessionId: string;
+  /** True for a durable run (`AgentOptions.durable`): after a crash, `agent.resume(runId)` continues it, and its recording with it. Absent otherwise. */
+  durable?: boolean;
   /** Every model the run requested or got a reply from, in first-use order (redacted). */
   models: string[];
   /** Where the run stands; `running` while it is open. */

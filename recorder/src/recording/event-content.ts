@@ -24,7 +24,9 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
   switch (event.event) {
     case "agent_start": {
       const { input, model, resumed, attributes } = event.data;
-      return { attrs: { agent: event.info.name, model, resumed, sessionId: event.info.sessionId, ...(attributes ? { spanAttributes: attributes } : {}) }, payload: { input: captureContent ? input : OMITTED, model, resumed } };
+      // A durable run says so, and a run rebuilt from its journal (after its process died) says that too.
+      const durable = event.data.durable ? { durable: true, ...(event.data.restored ? { restored: true } : {}) } : {};
+      return { attrs: { agent: event.info.name, model, resumed, ...durable, sessionId: event.info.sessionId, ...(attributes ? { spanAttributes: attributes } : {}) }, payload: { input: captureContent ? input : OMITTED, model, resumed } };
     }
     case "agent_end": {
       const { result } = event.data;

@@ -1,13 +1,17 @@
-import { Extension, HarnessError, noteStoreDir, type AnyHookContext, type ExtensionContext, type Redactor, type RunResult, packageVersion } from "@harnessx/core";
+import { Extension, HarnessError, noteStoreDir, type AnyHookContext, type ExtensionContext, type RunResult, packageVersion } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { runDirOf } from "../format/layout.js";
 import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
 import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";
-import { RunRecording, type PendingArtifact } from "./run-recording.js";
-import { RunWriter } from "./run-writer.js";
+import type { RunRecording } from "./run-recording.js";
+import { RunRecordedElsewhereError } from "./reopen-run.js";
+import { RunTable } from "./run-table.js";
+import type { RunWriter } from "./run-writer.js";
 import { EventQueue } from "./event-queue.js";
 import { retainAfterRun } from "./retention.js";
 import { RecorderWriteError } from "./recorder-write-error.js";
+import { ArtifactPins } from "./artifact-pins.js";
+import { LiveRecorders } from "./live-recorders.js";
 import { startRecorderSync, stopRecorderSync } from "../dataset/s3/background-sync.js";
 
 /** The queue drains as soon as this many events wait, besides the flush timer. */
@@ -15,11 +19,7 @@ const DRAIN_BATCH = 2048;
 /** Encoded lines held while the event loop is starved; beyond this, events wait (and may drop). */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
-/** One process "exit" listener for every installed recorder (many agents must not pile up listeners). */
-const liveRecorders = new Set<FlightRecorderExtension>();
-function closeLiveRecorders(): void {
-  for (const recorder of liveRecorders) recorder.closeAllNow();
-}
+const liveRecorders = new LiveRecorders<FlightRecorderExtension>();
 
 /**
  * Records every hook event of the agent's runs into the store (see recorder/README.md): the observer only enqueues; a background writer batches lines into
@@ -33,44 +33,37 @@ export class FlightRecorderExtension extends Extension {
   readonly options: ResolvedRecorderOptions;
   /** The artifact store under `options.dir` holding large payloads; runs pin what they reference. */
   readonly artifacts: ArtifactStore;
-  /** The agent's redaction policy, known from install on. */
-  private sanitizer!: Redactor;
   private readonly queue: EventQueue;
-  private readonly runs = new Map<string, RunRecording>();
+  /** The runs being recorded, from install on (it needs the agent's redaction policy). */
+  private table!: RunTable;
   private readonly background = new Set<Promise<unknown>>();
   /** Writers of ended runs still being written whole (`closeAllNow` finishes them synchronously). */
   private readonly finishing = new Set<RunWriter>();
-  private readonly pinning = new Set<Promise<unknown>>();
+  private readonly pins: ArtifactPins;
   private readonly exported: IncidentExport[] = [];
   private ctx: ExtensionContext | undefined;
   private timer: NodeJS.Timeout | undefined;
   private drainScheduled = false;
   private lastDrainAt = performance.now();
-  /** Encoded but not yet written: runs that ended and artifacts to store/pin. */
-  private pendingEnds: Array<[RunRecording, RunResult, number]> = [];
-  /** Runs that paused for approval (a CHECKPOINT) or resumed: `run.json` follows, off the agent's path. */
-  private pendingStatuses: Array<[RunRecording, "awaiting_approval" | "running"]> = [];
-  private pendingArtifacts: PendingArtifact[] = [];
   private failure: RecorderWriteError | undefined;
-  private lastRunId: string | undefined;
 
   constructor(options: FlightRecorderOptions = {}) {
     super();
     this.options = resolveOptions(options);
     this.artifacts = new ArtifactStore(this.options.dir);
+    this.pins = new ArtifactPins(this.artifacts);
     this.queue = new EventQueue(this.options.queueCapacity);
   }
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    this.sanitizer = ctx.redactor;
+    this.table = new RunTable(this.options, ctx.redactor, this.queue, (start) => this.reopen(start));
     noteStoreDir(ctx, this.name, this.options.dir);
     ctx.onAnyHook((event) => this.observe(event));
     this.timer = setInterval(() => this.drain(), this.options.flushIntervalMs);
     this.timer.unref();
     startRecorderSync(this, this.options.dir, this.options.sync, ctx);
-    liveRecorders.add(this);
-    if (liveRecorders.size === 1) process.on("exit", closeLiveRecorders);
+    liveRecorders.join(this);
   }
 
   /** The error that stopped recording, if any. */
@@ -80,7 +73,7 @@ export class FlightRecorderExtension extends Extension {
 
   /** The run most recently started under this recorder. */
   get lastRun(): string | undefined {
-    return this.lastRunId;
+    return this.table?.lastRunId;
   }
 
   /** Bundles written so far (by `exportIncident` or `autoExport`), oldest first. */
@@ -97,7 +90,7 @@ export class FlightRecorderExtension extends Extension {
   /** Writes an incident bundle of a run (default: the last run) after flushing it. */
   async exportIncident(request: { runId?: string; reason?: string; out?: string; includeRawSpills?: boolean } = {}): Promise<IncidentExport> {
     await this.flush();
-    const runId = request.runId ?? this.lastRunId;
+    const runId = request.runId ?? this.lastRun;
     if (!runId) throw new HarnessError("no_run", "exportIncident: this recorder has recorded no run yet; pass a runId");
     const result = await exportIncident({ dir: this.options.dir, runId, reason: request.reason ?? "manual", out: request.out, includeRawSpills: request.includeRawSpills });
     this.exported.push(result);
@@ -111,18 +104,18 @@ export class FlightRecorderExtension extends Extension {
    */
   override async onTurnComplete(): Promise<void> {
     this.drain();
-    await Promise.allSettled([...this.pinning]);
+    await this.pins.settled();
   }
 
   override async teardown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    liveRecorders.delete(this);
-    if (liveRecorders.size === 0) process.off("exit", closeLiveRecorders);
+    liveRecorders.leave(this);
     this.drain();
-    for (const run of [...this.runs.values()]) this.closeRun(run, "incomplete", Date.now());
+    await this.table?.reopening.settled();
+    for (const run of [...(this.table?.open.values() ?? [])]) this.closeRun(run, "incomplete", Date.now());
     await this.flush();
     await stopRecorderSync(this); // its last pass, now that every run is written
-    this.runs.clear();
+    this.table?.open.clear();
   }
 
   // The agent's path: no I/O, no awaiting, no serialization.
@@ -144,30 +137,46 @@ export class FlightRecorderExtension extends Extension {
 
   /** Turns queued events into buffered lines (spans, redaction, serialization); no disk I/O. */
   private encodeQueued(): void {
-    if (this.failure || this.bufferedBytes() > MAX_BUFFERED_BYTES) return;
+    // Before install there is nothing to encode.
+    if (this.failure || !this.table || this.table.bufferedChars() > MAX_BUFFERED_BYTES) return;
     const batch = this.queue.take();
     try {
-      for (const event of batch) {
-        const runId = event.event === "agent_start" ? event.data.runId : event.runId!;
-        let run = this.runs.get(runId);
-        if (event.event === "agent_start" && !run) run = this.openRun(event);
-        if (!run) continue; // the recorder was installed after this run started
-        this.recordGap(run, this.pendingArtifacts);
-        run.record(event, this.pendingArtifacts);
-        if (event.event === "agent_end") {
-          this.runs.delete(runId);
-          this.pendingEnds.push([run, event.data.result, event.timestamp]);
-        } else if (event.event === "checkpoint" && event.data.status === "awaiting_approval") {
-          this.pendingStatuses.push([run, "awaiting_approval"]);
-        } else if (event.event === "agent_start" && event.data.resumed) {
-          this.pendingStatuses.push([run, "running"]);
-        }
+      for (const event of batch) this.table.encode(event);
+      this.table.compact();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /**
+   * A durable run rebuilt from its journal (its process died): its events wait while its recording
+   * is reopened off the agent's path, then go on in it (or in a new one when the store has none). A
+   * recording another live process holds is left alone: reported, and the resumed part not recorded.
+   */
+  private reopen(start: AnyHookContext & { event: "agent_start" }): void {
+    const runId = start.data.runId;
+    const letGo = () => liveRecorders.others(this).forEach((other) => other.letGo(runId));
+    const reopened = this.table.reopening.reopen(start, runDirOf(this.options.dir, runId), letGo).then((outcome) => {
+      if (this.failure) return;
+      if ("error" in outcome) {
+        if (!(outcome.error instanceof RunRecordedElsewhereError)) return this.fail(outcome.error);
+        return void this.ctx?.reportError(outcome.error, { source: "recorder" })?.catch(() => undefined);
       }
-      for (const run of this.runs.values()) {
-        this.recordGap(run, this.pendingArtifacts);
-        run.compact();
-      }
-      for (const [run] of this.pendingEnds) run.compact();
+      this.table.resume(start, outcome.earlier, outcome.held);
+      this.drain();
+    });
+    this.track(reopened);
+  }
+
+  /** Another recorder of this process goes on with this run (resumed there): stop writing it, as a crash would. */
+  private letGo(runId: string): void {
+    if (this.failure || !this.table.open.has(runId)) return;
+    this.encodeQueued();
+    const run = this.table.open.get(runId)!;
+    this.table.open.delete(runId);
+    try {
+      run.flush(Date.now());
+      run.writer.closeNow();
     } catch (error) {
       this.fail(error);
     }
@@ -178,50 +187,24 @@ export class FlightRecorderExtension extends Extension {
     this.drainScheduled = false;
     this.lastDrainAt = performance.now();
     this.encodeQueued();
-    if (this.failure) return;
-    const ended = this.pendingEnds;
-    const artifacts = this.pendingArtifacts;
-    const statuses = this.pendingStatuses;
-    this.pendingStatuses = [];
-    this.pendingEnds = [];
-    this.pendingArtifacts = [];
+    if (this.failure || !this.table) return;
+    const { ended, statuses, artifacts } = this.table.take();
     try {
       const now = Date.now();
-      for (const run of this.runs.values()) run.flush(now);
+      for (const run of this.table.open.values()) run.flush(now);
       // A run that ends before any of it was written is written whole when it closes.
       for (const [run] of ended) if (run.onDisk) run.flush(now);
       for (const [run, status] of statuses) run.markStatus(status);
-      this.storeArtifacts(artifacts);
+      this.pins.store(artifacts, (work) => this.track(work));
       for (const [run, result, ts] of ended) this.closeRun(run, result.status, ts, result);
     } catch (error) {
       this.fail(error);
     }
   }
 
-  private bufferedBytes(): number {
-    let total = 0;
-    for (const run of this.runs.values()) total += run.bufferedChars;
-    return total;
-  }
-
-  private openRun(start: AnyHookContext & { event: "agent_start" }): RunRecording {
-    const runDir = runDirOf(this.options.dir, start.data.runId);
-    const previous = start.data.resumed ? RunWriter.readManifest(runDir) : undefined;
-    const writer = new RunWriter(runDir, { maxBytes: this.options.segmentMaxBytes, maxAgeMs: this.options.segmentMaxAgeMs });
-    const run = new RunRecording(writer, start, previous, this.options, this.sanitizer);
-    this.runs.set(start.data.runId, run);
-    this.lastRunId = start.data.runId;
-    return run;
-  }
-
-  private recordGap(run: RunRecording, artifacts: PendingArtifact[]): void {
-    const gap = this.queue.takeGap(run.manifest.runId);
-    if (gap) run.recordOwn("recorder.dropped", gap.toTs, { ...gap }, artifacts);
-  }
-
   private closeRun(run: RunRecording, status: RunResult["status"] | "incomplete", endedAt: number, result?: RunResult): void {
     const runId = run.manifest.runId;
-    this.runs.delete(runId);
+    this.table.open.delete(runId);
     if (this.failure) return;
     const error = result?.error ? { name: result.error.name, message: result.error.message, code: result.error.code } : undefined;
     let written: Promise<void>;
@@ -254,19 +237,6 @@ export class FlightRecorderExtension extends Extension {
     );
   }
 
-  private storeArtifacts(artifacts: PendingArtifact[]): void {
-    for (const { runId, sha256, json } of artifacts) {
-      const holder = `run:${runId}`;
-      const work =
-        json !== undefined
-          ? this.artifacts.put(json).then((stored) => this.artifacts.pin(stored.sha256, holder))
-          : // Another extension's artifact may be gone already; the event still records the reference.
-            this.artifacts.pin(sha256, holder).catch(() => undefined);
-      this.pinning.add(work);
-      this.track(work.finally(() => this.pinning.delete(work)));
-    }
-  }
-
   private track(work: Promise<unknown>): void {
     const tracked: Promise<unknown> = work.catch((error: unknown) => this.fail(error)).finally(() => this.background.delete(tracked));
     this.background.add(tracked);
@@ -286,7 +256,7 @@ export class FlightRecorderExtension extends Extension {
     try {
       this.drain();
       for (const writer of this.finishing) writer.closeNow();
-      for (const run of this.runs.values()) {
+      for (const run of this.table.open.values()) {
         run.flush(Date.now());
         run.writer.closeNow();
         run.finish("incomplete", Date.now());

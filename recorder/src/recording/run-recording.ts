@@ -12,6 +12,7 @@ import type { RunWriter } from "./run-writer.js";
 import { placeEvent } from "./span-placement.js";
 import { isErrorEvent } from "../format/error-events.js";
 import { RollupTally, ROLLUP_DETAIL_KINDS } from "../format/run-rollup.js";
+import type { RunRollup } from "../format/rollup-types.js";
 
 /**
  * An artifact the run references: a payload moved aside (`json` set, stored by the background
@@ -22,6 +23,15 @@ export interface PendingArtifact {
   runId: string;
   sha256: string;
   json?: string;
+}
+
+/** The recorded part of a run that goes on in this recording: what it was, where its numbering stands, its rollup so far. */
+export interface EarlierPart {
+  manifest: RunManifest;
+  /** `seq` of its last event: the next one is `lastSeq + 1`. */
+  lastSeq: number;
+  /** Its rollup; undefined for an older recording without one (the run then ends without a rollup). */
+  rollup: RunRollup | undefined;
 }
 
 type RunError = { name: string; message: string; code?: string };
@@ -60,11 +70,12 @@ export class RunRecording {
   constructor(
     readonly writer: RunWriter,
     start: AnyHookContext & { event: "agent_start" },
-    previous: RunManifest | undefined,
+    earlier: EarlierPart | undefined,
     private readonly options: ResolvedRecorderOptions,
     private readonly sanitizer: Redactor,
   ) {
     const agent = start.info;
+    const previous = earlier?.manifest;
     this.resumed = previous !== undefined;
     this.manifest = previous
       ? { ...previous, status: "running", endedAt: null, pid: process.pid }
@@ -94,13 +105,14 @@ export class RunRecording {
           artifacts: [],
         };
     this.manifest.summary ??= emptySummary();
+    if (start.data.durable) this.manifest.durable = true;
     // The policy in effect is written with the run from its first run.json on: `recover` applies it after a crash.
     if (options.retain) this.manifest.retain = options.retain;
     else delete this.manifest.retain;
-    this.rollup = !previous ? new RollupTally() : previous.rollup ? RollupTally.from(previous.rollup) : undefined;
+    this.rollup = !earlier ? new RollupTally() : earlier.rollup ? RollupTally.from(earlier.rollup) : undefined;
     // Until the run ends again, run.json must not claim a rollup that misses what comes next.
     delete this.manifest.rollup;
-    this.seq = previous?.summary?.events ?? 0;
+    this.seq = earlier?.lastSeq ?? 0;
     for (const id of this.manifest.artifacts) this.referenced.add(id);
   }
 

@@ -35,6 +35,12 @@ export async function lockHolder(runDir: string): Promise<number | undefined> {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
+/** The live process other than this one that holds the run's lock (it is still recording the run there), or undefined. */
+export async function liveLockHolder(runDir: string): Promise<number | undefined> {
+  const pid = await lockHolder(runDir);
+  return pid !== undefined && pid !== process.pid && isProcessAlive(pid) ? pid : undefined;
+}
+
 /** True when a process with this pid exists (on this host). */
 export function isProcessAlive(pid: number): boolean {
   try {
@@ -84,6 +90,15 @@ export interface RecoverResult {
   reduced: boolean;
 }
 
+/** Options of `recover`. */
+export interface RecoverOptions {
+  /**
+   * Apply the run's tail-retention policy now (default true). False when the run goes on (a
+   * durable run resumed by the recorder): retention applies at its end, over all of it.
+   */
+  applyRetention?: boolean;
+}
+
 /**
  * Seals a dead run: the lock's process is gone (kill -9, power loss) or there is no lock but
  * plain segments remain. Appends `recorder.recovered`, seals every plain segment (torn last line
@@ -92,15 +107,17 @@ export interface RecoverResult {
  * run it does not keep is reduced to its summary, and so is a finished run whose reduction the
  * process did not live to do. A run that is finished and sealed is otherwise left alone (`recovered: false`).
  */
-export async function recover(runDir: string): Promise<RecoverResult> {
+export async function recover(runDir: string, options: RecoverOptions = {}): Promise<RecoverResult> {
+  const applyRetention = options.applyRetention ?? true;
+  const live = await liveLockHolder(runDir);
+  if (live !== undefined) throw new RunStillActiveError(runDir, live);
   const pid = await lockHolder(runDir);
-  if (pid !== undefined && pid !== process.pid && isProcessAlive(pid)) throw new RunStillActiveError(runDir, pid);
   const manifest = await readRunManifest(runDir);
   // A run reduced to its summary has no events to read: only a reduction cut short is finished.
   const read = manifest.detail === "summary" ? { events: [], segments: [], tornBytes: 0 } : await readRun(runDir);
   const plain = read.segments.filter((s) => !s.sealed);
   if ((pid === undefined && plain.length === 0 && manifest.status !== "running") || manifest.detail === "summary") {
-    const reduced = await reductionPending(runDir, manifest);
+    const reduced = applyRetention && (await reductionPending(runDir, manifest));
     if (reduced) await reduceToSummary(runDir, manifest, new ArtifactStore(storeDirOf(runDir)));
     return { runId: manifest.runId, recovered: reduced, status: manifest.status, sealed: 0, events: reduced ? 0 : read.events.length, tornBytes: 0, reduced };
   }
@@ -133,7 +150,7 @@ export async function recover(runDir: string): Promise<RecoverResult> {
   for (const sha256 of manifest.artifacts) await artifacts.pin(sha256, `run:${manifest.runId}`).catch(() => undefined);
   // A run reduced to its summary keeps a rollup of every event it had, the recovery line included.
   const summarized: RunManifest | undefined = manifest.retain ? { ...manifest, rollup: rollupOf([...read.events, recovered]) } : undefined;
-  const reduce = summarized !== undefined && retainReason(summarized) === undefined;
+  const reduce = applyRetention && summarized !== undefined && retainReason(summarized) === undefined;
   await writeAtomically(runManifestPathOf(runDir), JSON.stringify(manifest, null, 2) + "\n");
   await fs.rm(lockPathOf(runDir), { force: true });
   if (reduce) await reduceToSummary(runDir, summarized, artifacts);
@@ -143,7 +160,7 @@ export async function recover(runDir: string): Promise<RecoverResult> {
 const storeDirOf = (runDir: string): string => join(runDir, "..", "..");
 
 /** Each event's line as the recorder writes it, rolled up by the one rule (`RollupTally`). */
-function rollupOf(events: readonly RecordedEvent[]): RunRollup {
+export function rollupOf(events: readonly RecordedEvent[]): RunRollup {
   const tally = new RollupTally();
   for (const event of events) tally.add(event, Buffer.byteLength(JSON.stringify(event)) + 1);
   return tally.toJSON();
