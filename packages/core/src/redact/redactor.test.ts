@@ -82,3 +82,19 @@ describe("payloads serialize safely", () => {
     assert.deepEqual(paths, ["p.card"]);
   });
 });
+
+describe("cleanJson: the native fast path takes plain data only", () => {
+  test("plain data with empty objects is written natively; an Error, a Map, a typed array or a class instance goes to the careful path", () => {
+    const redactor = new Redactor();
+    const plain = { extensions: {}, recoveries: {}, list: [{}, 1, "x"] };
+    assert.equal(redactor.cleanJson(plain), JSON.stringify(plain));
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    for (const odd of [new Error("boom"), new Map([["a", 1]]), new Uint8Array([1, 2]), new Point(1), new Set([1])]) {
+      assert.equal(redactor.cleanJson({ nested: [odd] }), undefined, Object.prototype.toString.call(odd));
+      assert.notEqual(redactor.toJson({ nested: [odd] }, "p", []), undefined);
+    }
+    assert.equal(redactor.toJson({ e: new Error("boom") }, "p", [])!.includes("boom"), true, "the careful path renders what the fast one refused");
+  });
+});

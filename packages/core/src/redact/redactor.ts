@@ -125,15 +125,22 @@ export class Redactor {
    * Undefined otherwise: then use `toJson`.
    */
   cleanJson(value: unknown): string | undefined {
-    // The walk first: a value that needs redacting is then not serialized twice.
-    if (this.redacting && !this.isClean(value, 0)) return undefined;
-    return structuralJsonOf(value);
+    if (!this.redacting) return structuralJsonOf(value);
+    // The walk first: a value that needs redacting is then not serialized twice. The walk also
+    // checks every object is plain, so the JSON needs no second look (an Error or a Map would write `{}`).
+    if (!this.isClean(value, 0)) return undefined;
+    try {
+      return JSON.stringify(value);
+    } catch {
+      return undefined;
+    }
   }
 
   /**
-   * True when no key of this plain data is sensitive and no string in it needs redacting: the
-   * values JSON.stringify writes (own enumerable keys, array items), each text looked up in the
-   * memo. A `toJSON` (it could write other data) sends the value to the careful path.
+   * True when the value is plain data (arrays and objects of `Object.prototype` or none), no key
+   * of it is sensitive and no string in it needs redacting: the values JSON.stringify writes (own
+   * enumerable keys, array items), each text looked up in the memo. A `toJSON` (it could write
+   * other data) sends the value to the careful path.
    */
   private isClean(value: unknown, depth: number): boolean {
     if (typeof value === "string") return value.length < this.shortest || this.redactString(value) === value;
@@ -143,6 +150,9 @@ export class Redactor {
       for (let i = 0; i < value.length; i++) if (!this.isClean(value[i], depth + 1)) return false;
       return true;
     }
+    // Errors, Maps, Sets, typed arrays and class instances render right only on the careful path.
+    const prototype = Object.getPrototypeOf(value) as unknown;
+    if (prototype !== Object.prototype && prototype !== null) return false;
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;
       const item = (value as Record<string, unknown>)[key];
