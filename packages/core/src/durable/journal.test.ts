@@ -99,3 +99,21 @@ describe("the journal's shape", () => {
     }
   });
 });
+
+describe("checkpoints on the run stream", () => {
+  test("a durable run's stream carries each commit's phase before its result; a plain run's carries none", async () => {
+    const { store, cleanup } = journalDir();
+    try {
+      const phasesOf = async (agent: Agent) => {
+        const phases: string[] = [];
+        for await (const event of agent.runStream("go")) if (event.type === "checkpoint") phases.push(event.phase);
+        await agent.close();
+        return phases;
+      };
+      assert.deepEqual(await phasesOf(new Agent(durableOptions(store(), positionalProvider(STEPS), [countingTool("search", "safe").tool]))), ["snapshot", "model_reply", "tool_started", "tool_outcome", "snapshot", "model_reply", "tool_started", "tool_outcome", "snapshot", "model_reply", "run_end"]);
+      assert.deepEqual(await phasesOf(new Agent({ provider: positionalProvider(STEPS), tools: [countingTool("search", "safe").tool] })), []);
+    } finally {
+      cleanup();
+    }
+  });
+});
