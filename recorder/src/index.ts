@@ -27,7 +27,7 @@ export { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleManifest, type BundleMember }
 export {
   BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError, BundleContentError, BundleTooLargeError,
 } from "./bundle/errors.js";
-export { RecordingStore, storeStats, type RunListing, type InvalidRunFolder, type StoreStats } from "./store/recording-store.js";
+export { RecordingStore, storeStats, isResumable, type RunListing, type InvalidRunFolder, type StoreStats } from "./store/recording-store.js";
 export { SealedRunWriter, type SealedRunWriterOptions } from "./store/sealed-run-writer.js";
 export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
 export { openSegmentTables } from "./store/segment-tables.js";

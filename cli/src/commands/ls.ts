@@ -23,7 +23,8 @@ function columns(c: Colors): Column<Row>[] {
   const status = (r: Row): string => {
     if (r.status === "invalid") return c.red(r.status);
     // A run reduced by tail retention keeps only its summary: commands that read events refuse it.
-    const text = r.stale ? `${r.status} (dead: trace recover)` : r.detail === "summary" ? `${r.status} (summary)` : r.status;
+    // A durable run its process left unfinished is resumed (agent.resume) rather than recovered.
+    const text = r.resumable ? `${r.status} (${r.stale ? "dead, " : ""}resumable)` : r.stale ? `${r.status} (dead: trace recover)` : r.detail === "summary" ? `${r.status} (summary)` : r.status;
     return r.status === "completed" ? c.green(text) : r.status === "failed" || r.status === "crashed" || r.stale ? c.red(text) : c.yellow(text);
   };
   return [

@@ -9,6 +9,7 @@ import { EventFilter } from "../timeline/event-filter.js";
 import { eventJson, eventLine } from "../timeline/event-line.js";
 import { describeExtensions } from "../timeline/extensions.js";
 import { SpanNesting } from "../timeline/nesting.js";
+import { ResumeGaps } from "../timeline/resume-gap.js";
 
 /** `trace show <run>`: the timeline, one line per event, nested by span. */
 export const showCommand: CommandSpec = {
@@ -29,7 +30,8 @@ export const showCommand: CommandSpec = {
     const limit = typeof options.limit === "string" ? wholeNumber("--limit", options.limit, 1) : Infinity;
     // Streamed: a page of a long run reads only as far as the page, and no list of every event is kept.
     const nesting = new SpanNesting();
-    const selected: Array<{ e: RecordedEvent; depth: number }> = [];
+    const gaps = new ResumeGaps();
+    const selected: Array<{ e: RecordedEvent; depth: number; gap: number | undefined }> = [];
     let start: number | undefined;
     let next: number | undefined;
     // Payloads are read only where a line shows them: --full, and what a failure said (a failed call's error result).
@@ -37,12 +39,13 @@ export const showCommand: CommandSpec = {
     for await (const e of recording.events({ skipPayloads, readAhead: limit === Infinity })) {
       start ??= e.ts;
       nesting.note(e);
+      const gap = gaps.note(e);
       if (!filter.keeps(e) || e.seq < from) continue;
       if (selected.length === limit) {
         next = e.seq;
         break;
       }
-      selected.push({ e, depth: nesting.depthOf(e) });
+      selected.push({ e, depth: nesting.depthOf(e), gap });
     }
     start ??= recording.run.startedAt;
     if (next === undefined) {
@@ -54,8 +57,8 @@ export const showCommand: CommandSpec = {
     const paging = next === undefined ? undefined : `showing ${selected.length} matching events from #${selected[0].e.seq}; --from ${next} for the next ones`;
     if (ctx.options.json) {
       const out = [];
-      for (const { e, depth } of selected) {
-        out.push({ ...eventJson(e, depth, start), ...(options.full ? { payload: await recording.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}) });
+      for (const { e, depth, gap } of selected) {
+        out.push({ ...eventJson(e, depth, start, gap), ...(options.full ? { payload: await recording.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}) });
       }
       ctx.printJson(out);
       if (paging) ctx.note(paging);
@@ -81,8 +84,8 @@ export const showCommand: CommandSpec = {
       ctx.print("");
     }
     if (selected.length === 0) ctx.note("no events match");
-    for (const { e, depth } of selected) {
-      ctx.print(eventLine(c, e, depth, start));
+    for (const { e, depth, gap } of selected) {
+      ctx.print(eventLine(c, e, depth, start, gap));
       if (options.full) {
         const payload = await recording.payloadOf(e);
         const body = stringifyJson(payload === undefined ? null : payload);

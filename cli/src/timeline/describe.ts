@@ -28,7 +28,7 @@ function describeAttrs(event: RecordedEvent): string {
   const a = event.attrs ?? {};
   switch (event.kind) {
     case "agent_start":
-      return [str(a.agent) && `agent ${a.agent}`, str(a.model) && `model ${a.model}`, a.resumed ? "resumed" : undefined].filter(Boolean).join(" ");
+      return [str(a.agent) && `agent ${a.agent}`, str(a.model) && `model ${a.model}`, a.durable === true ? "durable" : undefined, a.restored === true ? "resumed from its journal" : a.resumed ? "resumed" : undefined].filter(Boolean).join(" ");
     case "agent_end":
       return [`status ${String(a.status ?? "?")}`, num(a.modelCalls) !== undefined && `${a.modelCalls} model calls`, num(a.inputTokens) !== undefined && `tokens in ${a.inputTokens} out ${a.outputTokens ?? 0}`, str(a.errorMessage) && `error: ${cut(classed(a), 100)}`]
         .filter(Boolean)
@@ -65,6 +65,11 @@ function describeAttrs(event: RecordedEvent): string {
       return [`${String(a.type)} from ${String(a.extension)}`, a.toModel === false ? "(kept from the model)" : undefined, str(a.text) && `: ${cut(String(a.text), 120)}`].filter(Boolean).join(" ").replace(" :", ":");
     case "context_condensed":
       return [`dropped ${String(a.messagesDropped ?? "?")} messages`, a.summarized === true ? `summarized${str(a.summarizedBy) ? ` by ${a.summarizedBy}` : ""} (${String(a.summaryChars ?? "?")} chars)` : "marked, not summarized"].join(", ");
+    case "checkpoint":
+      // One per committed phase of a durable run: the phase, and the status when it is not plain running.
+      return [str(a.phase), a.status !== "running" ? str(a.status) : undefined].filter(Boolean).join(", ");
+    case "recovery":
+      return [str(a.reason), str(a.detail)].filter(Boolean).join(": ");
     case "recorder.dropped":
       return `${String(a.count ?? "?")} events dropped`;
     default: {

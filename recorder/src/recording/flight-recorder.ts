@@ -170,9 +170,9 @@ export class FlightRecorderExtension extends Extension {
 
   /** Another recorder of this process goes on with this run (resumed there): stop writing it, as a crash would. */
   private letGo(runId: string): void {
-    if (this.failure || !this.table.open.has(runId)) return;
-    this.encodeQueued();
-    const run = this.table.open.get(runId)!;
+    this.encodeQueued(); // the run's queued events first: they may be all there is of it yet
+    const run = this.table?.open.get(runId);
+    if (this.failure || !run) return;
     this.table.open.delete(runId);
     try {
       run.flush(Date.now());

@@ -40,12 +40,21 @@ export interface RunListing extends RunSummary {
   error: RunManifest["error"] | null;
   /** The run says `running` but its recording process is gone: run `recover`. */
   stale: boolean;
+  /** The run is durable (`AgentOptions.durable`): its journal lets `agent.resume(runId)` continue it after a crash. */
+  durable: boolean;
+  /** A durable run its process did not finish (`crashed`, `incomplete`, or `running` with its process gone): `agent.resume(runId)` continues it, in this recording. */
+  resumable: boolean;
   /** How many artifacts the run references. */
   artifacts: number;
   /** What its model calls cost, from the run's rollup; null until the run has ended (and in recordings made before rollups). */
   cost: ModelsCost | null;
   /** `"summary"` when tail retention (`retain`) deleted the run's events after it ended and only this summary remains, else `"full"`. */
   detail: "full" | "summary";
+}
+
+/** The one rule of a resumable run: durable, and left unfinished by its process (crashed, cut off at exit, or still `running` with the process gone). */
+export function isResumable(run: Pick<RunManifest, "durable" | "status">, stale: boolean): boolean {
+  return run.durable === true && (run.status === "crashed" || run.status === "incomplete" || (run.status === "running" && stale));
 }
 
 /** What a store holds, as `RecordingStore.stats` counts it. */
@@ -236,6 +245,8 @@ export class RecordingStore {
       durationMs: manifest.endedAt === null ? null : manifest.endedAt - manifest.startedAt,
       error: manifest.error ?? null,
       stale,
+      durable: manifest.durable === true,
+      resumable: isResumable(manifest, stale),
       artifacts: manifest.artifacts?.length ?? 0,
       cost: manifest.rollup ? costOfModels(Object.values(manifest.rollup.models)) : null,
       detail: manifest.detail === "summary" ? "summary" : "full",

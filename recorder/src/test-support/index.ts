@@ -5,4 +5,5 @@ export { eventLine, runManifest, writeHandMadeRun } from "./hand-made-run.js";
 export { recordWeatherRun, WEATHER_RUN, type WeatherRunOptions } from "./ai-sdk-runs.js";
 export { recordAgentsWeatherRun, AGENTS_WEATHER_RUN, type AgentsWeatherRunOptions } from "./openai-agents-runs.js";
 export { crashInPay, durableAgent, DURABLE_SCRIPT } from "./durable-runs.js";
+export { killedDurableRun } from "./durable-process.js";
 export { startLocalS3, S3RVER_CREDENTIALS, type LocalS3 } from "./s3-server.js";
