@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ConversationEntry, ToolResultBlock } from "@harnessx/core";
+import { readRun, readRunManifest, runFolders } from "@harnessx/recorder";
 
 const child = new URL("../support/durable-child.ts", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "hx-durable-crash-"));
@@ -61,6 +62,22 @@ function resultsOf(entries: ConversationEntry[]): Map<string, ToolResultBlock> {
   return results;
 }
 
+/** The store holds the run once, ended, its events numbered without a gap or a repeat across the crash. */
+async function assertOneCoherentRecording(dir: string, runId: string, point: string): Promise<void> {
+  const folders = await runFolders(join(dir, "store"));
+  assert.equal(folders.length, 1, `kill point ${point}: one recording`);
+  const manifest = await readRunManifest(folders[0].dir);
+  assert.equal(manifest.runId, runId);
+  assert.equal(manifest.status, "completed", `kill point ${point}: the recording ended completed`);
+  assert.equal(manifest.durable, true);
+  const { events } = await readRun(folders[0].dir);
+  assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), `kill point ${point}: seq without gaps or repeats`);
+  assert.equal(manifest.summary!.events, events.length);
+  const starts = events.filter((e) => e.kind === "agent_start");
+  assert.ok(starts.some((e) => e.attrs?.restored === true), `kill point ${point}: the resumed part is in the same recording`);
+  assert.equal(events.filter((e) => e.kind === "agent_end").length, 1, `kill point ${point}: one end`);
+}
+
 describe("a durable run killed at every phase boundary resumes to the uninterrupted run's end", () => {
   test("30+ kill points: same conversation (or an interrupted never call, not run twice), one coherent recording", async () => {
     const reference = await runChild(join(work, "reference"), "start", "0");
@@ -104,6 +121,7 @@ describe("a durable run killed at every phase boundary resumes to the uninterrup
       for (const id of ["p1", "d1"]) {
         if (!/not safe to run twice/.test(results.get(id)!.content)) assert.equal(done.filter((e) => e.startsWith(id === "p1" ? "pay " : "delete ")).length, 1, `kill point ${point}: ${id} ran exactly once`);
       }
+      await assertOneCoherentRecording(dir, killed.runId, point);
       assert.equal(JSON.stringify(resumed.outcome.entries.map((e) => (e.role === "user" ? e.content.map((b) => (b.type === "tool_result" ? b.toolCallId : b.type)) : e.role))), JSON.stringify(expected.map((e) => (e.role === "user" ? e.content.map((b) => (b.type === "tool_result" ? b.toolCallId : b.type)) : e.role))), `kill point ${point}: the same turns`);
     };
     // Two at a time: the machine has two cores.
