@@ -63,7 +63,14 @@ export class FileDurableStore implements DurableStore {
   private journal(runId: string): Promise<OpenJournal> {
     let journal = this.open.get(runId);
     if (!journal) {
-      journal = fs.mkdir(this.dir, { recursive: true }).then(async () => ({ handle: await fs.open(join(this.dir, `${runId}.ndjson`), "a"), queued: [], writing: Promise.resolve() }));
+      journal = fs.mkdir(this.dir, { recursive: true }).then(async () => {
+        const path = join(this.dir, `${runId}.ndjson`);
+        const created = !(await fs.stat(path).then(() => true, () => false));
+        const handle = await fs.open(path, "a");
+        // A new file's name is durable only once its folder is synced: else a power cut could lose the whole journal.
+        if (created) await syncFolder(this.dir);
+        return { handle, queued: [], writing: Promise.resolve() };
+      });
       this.open.set(runId, journal);
     }
     return journal;
@@ -85,5 +92,16 @@ export class FileDurableStore implements DurableStore {
       await journal.handle.datasync();
     });
     return journal.writing;
+  }
+}
+
+async function syncFolder(dir: string): Promise<void> {
+  // Windows cannot open a folder to sync it (its file system orders the name with the file).
+  const folder = await fs.open(dir, "r").catch(() => undefined);
+  if (!folder) return;
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
   }
 }
