@@ -96,7 +96,7 @@ export class FileDurableStore implements DurableStore {
 }
 
 async function syncFolder(dir: string): Promise<void> {
-  // Windows cannot open a folder to sync it (its file system orders the name with the file).
+  // Some platforms (Windows) cannot open a folder to sync it: there the name is left to the file system.
   const folder = await fs.open(dir, "r").catch(() => undefined);
   if (!folder) return;
   try {
