@@ -1,4 +1,4 @@
-export { Agent, type AgentOptions } from "./engine/agent.js";
+export { Agent, type AgentOptions, type ResumedRun } from "./engine/agent.js";
 export type { AgentConfig, ModelRetryOptions } from "./engine/config.js";
 export type { AgentInfo } from "./engine/agent-info.js";
 export { RunHost, type RunHostOptions } from "./external/run-host.js";
@@ -10,7 +10,7 @@ export type { RunLimit, RunLimitVerdict, RunProgress } from "./budgets/run-limit
 export type { DurableStore, DurableOptions, Durability, InterruptedCallAction } from "./durable/durable-store.js";
 export { FileDurableStore, MAX_JOURNAL_BYTES } from "./durable/file-durable-store.js";
 export { ResumeError, type ResumeProblem } from "./durable/resume-error.js";
-export { readResumePoint, parseJournal, type ResumePoint } from "./durable/read-journal.js";
+export { readResumePoint, parseJournal, type ResumePoint, type ParsedJournal } from "./durable/read-journal.js";
 export type * from "./durable/journal-entry.js";
 export { idempotencyKeyOf } from "./tools/idempotency.js";
 export { addCost, modelPriceProblem, type CallCost, type ModelPrice, type RunCost } from "./cost/call-cost.js";

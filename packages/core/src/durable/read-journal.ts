@@ -8,6 +8,7 @@ const PHASES = new Set(["run_start", "snapshot", "model_reply", "tool_started", 
 
 /** Where a journal leaves a run: its start, its last snapshot (with the whole conversation), and what it committed after. */
 export interface ResumePoint {
+  /** The run's start: its input and identity. */
   start: RunStartEntry;
   /** The last snapshot, its conversation folded from every earlier delta. */
   snapshot: SnapshotEntry;
@@ -17,8 +18,16 @@ export interface ResumePoint {
   tornBytes: number;
 }
 
+/** A journal's bytes read as lines. */
+export interface ParsedJournal {
+  /** Every complete line, in order. */
+  lines: JournalLine[];
+  /** Bytes of a torn last line cut (the process died mid-write). */
+  tornBytes: number;
+}
+
 /** The entries of a journal's bytes; a torn last line (no newline) is cut, any other bad line is a `ResumeError`. */
-export function parseJournal(runId: string, bytes: Buffer): { lines: JournalLine[]; tornBytes: number } {
+export function parseJournal(runId: string, bytes: Buffer): ParsedJournal {
   const end = bytes.lastIndexOf(0x0a) + 1;
   const lines: JournalLine[] = [];
   const text = bytes.subarray(0, end).toString("utf8");

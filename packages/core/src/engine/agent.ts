@@ -46,6 +46,14 @@ export type { AgentOptions } from "./agent-options.js";
 const engineParts = new WeakMap<Agent, EngineServices>();
 export const engineServicesOf = (agent: Agent): EngineServices => engineParts.get(agent)!;
 
+/** What `Agent.resumeRun` returns. */
+export interface ResumedRun {
+  /** The agent built to resume the run: close it when done. */
+  agent: Agent;
+  /** The resumed run's outcome. */
+  result: RunResult;
+}
+
 /** The model/tool loop with its extension surface. Runs one turn at a time. */
 export class Agent implements AsyncDisposable {
   /** The resolved settings, every default filled in; deeply frozen. */
@@ -217,7 +225,7 @@ export class Agent implements AsyncDisposable {
    * Builds an agent journaling to `store` and resumes `runId` with it: `agent.resume(runId)` for a
    * process that only has to finish a crashed run. Close the agent when done.
    */
-  static async resumeRun(store: DurableStore, runId: string, options: AgentOptions, runOptions: RunOptions = {}): Promise<{ agent: Agent; result: RunResult }> {
+  static async resumeRun(store: DurableStore, runId: string, options: AgentOptions, runOptions: RunOptions = {}): Promise<ResumedRun> {
     const agent = new Agent({ ...options, durable: { ...options.durable, store } });
     return { agent, result: await agent.resume(runId, runOptions) };
   }
