@@ -26,7 +26,6 @@ const SCRIPT = [
   { toolCalls: [{ id: "t1", name: "close_ticket", input: { order: 42 } }] },
   { text: "refunded order 42 and closed its ticket" },
 ];
-const reply = (request) => SCRIPT[request.messages.filter((m) => m.role === "assistant").length];
 export function createAgent() {
   const lookup = tool({ name: "lookup", description: "looks an order up", replayPolicy: "safe", execute: () => "order 42: $30, paid" });
   const refund = tool({ name: "refund", description: "refunds", replayPolicy: "never", execute: (input, ctx) => {
@@ -35,7 +34,7 @@ export function createAgent() {
     return "refunded $30";
   } });
   const close = tool({ name: "close_ticket", description: "closes", permission: "ask", execute: () => "closed" });
-  return new Agent({ name: "refunds", provider: new ScriptedProvider(Array.from({ length: 20 }, () => reply)), tools: [lookup, refund, close],
+  return new Agent({ name: "refunds", provider: new ScriptedProvider(SCRIPT, { stepBy: "conversation" }), tools: [lookup, refund, close],
     ${durable ? `durable: { store: new FileDurableStore(${JSON.stringify(join(cli.work, "journals"))}) },` : ""}
     extensions: [new FlightRecorderExtension({ dir: ${JSON.stringify(cli.store)} })] });
 }

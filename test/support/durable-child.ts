@@ -4,7 +4,7 @@
 //        or: <journals> <store> <effects file> resume <runId>
 // Prints the run id as soon as the run starts, then (if it lives) a JSON line of its outcome.
 import { appendFileSync, writeSync } from "node:fs";
-import { Agent, FileDurableStore, HookEvent, ResumeError, ScriptedProvider, tool, type ModelRequest, type RunResult, type ScriptedReply } from "@harnessx/core";
+import { Agent, FileDurableStore, HookEvent, ResumeError, ScriptedProvider, tool, type RunResult, type ScriptedReply } from "@harnessx/core";
 import { FlightRecorderExtension } from "@harnessx/recorder";
 
 const [journals, store, effects, mode, arg] = process.argv.slice(2);
@@ -17,7 +17,6 @@ export const SCRIPT: ScriptedReply[] = [
 ];
 
 const kill = () => process.kill(process.pid, "SIGKILL");
-const reply = (request: ModelRequest) => SCRIPT[request.messages.filter((m) => m.role === "assistant").length] ?? { text: "(past the script)" };
 const search = tool({ name: "search", description: "searches", replayPolicy: "safe", execute: ({ q }) => `found 3 results for ${String(q)}` });
 const pay = tool({
   name: "pay",
@@ -33,7 +32,7 @@ const remove = tool({ name: "delete", description: "deletes", permission: "ask",
 
 const agent = new Agent({
   name: "durable-crash",
-  provider: new ScriptedProvider(Array.from({ length: 50 }, () => reply)),
+  provider: new ScriptedProvider(SCRIPT, { stepBy: "conversation" }),
   tools: [search, pay, remove],
   durable: { store: new FileDurableStore(journals) },
   extensions: [new FlightRecorderExtension({ dir: store })],

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { Agent, FileDurableStore, HookEvent, ScriptedProvider, tool, type ModelRequest, type ScriptedReply } from "@harnessx/core";
+import { Agent, FileDurableStore, HookEvent, ScriptedProvider, tool, type ScriptedReply } from "@harnessx/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { OpenTelemetryExtension } from "./extension.js";
 
@@ -14,7 +14,7 @@ function sdk() {
 }
 
 const SCRIPT: ScriptedReply[] = [{ toolCalls: [{ id: "c1", name: "lookup", input: {} }] }, { text: "done" }];
-const provider = () => new ScriptedProvider(Array.from({ length: 5 }, () => (r: ModelRequest) => SCRIPT[r.messages.filter((m) => m.role === "assistant").length]));
+const provider = () => new ScriptedProvider(SCRIPT, { stepBy: "conversation" });
 const lookup = (hang: boolean) => tool({ name: "lookup", description: "looks up", replayPolicy: "safe", execute: () => (hang ? new Promise<string>(() => {}) : "found") });
 
 describe("a durable run resumed in a new process stays in its trace", () => {

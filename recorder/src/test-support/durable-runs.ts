@@ -1,18 +1,19 @@
 // Durable runs that "crash": a run whose tool never returns is abandoned, and a second agent on
 // the same journal resumes it, as a new process would after the first one died.
-import { Agent, FileDurableStore, HookEvent, ScriptedProvider, tool, type Extension, type ModelRequest, type ScriptedReply, type Tool } from "@harnessx/core";
+import { Agent, FileDurableStore, HookEvent, ScriptedProvider, tool, type Extension, type ScriptedReply, type Tool } from "@harnessx/core";
 
 /** search (safe to repeat), then pay (never repeated), then the answer. */
 export const DURABLE_SCRIPT: ScriptedReply[] = [
   { toolCalls: [{ id: "c1", name: "search", input: { q: "flights" } }], usage: { inputTokens: 12, outputTokens: 4 } },
   { toolCalls: [{ id: "c2", name: "pay", input: { amount: 5 } }], usage: { inputTokens: 20, outputTokens: 5 } },
   { text: "booked", usage: { inputTokens: 30, outputTokens: 2 } },
+  // A second run of the same agent: its conversation then holds three replies.
+  { text: "booked again", usage: { inputTokens: 40, outputTokens: 2 } },
 ];
 
 /** Answers reply N to a request holding N assistant messages: the same reply at the same point of the run, in any process. */
 function positionalProvider(): ScriptedProvider {
-  const pick = (request: ModelRequest): ScriptedReply => DURABLE_SCRIPT[request.messages.filter((m) => m.role === "assistant").length] ?? { text: "(script ended)" };
-  return new ScriptedProvider(Array.from({ length: 50 }, () => pick));
+  return new ScriptedProvider(DURABLE_SCRIPT, { stepBy: "conversation" });
 }
 
 /** The run's tools; `pay` never returns when `payHangs` (the process "dies" in it). */

@@ -7,16 +7,11 @@ import { join } from "node:path";
 import { Agent, type AgentOptions } from "../engine/agent.js";
 import { ScriptedProvider, type ScriptedReply } from "../providers/scripted.js";
 import { tool, type ReplayPolicy, type Tool } from "../tools/tool.js";
-import type { ModelRequest } from "../types/provider.js";
 import { FileDurableStore } from "./file-durable-store.js";
 
 /** Answers reply N to a request holding N assistant messages: the same reply for the same point of the run, in any process. */
-export function positionalProvider(replies: ScriptedReply[], calls: { count: number } = { count: 0 }): ScriptedProvider {
-  const pick = (request: ModelRequest) => {
-    calls.count++;
-    return replies[request.messages.filter((m) => m.role === "assistant").length] ?? { text: "(script ended)" };
-  };
-  return new ScriptedProvider(Array.from({ length: 200 }, () => pick));
+export function positionalProvider(replies: ScriptedReply[]): ScriptedProvider {
+  return new ScriptedProvider(replies, { stepBy: "conversation" });
 }
 
 /** A tool that counts its runs and keeps the idempotency keys it was given; it hangs (a crash) on the runs listed in `hangOn`. */

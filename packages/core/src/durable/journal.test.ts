@@ -10,7 +10,8 @@ import { FileDurableStore } from "./file-durable-store.js";
 import { readResumePoint } from "./read-journal.js";
 import { ResumeError } from "./resume-error.js";
 
-const STEPS = [{ toolCalls: [{ id: "c1", name: "search", input: {} }] }, { toolCalls: [{ id: "c2", name: "search", input: {} }] }, { text: "done" }];
+// The fourth answers a second run of the same agent (its conversation then holds three replies).
+const STEPS = [{ toolCalls: [{ id: "c1", name: "search", input: {} }] }, { toolCalls: [{ id: "c2", name: "search", input: {} }] }, { text: "done" }, { text: "again" }];
 
 async function rejectsWith(promise: Promise<unknown>, problem: string, message: RegExp): Promise<void> {
   await assert.rejects(promise, (error: unknown) => error instanceof ResumeError && error.problem === problem && message.test(error.message));

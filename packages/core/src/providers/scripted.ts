@@ -78,6 +78,13 @@ export interface ScriptedProviderOptions {
    * quadratic in its length.
    */
   recordRequests?: boolean;
+  /**
+   * Which step answers a request. `call` (default): the next one, call after call. `conversation`:
+   * step N answers a request holding N assistant messages, so the reply depends only on where the
+   * conversation stands: a new process resuming a durable run gets the step its run is at, and a
+   * retried call gets its step again.
+   */
+  stepBy?: "call" | "conversation";
 }
 
 /**
@@ -91,6 +98,7 @@ export class ScriptedProvider implements ModelProvider {
   private readonly steps: readonly ScriptStep[];
   private readonly chunkChars: number;
   private readonly recordRequests: boolean;
+  private readonly byConversation: boolean;
   /** A recording provider keeps requests, so it must get copies; a step function sees the request only during its call. */
   readonly borrowsRequests: boolean;
   private index = 0;
@@ -102,6 +110,7 @@ export class ScriptedProvider implements ModelProvider {
     this.defaultModel = options.model ?? "scripted-model";
     this.chunkChars = options.chunkChars ?? 16;
     this.recordRequests = options.recordRequests ?? false;
+    this.byConversation = options.stepBy === "conversation";
     this.borrowsRequests = !this.recordRequests;
   }
 
@@ -119,9 +128,10 @@ export class ScriptedProvider implements ModelProvider {
     return this.index;
   }
 
-  /** Answers with the next step; past the last one it rejects with a `script_exhausted` `ProviderError`. */
+  /** Answers with the next step (or the conversation's, with `stepBy: "conversation"`); past the last one it rejects with a `script_exhausted` `ProviderError`. */
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
-    const index = this.index++;
+    const called = this.index++;
+    const index = this.byConversation ? request.messages.filter((m) => m.role === "assistant").length : called;
     if (this.recordRequests) this.recorded.push(request);
     if (index >= this.steps.length) {
       throw new ProviderError("script_exhausted", `ScriptedProvider has ${this.steps.length} steps; request ${index + 1} has none`);
