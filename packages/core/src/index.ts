@@ -6,6 +6,8 @@ export { HostedRun, FRAMEWORK_ATTRIBUTE, type HostedRunStart, type HostedRunEnd 
 export { HostedModelCall, HostedToolCall, type HostedToolEnd } from "./external/hosted-calls.js";
 export { Pricer, type PricingOptions } from "./cost/pricer.js";
 export { budgetExtension, type BudgetOptions } from "./budgets/budget-extension.js";
+export { promptCacheExtension, type PromptCacheOptions } from "./caching/prompt-cache-extension.js";
+export type { HistoryRewriteCause, PrefixPart, PromptCacheBreak } from "./caching/cache-break.js";
 export type { RunLimit, RunLimitVerdict, RunProgress } from "./budgets/run-limit.js";
 export type { DurableStore, DurableOptions, Durability, InterruptedCallAction } from "./durable/durable-store.js";
 export { FileDurableStore, MAX_JOURNAL_BYTES } from "./durable/file-durable-store.js";

@@ -36,7 +36,8 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
   const { config, memory, middleware } = services;
   // Custom entries reach the model only as their types project them; without any, the history is sent as it is.
   const history = memory.customCount === 0 ? memory.messages : projectConversation(memory.entries, services.messageTypes);
-  const [messages, tools] = middleware.has("beforeLlmCall") ? await middleware.beforeLlmCall(history, input.tools) : [history, input.tools];
+  const rewrittenBy: string[] = [];
+  const [messages, tools] = middleware.has("beforeLlmCall") ? await middleware.beforeLlmCall(history, input.tools, rewrittenBy) : [history, input.tools];
   const { system, prefixKey } = services.prompt.compose(tools);
   const stream = input.sink.streaming && typeof services.provider.stream === "function";
   const request: ModelRequest = {
@@ -48,6 +49,10 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     stream,
   };
+  if (middleware.has("placeCacheBreakpoints")) {
+    const breakpoints = await middleware.placeCacheBreakpoints(request);
+    if (breakpoints.length > 0) request.cacheBreakpoints = breakpoints;
+  }
   const requested = fire(services, HookEvent.LLM_REQUEST, {
     system,
     model: request.model,
@@ -58,6 +63,7 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     toolCount: request.tools.length,
     prefixKey,
     request,
+    ...(rewrittenBy.length > 0 ? { historyRewrittenBy: rewrittenBy } : {}),
   });
   if (requested) await requested;
   const started = performance.now();

@@ -61,6 +61,8 @@ export interface LlmRequestData {
   prefixKey: string;
   /** The whole request as sent, after middleware. */
   request: ModelRequest;
+  /** Who returned another history from `beforeLlmCall` for this call (the extension, else the middleware's name); absent when none did. */
+  historyRewrittenBy?: readonly string[];
 }
 /** Payload of `LLM_RESPONSE`: the provider answered a model call. A call that fails emits none. */
 export interface LlmResponseData {

@@ -1,5 +1,5 @@
 import type { Message, ToolCall, ToolResult } from "../types/content.js";
-import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
+import type { CacheBreakpoint, ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 
 /** Why the history is being compacted: over the context budget, or refused by the provider as too long. */
 export type CompactReason = "budget" | "overflow";
@@ -35,6 +35,12 @@ export interface MiddlewareLike {
    * dropped; provider-owned blocks (signed reasoning, provider blocks) must stay unchanged and in order.
    */
   beforeLlmCall?(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]>;
+  /**
+   * Before each model call, once the request is whole: returns where the provider may cache its
+   * prefix (`ModelRequest.cacheBreakpoints`). Each middleware gets the request with the previous
+   * one's answer and replaces it; a message index must name one of the request's messages.
+   */
+  placeCacheBreakpoints?(request: Readonly<ModelRequest>): Promise<readonly CacheBreakpoint[]>;
   /** After each model call: returns the response to use instead; its provider-owned blocks must stay unchanged. */
   afterLlmCall?(response: ProviderResponse): Promise<ProviderResponse>;
   /** Must return a call with the same `id`. */
@@ -64,6 +70,9 @@ export class Middleware implements MiddlewareLike {
   async beforeLlmCall(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]> {
     return [messages, tools];
   }
+  async placeCacheBreakpoints(request: Readonly<ModelRequest>): Promise<readonly CacheBreakpoint[]> {
+    return request.cacheBreakpoints ?? [];
+  }
   async afterLlmCall(response: ProviderResponse): Promise<ProviderResponse> {
     return response;
   }
@@ -85,7 +94,7 @@ export class Middleware implements MiddlewareLike {
 }
 
 /** The name of one middleware method: what `MiddlewarePipeline.has` takes and a `MiddlewareError` reports. */
-export type MiddlewareStage = "beforeLlmCall" | "afterLlmCall" | "beforeToolExecution" | "afterToolExecution" | "wrapToolExecution" | "wrapModelCall" | "beforeCompact";
+export type MiddlewareStage = "beforeLlmCall" | "placeCacheBreakpoints" | "afterLlmCall" | "beforeToolExecution" | "afterToolExecution" | "wrapToolExecution" | "wrapModelCall" | "beforeCompact";
 
 /** True when `mw` really implements `stage` (not the base class's pass-through). */
 export function implementsStage(mw: MiddlewareLike, stage: MiddlewareStage): boolean {

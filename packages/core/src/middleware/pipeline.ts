@@ -1,7 +1,8 @@
 import { MiddlewareError, toError } from "../errors.js";
 import { registration, type Registration } from "../registration.js";
 import type { Message, ToolCall, ToolResult } from "../types/content.js";
-import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
+import type { CacheBreakpoint, ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
+import { cacheBreakpointsProblem, plainBreakpoint } from "./cache-breakpoints.js";
 import { implementsStage, middlewareName, type CompactRequest, type MiddlewareLike, type MiddlewareStage } from "./middleware.js";
 import { historyProviderOwnedChange, providerOwnedChange } from "./provider-owned.js";
 
@@ -56,8 +57,11 @@ export class MiddlewarePipeline {
     return list;
   }
 
-  /** Passes the history and tools through every `beforeLlmCall`, in order; throws a `MiddlewareError` on a bad return. */
-  async beforeLlmCall(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]> {
+  /**
+   * Passes the history and tools through every `beforeLlmCall`, in order; throws a `MiddlewareError`
+   * on a bad return. `rewrittenBy` collects who returned another history (extension, else middleware name).
+   */
+  async beforeLlmCall(messages: readonly Message[], tools: readonly ToolDefinition[], rewrittenBy?: string[]): Promise<[readonly Message[], readonly ToolDefinition[]]> {
     let current: [readonly Message[], readonly ToolDefinition[]] = [messages, tools];
     for (const mw of this.stage("beforeLlmCall")) {
       const before = current;
@@ -68,8 +72,22 @@ export class MiddlewarePipeline {
       if (out[0] !== before[0]) {
         const change = historyProviderOwnedChange(before[0], out[0]);
         if (change) throw this.failure(mw, "beforeLlmCall", change);
+        rewrittenBy?.push(this.owners.get(mw) ?? middlewareName(mw));
       }
       current = out;
+    }
+    return current;
+  }
+
+  /** The cache breakpoints every `placeCacheBreakpoints` leaves on `request`, in order; throws a `MiddlewareError` on a bad return. */
+  async placeCacheBreakpoints(request: ModelRequest): Promise<readonly CacheBreakpoint[]> {
+    let current = request.cacheBreakpoints ?? [];
+    for (const mw of this.stage("placeCacheBreakpoints")) {
+      const asked = { ...request, cacheBreakpoints: current };
+      const out = await this.run(mw, "placeCacheBreakpoints", () => mw.placeCacheBreakpoints!(asked));
+      const problem = cacheBreakpointsProblem(out, request.messages.length);
+      if (problem) throw this.failure(mw, "placeCacheBreakpoints", problem);
+      current = out.map(plainBreakpoint);
     }
     return current;
   }

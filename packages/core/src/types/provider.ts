@@ -33,6 +33,28 @@ export const STOP_REASONS: readonly StopReason[] = [
   "pause_turn",
 ];
 
+/**
+ * "Cache the request up to here": the end of the tool definitions, of the system prompt, or of
+ * one message (`index` into `ModelRequest.messages`). A provider with explicit prompt caching
+ * (Anthropic: `cache_control`) marks those places; one that caches by itself (OpenAI) or not at
+ * all ignores them.
+ */
+export type CacheBreakpoint =
+  | {
+      /** After the last tool definition. */
+      after: "tools";
+    }
+  | {
+      /** After the system prompt. */
+      after: "system";
+    }
+  | {
+      /** After the message at `index`. */
+      after: "message";
+      /** Index of the message in `ModelRequest.messages`. */
+      index: number;
+    };
+
 /** The canonical request every provider adapter translates to its own API. */
 export interface ModelRequest {
   /** Model id to call: the agent's `model` setting (default: the provider's `defaultModel`). */
@@ -49,6 +71,8 @@ export interface ModelRequest {
   temperature?: number;
   /** True when the engine calls `stream` rather than `complete` (a `runStream` run with a streaming provider). */
   stream: boolean;
+  /** Where the provider may cache the request's prefix, placed by `placeCacheBreakpoints` middleware (e.g. `promptCacheExtension`); absent when none placed any. */
+  cacheBreakpoints?: readonly CacheBreakpoint[];
 }
 
 /** The canonical reply every provider adapter translates from its own API. */
