@@ -20,7 +20,11 @@ export type ProviderErrorKind =
   | "invalid_request"
   | "auth"
   | "bad_response"
-  | "script_exhausted";
+  | "script_exhausted"
+  /** The model does not support a feature the request uses (a parameter, an input type): a fallback provider may. */
+  | "unsupported"
+  /** The model refused to answer; raised by a fallback chain that passed a refused reply over. */
+  | "refusal";
 
 /**
  * A model call failed. `retryable` failures (429, 5xx, timeouts, dropped

@@ -134,6 +134,8 @@ export { projectConversation } from "./messages/projection.js";
 export type { SessionState } from "./session/session-state.js";
 export { assertJsonCompatible } from "./session/json-check.js";
 
+export { FallbackProvider, type FallbackChain, type FallbackEntry, type ProviderOption } from "./providers/fallback-provider.js";
+export { FallbackError, switchesProvider, type FallbackFailure, type ProviderRoute } from "./engine/fallback.js";
 export { ScriptedProvider, parseArguments, type ScriptStep, type ScriptedReply, type ScriptedToolCall, type ScriptedError, type ScriptedProviderOptions } from "./providers/scripted.js";
 export { newId } from "./util/ids.js";
 export { packageVersion } from "./util/package-version.js";

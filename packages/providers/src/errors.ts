@@ -88,6 +88,8 @@ const KIND_TEXT: Record<ProviderErrorKind, string> = {
   auth: "authentication failed (check the API key)",
   bad_response: "unusable reply",
   script_exhausted: "script exhausted",
+  unsupported: "the model does not support a feature the request uses",
+  refusal: "the model refused to answer",
 };
 
 /**

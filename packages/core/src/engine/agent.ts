@@ -27,6 +27,7 @@ import { NO_SINK, type EngineServices, type RunSink } from "./services.js";
 import { SystemPromptComposer } from "../prompt/system-prompt.js";
 import { createAgentInfo, type AgentInfo } from "./agent-info.js";
 import { resolveConfig, type AgentConfig } from "./config.js";
+import { toModelProvider } from "../providers/fallback-provider.js";
 import { Pricer } from "../cost/pricer.js";
 import type { AgentOptions } from "./agent-options.js";
 import { readSessionState, type SessionState } from "../session/session-state.js";
@@ -58,7 +59,7 @@ export interface ResumedRun {
 export class Agent implements AsyncDisposable {
   /** The resolved settings, every default filled in; deeply frozen. */
   readonly config: Readonly<AgentConfig>;
-  /** The model backend from `AgentOptions.provider`. */
+  /** The model backend from `AgentOptions.provider` (a `FallbackProvider` when it named a chain). */
   readonly provider: ModelProvider;
   /** The tools offered to the model: `AgentOptions.tools`, `write_todos` when `todos` is on, and extensions' tools. */
   readonly tools = new ToolRegistry();
@@ -95,8 +96,8 @@ export class Agent implements AsyncDisposable {
 
   constructor(options: AgentOptions) {
     if (!options?.provider) throw new HarnessError("no_provider", "Agent needs a provider (e.g. new ScriptedProvider(steps) or new OpenAIProvider())");
-    this.provider = options.provider;
-    this.config = resolveConfig(options);
+    this.provider = toModelProvider(options.provider);
+    this.config = resolveConfig({ ...options, provider: this.provider });
     this.sessionId = options.sessionId ?? newId("session");
     this.redactor = new Redactor(options.redact);
     this.templates = this.templateRegistry;

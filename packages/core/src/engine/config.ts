@@ -1,5 +1,5 @@
 import { ConfigError } from "../errors.js";
-import type { ModelProvider } from "../types/provider.js";
+import { toModelProvider, type ProviderOption } from "../providers/fallback-provider.js";
 import { deepFreeze } from "../util/deep-freeze.js";
 import type { ModelPrice } from "../cost/call-cost.js";
 
@@ -56,8 +56,12 @@ export interface AgentConfig {
 
 /** The settings part of `AgentOptions`. */
 export interface ConfigOptions extends Partial<Omit<AgentConfig, "retry">> {
-  /** The model backend every call of this agent goes to. Required. */
-  provider: ModelProvider;
+  /**
+   * The model backend every call of this agent goes to: one provider, or a fallback chain
+   * (`[primary, fallback, ...]`, each a provider or `{ provider, model }`) whose next provider
+   * answers when one fails in a way that switches (see `FallbackProvider`). Required.
+   */
+  provider: ProviderOption;
   /** Overrides of the retry settings; fields left out keep their defaults. */
   retry?: Partial<ModelRetryOptions>;
 }
@@ -71,7 +75,7 @@ export function resolveConfig(o: ConfigOptions): AgentConfig {
   };
   return deepFreeze({
     name: o.name ?? "agent",
-    model: o.model ?? o.provider.defaultModel ?? "default",
+    model: o.model ?? toModelProvider(o.provider).defaultModel ?? "default",
     system: o.system ?? "",
     maxIterations: positive("maxIterations", o.maxIterations, 50),
     maxTokens: positive("maxTokens", o.maxTokens, 4096),

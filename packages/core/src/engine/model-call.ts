@@ -2,11 +2,13 @@ import { CancelledError, ProviderError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { Usage } from "../types/content.js";
 import type { CallCost } from "../cost/call-cost.js";
-import type { ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
+import type { ModelProvider, ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 import { linkedSignal, sleep, type LinkedSignal } from "../util/abort.js";
 import { currentScope, inScope } from "../spans/scopes.js";
 import { projectConversation } from "../messages/projection.js";
 import { checkResponse } from "./response-check.js";
+import { answerInOrder, type ProviderRoute } from "./fallback.js";
+import { routesOf } from "../providers/fallback-provider.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
 
 export interface ModelCallInput {
@@ -18,6 +20,8 @@ export interface ModelCallInput {
   onUsage: (usage: Usage, cost: CallCost) => void;
   /** Called with the raw reply before response middleware (a durable run commits it there). */
   onRawReply?: (response: ProviderResponse, cost: CallCost) => Promise<void>;
+  /** Called when a fallback provider answered, with which providers failed how (a `RECOVERY` of reason `fallback`). */
+  onFallback?: (detail: string) => Promise<void> | undefined;
 }
 
 /**
@@ -39,7 +43,8 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
   const rewrittenBy: string[] = [];
   const [messages, tools] = middleware.has("beforeLlmCall") ? await middleware.beforeLlmCall(history, input.tools, rewrittenBy) : [history, input.tools];
   const { system, prefixKey } = services.prompt.compose(tools);
-  const stream = input.sink.streaming && typeof services.provider.stream === "function";
+  const routes = routesOf(services.provider, config.model);
+  const stream = streams(routes[0]!.provider, input.sink);
   const request: ModelRequest = {
     model: config.model,
     system,
@@ -67,9 +72,10 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
   });
   if (requested) await requested;
   const started = performance.now();
-  const raw = await middleware.wrapModelCall(request, () => withRetries(services, input, () => send(services, request, input)));
-  const provider = raw.provider || services.provider.name;
-  const model = raw.model || request.model;
+  let answered = routes[0]!;
+  const raw = await middleware.wrapModelCall(request, () => askRoutes(services, routes, request, input, (route) => (answered = route)));
+  const provider = raw.provider || answered.provider.name;
+  const model = raw.model || answered.model;
   const cost = await services.pricer.price(raw.usage, model, provider);
   input.onUsage(raw.usage, cost);
   const responded = fire(services, HookEvent.LLM_RESPONSE, {
@@ -82,7 +88,8 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     durationMs: performance.now() - started,
   });
   if (responded) await responded;
-  await input.onRawReply?.(raw, cost);
+  // The journal keeps who answered (a fallback, maybe) even for a provider whose replies leave it out.
+  await input.onRawReply?.(raw.provider && raw.model ? raw : { ...raw, provider, model }, cost);
   // Deltas held back while middleware transforms replies: what streams is the processed text.
   return processReply(services, raw, input.sink, stream && middleware.transformsResponses());
 }
@@ -110,11 +117,35 @@ function mayKeepRequest(services: EngineServices): boolean {
   return !services.provider.borrowsRequests || services.hooks.hasObservers(HookEvent.LLM_REQUEST) || services.middleware.has("wrapModelCall");
 }
 
-async function send(services: EngineServices, request: ModelRequest, input: ModelCallInput): Promise<ProviderResponse> {
-  const { provider, config } = services;
+/**
+ * The request along the agent's routes (`engine/fallback.ts` decides when to move on): each
+ * provider with its own retries and model; `onAnswer` learns which one answered.
+ */
+async function askRoutes(services: EngineServices, routes: readonly ProviderRoute[], request: ModelRequest, input: ModelCallInput, onAnswer: (route: ProviderRoute) => void): Promise<ProviderResponse> {
+  const { response, route } = await answerInOrder(
+    routes,
+    (route) => {
+      const routed = route === routes[0] ? request : { ...request, model: route.model, stream: streams(route.provider, input.sink) };
+      return withRetries(services, input, () => send(services, route.provider, routed, input));
+    },
+    {
+      onDiscarded: async (reply, route) => input.onUsage(reply.usage, await services.pricer.price(reply.usage, reply.model || route.model, reply.provider || route.provider.name)),
+      onFallback: (detail) => input.onFallback?.(detail),
+    },
+  );
+  onAnswer(route);
+  return response;
+}
+
+function streams(provider: ModelProvider, sink: RunSink): boolean {
+  return sink.streaming && typeof provider.stream === "function";
+}
+
+async function send(services: EngineServices, provider: ModelProvider, request: ModelRequest, input: ModelCallInput): Promise<ProviderResponse> {
+  const { config } = services;
   const link = linkedSignal([input.signal], config.requestTimeoutMs, true);
   try {
-    const attempt = request.stream ? consumeStream(services, request, link.signal, input) : provider.complete(request, link.signal);
+    const attempt = request.stream ? consumeStream(services, provider, request, link.signal, input) : provider.complete(request, link.signal);
     const reply = await raceAbort(attempt, link);
     return checkResponse(reply, provider.name);
   } catch (err) {
@@ -146,15 +177,15 @@ function raceAbort<T>(work: Promise<T>, link: LinkedSignal): Promise<T> {
   });
 }
 
-async function consumeStream(services: EngineServices, request: ModelRequest, signal: AbortSignal, input: ModelCallInput): Promise<ProviderResponse> {
+async function consumeStream(services: EngineServices, provider: ModelProvider, request: ModelRequest, signal: AbortSignal, input: ModelCallInput): Promise<ProviderResponse> {
   const hold = services.middleware.transformsResponses();
   let final: ProviderResponse | undefined;
-  for await (const event of services.provider.stream!(request, signal)) {
+  for await (const event of provider.stream!(request, signal)) {
     if (event.type === "response") final = event.response;
     else if (!hold && event.type === "text_delta") input.sink.push({ type: "text_delta", text: event.text });
     else if (!hold && event.type === "reasoning_delta") input.sink.push({ type: "reasoning_delta", text: event.text });
   }
-  if (!final) throw new ProviderError("bad_response", `provider "${services.provider.name}" ended its stream without a final response`);
+  if (!final) throw new ProviderError("bad_response", `provider "${provider.name}" ended its stream without a final response`);
   return final;
 }
 

@@ -20,7 +20,7 @@ export interface ModelStep {
   /** Recoveries of `reason` made so far in the run. */
   made(reason: RecoveryReason): number;
   /** Counts and reports one more recovery. */
-  recover(reason: RecoveryReason, replyBudget: number | null): Promise<void> | undefined;
+  recover(reason: RecoveryReason, replyBudget: number | null, detail?: string): Promise<void> | undefined;
 }
 
 /**
@@ -44,10 +44,11 @@ export async function callModelWithRecovery(services: EngineServices, step: Mode
   }
   const iteration = c.iteration;
   const onRawReply = durable ? { onRawReply: (response: ProviderResponse, cost: CallCost) => durable.reply(iteration, response, cost) } : {};
+  const onFallback = (detail: string) => step.recover("fallback", null, detail);
   for (;;) {
     try {
       c.modelCalls++;
-      return await callModel(services, { tools: c.finalCall ? [] : services.tools.definitions(), maxTokens: c.replyBudget, signal: step.signal, sink, onUsage, ...onRawReply });
+      return await callModel(services, { tools: c.finalCall ? [] : services.tools.definitions(), maxTokens: c.replyBudget, signal: step.signal, sink, onUsage, onFallback, ...onRawReply });
     } catch (err) {
       if (err instanceof ProviderError && err.kind === "reply_limit" && err.limit && err.limit < c.replyBudget && step.made("reply_limit") < 2) {
         c.replyBudget = err.limit;

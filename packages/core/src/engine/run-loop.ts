@@ -120,7 +120,7 @@ export class RunLoop {
   }
 
   private modelStep(): ModelStep {
-    return { counters: this.c, durable: this.durable, sink: this.sink, signal: this.signal, made: (reason) => this.made(reason), recover: (reason, budget) => this.recover(reason, budget) };
+    return { counters: this.c, durable: this.durable, sink: this.sink, signal: this.signal, made: (reason) => this.made(reason), recover: (reason, budget, detail) => this.recover(reason, budget, detail) };
   }
 
   /** The counters as a snapshot saves them. */

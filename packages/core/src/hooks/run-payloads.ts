@@ -152,7 +152,9 @@ export interface CheckpointData {
  * Why the loop made a recovery: a reply cut off (`truncated_*`), empty, with unreadable tool input
  * or paused by the provider; a refusal it could work around (`reply_limit`, `context_overflow*`);
  * the step limit or a run limit (a budget); an open task list; a final call that gave no answer;
- * or a durable run rebuilt from its journal (`resumed`, its detail says what was reused).
+ * a durable run rebuilt from its journal (`resumed`, its detail says what was reused); or a
+ * fallback provider that answered after the ones before it failed (`fallback`, its detail says
+ * which failed how and which answered).
  */
 export type RecoveryReason =
   | "truncated_tool_call"
@@ -168,7 +170,8 @@ export type RecoveryReason =
   | "unfinished_plan"
   | "no_final_answer"
   | "budget_exhausted"
-  | "resumed";
+  | "resumed"
+  | "fallback";
 /** Payload of `RECOVERY`: the loop did not accept a reply or a refusal as it was and goes on with another model call. */
 export interface RecoveryData {
   /** What the loop recovered from. */
@@ -177,6 +180,6 @@ export interface RecoveryData {
   attempt: number;
   /** The reply budget of the next call, or null when unchanged. */
   replyBudget: number | null;
-  /** What was reached, for a run limit: e.g. "it spent $0.52 of its $0.50 budget". */
+  /** What was reached, for a run limit: e.g. "it spent $0.52 of its $0.50 budget"; for `fallback`, which providers failed how and which answered. */
   detail?: string;
 }

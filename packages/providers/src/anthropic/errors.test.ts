@@ -40,6 +40,13 @@ describe("AnthropicProvider maps HTTP errors to ProviderError kinds, without ret
     await assert.rejects(provider.complete(modelRequest()), isKind("context_overflow", (e) => assert.equal(e.retryable, false)));
   });
 
+  test("a 400 saying the model does not support a feature is unsupported; another 400 stays invalid_request", async () => {
+    server.reply(anthropicErrorReply(400, "invalid_request_error", "'claude-3-haiku-20240307' does not support thinking."));
+    await assert.rejects(provider.complete(modelRequest()), isKind("unsupported", (e) => assert.equal(e.retryable, false)));
+    server.reply(anthropicErrorReply(400, "invalid_request_error", "messages: roles must alternate between \"user\" and \"assistant\""));
+    await assert.rejects(provider.complete(modelRequest()), isKind("invalid_request"));
+  });
+
   test("a reply budget over the model's limit is reply_limit with the budget that fits", async () => {
     server.reply(anthropicErrorReply(400, "invalid_request_error", "max_tokens: 128000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-5-20250929"));
     await assert.rejects(provider.complete(modelRequest()), isKind("reply_limit", (e) => assert.equal(e.limit, 64000)));

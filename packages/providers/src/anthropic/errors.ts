@@ -31,7 +31,7 @@ const KIND_BY_TYPE: Record<string, ProviderErrorKind> = {
  * "prompt is too long: N tokens > M maximum" is a context overflow;
  * "max_tokens: N > M, which is the maximum allowed" and "input length and
  * `max_tokens` exceed context limit: A + B > C" are reply budget errors with
- * the budget that would fit.
+ * the budget that would fit; a 400 saying the model does not support a feature is `unsupported`.
  */
 export function refineAnthropicError(error: ApiErrorView): ErrorRefinement {
   const message = error.apiMessage || error.message;
@@ -43,6 +43,8 @@ export function refineAnthropicError(error: ApiErrorView): ErrorRefinement {
     const [input, , window] = sum;
     return window > input ? { kind: "reply_limit", limit: window - input } : { kind: "context_overflow" };
   }
+  // A 400 saying the model lacks a feature ("... does not support thinking"), not that the request is malformed: a fallback may have it.
+  if (error.status === 400 && /\b(does not support|is not supported)\b/i.test(message)) return { kind: "unsupported" };
   if (error.status === undefined && error.type) return { kind: KIND_BY_TYPE[error.type] };
   return {};
 }

@@ -41,6 +41,13 @@ describe("OpenAIProvider maps HTTP errors to ProviderError kinds, without retryi
     await assert.rejects(provider.complete(modelRequest()), isKind("invalid_request", (e) => assert.equal(e.retryable, false)));
   });
 
+  test("unsupported_parameter and unsupported_value are unsupported (a fallback may answer), not retryable", async () => {
+    server.reply(openAIErrorReply(400, { message: "Unsupported parameter: 'temperature' is not supported with this model.", type: "invalid_request_error", param: "temperature", code: "unsupported_parameter" }));
+    await assert.rejects(provider.complete(modelRequest()), isKind("unsupported", (e) => assert.equal(e.retryable, false)));
+    server.reply(openAIErrorReply(400, { message: "Unsupported value: 'reasoning_effort' does not support 'minimal' with this model.", type: "invalid_request_error", code: "unsupported_value" }));
+    await assert.rejects(provider.complete(modelRequest()), isKind("unsupported"));
+  });
+
   test("404 names what to check", async () => {
     server.reply({ status: 404, headers: { "content-type": "text/plain" }, body: "404 page not found" });
     await assert.rejects(provider.complete(modelRequest()), isKind("invalid_request", (e) => assert.match(e.message, /baseURL ends in \/v1/)));

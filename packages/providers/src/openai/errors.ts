@@ -30,6 +30,8 @@ export function refineOpenAIError(error: ApiErrorView): ErrorRefinement {
   ) {
     return { kind: "context_overflow" };
   }
+  // OpenAI's own codes for a parameter or value this model does not take (e.g. temperature on a reasoning model): a fallback may.
+  if (error.code === "unsupported_parameter" || error.code === "unsupported_value") return { kind: "unsupported" };
   if (error.status === 404) return { hint: "check the model name, and that baseURL ends in /v1 for a compatible server" };
   if (error.status !== undefined) return {};
   // An error object inside a stream: only its code or type says what happened.
