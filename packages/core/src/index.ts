@@ -9,6 +9,8 @@ export { budgetExtension, type BudgetOptions } from "./budgets/budget-extension.
 export { promptCacheExtension, type PromptCacheOptions } from "./caching/prompt-cache-extension.js";
 export type { HistoryRewriteCause, PrefixPart, PromptCacheBreak } from "./caching/cache-break.js";
 export type { RunLimit, RunLimitVerdict, RunProgress } from "./budgets/run-limit.js";
+export { SubagentError, type SubagentInput, type SubagentToolOptions } from "./subagents/subagent-tool.js";
+export type { DelegatedUsage } from "./subagents/parent-run.js";
 export type { DurableStore, DurableOptions, Durability, InterruptedCallAction } from "./durable/durable-store.js";
 export { FileDurableStore, MAX_JOURNAL_BYTES } from "./durable/file-durable-store.js";
 export { ResumeError, type ResumeProblem } from "./durable/resume-error.js";

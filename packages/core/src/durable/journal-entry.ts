@@ -7,6 +7,7 @@ import type { ToolResult, Usage } from "../types/content.js";
 import type { JsonValue } from "../types/json.js";
 import type { ProviderResponse } from "../types/provider.js";
 import type { ApprovalDecision, RunStatus } from "../engine/run-types.js";
+import type { DelegatedUsage } from "../subagents/parent-run.js";
 
 export type { DurablePhase } from "./durable-phase.js";
 
@@ -34,6 +35,8 @@ export interface RunCounters {
   lastText: string;
   /** Working time spent, in ms (approval waits left out). */
   elapsedMs: number;
+  /** What the subagent runs this run called spent (counted against its budget); absent until one ends. */
+  delegated?: DelegatedUsage;
 }
 
 /** The first entry of a run's journal: what it was asked and the identity it keeps when resumed. */

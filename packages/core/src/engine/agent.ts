@@ -40,6 +40,7 @@ import { TurnGate } from "./turn-gate.js";
 import type { DurableStore } from "../durable/durable-store.js";
 import { checkDurable } from "../durable/check-durable.js";
 import { restoreRun } from "../durable/restore-run.js";
+import { subagentTool, type ParentRun, type SubagentToolOptions, type Tool } from "../subagents/subagent-tool.js";
 
 export type { AgentOptions } from "./agent-options.js";
 
@@ -205,6 +206,11 @@ export class Agent implements AsyncDisposable {
     return makeRunStream(sink, this.startRun(input, sink, options));
   }
 
+  /** This agent as another's tool (a subagent): each call is a run of it under the caller's call, permissions and budget. */
+  asTool(options: SubagentToolOptions): Tool {
+    return subagentTool(options, (input, signal, parent) => this.startRun(input, NO_SINK, { signal }, parent));
+  }
+
   /**
    * Continues a run: one that ended `awaiting_approval`, given a decision for every pending call;
    * or, given a run id, a durable run rebuilt from its journal (`AgentOptions.durable`), usually
@@ -231,10 +237,10 @@ export class Agent implements AsyncDisposable {
     return { agent, result: await agent.resume(runId, runOptions) };
   }
 
-  private startRun(input: string, sink: RunSink, options: RunOptions): Promise<RunResult> {
+  private startRun(input: string, sink: RunSink, options: RunOptions, parent?: ParentRun): Promise<RunResult> {
     return this.gate.begin(async () => {
       if (typeof input !== "string") throw new TypeError("run(input) needs a string");
-      const loop = new RunLoop(this.services, newId("run"), input);
+      const loop = new RunLoop(this.services, newId("run"), input, undefined, parent);
       return { loop, run: loop.start(sink, options.signal) };
     });
   }
@@ -260,14 +266,7 @@ export class Agent implements AsyncDisposable {
 
   /** The conversation and each extension's state, as JSON-compatible data. */
   saveSession(): SessionState {
-    const state: SessionState = {
-      format: "harnessx.session",
-      version: 1,
-      sessionId: this.sessionId,
-      messages: this.memory.entries.slice(),
-      todos: this.todos.current.slice(),
-      extensions: this.extensions.saveStates(),
-    };
+    const state: SessionState = { format: "harnessx.session", version: 1, sessionId: this.sessionId, messages: this.memory.entries.slice(), todos: this.todos.current.slice(), extensions: this.extensions.saveStates() };
     assertJsonCompatible(state);
     return state;
   }

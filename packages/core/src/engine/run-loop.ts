@@ -12,7 +12,9 @@ import { recoveryFor, type ReplyRecovery, type ReplyView } from "./recoveries.js
 import { RepetitionGuard } from "./repetition.js";
 import { beginRun } from "./run-start.js";
 import type { ApprovalDecision, PendingApproval, RunResult, RunStatus } from "./run-types.js";
-import { inScope } from "../spans/scopes.js";
+import { currentScope, inScope } from "../spans/scopes.js";
+import { addDelegated, listParent, runProgress, type ParentRun } from "../subagents/parent-run.js";
+import { parentView } from "../subagents/parent-view.js";
 import type { SpanContext } from "../spans/span-context.js";
 import { errorSource } from "./error-source.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
@@ -31,8 +33,11 @@ export class RunLoop {
   private sink!: RunSink;
   private runSpan: SpanContext | undefined;
   private readonly durable: DurableRun | undefined;
+  /** The run whose tool call this one started inside (`parent` when it is a subagent's run). */
+  private parentRunId: string | undefined;
+  private unlist: (() => void) | undefined;
 
-  constructor(private readonly services: EngineServices, readonly runId: string, readonly input: string, private readonly restored?: RestoredRun) {
+  constructor(private readonly services: EngineServices, readonly runId: string, readonly input: string, private readonly restored?: RestoredRun, private readonly parent?: ParentRun) {
     this.c = restored ? structuredClone(restored.counters) : newCounters(services.config.maxTokens);
     this.clock = new WorkClock(this.c.elapsedMs);
     const rep = services.config.repetition;
@@ -46,6 +51,7 @@ export class RunLoop {
 
   /** Runs the turn inside the run's span scope: every event of the run, however deep, belongs to it. */
   start(sink: RunSink, signal?: AbortSignal): Promise<RunResult> {
+    this.parentRunId = currentScope()?.runId;
     this.runSpan = this.restored?.span ?? this.services.spans.open("agent", this.services.config.name, this.runId);
     return inScope({ runId: this.runId, span: this.runSpan }, () => (this.restored ? this.continueInScope(this.restored, sink, signal) : this.startInScope(sink, signal)));
   }
@@ -105,7 +111,8 @@ export class RunLoop {
   private started(resumed: boolean): Promise<void> | undefined {
     const attributes = this.services.runAttributes();
     const durable = this.durable ? { durable: true, ...(this.restored ? { restored: true } : {}) } : {};
-    return fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed, ...durable, ...(attributes ? { attributes } : {}) });
+    const parent = this.parentRunId ? { parentRunId: this.parentRunId } : {};
+    return fire(this.services, HookEvent.AGENT_START, { runId: this.runId, input: this.input, model: this.services.config.model, resumed, ...durable, ...(attributes ? { attributes } : {}), ...parent });
   }
 
   private bind(sink: RunSink, signal: AbortSignal | undefined): void {
@@ -113,10 +120,11 @@ export class RunLoop {
     this.sink = sink;
     this.signal = signal;
     this.durable?.bind(sink);
+    this.unlist = listParent(parentView(this.services, this.runId, this.c, () => runProgress(this.runId, this.c, this.clock.elapsedMs), this.parent));
   }
 
   private phaseContext() {
-    return { runId: this.runId, signal: this.signal, sink: this.sink, durable: this.durable?.toolPhase(this.c.iteration) };
+    return { runId: this.runId, signal: this.signal, sink: this.sink, durable: this.durable?.toolPhase(this.c.iteration), parent: this.parent };
   }
 
   private modelStep(): ModelStep {
@@ -172,9 +180,7 @@ export class RunLoop {
 
   /** Makes the next call the last, without tools, when the step limit or a run limit is reached. */
   private async checkLimits(): Promise<void> {
-    const { modelCalls, toolCalls, usage, cost, iteration } = this.c;
-    const progress = { runId: this.runId, modelCalls, toolCalls, usage: { ...usage, cost: { ...cost } }, elapsedMs: this.clock.elapsedMs };
-    const due = finalCallDue(this.services, iteration, progress);
+    const due = finalCallDue(this.services, this.c.iteration, runProgress(this.runId, this.c, this.clock.elapsedMs), this.parent);
     if (!due) return;
     this.c.finalCall = due.why;
     await this.recover(due.reason, null, due.detail);
@@ -255,6 +261,7 @@ export class RunLoop {
 
   private async pause(pending: PendingApproval[]): Promise<RunResult> {
     this.clock.pause();
+    this.unlist?.();
     const result = this.result("awaiting_approval", undefined, pending);
     // Not terminal (no AGENT_END), but observers such as recorders need to know the run now waits.
     if (this.durable) await this.durable.waiting(this.c.iteration, pending.map((p) => p.id));
@@ -273,6 +280,8 @@ export class RunLoop {
       }
     }
     if (status !== "awaiting_approval") await this.durable?.end(status);
+    this.unlist?.();
+    this.parent?.absorb(addDelegated({ modelCalls: result.modelCalls, usage: result.usage }, this.c.delegated));
     await fire(this.services, HookEvent.AGENT_END, { result });
     await this.services.extensions.turnComplete(result);
     this.sink.push({ type: "result", result });

@@ -10,6 +10,7 @@ import { cutForModel } from "../tools/truncate.js";
 import type { ToolCall, ToolCallBlock, ToolResult, ToolResultBlock } from "../types/content.js";
 import type { ApprovalDecision, PendingApproval } from "./run-types.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
+import type { ParentRun } from "../subagents/parent-run.js";
 
 /** A call after `beforeToolExecution`, validation and authorization. */
 export interface PlannedCall {
@@ -35,6 +36,8 @@ export interface ToolPhaseContext {
   sink: RunSink;
   /** Set in a durable run: commits around each call, and the outcomes a resumed run reuses. */
   durable?: DurableToolPhase;
+  /** Set in a subagent's run: the run whose tool call started it, whose permissions it may only narrow. */
+  parent?: ParentRun;
 }
 
 /** A durable run's part in the tool phase. */
@@ -69,9 +72,12 @@ export async function planCalls(services: EngineServices, blocks: readonly ToolC
       continue;
     }
     const valid = { ...call, input: checked.value };
-    const verdict = authorize(services, valid, tool, "authorize", ctx.runId);
+    const verdict = authorize(services, valid, tool, "authorize", ctx.runId, ctx.parent);
     const permission = verdict instanceof Promise ? await verdict : verdict;
-    if (permission.decision === "deny") {
+    if (permission.decision === "ask" && ctx.parent) {
+      // A subagent's run ends inside its parent's tool call: there is no turn in which a human could approve.
+      planned.push({ call: valid, tool, permission, refusal: { outcome: "denied", message: `Error: "${call.name}" needs the user's approval (${permission.reason ?? "ask"}), which a subagent cannot wait for.` } });
+    } else if (permission.decision === "deny") {
       planned.push({ call: valid, tool, permission, refusal: { outcome: "denied", message: `Error: permission denied for "${call.name}": ${permission.reason ?? "denied"}.` } });
     } else {
       planned.push({ call: valid, tool, permission, needsApproval: permission.decision === "ask" });
@@ -81,13 +87,17 @@ export async function planCalls(services: EngineServices, blocks: readonly ToolC
 }
 
 /**
- * The manager's verdict as it stands now, combined deny-wins with every applicable policy.
- * Without policies it answers synchronously: no promise per call on the engine's path.
+ * The manager's verdict as it stands now, combined deny-wins with every applicable policy and,
+ * in a subagent's run, with the parent run's verdict (a child only narrows what its parent allows).
+ * Without policies or a parent it answers synchronously: no promise per call on the engine's path.
  */
-export function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string): PermissionDecision | Promise<PermissionDecision> {
+export function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string, parent?: ParentRun): PermissionDecision | Promise<PermissionDecision> {
   const decision = services.permissions.resolve(call.name, tool.permission);
   const policies = services.policies.list();
-  return policies.length === 0 ? decision : withPolicies(services, decision, policies, call, phase, runId);
+  const own = policies.length === 0 ? decision : withPolicies(services, decision, policies, call, phase, runId);
+  if (!parent) return own;
+  const parents = parent.authorize(call, tool, phase);
+  return own instanceof Promise || parents instanceof Promise ? Promise.all([own, parents]).then(([a, b]) => strictest(a, b)) : strictest(own, parents);
 }
 
 async function withPolicies(services: EngineServices, manager: PermissionDecision, policies: ReturnType<EngineServices["policies"]["list"]>, call: ToolCall, phase: "authorize" | "dispatch", runId: string): Promise<PermissionDecision> {
@@ -146,7 +156,7 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
   if (!refusal && tool && permission) {
     // Rules and policies may have changed while the call waited (for approval, or behind
     // earlier calls of its batch): the verdict that counts is the one at dispatch.
-    const verdict = authorize(services, call, tool, "dispatch", ctx.runId);
+    const verdict = authorize(services, call, tool, "dispatch", ctx.runId, ctx.parent);
     const now = verdict instanceof Promise ? await verdict : verdict;
     const approved = permission.source === "user";
     if (now.decision === "deny") {

@@ -23,6 +23,11 @@ export interface AgentStartData {
   restored?: boolean;
   /** What extensions said of the run's span (`ctx.addRunAttributes`), e.g. the MCP servers connected. */
   attributes?: Readonly<Record<string, RunAttributeValue>>;
+  /**
+   * The run whose tool call this run started inside (a subagent's run, `agent.asTool`); its
+   * `execute_tool` span is this run's parent span. Absent for a top-level run.
+   */
+  parentRunId?: string;
 }
 /** Payload of `AGENT_END`: the run completed, failed or was cancelled. A pause for approval emits `CHECKPOINT` instead. */
 export interface AgentEndData {

@@ -5,7 +5,10 @@ export type Permission = "allow" | "ask" | "deny";
 export interface PermissionDecision {
   /** The verdict. */
   decision: Permission;
-  /** Who decided: `manager`, `tool`, `policy:<id>@<extension>`, or `user` (a resume decision). */
+  /**
+   * Who decided: `manager`, `tool`, `policy:<id>@<extension>`, `user` (a resume decision), or in a
+   * subagent's run `parent:<who>` (the run that called it, whose permissions it may only narrow).
+   */
   source: string;
   /** Why, in words for the model and traces; absent when the decider gave none. */
   reason?: string;
