@@ -9,19 +9,23 @@ export const ANTHROPIC_VENDOR = "anthropic";
  * the exact `thinking` block it came from and opaque Anthropic blocks as their
  * raw JSON; unsigned reasoning and other vendors' blocks are left out (the API
  * would reject them). Consecutive same-role turns are merged, with tool results
- * first in a user turn, as the API requires.
+ * first in a user turn, as the API requires. `turnOf`, when given, gets each message's turn index
+ * (the last turn so far for a message that adds no block; -1 before the first).
  */
-export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
+export function toAnthropicMessages(messages: readonly Message[], turnOf?: number[]): MessageParam[] {
   const out: MessageParam[] = [];
   for (const message of messages) {
+    if (turnOf) turnOf.push(-1);
     const blocks = message.role === "user" ? userBlocks(message.content) : message.content.flatMap(assistantBlock);
-    if (blocks.length === 0) continue;
-    const last = out[out.length - 1];
-    if (last && last.role === message.role) {
-      last.content = message.role === "user" ? toolResultsFirst([...(last.content as ContentBlockParam[]), ...blocks]) : [...(last.content as ContentBlockParam[]), ...blocks];
-    } else {
-      out.push({ role: message.role, content: blocks });
+    if (blocks.length > 0) {
+      const last = out[out.length - 1];
+      if (last && last.role === message.role) {
+        last.content = message.role === "user" ? toolResultsFirst([...(last.content as ContentBlockParam[]), ...blocks]) : [...(last.content as ContentBlockParam[]), ...blocks];
+      } else {
+        out.push({ role: message.role, content: blocks });
+      }
     }
+    if (turnOf) turnOf[turnOf.length - 1] = out.length - 1;
   }
   return out;
 }

@@ -3,6 +3,7 @@ import type { MessageCreateParamsBase, ThinkingConfigParam } from "@anthropic-ai
 import type { ModelProvider, ModelRequest, ProviderResponse, StreamEvent } from "@harnessx/core";
 import { resolveConnection } from "../connection.js";
 import { abortedError } from "../errors.js";
+import { placeCacheControl } from "./cache-control.js";
 import { anthropicError } from "./errors.js";
 import { toAnthropicMessages, toAnthropicTools } from "./messages.js";
 import { readMessage, toProviderResponse } from "./response.js";
@@ -101,12 +102,17 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   private body(request: ModelRequest): MessageCreateParamsBase {
+    const turnOf: number[] = [];
+    const messages = toAnthropicMessages(request.messages, turnOf);
+    const tools = request.tools.length > 0 ? toAnthropicTools(request.tools) : undefined;
+    // The canonical cache breakpoints become cache_control markers (prompt caching).
+    const cached = placeCacheControl({ system: request.system || undefined, tools, messages }, request.cacheBreakpoints, turnOf);
     return {
       model: this.model(request),
       max_tokens: request.maxTokens,
-      ...(request.system ? { system: request.system } : {}),
-      messages: toAnthropicMessages(request.messages),
-      ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+      ...(cached.system ? { system: cached.system } : {}),
+      messages: cached.messages,
+      ...(cached.tools ? { tools: cached.tools } : {}),
       ...(this.thinking ? { thinking: this.thinking } : request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
   }

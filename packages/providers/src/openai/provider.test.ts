@@ -58,6 +58,17 @@ describe("OpenAIProvider reads text replies and usage", () => {
   });
 });
 
+describe("OpenAIProvider and prompt caching", () => {
+  test("cache breakpoints leave the body as it was (OpenAI caches prefixes by itself); cached_tokens are the cache reads", async () => {
+    server.reply(openAITurn({ text: "a", finishReason: "stop" }), openAITurn({ text: "b", finishReason: "stop", usage: { prompt: 2048, completion: 3, cached: 1920 } }));
+    await provider.complete(modelRequest());
+    const marked = await provider.complete(modelRequest({ cacheBreakpoints: [{ after: "tools" }, { after: "system" }, { after: "message", index: 0 }] }));
+    const [plain, withBreakpoints] = server.requests.slice(-2);
+    assert.equal(withBreakpoints.raw, plain.raw);
+    assert.deepEqual(marked.usage, { inputTokens: 2048, outputTokens: 3, cacheReadTokens: 1920 });
+  });
+});
+
 describe("OpenAIProvider reads tool calls", () => {
   test("parallel tool calls keep their ids, names and parsed arguments, in order", async () => {
     const { plain, streamed, events } = await bothWays({
