@@ -5,6 +5,9 @@ import { HookEvent } from "../hooks/events.js";
 import { FallbackProvider, type FallbackChain } from "../providers/fallback-provider.js";
 import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
 import { ofKind, recordEvents } from "../test-support/helpers.js";
+import { journalDir } from "../durable/durable-test-kit.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Agent, type AgentOptions } from "./agent.js";
 import { FallbackError } from "./fallback.js";
 
@@ -67,6 +70,15 @@ describe("a failure that switches goes to the next provider, which answers with 
     assert.match(recoveries()[0].detail!, /primary \(big-model\) failed: primary: the model refused to answer/);
   });
 
+  test("a streamed run streams the fallback's text, each provider streaming its own request", async () => {
+    const backup = backupOf([{ text: "streamed by the backup" }]);
+    const { agent } = setup([primaryOf([overloaded, overloaded]), backup]);
+    let text = "";
+    for await (const event of agent.runStream("hi")) if (event.type === "text_delta") text += event.text;
+    assert.equal(text, "streamed by the backup");
+    assert.equal(backup.requests[0].stream, true);
+  });
+
   test("the last provider's refusal is its answer", async () => {
     const { agent } = setup([primaryOf([overloaded, overloaded]), backupOf([{ text: "no", stopReason: "refusal" }])]);
     const result = await agent.run("hi");
@@ -91,6 +103,25 @@ describe("other failures do not switch", () => {
       assert.equal(recoveries().length, 0);
     });
   }
+});
+
+describe("a durable run journals who answered", () => {
+  test("the committed reply carries the fallback's provider and model, and its price", async () => {
+    const { dir, store, cleanup } = journalDir();
+    try {
+      const { agent } = setup([primaryOf([overloaded, overloaded]), { provider: backupOf([{ text: "ok", usage }]), model: "cheap-model" }], {
+        durable: { store: store() },
+        prices: { "cheap-model": { inputPerMTok: 1, outputPerMTok: 1 } },
+      });
+      const result = await agent.run("hi");
+      await agent.close();
+      const lines = readFileSync(join(dir, `${result.runId}.ndjson`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { phase: string; response?: { provider: string; model: string }; cost?: { usd: number } });
+      const reply = lines.find((l) => l.phase === "model_reply");
+      assert.deepEqual([reply?.response?.provider, reply?.response?.model, reply?.cost?.usd], ["backup", "cheap-model", 1]);
+    } finally {
+      cleanup();
+    }
+  });
 });
 
 describe("when no provider answers, the error names each failure", () => {
