@@ -3,11 +3,14 @@ import { RunTree } from "langsmith";
 import { redactEvent, type Redactor, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink, type Usage, type CallCost, type RunCost } from "@harnessx/core";
 import { assistantMessage, requestMessages, toolSchemas } from "./messages.js";
 import type { DeliveryLedger } from "./ledger.js";
+import { listToolRun, toolRunOf } from "./tool-runs.js";
 
 export interface RunHandle {
   tree: RunTreeType;
   /** Settles once the create was queued; the update waits for it so it never overtakes it. */
   posted: Promise<void>;
+  /** Takes a tool run off the process's list of open tool runs (see `tool-runs.ts`) when it ends. */
+  unlist?: () => void;
 }
 
 export interface RunSinkOptions {
@@ -70,11 +73,14 @@ export class LangSmithSink implements SpanSink<RunHandle> {
     let tree: RunTreeType;
     if (d.role === "agent" || !parent) {
       const name = typeof span.attributes["gen_ai.agent.name"] === "string" ? (span.attributes["gen_ai.agent.name"] as string) : span.name;
+      // A subagent's run nests under its parent's tool run, in that run's project and trace.
+      const above = d.role === "agent" ? toolRunOf(span.span?.parentSpanId) : undefined;
       tree = new RunTree({
+        ...(above ? { parent_run: above } : {}),
         name,
         run_type: "chain",
         inputs: this.redacted(d.role === "agent" ? { input: d.start.input } : {}),
-        project_name: this.o.projectName,
+        project_name: above?.project_name ?? this.o.projectName,
         client: this.o.client,
         start_time: span.time,
         extra: { metadata: { ...this.o.metadata, ...(d.role === "agent" ? { harnessx_run_id: d.start.runId, ls_model_name: d.start.model } : {}) } },
@@ -106,7 +112,7 @@ export class LangSmithSink implements SpanSink<RunHandle> {
     }
     this.o.ledger?.expect(tree.id, "post");
     const posted = this.track(tree.postRun());
-    return { tree, posted };
+    return { tree, posted, ...(d.role === "tool" ? { unlist: listToolRun(span.span?.spanId, tree) } : {}) };
   }
 
   event(handle: RunHandle, event: SpanEventSpec): void {
@@ -114,6 +120,7 @@ export class LangSmithSink implements SpanSink<RunHandle> {
   }
 
   close(handle: RunHandle, close: SpanClose): void {
+    handle.unlist?.();
     const d = close.detail;
     const max = this.o.maxContentChars;
     let outputs: Record<string, unknown> = {};

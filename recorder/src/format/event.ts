@@ -95,6 +95,10 @@ export interface RunManifest {
   traceId?: string;
   /** Span id of the run span (parent of its model and tool-call spans); `""` when core stamped none. */
   runSpanId: string;
+  /** The run whose tool call started this one (a subagent's run, `agent.asTool`); absent for a top-level run. */
+  parentRunId?: string;
+  /** The parent run's `execute_tool` span this run's span hangs under; set with `parentRunId`. */
+  parentSpanId?: string;
   /** The agent's name (redacted). */
   agent: string;
   /** The framework that made the run when harnessx did not (`ai-sdk`, `openai-agents`: its `harnessx.framework` run attribute); absent for harnessx's own runs. */

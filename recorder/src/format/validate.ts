@@ -123,7 +123,7 @@ export const RUN_MANIFEST_SCHEMA = object(
   {
     format: literal(RUN_FORMAT),
     v: is((v) => SUPPORTED_RUN_VERSIONS.includes(v as number), `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`),
-    traceId: string, runSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything,
+    traceId: string, runSpanId: string, parentRunId: nonEmpty, parentSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything,
     provider: string, tools: arrayOf(TOOL), rollup: ROLLUP, framework: string, service: string, retain: RETAIN, detail: literal("summary"), reducedBy: literal("retain"), durable: boolean,
   },
 );

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { FRAMEWORK_ATTRIBUTE, type AnyHookContext, type ExtensionSummary, type Redactor } from "@harnessx/core";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { producerVersions } from "../format/layout.js";
-import { serviceName } from "../format/run-origin.js";
+import { linkOf, serviceName } from "../format/run-origin.js";
 import { sha256Hex } from "@harnessx/artifacts";
 import { artifactsOf } from "../store/references.js";
 import { eventContent, type ContentState } from "./event-content.js";
@@ -85,6 +85,7 @@ export class RunRecording {
           runId: start.data.runId,
           traceId: start.span?.traceId,
           runSpanId: start.span?.spanId ?? "",
+          ...linkOf(start),
           agent: sanitizer.redactString(agent.name),
           ...frameworkOf(start, sanitizer),
           sessionId: sanitizer.redactString(agent.sessionId),
