@@ -26,13 +26,13 @@ after(async () => {
 
 const overloaded = () => anthropicErrorReply(529, "overloaded_error", "Overloaded");
 // Prices of the agent's own table, so the assertion does not depend on genai-prices' numbers.
-const prices = { "claude-sonnet-4-5": { inputPerMTok: 3, outputPerMTok: 15 }, "gpt-4o-mini": { inputPerMTok: 0.15, outputPerMTok: 0.6 } };
+const prices = { "claude-sonnet-4-6": { inputPerMTok: 3, outputPerMTok: 15 }, "gpt-4o-mini": { inputPerMTok: 0.15, outputPerMTok: 0.6 } };
 
 function fallbackAgent(extensions: ConstructorParameters<typeof Agent>[0]["extensions"] = []) {
   const agent = new Agent({
     name: "support",
     provider: [
-      new AnthropicProvider({ baseURL: anthropicServer.url, apiKey: "sk-ant-test", model: "claude-sonnet-4-5" }),
+      new AnthropicProvider({ baseURL: anthropicServer.url, apiKey: "sk-ant-test", model: "claude-sonnet-4-6" }),
       { provider: new OpenAIProvider({ baseURL: `${openaiServer.url}/v1`, apiKey: "sk-test" }), model: "gpt-4o-mini" },
     ],
     retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 2 },
@@ -82,7 +82,7 @@ describe("Anthropic overloaded, OpenAI answers", () => {
   test("RECOVERY says why it switched: who failed how, and who answered", () => {
     assert.equal(seen.recoveries.length, 1);
     assert.equal(seen.recoveries[0].reason, "fallback");
-    assert.match(seen.recoveries[0].detail!, /^anthropic \(claude-sonnet-4-5\) failed: anthropic: server error \(HTTP 529\): Overloaded; openai \(gpt-4o-mini\) answered$/);
+    assert.match(seen.recoveries[0].detail!, /^anthropic \(claude-sonnet-4-6\) failed: anthropic: server error \(HTTP 529\): Overloaded; openai \(gpt-4o-mini\) answered$/);
   });
 
   test("the live chat span carries gen_ai.provider.name of the fallback and its response model", () => {
@@ -102,6 +102,12 @@ describe("Anthropic overloaded, OpenAI answers", () => {
     const recovery = events.find((e) => e.kind === "recovery");
     assert.equal(recovery?.attrs.reason, "fallback");
   });
+
+  test("trace replay reproduces the run from the recording", async () => {
+    const replay = await cli.trace("--json", "replay", result.runId);
+    assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+    assert.equal(JSON.parse(replay.stdout).reproduced, true, replay.stdout);
+  });
 });
 
 describe("when the fallback fails too", () => {
@@ -114,7 +120,7 @@ describe("when the fallback fails too", () => {
     assert.equal(result.status, "failed");
     assert.ok(result.error instanceof FallbackError, String(result.error));
     assert.deepEqual(result.error.failures.map((f) => `${f.provider}:${f.error.kind}`), ["anthropic:server", "openai:auth"]);
-    assert.match(result.error.message, /anthropic \(claude-sonnet-4-5\) failed: .*HTTP 529.*; openai \(gpt-4o-mini\) failed: .*authentication failed/);
+    assert.match(result.error.message, /anthropic \(claude-sonnet-4-6\) failed: .*HTTP 529.*; openai \(gpt-4o-mini\) failed: .*authentication failed/);
     assert.equal(recoveries.length, 0);
   });
 

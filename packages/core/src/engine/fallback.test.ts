@@ -171,5 +171,6 @@ describe("FallbackProvider on its own", () => {
     assert.throws(() => new FallbackProvider([] as unknown as FallbackChain), ConfigError);
     assert.throws(() => new Agent({ provider: [primaryOf([]), { provider: {} } as unknown as FallbackChain[0]] }), /fallback entry 2 is not a provider/);
     assert.throws(() => new Agent({ provider: [primaryOf([]), null as unknown as FallbackChain[0]] }), /fallback entry 2 is not a provider/);
+    assert.throws(() => new Agent({ provider: [primaryOf([]), { provider: backupOf([]), model: "" }] }), ConfigError);
   });
 });

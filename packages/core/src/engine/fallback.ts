@@ -27,7 +27,7 @@ export interface FallbackFailure {
  * or reply-limit refusal has its own recovery on the same model (condense, a smaller budget); an
  * invalid request or unusable reply is a bug the next provider would only repeat or mask.
  */
-export function switchesProvider(error: unknown): error is ProviderError {
+export function switchesProvider(error: unknown): boolean {
   return error instanceof ProviderError && (error.retryable || error.kind === "unsupported" || error.kind === "refusal");
 }
 
@@ -41,8 +41,7 @@ export class FallbackError extends ProviderError {
   readonly failures: readonly FallbackFailure[];
   constructor(failures: readonly FallbackFailure[]) {
     const last = failures[failures.length - 1]!.error;
-    const each = failures.map((f) => `${describeRoute(f)} ${f.error.message}`).join("; ");
-    super(last.kind, `no provider answered: ${each}`, { status: last.status, retryAfterMs: last.retryAfterMs, limit: last.limit, cause: last });
+    super(last.kind, `no provider answered: ${describeFailures(failures)}`, { status: last.status, retryAfterMs: last.retryAfterMs, limit: last.limit, cause: last });
     this.failures = failures;
   }
 }
@@ -76,7 +75,7 @@ export async function answerInOrder(
         failures.push({ provider: route.provider.name, model: route.model, error: new ProviderError("refusal", `${route.provider.name}: the model refused to answer (stop reason refusal)`) });
         continue;
       }
-      if (failures.length) await reporting.onFallback?.(`${failures.map((f) => `${describeRoute(f)} ${f.error.message}`).join("; ")}; ${route.provider.name} (${route.model}) answered`, failures, route);
+      if (failures.length) await reporting.onFallback?.(`${describeFailures(failures)}; ${route.provider.name} (${route.model}) answered`, failures, route);
       return { response, route };
     } catch (err) {
       if (!(err instanceof ProviderError) || routes.length === 1 || (!failures.length && !switchesProvider(err))) throw err;
@@ -84,9 +83,11 @@ export async function answerInOrder(
       if (isLast || !switchesProvider(err)) throw new FallbackError(failures);
     }
   }
-  throw new FallbackError(failures);
+  // Only an empty chain gets here; FallbackProvider refuses to build one.
+  throw new ProviderError("invalid_request", "no provider to ask: the fallback chain is empty");
 }
 
-function describeRoute(failure: FallbackFailure): string {
-  return `${failure.provider} (${failure.model}) failed:`;
+/** "anthropic (claude-x) failed: <its message>; openai (gpt-y) failed: ..." */
+function describeFailures(failures: readonly FallbackFailure[]): string {
+  return failures.map((f) => `${f.provider} (${f.model}) failed: ${f.error.message}`).join("; ");
 }

@@ -37,7 +37,7 @@ export class FallbackProvider implements ModelProvider {
   constructor(entries: FallbackChain) {
     if (!Array.isArray(entries) || entries.length === 0) throw new ConfigError("FallbackProvider needs at least one provider");
     entries.forEach((entry: unknown, i) => {
-      if (!isEntry(entry)) throw new ConfigError(`fallback entry ${i + 1} is not a provider (an object with complete(), or { provider, model })`);
+      if (!isEntry(entry)) throw new ConfigError(`fallback entry ${i + 1} is not a provider (an object with complete(), or { provider, model } with a non-empty model id)`);
     });
     this.entries = entries;
     const primary = entries[0];
@@ -94,6 +94,7 @@ function modelOf(entry: FallbackEntry): string | undefined {
 
 function isEntry(entry: unknown): entry is FallbackEntry {
   if (typeof entry !== "object" || entry === null) return false;
-  const provider: unknown = namesModel(entry as FallbackEntry) ? (entry as { provider: unknown }).provider : entry;
-  return typeof (provider as { complete?: unknown }).complete === "function";
+  if (!namesModel(entry as FallbackEntry)) return typeof (entry as { complete?: unknown }).complete === "function";
+  const { provider, model } = entry as { provider: { complete?: unknown }; model?: unknown };
+  return typeof provider.complete === "function" && (model === undefined || (typeof model === "string" && model !== ""));
 }
