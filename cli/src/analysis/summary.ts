@@ -16,8 +16,14 @@ export interface RunSummaryReport {
   events: number;
   /** Events per kind; `bytes` counts each event's line plus its payload stored aside. */
   kinds: Array<{ kind: string; count: number; bytes: number }>;
-  /** Per model; `costUsd` sums the priced calls (null when none was), `unpricedCalls` counts the others. */
-  models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number; costUsd: number | null; unpricedCalls: number }>;
+  /**
+   * Per model; `costUsd` sums the priced calls (null when none was), `unpricedCalls` counts the
+   * others; the cache figures are the input tokens read from and written to the prompt cache (null
+   * when no reply of the model reported them).
+   */
+  models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number; cacheReadTokens: number | null; cacheWriteTokens: number | null; costUsd: number | null; unpricedCalls: number }>;
+  /** The run's prompt cache: tokens read and written, and the hit rate (read / input tokens; null when no reply reported its cache). */
+  cache: CacheFigures;
   /** The run's model calls together: the priced calls' cost, and how many had no price (the total is then a lower bound). */
   cost: ModelsCost;
   /**
@@ -35,13 +41,36 @@ export interface RunSummaryReport {
   extensions: ExtensionSummary[];
 }
 
+/** A run's prompt-cache figures (`trace summary`). */
+export interface CacheFigures {
+  /** Input tokens read from the prompt cache, summed over the replies that reported it. */
+  readTokens: number;
+  /** Input tokens written to the prompt cache, summed over the replies that reported it. */
+  writeTokens: number;
+  /** Cache-read tokens over all input tokens of the run, 0 to 1; null when no reply reported cache figures (or no input). */
+  hitRate: number | null;
+}
+
+/** The one rule of a run's cache hit rate: cache-read tokens over input tokens, from the per-model figures. */
+export function cacheFigures(models: ReadonlyArray<Pick<RunSummaryReport["models"][number], "inputTokens" | "cacheReadTokens" | "cacheWriteTokens">>): CacheFigures {
+  let input = 0;
+  let read: number | null = null;
+  let write = 0;
+  for (const m of models) {
+    input += m.inputTokens;
+    if (m.cacheReadTokens !== null) read = (read ?? 0) + m.cacheReadTokens;
+    write += m.cacheWriteTokens ?? 0;
+  }
+  return { readTokens: read ?? 0, writeTokens: write, hitRate: read === null || input === 0 ? null : read / input };
+}
+
 /** Bytes of the event lines by kind, from the raw text. */
 const LINE_BYTES_BY_KIND = `SELECT regexp_extract(line, '"kind":"([^"]*)"', 1) AS kind, sum(strlen(line) + 1) AS bytes FROM lines GROUP BY 1`;
 
 /** The other figures aggregate typed fields, read once into a compact table. */
 const FACTS = `CREATE TEMP TABLE facts AS
 SELECT kind, attrs.toolName AS tool, attrs.model AS model, attrs.outcome AS outcome, attrs.isError AS is_error, attrs.durationMs AS duration_ms,
-  attrs.inputTokens AS input_tokens, attrs.outputTokens AS output_tokens, attrs.cost.usd AS cost_usd, attrs.toolCalls AS tool_calls, attrs.name AS custom_name, payload.data.bytes AS spill_bytes,
+  attrs.inputTokens AS input_tokens, attrs.outputTokens AS output_tokens, attrs.cacheReadTokens AS cache_read, attrs.cacheWriteTokens AS cache_write, attrs.cost.usd AS cost_usd, attrs.toolCalls AS tool_calls, attrs.name AS custom_name, payload.data.bytes AS spill_bytes,
   attrs.count AS dropped, coalesce(len(redacted), 0) AS redacted, payloadRef.bytes AS payload_bytes
 FROM typed_events`;
 
@@ -66,7 +95,16 @@ export function summarizeFromRollup(run: RunManifest & { rollup: RunRollup }, so
     events: summary?.events ?? 0,
     kinds,
     // A rollup written before cost was recorded knows no price: every call counts as unpriced.
-    models: Object.entries(rollup.models).map(([model, m]) => ({ model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd ?? null, unpricedCalls: costOfModels([m]).unpricedCalls })),
+    models: Object.entries(rollup.models).map(([model, m]) => ({
+      model,
+      calls: m.calls,
+      inputTokens: m.inputTokens,
+      outputTokens: m.outputTokens,
+      cacheReadTokens: m.cacheReadTokens ?? null,
+      cacheWriteTokens: m.cacheWriteTokens ?? null,
+      costUsd: m.costUsd ?? null,
+      unpricedCalls: costOfModels([m]).unpricedCalls,
+    })),
     // A tool a reply asked for is listed once a call of it finished, as when the events are read.
     tools: Object.entries(rollup.tools).filter(([, t]) => t.calls > 0).map(([tool, t]) => ({ tool, calls: t.calls, errors: t.errors, latency: LatencySketch.from(t.latency), costUsd: t.costUsd ?? null })),
     spills: { ...rollup.spills },
@@ -82,7 +120,7 @@ export async function summarizeRun(tables: RecordingTables, run: RunManifest, so
   const kinds = await all(tables, "SELECT kind, count(*) AS count, coalesce(sum(payload_bytes), 0) AS payload_bytes FROM facts GROUP BY kind");
   const models = await all(
     tables,
-    `SELECT coalesce(model, 'unknown') AS model, count(*) AS calls, sum(input_tokens) AS input, sum(output_tokens) AS output,
+    `SELECT coalesce(model, 'unknown') AS model, count(*) AS calls, sum(input_tokens) AS input, sum(output_tokens) AS output, sum(cache_read) AS cache_read, sum(cache_write) AS cache_write,
        sum(cost_usd) AS cost, count(*) FILTER (WHERE cost_usd IS NULL) AS unpriced FROM facts WHERE kind = 'llm_response' GROUP BY 1`,
   );
   const tools = await all(
@@ -113,7 +151,17 @@ export async function summarizeRun(tables: RecordingTables, run: RunManifest, so
   return report(run, source, {
     events: num(totals.events),
     kinds: kinds.map((k) => ({ kind: String(k.kind), count: num(k.count), bytes: (lineBytes.get(String(k.kind)) ?? 0) + num(k.payload_bytes) })),
-    models: models.map((m) => ({ model: String(m.model), calls: num(m.calls), inputTokens: num(m.input), outputTokens: num(m.output), costUsd: m.cost === null ? null : num(m.cost), unpricedCalls: num(m.unpriced) })),
+    models: models.map((m) => ({
+      model: String(m.model),
+      calls: num(m.calls),
+      inputTokens: num(m.input),
+      outputTokens: num(m.output),
+      // A sum over replies none of which reported the cache is NULL: not reported, not 0.
+      cacheReadTokens: m.cache_read === null ? null : num(m.cache_read),
+      cacheWriteTokens: m.cache_write === null ? null : num(m.cache_write),
+      costUsd: m.cost === null ? null : num(m.cost),
+      unpricedCalls: num(m.unpriced),
+    })),
     tools: tools.map((t) => ({ tool: String(t.tool), calls: num(t.calls), errors: num(t.errors), latency: sketchOf(t.durations), costUsd: toolCosts.get(String(t.tool)) ?? null })),
     spills: { count: num(totals.spills), bytes: num(totals.spill_bytes) },
     dropped: { events: num(totals.dropped), gaps: num(totals.gaps) },
@@ -152,6 +200,7 @@ function report(run: RunManifest, source: string, f: Figures): RunSummaryReport 
     kinds: f.kinds.sort(byCountThenName((k) => k.count, (k) => k.kind)),
     models: f.models.map((m) => ({ ...m, costUsd: nanoDollars(m.costUsd) })).sort(byCountThenName((m) => m.calls, (m) => m.model)),
     cost: costOfModels(f.models),
+    cache: cacheFigures(f.models),
     tools: f.tools
       .sort(byCountThenName((t) => t.calls, (t) => t.tool))
       .map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, p50Ms: t.latency.quantile(0.5), p95Ms: t.latency.quantile(0.95), maxMs: t.latency.largest, costUsd: nanoDollars(t.costUsd) })),

@@ -16,6 +16,8 @@ function redactionText(redaction: unknown): string {
   return "unknown";
 }
 
+type ModelRow = RunSummaryReport["models"][number];
+
 function print(ctx: CommandContext, s: RunSummaryReport): void {
   const c = ctx.colors;
   const terminal = Boolean(ctx.io.stdout.isTTY);
@@ -24,6 +26,9 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
   ctx.print(`${c.bold("status")}    ${status}${s.error ? c.red(terminalSafe(`  ${s.error.name ?? "Error"}: ${s.error.message}`)) : ""}`);
   ctx.print(`${c.bold("started")}   ${s.startedAt}   ${c.bold("duration")} ${formatDuration(s.durationMs)}`);
   ctx.print(`${c.bold("cost")}      ${formatCost(s.cost.usd)}${s.cost.unpricedCalls ? c.yellow(`  (${s.cost.unpricedCalls} model call(s) without a price: not counted)`) : ""}`);
+  if (s.cache.hitRate !== null) {
+    ctx.print(`${c.bold("cache")}     ${(s.cache.hitRate * 100).toFixed(1)}% of input tokens read from the prompt cache (${formatCount(s.cache.readTokens)} read, ${formatCount(s.cache.writeTokens)} written)`);
+  }
   ctx.print(`${c.bold("events")}    ${formatCount(s.events)}   ${c.bold("dropped")} ${formatCount(s.dropped.events)}${s.dropped.gaps ? ` in ${s.dropped.gaps} gap(s)` : ""}   ${c.bold("spills")} ${s.spills.count} (${formatBytes(s.spills.bytes)})`);
   ctx.print(`${c.bold("redaction")} ${redactionText(s.redaction)}; ${s.redactedValues} value(s) redacted`);
   if (s.extensions.length) ctx.print(`${c.bold("extensions")} ${terminalSafe(s.extensions.map((e) => `${e.name} [${e.level}]`).join(", "))}`);
@@ -41,6 +46,10 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
     { header: "CALLS", value: (m) => m.calls, align: "right" },
     { header: "INPUT", value: (m) => m.inputTokens, format: (m) => formatCount(m.inputTokens), align: "right" },
     { header: "OUTPUT", value: (m) => m.outputTokens, format: (m) => formatCount(m.outputTokens), align: "right" },
+    ...(s.cache.hitRate === null ? [] : [
+      { header: "CACHE READ", value: (m: ModelRow) => m.cacheReadTokens ?? -1, format: (m: ModelRow) => formatCount(m.cacheReadTokens), align: "right" as const },
+      { header: "CACHE WRITE", value: (m: ModelRow) => m.cacheWriteTokens ?? -1, format: (m: ModelRow) => formatCount(m.cacheWriteTokens), align: "right" as const },
+    ]),
     { header: "COST", value: (m) => m.costUsd ?? -1, format: (m) => formatCost(m.costUsd), align: "right" },
   ], { terminal }));
   ctx.print("");
@@ -57,7 +66,7 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
   ], { terminal }));
 }
 
-/** `trace summary <run>`: status, duration, counts and bytes by kind, tokens, tool latency, spills, drops, redaction. */
+/** `trace summary <run>`: status, duration, cost and prompt-cache hit rate, counts and bytes by kind, tokens, tool latency, spills, drops, redaction. */
 export const summaryCommand: CommandSpec = {
   define: () => new Command("summary").description("status, duration, events by kind, tokens by model, tool latency and errors").argument("<run>", "run id (or unique prefix), run directory or bundle file"),
   async run(ctx, [text]) {

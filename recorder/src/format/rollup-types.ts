@@ -8,6 +8,10 @@ export interface ModelRollup {
   inputTokens: number;
   /** Output tokens of those replies, summed. */
   outputTokens: number;
+  /** Input tokens read from the prompt cache, summed; absent while no reply reported it. */
+  cacheReadTokens?: number;
+  /** Input tokens written to the prompt cache, summed; absent while no reply reported it. */
+  cacheWriteTokens?: number;
   /** What the priced replies cost in US dollars, summed; null when none was priced (absent in recordings made before cost). */
   costUsd?: number | null;
   /** Replies without a price (their cost is unknown, not 0). */

@@ -111,3 +111,17 @@ describe("an ended run's rollup in run.json", () => {
     }
   });
 });
+
+describe("the rollup's prompt-cache figures", () => {
+  test("sum each model's cache reads and writes, and stay absent for a model whose replies never reported them", () => {
+    const tally = new RollupTally();
+    const reply = (attrs: Record<string, unknown>) => tally.add({ kind: "llm_response", attrs: { inputTokens: 100, outputTokens: 1, ...attrs } }, 10);
+    reply({ model: "claude", cacheReadTokens: 0, cacheWriteTokens: 90 });
+    reply({ model: "claude", cacheReadTokens: 90 });
+    reply({ model: "local" });
+    const { models } = tally.toJSON();
+    assert.deepEqual([models.claude.cacheReadTokens, models.claude.cacheWriteTokens], [90, 90]);
+    assert.ok(!("cacheReadTokens" in models.local) && !("cacheWriteTokens" in models.local));
+    assert.deepEqual(RollupTally.from(JSON.parse(JSON.stringify(tally.toJSON()))).toJSON().models, models, "a resumed run's rollup goes on from them");
+  });
+});

@@ -1,3 +1,4 @@
+import { cacheTokensOf } from "./cache-tokens.js";
 import { isErrorEvent } from "./error-events.js";
 import type { RecordedEvent } from "./event.js";
 import { LatencySketch } from "./latency-sketch.js";
@@ -45,6 +46,9 @@ export class RollupTally {
       m.calls++;
       m.inputTokens += numberOf(attrs.inputTokens);
       m.outputTokens += numberOf(attrs.outputTokens);
+      const cache = cacheTokensOf(attrs);
+      if (cache.cacheReadTokens !== undefined) m.cacheReadTokens = (m.cacheReadTokens ?? 0) + cache.cacheReadTokens;
+      if (cache.cacheWriteTokens !== undefined) m.cacheWriteTokens = (m.cacheWriteTokens ?? 0) + cache.cacheWriteTokens;
       const usd = recordedCostUsd(attrs);
       if (usd !== null) m.costUsd = (m.costUsd ?? 0) + usd;
       else m.unpricedCalls = (m.unpricedCalls ?? 0) + 1;

@@ -1,4 +1,5 @@
 import { ALL_HOOK_EVENTS, isSpanId, isTraceId, type HookEvent, type SpanContext, type SpanRole, type TraceEvent } from "@harnessx/core";
+import { cacheTokensOf } from "./cache-tokens.js";
 import type { RecordedEvent } from "./event.js";
 import { isRecord, RequestRebuilder } from "./request-rebuilder.js";
 
@@ -102,7 +103,7 @@ function factsFromAttrs(event: RecordedEvent): unknown {
     case "llm_request":
       return requestFacts({ request: { model: a.model, maxTokens: a.maxTokens, temperature: a.temperature, stream: a.stream } }, a);
     case "llm_response":
-      return { response: { content: [], id: a.responseId }, provider: a.provider, model: a.model, usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens) }, ...(isRecord(a.cost) ? { cost: a.cost } : {}), stopReason: a.stopReason, durationMs: a.durationMs };
+      return { response: { content: [], id: a.responseId }, provider: a.provider, model: a.model, usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens), ...cacheTokensOf(a) }, ...(isRecord(a.cost) ? { cost: a.cost } : {}), stopReason: a.stopReason, durationMs: a.durationMs };
     case "tool_call_start":
     case "tool_call_end": {
       const toolCall = { id: a.toolCallId, name: a.toolName, input: {} };

@@ -80,7 +80,7 @@ const SUMMARY = object({ events: count, byKind: recordOf(count), inputTokens: fi
 const SKETCH = object({ count, min: finite, max: finite, zero: count, buckets: recordOf(count) });
 const ROLLUP = object({
   bytesByKind: recordOf(count),
-  models: recordOf(object({ calls: count, inputTokens: finite, outputTokens: finite }, { costUsd: nullable(finite), unpricedCalls: count })),
+  models: recordOf(object({ calls: count, inputTokens: finite, outputTokens: finite }, { costUsd: nullable(finite), unpricedCalls: count, cacheReadTokens: finite, cacheWriteTokens: finite })),
   tools: recordOf(object({ calls: count, errors: count, latency: SKETCH })),
   spills: object({ count, bytes: count }),
   redactedValues: count,

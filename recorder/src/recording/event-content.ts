@@ -1,4 +1,5 @@
 import type { AnyHookContext, ContentBlock } from "@harnessx/core";
+import { cacheTokensOf } from "../format/cache-tokens.js";
 import type { QueuedEvent } from "./message-log.js";
 
 /** The kind-specific part of an event before sanitizing: summary attributes and the payload. */
@@ -47,7 +48,7 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
     case "llm_response": {
       const { response, provider, model, usage, cost, stopReason, durationMs } = event.data;
       return {
-        attrs: { provider, model, stopReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs, responseId: response.id, ...(cost ? { cost } : {}), ...toolCallNames(response.content) },
+        attrs: { provider, model, stopReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, ...cacheTokensOf({ ...usage }), durationMs, responseId: response.id, ...(cost ? { cost } : {}), ...toolCallNames(response.content) },
         payload: { response: captureContent ? response : { ...response, content: OMITTED }, provider, model, usage, cost, stopReason, durationMs },
       };
     }

@@ -17,6 +17,8 @@ export const TYPED_EVENT_SHAPE = {
     durationMs: "DOUBLE",
     inputTokens: "BIGINT",
     outputTokens: "BIGINT",
+    cacheReadTokens: "BIGINT",
+    cacheWriteTokens: "BIGINT",
     cost: { usd: "DOUBLE" },
     toolCalls: ["VARCHAR"],
     name: "VARCHAR",
