@@ -24,19 +24,51 @@ export interface PromptCacheBreak {
   previousPrefixKey: string;
   /** `prefixKey` of this call. */
   prefixKey: string;
-  /** Set when `tools` changed: tool names offered now and not before, before and not now, and offered both times but different. */
-  tools?: { added: string[]; removed: string[]; changed: string[] };
-  /** Set when `system` changed: the first character that differs, and up to 80 characters of the new text from there. */
-  system?: { firstDifference: number; now: string };
-  /** Set when `history` changed: the first message of the previous call's history that this call sends differently (or not at all), and why. */
-  history?: { firstChangedMessage: number; cause: HistoryRewriteCause; rewrittenBy?: readonly string[] };
+  /** Set when `tools` changed (added, removed, changed, or only reordered). */
+  tools?: ToolListChange;
+  /** Set when `system` changed. */
+  system?: SystemPromptChange;
+  /** Set when `history` changed. */
+  history?: HistoryChange;
+}
+
+/** How the tool list of a call differs from the previous call's (`PromptCacheBreak.tools`). */
+export interface ToolListChange {
+  /** Tools offered now and not before. */
+  added: string[];
+  /** Tools offered before and not now. */
+  removed: string[];
+  /** Tools offered both times whose description or input schema differs. */
+  changed: string[];
+}
+
+/** Where the system prompt of a call first differs from the previous call's (`PromptCacheBreak.system`). */
+export interface SystemPromptChange {
+  /** Index of the first character that differs. */
+  firstDifference: number;
+  /** Up to 80 characters of the new system prompt from there. */
+  now: string;
+}
+
+/** How the history a call sends differs from the previous call's (`PromptCacheBreak.history`). */
+export interface HistoryChange {
+  /** Index of the first message of the previous call's history that this call sends differently (or not at all). */
+  firstChangedMessage: number;
+  /** Why the history changed. */
+  cause: HistoryRewriteCause;
+  /** The middleware (or their extensions) whose `beforeLlmCall` returned another history for this call. */
+  rewrittenBy?: readonly string[];
 }
 
 /** What one call sent, as far as caching goes. */
 export interface SentPrefix {
+  /** The call's `prefixKey` (system prompt and tools). */
   prefixKey: string;
+  /** The composed system prompt sent. */
   system: string;
+  /** The tools offered. */
   tools: readonly ToolDefinition[];
+  /** The history sent (a copy of the list: the live history grows after the call). */
   messages: readonly Message[];
 }
 
@@ -56,7 +88,7 @@ const EXCERPT_CHARS = 80;
  */
 export function cacheBreakBetween(previous: SentPrefix, current: SentPrefix, clues: RewriteClues): PromptCacheBreak | undefined {
   const changed: PrefixPart[] = [];
-  const found: Omit<PromptCacheBreak, "changed" | "previousPrefixKey" | "prefixKey"> = {};
+  const found: Pick<PromptCacheBreak, "tools" | "system" | "history"> = {};
   if (previous.prefixKey !== current.prefixKey) {
     const tools = toolChanges(previous.tools, current.tools);
     if (tools) {
@@ -79,7 +111,7 @@ export function cacheBreakBetween(previous: SentPrefix, current: SentPrefix, clu
   return { changed, previousPrefixKey: previous.prefixKey, prefixKey: current.prefixKey, ...found };
 }
 
-function toolChanges(before: readonly ToolDefinition[], after: readonly ToolDefinition[]): PromptCacheBreak["tools"] | undefined {
+function toolChanges(before: readonly ToolDefinition[], after: readonly ToolDefinition[]): ToolListChange | undefined {
   const old = new Map(before.map((t) => [t.name, t]));
   const now = new Map(after.map((t) => [t.name, t]));
   const added = after.filter((t) => !old.has(t.name)).map((t) => t.name);
