@@ -165,6 +165,28 @@ describe("identity rules: breaking them fails the run naming the middleware", ()
   });
 });
 
+describe("placeCacheBreakpoints: each middleware replaces the previous one's breakpoints, which must fit the request", () => {
+  const request = { model: "m", system: "s", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "hi" }] }], tools: [], maxTokens: 10, stream: false };
+
+  test("B receives A's breakpoints and its answer is what the request carries, without extra fields", async () => {
+    const pipeline = new MiddlewarePipeline();
+    const seen: unknown[] = [];
+    pipeline.add({ name: "A", placeCacheBreakpoints: async () => [{ after: "system" }] });
+    pipeline.add({ name: "B", placeCacheBreakpoints: async (req) => (seen.push(req.cacheBreakpoints), [...(req.cacheBreakpoints ?? []), { after: "message", index: 0, note: "x" } as never]) });
+    pipeline.add(new Middleware());
+    assert.deepEqual(await pipeline.placeCacheBreakpoints(request), [{ after: "system" }, { after: "message", index: 0 }]);
+    assert.deepEqual(seen, [[{ after: "system" }]]);
+  });
+
+  test("an answer that is not a list of breakpoints is a MiddlewareError naming the middleware", async () => {
+    for (const [answer, problem] of [[undefined, /must return an array of cache breakpoints; got undefined/], [[{ after: "everything" }], /a cache breakpoint is \{ after: "tools" \}/], [[{ after: "message", index: -1 }], /index -1; the request has 1 message/]] as const) {
+      const pipeline = new MiddlewarePipeline();
+      pipeline.add({ name: "bad-cache", placeCacheBreakpoints: async () => answer as never });
+      await assert.rejects(pipeline.placeCacheBreakpoints(request), (e: unknown) => e instanceof MiddlewareError && /bad-cache/.test(e.message) && problem.test(e.message));
+    }
+  });
+});
+
 describe("streaming with a response middleware", () => {
   test("deltas are held until afterLlmCall returns and the processed text is what streams", async () => {
     const provider = new ScriptedProvider([{ text: "secret token abc123 here" }]);
