@@ -23,7 +23,8 @@ export { artifactRefsOf, artifactsOf, extensionArtifacts, referencedArtifacts } 
 export { exportIncident, type ExportIncidentRequest, type IncidentExport } from "./bundle/export-incident.js";
 export { openBundle, type OpenedBundle, type OpenBundleOptions } from "./bundle/open-bundle.js";
 export { DEFAULT_BUNDLE_LIMITS, type BundleLimits } from "./bundle/inflate.js";
-export { BUNDLE_FORMAT, BUNDLE_VERSION, type BundleManifest, type BundleMember } from "./bundle/manifest.js";
+export { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, type BundleManifest, type BundleMember, type LinkedRunEntry } from "./bundle/manifest.js";
+export { childRunsOf, type LinkedRun } from "./store/linked-runs.js";
 export {
   BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError, BundleContentError, BundleTooLargeError,
 } from "./bundle/errors.js";

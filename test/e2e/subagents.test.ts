@@ -126,3 +126,44 @@ describe("one identity for the parent and its subagents", () => {
     }
   });
 });
+
+async function trace(...args: string[]): Promise<string> {
+  const r = await cli.trace(...args);
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout;
+}
+
+describe("the CLI reads a parent with its subagents", () => {
+  test("trace show expands each child's run inline, indented, under the tool call that ran it", async () => {
+    const out = await trace("--no-color", "show", parentRunId);
+    const lines = out.split("\n");
+    const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));
+    const indent = (line: string) => /^#\S+\s+\+\S+\s(\s*)/.exec(line)?.[1].length ?? -1;
+    const researchStart = at(/tool_call_start\s+research/);
+    const researcher = at(/↳ subagent run run_\S+\s+researcher, completed/);
+    const auditor = at(/✗ subagent run run_\S+\s+auditor, failed/);
+    assert.ok(researchStart < researcher && researcher < at(/tool_call_end\s+research/), "the researcher's run sits inside the research call");
+    assert.ok(at(/tool_call_start\s+audit/) < auditor && auditor < at(/tool_call_end\s+audit/), "the auditor's run sits inside the audit call");
+    const lookup = at(/tool_call_start\s+lookup/);
+    assert.ok(researcher < lookup && lookup < at(/tool_call_end\s+research/), "the child's own tool call is shown");
+    assert.ok(indent(lines[lookup]) > indent(lines[researchStart]), "the child's events are indented under the call");
+    assert.match(out, /audit model refused the request/, "the failing child's error is shown");
+    const json = JSON.parse(await trace("--json", "show", parentRunId)) as Array<{ kind: string; linkedRuns?: Array<{ agent: string; status: string; events: unknown[] }> }>;
+    const linked = json.flatMap((e) => e.linkedRuns ?? []).map((r) => [r.agent, r.status, r.events.length > 0]);
+    assert.deepEqual(linked, [["researcher", "completed", true], ["auditor", "failed", true]]);
+  });
+
+  test("trace export bundles the children with the parent; verify, show and scrub read the bundle", async () => {
+    const bundle = join(cli.work, "boss.tar");
+    const exported = JSON.parse(await trace("--json", "export", parentRunId, "-o", bundle)) as { linkedRuns: string[] };
+    const { child } = recorded();
+    assert.deepEqual(new Set(exported.linkedRuns), new Set([child("researcher").runId, child("auditor").runId]));
+    await trace("verify", bundle);
+    const fromBundle = await trace("--no-color", "show", bundle);
+    assert.match(fromBundle, /↳ subagent run run_\S+\s+researcher, completed/);
+    assert.match(fromBundle, /✗ subagent run run_\S+\s+auditor, failed/);
+    assert.equal(fromBundle, await trace("--no-color", "show", parentRunId), "the bundle shows what the store shows");
+    await trace("scrub", bundle, "-o", join(cli.work, "boss-scrubbed.tar"));
+    await trace("verify", join(cli.work, "boss-scrubbed.tar"));
+  });
+});

@@ -42,6 +42,7 @@ export const exportCommand: CommandSpec = {
     else {
       ctx.print(terminalSafe(`wrote ${result.path}`));
       ctx.print(terminalSafe(`  run ${result.runId}: ${result.events} events, ${result.artifacts} artifacts, ${formatBytes(result.bytes)}`));
+      if (result.linkedRuns.length) ctx.print(terminalSafe(`  with ${result.linkedRuns.length} linked subagent run(s): ${result.linkedRuns.join(", ")}`));
       if (result.spills.count) {
         const how = result.spills.raw ? ctx.colors.yellow("raw, as stored (--include-raw-spills): do not share this bundle") : `redacted copies (${result.spills.redacted} changed by redaction)`;
         ctx.print(`  ${result.spills.count} spilled result(s): ${how}`);

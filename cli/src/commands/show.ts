@@ -9,6 +9,7 @@ import { EventFilter } from "../timeline/event-filter.js";
 import { eventJson, eventLine } from "../timeline/event-line.js";
 import { describeExtensions } from "../timeline/extensions.js";
 import { SpanNesting } from "../timeline/nesting.js";
+import { LinkedRuns } from "../timeline/linked-runs.js";
 import { ResumeGaps } from "../timeline/resume-gap.js";
 
 /** `trace show <run>`: the timeline, one line per event, nested by span. */
@@ -25,6 +26,8 @@ export const showCommand: CommandSpec = {
       .option("--limit <n>", "show at most this many events (the note after them names the next --from)"),
   async run(ctx, [text], options) {
     await using recording = await openTarget(ctx, text);
+    // Subagents' runs are expanded inline under the tool call that ran each.
+    await using linked = await LinkedRuns.of(recording);
     const filter = new EventFilter(options, Object.keys(recording.summary.byKind ?? {}));
     const from = typeof options.from === "string" ? wholeNumber("--from", options.from, 0) : 0;
     const limit = typeof options.limit === "string" ? wholeNumber("--limit", options.limit, 1) : Infinity;
@@ -58,7 +61,8 @@ export const showCommand: CommandSpec = {
     if (ctx.options.json) {
       const out = [];
       for (const { e, depth, gap } of selected) {
-        out.push({ ...eventJson(e, depth, start, gap), ...(options.full ? { payload: await recording.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}) });
+        const linkedRuns = await linked.json(e, depth, start);
+        out.push({ ...eventJson(e, depth, start, gap), ...(options.full ? { payload: await recording.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}), ...(linkedRuns ? { linkedRuns } : {}) });
       }
       ctx.printJson(out);
       if (paging) ctx.note(paging);
@@ -91,6 +95,7 @@ export const showCommand: CommandSpec = {
         const body = stringifyJson(payload === undefined ? null : payload);
         ctx.print(body.split("\n").map((l) => `${" ".repeat(18)}${"  ".repeat(depth)}${c.dim(l)}`).join("\n"));
       }
+      for await (const line of linked.lines(c, e, depth, start)) ctx.print(line);
     }
     if (paging) ctx.note(paging);
   },

@@ -5,6 +5,7 @@ import { MEMBER, type BundleManifest } from "./manifest.js";
 import { checkMemberPath } from "./tar-members.js";
 
 const ARTIFACT_MEMBER = /^artifacts\/([0-9a-f]{64})\.zst$/;
+const LINKED_MEMBER = /^linked\/[^/]+\.tar$/;
 const FIXED_MEMBERS = new Set<string>([MEMBER.manifest, MEMBER.run, MEMBER.events, MEMBER.sums]);
 
 const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
@@ -24,9 +25,11 @@ function readSums(path: string, members: ReadonlyMap<string, Buffer>): Map<strin
 /**
  * Checks the manifest against SHA256SUMS, then every member the manifest lists: present, its
  * size and sha256 as the manifest says, and as SHA256SUMS says. Nothing may be missing, extra,
- * or outside the format (an artifact is named by its sha256). Returns the artifact ids inside.
+ * or outside the format (an artifact is named by its sha256, a linked run's bundle is one the
+ * manifest's `linkedRuns` names). Returns the artifact ids inside.
  */
 export function verifyChecksums(path: string, manifest: BundleManifest, members: ReadonlyMap<string, Buffer>): string[] {
+  const linked = new Set((manifest.linkedRuns ?? []).map((l) => l.member));
   const sums = readSums(path, members);
   if (sums.get(MEMBER.manifest) !== sha256(members.get(MEMBER.manifest)!)) throw new BundleChecksumError(path, MEMBER.manifest, `sha256 differs from ${MEMBER.sums}`);
   const listed = new Set<string>([MEMBER.manifest, MEMBER.sums]);
@@ -45,10 +48,12 @@ export function verifyChecksums(path: string, manifest: BundleManifest, members:
   for (const name of members.keys()) {
     if (!listed.has(name)) throw new BundleFormatError(path, `member "${name}" is not listed in the manifest`);
     if (FIXED_MEMBERS.has(name)) continue;
+    if (linked.has(name) && LINKED_MEMBER.test(name)) continue;
     const id = ARTIFACT_MEMBER.exec(name)?.[1];
-    if (!isArtifactId(id)) throw new BundleFormatError(path, `member "${name}" is not part of the bundle format (${[...FIXED_MEMBERS].join(", ")}, artifacts/<sha256>.zst)`);
+    if (!isArtifactId(id)) throw new BundleFormatError(path, `member "${name}" is not part of the bundle format (${[...FIXED_MEMBERS].join(", ")}, artifacts/<sha256>.zst, linked/<run>.tar named in linkedRuns)`);
     artifacts.push(id);
   }
+  for (const member of linked) if (!LINKED_MEMBER.test(member) || !members.has(member)) throw new BundleFormatError(path, `linked run member "${member}" is ${members.has(member) ? "not a linked/<run>.tar path" : "missing"}`);
   for (const required of [MEMBER.run, MEMBER.events]) {
     if (!members.has(required)) throw new BundleFormatError(path, `${MEMBER.run} and ${MEMBER.events} are required members`);
   }

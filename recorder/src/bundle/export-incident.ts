@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, promises as fs } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
@@ -8,7 +9,8 @@ import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js"
 import { assertEventsKept, readRunManifestFile } from "../store/run-manifest.js";
 import { artifactCopy, runRedactor, type ArtifactCopy } from "../store/artifact-copy.js";
 import { buildEventMember } from "./event-member.js";
-import { BUNDLE_FORMAT, BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember } from "./manifest.js";
+import { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember, type LinkedRunEntry } from "./manifest.js";
+import { childRunsOf } from "../store/linked-runs.js";
 
 /** What `exportIncident` bundles, and where. */
 export interface ExportIncidentRequest {
@@ -46,6 +48,8 @@ export interface IncidentExport {
    * cause is a spill store in another folder than the recorder's, so the CLI names the owner.
    */
   missingSpills: string[];
+  /** The linked runs bundled with it (its subagents' runs, theirs included), by id. */
+  linkedRuns: string[];
   /** Spilled results included, and whether as redacted copies or raw. */
   spills: {
     /** Spilled results bundled. */
@@ -68,7 +72,12 @@ function sha256(data: Uint8Array): string {
  * `SHA256SUMS` (`sha256sum -c` format). `tar -xf` then
  * `zstd -d` read it; `openBundle` verifies it. Written to a temp file and renamed into place.
  */
-export async function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
+export function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
+  return exportBundle(request, new Set());
+}
+
+/** `exportIncident` of a run whose `ancestors` are being bundled: a run.json naming one of them as its child is not followed again. */
+async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlySet<string>): Promise<IncidentExport> {
   const runDir = runDirOf(request.dir, request.runId);
   // The bundle's run.json is the store's, byte for byte, as read once.
   const { manifest: run, bytes: runJson } = await readRunManifestFile(runDir);
@@ -103,6 +112,8 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
     contentBytes.set(MEMBER.artifact(copy.id), copy.bytes);
     if (copy.id !== id) redactedSpills[id] = copy.id;
   });
+  const linked = await bundleChildren(request, run.runId, new Set([...ancestors, run.runId]));
+  for (const child of linked) members.set(child.entry.member, child.bytes);
   const listed: BundleMember[] = [...members].map(([path, data]) => ({
     path,
     bytes: data.byteLength,
@@ -112,7 +123,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   const { summary, gaps } = events;
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
-    version: BUNDLE_VERSION,
+    version: linked.length > 0 ? LINKED_BUNDLE_VERSION : BUNDLE_VERSION,
     createdAt: new Date().toISOString(),
     producer: producerVersions(),
     run: {
@@ -133,6 +144,7 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
     redaction: run.redaction ?? "unknown",
     spills: { count: spilled.size, redacted: !request.includeRawSpills, copies: redactedSpills },
     missingArtifacts,
+    ...(linked.length > 0 ? { linkedRuns: linked.map((child) => child.entry) } : {}),
     members: listed,
   };
   const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
@@ -158,7 +170,28 @@ export async function exportIncident(request: ExportIncidentRequest): Promise<In
   }
   const { size } = await fs.stat(out);
   const spills = { count: [...spilled].filter((id) => !missingArtifacts.includes(id)).length, redacted: Object.keys(redactedSpills).length, raw: request.includeRawSpills === true };
-  return { path: out, runId: run.runId, bytes: size, events: summary.events, artifacts: members.size - 2, missingArtifacts, missingSpills: missingArtifacts.filter((id) => spilled.has(id)), spills };
+  const linkedRuns = linked.flatMap((child) => child.runIds);
+  return { path: out, runId: run.runId, bytes: size, events: summary.events, artifacts: members.size - 2 - linked.length, missingArtifacts, missingSpills: missingArtifacts.filter((id) => spilled.has(id)), linkedRuns, spills };
+}
+
+/**
+ * Each run the run's tool calls started (a subagent's, linked by its run.json), bundled whole
+ * with its own children: the bundle of a parent holds the runs it delegated to.
+ */
+async function bundleChildren(request: ExportIncidentRequest, runId: string, ancestors: ReadonlySet<string>): Promise<Array<{ entry: LinkedRunEntry; bytes: Buffer; runIds: string[] }>> {
+  const out = [];
+  for (const child of await childRunsOf(request.dir, runId)) {
+    if (ancestors.has(child.runId)) continue;
+    const tmp = join(tmpdir(), `hx-linked-${process.pid}-${randomBytes(6).toString("hex")}.tar`);
+    try {
+      const made = await exportBundle({ ...request, runId: child.runId, reason: `linked run of ${runId}`, out: tmp }, ancestors);
+      const member = MEMBER.linked(safeRunDirName(child.runId));
+      out.push({ entry: { runId: child.runId, ...(child.parentSpanId ? { parentSpanId: child.parentSpanId } : {}), member }, bytes: await fs.readFile(tmp), runIds: [child.runId, ...made.linkedRuns] });
+    } finally {
+      await fs.rm(tmp, { force: true });
+    }
+  }
+  return out;
 }
 
 /** Artifacts read at once while a bundle is written. */

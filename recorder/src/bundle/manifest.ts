@@ -2,9 +2,11 @@ import type { RunManifest, RunSummary } from "../format/event.js";
 
 /** `format` of every incident bundle's `manifest.json`. */
 export const BUNDLE_FORMAT = "harnessx.incident";
-/** The bundle format version this recorder writes. */
+/** The bundle format version this recorder writes for a run without linked runs (readers of version 1 open it). */
 export const BUNDLE_VERSION = 1;
-export const SUPPORTED_BUNDLE_VERSIONS: readonly number[] = [1];
+/** The version of a bundle that holds linked runs (`linkedRuns`, `linked/<runId>.tar`): subagents' runs. */
+export const LINKED_BUNDLE_VERSION = 2;
+export const SUPPORTED_BUNDLE_VERSIONS: readonly number[] = [1, 2];
 
 /** Member names inside the tar. */
 export const MEMBER = {
@@ -13,7 +15,19 @@ export const MEMBER = {
   events: "events.ndjson.zst",
   sums: "SHA256SUMS",
   artifact: (sha256: string) => `artifacts/${sha256}.zst`,
+  /** A linked run's own bundle, nested whole; `name` is its run directory name. */
+  linked: (name: string) => `linked/${name}.tar`,
 } as const;
+
+/** A run bundled with the bundle's run: one its tool calls started (a subagent's run), with its own children inside its bundle. */
+export interface LinkedRunEntry {
+  /** The child run's id. */
+  runId: string;
+  /** The parent's `execute_tool` span the child's run hangs under. */
+  parentSpanId?: string;
+  /** The member holding the child's bundle (`linked/<runId>.tar`), verified like any bundle when this one is opened. */
+  member: string;
+}
 
 /** One member of the bundle's tar, as `manifest.json` lists it. */
 export interface BundleMember {
@@ -118,6 +132,8 @@ export interface BundleManifest {
   };
   /** Artifacts the events reference that were no longer in the store at export time. */
   missingArtifacts: string[];
+  /** Runs the run's tool calls started (subagents), each a nested bundle; absent (version 1) when there are none. */
+  linkedRuns?: LinkedRunEntry[];
   /** Every other member except SHA256SUMS, with size and sha256. */
   members: BundleMember[];
 }

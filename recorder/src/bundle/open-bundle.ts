@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { verifyChecksums } from "./checksums.js";
 import { checkConsistency, parseManifest, parseRun, tallyEvents } from "./contents.js";
-import { BundleChecksumError, BundleFormatError } from "./errors.js";
+import { BundleChecksumError, BundleContentError, BundleFormatError } from "./errors.js";
 import { DEFAULT_BUNDLE_LIMITS, MemberInflater, type BundleLimits } from "./inflate.js";
 import { MEMBER, type BundleManifest } from "./manifest.js";
 import { readMembers } from "./tar-members.js";
@@ -30,6 +30,8 @@ export interface OpenedBundle {
   artifact(sha256: string): Promise<Buffer>;
   /** Raw bytes of any member by its path. */
   member(path: string): Buffer | undefined;
+  /** The linked runs' bundles (subagents' runs, `manifest.linkedRuns`), opened and verified the same way, in the manifest's order. */
+  linked: OpenedBundle[];
 }
 
 /** Options of `openBundle`. */
@@ -54,9 +56,16 @@ const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).d
  * manifest's declared sizes and the limits, checked before anything is inflated. Any failure is
  * a typed `BundleError` naming what failed.
  */
-export async function openBundle(path: string, options: OpenBundleOptions = {}): Promise<OpenedBundle> {
+export function openBundle(path: string, options: OpenBundleOptions = {}): Promise<OpenedBundle> {
+  return openBundleData(path, options, undefined, 0);
+}
+
+/** Linked runs nest (a subagent's subagent); deeper than this is refused as a hostile bundle. */
+const MAX_LINK_DEPTH = 8;
+
+async function openBundleData(path: string, options: OpenBundleOptions, data: Buffer | undefined, depth: number): Promise<OpenedBundle> {
   const limits = { ...DEFAULT_BUNDLE_LIMITS, ...options.limits };
-  const members = await readMembers(path, limits);
+  const members = await readMembers(path, limits, data);
   const manifest = parseManifest(path, members.get(MEMBER.manifest)!);
   const artifacts = verifyChecksums(path, manifest, members);
   const declared = new Map(manifest.members.map((m) => [m.path, m.contentBytes]));
@@ -81,7 +90,17 @@ export async function openBundle(path: string, options: OpenBundleOptions = {}):
     return data;
   };
   for (const id of artifacts) await readArtifact(id, inflater);
+  const linked: OpenedBundle[] = [];
+  for (const entry of manifest.linkedRuns ?? []) {
+    if (depth >= MAX_LINK_DEPTH) throw new BundleFormatError(path, `linked runs nest deeper than ${MAX_LINK_DEPTH} levels`);
+    const child = await openBundleData(`${path}#${entry.member}`, options, members.get(entry.member)!, depth + 1);
+    if (child.run.runId !== entry.runId || child.run.parentRunId !== run.runId) {
+      throw new BundleContentError(path, entry.member, `it holds run ${child.run.runId} (parent ${child.run.parentRunId ?? "none"}), the manifest links run ${entry.runId} to ${run.runId}`);
+    }
+    linked.push(child);
+  }
   return {
+    linked,
     path,
     manifest,
     run,

@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs";
 import { posix } from "node:path";
+import { Readable } from "node:stream";
 import tar from "tar-stream";
 import { BundleError, BundleFormatError, BundleTooLargeError, BundleTruncatedError, BundleUnsafePathError } from "./errors.js";
 import type { BundleLimits } from "./inflate.js";
@@ -18,14 +19,15 @@ export function checkMemberPath(bundle: string, name: string): void {
 /**
  * Reads a bundle's members into memory, in order, refusing before reading its data any member
  * that is not a regular file with a safe path, appears twice, or is larger (as its tar header
- * says) than the limits allow. The manifest must come first.
+ * says) than the limits allow. The manifest must come first. `data` is the tar itself when it is
+ * not a file (a linked run's bundle nested in another); `path` then names it in errors.
  */
-export async function readMembers(path: string, limits: BundleLimits): Promise<Map<string, Buffer>> {
+export async function readMembers(path: string, limits: BundleLimits, data?: Buffer): Promise<Map<string, Buffer>> {
   const members = new Map<string, Buffer>();
   let total = 0;
-  const source = createReadStream(path);
+  const source = data ? Readable.from([data]) : createReadStream(path);
   const extract = tar.extract();
-  source.on("error", (error) => extract.destroy(error));
+  source.on("error", (error: Error) => extract.destroy(error));
   source.pipe(extract);
   try {
     for await (const entry of extract) {

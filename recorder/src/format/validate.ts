@@ -143,7 +143,7 @@ export const BUNDLE_MANIFEST_SCHEMA = object(
   missingArtifacts: arrayOf(sha256),
   members: arrayOf(object({ path: nonEmpty, bytes: count, sha256 }, { contentBytes: count })),
   },
-  { spills: object({ count, redacted: boolean, copies: recordOf(sha256) }) },
+  { spills: object({ count, redacted: boolean, copies: recordOf(sha256) }), linkedRuns: arrayOf(object({ runId: nonEmpty, member: nonEmpty }, { parentSpanId: string })) },
 );
 
 /** Parses JSON text and checks it; returns the value or what is wrong with it. */

@@ -6,6 +6,8 @@ import { iterateRunEvents, type IterateRunOptions, type RunIntegrity } from "../
 import { openLineTables, type RecordingTables } from "../store/recording-tables.js";
 import { assertEventsKept, readRunManifest } from "../store/run-manifest.js";
 import { openSegmentTables } from "../store/segment-tables.js";
+import { childRunsOf } from "../store/linked-runs.js";
+import { runDirOf } from "../format/layout.js";
 import { RecordingClosedError } from "./errors.js";
 import type { RecordingDatabaseOptions } from "./recording.js";
 import type { ResolvedSource } from "./source.js";
@@ -22,6 +24,8 @@ export interface RecordingBacking {
   /** An artifact's uncompressed bytes, verified (`ArtifactNotFoundError` when absent). */
   artifactBytes(sha256: string): Promise<Buffer>;
   tables(options: RecordingDatabaseOptions): Promise<RecordingTables>;
+  /** The runs this run's tool calls started (subagents): the store's runs that name it as parent, or the bundle's linked runs. */
+  linked(): Promise<RecordingBacking[]>;
   /** Drops what it holds in memory. */
   release(): void;
 }
@@ -42,6 +46,10 @@ export async function runBacking(source: Extract<ResolvedSource, { kind: "run" }
     async tables(options) {
       assertEventsKept(run);
       return openSegmentTables(source.storeDir, [source.runDir], options);
+    },
+    async linked() {
+      const children = await childRunsOf(source.storeDir, run.runId);
+      return Promise.all(children.map((child) => runBacking({ kind: "run", storeDir: source.storeDir, runDir: runDirOf(source.storeDir, child.runId), runId: child.runId })));
     },
     release() {},
   };
@@ -81,6 +89,7 @@ export function bundleBacking(opened: OpenedBundle): RecordingBacking {
       for (const [id, copy] of Object.entries(copies)) if (storedSizes.has(copy)) storedSizes.set(id, storedSizes.get(copy)!);
       return openLineTables(current.lines(), { runs: new Map([[run.runId, run]]), storedSizes }, options);
     },
+    linked: async () => held().linked.map(bundleBacking),
     release() {
       bundle = undefined;
     },

@@ -61,6 +61,11 @@ export class OpenedRecording implements Recording {
     return recording;
   }
 
+  async linkedRuns(): Promise<Recording[]> {
+    const backings = await this.live().linked();
+    return Promise.all(backings.map((backing) => OpenedRecording.over(backing)));
+  }
+
   private live(): RecordingBacking {
     if (!this.backing) throw new RecordingClosedError(this.source.kind === "run" ? this.source.runId : this.source.path);
     return this.backing;

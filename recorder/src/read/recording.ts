@@ -95,6 +95,12 @@ export interface Recording extends AsyncDisposable {
    * the same rows. Close them when done (`close()` closes any still open).
    */
   database(options?: RecordingDatabaseOptions): Promise<RecordingTables>;
+  /**
+   * The runs this run's tool calls started (subagents' runs, `agent.asTool`), each opened as a
+   * `Recording`, in start order: in a store the runs whose run.json names this run as
+   * `parentRunId`, in a bundle its linked runs. Close each when done.
+   */
+  linkedRuns(): Promise<Recording[]>;
   /** Releases what the recording holds (a bundle's members, open databases). */
   close(): Promise<void>;
 }
