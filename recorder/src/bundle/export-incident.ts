@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
-import { assertEventsKept, readRunManifestFile } from "../store/run-manifest.js";
+import { assertEventsKept, readRunManifest, readRunManifestFile } from "../store/run-manifest.js";
 import { artifactCopy, runRedactor, type ArtifactCopy } from "../store/artifact-copy.js";
 import { buildEventMember } from "./event-member.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember, type LinkedRunEntry } from "./manifest.js";
@@ -181,7 +181,8 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
 async function bundleChildren(request: ExportIncidentRequest, runId: string, ancestors: ReadonlySet<string>): Promise<Array<{ entry: LinkedRunEntry; bytes: Buffer; runIds: string[] }>> {
   const out = [];
   for (const child of await childRunsOf(request.dir, runId)) {
-    if (ancestors.has(child.runId)) continue;
+    // A child retention reduced to its summary has no events to bundle: the parent's bundle goes without it.
+    if (ancestors.has(child.runId) || (await readRunManifest(runDirOf(request.dir, child.runId))).detail === "summary") continue;
     const tmp = join(tmpdir(), `hx-linked-${process.pid}-${randomBytes(6).toString("hex")}.tar`);
     try {
       const made = await exportBundle({ ...request, runId: child.runId, reason: `linked run of ${runId}`, out: tmp }, ancestors);
