@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, AnthropicProvider, FlightRecorderExtension, HookEvent, MiddlewarePipeline, promptCacheExtension, tool, type CallCost, type Message, type Usage } from "harnessx";
 import { cliWorkspace } from "@harnessx/cli/test-support";
@@ -138,5 +139,19 @@ describe("prompt caching on Anthropic, recorded and summarized", () => {
     const broken = typeof rows[0].data === "string" ? JSON.parse(rows[0].data) : rows[0].data;
     assert.deepEqual(broken.changed, ["history"]);
     assert.deepEqual(broken.history, { firstChangedMessage: 0, cause: "middleware", rewrittenBy: ["request-stamper"] });
+  });
+
+  test("the break is a run span event of the converted trace", async () => {
+    const out = join(cli.work, "cached.otlp.jsonl");
+    assert.equal((await cli.trace("convert", runId, "--to", "otlp", "-o", out)).code, 0);
+    type Attr = { key: string; value: { stringValue?: string; arrayValue?: { values: Array<{ stringValue?: string }> } } };
+    const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const spans = lines.flatMap((l: any) => l.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans)));
+    const run = spans.find((sp: any) => sp.name === "invoke_agent orders");
+    const event = run.events.find((e: any) => e.name === "harnessx.prompt_cache_break");
+    const attr = (key: string) => (event.attributes as Attr[]).find((a) => a.key === key)?.value;
+    assert.deepEqual(attr("harnessx.prompt_cache.changed")?.arrayValue?.values.map((v) => v.stringValue), ["history"]);
+    assert.equal(attr("harnessx.prompt_cache.history_cause")?.stringValue, "middleware");
+    assert.deepEqual(attr("harnessx.prompt_cache.history_rewritten_by")?.arrayValue?.values.map((v) => v.stringValue), ["request-stamper"]);
   });
 });

@@ -7,7 +7,7 @@ export { HostedModelCall, HostedToolCall, type HostedToolEnd } from "./external/
 export { Pricer, type PricingOptions } from "./cost/pricer.js";
 export { budgetExtension, type BudgetOptions } from "./budgets/budget-extension.js";
 export { promptCacheExtension, type PromptCacheOptions } from "./caching/prompt-cache-extension.js";
-export type { HistoryChange, HistoryRewriteCause, PrefixPart, PromptCacheBreak, SystemPromptChange, ToolListChange } from "./caching/cache-break.js";
+export { PROMPT_CACHE_BREAK, type HistoryChange, type HistoryRewriteCause, type PrefixPart, type PromptCacheBreak, type SystemPromptChange, type ToolListChange } from "./caching/cache-break.js";
 export type { RunLimit, RunLimitVerdict, RunProgress } from "./budgets/run-limit.js";
 export { SubagentError, type SubagentInput, type SubagentToolOptions } from "./subagents/subagent-tool.js";
 export type { DelegatedUsage } from "./subagents/parent-run.js";

@@ -1,6 +1,9 @@
 import type { Message } from "../types/content.js";
 import type { ToolDefinition } from "../types/provider.js";
 
+/** The name of the `CUSTOM` event `promptCacheExtension` emits for a {@link PromptCacheBreak}. */
+export const PROMPT_CACHE_BREAK = "prompt_cache_break";
+
 /** A part of the request's prefix, in the order providers cache it. */
 export type PrefixPart = "tools" | "system" | "history";
 

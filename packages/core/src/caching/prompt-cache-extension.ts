@@ -2,7 +2,7 @@ import { ConfigError } from "../errors.js";
 import { defineExtension, type Extension } from "../extensions/extension.js";
 import { HookEvent } from "../hooks/events.js";
 import type { CacheBreakpoint, ModelRequest } from "../types/provider.js";
-import { cacheBreakBetween, type PromptCacheBreak, type SentPrefix } from "./cache-break.js";
+import { cacheBreakBetween, PROMPT_CACHE_BREAK, type PromptCacheBreak, type SentPrefix } from "./cache-break.js";
 
 declare module "../hooks/custom-events.js" {
   interface CustomEvents {
@@ -57,7 +57,7 @@ export function promptCacheExtension(options: PromptCacheOptions = {}): Extensio
       runs.set(runId, { sent, compacted: false });
       if (!previous) return;
       const broken = cacheBreakBetween(previous.sent, sent, { compacted: previous.compacted, ...(historyRewrittenBy ? { rewrittenBy: historyRewrittenBy } : {}) });
-      if (broken) await hx.emit("prompt_cache_break", broken);
+      if (broken) await hx.emit(PROMPT_CACHE_BREAK, broken);
     });
     hx.onHook(HookEvent.AGENT_END, (ctx) => void (ctx.runId !== undefined && runs.delete(ctx.runId)));
   });

@@ -3,7 +3,9 @@ import { describe, test } from "node:test";
 import { Agent, type AgentOptions } from "../engine/agent.js";
 import { MiddlewareError } from "../errors.js";
 import { defineExtension } from "../extensions/extension.js";
-import { HookEvent } from "../hooks/events.js";
+import { ALL_HOOK_EVENTS, HookEvent } from "../hooks/events.js";
+import { mapSpans } from "../spans/map-spans.js";
+import type { TraceEvent } from "../spans/span-model.js";
 import type { MiddlewareLike } from "../middleware/middleware.js";
 import { MiddlewarePipeline } from "../middleware/pipeline.js";
 import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
@@ -94,6 +96,29 @@ describe("a prefix change between two calls of a run is a prompt_cache_break eve
     assert.deepEqual(breaks[0].changed, ["history"]);
     assert.deepEqual(breaks[0].history, { firstChangedMessage: 0, cause: "middleware", rewrittenBy: ["timestamp-injector"] });
     assert.equal(breaks[0].prefixKey, breaks[0].previousPrefixKey);
+  });
+
+  test("a break is a span event of the run span in the one span mapping", async () => {
+    let call = 0;
+    const narrowing: MiddlewareLike = { name: "narrower", beforeLlmCall: async (messages, tools) => [++call > 1 ? messages.slice(1) : messages, call > 1 ? tools.filter((t) => t.name !== "search") : tools] };
+    const { agent } = setup([callLookup(1), { text: "done" }], { before: [narrowing] });
+    const events: TraceEvent[] = [];
+    for (const kind of ALL_HOOK_EVENTS) agent.hooks.on(kind, (ctx) => void events.push({ kind, ts: Date.now(), runId: ctx.runId, data: ctx.data } as TraceEvent));
+    assert.equal((await agent.run("go")).status, "completed");
+    const run = mapSpans(events).find((s) => s.role === "agent")!;
+    const reported = run.events.filter((e) => e.name === "harnessx.prompt_cache_break").map((e) => e.attributes);
+    const { "harnessx.prompt_cache.system_first_difference": at, ...rest } = reported[0] ?? {};
+    assert.ok(typeof at === "number" && at > 0, "where the tool section of the system prompt changed");
+    assert.deepEqual([rest, reported.length], [
+      {
+        "harnessx.prompt_cache.changed": ["tools", "system", "history"],
+        "harnessx.prompt_cache.tools_removed": ["search"],
+        "harnessx.prompt_cache.history_first_changed_message": 0,
+        "harnessx.prompt_cache.history_cause": "middleware",
+        "harnessx.prompt_cache.history_rewritten_by": ["narrower"],
+      },
+      1,
+    ]);
   });
 
   test("a tool list that changes is reported as tools and system (the prompt lists the tools), with the tool named", async () => {

@@ -99,5 +99,7 @@ export const Hx = {
   EVENT_ERROR: "harnessx.error",
   /** Run span event: the run resumed after an approval wait. */
   EVENT_RESUMED: "harnessx.resumed",
+  /** Run span event: a model call's prompt prefix differs from the previous call's (`promptCacheExtension`; `harnessx.prompt_cache.*` attributes). */
+  EVENT_PROMPT_CACHE_BREAK: "harnessx.prompt_cache_break",
 } as const;
 

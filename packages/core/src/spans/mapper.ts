@@ -6,6 +6,8 @@ import { spanError } from "./errors.js";
 import { agentClose, agentOpen, chatClose, chatOpen, failedClose, toolClose, toolOpen, type MappingOptions } from "./span-specs.js";
 import type { TracedAgent, Attributes, SpanDetail, SpanOpen, SpanSink, TraceEvent } from "./span-model.js";
 import { spillOf } from "./spill.js";
+import { PROMPT_CACHE_BREAK } from "../caching/cache-break.js";
+import { cacheBreakAttributes } from "./cache-break-event.js";
 
 interface Open<H> {
   handle: H;
@@ -20,7 +22,7 @@ interface RunState<H> {
 }
 
 /** The hook events the mapping reads; observing only these spares the engine building contexts for the rest. */
-export const TRACED_EVENTS = ["agent_start", "agent_end", "llm_request", "llm_response", "tool_call_start", "tool_call_end", "retry", "recovery", "context_condensed", "error"] as const satisfies readonly HookEvent[];
+export const TRACED_EVENTS = ["agent_start", "agent_end", "llm_request", "llm_response", "tool_call_start", "tool_call_end", "retry", "recovery", "context_condensed", "error", "custom"] as const satisfies readonly HookEvent[];
 
 /**
  * The one mapping from hook events to spans, shared by the live extensions
@@ -66,6 +68,10 @@ export class SpanMapper<H> {
       }
       case "error":
         return this.error(e.runId, e.data, e.ts);
+      case "custom":
+        // Of extensions' own events, the trace shows what breaks the prompt cache (promptCacheExtension).
+        if (e.data.name === PROMPT_CACHE_BREAK) return this.runEvent(e.runId, Hx.EVENT_PROMPT_CACHE_BREAK, e.ts, cacheBreakAttributes(e.data.data));
+        return;
       default:
         return;
     }
