@@ -5,14 +5,11 @@ import { AnthropicProvider } from "./provider.js";
 import { anthropicTurn } from "../test-support/anthropic-wire.js";
 import { modelRequest, WEATHER_TOOL } from "../test-support/requests.js";
 import { FakeServer } from "../test-support/server.js";
+import { useLocalAnthropic } from "../test-support/local-anthropic.js";
 
 let server: FakeServer;
 let provider: AnthropicProvider;
-before(async () => {
-  server = await FakeServer.start();
-  provider = new AnthropicProvider({ baseURL: server.url, apiKey: "sk-ant-test" });
-});
-after(() => server.close());
+useLocalAnthropic((started, pointed) => ([server, provider] = [started, pointed]));
 
 const text = (t: string) => ({ type: "text" as const, text: t });
 const history: Message[] = [

@@ -6,15 +6,12 @@ import { AnthropicProvider } from "./provider.js";
 import { anthropicErrorReply } from "../test-support/anthropic-wire.js";
 import { collect, modelRequest } from "../test-support/requests.js";
 import { FakeServer } from "../test-support/server.js";
+import { useLocalAnthropic } from "../test-support/local-anthropic.js";
 import { isKind } from "../test-support/assertions.js";
 
 let server: FakeServer;
 let provider: AnthropicProvider;
-before(async () => {
-  server = await FakeServer.start();
-  provider = new AnthropicProvider({ baseURL: server.url, apiKey: "sk-ant-test" });
-});
-after(() => server.close());
+useLocalAnthropic((started, pointed) => ([server, provider] = [started, pointed]));
 
 describe("AnthropicProvider maps HTTP errors to ProviderError kinds, without retrying itself", () => {
   test("429 with a Retry-After HTTP date is rate_limit with retryAfterMs, asked once", async () => {

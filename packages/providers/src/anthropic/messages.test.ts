@@ -1,19 +1,16 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import type { Message } from "@harnessx/core";
 import { AnthropicProvider } from "./provider.js";
 import { anthropicTurn, type AnthropicTurn } from "../test-support/anthropic-wire.js";
 import { withEnv } from "../test-support/env.js";
 import { collect, finalResponse, modelRequest, WEATHER_TOOL } from "../test-support/requests.js";
 import { FakeServer } from "../test-support/server.js";
+import { useLocalAnthropic } from "../test-support/local-anthropic.js";
 
 let server: FakeServer;
 let provider: AnthropicProvider;
-before(async () => {
-  server = await FakeServer.start();
-  provider = new AnthropicProvider({ baseURL: server.url, apiKey: "sk-ant-test" });
-});
-after(() => server.close());
+useLocalAnthropic((started, pointed) => ([server, provider] = [started, pointed]));
 
 const thinking = { type: "thinking", thinking: "Two cities \u2014 call the tool twice.\n", signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds/+==" };
 const redacted = { type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj" };

@@ -1,18 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { ProviderError } from "@harnessx/core";
 import { AnthropicProvider } from "./provider.js";
 import { anthropicTurn, type AnthropicTurn } from "../test-support/anthropic-wire.js";
 import { collect, finalResponse, modelRequest, streamedArguments, streamedText } from "../test-support/requests.js";
 import { FakeServer, jsonReply, pieces } from "../test-support/server.js";
+import { useLocalAnthropic } from "../test-support/local-anthropic.js";
 
 let server: FakeServer;
 let provider: AnthropicProvider;
-before(async () => {
-  server = await FakeServer.start();
-  provider = new AnthropicProvider({ baseURL: server.url, apiKey: "sk-ant-test" });
-});
-after(() => server.close());
+useLocalAnthropic((started, pointed) => ([server, provider] = [started, pointed]));
 
 /** Asks the same turn once plain and once streamed; both must agree. */
 async function bothWays(turn: AnthropicTurn) {
