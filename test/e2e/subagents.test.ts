@@ -163,7 +163,11 @@ describe("the CLI reads a parent with its subagents", () => {
     assert.match(fromBundle, /↳ subagent run run_\S+\s+researcher, completed/);
     assert.match(fromBundle, /✗ subagent run run_\S+\s+auditor, failed/);
     assert.equal(fromBundle, await trace("--no-color", "show", parentRunId), "the bundle shows what the store shows");
-    await trace("scrub", bundle, "-o", join(cli.work, "boss-scrubbed.tar"));
-    await trace("verify", join(cli.work, "boss-scrubbed.tar"));
+    const scrubbed = join(cli.work, "boss-scrubbed.tar");
+    await trace("scrub", bundle, "-o", scrubbed);
+    await trace("verify", scrubbed);
+    const scrubbedShow = await trace("--no-color", "show", scrubbed);
+    assert.match(scrubbedShow, /↳ subagent run run_\S+\s+researcher, completed/, "the scrubbed bundle keeps the children");
+    assert.match(scrubbedShow, /✗ subagent run run_\S+\s+auditor, failed/);
   });
 });
