@@ -3,7 +3,7 @@ import type { ExtensionServices, StatusProvider } from "../extensions/extension-
 import { statusLines, type StatusLine } from "../extensions/status-lines.js";
 import type { ExtensionContribution, PromptFragment } from "../extensions/contribution.js";
 import { ExtensionHost } from "../extensions/host.js";
-import type { CustomData } from "../hooks/custom-events.js";
+import { extensionEmitters } from "../extensions/extension-emitters.js";
 import type { RunAttributeValue } from "../hooks/payloads.js";
 import { HookEvent } from "../hooks/events.js";
 import { Redactor } from "../redact/redactor.js";
@@ -132,14 +132,7 @@ export class Agent implements AsyncDisposable {
       statuses: this.statuses,
       runAttributes: this.runAttributes,
       sessionSnapshot: () => structuredClone(this.saveSession()),
-      appendEntry: (entry, text, toModel) => {
-        this.memory.push(entry);
-        const { type, extension, data } = entry;
-        return this.hooks.emit(HookEvent.MESSAGE_APPENDED, { type, extension, data, ...(text !== undefined ? { text } : {}), toModel }) ?? Promise.resolve();
-      },
-      emitCustom: (extension, name, data, artifacts) => this.hooks.emit(HookEvent.CUSTOM, { extension, name, data, ...(artifacts?.length ? { artifacts } : {}) } as CustomData) ?? Promise.resolve(),
-      emitError: (source, error, extension, dropped) => this.hooks.emit(HookEvent.ERROR, { source, error, extension, ...(dropped !== undefined ? { dropped } : {}) }) ?? Promise.resolve(),
-      emitEvent: (event, data) => this.hooks.emit(event, data) ?? Promise.resolve(),
+      ...extensionEmitters(this.hooks, this.memory),
     };
     this.extensions = new ExtensionHost(options.extensions ?? [], extensionServices, { maxFragmentChars: this.config.maxPromptFragmentChars }, (extension, error) =>
       this.hooks.emit(HookEvent.ERROR, { source: "extension", error, extension }),
@@ -266,7 +259,14 @@ export class Agent implements AsyncDisposable {
 
   /** The conversation and each extension's state, as JSON-compatible data. */
   saveSession(): SessionState {
-    const state: SessionState = { format: "harnessx.session", version: 1, sessionId: this.sessionId, messages: this.memory.entries.slice(), todos: this.todos.current.slice(), extensions: this.extensions.saveStates() };
+    const state: SessionState = {
+      format: "harnessx.session",
+      version: 1,
+      sessionId: this.sessionId,
+      messages: this.memory.entries.slice(),
+      todos: this.todos.current.slice(),
+      extensions: this.extensions.saveStates(),
+    };
     assertJsonCompatible(state);
     return state;
   }
