@@ -17,6 +17,11 @@ export function safeRunDirName(runId: string): string {
   return encodeURIComponent(runId).replace(/\./g, "%2E").replace(/\*/g, "%2A").slice(0, 200);
 }
 
+/** `<root>/links/<parentRunId>/`: one empty file per child run (named as its run folder), written as the child starts. */
+export function linksDirOf(root: string, parentRunId: string): string {
+  return join(root, "links", safeRunDirName(parentRunId));
+}
+
 export const segmentsDirOf = (runDir: string): string => join(runDir, "segments");
 export const runManifestPathOf = (runDir: string): string => join(runDir, "run.json");
 export const lockPathOf = (runDir: string): string => join(runDir, "lock");

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { RunManifest } from "../format/event.js";
 import { lockPathOf, runManifestPathOf, segmentIndexOf, segmentName, segmentsDirOf } from "../format/layout.js";
 import { sealSegment, writeAllAtomically, writeSealed } from "./seal.js";
+import { indexChildRun } from "../store/linked-runs.js";
 
 /** When the active segment is sealed: whichever limit is reached first. */
 export interface SegmentLimits {
@@ -27,6 +28,8 @@ export class RunWriter {
   private sealError: unknown;
   /** A whole run being written off the agent's thread (see `writeWhole`), until it is on disk. */
   private whole: { lines: string; manifest: RunManifest } | undefined;
+  /** The run is in its parent's entry of the store's `links/` index. */
+  private linked = false;
 
   /** No I/O until the first write: the directory, lock and segment numbering come then. */
   constructor(readonly runDir: string, private readonly limits: SegmentLimits) {
@@ -58,6 +61,7 @@ export class RunWriter {
     const manifestFile: [string, string] = [runManifestPathOf(this.runDir), manifestText(manifest)];
     if (lines.length > 0) await writeSealed(join(this.segmentsDir, segmentName(1)), Buffer.from(lines), [manifestFile]);
     else await writeAllAtomically([manifestFile]);
+    this.linkUnderParent(manifest);
     this.whole = undefined;
   }
 
@@ -74,6 +78,14 @@ export class RunWriter {
     const tmp = `${path}.tmp-${process.pid}`;
     writeFileSync(tmp, manifestText(manifest));
     renameSync(tmp, path);
+    this.linkUnderParent(manifest);
+  }
+
+  /** Adds a child run to the store's index of its parent's children (`links/`): finding them then reads only theirs. */
+  private linkUnderParent(manifest: RunManifest): void {
+    if (!manifest.parentRunId || this.linked) return;
+    indexChildRun(this.runDir, manifest.parentRunId);
+    this.linked = true;
   }
 
   /** Appends complete NDJSON lines; seals the segment once it is over its size or age. */

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { runDirOf, runManifestPathOf, segmentName, segmentsDirOf } from "../format/layout.js";
+import { indexChildRun } from "./linked-runs.js";
 import { writeAtomically, writeSealed } from "../recording/seal.js";
 import { RollupTally } from "../format/run-rollup.js";
 
@@ -50,6 +51,7 @@ export class SealedRunWriter {
     await this.sealing;
     const written: RunManifest = { ...manifest, rollup: this.rollup.toJSON() };
     await writeAtomically(runManifestPathOf(this.runDir), `${JSON.stringify(written, null, 2)}\n`);
+    if (manifest.parentRunId) indexChildRun(this.runDir, manifest.parentRunId);
   }
 
   private async seal(): Promise<void> {
