@@ -53,14 +53,14 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
       };
     }
     case "tool_call_start": {
-      const { toolCall, permission, attributes } = event.data;
+      const { toolCall, permission, attributes, rewrittenBy } = event.data;
       return {
-        attrs: { toolName: toolCall.name, toolCallId: toolCall.id, permission: permission.decision, permissionSource: permission.source, ...(attributes ? { spanAttributes: attributes } : {}) },
+        attrs: { toolName: toolCall.name, toolCallId: toolCall.id, permission: permission.decision, permissionSource: permission.source, ...(attributes ? { spanAttributes: attributes } : {}), ...(rewrittenBy ? { rewrittenBy } : {}) },
         payload: { toolCall: captureContent ? toolCall : { ...toolCall, input: OMITTED }, permission },
       };
     }
     case "tool_call_end": {
-      const { toolCall, result, rawResult, durationMs, outcome, permission } = event.data;
+      const { toolCall, result, rawResult, durationMs, outcome, permission, rewrittenBy } = event.data;
       return {
         attrs: {
           toolName: toolCall.name,
@@ -70,6 +70,7 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
           durationMs,
           ...(permission ? { permission: permission.decision, permissionSource: permission.source } : {}),
           ...(result.artifacts?.length ? { artifacts: result.artifacts } : {}),
+          ...(rewrittenBy ? { rewrittenBy } : {}),
         },
         payload: captureContent
           ? { toolCall, result, rawResult, durationMs, outcome, permission }

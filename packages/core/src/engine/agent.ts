@@ -19,6 +19,7 @@ import { summarizeTodos, writeTodosTool, type TodoItem } from "../tools/todos.js
 import { summarizeTool } from "../tools/tool-summary.js";
 import type { ModelProvider } from "../types/provider.js";
 import { newId } from "../util/ids.js";
+import { readOnlySnapshot } from "../util/read-only.js";
 import { Registry } from "../util/registry.js";
 import { RunLoop } from "./run-loop.js";
 import { makeRunStream, StreamSink, type RunStream } from "./run-stream.js";
@@ -280,7 +281,7 @@ export class Agent implements AsyncDisposable {
   private async restore(state: unknown): Promise<void> {
     const session = readSessionState(state);
     await this.extensions.loadStates(session.extensions);
-    this.memory.replace(session.messages);
+    this.memory.replace(readOnlySnapshot(session.messages)); // frozen copies: the caller's objects stay the caller's
     this.todos.current = session.todos;
   }
 

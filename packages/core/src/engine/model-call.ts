@@ -1,6 +1,7 @@
 import { CancelledError, ProviderError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { Usage } from "../types/content.js";
+import { deepFreeze, vouchFrozenThrough } from "../util/deep-freeze.js";
 import type { CallCost } from "../cost/call-cost.js";
 import type { ModelProvider, ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 import { linkedSignal, sleep, type LinkedSignal } from "../util/abort.js";
@@ -45,10 +46,12 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
   const { system, prefixKey } = services.prompt.compose(tools);
   const routes = routesOf(services.provider, config.model);
   const stream = streams(routes[0]!.provider, input.sink);
+  const fromMemory = messages === memory.messages;
+  const lent = fromMemory && !mayKeepRequest(services);
   const request: ModelRequest = {
     model: config.model,
     system,
-    messages: messages === memory.messages && mayKeepRequest(services) ? messages.slice() : messages,
+    messages: fromMemory && !lent ? messages.slice() : messages,
     tools,
     maxTokens: input.maxTokens,
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
@@ -58,6 +61,7 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     const breakpoints = await middleware.placeCacheBreakpoints(request);
     if (breakpoints.length > 0) request.cacheBreakpoints = breakpoints;
   }
+  sealRequest(request, lent ? "lent" : fromMemory ? "memory" : "other", services.tools.definitions());
   const requested = fire(services, HookEvent.LLM_REQUEST, {
     system,
     model: request.model,
@@ -92,6 +96,23 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
   await input.onRawReply?.(raw.provider && raw.model ? raw : { ...raw, provider, model }, cost);
   // Deltas held back while middleware transforms replies: what streams is the processed text.
   return processReply(services, raw, input.sink, stream && middleware.transformsResponses());
+}
+
+/**
+ * What LLM_REQUEST reports is what is sent: past this point nobody (a wrapModelCall, a provider,
+ * an observer) can change the request in place. Its observers share it without a copy: every part
+ * is frozen (history entries are frozen when the memory takes them, so a copy of the memory's
+ * array needs no walk; the tool definitions when the registry lists them). Only the memory's own
+ * array, `lent` to a provider that borrows requests when nobody else sees them, stays open.
+ */
+function sealRequest(request: ModelRequest, history: "lent" | "memory" | "other", definitions: readonly ToolDefinition[]): void {
+  if (request.tools !== definitions) deepFreeze(request.tools);
+  if (request.cacheBreakpoints) deepFreeze(request.cacheBreakpoints);
+  Object.freeze(request);
+  if (history === "lent") return;
+  if (history === "memory") Object.freeze(request.messages);
+  else deepFreeze(request.messages);
+  vouchFrozenThrough(request);
 }
 
 /** `afterLlmCall` on a raw reply (a fresh one, or one a resumed durable run took from its journal); `pushText` streams the processed text. */

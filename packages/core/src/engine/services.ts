@@ -1,5 +1,5 @@
 import type { ExtensionHost } from "../extensions/host.js";
-import type { HookEvent } from "../hooks/events.js";
+import { HookEvent } from "../hooks/events.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import type { HookPayloads, RunAttributeValue } from "../hooks/payloads.js";
 import type { ConversationMemory } from "../memory/conversation.js";
@@ -60,7 +60,26 @@ export interface RunSink {
 
 export const NO_SINK: RunSink = { streaming: false, push() {} };
 
-/** Emits a hook event, awaiting observers only when some are async. */
+/**
+ * The engine's hot events, whose payloads it builds for the event and never changes afterwards
+ * (a value someone else made in them, a tool's raw result or span attributes, is snapshotted where
+ * the event is fired): frozen in place rather than copied. The rest carry Errors, the run's result
+ * or lists others keep, and are snapshotted.
+ */
+const FROZEN_IN_PLACE: ReadonlySet<HookEvent> = new Set<HookEvent>([
+  HookEvent.LOOP_ITERATION_START,
+  HookEvent.LOOP_ITERATION_END,
+  HookEvent.LLM_REQUEST,
+  HookEvent.LLM_RESPONSE,
+  HookEvent.TOOL_CALL_START,
+  HookEvent.TOOL_CALL_END,
+  HookEvent.CONTEXT_CONDENSED,
+  HookEvent.RECOVERY,
+  HookEvent.REPETITION,
+  HookEvent.COMMAND_INVOKED,
+]);
+
+/** Emits a hook event, awaiting observers only when some are async; observers get it read-only. */
 export function fire<E extends HookEvent>(services: EngineServices, event: E, data: HookPayloads[E]): Promise<void> | undefined {
-  return services.hooks.emit(event, data);
+  return FROZEN_IN_PLACE.has(event) ? services.hooks.emitFrozen(event, data) : services.hooks.emit(event, data);
 }

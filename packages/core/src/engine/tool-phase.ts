@@ -5,6 +5,8 @@ import type { ToolOutcome } from "../hooks/payloads.js";
 import type { PermissionDecision } from "../permissions/decision.js";
 import { askPolicy, policyApplies, strictest } from "../permissions/policy.js";
 import { executeTool } from "../tools/executor.js";
+import { deepFreeze } from "../util/deep-freeze.js";
+import { readOnlySnapshot } from "../util/read-only.js";
 import type { Tool } from "../tools/tool.js";
 import { cutForModel } from "../tools/truncate.js";
 import type { ToolCall, ToolCallBlock, ToolResult, ToolResultBlock } from "../types/content.js";
@@ -21,6 +23,8 @@ export interface PlannedCall {
   refusal?: { outcome: ToolOutcome; message: string };
   /** True when the permission is `ask` and a human must decide. */
   needsApproval?: boolean;
+  /** Who changed the call the model asked for in `beforeToolExecution` (extension, else middleware name). */
+  rewrittenBy?: readonly string[];
 }
 
 /** A turn's tool calls waiting for approval decisions, with the results of those that already ran. */
@@ -55,36 +59,40 @@ export async function planCalls(services: EngineServices, blocks: readonly ToolC
   const planned: PlannedCall[] = [];
   for (const block of blocks) {
     const asked: ToolCall = { id: block.id, name: block.name, input: block.input };
-    const call = services.middleware.has("beforeToolExecution") ? await services.middleware.beforeToolExecution(asked) : asked;
+    const rewrittenBy: string[] = [];
+    const call = services.middleware.has("beforeToolExecution") ? await services.middleware.beforeToolExecution(asked, rewrittenBy) : asked;
+    const by = rewrittenBy.length > 0 ? { rewrittenBy } : {};
     if (block.parseError && call.input === block.input) {
-      planned.push({ call, refusal: { outcome: "invalid_input", message: `Error: could not read the arguments of "${block.name}": ${block.parseError}. Send the call again with a JSON object as arguments.` } });
+      planned.push({ call, refusal: { outcome: "invalid_input", message: `Error: could not read the arguments of "${block.name}": ${block.parseError}. Send the call again with a JSON object as arguments.` }, ...by });
       continue;
     }
     const tool = services.tools.get(call.name);
     if (!tool) {
       const known = services.tools.names().join(", ") || "none";
-      planned.push({ call, refusal: { outcome: "unknown_tool", message: `Error: there is no tool named "${call.name}". Available tools: ${known}.` } });
+      planned.push({ call, refusal: { outcome: "unknown_tool", message: `Error: there is no tool named "${call.name}". Available tools: ${known}.` }, ...by });
       continue;
     }
     const checked = tool.schema.validate(call.input);
     if (!checked.ok) {
-      planned.push({ call, tool, refusal: { outcome: "invalid_input", message: `Error: invalid input for "${call.name}": ${checked.problems.join("; ")}. Fix the input and call the tool again.` } });
+      planned.push({ call, tool, refusal: { outcome: "invalid_input", message: `Error: invalid input for "${call.name}": ${checked.problems.join("; ")}. Fix the input and call the tool again.` }, ...by });
       continue;
     }
-    const valid = { ...call, input: checked.value };
+    // Frozen: policies, observers, middleware and the handler all get the call that is authorized here, and no other.
+    const valid = deepFreeze({ ...call, input: checked.value });
     const verdict = authorize(services, valid, tool, "authorize", ctx.runId, ctx.parent);
     const permission = verdict instanceof Promise ? await verdict : verdict;
     if (permission.decision === "ask" && ctx.parent) {
       // A subagent's run ends inside its parent's tool call: there is no turn in which a human could approve.
-      planned.push({ call: valid, tool, permission, refusal: { outcome: "denied", message: `Error: "${call.name}" needs the user's approval (${permission.reason ?? "ask"}), which a subagent cannot wait for.` } });
+      planned.push({ call: valid, tool, permission, refusal: { outcome: "denied", message: `Error: "${call.name}" needs the user's approval (${permission.reason ?? "ask"}), which a subagent cannot wait for.` }, ...by });
     } else if (permission.decision === "deny") {
-      planned.push({ call: valid, tool, permission, refusal: { outcome: "denied", message: `Error: permission denied for "${call.name}": ${permission.reason ?? "denied"}.` } });
+      planned.push({ call: valid, tool, permission, refusal: { outcome: "denied", message: `Error: permission denied for "${call.name}": ${permission.reason ?? "denied"}.` }, ...by });
     } else {
-      planned.push({ call: valid, tool, permission, needsApproval: permission.decision === "ask" });
+      planned.push({ call: valid, tool, permission, needsApproval: permission.decision === "ask", ...by });
     }
   }
   return planned;
 }
+
 
 /**
  * The manager's verdict as it stands now, combined deny-wins with every applicable policy and,
@@ -176,7 +184,7 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
     result = { toolCallId: call.id, name: call.name, content: refusal?.message ?? "Error: tool unavailable", isError: true };
   } else {
     await ctx.durable?.started(call, tool);
-    const starting = fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission!, ...(tool.spanAttributes ? { attributes: tool.spanAttributes } : {}) });
+    const starting = fire(services, HookEvent.TOOL_CALL_START, { toolCall: call, permission: permission!, ...(tool.spanAttributes ? { attributes: readOnlySnapshot(tool.spanAttributes) } : {}), ...rewrittenOf(planned) });
     if (starting) await starting;
     ctx.sink.push({ type: "tool_call_start", toolCall: call });
     const run = await services.middleware.wrapToolExecution(call, () =>
@@ -195,10 +203,14 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
   }
   const processed = services.middleware.has("afterToolExecution") ? await services.middleware.afterToolExecution(result) : result;
   const durationMs = performance.now() - started;
-  const ended = fire(services, HookEvent.TOOL_CALL_END, { toolCall: call, result: processed, rawResult: raw, durationMs, outcome, ...(permission ? { permission } : {}) });
+  const ended = fire(services, HookEvent.TOOL_CALL_END, { toolCall: call, result: processed, rawResult: services.hooks.hasObservers(HookEvent.TOOL_CALL_END) ? readOnlySnapshot(raw) : raw, durationMs, outcome, ...(permission ? { permission } : {}), ...rewrittenOf(planned) });
   if (ended) await ended;
   ctx.sink.push({ type: "tool_call_end", toolCall: call, result: processed, durationMs });
   return resultBlock(services, processed);
+}
+
+function rewrittenOf(planned: PlannedCall): { rewrittenBy?: readonly string[] } {
+  return planned.rewrittenBy ? { rewrittenBy: planned.rewrittenBy } : {};
 }
 
 /** The processed result as the model gets it: cut to `maxResultChars`. */

@@ -86,7 +86,9 @@ describe("payloads carry what DESIGN.md promises", () => {
     await agent.run("x");
     const req = ofKind(seen, HookEvent.LLM_REQUEST)[0];
     assert.deepEqual(Object.keys(req).sort(), ["maxTokens", "messageCount", "model", "prefixKey", "request", "stream", "system", "temperature", "toolCount"]);
-    assert.equal(req.request, provider.requests[0]);
+    // A frozen snapshot of the request as sent: equal to it, and no observer can change it.
+    assert.deepEqual(req.request, provider.requests[0]);
+    assert.ok(Object.isFrozen(req.request) && Object.isFrozen(req.request.messages[0]));
     assert.equal(req.maxTokens, 777);
     assert.equal(req.temperature, 0.3);
     assert.equal(req.toolCount, 1);

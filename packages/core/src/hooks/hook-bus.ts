@@ -2,6 +2,8 @@ import { toError } from "../errors.js";
 import { registration, type Registration } from "../registration.js";
 import type { AgentInfo } from "../engine/agent-info.js";
 import { currentScope } from "../spans/scopes.js";
+import { deepFreeze } from "../util/deep-freeze.js";
+import { readOnlySnapshot } from "../util/read-only.js";
 import { HookEvent } from "./events.js";
 import type { AnyHookContext, HookCallback, HookContext, HookPayloads } from "./payloads.js";
 
@@ -15,7 +17,9 @@ interface Observer {
  * Observers of lifecycle events. They run in registration order and are
  * awaited; one that throws never changes the run: its failure is emitted as an
  * `ERROR` event with `source: "hook"`, the event and the owning extension (a failing
- * `ERROR` observer is not re-reported).
+ * `ERROR` observer is not re-reported). Each event's context and payload are read-only (a frozen
+ * snapshot, or the caller's own payload frozen in place): observers read, and a write throws,
+ * which is reported the same way.
  */
 export class HookBus {
   // Lists are replaced, never mutated, so an emit in progress is unaffected by (un)registration.
@@ -70,25 +74,41 @@ export class HookBus {
 
   /**
    * Delivers an event. Returns undefined when every observer finished
-   * synchronously, so the hot path allocates no promise.
+   * synchronously, so the hot path allocates no promise. Observers get a frozen snapshot of
+   * `data` (`readOnlySnapshot`): the caller's objects are never touched.
    * @param timestamp - When it happened (ms since the epoch); default now. A run another
    * framework made (`RunHost`) may be reported after the fact.
    */
   emit<E extends HookEvent>(event: E, data: HookPayloads[E], timestamp?: number): Promise<void> | undefined {
+    return this.deliver(event, data, readOnlySnapshot, timestamp);
+  }
+
+  /**
+   * Delivers an event whose payload the caller built for this event and never changes again: it
+   * is frozen in place with the plain data below it (`deepFreeze`), at no copy. The engine's own
+   * hot events take this path; a value someone else made must be frozen or snapshotted by the
+   * caller first, and a class instance in the payload (an Error) is not frozen: use `emit` then.
+   */
+  emitFrozen<E extends HookEvent>(event: E, data: HookPayloads[E]): Promise<void> | undefined {
+    return this.deliver(event, data, deepFreeze);
+  }
+
+  private deliver<E extends HookEvent>(event: E, data: HookPayloads[E], readOnly: <T>(value: T) => T, timestamp?: number): Promise<void> | undefined {
     const specific = this.observers.get(event);
     const any = this.anyObservers;
     if ((specific === undefined || specific.length === 0) && any.length === 0) return undefined;
     // The run and span come from where the event is emitted: concurrent tool calls and nested
-    // agents each see their own.
+    // agents each see their own. Observers read: none can change the request about to be sent,
+    // the call about to run or what the next observer sees (span contexts are frozen when made).
     const scope = currentScope();
-    const ctx: HookContext = {
+    const ctx: HookContext = Object.freeze({
       event,
       info: this.info,
-      data: data as HookPayloads[HookEvent],
+      data: readOnly(data) as HookPayloads[HookEvent],
       timestamp: timestamp ?? Date.now(),
       runId: scope?.runId,
       span: scope?.span,
-    };
+    });
     const all = specific === undefined || specific.length === 0 ? any : any.length === 0 ? specific : [...any, ...specific];
     for (let i = 0; i < all.length; i++) {
       let outcome: void | Promise<void>;

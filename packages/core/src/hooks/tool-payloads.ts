@@ -10,6 +10,8 @@ export interface ToolCallStartData {
   permission: PermissionDecision;
   /** The tool's `spanAttributes`, when it declares some. */
   attributes?: Readonly<Record<string, string | number | boolean>>;
+  /** Who changed the call the model asked for in `beforeToolExecution` (the extension, else the middleware's name); absent when none did. */
+  rewrittenBy?: readonly string[];
 }
 /**
  * Why a tool call ended the way it did. `interrupted`: a durable run resumed after its process died
@@ -30,6 +32,8 @@ export interface ToolCallEndData {
   outcome: ToolOutcome;
   /** The verdict at dispatch; absent when the call was refused before one was resolved (unknown tool, bad input). */
   permission?: PermissionDecision;
+  /** Who changed the call the model asked for in `beforeToolExecution`, as in `TOOL_CALL_START`. */
+  rewrittenBy?: readonly string[];
 }
 /** Payload of `SKILL_INVOKED`: the model asked for a skill with `load_skill`. */
 export interface SkillInvokedData {

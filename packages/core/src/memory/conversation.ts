@@ -1,3 +1,4 @@
+import { deepFreeze } from "../util/deep-freeze.js";
 import { isCustomEntry, type ConversationEntry } from "../messages/custom-messages.js";
 import type { ContentBlock, Message, ToolResultBlock, TextBlock } from "../types/content.js";
 
@@ -36,7 +37,8 @@ function estimateJsonChars(value: unknown): number {
 /**
  * The conversation: model messages and extensions' custom entries, kept in order. Provider-owned
  * blocks are stored as received and sent back byte for byte. Size is tracked as entries are
- * added, so budget checks cost nothing per step.
+ * added, so budget checks cost nothing per step. Entries are frozen once held: history is never
+ * edited in place (a change is a new history, attributed), and requests share it without copies.
  */
 export class ConversationMemory {
   private items: ConversationEntry[] = [];
@@ -78,7 +80,7 @@ export class ConversationMemory {
 
   /** Appends one entry (a message or a custom entry) at the end. */
   push(entry: ConversationEntry): void {
-    this.items.push(entry);
+    this.items.push(deepFreeze(entry));
     this.chars += messageChars(entry);
     if (isCustomEntry(entry)) this.customs++;
     // Without custom entries the messages are the entries themselves; otherwise their filtered copy is now stale.
@@ -88,7 +90,7 @@ export class ConversationMemory {
   /** Replaces the whole conversation, custom entries included (session load). */
   replace(entries: readonly ConversationEntry[]): void {
     this.replaced++;
-    this.items = [...entries];
+    this.items = entries.map((entry) => deepFreeze(entry));
     this.chars = this.items.reduce((n, m) => n + messageChars(m), 0);
     this.customs = this.items.filter(isCustomEntry).length;
     this.standard = undefined;

@@ -1,6 +1,7 @@
 import { ExtensionError } from "../errors.js";
 import type { ExtensionServices } from "../extensions/extension-services.js";
 import { assertJsonCompatible } from "../session/json-check.js";
+import { readOnlySnapshot } from "../util/read-only.js";
 
 /**
  * Appends a custom entry for `extension`: only of a type it registered, with JSON data; its text
@@ -20,5 +21,6 @@ export async function appendCustomEntry(services: ExtensionServices, extension: 
   } catch (err) {
     await services.emitError("extension", new ExtensionError(extension, `render of message type "${type}" failed: ${(err as Error).message}`, { cause: err }), extension);
   }
-  await services.appendEntry({ role: "custom", type, data, extension }, typeof text === "string" ? text : undefined, bound.spec.toModel !== undefined);
+  // A frozen copy: the entry is history, and the extension's own object stays its own.
+  await services.appendEntry({ role: "custom", type, data: readOnlySnapshot(data), extension }, typeof text === "string" ? text : undefined, bound.spec.toModel !== undefined);
 }

@@ -108,8 +108,12 @@ export class MiddlewarePipeline {
     return current;
   }
 
-  /** Passes a tool call through every `beforeToolExecution`, in order; throws a `MiddlewareError` if one changes the id. */
-  async beforeToolExecution(call: ToolCall): Promise<ToolCall> {
+  /**
+   * Passes a tool call through every `beforeToolExecution`, in order; throws a `MiddlewareError` if
+   * one changes the id. `rewrittenBy` collects who changed the name or the input (extension, else
+   * middleware name): the one stage where a call may change, so the change is always attributed.
+   */
+  async beforeToolExecution(call: ToolCall, rewrittenBy?: string[]): Promise<ToolCall> {
     let current = call;
     for (const mw of this.stage("beforeToolExecution")) {
       const before = current;
@@ -118,6 +122,7 @@ export class MiddlewarePipeline {
       if (out.id !== before.id) {
         throw this.failure(mw, "beforeToolExecution", `changed the call id from "${before.id}" to "${String(out.id)}"; keep call.id`);
       }
+      if (out !== before && callChanged(before, out)) rewrittenBy?.push(this.owners.get(mw) ?? middlewareName(mw));
       current = out;
     }
     return current;
@@ -214,5 +219,16 @@ export class MiddlewarePipeline {
       const error = toError(err);
       throw this.failure(mw, stage, error.message, error);
     }
+  }
+}
+
+/** True when a middleware's call runs another tool or with other input than the one it was given. */
+function callChanged(before: ToolCall, after: ToolCall): boolean {
+  if (after.name !== before.name) return true;
+  if (after.input === before.input) return false;
+  try {
+    return JSON.stringify(after.input) !== JSON.stringify(before.input);
+  } catch {
+    return true;
   }
 }

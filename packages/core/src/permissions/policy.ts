@@ -1,4 +1,5 @@
 import { toError } from "../errors.js";
+import { deepFreeze } from "../util/deep-freeze.js";
 import type { ToolCall } from "../types/content.js";
 import type { Permission, PermissionDecision } from "./decision.js";
 
@@ -66,7 +67,8 @@ export async function askPolicy(policy: Policy, request: PolicyRequest, extensio
   let timer: NodeJS.Timeout | undefined;
   try {
     const verdict = await Promise.race([
-      Promise.resolve().then(() => policy.decide(request)),
+      // A policy judges the call; the request is frozen (the call already is), so it cannot change what it allows.
+      Promise.resolve().then(() => policy.decide(deepFreeze(request))),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
       }),

@@ -1,3 +1,4 @@
+import { deepFreeze } from "../util/deep-freeze.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { SpanIdSource, SpanIds, SpanStart } from "./id-source.js";
 import { isSpanId, isTraceId, newSpanId, newTraceId, type SpanContext, type SpanRole } from "./span-context.js";
@@ -68,7 +69,10 @@ export class SpanScopes {
   }
 }
 
-/** A span context without an absent parent key; two literals rather than a spread, as every span opens here. */
+/**
+ * A span context without an absent parent key; two literals rather than a spread, as every span
+ * opens here. Frozen: id sources, observers and the span's own scope share it, and none may change it.
+ */
 function spanContext(traceId: string, spanId: string, role: SpanRole, parentSpanId: string | undefined): SpanContext {
-  return parentSpanId ? { traceId, spanId, role, parentSpanId } : { traceId, spanId, role };
+  return deepFreeze(parentSpanId ? { traceId, spanId, role, parentSpanId } : { traceId, spanId, role });
 }

@@ -2,6 +2,7 @@ import { ToolRegistrationError } from "../errors.js";
 import { registration, type Registration } from "../registration.js";
 import type { ToolDefinition } from "../types/provider.js";
 import type { Tool } from "./tool.js";
+import { readOnlySnapshot } from "../util/read-only.js";
 
 interface Binding {
   tool: Tool;
@@ -22,7 +23,7 @@ export interface RegisterToolOptions {
 export class ToolRegistry {
   private readonly active = new Map<string, Binding>();
   private version = 0;
-  private cachedDefinitions: ToolDefinition[] | undefined;
+  private cachedDefinitions: readonly ToolDefinition[] | undefined;
 
   /**
    * Binds a tool under its name, on top of any earlier binding when `replace` is set.
@@ -89,9 +90,12 @@ export class ToolRegistry {
     return [...this.active.values()].map((b) => b.tool);
   }
 
-  /** The definitions sent to providers; the same array until the set of tools changes. */
-  definitions(): ToolDefinition[] {
-    this.cachedDefinitions ??= this.list().map((t) => t.definition);
+  /**
+   * The definitions sent to providers; the same array until the set of tools changes. A frozen
+   * copy: requests and their observers share it, and the tools' own schema objects stay theirs.
+   */
+  definitions(): readonly ToolDefinition[] {
+    this.cachedDefinitions ??= readOnlySnapshot(this.list().map((t) => t.definition));
     return this.cachedDefinitions;
   }
 

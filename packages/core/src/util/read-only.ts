@@ -1,0 +1,106 @@
+import { types } from "node:util";
+import { isFrozenThrough, isPlain } from "./deep-freeze.js";
+
+/**
+ * Below this depth a snapshot stops copying and hands out lazy read-only views instead, so a
+ * hostile value nested a million levels deep costs neither the stack nor the heap.
+ */
+const MAX_COPY_DEPTH = 64;
+
+/** The read-only view of each object handed out, so a value reads the same object every time. */
+const VIEWS = new WeakMap<object, object>();
+/** The views themselves: a view needs no other view. */
+const VIEW_SET = new WeakSet<object>();
+
+/**
+ * A read-only snapshot of a value for code that may only read it (observers, policies): plain
+ * objects and arrays are copied and frozen, sharing what its maker vouched for as frozen through
+ * (`vouchFrozenThrough`), so the owner's objects are never touched and a write through the
+ * snapshot throws. Other objects (Errors, class instances) are reached through a view that refuses
+ * writes; Dates, Maps, Sets and binary data arrive as copies of their own. A value that cannot
+ * be read (a getter or proxy that throws) becomes a string saying so.
+ */
+export function readOnlySnapshot<T>(value: T): T {
+  return snapshot(value, 0, new Map()) as T;
+}
+
+function snapshot(value: unknown, depth: number, copies: Map<object, unknown>): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (isFrozenThrough(value)) return value;
+  const done = copies.get(value);
+  if (done !== undefined) return done;
+  try {
+    // Someone else's proxy is not walked (its traps are their code): it is read lazily, like a class instance.
+    if (types.isProxy(value)) return VIEW_SET.has(value) ? value : view(value);
+    if (!isPlain(value)) return special(value);
+    if (depth >= MAX_COPY_DEPTH) return view(value);
+    return Array.isArray(value) ? copyArray(value, depth, copies) : copyObject(value as Record<string, unknown>, depth, copies);
+  } catch (err) {
+    return `[unreadable value: ${err instanceof Error ? err.message : String(err)}]`;
+  }
+}
+
+function copyArray(value: readonly unknown[], depth: number, copies: Map<object, unknown>): readonly unknown[] {
+  const copy = new Array<unknown>(value.length);
+  copies.set(value, copy);
+  for (let i = 0; i < value.length; i++) copy[i] = snapshot(value[i], depth + 1, copies);
+  return Object.freeze(copy);
+}
+
+function copyObject(value: Record<string, unknown>, depth: number, copies: Map<object, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
+  copies.set(value, copy);
+  for (const key in value) if (Object.hasOwn(value, key)) copy[key] = snapshot(value[key], depth + 1, copies);
+  return Object.freeze(copy);
+}
+
+/** Values whose state lives in internal slots: a proxy cannot stand in for them, a copy can. */
+function special(value: object): unknown {
+  if (value instanceof Date) return new Date(value.getTime());
+  if (Buffer.isBuffer(value)) return Buffer.from(value);
+  if (value instanceof DataView) return new DataView(value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength));
+  if (ArrayBuffer.isView(value)) return new (value.constructor as new (source: ArrayBufferView) => ArrayBufferView)(value);
+  if (value instanceof ArrayBuffer) return value.slice(0);
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, readOnlySnapshot(v)]));
+  if (value instanceof Set) return new Set([...value].map((v) => readOnlySnapshot(v)));
+  if (value instanceof Promise || value instanceof WeakMap || value instanceof WeakSet || value instanceof RegExp) return value;
+  return view(value);
+}
+
+/** A lazy view that refuses every write and hands out snapshots of what it holds. */
+function view(target: object): object {
+  const known = VIEWS.get(target);
+  if (known) return known;
+  const proxy = new Proxy(target, READ_ONLY);
+  VIEWS.set(target, proxy);
+  VIEW_SET.add(proxy);
+  return proxy;
+}
+
+function refuse(action: string, key?: PropertyKey): never {
+  throw new TypeError(`read-only: ${action}${key === undefined ? "" : ` "${String(key)}"`} refused; observers and policies read events, only middleware may change a request or a call`);
+}
+
+/** A property the target pins forever: a proxy must report its exact value. */
+function pinned(target: object, key: PropertyKey): boolean {
+  const own = Reflect.getOwnPropertyDescriptor(target, key);
+  return own !== undefined && own.configurable === false && own.writable === false;
+}
+
+const READ_ONLY: ProxyHandler<object> = {
+  get(target, key) {
+    const value = Reflect.get(target, key, target);
+    if (typeof value !== "object" || value === null || pinned(target, key)) return value;
+    return snapshot(value, 0, new Map());
+  },
+  getOwnPropertyDescriptor(target, key) {
+    const own = Reflect.getOwnPropertyDescriptor(target, key);
+    if (!own || !("value" in own) || (own.configurable === false && own.writable === false)) return own;
+    return { ...own, value: snapshot(own.value, 0, new Map()) };
+  },
+  set: (_target, key) => refuse("setting", key),
+  defineProperty: (_target, key) => refuse("defining", key),
+  deleteProperty: (_target, key) => refuse("deleting", key),
+  setPrototypeOf: () => refuse("changing the prototype"),
+  preventExtensions: () => refuse("preventing extensions"),
+};
