@@ -21,6 +21,7 @@ export { RUN_STATUSES, RECORDER_EVENT_KINDS, KNOWN_EVENT_KINDS, RUN_FORMAT, SUPP
 export { recover, reductionPending, summarize, countEvent, isProcessAlive, lockHolder, RunStillActiveError, type RecoverResult, type RecoverOptions } from "./store/recover.js";
 export { artifactRefsOf, artifactsOf, extensionArtifacts, referencedArtifacts } from "./store/references.js";
 export { exportIncident, type ExportIncidentRequest, type IncidentExport } from "./bundle/export-incident.js";
+export { unappliedPatterns } from "./store/recorded-policy.js";
 export { openBundle, type OpenedBundle, type OpenBundleOptions } from "./bundle/open-bundle.js";
 export { DEFAULT_BUNDLE_LIMITS, type BundleLimits } from "./bundle/inflate.js";
 export { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, type BundleManifest, type BundleMember, type LinkedRunEntry } from "./bundle/manifest.js";

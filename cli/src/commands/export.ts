@@ -1,7 +1,7 @@
 import { Command, Option } from "commander";
 import { exportIncident } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
-import { formatBytes } from "../output/format.js";
+import { fewNames, formatBytes } from "../output/format.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable } from "../output/write-file.js";
 import { resolveTarget } from "../store/target.js";
@@ -46,6 +46,9 @@ export const exportCommand: CommandSpec = {
       if (result.spills.count) {
         const how = result.spills.raw ? ctx.colors.yellow("raw, as stored (--include-raw-spills): do not share this bundle") : `redacted copies (${result.spills.redacted} changed by redaction)`;
         ctx.print(`  ${result.spills.count} spilled result(s): ${how}`);
+      }
+      if (result.unappliedPatterns.length && result.spills.count && !result.spills.raw) {
+        ctx.print(ctx.colors.yellow(terminalSafe(`  spilled results were redacted with the default policy, not with the pattern(s) the run names (${fewNames(result.unappliedPatterns)}): a recording's patterns are never run; export from code with your agent's policy (exportIncident({ redactor: agent.redactor }))`)));
       }
       if (result.missingArtifacts.length) ctx.print(ctx.colors.yellow(`  ${result.missingArtifacts.length} referenced artifact(s) were not in the store (listed in the manifest's missingArtifacts)`));
       const spills = result.missingSpills.length;

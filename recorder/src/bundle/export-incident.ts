@@ -5,9 +5,11 @@ import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import { ArtifactStore } from "@harnessx/artifacts";
+import { Redactor } from "@harnessx/core";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
 import { assertEventsKept, readRunManifest, readRunManifestFile } from "../store/run-manifest.js";
-import { artifactCopy, runRedactor, type ArtifactCopy } from "../store/artifact-copy.js";
+import { artifactCopy, type ArtifactCopy } from "../store/artifact-copy.js";
+import { unappliedPatterns } from "../store/recorded-policy.js";
 import { buildEventMember } from "./event-member.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember, type LinkedRunEntry } from "./manifest.js";
 import { childRunsOf } from "../store/linked-runs.js";
@@ -27,6 +29,13 @@ export interface ExportIncidentRequest {
    * queries real data); a bundle is made to be shared, so it gets redacted copies unless this is set.
    */
   includeRawSpills?: boolean;
+  /**
+   * The policy that redacts what the bundle adds (the manifest's names, error and reason) and its
+   * copies of spilled results: your agent's (`agent.redactor`; the recorder passes its own), else
+   * the default policy. The run's recorded policy is never rebuilt: its patterns came from a file
+   * anyone could have written (see `IncidentExport.unappliedPatterns`).
+   */
+  redactor?: Redactor;
 }
 
 /** What `exportIncident` wrote. */
@@ -50,6 +59,12 @@ export interface IncidentExport {
   missingSpills: string[];
   /** The linked runs bundled with it (its subagents' runs, theirs included), by id. */
   linkedRuns: string[];
+  /**
+   * Names of the value patterns the run's `run.json` says it was recorded with that this export's
+   * policy does not apply (the events were redacted when recorded; spilled results and the
+   * manifest's text were redacted with `ExportIncidentRequest.redactor` only).
+   */
+  unappliedPatterns: string[];
   /** Spilled results included, and whether as redacted copies or raw. */
   spills: {
     /** Spilled results bundled. */
@@ -89,8 +104,7 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
   ]);
   const contentBytes = new Map<string, number>([[MEMBER.events, events.contentBytes]]);
   const store = new ArtifactStore(request.dir);
-  // The run's own policy (or the defaults when it recorded none) applies to all text the bundle adds.
-  const redactor = runRedactor(run);
+  const redactor = request.redactor ?? new Redactor();
   const spilled = events.spilled;
   const missingArtifacts: string[] = [];
   const redactedSpills: Record<string, string> = {};
@@ -171,7 +185,18 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
   const { size } = await fs.stat(out);
   const spills = { count: [...spilled].filter((id) => !missingArtifacts.includes(id)).length, redacted: Object.keys(redactedSpills).length, raw: request.includeRawSpills === true };
   const linkedRuns = linked.flatMap((child) => child.runIds);
-  return { path: out, runId: run.runId, bytes: size, events: summary.events, artifacts: members.size - 2 - linked.length, missingArtifacts, missingSpills: missingArtifacts.filter((id) => spilled.has(id)), linkedRuns, spills };
+  return {
+    path: out,
+    runId: run.runId,
+    bytes: size,
+    events: summary.events,
+    artifacts: members.size - 2 - linked.length,
+    missingArtifacts,
+    missingSpills: missingArtifacts.filter((id) => spilled.has(id)),
+    linkedRuns,
+    spills,
+    unappliedPatterns: unappliedPatterns(run, redactor),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Extension, HarnessError, noteStoreDir, type AnyHookContext, type ExtensionContext, type RunResult, packageVersion } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { runDirOf } from "../format/layout.js";
-import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
+import { exportIncident, type ExportIncidentRequest, type IncidentExport } from "../bundle/export-incident.js";
 import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";
 import type { RunRecording } from "./run-recording.js";
 import { RunRecordedElsewhereError } from "./reopen-run.js";
@@ -87,12 +87,12 @@ export class FlightRecorderExtension extends Extension {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
 
-  /** Writes an incident bundle of a run (default: the last run) after flushing it. */
-  async exportIncident(request: { runId?: string; reason?: string; out?: string; includeRawSpills?: boolean } = {}): Promise<IncidentExport> {
+  /** Writes an incident bundle of a run (default: the last run) after flushing it, redacted with the agent's policy (see `exportIncident`). */
+  async exportIncident(request: Omit<ExportIncidentRequest, "dir" | "runId" | "reason"> & { runId?: string; reason?: string } = {}): Promise<IncidentExport> {
     await this.flush();
     const runId = request.runId ?? this.lastRun;
     if (!runId) throw new HarnessError("no_run", "exportIncident: this recorder has recorded no run yet; pass a runId");
-    const result = await exportIncident({ dir: this.options.dir, runId, reason: request.reason ?? "manual", out: request.out, includeRawSpills: request.includeRawSpills });
+    const result = await exportIncident({ ...request, dir: this.options.dir, runId, reason: request.reason ?? "manual", redactor: request.redactor ?? this.ctx?.redactor });
     this.exported.push(result);
     return result;
   }
@@ -230,7 +230,7 @@ export class FlightRecorderExtension extends Extension {
         await Promise.allSettled(earlier);
         for (const sha256 of pins) await this.artifacts.pin(sha256, `run:${runId}`).catch(() => undefined);
         if (status === "failed" && this.options.autoExport === "on_failure") {
-          this.exported.push(await exportIncident({ dir: this.options.dir, runId, reason: "on_failure" }));
+          this.exported.push(await exportIncident({ dir: this.options.dir, runId, reason: "on_failure", redactor: this.ctx?.redactor }));
         }
         await retainAfterRun(run.manifest, this.options, this.artifacts);
       })(),
