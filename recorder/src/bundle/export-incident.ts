@@ -13,6 +13,8 @@ import { unappliedPatterns } from "../store/recorded-policy.js";
 import { buildEventMember } from "./event-member.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember, type LinkedRunEntry } from "./manifest.js";
 import { childRunsOf } from "../store/linked-runs.js";
+import { loadSigningKey, type SigningKey } from "../signing/signing-key.js";
+import { signManifest } from "./signature.js";
 
 /** What `exportIncident` bundles, and where. */
 export interface ExportIncidentRequest {
@@ -36,6 +38,11 @@ export interface ExportIncidentRequest {
    * anyone could have written (see `IncidentExport.unappliedPatterns`).
    */
   redactor?: Redactor;
+  /**
+   * The key that signs the bundle (and its linked runs' bundles): default the user's
+   * (`loadSigningKey()`, made on first use in `keysDir()`); `false` writes it unsigned.
+   */
+  signingKey?: SigningKey | false;
 }
 
 /** What `exportIncident` wrote. */
@@ -44,6 +51,8 @@ export interface IncidentExport {
   path: string;
   /** The run bundled. */
   runId: string;
+  /** The fingerprint of the key that signed it; null when it was written unsigned. */
+  signedBy: string | null;
   /** Size of the bundle file, in bytes. */
   bytes: number;
   /** Events bundled. */
@@ -84,11 +93,12 @@ function sha256(data: Uint8Array): string {
  * Writes one incident bundle: a tar with `manifest.json` first, `run.json`, the run's events
  * (`events.ndjson.zst`: the sealed segments' zstd frames copied as is, concatenated), exactly
  * the artifacts they reference (`artifacts/<sha256>.zst`, the store's frames copied as is) and
- * `SHA256SUMS` (`sha256sum -c` format). `tar -xf` then
+ * `SHA256SUMS` (`sha256sum -c` format); the manifest is signed (`signingKey`). `tar -xf` then
  * `zstd -d` read it; `openBundle` verifies it. Written to a temp file and renamed into place.
  */
-export function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
-  return exportBundle(request, new Set());
+export async function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
+  const signingKey = request.signingKey ?? (await loadSigningKey()).key;
+  return exportBundle({ ...request, signingKey }, new Set());
 }
 
 /** `exportIncident` of a run whose `ancestors` are being bundled: a run.json naming one of them as its child is not followed again. */
@@ -161,7 +171,8 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
     ...(linked.length > 0 ? { linkedRuns: linked.map((child) => child.entry) } : {}),
     members: listed,
   };
-  const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
+  const signed = request.signingKey ? signManifest(manifest, request.signingKey) : manifest;
+  const manifestBytes = Buffer.from(JSON.stringify(signed, null, 2) + "\n");
   const sums = [`${sha256(manifestBytes)}  ${MEMBER.manifest}`, ...listed.map((m) => `${m.sha256}  ${m.path}`)].join("\n") + "\n";
 
   const out = request.out ?? join(request.dir, "incidents", `${safeRunDirName(request.runId)}-${new Date().toISOString().replace(/[:.]/g, "-")}.tar`);
@@ -188,6 +199,7 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
   return {
     path: out,
     runId: run.runId,
+    signedBy: request.signingKey ? request.signingKey.fingerprint : null,
     bytes: size,
     events: summary.events,
     artifacts: members.size - 2 - linked.length,

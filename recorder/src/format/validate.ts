@@ -143,7 +143,15 @@ export const BUNDLE_MANIFEST_SCHEMA = object(
   missingArtifacts: arrayOf(sha256),
   members: arrayOf(object({ path: nonEmpty, bytes: count, sha256 }, { contentBytes: count })),
   },
-  { spills: object({ count, redacted: boolean, copies: recordOf(sha256) }), linkedRuns: arrayOf(object({ runId: nonEmpty, member: nonEmpty }, { parentSpanId: string })) },
+  {
+    spills: object({ count, redacted: boolean, copies: recordOf(sha256) }),
+    linkedRuns: arrayOf(object({ runId: nonEmpty, member: nonEmpty }, { parentSpanId: string })),
+    signature: object({
+      algorithm: literal("ed25519"),
+      publicKey: is((v) => typeof v === "string" && /^[A-Za-z0-9+/]{43}=$/.test(v), "an Ed25519 public key (32 bytes, base64)"),
+      value: is((v) => typeof v === "string" && /^[A-Za-z0-9+/]{86}==$/.test(v), "an Ed25519 signature (64 bytes, base64)"),
+    }),
+  },
 );
 
 /** Parses JSON text and checks it; returns the value or what is wrong with it. */
