@@ -7,6 +7,7 @@ import { checkWritable } from "../output/write-file.js";
 import { resolveTarget } from "../store/target.js";
 import { usageError } from "../errors.js";
 import { EXPORT_FORMATS, exportParquet } from "./export-parquet.js";
+import { signedWithLine, userSigningKey } from "../signing/user-keys.js";
 
 /**
  * `trace export <run> [-o FILE] [--reason TEXT] [--include-raw-spills]`: the incident bundle, written by the recorder;
@@ -35,13 +36,15 @@ export const exportCommand: CommandSpec = {
     const progress = ctx.progress("export", "steps");
     progress.total(1);
     const includeRawSpills = options.includeRawSpills === true;
-    const result = await exportIncident({ dir: target.storeDir, runId: target.runId, reason: String(options.reason), includeRawSpills, ...(out ? { out } : {}) });
+    const { key, created } = await userSigningKey(ctx);
+    const result = await exportIncident({ dir: target.storeDir, runId: target.runId, reason: String(options.reason), includeRawSpills, signingKey: key, ...(out ? { out } : {}) });
     progress.tick();
     progress.stop();
-    if (ctx.options.json) ctx.printJson(result);
+    if (ctx.options.json) ctx.printJson({ ...result, keyCreated: created });
     else {
       ctx.print(terminalSafe(`wrote ${result.path}`));
       ctx.print(terminalSafe(`  run ${result.runId}: ${result.events} events, ${result.artifacts} artifacts, ${formatBytes(result.bytes)}`));
+      ctx.print(terminalSafe(signedWithLine(key, created)));
       if (result.linkedRuns.length) ctx.print(terminalSafe(`  with ${result.linkedRuns.length} linked subagent run(s): ${result.linkedRuns.join(", ")}`));
       if (result.spills.count) {
         const how = result.spills.raw ? ctx.colors.yellow("raw, as stored (--include-raw-spills): do not share this bundle") : `redacted copies (${result.spills.redacted} changed by redaction)`;
