@@ -95,4 +95,16 @@ describe("a run.json naming a catastrophic pattern: every reader finishes, none 
   test("trace scrub of the bundle", async () => {
     finished(await trace("scrub", hostileBundle, "-o", join(cli.work, "scrubbed.tar")), "trace scrub");
   });
+
+  test("a redaction description of the wrong shape, which readers print, is refused (exit 4), not a crash", async () => {
+    const members = await membersOf(hostileBundle);
+    const run = JSON.parse(members.find((m) => m.name === "run.json")!.data.toString()) as Record<string, unknown>;
+    const misshaped = join(cli.work, "misshaped.tar");
+    await writeTar(misshaped, reseal(withMember(members, "run.json", Buffer.from(JSON.stringify({ ...run, redaction: { patterns: 5 } })))));
+    for (const command of [["summary", misshaped], ["report", misshaped, "-o", join(cli.work, "r.html")]]) {
+      const r = await trace(...command);
+      assert.equal(r.code, 4, `${command[0]}: exit ${r.code} ${r.stderr}`);
+      assert.match(r.stderr, /member "run\.json" is not valid: redaction\.keys is missing/);
+    }
+  });
 });
