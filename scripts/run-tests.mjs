@@ -44,9 +44,16 @@ const rebuilding = new Set(["test/e2e/readme-commands.test.ts"]);
 const reporter = process.env.TEST_REPORTER === "tap" ? ["--test-reporter=tap"] : [`--test-reporter=${join(root, "scripts", "test-reporter.mjs")}`, "--test-reporter-destination=stdout"];
 // Tests import each package's test support from its sources (the `harnessx-source` export
 // condition; published packages leave it out), in every process they start as well.
-// The span cache (`trace query`) goes to a folder of this run, not the user's ~/.cache.
+// The span cache (`trace query`) goes to a folder of this run, not the user's ~/.cache; so does the
+// key that signs the bundles tests export, not the user's ~/.harnessx/keys.
 const cacheDir = process.env.HARNESSX_CACHE_DIR ? undefined : mkdtempSync(join(tmpdir(), "hx-test-cache-"));
-const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --conditions=harnessx-source`.trim(), ...(cacheDir ? { HARNESSX_CACHE_DIR: cacheDir } : {}) };
+const keysDir = process.env.HARNESSX_KEYS_DIR ? undefined : mkdtempSync(join(tmpdir(), "hx-test-keys-"));
+const env = {
+  ...process.env,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --conditions=harnessx-source`.trim(),
+  ...(cacheDir ? { HARNESSX_CACHE_DIR: cacheDir } : {}),
+  ...(keysDir ? { HARNESSX_KEYS_DIR: keysDir } : {}),
+};
 // The fast suite's files mostly load modules and wait (child processes, sockets, timers): three at
 // once keep two cores busy (measured here: 2 at once 118 s, 3: 109 s, 4: 120 s; TEST_CONCURRENCY
 // overrides). End-to-end files each load the machine and take longer: two at once, five minutes each.
@@ -56,4 +63,5 @@ const nodeTest = (batch) =>
 const batches = [files.filter((f) => rebuilding.has(f)), files.filter((f) => !rebuilding.has(f))].filter((batch) => batch.length > 0);
 const statuses = batches.map(nodeTest);
 if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+if (keysDir) rmSync(keysDir, { recursive: true, force: true });
 process.exit(statuses.find((status) => status !== 0) ?? 0);

@@ -10,6 +10,8 @@ import { HarnessError } from "@harnessx/core";
  * - 4 `INVALID_INPUT`: the input exists but is unusable: a directory that is not a store, a corrupt,
  *   truncated or tampered bundle, a member path escaping the bundle, a bad rules file.
  * - 5 `UNREACHABLE`: a push target could not be reached before its timeout, or a sync or dataset endpoint at all.
+ * - 6 `UNTRUSTED`: the bundle is intact but not signed by a key you require (`verify --key`,
+ *   `--trusted`): it is unsigned, or another key signed it.
  */
 export const ExitCode = {
   OK: 0,
@@ -18,6 +20,7 @@ export const ExitCode = {
   NOT_FOUND: 3,
   INVALID_INPUT: 4,
   UNREACHABLE: 5,
+  UNTRUSTED: 6,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -21,12 +21,18 @@ export { RUN_STATUSES, RECORDER_EVENT_KINDS, KNOWN_EVENT_KINDS, RUN_FORMAT, SUPP
 export { recover, reductionPending, summarize, countEvent, isProcessAlive, lockHolder, RunStillActiveError, type RecoverResult, type RecoverOptions } from "./store/recover.js";
 export { artifactRefsOf, artifactsOf, extensionArtifacts, referencedArtifacts } from "./store/references.js";
 export { exportIncident, type ExportIncidentRequest, type IncidentExport } from "./bundle/export-incident.js";
+export { unappliedPatterns } from "./store/recorded-policy.js";
 export { openBundle, type OpenedBundle, type OpenBundleOptions } from "./bundle/open-bundle.js";
 export { DEFAULT_BUNDLE_LIMITS, type BundleLimits } from "./bundle/inflate.js";
-export { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, type BundleManifest, type BundleMember, type LinkedRunEntry } from "./bundle/manifest.js";
+export { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, type BundleManifest, type BundleMember, type BundleSignature, type LinkedRunEntry } from "./bundle/manifest.js";
+export type { BundleSigner } from "./bundle/signature.js";
+export { SigningKey, loadSigningKey, existingSigningKey, rotateSigningKey, keysDir, SIGNING_KEY_FILE, type LoadedSigningKey, type RotatedSigningKey } from "./signing/signing-key.js";
+export { TrustedKeys, TRUSTED_KEYS_FILE, type TrustedKey } from "./signing/trusted-keys.js";
+export { fingerprintOf, isFingerprint, readPublicKeyFile } from "./signing/public-key.js";
+export { SigningKeyError, type SigningKeyProblem } from "./signing/errors.js";
 export { childRunsOf, type LinkedRun } from "./store/linked-runs.js";
 export {
-  BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError, BundleContentError, BundleTooLargeError,
+  BundleError, BundleChecksumError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError, BundleFormatError, BundleContentError, BundleTooLargeError, BundleSignatureError, BundleSignerError,
 } from "./bundle/errors.js";
 export { RecordingStore, storeStats, isResumable, type RunListing, type InvalidRunFolder, type StoreStats } from "./store/recording-store.js";
 export { SealedRunWriter, type SealedRunWriterOptions } from "./store/sealed-run-writer.js";

@@ -92,8 +92,9 @@ describe("docs/cli pages: every command line runs on the demo's recording", () =
     HARNESSX_STORE: "",
     LANGSMITH_API_KEY: "",
     OTEL_EXPORTER_OTLP_ENDPOINT: "",
-    // No trust file of the user's is read or written, no colours, no browser.
+    // No trust file or key of the user's is read or written (keys go to the temporary home), no colours, no browser.
     HARNESSX_HOME: home,
+    HARNESSX_KEYS_DIR: "",
     NO_COLOR: "1",
     DISPLAY: "",
     WAYLAND_DISPLAY: "",

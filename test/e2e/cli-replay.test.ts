@@ -8,6 +8,8 @@ const cli = cliWorkspace();
 
 let runId: string;
 let failedRun: string;
+/** Recorded with a policy that adds a pattern for the company name in the system prompt. */
+let companyRun: string;
 
 interface ReplayJson {
   reproduced: boolean;
@@ -17,6 +19,7 @@ interface ReplayJson {
   replayedStatus: string;
   divergence: { call: number; recordedSeq: number; path: string; recorded: unknown; actual: unknown } | null;
   configDifferences: string[];
+  unappliedPatterns: string[];
 }
 
 /** An agent module as a user would write it: the support agent with its own search tool (`searchAnswer` is a JS expression of `query`). */
@@ -44,6 +47,7 @@ export function createAgent({ provider, tools, model, name }) {
 before(async () => {
   runId = (await recordSupportRun(cli.store)).runId;
   failedRun = (await recordFailedRun(cli.store)).runId;
+  companyRun = (await recordSupportRun(cli.store, {}, undefined, { redact: { extraPatterns: [{ name: "company", pattern: /Example Corp/g }] } })).runId;
 });
 after(() => cli.cleanup());
 
@@ -121,5 +125,19 @@ describe("trace replay reruns a recorded run through the runtime", () => {
     const r = await cli.trace("replay", runId, "--agent", path);
     assert.equal(r.code, 4);
     assert.match(r.stderr, /must export createAgent/);
+  });
+  test("new requests are redacted with the agent's own policy, never with the patterns the recording names", async () => {
+    const same = agentModule("`product_docs: ${query} costs $10 per seat`", ', redact: { extraPatterns: [{ name: "company", pattern: /Example Corp/g }] }');
+    const withPolicy = await cli.trace("--json", "replay", companyRun, "--agent", same);
+    assert.equal(withPolicy.code, 0, withPolicy.stderr);
+    assert.deepEqual((JSON.parse(withPolicy.stdout) as ReplayJson).unappliedPatterns, []);
+    // The module's system prompt names the company; without the agent's pattern it stays, and differs.
+    const without = await cli.trace("--json", "replay", companyRun, "--agent", agentModule("`product_docs: ${query} costs $10 per seat`"));
+    assert.equal(without.code, 1);
+    const report = JSON.parse(without.stdout) as ReplayJson;
+    assert.equal(report.divergence?.path, "system");
+    assert.deepEqual(report.unappliedPatterns, ["company"]);
+    const text = await cli.trace("replay", companyRun, "--agent", agentModule("`product_docs: ${query} costs $10 per seat`"));
+    assert.match(text.stdout, /the recording names redaction pattern\(s\) this replay does not apply \(company\)/);
   });
 });

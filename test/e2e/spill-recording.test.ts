@@ -3,7 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Agent, ArtifactStore, FlightRecorderExtension, ResultSpillExtension, ScriptedProvider, openBundle, tool } from "harnessx";
+import { Agent, ArtifactStore, FlightRecorderExtension, Redactor, ResultSpillExtension, ScriptedProvider, exportIncident, openBundle, tool } from "harnessx";
 import { tempStore } from "@harnessx/spill/test-support";
 import { bundleText } from "@harnessx/recorder/test-support";
 import { tempDir } from "../support/system.js";
@@ -44,12 +44,12 @@ describe("a recording keeps a spilled result alive and bundles it", () => {
 });
 
 describe("spilled results enter a bundle redacted unless asked for raw", () => {
-  async function spilledRun(dir: string) {
-    const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, email: `customer${i}@example.com`, note: i === 7 ? `password=${PASSWORD}` : "ok" }));
+  async function spilledRun(dir: string, redact?: ConstructorParameters<typeof Agent>[0]["redact"]) {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, email: `customer${i}@example.com`, note: i === 7 ? `password=${PASSWORD}` : i === 9 ? "see TICKET-4711" : "ok" }));
     const exportRows = tool({ name: "export_rows", description: "exports rows", execute: () => rows });
     const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "export_rows", input: {} }] }, { text: "done" }]);
     const recorder = new FlightRecorderExtension({ dir });
-    const agent = new Agent({ provider, tools: [exportRows], extensions: [recorder, new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(dir) })] });
+    const agent = new Agent({ provider, tools: [exportRows], ...(redact ? { redact } : {}), extensions: [recorder, new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(dir) })] });
     const result = await agent.run("export");
     await agent.close();
     return { recorder, runId: result.runId };
@@ -87,6 +87,31 @@ describe("spilled results enter a bundle redacted unless asked for raw", () => {
       assert.equal(bundle.manifest.spills?.redacted, false);
       const original = (bundle.events.find((e) => e.kind === "custom")!.attrs.artifacts as Array<{ sha256: string }>)[0].sha256;
       assert.match((await bundle.artifact(original)).toString("utf8"), /customer1234@example\.com/);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("the spill copy is redacted with the exporter's policy: the recorder's is its agent's; a recorded pattern is named, never run", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const ticket = { name: "ticket", pattern: /\bTICKET-\d{4}\b/g };
+      const { recorder, runId } = await spilledRun(dir, { extraPatterns: [ticket] });
+      const spillOf = async (path: string) => {
+        const bundle = await openBundle(path);
+        const original = (bundle.events.find((e) => e.kind === "custom")!.attrs.artifacts as Array<{ sha256: string }>)[0].sha256;
+        return (await bundle.artifact(original)).toString("utf8");
+      };
+      const own = await recorder.exportIncident({ runId, out: join(dir, "own.tar") });
+      assert.deepEqual(own.unappliedPatterns, []);
+      assert.match(await spillOf(own.path), /see \[REDACTED:ticket\]/, "the recorder exports with its agent's policy");
+      // Another reader of the store: the defaults, unless it passes its own policy.
+      const plain = await exportIncident({ dir, runId, reason: "manual", out: join(dir, "plain.tar") });
+      assert.deepEqual(plain.unappliedPatterns, ["ticket"]);
+      assert.match(await spillOf(plain.path), /see TICKET-4711/);
+      const given = await exportIncident({ dir, runId, reason: "manual", out: join(dir, "given.tar"), redactor: new Redactor({ extraPatterns: [ticket] }) });
+      assert.deepEqual(given.unappliedPatterns, []);
+      assert.match(await spillOf(given.path), /see \[REDACTED:ticket\]/);
     } finally {
       cleanup();
     }

@@ -1,12 +1,13 @@
 import { Command, Option } from "commander";
 import { exportIncident } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
-import { formatBytes } from "../output/format.js";
+import { fewNames, formatBytes } from "../output/format.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { checkWritable } from "../output/write-file.js";
 import { resolveTarget } from "../store/target.js";
 import { usageError } from "../errors.js";
 import { EXPORT_FORMATS, exportParquet } from "./export-parquet.js";
+import { signedWithLine, userSigningKey } from "../signing/user-keys.js";
 
 /**
  * `trace export <run> [-o FILE] [--reason TEXT] [--include-raw-spills]`: the incident bundle, written by the recorder;
@@ -35,17 +36,22 @@ export const exportCommand: CommandSpec = {
     const progress = ctx.progress("export", "steps");
     progress.total(1);
     const includeRawSpills = options.includeRawSpills === true;
-    const result = await exportIncident({ dir: target.storeDir, runId: target.runId, reason: String(options.reason), includeRawSpills, ...(out ? { out } : {}) });
+    const { key, created } = await userSigningKey(ctx);
+    const result = await exportIncident({ dir: target.storeDir, runId: target.runId, reason: String(options.reason), includeRawSpills, signingKey: key, ...(out ? { out } : {}) });
     progress.tick();
     progress.stop();
-    if (ctx.options.json) ctx.printJson(result);
+    if (ctx.options.json) ctx.printJson({ ...result, keyCreated: created });
     else {
       ctx.print(terminalSafe(`wrote ${result.path}`));
       ctx.print(terminalSafe(`  run ${result.runId}: ${result.events} events, ${result.artifacts} artifacts, ${formatBytes(result.bytes)}`));
+      ctx.print(terminalSafe(signedWithLine(key, created)));
       if (result.linkedRuns.length) ctx.print(terminalSafe(`  with ${result.linkedRuns.length} linked subagent run(s): ${result.linkedRuns.join(", ")}`));
       if (result.spills.count) {
         const how = result.spills.raw ? ctx.colors.yellow("raw, as stored (--include-raw-spills): do not share this bundle") : `redacted copies (${result.spills.redacted} changed by redaction)`;
         ctx.print(`  ${result.spills.count} spilled result(s): ${how}`);
+      }
+      if (result.unappliedPatterns.length && result.spills.count && !result.spills.raw) {
+        ctx.print(ctx.colors.yellow(terminalSafe(`  spilled results were redacted with the default policy, not with the pattern(s) the run names (${fewNames(result.unappliedPatterns)}): a recording's patterns are never run; export from code with your agent's policy (exportIncident({ redactor: agent.redactor }))`)));
       }
       if (result.missingArtifacts.length) ctx.print(ctx.colors.yellow(`  ${result.missingArtifacts.length} referenced artifact(s) were not in the store (listed in the manifest's missingArtifacts)`));
       const spills = result.missingSpills.length;

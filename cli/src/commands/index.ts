@@ -14,6 +14,7 @@ const LOADERS = {
   query: async () => (await import("./query.js")).queryCommand,
   export: async () => (await import("./export.js")).exportCommand,
   verify: async () => (await import("./verify.js")).verifyCommand,
+  keys: async () => (await import("./keys.js")).keysCommand,
   convert: async () => (await import("./convert.js")).convertCommand,
   push: async () => (await import("./push.js")).pushCommand,
   sync: async () => (await import("./sync.js")).syncCommand,

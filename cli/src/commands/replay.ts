@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import type { CommandSpec } from "../command-spec.js";
 import { CliError, ExitCode } from "../errors.js";
-import { cut } from "../output/format.js";
+import { cut, fewNames } from "../output/format.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { replayRun, type ReplayReport } from "../replay/replay-run.js";
 import { openTarget } from "../store/target.js";
@@ -30,6 +30,9 @@ function printReport(ctx: CommandContext, r: ReplayReport): void {
     line(`    replayed: ${cut(JSON.stringify(d.actual) ?? "undefined", 200)}`);
   }
   if (r.unmatchedToolCalls.length) line(`  tool calls with no recorded result: ${r.unmatchedToolCalls.join(", ")}`);
+  if (r.unappliedPatterns.length) {
+    line(`  the recording names redaction pattern(s) this replay does not apply (${fewNames(r.unappliedPatterns)}): a recording's patterns are never run; --agent <module> compares with your agent's policy`);
+  }
   if (!r.textMatches) line("  the final answer differs from the recorded one");
   if (r.error) line(`  rerun error: ${r.error}`);
   settings();

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { fingerprintOf } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { terminalSafe } from "../output/terminal-safe.js";
@@ -7,6 +8,7 @@ import { checkWritable } from "../output/write-file.js";
 import { loadScrubRules } from "../scrub/rules.js";
 import { scrubRun } from "../scrub/scrub-run.js";
 import { openTarget } from "../store/target.js";
+import { signedWithLine, userSigningKey } from "../signing/user-keys.js";
 
 /** `trace scrub <bundle> -o OUT [--rules FILE] [--mapping FILE]`: a new bundle with consistent pseudonyms. */
 export const scrubCommand: CommandSpec = {
@@ -31,7 +33,10 @@ export const scrubCommand: CommandSpec = {
     const progress = ctx.progress("scrub", "events");
     progress.total(recording.summary.events);
     const reason = `scrubbed copy of ${recording.bundle ? `a bundle (${recording.bundle.trigger.reason})` : "a recorded run"}`;
-    const outcome = await scrubRun(recording, rules, out, reason, () => progress.tick()).finally(() => progress.stop());
+    const { key, created } = await userSigningKey(ctx);
+    const outcome = await scrubRun(recording, rules, out, reason, key, () => progress.tick()).finally(() => progress.stop());
+    // The scrubbed copy is a new document: the original's signer vouches for the original only.
+    const original = recording.bundle?.signature ? fingerprintOf(Buffer.from(recording.bundle.signature.publicKey, "base64")) : null;
     if (mappingFile) await writeFileAtomically(mappingFile, `${JSON.stringify(outcome.mapping, null, 2)}\n`);
     const result = {
       path: outcome.bundle.path,
@@ -42,12 +47,17 @@ export const scrubCommand: CommandSpec = {
       replaced: outcome.stats.replaced,
       distinctValues: outcome.stats.distinct,
       mapping: mappingFile ?? null,
+      signedBy: outcome.bundle.signedBy,
+      keyCreated: created,
+      originalSignedBy: original,
     };
     if (ctx.options.json) ctx.printJson(result);
     else {
       const total = Object.values(result.replaced).reduce((a, b) => a + b, 0);
       ctx.print(terminalSafe(`wrote ${result.path}: ${total} value(s) replaced (${result.distinctValues} distinct) in ${result.events} events`));
       for (const [rule, count] of Object.entries(result.replaced).sort()) ctx.print(terminalSafe(`  ${rule}: ${count}`));
+      const others = original && original !== key.fingerprint ? `; the original's signer, ${original}, does not vouch for it` : "";
+      ctx.print(terminalSafe(`${signedWithLine(key, created).trimStart()}: a scrubbed copy is a new document${others}`));
       if (mappingFile) ctx.print(terminalSafe(`pseudonym mapping written to ${mappingFile} (keep it private; it is not in the bundle)`));
     }
   },

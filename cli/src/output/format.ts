@@ -55,6 +55,11 @@ export function cut(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
 }
 
+/** The first few of a list of names from a recording, each cut short: a hostile file may list thousands, or one very long. */
+export function fewNames(names: readonly string[], shown = 5): string {
+  return names.slice(0, shown).map((name) => cut(name, 40)).join(", ") + (names.length > shown ? ` and ${names.length - shown} more` : "");
+}
+
 /**
  * Parses `--since`: a duration back from now (`30m`, `2h`, `7d`, `45s`) or an ISO date/time.
  * Returns epoch milliseconds, or undefined when the text is neither.

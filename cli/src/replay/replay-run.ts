@@ -1,5 +1,5 @@
-import { Agent, Redactor, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
-import { ReplayProvider, recordedCalls, type RecordedEvent, type ReplayDivergence, type Recording } from "@harnessx/recorder";
+import { Agent, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
+import { ReplayProvider, recordedCalls, unappliedPatterns, type RecordedEvent, type ReplayDivergence, type Recording } from "@harnessx/recorder";
 import { buildAgent } from "../agent/agent-module.js";
 import { invalidInput } from "../errors.js";
 import { configDifferences, replayConfig, toolDifferences } from "./recorded-config.js";
@@ -32,6 +32,11 @@ export interface ReplayReport {
   configDifferences: string[];
   /** False when the recording holds no configuration (an older recorder): the agent was rebuilt with the defaults. */
   configRecorded: boolean;
+  /**
+   * Value patterns the recording names that the agent's policy (new requests are redacted with it
+   * before comparing) does not apply: a recording's patterns are never compiled.
+   */
+  unappliedPatterns: string[];
 }
 
 /**
@@ -51,13 +56,15 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
   const first: ModelRequest | undefined = calls[0]?.request;
   if (!first) throw invalidInput(`run ${run.runId} has no recorded model call to replay`);
 
-  const provider = new ReplayProvider(calls, { redaction: run.redaction === "off" ? false : Redactor.fromDescription(run.redaction) });
+  // New requests are redacted as the agent under test redacts (the defaults for a rebuilt one),
+  // never by the recording's patterns; the agent exists by the first call.
+  let agent: Agent;
+  const provider = new ReplayProvider(calls, { redaction: () => (run.redaction === "off" ? false : agent.redactor) });
   const recordedTools = new RecordedTools(events, agentModule ? "raw" : "processed");
   const tools = recordedTools.tools(first.tools ?? [], run.tools ?? []);
   const model = first.model;
   const name = run.agent;
   const config = replayConfig(run.config);
-  let agent: Agent;
   if (agentModule) agent = await buildAgent(agentModule, { provider, tools, model, name });
   else {
     const { system, extensions } = recordedPrompt(first);
@@ -96,6 +103,7 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
       error: result.error ? `${result.error.name}: ${result.error.message}` : null,
       configDifferences: agentModule ? [...configDifferences(run.config, agent.config), ...toolDifferences(run.tools, agent.info.tools)] : [],
       configRecorded: config !== undefined,
+      unappliedPatterns: unappliedPatterns(run, agent.redactor),
     };
     report.reproduced = report.divergences === 0 && report.replayedCalls === report.recordedCalls && report.recordedStatus === report.replayedStatus && textMatches && report.unmatchedToolCalls.length === 0;
     return report;

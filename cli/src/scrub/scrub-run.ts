@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ArtifactStore, sha256Hex } from "@harnessx/artifacts";
-import { artifactsOf, exportIncident, SealedRunWriter, type IncidentExport, type RecordedEvent, type Recording } from "@harnessx/recorder";
+import { artifactsOf, exportIncident, SealedRunWriter, type IncidentExport, type RecordedEvent, type Recording, type SigningKey } from "@harnessx/recorder";
 import { Pseudonymizer, type ScrubStats } from "./pseudonymizer.js";
 import type { ScrubRules } from "./rules.js";
 
@@ -38,9 +38,10 @@ function renameId(value: unknown, from: string, to: string): unknown {
  * every artifact they reference, go through the pseudonymizer; artifacts get new ids; the bundle
  * itself is written by the recorder's `exportIncident` from a private temporary store, so its
  * format is exactly the recorder's. Runs the run linked (subagents) are scrubbed with the same
- * pseudonyms and bundled with it, as `trace export` bundles them. The source is only read.
+ * pseudonyms and bundled with it, as `trace export` bundles them. The source is only read. The
+ * scrubbed bundle is a new document: `signingKey` (the scrubber's) signs it.
  */
-export async function scrubRun(recording: Recording, rules: ScrubRules, out: string, reason: string, onEvent?: () => void): Promise<ScrubOutcome> {
+export async function scrubRun(recording: Recording, rules: ScrubRules, out: string, reason: string, signingKey: SigningKey, onEvent?: () => void): Promise<ScrubOutcome> {
   const p = new Pseudonymizer(rules);
   const temp = await mkdtemp(join(tmpdir(), "trace-scrub-"));
   try {
@@ -50,7 +51,7 @@ export async function scrubRun(recording: Recording, rules: ScrubRules, out: str
       for (const child of await run.linkedRuns()) await scrubTree(child);
     };
     await scrubTree(recording);
-    const bundle = await exportIncident({ dir: temp, runId: recording.run.runId, reason, out });
+    const bundle = await exportIncident({ dir: temp, runId: recording.run.runId, reason, out, signingKey });
     return { bundle, stats: p.stats(), artifactsRewritten: renamed.size, mapping: p.mapping() };
   } finally {
     await rm(temp, { recursive: true, force: true });

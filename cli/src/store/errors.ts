@@ -1,5 +1,5 @@
 import { ArtifactCorruptError, ArtifactNotFoundError, ZstdError } from "@harnessx/artifacts";
-import { BundleError, BundleTruncatedError, DatasetError, RecordingSourceError, RunInvalidError, RunNotFoundError, RunReducedError, RunStillActiveError, SegmentCorruptError } from "@harnessx/recorder";
+import { BundleError, BundleSignerError, BundleTruncatedError, SigningKeyError, DatasetError, RecordingSourceError, RunInvalidError, RunNotFoundError, RunReducedError, RunStillActiveError, SegmentCorruptError } from "@harnessx/recorder";
 import { CliError, ExitCode } from "../errors.js";
 
 /**
@@ -13,6 +13,8 @@ export function classifyError(err: unknown): CliError {
   // A run reduced by tail retention has no events left: as not found as a run without a folder.
   if (err instanceof RunNotFoundError || err instanceof RunReducedError || err instanceof ArtifactNotFoundError) return new CliError(ExitCode.NOT_FOUND, err.code, error.message, { cause: err });
   if (err instanceof RunInvalidError || err instanceof ArtifactCorruptError || err instanceof ZstdError) return new CliError(ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
+  if (err instanceof BundleSignerError) return new CliError(ExitCode.UNTRUSTED, err.code, error.message, { cause: err });
+  if (err instanceof SigningKeyError) return new CliError(err.problem === "not_found" ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
   if (err instanceof BundleError || err instanceof SegmentCorruptError) {
     const exit = err instanceof BundleError && !(err instanceof BundleTruncatedError) && /file not found/.test(err.message) ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT;
     return new CliError(exit, (err as BundleError).code, error.message, { cause: err });

@@ -94,6 +94,18 @@ describe("contents are checked against their schema, with checksums that match",
     await assert.rejects(open(reseal(withMember(good, "run.json", Buffer.from("{ this is not json")))), refusal(BundleContentError, "run.json", /not valid JSON/));
     await assert.rejects(open(reseal(withMember(good, "run.json", Buffer.from('{"runId": 5}')))), refusal(BundleContentError, "run.json", /runId must be a non-empty string/));
   });
+  test("a run.json whose redaction description readers print is of the wrong shape", async () => {
+    const run = JSON.parse(good.find((m) => m.name === "run.json")!.data.toString()) as Record<string, unknown>;
+    for (const [redaction, problem] of [
+      [{ patterns: 5 }, /redaction\.keys is missing/],
+      [{ keys: [], patterns: 5 }, /redaction\.patterns must be an array/],
+      [{ keys: [], patterns: [{ source: "(a+)+$" }] }, /redaction\.patterns\[0\]\.name is missing/],
+      ["on", /redaction must be an object/],
+    ] as const) {
+      await assert.rejects(open(reseal(withMember(good, "run.json", Buffer.from(JSON.stringify({ ...run, redaction }))))), refusal(BundleContentError, "run.json", problem));
+    }
+    assert.ok(await open(reseal(withMember(good, "run.json", Buffer.from(JSON.stringify({ ...run, redaction: "off" }))))), "off is a policy");
+  });
   test("a manifest without run, or with a member of the wrong shape", async () => {
     await assert.rejects(open(reseal(good, (m) => delete (m as Partial<BundleManifest>).run)), refusal(BundleContentError, "manifest.json", /^.*run is missing/));
     await assert.rejects(open(reseal(good, (m) => ((m.members[0] as { bytes: unknown }).bytes = "12"))), refusal(BundleContentError, "manifest.json", /members\[0\]\.bytes must be a whole number/));

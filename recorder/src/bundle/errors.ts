@@ -96,3 +96,37 @@ export class BundleTooLargeError extends BundleError {
     super("bundle_too_large", bundlePath, `member "${member}" ${what} ${n(bytes)} bytes, more than the ${n(limit)} allowed; refused (a compression bomb, or a size that lies)`);
   }
 }
+
+/**
+ * The manifest's signature does not verify against the public key it names: the manifest (and
+ * with it a member's checksum, a linked run's bundle) changed after it was signed, or its key was
+ * swapped; or a linked run's bundle is signed by another key than its parent's.
+ */
+export class BundleSignatureError extends BundleError {
+  constructor(
+    bundlePath: string,
+    /** The member whose signature failed (`manifest.json`, or the linked run's `linked/<run>.tar`). */
+    readonly member: string,
+    detail: string,
+  ) {
+    super("bundle_signature_invalid", bundlePath, `member "${member}" fails its signature check: ${detail}`);
+  }
+}
+
+/** The bundle is intact, but not signed by a key the reader requires: unsigned, or signed by another key. */
+export class BundleSignerError extends BundleError {
+  constructor(
+    bundlePath: string,
+    /** The fingerprint of the key that signed it; null when it is unsigned. */
+    readonly signer: string | null,
+    /** The fingerprints the reader accepts. */
+    readonly required: readonly string[],
+  ) {
+    const wanted = required.length === 0 ? "no key (none was given)" : required.length === 1 ? required[0] : `one of ${required.join(", ")}`;
+    super(
+      "bundle_untrusted_signer",
+      bundlePath,
+      signer ? `signed by ${signer}, not by the key required (${wanted})` : `unsigned (anyone could have written or changed it), and a signature by ${wanted} is required`,
+    );
+  }
+}

@@ -5,12 +5,16 @@ import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import { ArtifactStore } from "@harnessx/artifacts";
+import { Redactor } from "@harnessx/core";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
 import { assertEventsKept, readRunManifest, readRunManifestFile } from "../store/run-manifest.js";
-import { artifactCopy, runRedactor, type ArtifactCopy } from "../store/artifact-copy.js";
+import { artifactCopy, type ArtifactCopy } from "../store/artifact-copy.js";
+import { unappliedPatterns } from "../store/recorded-policy.js";
 import { buildEventMember } from "./event-member.js";
 import { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember, type LinkedRunEntry } from "./manifest.js";
 import { childRunsOf } from "../store/linked-runs.js";
+import { loadSigningKey, type SigningKey } from "../signing/signing-key.js";
+import { signManifest } from "./signature.js";
 
 /** What `exportIncident` bundles, and where. */
 export interface ExportIncidentRequest {
@@ -27,6 +31,18 @@ export interface ExportIncidentRequest {
    * queries real data); a bundle is made to be shared, so it gets redacted copies unless this is set.
    */
   includeRawSpills?: boolean;
+  /**
+   * The policy that redacts what the bundle adds (the manifest's names, error and reason) and its
+   * copies of spilled results: your agent's (`agent.redactor`; the recorder passes its own), else
+   * the default policy. The run's recorded policy is never rebuilt: its patterns came from a file
+   * anyone could have written (see `IncidentExport.unappliedPatterns`).
+   */
+  redactor?: Redactor;
+  /**
+   * The key that signs the bundle (and its linked runs' bundles): default the user's
+   * (`loadSigningKey()`, made on first use in `keysDir()`); `false` writes it unsigned.
+   */
+  signingKey?: SigningKey | false;
 }
 
 /** What `exportIncident` wrote. */
@@ -35,6 +51,8 @@ export interface IncidentExport {
   path: string;
   /** The run bundled. */
   runId: string;
+  /** The fingerprint of the key that signed it; null when it was written unsigned. */
+  signedBy: string | null;
   /** Size of the bundle file, in bytes. */
   bytes: number;
   /** Events bundled. */
@@ -50,6 +68,12 @@ export interface IncidentExport {
   missingSpills: string[];
   /** The linked runs bundled with it (its subagents' runs, theirs included), by id. */
   linkedRuns: string[];
+  /**
+   * Names of the value patterns the run's `run.json` says it was recorded with that this export's
+   * policy does not apply (the events were redacted when recorded; spilled results and the
+   * manifest's text were redacted with `ExportIncidentRequest.redactor` only).
+   */
+  unappliedPatterns: string[];
   /** Spilled results included, and whether as redacted copies or raw. */
   spills: {
     /** Spilled results bundled. */
@@ -69,11 +93,12 @@ function sha256(data: Uint8Array): string {
  * Writes one incident bundle: a tar with `manifest.json` first, `run.json`, the run's events
  * (`events.ndjson.zst`: the sealed segments' zstd frames copied as is, concatenated), exactly
  * the artifacts they reference (`artifacts/<sha256>.zst`, the store's frames copied as is) and
- * `SHA256SUMS` (`sha256sum -c` format). `tar -xf` then
+ * `SHA256SUMS` (`sha256sum -c` format); the manifest is signed (`signingKey`). `tar -xf` then
  * `zstd -d` read it; `openBundle` verifies it. Written to a temp file and renamed into place.
  */
-export function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
-  return exportBundle(request, new Set());
+export async function exportIncident(request: ExportIncidentRequest): Promise<IncidentExport> {
+  const signingKey = request.signingKey ?? (await loadSigningKey()).key;
+  return exportBundle({ ...request, signingKey }, new Set());
 }
 
 /** `exportIncident` of a run whose `ancestors` are being bundled: a run.json naming one of them as its child is not followed again. */
@@ -89,8 +114,7 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
   ]);
   const contentBytes = new Map<string, number>([[MEMBER.events, events.contentBytes]]);
   const store = new ArtifactStore(request.dir);
-  // The run's own policy (or the defaults when it recorded none) applies to all text the bundle adds.
-  const redactor = runRedactor(run);
+  const redactor = request.redactor ?? new Redactor();
   const spilled = events.spilled;
   const missingArtifacts: string[] = [];
   const redactedSpills: Record<string, string> = {};
@@ -147,7 +171,8 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
     ...(linked.length > 0 ? { linkedRuns: linked.map((child) => child.entry) } : {}),
     members: listed,
   };
-  const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
+  const signed = request.signingKey ? signManifest(manifest, request.signingKey) : manifest;
+  const manifestBytes = Buffer.from(JSON.stringify(signed, null, 2) + "\n");
   const sums = [`${sha256(manifestBytes)}  ${MEMBER.manifest}`, ...listed.map((m) => `${m.sha256}  ${m.path}`)].join("\n") + "\n";
 
   const out = request.out ?? join(request.dir, "incidents", `${safeRunDirName(request.runId)}-${new Date().toISOString().replace(/[:.]/g, "-")}.tar`);
@@ -171,7 +196,19 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
   const { size } = await fs.stat(out);
   const spills = { count: [...spilled].filter((id) => !missingArtifacts.includes(id)).length, redacted: Object.keys(redactedSpills).length, raw: request.includeRawSpills === true };
   const linkedRuns = linked.flatMap((child) => child.runIds);
-  return { path: out, runId: run.runId, bytes: size, events: summary.events, artifacts: members.size - 2 - linked.length, missingArtifacts, missingSpills: missingArtifacts.filter((id) => spilled.has(id)), linkedRuns, spills };
+  return {
+    path: out,
+    runId: run.runId,
+    signedBy: request.signingKey ? request.signingKey.fingerprint : null,
+    bytes: size,
+    events: summary.events,
+    artifacts: members.size - 2 - linked.length,
+    missingArtifacts,
+    missingSpills: missingArtifacts.filter((id) => spilled.has(id)),
+    linkedRuns,
+    spills,
+    unappliedPatterns: unappliedPatterns(run, redactor),
+  };
 }
 
 /**

@@ -45,6 +45,20 @@ export interface BundleMember {
   contentBytes?: number;
 }
 
+/**
+ * `manifest.json`'s signature: Ed25519 over the manifest in canonical JSON (keys sorted, no
+ * spaces) with this object's `value` left out, so it covers the signer's key and every member's
+ * checksum (a linked run's bundle is a member).
+ */
+export interface BundleSignature {
+  /** Always `"ed25519"`. */
+  algorithm: "ed25519";
+  /** The signer's public key: its 32 raw bytes, base64. */
+  publicKey: string;
+  /** The signature's 64 bytes, base64. */
+  value: string;
+}
+
 /** `manifest.json`, the first member of every bundle. */
 export interface BundleManifest {
   /** Always `BUNDLE_FORMAT`; anything else is not an incident bundle. */
@@ -136,4 +150,6 @@ export interface BundleManifest {
   linkedRuns?: LinkedRunEntry[];
   /** Every other member except SHA256SUMS, with size and sha256. */
   members: BundleMember[];
+  /** Who signed the bundle (`exportIncident` signs with the user's key); absent in an unsigned bundle, as every bundle written before signing was. */
+  signature?: BundleSignature;
 }

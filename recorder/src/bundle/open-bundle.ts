@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { verifyChecksums } from "./checksums.js";
 import { checkConsistency, parseManifest, parseRun, tallyEvents } from "./contents.js";
-import { BundleChecksumError, BundleContentError, BundleFormatError } from "./errors.js";
+import { BundleChecksumError, BundleContentError, BundleFormatError, BundleSignatureError } from "./errors.js";
 import { DEFAULT_BUNDLE_LIMITS, MemberInflater, type BundleLimits } from "./inflate.js";
 import { MEMBER, type BundleManifest } from "./manifest.js";
+import { checkSignature, requireSigner, type BundleSigner } from "./signature.js";
 import { readMembers } from "./tar-members.js";
 import { eventLines, lineRanges, skipsPayload, withoutPayload, type SkipPayloads } from "../store/event-lines.js";
 
@@ -14,6 +15,8 @@ export interface OpenedBundle {
   path: string;
   /** The bundle's `manifest.json`, verified. */
   manifest: BundleManifest;
+  /** The key whose signature the manifest carries, verified; null for an unsigned bundle (anyone could have written it). */
+  signer: BundleSigner | null;
   /** The run's `run.json` as the store held it at export time. */
   run: RunManifest;
   /** The run's events in `seq` order (as recorded: use `RequestRebuilder` for whole requests); empty with `keepEvents: false`. */
@@ -44,6 +47,12 @@ export interface OpenBundleOptions {
    * `eventsOneByOne` parses them again when asked.
    */
   keepEvents?: boolean;
+  /**
+   * Fingerprints (`SHA256:...`) of the keys whose signature you accept: a bundle unsigned or
+   * signed by another key is refused with `BundleSignerError`. Default: any signer, and unsigned
+   * bundles (`OpenedBundle.signer` says which). A signature that does not verify is refused always.
+   */
+  signedBy?: readonly string[];
 }
 
 const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).digest("hex");
@@ -53,8 +62,9 @@ const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).d
  * version, safe member paths, every member's size and sha256 against the manifest and
  * `SHA256SUMS`, nothing missing or extra, contents of the right shape that agree with the
  * manifest, and every artifact's content against its id. Decompression stays within the
- * manifest's declared sizes and the limits, checked before anything is inflated. Any failure is
- * a typed `BundleError` naming what failed.
+ * manifest's declared sizes and the limits, checked before anything is inflated. A signed
+ * manifest's signature must verify, and each linked run's bundle must be signed by the same key
+ * as its parent (or both unsigned). Any failure is a typed `BundleError` naming what failed.
  */
 export function openBundle(path: string, options: OpenBundleOptions = {}): Promise<OpenedBundle> {
   return openBundleData(path, options, undefined, 0);
@@ -68,6 +78,9 @@ async function openBundleData(path: string, options: OpenBundleOptions, data: Bu
   const members = await readMembers(path, limits, data);
   const manifest = parseManifest(path, members.get(MEMBER.manifest)!);
   const artifacts = verifyChecksums(path, manifest, members);
+  const signer = checkSignature(path, manifest);
+  // The parent's signer vouches for its linked runs: only the outer bundle is held to `signedBy`.
+  if (options.signedBy && depth === 0) requireSigner(path, signer, options.signedBy);
   const declared = new Map(manifest.members.map((m) => [m.path, m.contentBytes]));
   const inflater = new MemberInflater(path, limits);
   // Every frame's headers first: a bomb anywhere is refused before any member is inflated.
@@ -97,12 +110,17 @@ async function openBundleData(path: string, options: OpenBundleOptions, data: Bu
     if (child.run.runId !== entry.runId || child.run.parentRunId !== run.runId) {
       throw new BundleContentError(path, entry.member, `it holds run ${child.run.runId} (parent ${child.run.parentRunId ?? "none"}), the manifest links run ${entry.runId} to ${run.runId}`);
     }
+    // One export signs a run and its linked runs with one key.
+    if (child.signer?.fingerprint !== signer?.fingerprint) {
+      throw new BundleSignatureError(path, entry.member, `it is ${child.signer ? `signed by ${child.signer.fingerprint}` : "unsigned"}, its parent ${signer ? `by ${signer.fingerprint}` : "is unsigned"}`);
+    }
     linked.push(child);
   }
   return {
     linked,
     path,
     manifest,
+    signer,
     run,
     events,
     summary: totals.summary,

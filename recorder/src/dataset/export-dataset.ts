@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
+import { Redactor } from "@harnessx/core";
 import { memoryDatabase } from "../store/duckdb.js";
 import { listSegments } from "../store/read-run.js";
 import { readRunManifestFile } from "../store/run-manifest.js";
@@ -22,13 +23,14 @@ export async function exportDataset(request: ExportDatasetRequest): Promise<Data
   const folders = await foldersToExport(request);
   await prepareDataset(request.out);
   const result: DatasetExport = { dataset: request.out, runs: [], skipped: [] };
+  const redactor = request.redactor ?? new Redactor();
   const instance = await memoryDatabase();
   const scratch = await instance.connect();
   try {
     let batch: RunToExport[] = [];
     let batchEvents = 0;
     const flush = async () => {
-      if (batch.length) result.runs.push(...(await exportRuns(request.storeDir, request.out, batch)));
+      if (batch.length) result.runs.push(...(await exportRuns(request.storeDir, request.out, batch, redactor)));
       batch = [];
       batchEvents = 0;
     };

@@ -1,3 +1,4 @@
+import type { Redactor } from "@harnessx/core";
 import type { DatasetTable } from "./layout.js";
 
 /** What `exportDataset` exports, and where. */
@@ -8,6 +9,12 @@ export interface ExportDatasetRequest {
   out: string;
   /** Only these runs (ids as in the store); default every run of the store. */
   runIds?: readonly string[];
+  /**
+   * The policy spilled results are redacted with (they are raw tool output): your agent's
+   * (`agent.redactor`), else the default policy. A run's recorded policy is never rebuilt: its
+   * patterns came from a file anyone could have written.
+   */
+  redactor?: Redactor;
 }
 
 /** One Parquet file of a run in the dataset. */

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import type { DuckDBConnection } from "@duckdb/node-api";
+import type { Redactor } from "@harnessx/core";
 import { ArtifactStore, writeFileAtomically } from "@harnessx/artifacts";
 import type { RunManifest } from "../format/event.js";
-import { artifactCopy, runRedactor } from "../store/artifact-copy.js";
+import { artifactCopy } from "../store/artifact-copy.js";
 import { listSegments, type SegmentFile } from "../store/read-run.js";
 import { isProcessAlive, lockHolder, reductionPending } from "../store/recover.js";
 import { openSegmentTables } from "../store/segment-tables.js";
@@ -81,9 +82,9 @@ export async function exportedAlready(dataset: string, run: RunToExport, scratch
 /**
  * Exports ended runs into the dataset (see `exportDataset`), the store tables opened once for
  * them all: per run, its artifacts' objects first, then its table files, `runs` last, each
- * written whole or not at all.
+ * written whole or not at all. Spilled results are redacted with `redactor`, the exporter's policy.
  */
-export async function exportRuns(storeDir: string, dataset: string, runs: readonly RunToExport[]): Promise<ExportedRun[]> {
+export async function exportRuns(storeDir: string, dataset: string, runs: readonly RunToExport[], redactor: Redactor): Promise<ExportedRun[]> {
   const tables = await openSegmentTables(storeDir, runs.map((run) => run.runDir));
   try {
     const { connection } = tables;
@@ -101,7 +102,7 @@ export async function exportRuns(storeDir: string, dataset: string, runs: readon
       const digest = sourceDigest(run);
       const date = partitionDate(manifest.startedAt);
       const detail = manifest.detail === "summary" ? "summary" : "full";
-      const copies = detail === "full" ? await copyObjects(connection, from, storeDir, dataset, manifest) : { objects: [], missing: [] };
+      const copies = detail === "full" ? await copyObjects(connection, from, { storeDir, dataset, redactor }, manifest) : { objects: [], missing: [] };
       for (const table of tablesOf(manifest)) {
         await copyToParquet(connection, tableQuery(table, manifest.runId, from), localPathOf(dataset, tableFileKey(table, date, manifest.runId)), digest);
       }
@@ -151,15 +152,15 @@ const OBJECT_COPIES = 4;
 /**
  * Stores the run's artifacts as dataset objects and adds them to `object_ids` (the run, each
  * artifact's id in the store, and the object holding its bytes). Spilled results are raw tool output the recorder
- * never redacted: like a bundle, the dataset gets copies redacted by the run's policy.
+ * never redacted: like a bundle, the dataset gets copies redacted by the exporter's policy.
  */
-async function copyObjects(connection: DuckDBConnection, from: BatchSources, storeDir: string, dataset: string, manifest: RunManifest): Promise<{ objects: DatasetObject[]; missing: string[] }> {
+async function copyObjects(connection: DuckDBConnection, from: BatchSources, to: { storeDir: string; dataset: string; redactor: Redactor }, manifest: RunManifest): Promise<{ objects: DatasetObject[]; missing: string[] }> {
+  const { storeDir, dataset, redactor } = to;
   const reader = await connection.runAndReadAll(
     `SELECT sha256, bool_or(kind = 'extension') AS spilled FROM ${from.artifacts} WHERE run_id = ${sqlString(manifest.runId)} GROUP BY sha256 ORDER BY sha256`,
   );
   const wanted = reader.getRowObjectsJson().map((row) => ({ id: String(row.sha256), spilled: row.spilled === true }));
   const store = new ArtifactStore(storeDir);
-  const redactor = runRedactor(manifest);
   const objects: Array<DatasetObject | undefined> = new Array(wanted.length);
   let next = 0;
   const worker = async () => {

@@ -94,6 +94,11 @@ const EXTENSION = object(
 // Conditions are plain strings: one a newer recorder adds must not make the whole run unreadable.
 const RETAIN = object({ always: arrayOf(string) }, { slowerThanMs: finite, costAbove: finite, sample: finite });
 
+// The policy a run was recorded with, for people to read (no reader compiles its patterns); readers
+// print its names and counts, so its shape is checked like any field they read.
+const REDACTION_RULES = object({ keys: arrayOf(string), patterns: arrayOf(object({ name: string }, { source: string })) }, { secretShapes: arrayOf(string), custom: boolean });
+const REDACTION: Schema = (value, path) => (value === "off" ? undefined : REDACTION_RULES(value, path));
+
 const TOOL = object({ name: string, schemaSha256: string }, { description: string, extension: string, permission: string, concurrent: is((v) => typeof v === "boolean", "true or false"), replayPolicy: string, timeoutSeconds: finite, attempts: finite });
 
 /** One line of a segment or of a bundle's events. */
@@ -123,7 +128,7 @@ export const RUN_MANIFEST_SCHEMA = object(
   {
     format: literal(RUN_FORMAT),
     v: is((v) => SUPPORTED_RUN_VERSIONS.includes(v as number), `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`),
-    traceId: string, runSpanId: string, parentRunId: nonEmpty, parentSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: anything,
+    traceId: string, runSpanId: string, parentRunId: nonEmpty, parentSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: REDACTION,
     provider: string, tools: arrayOf(TOOL), rollup: ROLLUP, framework: string, service: string, retain: RETAIN, detail: literal("summary"), reducedBy: literal("retain"), durable: boolean,
   },
 );
@@ -143,7 +148,15 @@ export const BUNDLE_MANIFEST_SCHEMA = object(
   missingArtifacts: arrayOf(sha256),
   members: arrayOf(object({ path: nonEmpty, bytes: count, sha256 }, { contentBytes: count })),
   },
-  { spills: object({ count, redacted: boolean, copies: recordOf(sha256) }), linkedRuns: arrayOf(object({ runId: nonEmpty, member: nonEmpty }, { parentSpanId: string })) },
+  {
+    spills: object({ count, redacted: boolean, copies: recordOf(sha256) }),
+    linkedRuns: arrayOf(object({ runId: nonEmpty, member: nonEmpty }, { parentSpanId: string })),
+    signature: object({
+      algorithm: literal("ed25519"),
+      publicKey: is((v) => typeof v === "string" && /^[A-Za-z0-9+/]{43}=$/.test(v), "an Ed25519 public key (32 bytes, base64)"),
+      value: is((v) => typeof v === "string" && /^[A-Za-z0-9+/]{86}==$/.test(v), "an Ed25519 signature (64 bytes, base64)"),
+    }),
+  },
 );
 
 /** Parses JSON text and checks it; returns the value or what is wrong with it. */

@@ -1,7 +1,7 @@
 import { Extension, HarnessError, noteStoreDir, type AnyHookContext, type ExtensionContext, type RunResult, packageVersion } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { runDirOf } from "../format/layout.js";
-import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
+import { exportIncident, type ExportIncidentRequest, type IncidentExport } from "../bundle/export-incident.js";
 import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";
 import type { RunRecording } from "./run-recording.js";
 import { RunRecordedElsewhereError } from "./reopen-run.js";
@@ -13,6 +13,7 @@ import { RecorderWriteError } from "./recorder-write-error.js";
 import { ArtifactPins } from "./artifact-pins.js";
 import { LiveRecorders } from "./live-recorders.js";
 import { startRecorderSync, stopRecorderSync } from "../dataset/s3/background-sync.js";
+import { loadSigningKey, type SigningKey } from "../signing/signing-key.js";
 
 /** The queue drains as soon as this many events wait, besides the flush timer. */
 const DRAIN_BATCH = 2048;
@@ -87,12 +88,12 @@ export class FlightRecorderExtension extends Extension {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
 
-  /** Writes an incident bundle of a run (default: the last run) after flushing it. */
-  async exportIncident(request: { runId?: string; reason?: string; out?: string; includeRawSpills?: boolean } = {}): Promise<IncidentExport> {
+  /** Writes an incident bundle of a run (default: the last run) after flushing it, redacted with the agent's policy (see `exportIncident`). */
+  async exportIncident(request: Omit<ExportIncidentRequest, "dir" | "runId" | "reason"> & { runId?: string; reason?: string } = {}): Promise<IncidentExport> {
     await this.flush();
     const runId = request.runId ?? this.lastRun;
     if (!runId) throw new HarnessError("no_run", "exportIncident: this recorder has recorded no run yet; pass a runId");
-    const result = await exportIncident({ dir: this.options.dir, runId, reason: request.reason ?? "manual", out: request.out, includeRawSpills: request.includeRawSpills });
+    const result = await exportIncident({ ...request, dir: this.options.dir, runId, reason: request.reason ?? "manual", redactor: request.redactor ?? this.ctx?.redactor });
     this.exported.push(result);
     return result;
   }
@@ -230,11 +231,25 @@ export class FlightRecorderExtension extends Extension {
         await Promise.allSettled(earlier);
         for (const sha256 of pins) await this.artifacts.pin(sha256, `run:${runId}`).catch(() => undefined);
         if (status === "failed" && this.options.autoExport === "on_failure") {
-          this.exported.push(await exportIncident({ dir: this.options.dir, runId, reason: "on_failure" }));
+          this.exported.push(await exportIncident({ dir: this.options.dir, runId, reason: "on_failure", redactor: this.ctx?.redactor, signingKey: await this.keyOrUnsigned() }));
         }
         await retainAfterRun(run.manifest, this.options, this.artifacts);
       })(),
     );
+  }
+
+  /**
+   * The user's signing key for an automatic export, or false: a key that cannot be used (a file
+   * others may read, a home folder that is read-only) must not cost the evidence, so the bundle
+   * is written unsigned and the problem reported once per export as an ERROR event.
+   */
+  private async keyOrUnsigned(): Promise<SigningKey | false> {
+    try {
+      return (await loadSigningKey()).key;
+    } catch (error) {
+      this.ctx?.reportError(error instanceof Error ? error : new Error(String(error)), { source: "recorder" }).catch(() => undefined);
+      return false;
+    }
   }
 
   private track(work: Promise<unknown>): void {

@@ -18,8 +18,13 @@ export interface ReplayDivergence extends RequestDifference {
 export interface ReplayProviderOptions {
   /** Provider name reported in replies. Default "replay". */
   name?: string;
-  /** Redaction applied to new requests before comparing (recorded ones were redacted). Default: the default rules; false when the run was recorded without. */
-  redaction?: Redactor | false;
+  /**
+   * Redaction applied to new requests before comparing (recorded ones were redacted): your
+   * agent's policy (`agent.redactor`), or a function returning it, read at the first call (the
+   * agent is built around this provider). Default: the default policy; false (`fromRecording`)
+   * when the run was recorded without. A run's recorded patterns are never compiled.
+   */
+  redaction?: Redactor | false | (() => Redactor | false);
   /** Called on each divergence (e.g. to fail a test at once). */
   onDivergence?: (divergence: ReplayDivergence) => void;
 }
@@ -38,8 +43,8 @@ export class ReplayProvider implements ModelProvider {
   /** Every request that differed from its recording so far, in call order. */
   readonly divergences: ReplayDivergence[] = [];
   private index = 0;
-  /** New requests are redacted with the run's rules, then compared with the recorded ones (see `RequestComparer`). */
-  private readonly comparer: RequestComparer;
+  /** New requests are redacted with the reader's policy, then compared with the recorded ones (see `RequestComparer`); made at the first call. */
+  private comparer: RequestComparer | undefined;
 
   constructor(
     /** The recorded calls answered in order (see `recordedCalls`). */
@@ -48,7 +53,6 @@ export class ReplayProvider implements ModelProvider {
   ) {
     this.name = options.name ?? "replay";
     this.defaultModel = calls[0]?.request?.model;
-    this.comparer = new RequestComparer(options.redaction === false ? undefined : options.redaction ?? new Redactor());
   }
 
   /** Replays a recording opened with `openRecording` (a run or a bundle; payloads stored aside are loaded). */
@@ -96,6 +100,10 @@ export class ReplayProvider implements ModelProvider {
   }
 
   private compare(call: number, recorded: RecordedCall, request: ModelRequest): void {
+    if (!this.comparer) {
+      const chosen = typeof this.options.redaction === "function" ? this.options.redaction() : this.options.redaction;
+      this.comparer = new RequestComparer(chosen === false ? undefined : chosen ?? new Redactor());
+    }
     const diff = this.comparer.compare(recorded.request, request);
     if (!diff) return;
     const divergence: ReplayDivergence = { call, recordedSeq: recorded.seq, ...diff };

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { Redactor } from "@harnessx/core";
-import type { RunManifest } from "../format/event.js";
+import type { Redactor } from "@harnessx/core";
 import { zstdCompress, type ArtifactStore } from "@harnessx/artifacts";
 
 /** An artifact as a copy made to leave the store holds it (a bundle member, a dataset object). */
@@ -38,9 +37,4 @@ export async function artifactCopy(store: ArtifactStore, id: string, redactor: R
   const content = await store.get(id).catch(() => undefined);
   const frame = content && (await store.getCompressed(id).catch(() => undefined));
   return content && frame ? { id, frame, bytes: content.byteLength } : undefined;
-}
-
-/** The redactor for text a copy of the run adds or redacts again: the run's own policy, or the defaults when it recorded none. */
-export function runRedactor(run: RunManifest): Redactor {
-  return run.redaction === "off" ? new Redactor() : Redactor.fromDescription(run.redaction);
 }

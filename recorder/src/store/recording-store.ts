@@ -5,7 +5,7 @@ import { ArtifactStore } from "@harnessx/artifacts";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
 import { costOfModels, type ModelsCost } from "../format/run-rollup.js";
-import { exportIncident, type IncidentExport } from "../bundle/export-incident.js";
+import { exportIncident, type ExportIncidentRequest, type IncidentExport } from "../bundle/export-incident.js";
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { isProcessAlive, lockHolder, recover, reductionPending, summarize, type RecoverResult } from "./recover.js";
 import { RecordingDatabase, type RunFacts } from "./recording-database.js";
@@ -220,8 +220,8 @@ export class RecordingStore {
   }
 
   /** Writes an incident bundle of a run of this store (see `exportIncident`); `reason` defaults to `"manual"`. */
-  exportIncident(request: { runId: string; reason?: string; out?: string; includeRawSpills?: boolean }): Promise<IncidentExport> {
-    return exportIncident({ dir: this.root, runId: request.runId, reason: request.reason ?? "manual", out: request.out, includeRawSpills: request.includeRawSpills });
+  exportIncident(request: Omit<ExportIncidentRequest, "dir" | "reason"> & { reason?: string }): Promise<IncidentExport> {
+    return exportIncident({ ...request, dir: this.root, reason: request.reason ?? "manual" });
   }
 
   private async describe(runDir: string): Promise<RunListing> {

@@ -1,11 +1,14 @@
 // Taking incident bundles apart and putting them back together, for tests of hostile bundles:
-// `reseal` recomputes the manifest's member list and SHA256SUMS the way an attacker would, so a
-// test reaches the checks behind the checksums.
+// `reseal` recomputes the manifest's member list and SHA256SUMS the way an attacker would (one
+// without the signer's key drops the signature), so a test reaches the checks behind the
+// checksums; `reseal` with a key of the attacker's signs the forgery as they could.
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { zstdDecompress } from "@harnessx/artifacts";
 import tar from "tar-stream";
 import type { BundleManifest } from "../bundle/manifest.js";
+import { signManifest } from "../bundle/signature.js";
+import type { SigningKey } from "../signing/signing-key.js";
 
 export interface TarMember {
   name: string;
@@ -69,10 +72,12 @@ export const manifestOf = (members: readonly TarMember[]): BundleManifest => JSO
 /**
  * Makes the checksums agree with the members again: each member the manifest lists gets its
  * current size and sha256 (and `contentBytes` is kept unless `edit` changes it), `edit` may change
- * the manifest, then SHA256SUMS is rewritten over the manifest and the listed members.
+ * the manifest, then SHA256SUMS is rewritten over the manifest and the listed members. The
+ * signature is dropped, or made anew with `key` (an attacker's own).
  */
-export function reseal(members: readonly TarMember[], edit: (manifest: BundleManifest) => void = () => undefined): TarMember[] {
-  const manifest = manifestOf(members);
+export function reseal(members: readonly TarMember[], edit: (manifest: BundleManifest) => void = () => undefined, key?: Pick<SigningKey, "publicKey" | "sign">): TarMember[] {
+  let manifest = manifestOf(members);
+  delete manifest.signature;
   const byName = new Map(members.map((m) => [m.name, m.data]));
   for (const entry of manifest.members) {
     const data = byName.get(entry.path);
@@ -80,6 +85,7 @@ export function reseal(members: readonly TarMember[], edit: (manifest: BundleMan
   }
   const listed = manifest.members.map((m) => ({ ...m }));
   edit(manifest);
+  if (key) manifest = signManifest(manifest, key);
   const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
   // An edit may break the member list itself: the sums then cover the list as it was.
   const entries = Array.isArray(manifest.members) ? manifest.members : listed;

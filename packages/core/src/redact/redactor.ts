@@ -2,7 +2,7 @@ import { detect, patternDetector, replaceSpans, type Detector } from "./detector
 import { RedactionMemo } from "./redaction-memo.js";
 import { HintScanner, type HintScan } from "./hint-scanner.js";
 import { keyValueSpans } from "./key-values.js";
-import { DEFAULT_PATTERNS, resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
+import { resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
 import { sanitizeValue } from "./sanitize.js";
 import { SECRET_SHAPES } from "./secret-shapes.js";
 import { redactedJson, structuralJsonOf } from "./to-json.js";
@@ -76,32 +76,16 @@ export class Redactor {
     Object.freeze(this);
   }
 
-  /**
-   * The policy a recording describes (`run.json`'s `redaction`), rebuilt: default patterns by
-   * their recorded source keep their checks; a source that does not compile is left out.
-   * Undefined (an older recording) gives the defaults.
-   */
-  static fromDescription(description: RedactionDescription | "off" | undefined): Redactor {
-    if (description === undefined) return new Redactor();
-    if (description === "off") return new Redactor(false);
-    const patterns = description.patterns.flatMap((recorded) => {
-      const known = DEFAULT_PATTERNS.find((p) => p.name === recorded.name && p.pattern.source === recorded.source);
-      if (known) return [known];
-      try {
-        return [{ name: recorded.name, pattern: new RegExp(recorded.source, "g") }];
-      } catch {
-        return [];
-      }
-    });
-    return new Redactor({ keys: description.keys, patterns, secretShapes: description.secretShapes === undefined || description.secretShapes.length > 0 });
-  }
-
   /** False for a policy that redacts nothing. */
   get enabled(): boolean {
     return this.redacting;
   }
 
-  /** The policy as plain data, as recorded in `run.json` and bundle manifests. */
+  /**
+   * The policy as plain data, as recorded in `run.json` and bundle manifests: for people to read.
+   * No reader rebuilds a policy from it (a recording's pattern sources are never compiled, since a
+   * hostile one could hang the reader); each applies its own.
+   */
   describe(): RedactionDescription | "off" {
     return this.description;
   }

@@ -23,7 +23,7 @@ class BackgroundSync {
   constructor(
     private readonly storeDir: string,
     private readonly options: ResolvedRecorderSync,
-    private readonly ctx: Pick<ExtensionContext, "reportError">,
+    private readonly ctx: Pick<ExtensionContext, "reportError" | "redactor">,
   ) {
     this.timer = setInterval(() => void this.runPass(), options.everyMs);
     this.timer.unref();
@@ -35,7 +35,7 @@ class BackgroundSync {
       try {
         // Loaded here, on the first pass: the export, DuckDB and the AWS SDK stay off an agent's startup.
         const { syncDataset } = await import("./sync-dataset.js");
-        const result = await syncDataset({ storeDir: this.storeDir, to: this.options.to, connection: this.options.connection });
+        const result = await syncDataset({ storeDir: this.storeDir, to: this.options.to, connection: this.options.connection, redactor: this.ctx.redactor });
         if (result.stoppedBy) this.report(result.stoppedBy);
         else if (result.failed.length > 0) this.report(new DatasetSyncError(result));
         else this.reported = undefined;
@@ -78,7 +78,7 @@ class BackgroundSync {
 const syncs = new WeakMap<object, BackgroundSync>();
 
 /** Starts `owner`'s background sync of `storeDir` (nothing when `options` is undefined). */
-export function startRecorderSync(owner: object, storeDir: string, options: ResolvedRecorderSync | undefined, ctx: Pick<ExtensionContext, "reportError">): void {
+export function startRecorderSync(owner: object, storeDir: string, options: ResolvedRecorderSync | undefined, ctx: Pick<ExtensionContext, "reportError" | "redactor">): void {
   if (options) syncs.set(owner, new BackgroundSync(storeDir, options, ctx));
 }
 

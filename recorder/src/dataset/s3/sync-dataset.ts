@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { Redactor } from "@harnessx/core";
 import { exportDataset } from "../export-dataset.js";
 import type { DatasetExport, SkippedRun } from "../export-types.js";
 import { configuredEndpoint, type S3ConnectionOptions } from "./s3-client.js";
@@ -16,6 +17,8 @@ export interface SyncDatasetOptions {
   connection?: S3ConnectionOptions;
   /** Only these runs; default every ended run of the store. */
   runIds?: readonly string[];
+  /** The policy spilled results are redacted with (`ExportDatasetRequest.redactor`): the recorder's sync passes its agent's. */
+  redactor?: Redactor;
   /** Uploads in flight at once. Default 4. */
   concurrency?: number;
   /** Called once per file as its outcome is known (progress). */
@@ -61,7 +64,7 @@ export async function syncDataset(options: SyncDatasetOptions): Promise<DatasetS
     concurrency: options.concurrency,
     onFile: options.onFile,
     onStart: options.onStart,
-    prepare: async () => void (exported = await exportDataset({ storeDir: options.storeDir, out: staging, runIds: options.runIds })),
+    prepare: async () => void (exported = await exportDataset({ storeDir: options.storeDir, out: staging, runIds: options.runIds, redactor: options.redactor })),
   });
   return { ...upload, exportedRuns: exported!.runs.filter((r) => r.written).length, skippedRuns: exported!.skipped, staging, manifest };
 }
