@@ -37,7 +37,7 @@ export { compileSchema, isZodSchema, type JsonSchema, type InputSchema, type Com
 export { writeTodosTool, summarizeTodos, type TodoItem, type TodoStatus } from "./tools/todos.js";
 export { cutForModel } from "./tools/truncate.js";
 
-export { PermissionManager, type PermissionManagerOptions } from "./permissions/permission-manager.js";
+export { MCP_EXTENSION, MCP_TOOL_PREFIX, PermissionManager, type PermissionManagerOptions } from "./permissions/permission-manager.js";
 export type { Permission, PermissionDecision } from "./permissions/decision.js";
 export type { Policy, PolicyRequest, PolicyVerdict } from "./permissions/policy.js";
 

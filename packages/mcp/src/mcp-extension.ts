@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { contribution, Extension, packageVersion, tool, type ExtensionContext, type ExtensionContribution, type Tool } from "@harnessx/core";
+import { contribution, Extension, MCP_EXTENSION, packageVersion, tool, type ExtensionContext, type ExtensionContribution, type Tool } from "@harnessx/core";
 import type { McpConnection } from "./connection.js";
 import { McpConnectError } from "./errors.js";
 import { promptArguments, promptText } from "./mcp-prompts.js";
@@ -58,7 +58,7 @@ export interface McpServerInfo {
  * `agent.close()` closes every client (and ends every server process).
  */
 export class McpExtension extends Extension {
-  readonly name = "mcp";
+  readonly name = MCP_EXTENSION;
   override readonly version = packageVersion(import.meta.url);
   private readonly tools: Tool[];
 

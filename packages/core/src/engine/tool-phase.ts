@@ -99,12 +99,21 @@ export async function planCalls(services: EngineServices, blocks: readonly ToolC
  * in a subagent's run, with the parent run's verdict (a child only narrows what its parent allows).
  * Without policies or a parent it answers synchronously: no promise per call on the engine's path.
  */
-export function authorize(services: EngineServices, call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", runId: string, parent?: ParentRun): PermissionDecision | Promise<PermissionDecision> {
-  const decision = services.permissions.resolve(call.name, tool.permission);
+export function authorize(
+  services: EngineServices,
+  call: ToolCall,
+  tool: Tool,
+  phase: "authorize" | "dispatch",
+  runId: string,
+  parent?: ParentRun,
+  owner: string | undefined = services.tools.ownerOf(call.name),
+): PermissionDecision | Promise<PermissionDecision> {
+  // Pattern rules grant only their owner's tools: the owner is the registering extension's, even when a parent judges a child's call.
+  const decision = services.permissions.resolve(call.name, tool.permission, owner);
   const policies = services.policies.list();
   const own = policies.length === 0 ? decision : withPolicies(services, decision, policies, call, phase, runId);
   if (!parent) return own;
-  const parents = parent.authorize(call, tool, phase);
+  const parents = parent.authorize(call, tool, phase, owner);
   return own instanceof Promise || parents instanceof Promise ? Promise.all([own, parents]).then(([a, b]) => strictest(a, b)) : strictest(own, parents);
 }
 

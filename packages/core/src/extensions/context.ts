@@ -4,6 +4,7 @@ import { REPORTED_EVENTS, type HookEvent, type ReportedEvent } from "../hooks/ev
 import type { AnyHookContext, HookCallback, HookPayloads, RunAttributeValue } from "../hooks/payloads.js";
 import { middlewareName, type MiddlewareLike } from "../middleware/middleware.js";
 import type { Policy } from "../permissions/policy.js";
+import { MCP_EXTENSION, MCP_TOOL_PREFIX } from "../permissions/permission-manager.js";
 import type { RunLimit } from "../budgets/run-limit.js";
 import { registration, type Registration } from "../registration.js";
 import { tool as defineTool, type Tool } from "../tools/tool.js";
@@ -57,6 +58,9 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
     validateContribution({ extension: name, ...(members as object) }, { extension: name, maxFragmentChars, toolOwner: () => undefined });
 
   const bindTool = (tool: Tool, replace: boolean): Registration => {
+    if (tool.name.startsWith(MCP_TOOL_PREFIX) && name !== MCP_EXTENSION) {
+      throw new PrivilegeWideningError(name, `tool:${tool.name}`, `names starting with "${MCP_TOOL_PREFIX}" belong to the MCP extension's servers (the user's "${MCP_TOOL_PREFIX}<server>__*" rules grant them); choose another name`);
+    }
     const holder = services.tools.has(tool.name) ? services.tools.ownerOf(tool.name) ?? null : undefined;
     if (holder !== undefined && holder !== name) {
       const who = holder === null ? "the application" : `extension "${holder}"`;

@@ -22,8 +22,8 @@ export interface DelegatedUsage {
 export interface ParentRun {
   /** The parent run's id. */
   readonly runId: string;
-  /** The parent's verdict for a call the child is about to make (its manager and policies, and its own parent's). */
-  authorize(call: ToolCall, tool: Tool, phase: "authorize" | "dispatch"): PermissionDecision | Promise<PermissionDecision>;
+  /** The parent's verdict for a call the child is about to make (its manager and policies, and its own parent's); `owner` registered the tool in the child. */
+  authorize(call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", owner: string | undefined): PermissionDecision | Promise<PermissionDecision>;
   /** Why the parent's budget is spent were the child's `progress` added to it; throws when a parent limit fails runs. */
   reached(child: RunProgress): string | undefined;
   /** Counts what an ended child spent (its own calls and its own children's) against the parent's budget. */

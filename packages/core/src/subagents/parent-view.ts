@@ -13,8 +13,8 @@ import { addDelegated, combinedProgress, type ParentRun } from "./parent-run.js"
 export function parentView(services: EngineServices, runId: string, counters: RunCounters, progress: () => RunProgress, parent: ParentRun | undefined): ParentRun {
   return {
     runId,
-    authorize(call, tool, phase) {
-      const verdict = authorize(services, call, tool, phase, runId, parent);
+    authorize(call, tool, phase, owner) {
+      const verdict = authorize(services, call, tool, phase, runId, parent, owner);
       return verdict instanceof Promise ? verdict.then(asParents) : asParents(verdict);
     },
     reached(child) {
