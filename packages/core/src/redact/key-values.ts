@@ -31,8 +31,8 @@ const OPENERS: Record<string, string> = { "[": "]", "(": ")", "{": "}", "<": ">"
  */
 export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, near?: readonly number[]): Span[] {
   const spans: Span[] = [];
-  const add = (kind: KeyKind, start: number, end: number, name: string) => {
-    if (end > start && hidesValue(kind, text.slice(start, end))) spans.push({ start, end, name });
+  const add = (kind: KeyKind, start: number, end: number, name: string, anchor: number) => {
+    if (end > start && hidesValue(kind, text.slice(start, end))) spans.push({ start, end, name, anchor });
   };
   // Only the lines where a key was seen (`near`), or the whole text: `name:` is everywhere in code.
   let done = 0;
@@ -45,7 +45,7 @@ export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, ne
       const before = match.index > 0 ? text[match.index - 1] : "";
       const span = valueSpan(text, start, match[2] !== "", before === "?" || before === "&") ?? indentedBlock(text, match.index, start);
       if (span) {
-        add(kind, span.start, span.end, match[1]);
+        add(kind, span.start, span.end, match[1], match.index);
         KEY_AT.lastIndex = Math.max(KEY_AT.lastIndex, span.end);
       }
     }
@@ -55,16 +55,16 @@ export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, ne
     const kind = match[1].startsWith("no-") ? PLAIN : kindOf(match[1]);
     const quoted = /^["']/.test(match[2]) ? 1 : 0;
     const start = match.index + match[0].length - match[2].length + quoted;
-    add(kind, start, start + match[2].length - 2 * quoted, match[1]);
+    add(kind, start, start + match[2].length - 2 * quoted, match[1], match.index);
   }
   if (text.includes("<")) {
     for (const match of text.matchAll(ELEMENT)) {
       const start = match.index + match[0].indexOf(">") + 1;
-      add(kindOf(match[1]), start, start + match[2].length, match[1]);
+      add(kindOf(match[1]), start, start + match[2].length, match[1], match.index);
     }
     for (const match of text.matchAll(ATTRIBUTE_PAIR)) {
       const end = match.index + match[0].length - 1;
-      add(kindOf(match[2]), end - match[4].length, end, match[2]);
+      add(kindOf(match[2]), end - match[4].length, end, match[2], match.index);
     }
   }
   PROSE.lastIndex = 0;
@@ -72,7 +72,7 @@ export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, ne
     const value = match[1].replace(/[.,;:!?)\]]+$/, "");
     if (!looksSecret(value)) continue;
     const start = match.index + match[0].length - match[1].length;
-    spans.push({ start, end: start + value.length, name: match[0].slice(0, match[0].length - match[1].length).trim().split(/[ \t\u00a0]/)[0] });
+    spans.push({ start, end: start + value.length, name: match[0].slice(0, match[0].length - match[1].length).trim().split(/[ \t\u00a0]/)[0], anchor: match.index });
   }
   return spans;
 }
@@ -97,7 +97,8 @@ function valueSpan(text: string, start: number, quotedKey: boolean, inQuery: boo
   }
   const closer = OPENERS[text[start]];
   if (closer) {
-    const end = matching(text, start, text[start], closer);
+    // A bracket that ends its line opens a block (pretty-printed JSON): the value is the whole block.
+    const end = /^[ \t]*\r?\n/.test(text.slice(start + 1, start + 80)) ? matchingBlock(text, start, text[start], closer) : matching(text, start, text[start], closer);
     return { start, end };
   }
   let end = start;
@@ -164,6 +165,19 @@ function matching(text: string, start: number, open: string, close: string): num
     const c = text[i];
     if (c === "\n" || c === "\r") return i;
     if (c === open) depth++;
+    else if (c === close && --depth === 0) return i + 1;
+  }
+  return text.length;
+}
+
+/** The end (exclusive) of a bracketed block over several lines, nesting counted and strings skipped; the end of the text when it never closes. */
+function matchingBlock(text: string, start: number, open: string, close: string): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === open) depth++;
     else if (c === close && --depth === 0) return i + 1;
   }
   return text.length;

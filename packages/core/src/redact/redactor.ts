@@ -1,6 +1,7 @@
-import { detect, patternDetector, replaceSpans, type Detector } from "./detector.js";
+import { cutWithSecrets, mergeSecretSpans, type SecretSpan } from "./cuts.js";
+import { detect, patternDetector, replaceSpans } from "./detector.js";
+import { DetectorSet } from "./detector-set.js";
 import { RedactionMemo } from "./redaction-memo.js";
-import { HintScanner, type HintScan } from "./hint-scanner.js";
 import { hidesValue, KeyNames, PLAIN, type KeyKind } from "./key-names.js";
 import { keyValueSpans } from "./key-values.js";
 import { DEFAULT_PATTERNS, resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
@@ -50,13 +51,8 @@ interface KnownKey {
  */
 export class Redactor {
   private readonly keyNames: KeyNames;
-  private readonly detectors: readonly Detector[];
   /** One pass finds every detector hint literal and every sensitive key used as one. */
-  private readonly scanner: HintScanner;
-  /** For each hint literal (by index), the detectors it wakes (by index). */
-  private readonly wakes: number[][];
-  /** Detectors with no hint literals (by index): each text runs them, or asks their hint function. */
-  private readonly unhinted: number[];
+  private readonly detectors: DetectorSet;
   private readonly redacting: boolean;
   /** Object keys repeat endlessly (`toolCall`, `content`...): what they are is computed once. */
   private readonly knownKeys = new Map<string, KnownKey>();
@@ -75,19 +71,14 @@ export class Redactor {
     const rules = resolveRedaction(options);
     this.redacting = rules !== false;
     this.keyNames = new KeyNames(rules === false ? [] : rules.keys);
-    this.detectors = rules === false ? [] : [...rules.patterns.map(patternDetector), ...(rules.secretShapes ? SECRET_SHAPES : [])];
     this.description =
       rules === false
         ? "off"
         : { keys: [...rules.keys], patterns: rules.patterns.map((p) => ({ name: p.name, source: p.pattern.source })), secretShapes: rules.secretShapes ? [...new Set(SECRET_SHAPES.map((d) => d.name))] : [] };
 
     this.shortest = this.keyNames.shortest();
-    const textKeys = this.keyNames.textNames();
-    const literals = [...new Set(this.detectors.flatMap((d) => (Array.isArray(d.hint) ? d.hint : [])))];
-    const indexes = this.detectors.map((_, i) => i);
-    this.wakes = literals.map((literal) => indexes.filter((i) => Array.isArray(this.detectors[i].hint) && (this.detectors[i].hint as readonly string[]).includes(literal)));
-    this.unhinted = indexes.filter((i) => !Array.isArray(this.detectors[i].hint));
-    this.scanner = new HintScanner(literals, textKeys, this.keyNames.strictNames());
+    const detectors = rules === false ? [] : [...rules.patterns.map(patternDetector), ...(rules.secretShapes ? SECRET_SHAPES : [])];
+    this.detectors = new DetectorSet(detectors, this.keyNames.textNames(), this.keyNames.strictNames());
     // Shared by the recorder, spills and exporters: nobody may switch it off or swap its rules.
     Object.freeze(this);
   }
@@ -179,18 +170,6 @@ export class Redactor {
     return true;
   }
 
-  /** The detectors a text may trip: those whose hint literals it holds, whose hint function agrees, or that have no hint. */
-  private candidates(scan: HintScan, lower: string): Detector[] {
-    const chosen: number[] = [];
-    for (const i of this.unhinted) {
-      const hint = this.detectors[i].hint;
-      if (hint === undefined || (typeof hint === "function" && hint(lower))) chosen.push(i);
-    }
-    for (const id of scan.literals) for (const i of this.wakes[id]) if (!chosen.includes(i)) chosen.push(i);
-    // In the policy's order: of two findings at the same place, the first detector names it.
-    return chosen.sort((a, b) => a - b).map((i) => this.detectors[i]);
-  }
-
   /**
    * Redacts one string; returns it unchanged when nothing matched. Secret shapes become
    * `[REDACTED:<shape>]`; values of sensitive keys `[REDACTED]`, inside JSON text by parsing it
@@ -218,8 +197,8 @@ export class Redactor {
 
   private redactFresh(text: string): string {
     const lower = text.toLowerCase();
-    const scan = this.scanner.scan(lower);
-    const spans = detect(this.candidates(scan, lower), text, lower, true);
+    const scan = this.detectors.scan(lower);
+    const spans = detect(this.detectors.candidates(scan, lower), text, lower, true);
     let out = replaceSpans(text, spans, (span, found) => this.replace.shape(span.name, found));
     // A Buffer serialized before it reached redaction (`{"type":"Buffer","data":[...]}`) is parsed, so its text is seen.
     if (!scan.keyUsed && !lower.includes(SERIALIZED_BUFFER)) return out;
@@ -230,6 +209,32 @@ export class Redactor {
     const keyed = keyValueSpans(out, (key) => this.known(key).kind, spans.length === 0 ? scan.keyAt : undefined);
     if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out, "", true), (span, found) => this.replace.key(span.name, found));
     return out;
+  }
+
+  /**
+   * Where this policy replaces text in `text`, read as text (secret shapes, values of sensitive
+   * keys), in order and not overlapping. For cuts of a text too large to redact as a whole each
+   * time it is cut (`redactCut`).
+   */
+  secretSpans(text: string): SecretSpan[] {
+    if (!this.redacting || text.length < this.shortest) return [];
+    const lower = text.toLowerCase();
+    const scan = this.detectors.scan(lower);
+    const found: SecretSpan[] = detect(this.detectors.candidates(scan, lower), text, lower, true).map((s) => ({ start: s.start, end: s.end, name: s.name, anchor: s.start, keyed: false }));
+    if (scan.keyUsed) for (const s of keyValueSpans(text, (key) => this.known(key).kind, scan.keyAt)) found.push({ start: s.start, end: s.end, name: s.name, anchor: Math.min(s.anchor ?? s.start, s.start), keyed: true });
+    return mergeSecretSpans(found);
+  }
+
+  /**
+   * `text.slice(from, to)` as a cut safe to show on its own: each secret of `spans` (default: the
+   * whole text's, see `secretSpans`) that the cut splits, or shows without what identifies it (a
+   * value without its key, key lines without their BEGIN line), is replaced in the cut, since
+   * alone it would not be recognized. A secret the cut shows whole with its anchor stays, for
+   * whoever shows the cut to redact as usual. Spans may reach outside the cut (offsets below
+   * `from` or past `to`).
+   */
+  redactCut(text: string, from: number, to: number, spans: readonly SecretSpan[] = this.secretSpans(text)): string {
+    return this.redacting ? cutWithSecrets(text, from, to, spans, this.replace) : text.slice(from, to);
   }
 
   /** JSON inside a string, redacted structurally and serialized again; undefined when the text is not JSON. */
