@@ -98,5 +98,5 @@ function hasFullLine(text: string): boolean {
 /** The private-key shapes of the default policy, whole and cut (see `privateKeyBlocks`, `keyBodyRuns`). */
 export const PRIVATE_KEY_SHAPES: readonly Detector[] = [
   { name: "privatekey", hint: BLOCK_HINTS, find: privateKeyBlocks },
-  { name: "key-body", hint: (lower) => lower.length >= RUN_CHARS && hasLines(lower, MIN_RUN_LINES) && hasFullLine(lower), find: keyBodyRuns },
+  { name: "key-body", hint: (lower) => lower.length >= RUN_CHARS && hasFullLine(lower) && hasLines(lower, MIN_RUN_LINES), find: keyBodyRuns },
 ];
