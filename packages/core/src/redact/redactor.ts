@@ -164,7 +164,8 @@ export class Redactor {
       if (!Object.hasOwn(value, key)) continue;
       const item = (value as Record<string, unknown>)[key];
       if (item === undefined || item === null || typeof item === "function") continue;
-      if (this.redactKey(key) !== key || hidesValue(this.known(key).kind, item)) return false;
+      const known = this.known(key);
+      if (hidesValue(known.kind, item) || (key.length >= this.shortest && (known.clean ??= this.redactString(key)) !== key)) return false;
       if (!this.isClean(item, depth + 1)) return false;
     }
     return true;
