@@ -48,6 +48,26 @@ describe("exporters send content only through the agent's redaction policy", () 
     assertNoSecret(sent, "an OTLP request");
   });
 
+  test("the agent's and model's names reach neither OTLP span names nor LangSmith run names or metadata", async () => {
+    const named = async (extension: Extension) => {
+      const agent = new Agent({ name: `support ${SECRETS[3]}`, model: `gpt-4o ${SECRETS[1]}`, provider: new ScriptedProvider([{ toolCalls: [{ name: "lookup", input: {} }] }, { text: "ok" }]), tools: [tool({ name: "lookup", description: "lookup", execute: () => "ok" })], extensions: [extension] });
+      await agent.run("hi");
+      await agent.close();
+    };
+    const telemetry = setupTelemetry({ serviceName: "names-test", url: receiver.url });
+    const before = receiver.bodies.length;
+    await named(new OpenTelemetryExtension({ telemetry }));
+    await telemetry.shutdown();
+    const spans = receiver.bodies.slice(before).join("\n");
+    assert.match(spans, /invoke_agent support \[REDACTED:email\]/);
+    assertNoSecret(spans, "an OTLP request");
+    const runsBefore = langsmith.runs.size;
+    await named(new LangSmithExtension({ clientConfig: { apiUrl: langsmith.url, apiKey: "test-key" }, projectName: "names-test" }));
+    const runs = [...langsmith.runs.values()].slice(runsBefore);
+    assert.ok(runs.some((run) => run.name === "support [REDACTED:email]"), JSON.stringify(runs.map((run) => run.name)));
+    assertNoSecret(JSON.stringify(runs), "a LangSmith run");
+  });
+
   test("LangSmith runs carry no secret in inputs, outputs or errors", async () => {
     await leakyRun(new LangSmithExtension({ clientConfig: { apiUrl: langsmith.url, apiKey: "test-key" }, projectName: "redaction-test" }));
     const sent = JSON.stringify([...langsmith.runs.values()]);

@@ -1,4 +1,4 @@
-import type { ContentBlock, Message, ToolDefinition } from "@harnessx/core";
+import { cutPoint, type ContentBlock, type Message, type ToolDefinition } from "@harnessx/core";
 
 /** A chat message in the OpenAI format LangSmith renders (and opens in its Playground). */
 export interface LsMessage {
@@ -8,8 +8,11 @@ export interface LsMessage {
   tool_call_id?: string;
 }
 
+/** A long text cut off any token (see `cutPoint`): the cut is redacted after it, and half a key would not be recognized. */
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+  if (text.length <= max) return text;
+  const end = cutPoint(text, max);
+  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
 }
 
 export function assistantMessage(content: readonly ContentBlock[] | unknown, max: number): LsMessage {

@@ -56,9 +56,14 @@ export class LangSmithSink implements SpanSink<RunHandle> {
 
   constructor(private readonly o: RunSinkOptions) {}
 
-  /** A run's inputs or outputs as sent: JSON data with the redaction policy applied. */
+  /** A run's inputs, outputs or metadata as sent: JSON data with the redaction policy applied. */
   private redacted(value: Record<string, unknown>): Record<string, unknown> {
     return this.o.redactor.sanitize(value, "", []) as Record<string, unknown>;
+  }
+
+  /** A run's name (the agent's, `chat <model>`, a tool's): redacted as the recording redacts names. */
+  private name(text: string): string {
+    return this.o.redactor.redactString(text);
   }
 
   private track(work: Promise<void>): Promise<void> {
@@ -77,19 +82,19 @@ export class LangSmithSink implements SpanSink<RunHandle> {
       const above = d.role === "agent" ? toolRunOf(span.span?.parentSpanId) : undefined;
       tree = new RunTree({
         ...(above ? { parent_run: above } : {}),
-        name,
+        name: this.name(name),
         run_type: "chain",
         inputs: this.redacted(d.role === "agent" ? { input: d.start.input } : {}),
         project_name: above?.project_name ?? this.o.projectName,
         client: this.o.client,
         start_time: span.time,
-        extra: { metadata: { ...this.o.metadata, ...(d.role === "agent" ? { harnessx_run_id: d.start.runId, ls_model_name: d.start.model } : {}) } },
+        extra: this.redacted({ metadata: { ...this.o.metadata, ...(d.role === "agent" ? { harnessx_run_id: d.start.runId, ls_model_name: d.start.model } : {}) } }),
       });
     } else if (d.role === "chat") {
       const req = d.request;
       const full = req.request;
       tree = parent.tree.createChild({
-        name: span.name,
+        name: this.name(span.name),
         run_type: "llm",
         start_time: span.time,
         inputs: this.redacted({
@@ -97,7 +102,7 @@ export class LangSmithSink implements SpanSink<RunHandle> {
           ...(Array.isArray(full?.tools) && full.tools.length ? { tools: toolSchemas(full.tools) } : {}),
           model: req.model,
         }),
-        extra: {
+        extra: this.redacted({
           metadata: {
             ls_provider: String(span.attributes["gen_ai.provider.name"] ?? "unknown"),
             ls_model_name: req.model,
@@ -105,10 +110,10 @@ export class LangSmithSink implements SpanSink<RunHandle> {
             ...(typeof req.temperature === "number" ? { ls_temperature: req.temperature } : {}),
             ls_max_tokens: req.maxTokens,
           },
-        },
+        }),
       });
     } else {
-      tree = parent.tree.createChild({ name: d.toolCall.name, run_type: "tool", start_time: span.time, inputs: this.redacted(d.toolCall.input ?? {}), extra: { metadata: { tool_call_id: d.toolCall.id } } });
+      tree = parent.tree.createChild({ name: this.name(d.toolCall.name), run_type: "tool", start_time: span.time, inputs: this.redacted(d.toolCall.input ?? {}), extra: this.redacted({ metadata: { tool_call_id: d.toolCall.id } }) });
     }
     this.o.ledger?.expect(tree.id, "post");
     const posted = this.track(tree.postRun());
@@ -138,6 +143,7 @@ export class LangSmithSink implements SpanSink<RunHandle> {
     }
     const error = close.error ? this.o.redactor.redactString(`${close.error.type}: ${close.error.message}`) : undefined;
     outputs = this.redacted(outputs);
+    if (metadata) metadata = this.redacted(metadata);
     this.o.ledger?.expect(handle.tree.id, "patch");
     this.track(
       handle.posted.then(async () => {

@@ -88,4 +88,20 @@ describe("the resource passes redaction", () => {
       process.argv.pop();
     }
   });
+
+  test("an option's value as the next argument (--password v), and OTEL_RESOURCE_ATTRIBUTES named like secrets, are redacted", async () => {
+    const password = "Tr0ub4dor-argv-77";
+    process.argv.push("--password", password, "--port", "8080");
+    try {
+      const resource = await resourceSent({ OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=prod,db.password=Hunter2-attr,service.api_key=plainvalue" });
+      const args = resource["process.command_args"] as string[];
+      assert.deepEqual(args.slice(-4), ["--password", "[REDACTED]", "--port", "8080"]);
+      assert.equal(resource["db.password"], "[REDACTED]");
+      assert.equal(resource["service.api_key"], "[REDACTED]");
+      assert.equal(resource["deployment.environment.name"], "prod");
+      assert.ok(!JSON.stringify(resource).includes(password) && !JSON.stringify(resource).includes("Hunter2-attr"));
+    } finally {
+      process.argv.splice(-4);
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, currentScope, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent, packageVersion } from "@harnessx/core";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, currentScope, redactSpanName, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent, packageVersion } from "@harnessx/core";
 import { TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { nowMs } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
@@ -65,7 +65,7 @@ export class OpenTelemetryExtension extends Extension {
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
     const sampling = this.sampling;
-    const live = new LiveSpans(this.tracer, sampling);
+    const live = new LiveSpans(this.tracer, sampling, (name) => redactSpanName(name, ctx.redactor));
     this.live = live;
     ctx.useSpanIds(live);
     const tracker = new SpanMapper(new OtelSink(this.tracer, ctx.redactor, live), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);

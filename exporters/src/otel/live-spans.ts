@@ -28,13 +28,18 @@ export class LiveSpans implements SpanIdSource {
   /** Spans standing in for a run span core's ids name (`continueAs`), by span. */
   private readonly aliases = new Map<Span, string>();
 
-  constructor(private readonly tracer: Tracer, private readonly sampling: RunSampling) {}
+  /** `spanName`: a span's name as exported (through the agent's redaction policy). */
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly sampling: RunSampling,
+    private readonly spanName: (name: string) => string = (name) => name,
+  ) {}
 
   open(start: SpanStart): SpanIds | undefined {
     if (start.role === "agent" ? this.sampling.decide(start.runId, undefined) === false : !this.sampling.keeps(start.runId)) return this.unsampled(start);
     const outer = start.parent ? this.contextOf(start.parent) : context.active();
     const kind = SPAN_KIND[start.role] === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL;
-    const span = this.tracer.startSpan(start.name, { kind, startTime: start.time }, outer);
+    const span = this.tracer.startSpan(this.spanName(start.name), { kind, startTime: start.time }, outer);
     const ids = span.spanContext();
     // With no SDK the API hands back its parent's (or an invalid) context: core then makes the ids.
     // Core's own id checks (the ones it applies to this answer), so a span kept here is one core takes.

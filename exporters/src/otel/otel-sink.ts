@@ -1,5 +1,5 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { redactAttributes, redactEvent, type Redactor, type RepeatedValues, type SpanClose, type SpanContext, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core";
+import { redactAttributes, redactEvent, redactSpanName, type Redactor, type RepeatedValues, type SpanClose, type SpanContext, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core";
 import type { LiveSpans } from "./live-spans.js";
 
 /**
@@ -27,14 +27,14 @@ export class OtelSink implements SpanSink<Span> {
     const adopted = span.span && this.live.adopt(span.span.spanId);
     if (adopted) {
       // The name core gave at the start may predate what the request said (a model middleware changed).
-      if (adopted.name !== span.name) adopted.span.updateName(span.name);
+      if (adopted.name !== span.name) adopted.span.updateName(redactSpanName(span.name, this.redactor, this.repeated));
       adopted.span.setAttributes(redactAttributes(span.attributes, this.redactor, this.repeated));
       return adopted.span;
     }
     const resumed = !parent && span.role === "agent" ? span.span : undefined;
     const parentContext = parent ? this.contextOf(parent) : resumed ? continuing(resumed) : context.active();
     const started = this.tracer.startSpan(
-      span.name,
+      redactSpanName(span.name, this.redactor, this.repeated),
       { kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: redactAttributes(span.attributes, this.redactor, this.repeated), startTime: span.time },
       parentContext,
     );

@@ -35,7 +35,7 @@ export type { ToolSummary } from "./tools/tool-summary.js";
 export { ToolRegistry, type RegisterToolOptions as ToolRegistryOptions } from "./tools/registry.js";
 export { compileSchema, isZodSchema, type JsonSchema, type InputSchema, type CompiledSchema, type ValidationOutcome } from "./tools/schema.js";
 export { writeTodosTool, summarizeTodos, type TodoItem, type TodoStatus } from "./tools/todos.js";
-export { cutForModel } from "./tools/truncate.js";
+export { cutForModel, cutPoint } from "./tools/truncate.js";
 
 export { MCP_EXTENSION, MCP_TOOL_PREFIX, PermissionManager, type PermissionManagerOptions } from "./permissions/permission-manager.js";
 export type { Permission, PermissionDecision } from "./permissions/decision.js";
@@ -101,6 +101,7 @@ export { harnessxHome, trustFilePath } from "./discovery/home.js";
 export { defaultStoreDir, findStoreDir, noteStoreDir, STORE_FOLDER } from "./discovery/store-dir.js";
 
 export { Redactor, type Replacements } from "./redact/redactor.js";
+export type { SecretSpan } from "./redact/cuts.js";
 export { errorToJson } from "./redact/error-json.js";
 export {
   DEFAULT_PATTERNS,
@@ -125,7 +126,7 @@ export { SpanStream, type MapSpansOptions } from "./spans/span-stream.js";
 export { mapSpans } from "./spans/map-spans.js";
 export { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./spans/span-specs.js";
 export { CostAttributes, GenAI, Hx } from "./spans/attributes.js";
-export { redactAttributes, redactEvent, type RepeatedValues } from "./spans/redacted.js";
+export { redactAttributes, redactEvent, redactSpanName, type RepeatedValues } from "./spans/redacted.js";
 export { inputMessages, outputMessages, systemInstructions, toolDefinitions, type GenAIMessage, type GenAIPart } from "./spans/content.js";
 export { traceEventOf, type AttributeValue, type Attributes, type SpanClose, type SpanDetail, type SpanError, type SpanEventSpec, type SpanOpen, type SpanSink, type SpillReference, type TraceEvent, type TracedAgent } from "./spans/span-model.js";
 

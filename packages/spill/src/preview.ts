@@ -1,4 +1,4 @@
-import type { JsonValue } from "@harnessx/core";
+import { cutPoint, type JsonValue } from "@harnessx/core";
 import { firstArrayElements } from "./json-text.js";
 
 /** How much of a value a preview keeps at one level of detail. */
@@ -16,11 +16,10 @@ const DETAILS: readonly Detail[] = [
   { depth: 1, items: 1, keys: 4, chars: 20 },
 ];
 
+/** A long string cut for a preview: off any token, so no half of a key or token is shown (see `cutPoint`). */
 function cutString(s: string, max: number): string {
   if (s.length <= max) return s;
-  let end = max;
-  const code = s.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
+  const end = cutPoint(s, max);
   return `${s.slice(0, end)}…(+${s.length - end} chars)`;
 }
 
@@ -87,13 +86,9 @@ export function previewArrayHead(text: string, budget: number): JsonValue[] {
   return previewRows(rows, budget);
 }
 
-/** The head of a text, cut at a line end when one is near, never inside a surrogate pair. */
+/** The head of a text, cut at a line end when one is near, else off any token (see `cutPoint`). */
 export function textHead(text: string, budget: number): string {
   if (text.length <= budget) return text;
-  let end = budget;
   const lineEnd = text.lastIndexOf("\n", budget);
-  if (lineEnd > budget / 2) end = lineEnd;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return text.slice(0, end);
+  return text.slice(0, lineEnd > budget / 2 ? lineEnd : cutPoint(text, budget));
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sha256Hex } from "@harnessx/artifacts";
-import type { JsonValue, SandboxExecData } from "@harnessx/core";
+import { cutPoint, type JsonValue, type Redactor, type SandboxExecData } from "@harnessx/core";
 import { isTabular, type ResultKind } from "./detect.js";
 import { ReadResultError } from "./errors.js";
 import { HostPaths } from "./host-paths.js";
@@ -10,6 +10,7 @@ import { prettyPrintJson } from "./json-text.js";
 import { lockSettings, type ResolvedLimits, type SpillStore } from "./options.js";
 import { summarizeJson, textHead } from "./preview.js";
 import { RegexRunner } from "./regex-runner.js";
+import { SafeCuts } from "./safe-cuts.js";
 import { ResultTable, type TableSource } from "./result-table.js";
 import type { QueryAnswer } from "./sandbox-protocol.js";
 import { searchView } from "./search.js";
@@ -69,6 +70,8 @@ export class ResultReader {
   private readonly views: ViewCache;
   private readonly tables: TableCache;
   private readonly regex = new RegexRunner();
+  /** Each view's cuts, with the context windows they share. */
+  private readonly cuts = new WeakMap<TextView, SafeCuts>();
   private tempDir?: string;
   private paths?: { dir: string | undefined; answers: HostPaths; errors: HostPaths };
 
@@ -76,7 +79,13 @@ export class ResultReader {
     private readonly index: SpillIndex,
     private readonly store: SpillStore,
     private readonly limits: ResolvedLimits,
-    private readonly options: { maxOpenTables: number; viewCacheBytes: number; onStatement?: (data: SandboxExecData) => Promise<void> | void },
+    private readonly options: {
+      maxOpenTables: number;
+      viewCacheBytes: number;
+      onStatement?: (data: SandboxExecData) => Promise<void> | void;
+      /** The agent's redaction policy, once installed: what a cut may show alone. */
+      redactor?: () => Redactor | undefined;
+    },
   ) {
     this.views = new ViewCache(options.viewCacheBytes);
     this.tables = new TableCache(options.maxOpenTables);
@@ -114,14 +123,25 @@ export class ResultReader {
    */
   async read(input: ReadResultInput): Promise<string> {
     let answer: string;
+    const max = this.limits.maxOutputChars;
     try {
       answer = await this.answer(input);
     } catch (error) {
-      const scrub = (text: string) => this.hostPaths().errors.scrub(text);
+      // Errors too are bounded: one may quote what the model sent (a pattern of megabytes).
+      const scrub = (text: string) => bounded(this.hostPaths().errors.scrub(text), max);
       if (error instanceof ReadResultError) throw new ReadResultError(error.code.replace(/^read_result_/, ""), scrub(error.message), { cause: error });
       throw new ReadResultError("failed", `read_result failed: ${scrub((error as Error).message)}`, { cause: error });
     }
-    return this.hostPaths().answers.scrub(answer);
+    return bounded(this.hostPaths().answers.scrub(answer), max);
+  }
+
+  /** What the model is shown of a view between two byte offsets: the agent's policy decides what a cut may show alone (see `SafeCuts`). */
+  private show(view: TextView): (from: number, to: number) => string {
+    const redactor = this.options.redactor?.();
+    if (!redactor?.enabled) return (from, to) => view.text(from, to);
+    let cuts = this.cuts.get(view);
+    if (!cuts) this.cuts.set(view, (cuts = new SafeCuts(view, redactor)));
+    return (from, to) => cuts.text(from, to);
   }
 
   /** Built after the call, which may have created the private directory. */
@@ -138,11 +158,15 @@ export class ResultReader {
     const record = this.resolve(input.resultId);
     const max = this.limits.maxOutputChars;
     switch (input.op) {
-      case "slice":
-        return sliceView(await this.view(record), { unit: input.unit ?? "lines", start: input.start, count: input.count }, max);
-      case "search":
+      case "slice": {
+        const view = await this.view(record);
+        return sliceView(view, { unit: input.unit ?? "lines", start: input.start, count: input.count }, max, this.show(view));
+      }
+      case "search": {
         if (typeof input.pattern !== "string") throw new ReadResultError("bad_input", 'op "search" needs pattern (text to find; set regex: true for a regular expression).');
-        return searchView(await this.view(record), { pattern: input.pattern, regex: input.regex === true, maxMatches: this.limits.maxMatches, timeoutMs: this.limits.searchTimeoutMs, maxChars: max }, this.regex);
+        const view = await this.view(record);
+        return searchView(view, { pattern: input.pattern, regex: input.regex === true, maxMatches: this.limits.maxMatches, timeoutMs: this.limits.searchTimeoutMs, maxChars: max }, this.regex, this.show(view));
+      }
       case "schema":
         return this.schema(record);
       case "query":
@@ -234,7 +258,7 @@ export class ResultReader {
       out = { ...base, lines: view.lineCount, chars: view.charCount };
       const budget = Math.floor(this.limits.maxOutputChars / 2);
       if (record.kind === "json") out.structure = summarizeJson(JSON.parse(view.text(0, view.length)), budget);
-      else out.head = textHead(view.text(0, budget * 4), Math.min(budget, 2_000));
+      else out.head = this.show(view)(0, Buffer.byteLength(textHead(view.text(0, budget * 4), Math.min(budget, 2_000))));
     }
     return fitJson(out, this.limits.maxOutputChars);
   }
@@ -262,5 +286,13 @@ function fitJson(value: Record<string, JsonValue>, max: number): string {
     value.note = `${all} columns; the first 200 are listed. Query DESCRIBE-like details with SELECT column_name, data_type FROM information_schema.columns.`;
     text = JSON.stringify(value);
   }
-  return text.length > max ? text.slice(0, max) : text;
+  return text.length > max ? text.slice(0, cutPoint(text, max)) : text;
+}
+
+/** `text`, or its head (off any token) and a note, within `max` characters. */
+function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = `… [cut: ${text.length} characters]`;
+  const room = Math.max(0, max - note.length);
+  return `${text.slice(0, cutPoint(text, room) || room)}${note}`;
 }

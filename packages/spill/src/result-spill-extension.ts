@@ -36,6 +36,7 @@ export class ResultSpillExtension extends Extension {
       viewCacheBytes: positiveInt("viewCacheBytes", options.viewCacheBytes, 160_000_000),
       // Every statement the SQL sandbox runs or refuses is reported: the run shows what touched the data.
       onStatement: (data) => this.ctx?.emitEvent(HookEvent.SANDBOX_EXEC, data),
+      redactor: () => this.ctx?.redactor,
     });
     this.spiller = new Spiller({
       thresholdBytes: positiveInt("thresholdBytes", options.thresholdBytes, 32_000),

@@ -10,10 +10,16 @@ export interface SliceRequest {
 
 const DEFAULT_LINES = 200;
 
-/** A range of the view, capped at `maxChars`, with a header saying where it is and how to continue. */
-export function sliceView(view: TextView, request: SliceRequest, maxChars: number): string {
+/** What a cut shows of the view between two byte offsets (`SafeCuts.text`; default: the text as stored). */
+export type ShowText = (from: number, to: number) => string;
+
+/**
+ * A range of the view, capped at `maxChars`, with a header saying where it is and how to continue.
+ * Offsets and sizes are the stored text's; what is shown passes `show`.
+ */
+export function sliceView(view: TextView, request: SliceRequest, maxChars: number, show: ShowText = (a, b) => view.text(a, b)): string {
   const what = view.prettyJson ? "pretty-printed JSON" : "text";
-  if (request.unit === "chars") return sliceChars(view, request, maxChars, what);
+  if (request.unit === "chars") return sliceChars(view, request, maxChars, what, show);
   const first = request.start ?? 1;
   if (first < 1) throw new ReadResultError("bad_range", `line numbers start at 1; got start=${first}.`);
   const count = request.count ?? DEFAULT_LINES;
@@ -22,7 +28,7 @@ export function sliceView(view: TextView, request: SliceRequest, maxChars: numbe
   if (from < 0) throw new ReadResultError("bad_range", `start=${first} is past the end: the ${what} has ${total} lines.`);
   let pos = from;
   let line = first;
-  const parts: string[] = [];
+  let shownEnd = from;
   let used = 0;
   let cutNote = "";
   while (line < first + count && pos < view.length) {
@@ -31,25 +37,26 @@ export function sliceView(view: TextView, request: SliceRequest, maxChars: numbe
     // line cut short here is always too long, and a line of megabytes is never turned into a string.
     const text = view.text(pos, Math.min(end, pos + (maxChars - used) * 3 + 4));
     if (used + text.length + 1 > maxChars) {
-      if (parts.length === 0) {
+      if (used === 0) {
         const shown = cutAt(text, maxChars);
-        parts.push(shown);
+        shownEnd = pos + Buffer.byteLength(shown);
         cutNote = `; line ${line} has ${view.charOfByte(end) - view.charOfByte(pos)} characters and was cut: read the rest with unit "chars", start=${view.charOfByte(pos) + shown.length}`;
         line++;
       }
       break;
     }
-    parts.push(text);
     used += text.length + 1;
+    shownEnd = end;
     pos = end + 1;
     line++;
   }
   const last = line - 1;
   const next = last < total ? `; next: start=${last + 1}` : "; end of result";
-  return `[lines ${first}-${last} of ${total} (${what})${cutNote || next}]\n${parts.join("\n")}`;
+  // The lines shown are one stretch of the text: it is shown (and made safe) as one cut.
+  return `[lines ${first}-${last} of ${total} (${what})${cutNote || next}]\n${shownEnd > from ? show(from, shownEnd) : ""}`;
 }
 
-function sliceChars(view: TextView, request: SliceRequest, maxChars: number, what: string): string {
+function sliceChars(view: TextView, request: SliceRequest, maxChars: number, what: string, show: ShowText): string {
   const start = request.start ?? 0;
   const count = Math.min(request.count ?? maxChars, maxChars);
   const total = view.charCount;
@@ -57,10 +64,11 @@ function sliceChars(view: TextView, request: SliceRequest, maxChars: number, wha
     throw new ReadResultError("bad_range", `start=${start} is past the end: the ${what} has ${total} characters (offsets 0-${total - 1}).`);
   }
   const from = view.byteOfChar(start);
-  const text = cutAt(view.text(from, from + count * 4), count);
-  const end = start + text.length;
+  // Exactly the characters asked for: a secret the range splits is replaced by `show`.
+  const shown = cutAt(view.text(from, from + count * 4), count);
+  const end = start + shown.length;
   const next = end < total ? `; next: unit "chars", start=${end}` : "; end of result";
-  return `[chars ${start}-${end} of ${total} (${what})${next}]\n${text}`;
+  return `[chars ${start}-${end} of ${total} (${what})${next}]\n${show(from, from + Buffer.byteLength(shown))}`;
 }
 
 /** The first `count` UTF-16 units of `text`, one fewer rather than half a surrogate pair. */

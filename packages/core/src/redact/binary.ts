@@ -18,6 +18,26 @@ export function binaryToJson(view: ArrayBufferView, redactText: (text: string) =
   return { type, bytes: bytes.byteLength, base64: bytes.toString("base64") };
 }
 
+/**
+ * Binary data as a model reads it: its text when it is UTF-8 text, else its base64 (never the
+ * array of numbers `Buffer#toJSON` writes, which hides a secret from redaction and means nothing
+ * to a model). `nested`: binary inside a larger value, whose base64 says what it is.
+ */
+export function binaryForModel(view: ArrayBufferView, nested: boolean): string | { type: string; bytes: number; base64: string } {
+  const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+  const text = decodeText(bytes);
+  if (text !== undefined) return text;
+  return nested ? { type: view.constructor.name, bytes: bytes.byteLength, base64: bytes.toString("base64") } : bytes.toString("base64");
+}
+
+/** Binary data in any of its forms (a typed array, a DataView, an ArrayBuffer, a Buffer already serialized) as a view; undefined for anything else. */
+export function binaryView(value: unknown): ArrayBufferView | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  if (ArrayBuffer.isView(value)) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return isSerializedBuffer(value) ? Buffer.from(value.data) : undefined;
+}
+
 function decodeText(bytes: Buffer): string | undefined {
   try {
     const text = utf8.decode(bytes);

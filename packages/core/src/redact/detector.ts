@@ -5,6 +5,8 @@ export interface Span {
   start: number;
   end: number;
   name: string;
+  /** Where what identifies it starts, when that is before `start` (the key of a value). */
+  anchor?: number;
 }
 
 /** Finds secrets of one kind in a string. */
@@ -42,8 +44,8 @@ export function hinted(detector: Detector, lower: string): boolean {
   return false;
 }
 
-/** Characters a token (key, base64, hex) is made of: a finding is widened over them. */
-function isTokenChar(code: number): boolean {
+/** Characters a token (key, base64, hex) is made of: a finding is widened over them, and a cut stays off them. */
+export function isTokenChar(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 43 || code === 47 || code === 61;
 }
 

@@ -1,13 +1,28 @@
-/** What one pass over a text found: which hint literals occur, and whether a sensitive key is used as one. */
+/** What one pass over a text found: which hint literals occur, and whether (and where) a sensitive key is used as one. */
 export interface HintScan {
   /** Indexes (into the literals given) of those that occur. */
   literals: ReadonlySet<number>;
   keyUsed: boolean;
+  /** Where keys used as one end (offsets into the text), in order; undefined past `MAX_KEY_HITS` of them. */
+  keyAt: number[] | undefined;
 }
 
+/** Key uses located one by one; a text with more is searched whole. */
+const MAX_KEY_HITS = 32;
+
 const ALPHABET = 128;
-/** A key used as one is followed by one of these: `"` `'` `\` `:` `=` space, no-break space. */
-const KEY_FOLLOWERS = new Set([34, 39, 92, 58, 61, 32, 0xa0]);
+/** A key used as one is followed by one of these: `"` `'` `\` `:` `=` `>` (an XML element), space, no-break space. */
+const KEY_FOLLOWERS = new Set([34, 39, 92, 58, 61, 62, 32, 0xa0]);
+/**
+ * What follows a key that is not used as one in prose (a plural: `tokens` is an everyday word,
+ * `tokens:` a key; `auth`): everything above but spaces.
+ */
+const STRICT_FOLLOWERS = new Set([34, 39, 92, 58, 61, 62]);
+/** `s`: a key in the plural (`passwords:`). */
+const PLURAL_S = 115;
+/** Key ends (trie states): a key followed by any follower, or one used only with a strict follower. */
+const ANY = 1;
+const STRICT = 2;
 /** Inside a key, `-`, `_` and a (no-break) space may separate its words (`api_key`, `x-api-key`, `api key`). */
 const KEY_SEPARATORS = new Set([45, 95, 32, 0xa0]);
 
@@ -19,7 +34,7 @@ export class HintScanner {
   private readonly literalNext: Int32Array;
   private readonly literalEnds: number[][] = [];
   private readonly keyNext: Int32Array;
-  private readonly keyEnds: boolean[] = [];
+  private readonly keyEnds: number[] = [];
   /**
    * The first two characters any literal or key can start with (index first * 129 + second;
    * second 128 stands for the end of the text or a character outside ASCII): most positions of
@@ -27,11 +42,12 @@ export class HintScanner {
    */
   private readonly openers = new Uint8Array(ALPHABET * (ALPHABET + 1));
 
-  constructor(literals: readonly string[], keys: readonly string[]) {
+  /** `strictKeys` (among `keys`) count as used only before a strict follower (see `STRICT_FOLLOWERS`). */
+  constructor(literals: readonly string[], keys: readonly string[], strictKeys: readonly string[] = []) {
     this.literalNext = build(literals, this.literalEnds);
     const keyEnds: number[][] = [];
     this.keyNext = build(keys, keyEnds);
-    this.keyEnds = keyEnds.map((ends) => ends.length > 0);
+    this.keyEnds = keyEnds.map((ends) => (ends.length === 0 ? 0 : ends.every((id) => strictKeys.includes(keys[id])) ? STRICT : ANY));
     for (const literal of literals) this.markOpener(literal, []);
     // A key may have a separator after any of its letters (`a_pi key`), and is followed by one.
     for (const key of keys) this.markOpener(key, [...KEY_SEPARATORS, ...KEY_FOLLOWERS]);
@@ -54,7 +70,7 @@ export class HintScanner {
     // can only start or extend a candidate (the detectors then run on the real text), never hide one.
     const text = Buffer.from(lower, "latin1");
     const literals = new Set<number>();
-    let keyUsed = false;
+    let keyAt: number[] | undefined = [];
     const n = text.length;
     const openers = this.openers;
     for (let i = 0; i < n; i++) {
@@ -68,12 +84,13 @@ export class HintScanner {
         const c = j < n ? text[j] : ALPHABET;
         state = c < ALPHABET ? this.literalNext[state * ALPHABET + c] : -1;
       }
-      if (keyUsed) continue;
+      if (keyAt === undefined) continue;
       state = this.keyNext[first];
       for (let j = i + 1; state > 0; j++) {
         const c = j < n ? text[j] : ALPHABET;
-        if (this.keyEnds[state] && KEY_FOLLOWERS.has(c)) {
-          keyUsed = true;
+        const end = this.keyEnds[state];
+        if (end !== 0 && ((end === ANY ? KEY_FOLLOWERS : STRICT_FOLLOWERS).has(c) || (c === PLURAL_S && STRICT_FOLLOWERS.has(j + 1 < n ? text[j + 1] : ALPHABET)))) {
+          keyAt = keyAt.length < MAX_KEY_HITS ? (keyAt.push(j), keyAt) : undefined;
           break;
         }
         const next = c < ALPHABET ? this.keyNext[state * ALPHABET + c] : -1;
@@ -81,7 +98,7 @@ export class HintScanner {
         else if (!KEY_SEPARATORS.has(c)) break;
       }
     }
-    return { literals, keyUsed };
+    return { literals, keyUsed: keyAt === undefined || keyAt.length > 0, keyAt };
   }
 }
 

@@ -1,6 +1,8 @@
-import { detect, patternDetector, replaceSpans, type Detector } from "./detector.js";
+import { cutWithSecrets, mergeSecretSpans, type SecretSpan } from "./cuts.js";
+import { detect, patternDetector, replaceSpans } from "./detector.js";
+import { DetectorSet } from "./detector-set.js";
 import { RedactionMemo } from "./redaction-memo.js";
-import { HintScanner, type HintScan } from "./hint-scanner.js";
+import { hidesValue, KeyNames, PLAIN, type KeyKind } from "./key-names.js";
 import { keyValueSpans } from "./key-values.js";
 import { resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
 import { sanitizeValue } from "./sanitize.js";
@@ -26,6 +28,18 @@ const MAX_CLEAN_DEPTH = 60;
 /** Strings longer than this are not parsed as JSON to redact inside them (the text rules still apply). */
 const MAX_NESTED_JSON_CHARS = 4_000_000;
 
+/** Object keys remembered (their kind and redacted form); past this many, new ones are computed each time. */
+const MAX_KNOWN_KEYS = 10_000;
+
+/** A command-line option as an argument of its own (`["--password", "v"]`): the next argument is its value. */
+const OPTION = /^--?([A-Za-z][\w-]{1,63})$/;
+
+/** What an object key is known to be: how its values are treated, and the key as written out (once asked). */
+interface KnownKey {
+  kind: KeyKind;
+  clean?: string;
+}
+
 /**
  * The one redaction policy of an agent: everything the recorder writes, spills put in bundles
  * and exporters send passes through it. Turns any value into JSON-safe data in one walk,
@@ -36,15 +50,12 @@ const MAX_NESTED_JSON_CHARS = 4_000_000;
  * replaced, and the path of each replacement is appended to `redactedPaths`.
  */
 export class Redactor {
-  private readonly keyMatchers: string[];
-  private readonly detectors: readonly Detector[];
+  private readonly keyNames: KeyNames;
   /** One pass finds every detector hint literal and every sensitive key used as one. */
-  private readonly scanner: HintScanner;
-  /** For each hint literal (by index), the detectors it wakes. */
-  private readonly wakes: Detector[][];
+  private readonly detectors: DetectorSet;
   private readonly redacting: boolean;
-  /** Object keys repeat endlessly (`toolCall`, `content`...): their verdict is computed once. */
-  private readonly keyVerdicts = new Map<string, boolean>();
+  /** Object keys repeat endlessly (`toolCall`, `content`...): what they are is computed once. */
+  private readonly knownKeys = new Map<string, KnownKey>();
   private readonly shortest: number;
   /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
   private readonly parents = new Map<object, [object, string]>();
@@ -59,19 +70,15 @@ export class Redactor {
     this.replace = replacements;
     const rules = resolveRedaction(options);
     this.redacting = rules !== false;
-    this.keyMatchers = rules === false ? [] : rules.keys.map(normalizeKey);
-    this.detectors = rules === false ? [] : [...rules.patterns.map(patternDetector), ...(rules.secretShapes ? SECRET_SHAPES : [])];
+    this.keyNames = new KeyNames(rules === false ? [] : rules.keys);
     this.description =
       rules === false
         ? "off"
-        : { keys: [...rules.keys], patterns: rules.patterns.map((p) => ({ name: p.name, source: p.pattern.source })), secretShapes: rules.secretShapes ? SECRET_SHAPES.map((d) => d.name) : [] };
+        : { keys: [...rules.keys], patterns: rules.patterns.map((p) => ({ name: p.name, source: p.pattern.source })), secretShapes: rules.secretShapes ? [...new Set(SECRET_SHAPES.map((d) => d.name))] : [] };
 
-    this.shortest = Math.min(6, ...this.keyMatchers.map((k) => k.length + 2));
-    // For scanning text, a key that ends with another key adds nothing (`accesstoken` ends with `token`).
-    const textKeys = this.keyMatchers.filter((key) => !this.keyMatchers.some((other) => other !== key && key.endsWith(other)));
-    const literals = [...new Set(this.detectors.flatMap((d) => (Array.isArray(d.hint) ? d.hint : [])))];
-    this.wakes = literals.map((literal) => this.detectors.filter((d) => Array.isArray(d.hint) && d.hint.includes(literal)));
-    this.scanner = new HintScanner(literals, textKeys);
+    this.shortest = this.keyNames.shortest();
+    const detectors = rules === false ? [] : [...rules.patterns.map(patternDetector), ...(rules.secretShapes ? SECRET_SHAPES : [])];
+    this.detectors = new DetectorSet(detectors, this.keyNames.textNames(), this.keyNames.strictNames());
     // Shared by the recorder, spills and exporters: nobody may switch it off or swap its rules.
     Object.freeze(this);
   }
@@ -131,7 +138,7 @@ export class Redactor {
     if (typeof value !== "object" || value === null) return true;
     if (depth > MAX_CLEAN_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) if (!this.isClean(value[i], depth + 1)) return false;
+      for (let i = 0; i < value.length; i++) if (!this.isClean(value[i], depth + 1) || (i > 0 && this.hidesArgument(value[i - 1], value[i]))) return false;
       return true;
     }
     // Errors, Maps, Sets, typed arrays and class instances render right only on the careful path.
@@ -141,17 +148,11 @@ export class Redactor {
       if (!Object.hasOwn(value, key)) continue;
       const item = (value as Record<string, unknown>)[key];
       if (item === undefined || item === null || typeof item === "function") continue;
-      if (item !== "" && this.isSensitiveKey(key)) return false;
+      const known = this.known(key);
+      if (hidesValue(known.kind, item) || (key.length >= this.shortest && (known.clean ??= this.redactString(key)) !== key)) return false;
       if (!this.isClean(item, depth + 1)) return false;
     }
     return true;
-  }
-
-  /** The detectors a text may trip: those whose hint literals it holds, whose hint function agrees, or that have no hint. */
-  private candidates(scan: HintScan, lower: string): Detector[] {
-    const woken = new Set<Detector>();
-    for (const id of scan.literals) for (const detector of this.wakes[id]) woken.add(detector);
-    return this.detectors.filter((d) => woken.has(d) || d.hint === undefined || (typeof d.hint === "function" && d.hint(lower)));
   }
 
   /**
@@ -181,15 +182,44 @@ export class Redactor {
 
   private redactFresh(text: string): string {
     const lower = text.toLowerCase();
-    const scan = this.scanner.scan(lower);
-    const spans = detect(this.candidates(scan, lower), text, lower, true);
+    const scan = this.detectors.scan(lower);
+    const spans = detect(this.detectors.candidates(scan, lower), text, lower, true);
     let out = replaceSpans(text, spans, (span, found) => this.replace.shape(span.name, found));
-    if (!scan.keyUsed) return out;
+    // A Buffer serialized before it reached redaction (`{"type":"Buffer","data":[...]}`) is parsed, so its text is seen.
+    if (!scan.keyUsed && !lower.includes(SERIALIZED_BUFFER)) return out;
     const nested = this.redactNestedJson(out);
     if (nested !== undefined) return nested;
-    const keyed = keyValueSpans(out, (key) => this.isSensitiveKey(key));
+    if (!scan.keyUsed) return out;
+    // The key offsets hold in `out` while no shape was replaced before them.
+    const keyed = keyValueSpans(out, (key) => this.known(key).kind, spans.length === 0 ? scan.keyAt : undefined);
     if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out, "", true), (span, found) => this.replace.key(span.name, found));
     return out;
+  }
+
+  /**
+   * Where this policy replaces text in `text`, read as text (secret shapes, values of sensitive
+   * keys), in order and not overlapping. For cuts of a text too large to redact as a whole each
+   * time it is cut (`redactCut`).
+   */
+  secretSpans(text: string): SecretSpan[] {
+    if (!this.redacting || text.length < this.shortest) return [];
+    const lower = text.toLowerCase();
+    const scan = this.detectors.scan(lower);
+    const found: SecretSpan[] = detect(this.detectors.candidates(scan, lower), text, lower, true).map((s) => ({ start: s.start, end: s.end, name: s.name, anchor: s.start, keyed: false }));
+    if (scan.keyUsed) for (const s of keyValueSpans(text, (key) => this.known(key).kind, scan.keyAt)) found.push({ start: s.start, end: s.end, name: s.name, anchor: Math.min(s.anchor ?? s.start, s.start), keyed: true });
+    return mergeSecretSpans(found);
+  }
+
+  /**
+   * `text.slice(from, to)` as a cut safe to show on its own: each secret of `spans` (default: the
+   * whole text's, see `secretSpans`) that the cut splits, or shows without what identifies it (a
+   * value without its key, key lines without their BEGIN line), is replaced in the cut, since
+   * alone it would not be recognized. A secret the cut shows whole with its anchor stays, for
+   * whoever shows the cut to redact as usual. Spans may reach outside the cut (offsets below
+   * `from` or past `to`).
+   */
+  redactCut(text: string, from: number, to: number, spans: readonly SecretSpan[] = this.secretSpans(text)): string {
+    return this.redacting ? cutWithSecrets(text, from, to, spans, this.replace) : text.slice(from, to);
   }
 
   /** JSON inside a string, redacted structurally and serialized again; undefined when the text is not JSON. */
@@ -208,19 +238,46 @@ export class Redactor {
     return paths.length ? JSON.stringify(clean) : text;
   }
 
-  /** True when the values of an object key of this name are replaced (see `RedactionRules.keys`); always false when the policy is off. */
+  /**
+   * True when values of an object key of this name are replaced (see `RedactionRules.keys`): all
+   * of them, or (plural names, `auth`) those that are not counts or plain words; always false
+   * when the policy is off.
+   */
   isSensitiveKey(key: string): boolean {
-    if (!this.redacting) return false;
-    let verdict = this.keyVerdicts.get(key);
-    if (verdict === undefined) {
-      const normalized = normalizeKey(key);
-      verdict = this.keyMatchers.some((matcher) => normalized === matcher || normalized.endsWith(matcher));
-      if (this.keyVerdicts.size < 10_000) this.keyVerdicts.set(key, verdict);
+    return this.redacting && this.known(key).kind !== PLAIN;
+  }
+
+  /** True when `value`, under the object key `key`, is replaced (see `isSensitiveKey`). */
+  hidesValue(key: string, value: unknown): boolean {
+    return this.redacting && hidesValue(this.known(key).kind, value);
+  }
+
+  /** An object key as written out: a key that is itself a secret (a token used as a map key) is redacted like any text. */
+  redactKey(key: string): string {
+    if (!this.redacting || key.length < this.shortest) return key;
+    const known = this.known(key);
+    return (known.clean ??= this.redactString(key));
+  }
+
+  /**
+   * True when `value` is the argument of a sensitive command-line option given as the argument
+   * before it (`["--password", "hunter2"]`, `["-token", "..."]`), as argv arrays hold them.
+   */
+  hidesArgument(previous: unknown, value: unknown): boolean {
+    if (!this.redacting || typeof previous !== "string" || previous.charCodeAt(0) !== 45 || typeof value !== "string") return false;
+    const option = OPTION.exec(previous);
+    return option !== null && !option[1].startsWith("no-") && hidesValue(this.keyNames.kindOf(option[1]), value);
+  }
+
+  private known(key: string): KnownKey {
+    let known = this.knownKeys.get(key);
+    if (known === undefined) {
+      known = { kind: this.keyNames.kindOf(key) };
+      if (this.knownKeys.size < MAX_KNOWN_KEYS) this.knownKeys.set(key, known);
     }
-    return verdict;
+    return known;
   }
 }
 
-function normalizeKey(key: string): string {
-  return key.toLowerCase().replace(/[-_\s]/g, "");
-}
+/** How a serialized Buffer starts, lower-cased. */
+const SERIALIZED_BUFFER = '"type":"buffer","data":[';

@@ -33,7 +33,11 @@ export interface RedactionRules {
   keys: readonly string[];
   /** Value shapes replaced inside any string, besides the maintained secret shapes. */
   patterns: readonly RedactionPattern[];
-  /** Detect the secret shapes of the secretlint recommended preset (cloud, SaaS and VCS tokens, private keys, connection strings). */
+  /**
+   * Detect the maintained secret shapes: the secretlint recommended preset (cloud, SaaS and VCS
+   * tokens, private keys, connection strings) and harnessx's own (private keys cut short and key
+   * lines without a header, vendor tokens the preset leaves out, credentials in URLs and command lines).
+   */
   secretShapes: boolean;
 }
 
@@ -47,16 +51,27 @@ export interface RedactionOptions {
   patterns?: readonly RedactionPattern[];
   /** Added to the value patterns instead of replacing them. */
   extraPatterns?: readonly RedactionPattern[];
-  /** Default true: the secretlint recommended preset's shapes. */
+  /** Default true: the maintained secret shapes (secretlint's recommended preset and harnessx's own). */
   secretShapes?: boolean;
 }
 
-/** Keys whose values are secrets whatever they look like. */
+/**
+ * Keys whose values are secrets whatever they look like. A key also matches in the plural
+ * (`passwords`, `apiKeys`, `tokens`), where a count (`inputTokens: 128`) is not a secret; `auth`
+ * hides only values that are base64 of `user:password` (Docker's `auths.*.auth`), not a word
+ * like `auth: basic`.
+ */
 export const DEFAULT_SENSITIVE_KEYS: readonly string[] = [
   "authorization",
+  "auth",
   "proxyauthorization",
   "apikey",
   "apisecret",
+  "appkey",
+  "adminkey",
+  "authkey",
+  "accountkey",
+  "sharedaccesskey",
   "password",
   "passwd",
   "pwd",
@@ -68,7 +83,9 @@ export const DEFAULT_SENSITIVE_KEYS: readonly string[] = [
   "signingkey",
   "encryptionkey",
   "masterkey",
+  "secretkeybase",
   "token",
+  "credential",
   "credentials",
   "cookie",
   "dsn",
@@ -140,7 +157,8 @@ export const DEFAULT_PATTERNS: readonly RedactionPattern[] = [
   { name: "aws_key", pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g, hint: ["akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "a3t"] },
   { name: "google_key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, hint: ["aiza"] },
   { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, hint: ["eyj"] },
-  { name: "email", pattern: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g, hint: ["@"] },
+  // Not the user or password of a URL (`https://deploy@git.example.com`, `amqp://u:pw@host`): a login, not an address.
+  { name: "email", pattern: /(?<!:\/\/[^\s/@]*)\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b/g, hint: ["@"] },
   { name: "card", pattern: /\b\d+(?:[ -]\d+)*\b/g, hint: hasDigitRun, locate: cardIn },
 ];
 

@@ -1,4 +1,4 @@
-import { binaryToJson } from "./binary.js";
+import { binaryToJson, isSerializedBuffer } from "./binary.js";
 import { errorToJson } from "./error-json.js";
 
 /** Values nested deeper than this are cut (a guard against pathological objects, not a format limit). */
@@ -8,7 +8,12 @@ const MAX_DEPTH = 64;
 export interface ValueRedaction {
   /** The text with secrets replaced; the same string when nothing matched. */
   redactString(text: string): string;
-  isSensitiveKey(key: string): boolean;
+  /** True when `value`, under the object key `key`, is replaced. */
+  hidesValue(key: string, value: unknown): boolean;
+  /** An object key as written out (a key that is itself a secret, redacted). */
+  redactKey(key: string): string;
+  /** True when `value` is the argument of the sensitive option `previous` (`["--password", "v"]`). */
+  hidesArgument(previous: unknown, value: unknown): boolean;
 }
 
 /** What the value of a sensitive key becomes. */
@@ -58,13 +63,15 @@ class ValueWalk {
       if (object instanceof Error) return this.walk(errorToJson(object), path, redacted, seen, depth + 1);
       if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
       if (ArrayBuffer.isView(object)) return binaryToJson(object, (text) => noting(this.policy.redactString(text), text, () => redacted.push(path.join("."))));
+      if (isSerializedBuffer(object)) return this.walk(Buffer.from(object.data), path, redacted, seen, depth + 1);
       if (object instanceof Map) return this.walkEntries(Array.from(object.entries(), ([k, v]) => [keyText(k), v]), path, redacted, seen, depth);
       if (Array.isArray(object) || object instanceof Set) {
         const items = Array.isArray(object) ? object : Array.from(object);
         const out: unknown[] = new Array(items.length);
         for (let i = 0; i < items.length; i++) {
           path.push(String(i));
-          const item = this.walk(items[i], path, redacted, seen, depth + 1);
+          const argument = i > 0 && this.policy.hidesArgument(items[i - 1], items[i]);
+          const item = argument ? this.hidden(String(items[i - 1]).replace(/^-+/, ""), items[i], path, redacted, seen, depth) : this.walk(items[i], path, redacted, seen, depth + 1);
           path.pop();
           out[i] = item === undefined ? null : item;
         }
@@ -81,18 +88,31 @@ class ValueWalk {
   private walkEntries(entries: Array<[string, unknown]>, path: string[], redacted: string[], seen: Set<object>, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const [key, item] of entries) {
-      path.push(key);
-      if (item !== undefined && item !== null && item !== "" && typeof item !== "function" && this.policy.isSensitiveKey(key)) {
-        out[key] = this.replace.key(key, typeof item === "string" ? item : JSON.stringify(this.walk(item, path, [], seen, depth + 1)) ?? "");
-        redacted.push(path.join("."));
-      } else {
+      const name = this.policy.redactKey(key);
+      const written = name === key ? key : unusedKey(out, name);
+      path.push(written);
+      if (written !== key) redacted.push(path.join("."));
+      if (this.policy.hidesValue(key, item)) out[written] = this.hidden(name, item, path, redacted, seen, depth);
+      else {
         const clean = this.walk(item, path, redacted, seen, depth + 1);
-        if (clean !== undefined) out[key] = clean;
+        if (clean !== undefined) out[written] = clean;
       }
       path.pop();
     }
     return out;
   }
+
+  /** The replacement of a hidden value (a non-string one replaced as its JSON); its path is noted. */
+  private hidden(key: string, item: unknown, path: string[], redacted: string[], seen: Set<object>, depth: number): string {
+    redacted.push(path.join("."));
+    return this.replace.key(key, typeof item === "string" ? item : (JSON.stringify(this.walk(item, path, [], seen, depth + 1)) ?? ""));
+  }
+}
+
+/** `name`, or `name (2)`, `name (3)`...: the first not yet a key of `out` (two secrets used as keys may redact alike). */
+export function unusedKey(out: object, name: string): string {
+  if (!Object.hasOwn(out, name)) return name;
+  for (let n = 2; ; n++) if (!Object.hasOwn(out, `${name} (${n})`)) return `${name} (${n})`;
 }
 
 /** A Map key as an object key; a key without a string form (a null-prototype object) becomes its type. */

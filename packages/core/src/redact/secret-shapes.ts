@@ -1,5 +1,8 @@
 import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
+import { CREDENTIAL_FORMS } from "./credential-forms.js";
 import type { Detector, Span } from "./detector.js";
+import { PRIVATE_KEY_SHAPES } from "./private-keys.js";
+import { TOKEN_SHAPES } from "./token-shapes.js";
 
 /** The part of a secretlint rule creator this adapter drives (the preset's rules are synchronous text scanners). */
 interface SecretlintRule {
@@ -85,4 +88,8 @@ function presetDetectors(): Detector[] {
   return detectors;
 }
 
-export const SECRET_SHAPES: readonly Detector[] = presetDetectors();
+/**
+ * The maintained secret shapes: secretlint's recommended preset, then harnessx's own (private
+ * keys whole and cut, vendor tokens the preset leaves out, credentials in command lines and URLs).
+ */
+export const SECRET_SHAPES: readonly Detector[] = [...presetDetectors(), ...PRIVATE_KEY_SHAPES, ...TOKEN_SHAPES, ...CREDENTIAL_FORMS];

@@ -1,6 +1,6 @@
 import { binaryToJson, isSerializedBuffer } from "./binary.js";
 import { errorToJson } from "./error-json.js";
-import { keyText, noting, sanitizeValue, type KeyReplacement, type ValueRedaction } from "./sanitize.js";
+import { keyText, noting, sanitizeValue, unusedKey, type KeyReplacement, type ValueRedaction } from "./sanitize.js";
 
 /**
  * A value as redacted JSON text, letting the native JSON.stringify do the walking (the
@@ -16,9 +16,13 @@ export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, va
   };
   const collected: string[] = [];
   function replacer(this: object, key: string, item: unknown): unknown {
-    if (key !== "" && item !== null && item !== undefined && item !== "" && typeof item !== "function" && !Array.isArray(this) && policy.isSensitiveKey(key)) {
+    const list = Array.isArray(this) ? (this as unknown[]) : undefined;
+    const original = list ? key : (renamed.get(this)?.get(key) ?? key);
+    if (original !== key) collected.push(pathOf(this, key));
+    if (key !== "" && (list ? key !== "0" && policy.hidesArgument(list[Number(key) - 1], item) : policy.hidesValue(original, item))) {
       collected.push(pathOf(this, key));
-      return replace.key(key, typeof item === "string" ? item : JSON.stringify(item) ?? "");
+      const name = list ? String(list[Number(key) - 1]).replace(/^-+/, "") : key;
+      return replace.key(name, typeof item === "string" ? item : JSON.stringify(item) ?? "");
     }
     if (typeof item === "string") {
       const clean = policy.redactString(item);
@@ -34,8 +38,32 @@ export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, va
       : ArrayBuffer.isView(item) ? binaryToJson(item, (text) => noting(policy.redactString(text), text, () => collected.push(pathOf(this, key))))
       : isSerializedBuffer(item) ? binaryToJson(Buffer.from(item.data), (text) => noting(policy.redactString(text), text, () => collected.push(pathOf(this, key))))
       : item;
-    if (key !== "") parents.set(plain, [this, key]);
-    return plain;
+    const written = Array.isArray(plain) ? plain : withCleanKeys(plain as Record<string, unknown>);
+    if (key !== "") parents.set(written, [this, key]);
+    return written;
+  }
+  /** Copies whose keys were redacted, each with its written keys' originals (a key's sensitivity is its original's). */
+  const renamed = new Map<object, Map<string, string>>();
+  /** The object, or a copy with its secret keys redacted (a replacer cannot rename keys): such keys are noted too. */
+  function withCleanKeys(object: Record<string, unknown>): object {
+    let copy: Record<string, unknown> | undefined;
+    let originals: Map<string, string> | undefined;
+    const keys = Object.keys(object);
+    for (let i = 0; i < keys.length; i++) {
+      const name = policy.redactKey(keys[i]);
+      if (name === keys[i] && !copy) continue;
+      if (!copy) {
+        copy = {};
+        originals = new Map();
+        for (const earlier of keys.slice(0, i)) copy[earlier] = object[earlier];
+      }
+      const written = name === keys[i] ? name : unusedKey(copy, name);
+      copy[written] = object[keys[i]];
+      originals!.set(written, keys[i]);
+    }
+    if (!copy) return object;
+    renamed.set(copy, originals!);
+    return copy;
   }
   try {
     const json = JSON.stringify({ [path]: value }, replacer);

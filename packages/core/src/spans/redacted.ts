@@ -58,7 +58,18 @@ function redactRepeating(value: string, redactor: Redactor, repeated: RepeatedVa
 function redactValue(value: AttributeValue, redactor: Redactor): AttributeValue {
   if (typeof value === "string") return redactor.redactString(value);
   if (!Array.isArray(value) || !value.some((v) => typeof v === "string")) return value;
-  return value.map((v) => (typeof v === "string" ? redactor.redactString(v) : v)) as AttributeValue;
+  // An argv (`process.command_args`): the argument after `--password` is a secret of its own.
+  return value.map((v, i) => (typeof v !== "string" ? v : i > 0 && redactor.hidesArgument(value[i - 1], v) ? (redactor.sanitize([value[i - 1], v], "", []) as string[])[1] : redactor.redactString(v))) as AttributeValue;
+}
+
+/**
+ * A span's name (`chat <model>`, `invoke_agent <agent>`, `execute_tool <tool>`) through the
+ * agent's policy, as the recording redacts model and agent names; names repeat, so `repeated`
+ * (a sink's small map) remembers them.
+ */
+export function redactSpanName(name: string, redactor: Redactor, repeated?: RepeatedValues): string {
+  if (!redactor.enabled) return name;
+  return repeated ? redactRepeating(name, redactor, repeated) : redactor.redactString(name);
 }
 
 /**
@@ -73,6 +84,11 @@ export function redactAttributes(attributes: Attributes, redactor: Redactor, rep
   for (const key in attributes) {
     const value = attributes[key];
     if (typeof value === "number" || typeof value === "boolean" || generated(key, value)) continue;
+    // An attribute named like a secret (`db.password` in OTEL_RESOURCE_ATTRIBUTES) is one, whatever its value looks like.
+    if (redactor.hidesValue(key, value)) {
+      (out ??= { ...attributes })[key] = (redactor.sanitize({ [key]: value }, "", []) as Attributes)[key];
+      continue;
+    }
     const clean =
       typeof value !== "string"
         ? redactValue(value, redactor)

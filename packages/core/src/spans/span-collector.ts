@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Redactor } from "../redact/redactor.js";
-import { redactAttributes, redactEvent } from "./redacted.js";
+import { redactAttributes, redactEvent, redactSpanName } from "./redacted.js";
 import type { SpanRole } from "./span-context.js";
 import type { Attributes, SpanClose, SpanDetail, SpanEventSpec, SpanOpen, SpanSink } from "./span-model.js";
 import type { SpanKindName } from "./span-names.js";
@@ -77,7 +77,7 @@ export class SpanCollector implements SpanSink<MappedSpan> {
       traceId,
       spanId,
       ...(parentSpanId ? { parentSpanId } : {}),
-      name: span.name,
+      name: redactSpanName(span.name, this.redactor),
       kind: span.kind,
       role: span.role,
       startMs: span.time,

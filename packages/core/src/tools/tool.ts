@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ToolRegistrationError } from "../errors.js";
+import { binaryForModel, binaryView } from "../redact/binary.js";
 import type { Permission } from "../permissions/decision.js";
 import type { ToolCall, ToolResult } from "../types/content.js";
 import type { ToolDefinition } from "../types/provider.js";
@@ -111,13 +112,21 @@ export function tool(spec: ToolSpec<never>): Tool {
   };
 }
 
-/** Renders a handler's return value as the text the model reads. */
+/** Renders a handler's return value as the text the model reads; binary data as its text, or base64 when it is not text. */
 export function renderToolOutput(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined || value === null) return "";
+  const binary = binaryView(value);
+  if (binary) return binaryForModel(binary, false) as string;
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value, binaryAsText) ?? String(value);
   } catch {
     return String(value);
   }
+}
+
+/** Binary data inside a result as its text or base64 (see `binaryForModel`), not as an array of numbers. */
+function binaryAsText(_key: string, value: unknown): unknown {
+  const binary = binaryView(value);
+  return binary ? binaryForModel(binary, true) : value;
 }
