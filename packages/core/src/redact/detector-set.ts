@@ -41,3 +41,6 @@ export class DetectorSet {
     return chosen.sort((a, b) => a - b).map((i) => this.detectors[i]);
   }
 }
+
+// Shared by every agent of the process: no one may patch it (see Redactor).
+Object.freeze(DetectorSet.prototype);

@@ -128,3 +128,6 @@ function build(words: readonly string[], ends: number[][]): Int32Array {
   });
   return table.slice(0, states * ALPHABET);
 }
+
+// Shared by every agent of the process: no one may patch it (see Redactor).
+Object.freeze(HintScanner.prototype);

@@ -77,3 +77,6 @@ export function hidesValue(kind: KeyKind, value: unknown): boolean {
   if (kind === PLURAL) return !(typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && /^\s*\d[\d_,.]*(?:[\s,;})\]]|$)/.test(value)));
   return typeof value === "string" && isBasicCredential(value.trim());
 }
+
+// Shared by every agent of the process: no one may patch it (see Redactor).
+Object.freeze(KeyNames.prototype);

@@ -32,3 +32,6 @@ export class RedactionMemo {
     this.chars += cost;
   }
 }
+
+// Shared by every agent of the process: no one may patch it (see Redactor).
+Object.freeze(RedactionMemo.prototype);

@@ -8,6 +8,7 @@ import { resolveRedaction, type RedactionDescription, type RedactionOptions } fr
 import { sanitizeValue } from "./sanitize.js";
 import { SECRET_SHAPES } from "./secret-shapes.js";
 import { redactedJson, structuralJsonOf } from "./to-json.js";
+import { deepFreeze } from "../util/deep-freeze.js";
 
 /**
  * What a found secret is replaced by. The defaults write `[REDACTED:<shape>]` and `[REDACTED]`;
@@ -50,42 +51,44 @@ interface KnownKey {
  * replaced, and the path of each replacement is appended to `redactedPaths`.
  */
 export class Redactor {
-  private readonly keyNames: KeyNames;
+  readonly #keyNames: KeyNames;
   /** One pass finds every detector hint literal and every sensitive key used as one. */
-  private readonly detectors: DetectorSet;
-  private readonly redacting: boolean;
+  readonly #detectors: DetectorSet;
+  readonly #redacting: boolean;
   /** Object keys repeat endlessly (`toolCall`, `content`...): what they are is computed once. */
-  private readonly knownKeys = new Map<string, KnownKey>();
-  private readonly shortest: number;
+  readonly #knownKeys = new Map<string, KnownKey>();
+  readonly #shortest: number;
   /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
-  private readonly parents = new Map<object, [object, string]>();
+  readonly #parents = new Map<object, [object, string]>();
   /** Texts already redacted: each distinct string is scanned once while it is remembered. */
-  private readonly memo = new RedactionMemo();
+  readonly #memo = new RedactionMemo();
 
-  private readonly description: RedactionDescription | "off";
+  readonly #description: RedactionDescription | "off";
 
-  private readonly replace: Replacements;
+  readonly #replace: Replacements;
 
   constructor(options?: RedactionOptions | false, replacements: Replacements = REDACTED) {
-    this.replace = replacements;
+    this.#replace = replacements;
     const rules = resolveRedaction(options);
-    this.redacting = rules !== false;
-    this.keyNames = new KeyNames(rules === false ? [] : rules.keys);
-    this.description =
+    this.#redacting = rules !== false;
+    this.#keyNames = new KeyNames(rules === false ? [] : rules.keys);
+    this.#description =
       rules === false
         ? "off"
-        : { keys: [...rules.keys], patterns: rules.patterns.map((p) => ({ name: p.name, source: p.pattern.source })), secretShapes: rules.secretShapes ? [...new Set(SECRET_SHAPES.map((d) => d.name))] : [] };
+        : deepFreeze({ keys: [...rules.keys], patterns: rules.patterns.map((p) => ({ name: p.name, source: p.pattern.source })), secretShapes: rules.secretShapes ? [...new Set(SECRET_SHAPES.map((d) => d.name))] : [] });
 
-    this.shortest = this.keyNames.shortest();
+    this.#shortest = this.#keyNames.shortest();
     const detectors = rules === false ? [] : [...rules.patterns.map(patternDetector), ...(rules.secretShapes ? SECRET_SHAPES : [])];
-    this.detectors = new DetectorSet(detectors, this.keyNames.textNames(), this.keyNames.strictNames());
+    this.#detectors = new DetectorSet(detectors, this.#keyNames.textNames(), this.#keyNames.strictNames());
     // Shared by the recorder, spills and exporters: nobody may switch it off or swap its rules.
+    // Its state is private (#) and its prototype frozen below, so nothing reached through an
+    // extension's `ctx.redactor` can change what it redacts, for this agent or any other.
     Object.freeze(this);
   }
 
   /** False for a policy that redacts nothing. */
   get enabled(): boolean {
-    return this.redacting;
+    return this.#redacting;
   }
 
   /**
@@ -94,12 +97,12 @@ export class Redactor {
    * hostile one could hang the reader); each applies its own.
    */
   describe(): RedactionDescription | "off" {
-    return this.description;
+    return this.#description;
   }
 
   /** `path` names the root (e.g. "payload"); paths of redactions are appended to `redactedPaths`. */
   sanitize(value: unknown, path: string, redactedPaths: string[]): unknown {
-    return sanitizeValue(this, this.replace, value, path, redactedPaths);
+    return sanitizeValue(this, this.#replace, value, path, redactedPaths);
   }
 
   /**
@@ -107,7 +110,7 @@ export class Redactor {
    * JSON.stringify do the walking. Falls back to `sanitize` when the value holds a cycle.
    */
   toJson(value: unknown, path: string, redactedPaths: string[]): string | undefined {
-    return redactedJson(this, this.replace, value, path, redactedPaths, this.parents);
+    return redactedJson(this, this.#replace, value, path, redactedPaths, this.#parents);
   }
 
   /**
@@ -116,10 +119,10 @@ export class Redactor {
    * Undefined otherwise: then use `toJson`.
    */
   cleanJson(value: unknown): string | undefined {
-    if (!this.redacting) return structuralJsonOf(value);
+    if (!this.#redacting) return structuralJsonOf(value);
     // The walk first: a value that needs redacting is then not serialized twice. The walk also
     // checks every object is plain, so the JSON needs no second look (an Error or a Map would write `{}`).
-    if (!this.isClean(value, 0)) return undefined;
+    if (!this.#isClean(value, 0)) return undefined;
     try {
       return JSON.stringify(value);
     } catch {
@@ -133,12 +136,12 @@ export class Redactor {
    * enumerable keys, array items), each text looked up in the memo. A `toJSON` (it could write
    * other data) sends the value to the careful path.
    */
-  private isClean(value: unknown, depth: number): boolean {
-    if (typeof value === "string") return value.length < this.shortest || this.redactString(value) === value;
+  #isClean(value: unknown, depth: number): boolean {
+    if (typeof value === "string") return value.length < this.#shortest || this.redactString(value) === value;
     if (typeof value !== "object" || value === null) return true;
     if (depth > MAX_CLEAN_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) if (!this.isClean(value[i], depth + 1) || (i > 0 && this.hidesArgument(value[i - 1], value[i]))) return false;
+      for (let i = 0; i < value.length; i++) if (!this.#isClean(value[i], depth + 1) || (i > 0 && this.hidesArgument(value[i - 1], value[i]))) return false;
       return true;
     }
     // Errors, Maps, Sets, typed arrays and class instances render right only on the careful path.
@@ -148,9 +151,9 @@ export class Redactor {
       if (!Object.hasOwn(value, key)) continue;
       const item = (value as Record<string, unknown>)[key];
       if (item === undefined || item === null || typeof item === "function") continue;
-      const known = this.known(key);
-      if (hidesValue(known.kind, item) || (key.length >= this.shortest && (known.clean ??= this.redactString(key)) !== key)) return false;
-      if (!this.isClean(item, depth + 1)) return false;
+      const known = this.#known(key);
+      if (hidesValue(known.kind, item) || (key.length >= this.#shortest && (known.clean ??= this.redactString(key)) !== key)) return false;
+      if (!this.#isClean(item, depth + 1)) return false;
     }
     return true;
   }
@@ -161,11 +164,11 @@ export class Redactor {
    * (so an encoding nested in a string is redacted too), else by scanning `key: value` forms.
    */
   redactString(text: string): string {
-    if (!this.redacting || text.length < this.shortest) return text;
-    const known = this.memo.get(text);
+    if (!this.#redacting || text.length < this.#shortest) return text;
+    const known = this.#memo.get(text);
     if (known !== undefined) return known;
-    const redacted = this.redactFresh(text);
-    this.memo.set(text, redacted);
+    const redacted = this.#redactFresh(text);
+    this.#memo.set(text, redacted);
     return redacted;
   }
 
@@ -176,23 +179,23 @@ export class Redactor {
    * do repeat.
    */
   redactOnce(text: string): string {
-    if (!this.redacting || text.length < this.shortest) return text;
-    return this.redactFresh(text);
+    if (!this.#redacting || text.length < this.#shortest) return text;
+    return this.#redactFresh(text);
   }
 
-  private redactFresh(text: string): string {
+  #redactFresh(text: string): string {
     const lower = text.toLowerCase();
-    const scan = this.detectors.scan(lower);
-    const spans = detect(this.detectors.candidates(scan, lower), text, lower, true);
-    let out = replaceSpans(text, spans, (span, found) => this.replace.shape(span.name, found));
+    const scan = this.#detectors.scan(lower);
+    const spans = detect(this.#detectors.candidates(scan, lower), text, lower, true);
+    let out = replaceSpans(text, spans, (span, found) => this.#replace.shape(span.name, found));
     // A Buffer serialized before it reached redaction (`{"type":"Buffer","data":[...]}`) is parsed, so its text is seen.
     if (!scan.keyUsed && !lower.includes(SERIALIZED_BUFFER)) return out;
-    const nested = this.redactNestedJson(out);
+    const nested = this.#redactNestedJson(out);
     if (nested !== undefined) return nested;
     if (!scan.keyUsed) return out;
     // The key offsets hold in `out` while no shape was replaced before them.
-    const keyed = keyValueSpans(out, (key) => this.known(key).kind, spans.length === 0 ? scan.keyAt : undefined);
-    if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out, "", true), (span, found) => this.replace.key(span.name, found));
+    const keyed = keyValueSpans(out, (key) => this.#known(key).kind, spans.length === 0 ? scan.keyAt : undefined);
+    if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out, "", true), (span, found) => this.#replace.key(span.name, found));
     return out;
   }
 
@@ -202,11 +205,11 @@ export class Redactor {
    * time it is cut (`redactCut`).
    */
   secretSpans(text: string): SecretSpan[] {
-    if (!this.redacting || text.length < this.shortest) return [];
+    if (!this.#redacting || text.length < this.#shortest) return [];
     const lower = text.toLowerCase();
-    const scan = this.detectors.scan(lower);
-    const found: SecretSpan[] = detect(this.detectors.candidates(scan, lower), text, lower, true).map((s) => ({ start: s.start, end: s.end, name: s.name, anchor: s.start, keyed: false }));
-    if (scan.keyUsed) for (const s of keyValueSpans(text, (key) => this.known(key).kind, scan.keyAt)) found.push({ start: s.start, end: s.end, name: s.name, anchor: Math.min(s.anchor ?? s.start, s.start), keyed: true });
+    const scan = this.#detectors.scan(lower);
+    const found: SecretSpan[] = detect(this.#detectors.candidates(scan, lower), text, lower, true).map((s) => ({ start: s.start, end: s.end, name: s.name, anchor: s.start, keyed: false }));
+    if (scan.keyUsed) for (const s of keyValueSpans(text, (key) => this.#known(key).kind, scan.keyAt)) found.push({ start: s.start, end: s.end, name: s.name, anchor: Math.min(s.anchor ?? s.start, s.start), keyed: true });
     return mergeSecretSpans(found);
   }
 
@@ -219,11 +222,11 @@ export class Redactor {
    * `from` or past `to`).
    */
   redactCut(text: string, from: number, to: number, spans: readonly SecretSpan[] = this.secretSpans(text)): string {
-    return this.redacting ? cutWithSecrets(text, from, to, spans, this.replace) : text.slice(from, to);
+    return this.#redacting ? cutWithSecrets(text, from, to, spans, this.#replace) : text.slice(from, to);
   }
 
   /** JSON inside a string, redacted structurally and serialized again; undefined when the text is not JSON. */
-  private redactNestedJson(text: string): string | undefined {
+  #redactNestedJson(text: string): string | undefined {
     const first = text.trimStart()[0];
     const last = text.trimEnd().at(-1);
     if (text.length > MAX_NESTED_JSON_CHARS || !((first === "{" && last === "}") || (first === "[" && last === "]"))) return undefined;
@@ -244,18 +247,18 @@ export class Redactor {
    * when the policy is off.
    */
   isSensitiveKey(key: string): boolean {
-    return this.redacting && this.known(key).kind !== PLAIN;
+    return this.#redacting && this.#known(key).kind !== PLAIN;
   }
 
   /** True when `value`, under the object key `key`, is replaced (see `isSensitiveKey`). */
   hidesValue(key: string, value: unknown): boolean {
-    return this.redacting && hidesValue(this.known(key).kind, value);
+    return this.#redacting && hidesValue(this.#known(key).kind, value);
   }
 
   /** An object key as written out: a key that is itself a secret (a token used as a map key) is redacted like any text. */
   redactKey(key: string): string {
-    if (!this.redacting || key.length < this.shortest) return key;
-    const known = this.known(key);
+    if (!this.#redacting || key.length < this.#shortest) return key;
+    const known = this.#known(key);
     return (known.clean ??= this.redactString(key));
   }
 
@@ -264,20 +267,22 @@ export class Redactor {
    * before it (`["--password", "hunter2"]`, `["-token", "..."]`), as argv arrays hold them.
    */
   hidesArgument(previous: unknown, value: unknown): boolean {
-    if (!this.redacting || typeof previous !== "string" || previous.charCodeAt(0) !== 45 || typeof value !== "string") return false;
+    if (!this.#redacting || typeof previous !== "string" || previous.charCodeAt(0) !== 45 || typeof value !== "string") return false;
     const option = OPTION.exec(previous);
-    return option !== null && !option[1].startsWith("no-") && hidesValue(this.keyNames.kindOf(option[1]), value);
+    return option !== null && !option[1].startsWith("no-") && hidesValue(this.#keyNames.kindOf(option[1]), value);
   }
 
-  private known(key: string): KnownKey {
-    let known = this.knownKeys.get(key);
+  #known(key: string): KnownKey {
+    let known = this.#knownKeys.get(key);
     if (known === undefined) {
-      known = { kind: this.keyNames.kindOf(key) };
-      if (this.knownKeys.size < MAX_KNOWN_KEYS) this.knownKeys.set(key, known);
+      known = { kind: this.#keyNames.kindOf(key) };
+      if (this.#knownKeys.size < MAX_KNOWN_KEYS) this.#knownKeys.set(key, known);
     }
     return known;
   }
 }
+
+Object.freeze(Redactor.prototype);
 
 /** How a serialized Buffer starts, lower-cased. */
 const SERIALIZED_BUFFER = '"type":"buffer","data":[';

@@ -1,3 +1,5 @@
+import { deepFreeze } from "../util/deep-freeze.js";
+
 /** A value pattern to replace wherever it appears inside a string. */
 export interface RedactionPattern {
   /** Short label written in the replacement: `[REDACTED:<name>]`. */
@@ -164,6 +166,10 @@ export const DEFAULT_PATTERNS: readonly RedactionPattern[] = [
 
 /** The policy when none is given: the default keys and patterns, and secret shapes on. */
 export const DEFAULT_REDACTION_RULES: RedactionRules = { keys: DEFAULT_SENSITIVE_KEYS, patterns: DEFAULT_PATTERNS, secretShapes: true };
+
+// The defaults every new agent starts from, exported for reading: an extension of one agent must
+// not be able to empty them for the next (the patterns' RegExp objects are not frozen: lastIndex).
+deepFreeze(DEFAULT_REDACTION_RULES);
 
 /** Options to rules: defaults replaced or extended; `false` stays off. */
 export function resolveRedaction(options: RedactionOptions | false | undefined): RedactionRules | false {

@@ -3,6 +3,7 @@ import { CREDENTIAL_FORMS } from "./credential-forms.js";
 import type { Detector, Span } from "./detector.js";
 import { PRIVATE_KEY_SHAPES } from "./private-keys.js";
 import { TOKEN_SHAPES } from "./token-shapes.js";
+import { deepFreeze } from "../util/deep-freeze.js";
 
 /** The part of a secretlint rule creator this adapter drives (the preset's rules are synchronous text scanners). */
 interface SecretlintRule {
@@ -92,4 +93,4 @@ function presetDetectors(): Detector[] {
  * The maintained secret shapes: secretlint's recommended preset, then harnessx's own (private
  * keys whole and cut, vendor tokens the preset leaves out, credentials in command lines and URLs).
  */
-export const SECRET_SHAPES: readonly Detector[] = [...presetDetectors(), ...PRIVATE_KEY_SHAPES, ...TOKEN_SHAPES, ...CREDENTIAL_FORMS];
+export const SECRET_SHAPES: readonly Detector[] = deepFreeze([...presetDetectors(), ...PRIVATE_KEY_SHAPES, ...TOKEN_SHAPES, ...CREDENTIAL_FORMS]);
