@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Mutation testing of one module (folder) with StrykerJS: how many planted bugs its tests catch.
 // Usage: npm run mutate -- <folder> [--tests <glob>]... [--dry-run] [--incremental] [--concurrency <n>]
-//   <folder>          the module to mutate, e.g. packages/core/src/permissions
+//   <folder>          the module to mutate, e.g. packages/core/src/permissions (or one .ts file of it)
 //   --tests <glob>    more test files to run besides the folder's own (repeatable)
 //   --dry-run         run the tests once under instrumentation and count the mutants, no mutant run
 //   --incremental     reuse the results of the last run of this module for unchanged code and tests
@@ -9,7 +9,7 @@
 // The report is reports/mutation/<module>.html (and .json); the score is printed at the end.
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { Stryker } from "@stryker-mutator/core";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -42,10 +42,14 @@ function fail(message) {
 }
 
 const options = parse(process.argv.slice(2));
-const folder = relative(root, resolve(process.cwd(), options.folder)).replaceAll("\\", "/");
-if (folder.startsWith("..") || !existsSync(join(root, folder)) || !statSync(join(root, folder)).isDirectory()) fail(`${options.folder} is not a folder of this repository`);
-/** The module's name in report file names: packages/core/src/redact -> core-redact. */
-const slug = folder.replace(/^packages\//, "").replace(/\/src\//, "-").replaceAll("/", "-");
+const target = relative(root, resolve(process.cwd(), options.folder)).replaceAll("\\", "/");
+if (target.startsWith("..") || !existsSync(join(root, target))) fail(`${options.folder} is not in this repository`);
+// One file of a module (a large module in parts): its folder's tests still judge it.
+const single = statSync(join(root, target)).isFile();
+if (single && (!target.endsWith(".ts") || /\.(test|typetest|d)\.ts$/.test(target))) fail(`${options.folder} is not a TypeScript source file or a folder`);
+const folder = single ? dirname(target) : target;
+/** The module's name in report file names: packages/core/src/redact -> core-redact (a file adds its name). */
+const slug = target.replace(/^packages\//, "").replace(/\/src\//, "-").replace(/\.ts$/, "").replaceAll("/", "-");
 
 /** The module's production code: tests, test kits, test support and type tests are not its behaviour. */
 function sources(dir) {
@@ -58,7 +62,7 @@ function sources(dir) {
   }
   return out;
 }
-const mutate = sources(folder);
+const mutate = single ? [target] : sources(folder);
 if (mutate.length === 0) fail(`${folder} holds no TypeScript source to mutate`);
 // The module's own tests, the fast ones: fuzz and slow files take minutes each and would be run for every mutant they cover.
 const testFiles = [`${folder}/**/!(*.fuzz|*.slow).test.ts`, ...options.tests];
@@ -87,7 +91,7 @@ const config = {
   jsonReporter: { fileName: `${reports}.json` },
   clearTextReporter: { allowColor: process.stdout.isTTY === true, logTests: false, reportScoreTable: true, reportMutants: true },
   // The sandbox is a copy of the repository: build outputs and recordings need not be copied.
-  ignorePatterns: [".turbo", ".harnessx", "test/artifacts", "test/docs/.run-*", "docs/api", "reports"],
+  ignorePatterns: [".turbo", ".harnessx", "test/artifacts", "test/docs/.run-*", "docs/api", "/reports"],
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
   thresholds: { high: 80, low: 60, break: null },
@@ -97,18 +101,22 @@ const config = {
 const started = performance.now();
 try {
   process.chdir(root);
-  console.error(`mutating ${folder} (tests: ${testFiles.join(", ")})`);
+  console.error(`mutating ${target} (tests: ${testFiles.join(", ")})`);
   const results = await new Stryker(config).runMutationTest();
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   if (options.dryRun) {
-    console.error(`dry run of ${folder}: the tests pass under instrumentation (${seconds} s)`);
+    console.error(`dry run of ${target}: the tests pass under instrumentation (${seconds} s)`);
   } else {
     const count = (status) => results.filter((r) => r.status === status).length;
     const killed = count("Killed") + count("Timeout");
     const valid = killed + count("Survived") + count("NoCoverage");
     const score = valid === 0 ? 100 : (100 * killed) / valid;
-    console.error(`${folder}: mutation score ${score.toFixed(1)}% (${killed} of ${valid} mutants killed, ${count("Survived")} survived, ${count("NoCoverage")} not covered) in ${seconds} s; report ${reports}.html`);
+    console.error(`${target}: mutation score ${score.toFixed(1)}% (${killed} of ${valid} mutants killed, ${count("Survived")} survived, ${count("NoCoverage")} not covered) in ${seconds} s; report ${reports}.html`);
   }
+} catch (error) {
+  // Stryker has logged the cause (a test failing without mutants, a runner that cannot start).
+  console.error(`mutate ${target}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
 } finally {
   if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
 }
