@@ -58,7 +58,14 @@ describe("which scan each attribute gets", () => {
   /** A policy that changes nothing and notes each scan it is asked for. */
   function countingPolicy() {
     const scans: string[] = [];
-    const policy = { enabled: true, redactString: (text: string) => (scans.push(`string:${text}`), text), redactOnce: (text: string) => (scans.push(`once:${text}`), text) };
+    const policy = {
+      enabled: true,
+      redactString: (text: string) => (scans.push(`string:${text}`), text),
+      redactOnce: (text: string) => (scans.push(`once:${text}`), text),
+      hidesValue: () => false,
+      hidesArgument: () => false,
+      redactKey: (key: string) => key,
+    };
     return { scans, policy: policy as unknown as Redactor };
   }
 
