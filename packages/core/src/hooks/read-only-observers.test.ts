@@ -153,6 +153,30 @@ describe("observers read, they never write", () => {
   });
 });
 
+describe("span contexts are frozen when made", () => {
+  test("an id source cannot change the parent span it is shown, nor an observer the span of an event", async () => {
+    const runSpans: string[] = [];
+    const meddler = new Observer("meddler", (ctx) => {
+      ctx.useSpanIds({
+        open(start) {
+          if (start.parent) (start.parent as { traceId: string }).traceId = "0".repeat(32);
+          return undefined;
+        },
+      });
+      ctx.onHook(HookEvent.LLM_REQUEST, (event) => {
+        (event.span as { spanId: string }).spanId = "f".repeat(16);
+      });
+    });
+    const { agent } = transferAgent([meddler]);
+    agent.hooks.on(HookEvent.AGENT_START, (event) => void runSpans.push(event.span!.traceId));
+    const seen: string[] = [];
+    agent.hooks.on(HookEvent.LLM_RESPONSE, (event) => void seen.push(`${event.span!.traceId}/${event.span!.parentSpanId}/${event.span!.spanId}`));
+    await agent.run("pay");
+    assert.notEqual(runSpans[0], "0".repeat(32));
+    assert.ok(seen.every((s) => s.startsWith(runSpans[0]) && !s.includes("f".repeat(16))));
+  });
+});
+
 describe("only middleware changes a call, and the change is attributed", () => {
   test("a beforeToolExecution that changes the input is named on TOOL_CALL_START and TOOL_CALL_END; one that does not is not", async () => {
     class Bcc extends Middleware {
