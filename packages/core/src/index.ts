@@ -96,7 +96,7 @@ export { renderTemplate, templateParameters, type TemplateValue } from "./templa
 export type { PromptTemplates, TemplateInfo, TemplateSpec } from "./templates/template-registry.js";
 export { TrustStore, type TrustInspection, type TrustRecord, type TrustStatus } from "./discovery/trust-store.js";
 export { projectDigest, TRUSTED_FILES, TRUSTED_SURFACES } from "./discovery/project-digest.js";
-export { ProjectPin, type PinnedEntry, type PinnedFile, type PinnedLink } from "./discovery/project-pin.js";
+export { ProjectPin, type PinnedEntry, type PinnedFile, type PinnedLink, type PinnedListing } from "./discovery/project-pin.js";
 export type { DiscoveredMcpServer, McpConfigFile } from "./discovery/mcp-config.js";
 export { harnessxHome, trustFilePath } from "./discovery/home.js";
 export { defaultStoreDir, findStoreDir, noteStoreDir, STORE_FOLDER } from "./discovery/store-dir.js";

@@ -85,7 +85,7 @@ export function planDiscovery(options: Omit<DiscoverOptions, "builtins"> = {}): 
   return decide(options).plan;
 }
 
-/** The plan, and the pin of a trusted project: its code is imported through it. */
+/** The plan, and the pin of a trusted project: what discovery reads from the project is read through it. */
 function decide(options: Omit<DiscoverOptions, "builtins">): { plan: DiscoveryPlan; pin?: ProjectPin } {
   const userDir = resolve(options.userDir ?? harnessxHome());
   const cwd = resolve(options.cwd ?? process.cwd());
@@ -115,7 +115,8 @@ function decide(options: Omit<DiscoverOptions, "builtins">): { plan: DiscoveryPl
 /**
  * Finds and imports the extensions an agent should run: `builtins`, then the user's, then the
  * project's when it is trusted (see `planDiscovery`). Skipped project files are reported, never
- * imported. A trusted project's code is imported only from the bytes its trust check hashed. A
+ * imported. A trusted project is read only through the pin its trust check took: code, skills,
+ * commands, templates, knowledge and MCP configuration changed after that check are refused. A
  * file that fails to import rejects with `ExtensionLoadError`: a broken guard must not silently
  * vanish. Two extensions with one name reject with `ExtensionConflictError`.
  */
@@ -125,10 +126,10 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
   const pinned = pin && plan.load.some((c) => c.level === "project") ? await pinnedModules(pin) : undefined;
   // One at a time, in order: extension modules may have import-time side effects.
   for (const { path, level } of plan.load) extensions.push(await loadExtensionModule(path, level, level === "project" ? pinned : undefined));
-  const declarative = loadDeclarativeResources(plan.resourceRoots);
+  const declarative = loadDeclarativeResources(plan.resourceRoots.map((root) => (root.level === "project" ? { ...root, pin } : root)));
   extensions.push(...declarative.extensions);
   refuseDuplicateNames(extensions);
-  const mcp = readMcpFiles(plan.mcpFiles);
+  const mcp = readMcpFiles(plan.mcpFiles, pin);
   return { extensions, skipped: [...plan.skipped], invalid: [...declarative.invalid, ...mcp.invalid], mcpServers: mcp.servers };
 }
 

@@ -38,6 +38,14 @@ export interface PinnedLink {
 /** One entry of a pinned project: a regular file, or a symlink. */
 export type PinnedEntry = PinnedFile | PinnedLink;
 
+/** An entry under a folder, as `ProjectPin.list` gives it. */
+export interface PinnedListing {
+  /** Its path relative to the folder, `/`-separated. */
+  readonly path: string;
+  /** What was pinned there. */
+  readonly entry: PinnedEntry;
+}
+
 /** Read-only, never following a symlink in the last component, never blocking on a FIFO. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const REVIEW = "review the change, then trust the project again (trace trust)";
@@ -45,9 +53,10 @@ const NO_LINKS = "a trusted project is never read through symlinks: replace the 
 
 /**
  * What trust compared when a project was checked: every file of its trusted surfaces, by size
- * and sha256, and every symlink there, by target. The project's extension code is read through
- * `read()`, which serves only bytes that still hash as pinned: a file edited, added, removed or
- * swapped for a symlink after the check is refused, never served.
+ * and sha256, and every symlink there, by target. Whatever discovery reads from the project
+ * later (extension code, skills, commands, templates, knowledge, MCP configuration) is read
+ * through `read()`, which serves only bytes that still hash as pinned: a file edited, added,
+ * removed or swapped for a symlink after the check is refused, never served.
  */
 export class ProjectPin {
   /** The project folder, its real path. */
@@ -61,6 +70,8 @@ export class ProjectPin {
   /** `.harnessx` as the caller spelled the project, which callers build their paths from. */
   private readonly spelledHome: string;
   private readonly entries: ReadonlyMap<string, PinnedEntry>;
+  /** The entries' paths in walk order, for `list`. */
+  private readonly ordered: readonly string[];
 
   /** Made by `pinProject`; `entries` are keyed by path relative to `.harnessx`, `/`-separated (`../.mcp.json` for the project's own). */
   constructor(spelledDir: string, realDir: string, digest: string, entries: ReadonlyMap<string, PinnedEntry>) {
@@ -71,11 +82,24 @@ export class ProjectPin {
     this.realDir = realpathIfExists(realDir, realpathSync.native);
     this.home = realpathIfExists(join(this.realDir, ".harnessx"), realpathSync.native);
     this.entries = entries;
+    this.ordered = [...entries.keys()].sort(walkOrder);
   }
 
   /** True when `path` (a real path, as module loaders give) lies under the project's `.harnessx`. */
   covers(path: string): boolean {
     return inside(this.home, resolve(path)) !== undefined;
+  }
+
+  /**
+   * The pinned files and symlinks under `folder` (a folder under the project's `.harnessx`), by
+   * path relative to it, in the order of a walk that sorts each folder's names by code unit
+   * (a sub-folder's files come where its name sorts), as a knowledge bundle is read.
+   */
+  list(folder: string): PinnedListing[] {
+    const base = this.relativeOf(folder);
+    if (base === undefined) return [];
+    const prefix = `${base}/`;
+    return this.ordered.filter((path) => path.startsWith(prefix)).map((path) => ({ path: path.slice(prefix.length), entry: this.entries.get(path)! }));
   }
 
   /** The pinned entry of `path` (under the project's `.harnessx`, or its `.mcp.json`); undefined when trust never saw it. */
@@ -183,6 +207,16 @@ function isTrusted(rel: string): boolean {
 /** sha256 (hex) of some bytes. */
 function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** The order of a walk that sorts each folder's names: paths compared segment by segment, by code unit. */
+function walkOrder(a: string, b: string): number {
+  const left = a.split("/");
+  const right = b.split("/");
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    if (left[i] !== right[i]) return left[i] < right[i] ? -1 : 1;
+  }
+  return left.length - right.length;
 }
 
 /** `path` relative to `base` (`/`-separated) when strictly inside it. */
