@@ -160,6 +160,22 @@ export class ProjectDigestError extends HarnessError {
   }
 }
 
+/**
+ * A file of a trusted project that trust does not vouch for: edited, added, removed or swapped
+ * since `discover()` pinned the project, or a symlink (never followed). It is neither read nor run.
+ */
+export class TrustedFileError extends HarnessError {
+  /** The project directory (its real path). */
+  readonly dir: string;
+  /** The file, as an absolute path. */
+  readonly path: string;
+  constructor(dir: string, path: string, problem: string, remedy: string) {
+    super("trusted_file", `${path} ${problem}; it is not used: ${remedy}`);
+    this.dir = dir;
+    this.path = path;
+  }
+}
+
 /** Session state could not be saved (not JSON-compatible) or loaded (wrong version or shape). */
 export class SessionStateError extends HarnessError {
   /** JSON path of the offending value in the state (e.g. `$.messages[3]`); absent when no single value is at fault. */

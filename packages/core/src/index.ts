@@ -94,8 +94,9 @@ export { parseCommandLine, splitArguments, substituteArguments, type CommandLine
 export type { CommandInfo, CommandOutcome, CommandSpec } from "./commands/command-registry.js";
 export { renderTemplate, templateParameters, type TemplateValue } from "./templates/prompt-template.js";
 export type { PromptTemplates, TemplateInfo, TemplateSpec } from "./templates/template-registry.js";
-export { TrustStore, type TrustRecord, type TrustStatus } from "./discovery/trust-store.js";
+export { TrustStore, type TrustInspection, type TrustRecord, type TrustStatus } from "./discovery/trust-store.js";
 export { projectDigest, TRUSTED_FILES, TRUSTED_SURFACES } from "./discovery/project-digest.js";
+export { ProjectPin, type PinnedEntry, type PinnedFile, type PinnedLink, type PinnedListing } from "./discovery/project-pin.js";
 export type { DiscoveredMcpServer, McpConfigFile } from "./discovery/mcp-config.js";
 export { harnessxHome, trustFilePath } from "./discovery/home.js";
 export { defaultStoreDir, findStoreDir, noteStoreDir, STORE_FOLDER } from "./discovery/store-dir.js";

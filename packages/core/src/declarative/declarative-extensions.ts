@@ -76,7 +76,7 @@ function loadKnowledgeSources(roots: readonly ResourceRoot[]): { sources: Knowle
       const taken = sources.find((s) => s.name === folder.name);
       if (taken) invalid.push({ kind: "knowledge", path: folder.path, level: folder.level, reason: `the bundle name "${folder.name}" is already taken by ${taken.dir}` });
       else if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(folder.name)) invalid.push({ kind: "knowledge", path: folder.path, level: folder.level, reason: `its folder name "${folder.name}" is not a bundle name: 1-64 letters, digits, '_', '.' or '-'` });
-      else sources.push({ name: folder.name, dir: folder.path, level: folder.level });
+      else sources.push({ name: folder.name, dir: folder.path, level: folder.level, ...(root.pin ? { pin: root.pin } : {}) });
     }
   }
   return { sources, invalid };

@@ -27,7 +27,7 @@ export function loadMarkdownResources(roots: readonly ResourceRoot[], kind: "com
         skip(`its file name "${file.name}" is not a name: 1-64 letters, digits, '_', '.', ':' or '-'`);
         continue;
       }
-      const document = readResource(file);
+      const document = readResource(file, root.pin);
       if ("reason" in document) {
         skip(document.reason);
         continue;

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { basename, join } from "node:path";
 import { isMissing } from "../discovery/fs-missing.js";
+import type { ProjectPin } from "../discovery/project-pin.js";
 import { parseFrontmatter, type MarkdownDocument } from "./frontmatter.js";
 
 /** The data-only surfaces a harnessx folder may hold besides code: `skills/`, `commands/`, `prompts/`. */
@@ -12,6 +13,8 @@ export interface ResourceRoot {
   readonly dir: string;
   /** The trust level of what is read from it. */
   readonly level: "user" | "project";
+  /** A trusted project's pin (`discover()` sets it): its files are read through it, and refused when changed since the trust check. */
+  readonly pin?: ProjectPin;
 }
 
 /** One resource file found by name. */
@@ -68,12 +71,13 @@ export function resourceFiles(root: ResourceRoot, kind: ResourceKind): ResourceF
   return files;
 }
 
-/** A resource file's frontmatter and body, or the reason it cannot be read. */
-export function readResource(file: ResourceFile): MarkdownDocument | { reason: string } {
+/** A resource file's frontmatter and body, or the reason it cannot be read; through `pin` when it has one. */
+export function readResource(file: ResourceFile, pin?: ProjectPin): MarkdownDocument | { reason: string } {
   try {
-    const size = statSync(file.path).size;
+    const pinned = pin?.entry(file.path);
+    const size = pin ? (pinned?.kind === "file" ? pinned.size : 0) : statSync(file.path).size;
     if (size > MAX_RESOURCE_BYTES) return { reason: `it is ${size} bytes; a ${file.kind} file may hold at most ${MAX_RESOURCE_BYTES}` };
-    return parseFrontmatter(readFileSync(file.path, "utf8"));
+    return parseFrontmatter(pin ? pin.read(file.path).toString("utf8") : readFileSync(file.path, "utf8"));
   } catch (err) {
     return { reason: (err as Error).message };
   }

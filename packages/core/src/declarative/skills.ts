@@ -38,7 +38,7 @@ export function loadSkills(roots: readonly ResourceRoot[]): {
   for (const root of roots) {
     for (const file of resourceFiles(root, "skill")) {
       const skip = (reason: string) => invalid.push({ kind: "skill", path: file.path, level: file.level, reason });
-      const document = readResource(file);
+      const document = readResource(file, root.pin);
       if ("reason" in document) {
         skip(document.reason);
         continue;

@@ -8,7 +8,8 @@ import { extensionFiles } from "./candidates.js";
 import { projectMcpFiles, readMcpFiles, userMcpFiles, type DiscoveredMcpServer, type McpConfigFile } from "./mcp-config.js";
 import { isMissing } from "./fs-missing.js";
 import { harnessxHome, trustFilePath } from "./home.js";
-import { loadExtensionModule } from "./load-extension-module.js";
+import { loadExtensionModule, pinnedModules } from "./load-extension-module.js";
+import type { ProjectPin } from "./project-pin.js";
 import { TrustStore } from "./trust-store.js";
 
 /** Where `discover()` and `planDiscovery()` look, and what they start from; every field has a default. */
@@ -81,13 +82,18 @@ const RESOURCE_KINDS: readonly ResourceKind[] = ["skill", "command", "prompt", "
  * is trusted and unchanged. A project whose `.harnessx` is the user folder itself loads once, as user.
  */
 export function planDiscovery(options: Omit<DiscoverOptions, "builtins"> = {}): DiscoveryPlan {
+  return decide(options).plan;
+}
+
+/** The plan, and the pin of a trusted project: what discovery reads from the project is read through it. */
+function decide(options: Omit<DiscoverOptions, "builtins">): { plan: DiscoveryPlan; pin?: ProjectPin } {
   const userDir = resolve(options.userDir ?? harnessxHome());
   const cwd = resolve(options.cwd ?? process.cwd());
   const load: ExtensionCandidate[] = extensionFiles(join(userDir, "extensions")).map((path) => ({ path, level: "user" }));
   const user: ResourceRoot = { dir: userDir, level: "user" };
   const userMcp = userMcpFiles(userDir);
   const projectHome = join(cwd, ".harnessx");
-  if (sameFolder(projectHome, userDir)) return { load, skipped: [], resourceRoots: [user], mcpFiles: userMcp };
+  if (sameFolder(projectHome, userDir)) return { plan: { load, skipped: [], resourceRoots: [user], mcpFiles: userMcp } };
   const project: ResourceRoot = { dir: projectHome, level: "project" };
   const projectFiles: Array<{ path: string; kind: SkippedExtension["kind"] }> = [
     ...extensionFiles(join(projectHome, "extensions")).map((path) => ({ path, kind: "extension" as const })),
@@ -96,31 +102,34 @@ export function planDiscovery(options: Omit<DiscoverOptions, "builtins"> = {}): 
   const projectMcp = projectMcpFiles(cwd);
   projectFiles.push(...projectMcp.map(({ path }) => ({ path, kind: "mcp" as const })));
   // Without project files there is nothing to decide, and no reason to read the trust file.
-  if (projectFiles.length === 0) return { load, skipped: [], resourceRoots: [user], mcpFiles: userMcp };
-  const status = (options.trustStore ?? new TrustStore(trustFilePath(userDir))).status(cwd);
+  if (projectFiles.length === 0) return { plan: { load, skipped: [], resourceRoots: [user], mcpFiles: userMcp } };
+  const { status, pin } = (options.trustStore ?? new TrustStore(trustFilePath(userDir))).inspect(cwd);
   if (status === "trusted") {
     const code = projectFiles.filter((f) => f.kind === "extension").map(({ path }) => ({ path, level: "project" as const }));
-    return { load: [...load, ...code], skipped: [], resourceRoots: [user, project], mcpFiles: [...userMcp, ...projectMcp] };
+    return { plan: { load: [...load, ...code], skipped: [], resourceRoots: [user, project], mcpFiles: [...userMcp, ...projectMcp] }, pin };
   }
   const reason = status === "changed" ? "changed since trusted" : "untrusted";
-  return { load, skipped: projectFiles.map(({ path, kind }) => ({ path, kind, level: "project", reason })), resourceRoots: [user], mcpFiles: userMcp };
+  return { plan: { load, skipped: projectFiles.map(({ path, kind }) => ({ path, kind, level: "project", reason })), resourceRoots: [user], mcpFiles: userMcp } };
 }
 
 /**
  * Finds and imports the extensions an agent should run: `builtins`, then the user's, then the
  * project's when it is trusted (see `planDiscovery`). Skipped project files are reported, never
- * imported. A file that fails to import rejects with `ExtensionLoadError`: a broken guard must
- * not silently vanish. Two extensions with one name reject with `ExtensionConflictError`.
+ * imported. A trusted project is read only through the pin its trust check took: code, skills,
+ * commands, templates, knowledge and MCP configuration changed after that check are refused. A
+ * file that fails to import rejects with `ExtensionLoadError`: a broken guard must not silently
+ * vanish. Two extensions with one name reject with `ExtensionConflictError`.
  */
 export async function discover(options: DiscoverOptions = {}): Promise<DiscoveryResult> {
-  const plan = planDiscovery(options);
+  const { plan, pin } = decide(options);
   const extensions: LoadedExtension[] = (options.builtins ?? []).map((entry) => ({ extension: toLoaded(entry).extension, level: "builtin" }));
+  const pinned = pin && plan.load.some((c) => c.level === "project") ? await pinnedModules(pin) : undefined;
   // One at a time, in order: extension modules may have import-time side effects.
-  for (const { path, level } of plan.load) extensions.push(await loadExtensionModule(path, level));
-  const declarative = loadDeclarativeResources(plan.resourceRoots);
+  for (const { path, level } of plan.load) extensions.push(await loadExtensionModule(path, level, level === "project" ? pinned : undefined));
+  const declarative = loadDeclarativeResources(plan.resourceRoots.map((root) => (root.level === "project" ? { ...root, pin } : root)));
   extensions.push(...declarative.extensions);
   refuseDuplicateNames(extensions);
-  const mcp = readMcpFiles(plan.mcpFiles);
+  const mcp = readMcpFiles(plan.mcpFiles, pin);
   return { extensions, skipped: [...plan.skipped], invalid: [...declarative.invalid, ...mcp.invalid], mcpServers: mcp.servers };
 }
 

@@ -3,18 +3,30 @@ import { basename, dirname, extname } from "node:path";
 import { ExtensionLoadError, toError } from "../errors.js";
 import { toLoaded, type LoadedExtension } from "../extensions/extension.js";
 import type { TrustLevel } from "../extensions/trust-level.js";
+import { PinnedModules } from "./pinned-modules.js";
+import type { ProjectPin } from "./project-pin.js";
 
+let library: Promise<typeof import("jiti")> | undefined;
 let loader: Promise<Jiti> | undefined;
 
+/** jiti (and the compiler it brings) is loaded on the first discovered file only, keeping it off the start-up of agents that never discover. */
+function jitiLibrary(): Promise<typeof import("jiti")> {
+  library ??= import("jiti");
+  return library;
+}
+
 /**
- * jiti (and the compiler it brings) is loaded on the first discovered file only, keeping it off
- * the start-up of agents that never discover. Module cache off: an edited file is read again;
- * file cache off: loading writes nothing to the user's disk; no default interop, so "has no
- * default export" is visible.
+ * The loader of user files. Module cache off: an edited file is read again; file cache off:
+ * loading writes nothing to the user's disk; no default interop, so "has no default export" is visible.
  */
 function jiti(): Promise<Jiti> {
-  loader ??= import("jiti").then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }));
+  loader ??= jitiLibrary().then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }));
   return loader;
+}
+
+/** The loader of a trusted project's files, which imports only the bytes `pin` vouches for. */
+export async function pinnedModules(pin: ProjectPin): Promise<PinnedModules> {
+  return new PinnedModules((await jitiLibrary()).createJiti, pin);
 }
 
 /**
@@ -22,12 +34,13 @@ function jiti(): Promise<Jiti> {
  * extension at `level` with the file as its source. Accepted: an Extension instance or
  * subclass, a definition `{ name, install?, contribute? }`, or a factory `(hx) => void` named
  * after the file (`<name>/index.ts` after its folder). A module without a default export
- * counts when it is itself shaped like a definition.
+ * counts when it is itself shaped like a definition. A trusted project's files are imported
+ * through `pinned`, from the bytes trust compared.
  */
-export async function loadExtensionModule(file: string, level: TrustLevel): Promise<LoadedExtension> {
+export async function loadExtensionModule(file: string, level: TrustLevel, pinned?: PinnedModules): Promise<LoadedExtension> {
   let module: unknown;
   try {
-    module = await (await jiti()).import(file);
+    module = await (pinned ? pinned.import(file) : (await jiti()).import(file));
   } catch (err) {
     throw new ExtensionLoadError(file, describe(err), { cause: err });
   }

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { InvalidResource } from "../declarative/resource-files.js";
+import type { ProjectPin } from "./project-pin.js";
 
 /** A file naming MCP servers: its path and the trust level it loads at. */
 export interface McpConfigFile {
@@ -39,21 +40,31 @@ export function projectMcpFiles(cwd: string): McpConfigFile[] {
 /**
  * The servers the files name (`{ "mcpServers": { name: entry } }`), in order: a name already
  * taken by an earlier file (the user's come first) is left out, so a project cannot replace the
- * user's server. A file that is not such JSON is listed in `invalid` with its reason.
+ * user's server. A file that is not such JSON is listed in `invalid` with its reason. A
+ * project's files are read through `pin`: one changed since the trust check is refused.
  */
-export function readMcpFiles(files: readonly McpConfigFile[]): { servers: Record<string, DiscoveredMcpServer>; invalid: InvalidResource[] } {
+export function readMcpFiles(files: readonly McpConfigFile[], pin?: ProjectPin): { servers: Record<string, DiscoveredMcpServer>; invalid: InvalidResource[] } {
   const servers: Record<string, DiscoveredMcpServer> = {};
   const invalid: InvalidResource[] = [];
   for (const file of files) {
     const skip = (reason: string) => invalid.push({ kind: "mcp", path: file.path, level: file.level, reason });
-    let value: unknown;
+    const through = file.level === "project" ? pin : undefined;
+    let text: string;
     try {
-      const size = statSync(file.path).size;
+      const pinned = through?.entry(file.path);
+      const size = through ? (pinned?.kind === "file" ? pinned.size : 0) : statSync(file.path).size;
       if (size > MAX_CONFIG_BYTES) {
         skip(`it is ${size} bytes; an MCP configuration may hold at most ${MAX_CONFIG_BYTES}`);
         continue;
       }
-      value = JSON.parse(readFileSync(file.path, "utf8"));
+      text = through ? through.read(file.path).toString("utf8") : readFileSync(file.path, "utf8");
+    } catch (err) {
+      skip((err as Error).message);
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
     } catch (err) {
       skip(`it is not valid JSON (${(err as Error).message})`);
       continue;

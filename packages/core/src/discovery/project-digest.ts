@@ -1,44 +1,54 @@
 import { createHash } from "node:crypto";
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent } from "node:fs";
-import { join } from "node:path";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent } from "node:fs";
+import { join, resolve } from "node:path";
 import { ProjectDigestError } from "../errors.js";
-import { isMissing } from "./fs-missing.js";
+import { isMissing, realpathIfExists } from "./fs-missing.js";
+import { ProjectPin, TRUSTED_FILE_ENTRIES, TRUSTED_FILES, TRUSTED_SURFACES, type PinnedEntry } from "./project-pin.js";
 
-/**
- * The folders of a project's `.harnessx/` whose files can change what the agent loads. Trust is
- * pinned to their content only: the rest of `.harnessx/` (the flight recorder's runs and
- * artifacts) changes on every run and must not untrust the project.
- */
-export const TRUSTED_SURFACES: readonly string[] = Object.freeze(["extensions", "skills", "commands", "prompts", "knowledge"]);
-
-/** Files of the project outside those folders that start code too: its MCP server configurations. */
-export const TRUSTED_FILES: readonly string[] = Object.freeze([".mcp.json", ".harnessx/mcp.json"]);
+export { TRUSTED_FILES, TRUSTED_SURFACES };
 
 /** Past this many files the digest refuses: a runaway folder should fail loudly, not stall every agent start. */
 const MAX_ENTRIES = 10_000;
 const CHUNK_BYTES = 64 * 1024;
+/** Never blocks on a FIFO swapped in after the listing; `O_NOFOLLOW` is added for entries listed as files. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
  * A sha256 (hex) over the relative paths and contents of every file under the project's trusted
- * surfaces and of its `TRUSTED_FILES`, sorted by path. Directory symlinks are recorded by their target, never followed
- * (discovery does not load through them either); a file symlink counts its target and content.
- * An absent surface adds nothing; files added to it later change the digest.
+ * surfaces and of its `TRUSTED_FILES`, sorted by path. Symlinks (a surface folder itself
+ * included) are recorded by their target, never walked into: nothing is loaded through them. An
+ * absent surface adds nothing; files added to it later change the digest.
  */
 export function projectDigest(projectDir: string): string {
+  return pinProject(projectDir).digest;
+}
+
+/**
+ * Digests the project as `projectDigest` does and keeps what it compared, file by file: the
+ * `ProjectPin` through which everything later read from the project is checked.
+ */
+export function pinProject(projectDir: string): ProjectPin {
   const root = join(projectDir, ".harnessx");
   const paths: string[] = [];
-  for (const surface of TRUSTED_SURFACES) collect(root, surface, paths);
-  // Named relative to `.harnessx` like the rest, so `.mcp.json` is `../.mcp.json`.
-  for (const file of TRUSTED_FILES) {
-    const relativeToRoot = file.startsWith(".harnessx/") ? file.slice(".harnessx/".length) : `../${file}`;
-    if (lstatSync(join(root, relativeToRoot), { throwIfNoEntry: false })) paths.push(relativeToRoot);
-  }
+  for (const surface of TRUSTED_SURFACES) collectSurface(root, surface, paths);
+  for (const file of TRUSTED_FILE_ENTRIES) if (lstatSync(join(root, file), { throwIfNoEntry: false })) paths.push(file);
   // Code-unit order, not locale order: the digest must not depend on the machine's language.
   paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const digest = createHash("sha256").update("harnessx.project-digest.v1\n");
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  for (const path of paths) digest.update(`${JSON.stringify(describeEntry(root, path, buffer))}\n`);
-  return digest.digest("hex");
+  const entries = new Map<string, PinnedEntry>();
+  for (const path of paths) {
+    const { line, entry } = describeEntry(root, path, buffer);
+    digest.update(`${JSON.stringify(line)}\n`);
+    entries.set(path, entry);
+  }
+  return new ProjectPin(projectDir, realpathIfExists(resolve(projectDir)), digest.digest("hex"), entries);
+}
+
+/** A surface folder that is itself a symlink is one entry, like any other symlink. */
+function collectSurface(root: string, surface: string, out: string[]): void {
+  if (lstatSync(join(root, surface), { throwIfNoEntry: false })?.isSymbolicLink()) out.push(surface);
+  else collect(root, surface, out);
 }
 
 function collect(root: string, relative: string, out: string[]): void {
@@ -60,27 +70,40 @@ function collect(root: string, relative: string, out: string[]): void {
   }
 }
 
-/** One entry as the digest sees it; JSON framing keeps paths, targets and hashes unambiguous. */
-function describeEntry(root: string, relative: string, buffer: Buffer): [kind: string, path: string, target: string, content: string] {
+type Line = [kind: string, path: string, target: string, content: string];
+
+/** One entry as the digest sees it (JSON framing keeps paths, targets and hashes unambiguous), and as the pin keeps it. */
+function describeEntry(root: string, relative: string, buffer: Buffer): { line: Line; entry: PinnedEntry } {
   const file = join(root, relative);
   try {
-    if (!lstatSync(file).isSymbolicLink()) return ["file", relative, "", hashFile(file, buffer)];
+    if (!lstatSync(file).isSymbolicLink()) {
+      const { sha256, size } = hashFile(file, buffer, OPEN_FLAGS | (constants.O_NOFOLLOW ?? 0));
+      return { line: ["file", relative, "", sha256], entry: { kind: "file", size, sha256 } };
+    }
     const target = readlinkSync(file);
+    // A link's target content still counts, so the digest of a project trusted before links were refused is unchanged.
     const stat = statSync(file, { throwIfNoEntry: false });
-    return ["link", relative, target, stat?.isFile() ? hashFile(file, buffer) : stat?.isDirectory() ? "directory" : "none"];
+    const content = stat?.isFile() ? hashFile(file, buffer, OPEN_FLAGS).sha256 : stat?.isDirectory() ? "directory" : "none";
+    return { line: ["link", relative, target, content], entry: { kind: "link", target } };
   } catch (err) {
+    if (err instanceof ProjectDigestError) throw err;
     throw new ProjectDigestError(root, `cannot read ${relative}: ${(err as Error).message}`, { cause: err });
   }
 }
 
 /** Chunked, so a large file never sits in memory whole. */
-function hashFile(file: string, buffer: Buffer): string {
+function hashFile(file: string, buffer: Buffer, flags: number): { sha256: string; size: number } {
   const hash = createHash("sha256");
-  const fd = openSync(file, "r");
+  const fd = openSync(file, flags);
+  let size = 0;
   try {
-    for (let n = readSync(fd, buffer, 0, buffer.length, null); n > 0; n = readSync(fd, buffer, 0, buffer.length, null)) hash.update(buffer.subarray(0, n));
+    if (!fstatSync(fd).isFile()) throw new Error("it is not a regular file");
+    for (let n = readSync(fd, buffer, 0, buffer.length, null); n > 0; n = readSync(fd, buffer, 0, buffer.length, null)) {
+      hash.update(buffer.subarray(0, n));
+      size += n;
+    }
   } finally {
     closeSync(fd);
   }
-  return hash.digest("hex");
+  return { sha256: hash.digest("hex"), size };
 }

@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { TrustStoreError } from "../errors.js";
-import { isMissing } from "./fs-missing.js";
-import { projectDigest } from "./project-digest.js";
+import { isMissing, realpathIfExists } from "./fs-missing.js";
+import { pinProject, projectDigest } from "./project-digest.js";
+import type { ProjectPin } from "./project-pin.js";
 
 /** A project the user trusts, pinned to the digest of its trusted surfaces when it was trusted. */
 export interface TrustRecord {
@@ -13,6 +14,14 @@ export interface TrustRecord {
   readonly digest: string;
   /** ISO 8601 time of trust. */
   readonly trustedAt: string;
+}
+
+/** What `TrustStore.inspect` found: the status, and the pin it compared when the project has a trust record. */
+export interface TrustInspection {
+  /** As `status()` answers. */
+  readonly status: TrustStatus;
+  /** The project's files as digested for this answer; absent when the project has no trust record. */
+  readonly pin?: ProjectPin;
 }
 
 /** `changed`: trusted once, but a file under the trusted surfaces was edited, added or removed since. */
@@ -68,10 +77,19 @@ export class TrustStore {
 
   /** Whether `dir` is trusted, never trusted (or revoked), or changed since it was trusted; reads the file and digests the project. */
   status(dir: string): TrustStatus {
+    return this.inspect(dir).status;
+  }
+
+  /**
+   * `status(dir)`, with the pin of what was compared: read the project through it, so a file
+   * changed after this check is refused rather than served. No pin when `dir` was never trusted.
+   */
+  inspect(dir: string): TrustInspection {
     const key = canonical(dir);
     const { projects } = this.read();
-    if (!Object.hasOwn(projects, key)) return "untrusted";
-    return projectDigest(key) === projects[key].digest ? "trusted" : "changed";
+    if (!Object.hasOwn(projects, key)) return { status: "untrusted" };
+    const pin = pinProject(dir);
+    return { status: pin.digest === projects[key].digest ? "trusted" : "changed", pin };
   }
 
   /** Every trusted project, by folder. */
@@ -113,12 +131,7 @@ export class TrustStore {
 
 /** The realpath of a folder that exists; the resolved path of one that is gone, so it can still be revoked. */
 function canonical(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch (err) {
-    if (isMissing(err)) return resolve(dir);
-    throw err;
-  }
+  return realpathIfExists(resolve(dir));
 }
 
 function validate(file: string, data: unknown): TrustFile {

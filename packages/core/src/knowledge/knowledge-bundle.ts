@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { isMissing } from "../discovery/fs-missing.js";
+import type { ProjectPin } from "../discovery/project-pin.js";
+import { readBundleFiles, type KnowledgeFile } from "./knowledge-files.js";
+
+export { KNOWLEDGE_LIMITS } from "./knowledge-files.js";
 
 /** A folder of Markdown and text files an agent may search and read (`knowledge/<name>/`). */
 export interface KnowledgeSource {
@@ -10,14 +11,8 @@ export interface KnowledgeSource {
   readonly dir: string;
   /** Where the bundle came from: `builtin` when passed in code, else the trust level of the folder it was found in. */
   readonly level: "builtin" | "user" | "project";
-}
-
-/** One file of a bundle: its path inside the bundle (`/`-separated) and its text. */
-interface KnowledgeFile {
-  path: string;
-  text: string;
-  /** The text lowercased once, for every search. */
-  lower: string;
+  /** A trusted project's pin (`discover()` sets it for the project's bundles): the files are read through it. */
+  readonly pin?: ProjectPin;
 }
 
 /** One search hit: a file, the first matching line and how many of the query's words it holds. */
@@ -32,21 +27,11 @@ export interface KnowledgeHit {
   score: number;
 }
 
-/** What a bundle reads at most: a folder must not turn into a memory or time sink. */
-export const KNOWLEDGE_LIMITS = {
-  /** Files read per bundle; later ones (in name order) are skipped. */
-  maxFiles: 2_000,
-  /** Size of one file, in bytes; a larger file is skipped. */
-  maxFileBytes: 1024 * 1024,
-  /** Size of all files read from a bundle together, in bytes; a file that would pass it is skipped. */
-  maxTotalBytes: 32 * 1024 * 1024,
-} as const;
-
-const TEXT_FILE = /\.(md|markdown|txt|text|rst)$/i;
-
 /**
  * A knowledge bundle's files, read on first use (Markdown and text only, dotfiles skipped,
- * symlinks not followed, at most `KNOWLEDGE_LIMITS`), searched by words and read by path.
+ * symlinks not followed, at most `KNOWLEDGE_LIMITS`), searched by words and read by path. A
+ * trusted project's bundle is read through its pin, and throws a `TrustedFileError` when it
+ * changed since the trust check; what a first use read is served from then on.
  */
 export class KnowledgeBundle {
   private files: KnowledgeFile[] | undefined;
@@ -57,33 +42,8 @@ export class KnowledgeBundle {
   ) {}
 
   private load(): KnowledgeFile[] {
-    if (this.files) return this.files;
-    const files: KnowledgeFile[] = [];
-    let total = 0;
-    const root = realpathSync(this.source.dir);
-    const walk = (dir: string) => {
-      let names: string[];
-      try {
-        names = readdirSync(dir).sort();
-      } catch (err) {
-        if (isMissing(err)) return;
-        throw err;
-      }
-      for (const name of names) {
-        if (name.startsWith(".") || files.length >= KNOWLEDGE_LIMITS.maxFiles) continue;
-        const path = join(dir, name);
-        const stat = lstatSync(path);
-        if (stat.isDirectory()) walk(path);
-        else if (stat.isFile() && TEXT_FILE.test(name) && stat.size <= KNOWLEDGE_LIMITS.maxFileBytes && total + stat.size <= KNOWLEDGE_LIMITS.maxTotalBytes) {
-          total += stat.size;
-          const text = readFileSync(path, "utf8");
-          files.push({ path: relative(root, path).split(sep).join("/"), text, lower: text.toLowerCase() });
-        }
-      }
-    };
-    walk(root);
-    this.files = files;
-    return files;
+    this.files ??= readBundleFiles(this.source.dir, this.source.pin);
+    return this.files;
   }
 
   /**

@@ -1,4 +1,7 @@
+import { TrustedFileError } from "../errors.js";
+import type { ExtensionContext } from "../extensions/extension-context.js";
 import { defineExtension, type Extension } from "../extensions/extension.js";
+import type { KnowledgeAccessedData } from "../hooks/tool-payloads.js";
 import { HookEvent } from "../hooks/events.js";
 import { tool } from "../tools/tool.js";
 import { KnowledgeBundle, type KnowledgeSource } from "./knowledge-bundle.js";
@@ -12,7 +15,8 @@ const MAX_HITS = 8;
  * ({ bundle, path }) over folders of Markdown and text. Answers are framed as file content, never
  * as instructions; every access is a `KNOWLEDGE_ACCESSED` event (`tool`, `bundle`, `found`, and
  * `query` + `hits` or `path` + `bodyChars`). `discover()` makes it from `knowledge/<bundle>/`
- * folders (a project's only when trusted); code may build it from any folders.
+ * folders (a project's only when trusted, read through its pin); code may build it from any
+ * folders. A project bundle changed since the trust check is refused, never served.
  */
 export function knowledgeExtension(sources: readonly KnowledgeSource[]): Extension {
   const bundles = new Map(sources.map((s) => [s.name, new KnowledgeBundle(s)]));
@@ -31,10 +35,11 @@ export function knowledgeExtension(sources: readonly KnowledgeSource[]): Extensi
           replayPolicy: "safe",
           async execute({ query, bundle }) {
             const searched = bundle === undefined ? [...bundles.values()] : [bundles.get(String(bundle))!];
-            const results = searched.flatMap((b) => b.search(String(query), MAX_HITS).hits.map((hit) => ({ bundle: b.source.name, ...hit })));
+            const access = { tool: "search_knowledge", bundle: bundle === undefined ? names.join(",") : String(bundle), query: String(query) };
+            const results = await refusing(ctx, access, () => searched.flatMap((b) => b.search(String(query), MAX_HITS).hits.map((hit) => ({ bundle: b.source.name, ...hit }))));
             results.sort((a, b) => b.score - a.score);
             const hits = results.slice(0, MAX_HITS);
-            await ctx.emitEvent(HookEvent.KNOWLEDGE_ACCESSED, { tool: "search_knowledge", bundle: bundle === undefined ? names.join(",") : String(bundle), found: hits.length > 0, query: String(query), hits: hits.length });
+            await ctx.emitEvent(HookEvent.KNOWLEDGE_ACCESSED, { ...access, found: hits.length > 0, hits: hits.length });
             if (hits.length === 0) return `No file in ${bundle ?? names.join(", ")} mentions "${String(query)}".`;
             return hits.map((h) => `${h.bundle}:${h.path}:${h.line}: ${h.snippet}`).join("\n");
           },
@@ -50,7 +55,7 @@ export function knowledgeExtension(sources: readonly KnowledgeSource[]): Extensi
           replayPolicy: "safe",
           async execute({ bundle, path }) {
             const source = bundles.get(String(bundle))!;
-            const text = source.read(String(path));
+            const text = await refusing(ctx, { tool: "read_knowledge", bundle: String(bundle), path: String(path) }, () => source.read(String(path)));
             await ctx.emitEvent(HookEvent.KNOWLEDGE_ACCESSED, { tool: "read_knowledge", bundle: String(bundle), found: text !== undefined, path: String(path), bodyChars: text?.length ?? 0 });
             if (text === undefined) throw new Error(`${String(bundle)} has no file ${JSON.stringify(path)}; its files: ${source.paths().slice(0, 50).join(", ")}`);
             const shown = text.length > MAX_READ_CHARS ? `${text.slice(0, MAX_READ_CHARS)}\n[cut: ${text.length - MAX_READ_CHARS} more characters]` : text;
@@ -60,4 +65,20 @@ export function knowledgeExtension(sources: readonly KnowledgeSource[]): Extensi
       );
     },
   });
+}
+
+/**
+ * Runs a bundle operation; a bundle that changed since its project was trusted is refused: the
+ * failure is reported (an `ERROR` event), the access recorded as not found, and the model gets
+ * the reason as a tool error.
+ */
+async function refusing<T>(ctx: ExtensionContext, access: Omit<KnowledgeAccessedData, "found">, operation: () => T): Promise<T> {
+  try {
+    return operation();
+  } catch (err) {
+    if (!(err instanceof TrustedFileError)) throw err;
+    await ctx.reportError(err);
+    await ctx.emitEvent(HookEvent.KNOWLEDGE_ACCESSED, { ...access, found: false, ...(access.tool === "search_knowledge" ? { hits: 0 } : { bodyChars: 0 }) });
+    throw err;
+  }
 }
