@@ -5,9 +5,9 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { Agent, ScriptedProvider } from "@harnessx/core";
-import { BundleContentError, BundleSignatureError, BundleSignerError, FlightRecorderExtension, SigningKey, openBundle, type BundleManifest } from "../index.js";
+import { BundleContentError, BundleSignatureError, BundleSignerError, SigningKey, openBundle, type BundleManifest } from "../index.js";
 import { manifestOf, membersOf, reseal, tarOf, withMember, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
+import { recordParentWithChild } from "../test-support/linked-run.js";
 import { tempDir } from "../../../test/support/system.js";
 
 let dir: string;
@@ -21,16 +21,7 @@ const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).d
 
 before(async () => {
   ({ dir, cleanup } = tempDir());
-  const child = new Agent({ name: "child", provider: new ScriptedProvider([{ text: "child answer" }]), extensions: [new FlightRecorderExtension({ dir })] });
-  const recorder = new FlightRecorderExtension({ dir });
-  const parent = new Agent({
-    name: "parent",
-    provider: new ScriptedProvider([{ toolCalls: [{ name: "ask_child", input: { input: "help" } }] }, { text: "done" }]),
-    tools: [child.asTool({ name: "ask_child", description: "asks the child." })],
-    extensions: [recorder],
-  });
-  const { runId } = await parent.run("wire 100 to alice");
-  await Promise.all([parent.close(), child.close()]);
+  const { parentRunId: runId, recorder } = await recordParentWithChild(dir, "wire 100 to alice");
   const exported = await recorder.exportIncident({ runId, reason: "ticket-7", out: join(dir, "signed.tar"), signingKey: owner });
   assert.equal(exported.signedBy, owner.fingerprint);
   signed = await membersOf(exported.path);

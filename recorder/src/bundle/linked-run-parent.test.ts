@@ -5,9 +5,9 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, ScriptedProvider } from "@harnessx/core";
-import { BundleContentError, FlightRecorderExtension, openBundle, type RunManifest } from "../index.js";
+import { BundleContentError, openBundle, type RunManifest } from "../index.js";
 import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
+import { recordParentWithChild } from "../test-support/linked-run.js";
 import { tempDir } from "../../../test/support/system.js";
 
 let dir: string;
@@ -17,16 +17,9 @@ let good: TarMember[];
 
 before(async () => {
   ({ dir, cleanup } = tempDir());
-  const child = new Agent({ name: "child", provider: new ScriptedProvider([{ text: "child answer" }]), extensions: [new FlightRecorderExtension({ dir })] });
-  const recorder = new FlightRecorderExtension({ dir });
-  const parent = new Agent({
-    name: "parent",
-    provider: new ScriptedProvider([{ toolCalls: [{ name: "ask_child", input: { input: "help" } }] }, { text: "done" }]),
-    tools: [child.asTool({ name: "ask_child", description: "asks the child." })],
-    extensions: [recorder],
-  });
-  parentRunId = (await parent.run("go")).runId;
-  await Promise.all([parent.close(), child.close()]);
+  const recorded = await recordParentWithChild(dir);
+  parentRunId = recorded.parentRunId;
+  const { recorder } = recorded;
   good = await membersOf((await recorder.exportIncident({ runId: parentRunId, reason: "linked", out: join(dir, "good.tar") })).path);
 });
 after(() => cleanup());
