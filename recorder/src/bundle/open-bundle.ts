@@ -6,7 +6,7 @@ import { BundleChecksumError, BundleContentError, BundleFormatError } from "./er
 import { DEFAULT_BUNDLE_LIMITS, MemberInflater, type BundleLimits } from "./inflate.js";
 import { MEMBER, type BundleManifest } from "./manifest.js";
 import { readMembers } from "./tar-members.js";
-import { eventLines, lineRanges, skipsPayload, withoutPayload, type SkipPayloads } from "../store/event-lines.js";
+import { eventLineRanges, eventLines, skipsPayload, withoutPayload, type SkipPayloads } from "../store/event-lines.js";
 
 /** A bundle read back and verified. */
 export interface OpenedBundle {
@@ -116,7 +116,7 @@ async function openBundleData(path: string, options: OpenBundleOptions, data: Bu
     },
     *lines() {
       if (content) {
-        for (const [start, end] of lineRanges(content)) yield content.toString("utf8", start, end);
+        for (const [start, end] of eventLineRanges(content)) yield content.toString("utf8", start, end);
         return;
       }
       for (const event of events) yield JSON.stringify(event);
