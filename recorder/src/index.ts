@@ -35,9 +35,11 @@ export { openSegmentTables } from "./store/segment-tables.js";
 export type { RecordingTables } from "./store/recording-tables.js";
 export { lockToReading } from "./store/read-only.js";
 export { SqlLimitError, sqlLimitErrorOf, type SqlLimit } from "./store/sql-limit-error.js";
+export { ReadMemoryError, readMemoryLimit, DEFAULT_READ_MEMORY_BYTES, READ_MEMORY_ENV } from "./format/read-memory.js";
 export {
   MAX_EVENT_LINE_BYTES,
   MAX_INLINE_PAYLOAD_BYTES,
+  MAX_EVENT_LINE_VALUES,
   MAX_ATTRIBUTE_CHARS,
   MAX_ATTRIBUTES_JSON_CHARS,
   MAX_RUN_MANIFEST_BYTES,

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { cliWorkspace, recordSupportRun, runTrace, type CliRun } from "@harnessx/cli/test-support";
-import { membersOf, rewriteRunsFile, withHugeEventLine, withHugeManifest, writeRunWithHugeLine, writeTar, type TarMember } from "@harnessx/recorder/test-support";
+import { membersOf, rewriteRunsFile, withDenseEventLines, withHugeEventLine, withHugeManifest, writeRunWithHugeLine, writeTar, type TarMember } from "@harnessx/recorder/test-support";
 
 const cli = cliWorkspace("hx-read-limits-");
 const MB = 1024 * 1024;
@@ -55,6 +55,17 @@ describe("bundles", () => {
     await writeTar(file, await withHugeEventLine(good, 250_000_000));
     t.diagnostic(`bundle: ${(readFileSync(file).length / 1024).toFixed(0)} KB`);
     for (const [name, args] of READERS) await refused(t, name, args(file), /member "events\.ndjson\.zst" is not valid: line 1 is 250,00\d,\d{3} bytes, longer than the 16,777,216 a reader takes/, MEMBER_CEILING);
+  });
+
+  test("every event line 8 MiB of empty objects (a small file; JSON.parse makes each a quarter of a gigabyte): refused undecoded", async (t) => {
+    const file = join(cli.work, "dense.tar");
+    await writeTar(file, await withDenseEventLines(good, 8 * MB));
+    t.diagnostic(`bundle: ${(readFileSync(file).length / 1024).toFixed(0)} KB`);
+    for (const [name, args] of READERS) await refused(t, name, args(file), /member "events\.ndjson\.zst" is not valid: line 1 \(8,\d{3},\d{3} bytes\) holds more than the 2,097,152 JSON values/, MEMBER_CEILING);
+  });
+
+  test("a run whose events take more memory than HARNESSX_READ_MEMORY: exit 4 naming it (here set to 1 MB)", async (t) => {
+    await refused(t, "replay", ["replay", join(cli.work, "good.tar")], /more than the 1 MiB a reader holds \(HARNESSX_READ_MEMORY=4GB raises it\)/, SMALL_CEILING, { HARNESSX_READ_MEMORY: "1MiB" });
   });
 
   test("a 210 MB manifest: refused from its tar header, unread, by every reader", async (t) => {

@@ -1,7 +1,7 @@
 import { ArtifactCorruptError, ArtifactNotFoundError, ZstdError } from "@harnessx/artifacts";
 import { RefusedFileError } from "@harnessx/core";
 import {
-  BundleError, BundleTruncatedError, DatasetError, EventLineTooLongError, RecordingSourceError, RunInvalidError, RunNotFoundError, RunReducedError, RunStillActiveError, SegmentCorruptError, SqlLimitError, sqlLimitErrorOf,
+  BundleError, BundleTruncatedError, DatasetError, EventLineTooLongError, ReadMemoryError, RecordingSourceError, RunInvalidError, RunNotFoundError, RunReducedError, RunStillActiveError, SegmentCorruptError, SqlLimitError, sqlLimitErrorOf,
 } from "@harnessx/recorder";
 import { CliError, ExitCode } from "../errors.js";
 
@@ -22,8 +22,8 @@ export function classifyError(err: unknown): CliError {
   }
   if (err instanceof DatasetError) return new CliError(err.notFound ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
   if (err instanceof RunStillActiveError) return new CliError(ExitCode.FAILURE, err.code, error.message, { cause: err });
-  // Inputs a reader refuses by its limits: a FIFO, a file or line too large, DuckDB at its memory limit.
-  if (err instanceof RefusedFileError || err instanceof EventLineTooLongError || err instanceof SqlLimitError) return new CliError(ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
+  // Inputs a reader refuses by its limits: a FIFO, a file or line too large, DuckDB or the heap at their memory limit.
+  if (err instanceof RefusedFileError || err instanceof EventLineTooLongError || err instanceof SqlLimitError || err instanceof ReadMemoryError) return new CliError(ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
   const limit = sqlLimitErrorOf(err);
   if (limit) return new CliError(ExitCode.INVALID_INPUT, limit.code, limit.message, { cause: err });
   if (err instanceof RangeError && /Invalid string length|Cannot create a string longer/.test(error.message)) {

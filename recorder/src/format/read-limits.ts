@@ -1,4 +1,5 @@
 import { HarnessError } from "@harnessx/core";
+import { jsonValues } from "./json-values.js";
 
 // What a reader of recordings takes at most, in one place. A store may come from a cloned
 // repository and a bundle from anyone: every size in them is a claim. Each limit sits above
@@ -14,8 +15,19 @@ const MiB = 1024 * 1024;
  */
 export const MAX_EVENT_LINE_BYTES = 16 * MiB;
 
-/** The largest `inlinePayloadBytes` the recorder accepts: a payload this size and its attributes fit one line with room to spare. */
-export const MAX_INLINE_PAYLOAD_BYTES = 8 * MiB;
+/** The largest `inlinePayloadBytes` the recorder accepts: with its attributes (at most 1 MiB of JSON) a line holds at most 2 MiB. */
+export const MAX_INLINE_PAYLOAD_BYTES = MiB;
+
+/**
+ * The most JSON values (strings, objects, arrays, elements) a line over 1 MiB may hold, counted
+ * before it is decoded (`jsonValues`): JSON.parse makes dense text (numbers, empty objects) 15 to
+ * 35 times its size, so a 16 MiB line of `{},` would take half a gigabyte. The recorder's lines
+ * (at most 2 MiB) hold about half this at the very most.
+ */
+export const MAX_EVENT_LINE_VALUES = 2 * MiB;
+
+/** Lines shorter than this are not counted: they cannot hold `MAX_EVENT_LINE_VALUES` values. */
+const COUNTED_LINE_BYTES = MiB;
 
 /**
  * The longest text the recorder keeps in an event's attributes (an error message, a text a
@@ -55,10 +67,24 @@ export class EventLineTooLongError extends HarnessError {
     readonly line: number,
     /** Its length in bytes. */
     readonly bytes: number,
+    /** For a line refused for its values: more than `MAX_EVENT_LINE_VALUES` were counted. */
+    readonly values?: number,
   ) {
     const n = (value: number) => value.toLocaleString("en-US");
-    super("event_line_too_long", `line ${line} is ${n(bytes)} bytes, longer than the ${n(MAX_EVENT_LINE_BYTES)} a reader takes (the recorder never writes a longer one): refused unread`);
+    super(
+      "event_line_too_long",
+      values === undefined
+        ? `line ${line} is ${n(bytes)} bytes, longer than the ${n(MAX_EVENT_LINE_BYTES)} a reader takes (the recorder never writes a longer one): refused unread`
+        : `line ${line} (${n(bytes)} bytes) holds more than the ${n(MAX_EVENT_LINE_VALUES)} JSON values a reader decodes in one line (the recorder never writes so many): refused undecoded`,
+    );
   }
+}
+
+/** Refuses (`EventLineTooLongError`) the event line at `bytes[start, end)` when it is too long, or too dense to decode within bounded memory. */
+export function checkEventLine(bytes: Uint8Array, start: number, end: number, line: number): void {
+  const length = end - start;
+  if (length > MAX_EVENT_LINE_BYTES) throw new EventLineTooLongError(line, length);
+  if (length > COUNTED_LINE_BYTES && jsonValues(bytes, start, end, MAX_EVENT_LINE_VALUES) > MAX_EVENT_LINE_VALUES) throw new EventLineTooLongError(line, length, MAX_EVENT_LINE_VALUES);
 }
 
 /** The memory DuckDB may use for a reader's tables and SQL unless `HARNESSX_SQL_MEMORY` says otherwise: past it, DuckDB spills to a temporary folder, then fails. */

@@ -32,7 +32,7 @@ describe("attributes past their bound", () => {
 
 describe("the recorder's lines", () => {
   test("inlinePayloadBytes past MAX_INLINE_PAYLOAD_BYTES is refused at construction", () => {
-    assert.throws(() => new FlightRecorderExtension({ dir, inlinePayloadBytes: MAX_INLINE_PAYLOAD_BYTES + 1 }), /inlinePayloadBytes must be at most 8388608/);
+    assert.throws(() => new FlightRecorderExtension({ dir, inlinePayloadBytes: MAX_INLINE_PAYLOAD_BYTES + 1 }), /inlinePayloadBytes must be at most 1048576/);
     assert.equal(new FlightRecorderExtension({ dir, inlinePayloadBytes: MAX_INLINE_PAYLOAD_BYTES }).options.inlinePayloadBytes, MAX_INLINE_PAYLOAD_BYTES);
   });
 

@@ -33,7 +33,7 @@ export interface FlightRecorderOptions {
   segmentMaxBytes?: number;
   /** ...or when it has been open this long (ms). Default 60,000. */
   segmentMaxAgeMs?: number;
-  /** Payloads whose JSON is larger go to the artifact store and are referenced. Default 64 KiB, at most `MAX_INLINE_PAYLOAD_BYTES` (8 MiB: every line stays readable). */
+  /** Payloads whose JSON is larger go to the artifact store and are referenced. Default 64 KiB, at most `MAX_INLINE_PAYLOAD_BYTES` (1 MiB: every line stays readable). */
   inlinePayloadBytes?: number;
   /** Events waiting in memory; more are dropped and counted. Default 100,000. */
   queueCapacity?: number;
