@@ -39,8 +39,11 @@ export const invalidInput = (message: string, cause?: unknown): CliError =>
   new CliError(ExitCode.INVALID_INPUT, "invalid_input", message, { cause });
 export const failure = (message: string, cause?: unknown): CliError => new CliError(ExitCode.FAILURE, "failure", message, { cause });
 
-/** The first line of an error's message: the CLI never prints a stack trace for expected failures. */
+/** The longest error line the CLI prints: a message may quote hostile data (a whole event line). */
+const MAX_ERROR_CHARS = 1000;
+
+/** The first line of an error's message, cut to 1,000 characters: the CLI never prints a stack trace for expected failures. */
 export function oneLine(message: string): string {
-  const line = message.split(/\r?\n/).find((l) => l.trim() !== "") ?? message;
-  return line.trim();
+  const line = (message.split(/\r?\n/).find((l) => l.trim() !== "") ?? message).trim();
+  return line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS)}... (${line.length - MAX_ERROR_CHARS} more characters)` : line;
 }

@@ -40,6 +40,24 @@ export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database
 export { openSegmentTables } from "./store/segment-tables.js";
 export type { RecordingTables } from "./store/recording-tables.js";
 export { lockToReading } from "./store/read-only.js";
+export { SqlLimitError, sqlLimitErrorOf, type SqlLimit } from "./store/sql-limit-error.js";
+export { ReadMemoryError, readMemoryLimit, DEFAULT_READ_MEMORY_BYTES, READ_MEMORY_ENV } from "./format/read-memory.js";
+export {
+  MAX_EVENT_LINE_BYTES,
+  MAX_INLINE_PAYLOAD_BYTES,
+  MAX_EVENT_LINE_VALUES,
+  MAX_ATTRIBUTE_CHARS,
+  MAX_ATTRIBUTES_JSON_CHARS,
+  MAX_RUN_MANIFEST_BYTES,
+  MAX_BUNDLE_MANIFEST_BYTES,
+  MAX_SUMS_BYTES,
+  MAX_METADATA_FILE_BYTES,
+  DEFAULT_SQL_MEMORY,
+  MAX_SQL_SPILL,
+  SQL_MEMORY_ENV,
+  sqlMemoryLimit,
+  EventLineTooLongError,
+} from "./format/read-limits.js";
 export { spanRows, type SpanRow } from "./store/span-rows.js";
 export { traceEventsOf, TraceEventReader, type RecordedTraceEvents, type TraceEventsOptions } from "./format/trace-events.js";
 export { ReplayProvider, type ReplayDivergence, type ReplayProviderOptions } from "./replay/replay-provider.js";

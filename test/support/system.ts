@@ -13,3 +13,9 @@ export function tempDir(prefix = "hx-recorder-"): { dir: string; cleanup: () => 
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** Makes a FIFO (named pipe) at `path` with the `mkfifo` command: a file whose reading blocks until a writer comes, which never will. */
+export function makeFifo(path: string): void {
+  const made = spawnSync("mkfifo", [path]);
+  if (made.status !== 0) throw new Error(`mkfifo ${path} failed: ${String(made.stderr)}`);
+}

@@ -2,7 +2,9 @@ import type { CommandContext } from "../context.js";
 import type { Colors } from "../output/colors.js";
 import { formatCount, formatDuration, formatRunCost, formatTime } from "../output/format.js";
 import type { Column } from "../output/table.js";
-import { runQuery } from "../store/run-query.js";
+import type { RecordingTables } from "@harnessx/recorder";
+import { runQuery, type QueryValue } from "../store/run-query.js";
+import { CliError, invalidInput } from "../errors.js";
 import { openDataset } from "../store/dataset.js";
 
 /** What `trace ls` filters by. */
@@ -40,26 +42,62 @@ function columns(c: Colors): Column<RunRow>[] {
 }
 
 /**
+ * The longest text of a `runs` row that `ls` reads: names, hosts and error messages are far
+ * shorter. A dataset comes from elsewhere, so longer ones are cut by DuckDB, before they reach
+ * JavaScript (an 11 KB Parquet file can hold a 600 MB string).
+ */
+const MAX_LISTED_CHARS = 4096;
+
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** The runs that pass the filters, newest first, selected, cut, filtered and limited in SQL: only the rows shown reach JavaScript. */
+async function selectRuns(db: RecordingTables, filters: RunFilters): Promise<RunRow[]> {
+  const described = (await runQuery(db, "DESCRIBE runs")).rows as Array<{ column_name: string; column_type: string }>;
+  const select = described.map(({ column_name: name, column_type: type }) => {
+    const column = quoted(name);
+    if (type === "VARCHAR") return `left(${column}, ${MAX_LISTED_CHARS}) AS ${column}`;
+    if (type === "JSON") return `CASE WHEN strlen(${column}::VARCHAR) <= ${MAX_LISTED_CHARS} THEN ${column} END AS ${column}`;
+    return column;
+  });
+  const where: string[] = [];
+  const values: QueryValue[] = [];
+  if (filters.statuses) {
+    where.push(`status IN (${[...filters.statuses].map(() => "?").join(", ") || "NULL"})`);
+    values.push(...filters.statuses);
+  }
+  if (filters.since !== undefined) {
+    where.push("coalesce(epoch_ms(started_at), 0) >= ?");
+    values.push(filters.since);
+  }
+  if (filters.traceId !== undefined) {
+    where.push("trace_id = ?");
+    values.push(filters.traceId);
+  }
+  const limit = filters.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(filters.limit))}` : "";
+  const sql = `SELECT ${select.join(", ")} FROM runs${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY started_at DESC, run_id${limit}`;
+  return (await runQuery(db, sql, {}, values)).rows;
+}
+
+/**
  * `trace ls --dataset <dir>`: the runs of a dataset (every machine's), newest first, from its
  * `runs` table; `--since` skips the date partitions before it, then filters by the exact time.
  */
 export async function listDatasetRuns(ctx: CommandContext, dataset: string, filters: RunFilters): Promise<void> {
   const db = await openDataset(ctx, dataset, { readOnly: true, ...(filters.since !== undefined ? { since: filters.since } : {}) });
-  let rows: RunRow[];
+  let shown: RunRow[];
+  let empty = false;
   try {
-    rows = (await runQuery(db, "SELECT * FROM runs ORDER BY started_at DESC, run_id")).rows;
+    shown = await selectRuns(db, filters);
+    if (shown.length === 0) empty = Number((await runQuery(db, "SELECT count(*) AS n FROM runs")).rows[0]?.n ?? 0) === 0;
+  } catch (error) {
+    // This SQL is harnessx's own: when it fails, the dataset's files are not the exporter's (columns missing, wrong types).
+    if (error instanceof CliError && error.code === "query_failed") throw invalidInput(`the runs table of ${dataset} cannot be read (${error.message}): its files were not written by trace export`, error);
+    throw error;
   } finally {
     db.close();
   }
-  let shown = rows.filter(
-    (r) =>
-      (!filters.statuses || filters.statuses.has(String(r.status))) &&
-      (filters.since === undefined || (ms(r.started_at) ?? 0) >= filters.since) &&
-      (filters.traceId === undefined || r.trace_id === filters.traceId),
-  );
-  if (filters.limit !== undefined) shown = shown.slice(0, filters.limit);
   if (ctx.options.json) ctx.printJson(shown.map((r) => ({ ...r, started_at: toIso(r.started_at), ended_at: toIso(r.ended_at) })));
-  else if (shown.length === 0) ctx.note(rows.length === 0 ? "no runs in this dataset yet" : "no runs match the filters");
+  else if (shown.length === 0) ctx.note(empty ? "no runs in this dataset yet" : "no runs match the filters");
   else ctx.printRows(shown, columns(ctx.colors));
 }
 

@@ -13,7 +13,16 @@ export interface ResumeAgentParts {
   resume: string;
 }
 
-const EXIT_OF_PROBLEM: Record<ResumeError["problem"], ExitCode> = { durable_off: ExitCode.INVALID_INPUT, bad_run_id: ExitCode.USAGE, not_journaled: ExitCode.NOT_FOUND, already_ended: ExitCode.OK, journal_corrupt: ExitCode.INVALID_INPUT };
+const EXIT_OF_PROBLEM: Record<ResumeError["problem"], ExitCode> = {
+  durable_off: ExitCode.INVALID_INPUT,
+  bad_run_id: ExitCode.USAGE,
+  not_journaled: ExitCode.NOT_FOUND,
+  already_ended: ExitCode.OK,
+  journal_corrupt: ExitCode.INVALID_INPUT,
+  journal_foreign: ExitCode.INVALID_INPUT,
+  journal_too_large: ExitCode.INVALID_INPUT,
+  journal_not_a_file: ExitCode.INVALID_INPUT,
+};
 
 /** The run id a `<run>` argument names: a recorded run's id (a prefix or folder works), else the text itself (a run only journaled). */
 async function runIdOf(ctx: CommandContext, text: string): Promise<string> {

@@ -1,5 +1,22 @@
 import { ArtifactCorruptError, ArtifactNotFoundError, ZstdError } from "@harnessx/artifacts";
-import { BundleError, BundleSignerError, BundleTruncatedError, SigningKeyError, DatasetError, RecordingSourceError, RunInvalidError, RunNotFoundError, RunReducedError, RunStillActiveError, SegmentCorruptError } from "@harnessx/recorder";
+import { RefusedFileError } from "@harnessx/core";
+import {
+  BundleError,
+  BundleSignerError,
+  BundleTruncatedError,
+  DatasetError,
+  EventLineTooLongError,
+  ReadMemoryError,
+  RecordingSourceError,
+  RunInvalidError,
+  RunNotFoundError,
+  RunReducedError,
+  RunStillActiveError,
+  SegmentCorruptError,
+  SigningKeyError,
+  SqlLimitError,
+  sqlLimitErrorOf,
+} from "@harnessx/recorder";
 import { CliError, ExitCode } from "../errors.js";
 
 /**
@@ -21,6 +38,13 @@ export function classifyError(err: unknown): CliError {
   }
   if (err instanceof DatasetError) return new CliError(err.notFound ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
   if (err instanceof RunStillActiveError) return new CliError(ExitCode.FAILURE, err.code, error.message, { cause: err });
+  // Inputs a reader refuses by its limits: a FIFO, a file or line too large, DuckDB or the heap at their memory limit.
+  if (err instanceof RefusedFileError || err instanceof EventLineTooLongError || err instanceof SqlLimitError || err instanceof ReadMemoryError) return new CliError(ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
+  const limit = sqlLimitErrorOf(err);
+  if (limit) return new CliError(ExitCode.INVALID_INPUT, limit.code, limit.message, { cause: err });
+  if (err instanceof RangeError && /Invalid string length|Cannot create a string longer/.test(error.message)) {
+    return new CliError(ExitCode.INVALID_INPUT, "value_too_large", `a value read is too large to hold as text (over 512 MiB): the recording or dataset was crafted to hold it`, { cause: err });
+  }
   const code = (err as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return new CliError(ExitCode.NOT_FOUND, "not_found", error.message, { cause: err });
   if (code === "EACCES" || code === "EPERM" || code === "EISDIR" || code === "ENOTDIR") return new CliError(ExitCode.FAILURE, code.toLowerCase(), error.message, { cause: err });

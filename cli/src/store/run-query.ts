@@ -1,4 +1,4 @@
-import type { RecordingTables } from "@harnessx/recorder";
+import { sqlLimitErrorOf, type RecordingTables } from "@harnessx/recorder";
 import { CliError, ExitCode, oneLine } from "../errors.js";
 import { assertReadOnly } from "./read-only-sql.js";
 
@@ -6,6 +6,9 @@ import { assertReadOnly } from "./read-only-sql.js";
 export interface SqlAccess {
   allowWrite?: boolean;
 }
+
+/** A value bound to a `?` of the SQL. */
+export type QueryValue = string | number | boolean | null;
 
 /** Rows of a SQL result with their column names (kept even when there are no rows). */
 export interface QueryResult {
@@ -17,12 +20,14 @@ export interface QueryResult {
  * Runs SQL; a DuckDB error becomes a one-line CliError (exit 1) carrying DuckDB's own message.
  * Without `allowWrite`, statements other than reads are refused first (exit 2).
  */
-export async function runQuery(db: RecordingTables, sql: string, access: SqlAccess = {}): Promise<QueryResult> {
+export async function runQuery(db: RecordingTables, sql: string, access: SqlAccess = {}, values?: QueryValue[]): Promise<QueryResult> {
   if (!access.allowWrite) await assertReadOnly(db.connection, sql);
   let reader;
   try {
-    reader = await db.connection.runAndReadAll(sql);
+    reader = await db.connection.runAndReadAll(sql, values);
   } catch (err) {
+    const limit = sqlLimitErrorOf(err);
+    if (limit) throw new CliError(ExitCode.INVALID_INPUT, limit.code, `query failed: ${limit.message}`, { cause: err });
     throw new CliError(ExitCode.FAILURE, "query_failed", `query failed: ${oneLine((err as Error).message)}`, { cause: err });
   }
   const columns = reader.columnNames();

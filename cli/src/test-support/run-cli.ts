@@ -26,7 +26,9 @@ export interface RunTraceOptions {
 }
 
 // Loaded into the child with --import: records the process's own peak RSS (kilobytes) as it exits.
-const REPORT_PEAK_RSS = `data:text/javascript,import { writeFileSync } from "node:fs"; process.on("exit", () => writeFileSync(process.env.TRACE_PEAK_RSS_FILE, String(process.resourceUsage().maxRSS)));`;
+// Linux's VmHWM is this program's own; maxRSS also counts the parent's memory at spawn (the
+// high-water mark survives exec), which a test holding a big input would add to the child's.
+const REPORT_PEAK_RSS = `data:text/javascript,import { readFileSync, writeFileSync } from "node:fs"; process.on("exit", () => { let kb = process.resourceUsage().maxRSS; try { kb = Number(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))[1]); } catch {} writeFileSync(process.env.TRACE_PEAK_RSS_FILE, String(kb)); });`;
 
 /** Runs `node cli/dist/bin.js ...args` as a child process (no TTY: no colours, no progress bars). */
 export function runTrace(args: readonly string[], options: RunTraceOptions = {}): Promise<CliRun> {

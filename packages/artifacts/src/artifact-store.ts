@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
+import { readRegularFile, RefusedFileError } from "@harnessx/core";
 import { MAX_DECOMPRESSED_BYTES, zstdCompress, zstdDecompressWithin } from "./zstd/index.js";
 import { ArtifactCorruptError, ArtifactNotFoundError } from "./errors.js";
 import { writeFileAtomically } from "./write-atomically.js";
@@ -26,6 +27,8 @@ export function sha256Hex(data: Uint8Array | string): string {
 }
 
 const HASH_SLICE_BYTES = 8 * 1024 * 1024;
+/** The largest stored frame read: zstd grows incompressible data by well under 1%, so a frame of the largest content a reader takes fits. */
+const MAX_FRAME_BYTES = MAX_DECOMPRESSED_BYTES + MAX_DECOMPRESSED_BYTES / 128;
 
 /** sha256 hex of large bytes, yielding to the event loop between 8 MiB slices (~20 ms each). */
 async function sha256InSlices(bytes: Uint8Array): Promise<string> {
@@ -86,13 +89,15 @@ export class ArtifactStore {
     return data;
   }
 
-  /** The stored zstd frame as is (bundles copy it without recompressing). */
+  /** The stored zstd frame as is (bundles copy it without recompressing); `ArtifactCorruptError` when its file is not a regular file or too large to be one. */
   async getCompressed(sha256: string): Promise<Buffer> {
     this.assertId(sha256);
     try {
-      return await fs.readFile(this.pathOf(sha256));
+      return await readRegularFile(this.pathOf(sha256), { maxBytes: MAX_FRAME_BYTES });
     } catch (error) {
       if (isMissing(error)) throw new ArtifactNotFoundError(sha256, "unknown");
+      // A FIFO would block the reader, a device or a huge file never end: none is a stored frame.
+      if (error instanceof RefusedFileError) throw new ArtifactCorruptError(sha256, error.problem === "too_large" ? `its file is larger than the ${MAX_FRAME_BYTES} bytes a reader takes` : "its file is not a regular file (a FIFO, device or link)", { cause: error });
       throw error;
     }
   }

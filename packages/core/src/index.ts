@@ -12,7 +12,9 @@ export type { RunLimit, RunLimitVerdict, RunProgress } from "./budgets/run-limit
 export { SubagentError, type SubagentInput, type SubagentToolOptions } from "./subagents/subagent-tool.js";
 export type { DelegatedUsage } from "./subagents/parent-run.js";
 export type { DurableStore, DurableOptions, Durability, InterruptedCallAction } from "./durable/durable-store.js";
-export { FileDurableStore, MAX_JOURNAL_BYTES } from "./durable/file-durable-store.js";
+export { FileDurableStore, MAX_JOURNAL_BYTES, type FileDurableStoreOptions } from "./durable/file-durable-store.js";
+export { MAX_JOURNAL_LINE_BYTES, type JournalPiece } from "./durable/journal-lines.js";
+export { openRegularFile, readRegularFile, RefusedFileError, type ReadRegularFileOptions, type RefusedFileProblem, type RegularFileOptions } from "./files/regular-file.js";
 export { ResumeError, type ResumeProblem } from "./durable/resume-error.js";
 export { readResumePoint, parseJournal, type ResumePoint, type ParsedJournal } from "./durable/read-journal.js";
 export type * from "./durable/journal-entry.js";

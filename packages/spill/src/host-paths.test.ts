@@ -81,13 +81,13 @@ describe("read_result never tells the model a host directory", () => {
   test("a store failure that names its file is reported without the store's directory", async () => {
     const env = await h.spill(JSON.stringify({ big: "x".repeat(2_000) }));
     const sha256 = (h.extension.spills.find((r) => r.resultId === env.resultId) as { sha256: string }).sha256;
-    // A link to itself: reading it fails with ELOOP and Node names the file's absolute path.
-    const file = join(tmp.root, "artifacts", sha256.slice(0, 2), `${sha256}.zst`);
-    await fs.rm(file);
-    await fs.symlink(file, file);
+    // Its folder replaced by a file: reading it fails with ENOTDIR and Node names the file's absolute path.
+    const folder = join(tmp.root, "artifacts", sha256.slice(0, 2));
+    await fs.rm(folder, { recursive: true });
+    await fs.writeFile(folder, "");
     const result = await h.read({ resultId: env.resultId, op: "slice" });
     assert.equal(result.isError, true, result.content);
-    assert.match(result.content, /no longer available \(ELOOP.*'<store>\/artifacts\//);
+    assert.match(result.content, /no longer available \(ENOTDIR.*'<store>\/artifacts\//);
     assert.deepEqual(leakedDirs(result.content, "", dirs()), []);
   });
 });

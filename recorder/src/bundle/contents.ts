@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from "node:util";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import { emptySummary } from "../recording/run-recording.js";
 import { BUNDLE_MANIFEST_SCHEMA, parseChecked, RUN_MANIFEST_SCHEMA } from "../format/validate.js";
-import { eventLines, parseEventLines } from "../store/event-lines.js";
+import { eventLines, type BadLine } from "../store/event-lines.js";
+import { EventLineTooLongError } from "../format/read-limits.js";
 import { countEvent } from "../store/recover.js";
 import { referencedArtifacts } from "../store/references.js";
 import { BundleContentError, BundleFormatError, BundleVersionError } from "./errors.js";
@@ -44,16 +45,32 @@ export interface EventTotals {
  */
 export function tallyEvents(path: string, content: Buffer, keep?: RecordedEvent[]): EventTotals {
   const totals: EventTotals = { summary: emptySummary(), referenced: new Set() };
-  for (const parsed of eventLines(content)) {
+  let firstBad: BadLine | undefined;
+  let badLines = 0;
+  for (const parsed of refusingLongLines(path, eventLines(content))) {
     if (!("kind" in parsed)) {
-      const more = parseEventLines(content).badLines - 1;
-      throw new BundleContentError(path, MEMBER.events, `line ${parsed.line}: ${parsed.problem}${more > 0 ? ` (and ${more} more bad line(s))` : ""}`);
+      badLines++;
+      firstBad ??= parsed;
+      continue;
     }
+    // After a bad line the rest is only counted, for the message.
+    if (firstBad) continue;
     countEvent(totals.summary, parsed);
     for (const id of referencedArtifacts([parsed])) totals.referenced.add(id);
     keep?.push(parsed);
   }
+  if (firstBad) throw new BundleContentError(path, MEMBER.events, `line ${firstBad.line}: ${firstBad.problem}${badLines > 1 ? ` (and ${badLines - 1} more bad line(s))` : ""}`);
   return totals;
+}
+
+/** A line over the reader's limit is not an event of any bundle the exporter writes: the bundle is refused, naming the line. */
+function* refusingLongLines<T>(path: string, lines: Generator<T>): Generator<T> {
+  try {
+    yield* lines;
+  } catch (error) {
+    if (error instanceof EventLineTooLongError) throw new BundleContentError(path, MEMBER.events, error.message);
+    throw error;
+  }
 }
 
 /**

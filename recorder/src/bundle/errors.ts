@@ -91,9 +91,11 @@ export class BundleTooLargeError extends BundleError {
     /** Bytes the reader allows. */
     readonly limit: number,
     what: string,
+    /** Why it is refused; default: a compression bomb, or a size that lies. */
+    why = "refused (a compression bomb, or a size that lies)",
   ) {
     const n = (value: number) => value.toLocaleString("en-US");
-    super("bundle_too_large", bundlePath, `member "${member}" ${what} ${n(bytes)} bytes, more than the ${n(limit)} allowed; refused (a compression bomb, or a size that lies)`);
+    super("bundle_too_large", bundlePath, `member "${member}" ${what} ${n(bytes)} bytes, more than the ${n(limit)} allowed; ${why}`);
   }
 }
 

@@ -1,14 +1,14 @@
-import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
 import { isArtifactId, MAX_DECOMPRESSED_BYTES, zstdCompress, zstdDecompressWithin, ZSTD_MAX_BLOCK_BYTES } from "@harnessx/artifacts";
 import type { RecordedEvent, RunSummary } from "../format/event.js";
 import { emptySummary } from "../recording/run-recording.js";
 import { completeLines } from "../recording/seal.js";
 import { parseEventLines } from "../store/event-lines.js";
-import { listSegments, SegmentCorruptError, verifySealedSegment, type SegmentFile } from "../store/read-run.js";
+import { listSegments, readSegmentFile, SegmentCorruptError, verifySealedSegment, type SegmentFile } from "../store/read-run.js";
 import { countEvent } from "../store/recover.js";
 import { artifactsOf } from "../store/references.js";
 import { sealedLineFacts } from "./sealed-lines.js";
+import { EventLineTooLongError } from "../format/read-limits.js";
 
 export interface DroppedGap {
   seq: number;
@@ -49,14 +49,14 @@ export async function buildEventMember(runDir: string): Promise<EventMember> {
   for (let i = 0; i < segments.length; i++) {
     const { frame, content, verified } = await next!;
     next = i + 1 < segments.length ? prefetch(segments[i + 1]) : undefined;
-    const facts = frame && verified ? sealedLineFacts(content) : undefined;
+    const facts = frame && verified ? refusingLongLines(segments[i], () => sealedLineFacts(content)) : undefined;
     if (facts) {
       for (const fact of facts) account(member, "event" in fact ? fact.event : { kind: fact.kind, ts: fact.ts, attrs: NO_ATTRS });
       frames.push(frame!);
       member.contentBytes += content.byteLength;
       continue;
     }
-    const parsed = parseEventLines(content);
+    const parsed = refusingLongLines(segments[i], () => parseEventLines(content));
     for (const event of parsed.events) account(member, event);
     if (parsed.badLines === 0) {
       frames.push(frame ?? (await zstdCompress(content)));
@@ -70,6 +70,16 @@ export async function buildEventMember(runDir: string): Promise<EventMember> {
   // A run without a line still gets a valid (empty) frame.
   member.frames = frames.length ? Buffer.concat(frames) : await zstdCompress(Buffer.alloc(0));
   return member;
+}
+
+/** A line no reader would take makes its segment unexportable, as it makes it unreadable. */
+function refusingLongLines<T>(segment: SegmentFile, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof EventLineTooLongError) throw new SegmentCorruptError(segment.path, error.message);
+    throw error;
+  }
 }
 
 /** Starts reading a segment; its failure surfaces where it is awaited, never as an unhandled rejection meanwhile. */
@@ -110,7 +120,7 @@ interface ReadSegment {
 /** A segment's complete lines, and its verified sealed frame when it has one to copy. */
 async function readSegment(segment: SegmentFile): Promise<ReadSegment> {
   if (!segment.sealed) {
-    const raw = await fs.readFile(segment.path).catch((error: NodeJS.ErrnoException) => {
+    const raw = await readSegmentFile(segment).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
       throw error;
     });

@@ -7,7 +7,7 @@ import { DEFAULT_BUNDLE_LIMITS, MemberInflater, type BundleLimits } from "./infl
 import { MEMBER, type BundleManifest } from "./manifest.js";
 import { checkSignature, requireSigner, type BundleSigner } from "./signature.js";
 import { readMembers } from "./tar-members.js";
-import { eventLines, lineRanges, skipsPayload, withoutPayload, type SkipPayloads } from "../store/event-lines.js";
+import { eventLineRanges, eventLines, skipsPayload, withoutPayload, type SkipPayloads } from "../store/event-lines.js";
 
 /** A bundle read back and verified. */
 export interface OpenedBundle {
@@ -134,7 +134,7 @@ async function openBundleData(path: string, options: OpenBundleOptions, data: Bu
     },
     *lines() {
       if (content) {
-        for (const [start, end] of lineRanges(content)) yield content.toString("utf8", start, end);
+        for (const [start, end] of eventLineRanges(content)) yield content.toString("utf8", start, end);
         return;
       }
       for (const event of events) yield JSON.stringify(event);

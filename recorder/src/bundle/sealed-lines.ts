@@ -1,5 +1,6 @@
 import type { RecordedEvent } from "../format/event.js";
 import { EVENT_SCHEMA, parseChecked } from "../format/validate.js";
+import { checkEventLine } from "../format/read-limits.js";
 
 /**
  * What the manifest needs of one line: the event itself when its attributes or references
@@ -50,6 +51,7 @@ const LINE_START = Buffer.from('{"v":1,"seq":');
  * What is trusted without decoding is the middle of such a line (attrs onward) being well-formed
  * JSON: the recorder writes whole lines, sealing cuts a torn last one, and a torn line followed
  * by more writes holds a second line start (above). A seal's sha256 rules out later damage.
+ * A line a reader refuses (`checkEventLine`) is an `EventLineTooLongError`: no bundle may hold it.
  */
 export function sealedLineFacts(content: Buffer): LineFacts[] | undefined {
   const facts: LineFacts[] = [];
@@ -59,6 +61,7 @@ export function sealedLineFacts(content: Buffer): LineFacts[] | undefined {
     const newline = content.indexOf(NEWLINE, start);
     const end = newline === -1 ? content.byteLength : newline;
     if (end > start) {
+      checkEventLine(content, start, end, facts.length + 1);
       if (nextSha !== -1 && nextSha < start) nextSha = content.indexOf(SHA256_KEY, start);
       if (nextStart !== -1 && nextStart <= start) nextStart = content.indexOf(LINE_START, start + 1);
       const decodeWhole = (nextSha !== -1 && nextSha < end) || (nextStart !== -1 && nextStart < end);

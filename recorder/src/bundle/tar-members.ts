@@ -1,12 +1,20 @@
-import { createReadStream } from "node:fs";
 import { posix } from "node:path";
 import { Readable } from "node:stream";
 import tar from "tar-stream";
 import { BundleError, BundleFormatError, BundleTooLargeError, BundleTruncatedError, BundleUnsafePathError } from "./errors.js";
 import type { BundleLimits } from "./inflate.js";
 import { MEMBER } from "./manifest.js";
+import { openRegularFile, RefusedFileError } from "@harnessx/core";
+import { MAX_BUNDLE_MANIFEST_BYTES, MAX_RUN_MANIFEST_BYTES, MAX_SUMS_BYTES } from "../format/read-limits.js";
 
 const MAX_MEMBERS = 100_000;
+
+/** Members read as JSON or text whole: each has its own, smaller limit than the bundle's members (`maxMemberBytes`). */
+const TEXT_MEMBER_LIMITS = new Map<string, number>([
+  [MEMBER.manifest, MAX_BUNDLE_MANIFEST_BYTES],
+  [MEMBER.run, MAX_RUN_MANIFEST_BYTES],
+  [MEMBER.sums, MAX_SUMS_BYTES],
+]);
 
 /** Refuses absolute paths, `..` segments, backslashes and anything that normalizes elsewhere. */
 export function checkMemberPath(bundle: string, name: string): void {
@@ -14,6 +22,17 @@ export function checkMemberPath(bundle: string, name: string): void {
   if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || name.includes("\\")) throw new BundleUnsafePathError(bundle, name, "absolute or Windows-style path");
   if (name.split("/").includes("..")) throw new BundleUnsafePathError(bundle, name, "a '..' segment escapes the bundle folder");
   if (posix.normalize(name) !== name) throw new BundleUnsafePathError(bundle, name, "not a normalized relative path");
+}
+
+/** The bundle file as a stream: a regular file (a link the user named is followed), never a FIFO that would block the read. */
+async function bundleFile(path: string): Promise<Readable> {
+  try {
+    return (await openRegularFile(path, { followSymlinks: true })).createReadStream();
+  } catch (error) {
+    if (error instanceof RefusedFileError) throw new BundleFormatError(path, "not a regular file (a FIFO, device or directory): refused unread");
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new BundleFormatError(path, "file not found", { cause: error });
+    throw error;
+  }
 }
 
 /**
@@ -25,7 +44,7 @@ export function checkMemberPath(bundle: string, name: string): void {
 export async function readMembers(path: string, limits: BundleLimits, data?: Buffer): Promise<Map<string, Buffer>> {
   const members = new Map<string, Buffer>();
   let total = 0;
-  const source = data ? Readable.from([data]) : createReadStream(path);
+  const source = data ? Readable.from([data]) : await bundleFile(path);
   const extract = tar.extract();
   source.on("error", (error: Error) => extract.destroy(error));
   source.pipe(extract);
@@ -38,6 +57,8 @@ export async function readMembers(path: string, limits: BundleLimits, data?: Buf
       if (members.has(name)) throw new BundleFormatError(path, `member "${name}" appears twice`);
       if (members.size >= MAX_MEMBERS) throw new BundleFormatError(path, `more than ${MAX_MEMBERS} members`);
       if (size > limits.maxMemberBytes) throw new BundleTooLargeError(path, name, size, limits.maxMemberBytes, "is stored as");
+      const textLimit = TEXT_MEMBER_LIMITS.get(name);
+      if (textLimit !== undefined && size > textLimit) throw new BundleTooLargeError(path, name, size, textLimit, "is stored as", "refused unread (the exporter never writes one this large)");
       total += size;
       if (total > limits.maxTotalBytes) throw new BundleTooLargeError(path, name, total, limits.maxTotalBytes, "brings the bundle to");
       const chunks: Buffer[] = [];

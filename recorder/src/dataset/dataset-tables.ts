@@ -5,6 +5,8 @@ import { newTables, openLineTables, type RecordingTables } from "../store/record
 import { sqlList } from "../store/sql-literal.js";
 import { DATASET_TABLES, partitionDate, type DatasetTable } from "./layout.js";
 import { readDatasetMarker } from "./marker.js";
+import { DatasetError } from "./errors.js";
+import { sqlLimitErrorOf } from "../store/sql-limit-error.js";
 
 /** Options of `openDatasetTables`. */
 export interface DatasetTableOptions {
@@ -49,11 +51,24 @@ async function tableFiles(dataset: string, table: DatasetTable, fromDate: string
   const files: string[] = [];
   for (const partition of partitions) {
     if (fromDate !== undefined && partition.slice("date=".length) < fromDate) continue;
-    for (const name of (await fs.readdir(join(folder, partition))).sort()) {
+    // Regular files only: DuckDB would block on a FIFO named like a table file.
+    const entries = await fs.readdir(join(folder, partition), { withFileTypes: true });
+    for (const name of entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort()) {
       if (name.endsWith(".parquet") && !name.startsWith(".")) files.push(join(folder, partition, name));
     }
   }
   return files;
+}
+
+/**
+ * The exporter writes one row per `runs` file: more rows than files is a crafted file, whose
+ * rows (a hundred million of them compress to a few megabytes) every listing would read. The
+ * count comes from the files' footers, without reading their rows.
+ */
+async function checkOneRunPerFile(connection: RecordingTables["connection"], files: readonly string[], dataset: string): Promise<void> {
+  if (files.length === 0) return;
+  const rows = Number((await connection.runAndReadAll(`SELECT count(*) AS n FROM read_parquet(${sqlList(files)})`)).getRowObjectsJson()[0].n);
+  if (rows > files.length) throw new DatasetError("invalid_file", dataset, `the runs table of ${dataset} holds ${rows} rows in ${files.length} file(s): the exporter writes one run per file, so a file was made elsewhere; refused`);
 }
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -69,7 +84,7 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 export async function openDatasetTables(dataset: string, options: DatasetTableOptions = {}): Promise<RecordingTables> {
   await readDatasetMarker(dataset);
   const fromDate = options.since === undefined ? undefined : partitionDate(options.since);
-  return openParquetViews((table) => tableFiles(dataset, table, fromDate), { readOnly: options.readOnly });
+  return openParquetViews((table) => tableFiles(dataset, table, fromDate), { readOnly: options.readOnly, name: dataset });
 }
 
 /**
@@ -79,7 +94,7 @@ export async function openDatasetTables(dataset: string, options: DatasetTableOp
  */
 export async function openParquetViews(
   filesOf: (table: DatasetTable) => Promise<string[]>,
-  options: { readOnly?: boolean; prepare?: (connection: RecordingTables["connection"]) => Promise<void> } = {},
+  options: { readOnly?: boolean; prepare?: (connection: RecordingTables["connection"]) => Promise<void>; /** The dataset, for errors. */ name?: string } = {},
 ): Promise<RecordingTables> {
   const columns = await columnsOfStoreTables();
   const tables = await newTables();
@@ -93,7 +108,11 @@ export async function openParquetViews(
       const select = files.length
         ? `SELECT ${list.map(([name, type]) => `${quoted(name)}::${type} AS ${quoted(name)}`).join(", ")} FROM read_parquet(${sqlList(files)}, hive_partitioning = true)`
         : `SELECT ${list.map(([name, type]) => `NULL::${type} AS ${quoted(name)}`).join(", ")} WHERE false`;
-      await tables.connection.run(`CREATE VIEW ${table} AS ${select}`);
+      await tables.connection.run(`CREATE VIEW ${table} AS ${select}`).catch((error: unknown) => {
+        // The columns the exporter writes cannot be read from these files: they were made elsewhere.
+        throw sqlLimitErrorOf(error) ?? new DatasetError("invalid_file", options.name ?? "the dataset", `the ${table} files of ${options.name ?? "the dataset"} do not hold the dataset's columns (${(error as Error).message.split("\n", 1)[0].slice(0, 200)})`);
+      });
+      if (table === "runs") await checkOneRunPerFile(tables.connection, files, options.name ?? "the dataset");
     }
     if (options.readOnly) await lockToReading(tables.connection, readable);
   } catch (error) {

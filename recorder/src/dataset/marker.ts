@@ -1,5 +1,7 @@
 import { promises as fs } from "node:fs";
 import { writeFileAtomically } from "@harnessx/artifacts";
+import { readRegularFile, RefusedFileError } from "@harnessx/core";
+import { MAX_METADATA_FILE_BYTES } from "../format/read-limits.js";
 import { DatasetError } from "./errors.js";
 import { DATASET_FORMAT, DATASET_MARKER, DATASET_VERSION, localPathOf, type DatasetMarker } from "./layout.js";
 
@@ -12,11 +14,12 @@ export async function readDatasetMarker(dataset: string): Promise<DatasetMarker>
     throw error;
   });
   if (!stat.isDirectory()) throw new DatasetError("not_a_folder", dataset, `${dataset} is not a folder`);
-  const text = await fs.readFile(localPathOf(dataset, DATASET_MARKER), "utf8").catch((error: unknown) => {
+  const bytes = await readRegularFile(localPathOf(dataset, DATASET_MARKER), { maxBytes: MAX_METADATA_FILE_BYTES }).catch((error: unknown) => {
     if (isMissing(error)) throw new DatasetError("not_a_dataset", dataset, `${dataset} is not a dataset: it has no ${DATASET_MARKER}`);
+    if (error instanceof RefusedFileError) throw new DatasetError("invalid_marker", dataset, `${DATASET_MARKER} of ${dataset} is ${error.problem === "too_large" ? "too large to be a marker" : "not a regular file"}`);
     throw error;
   });
-  return parseDatasetMarker(text, dataset);
+  return parseDatasetMarker(bytes.toString("utf8"), dataset);
 }
 
 /** The marker's contents, checked (`invalid_marker`, `unsupported_version`). */

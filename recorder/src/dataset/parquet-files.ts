@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, promises as fs } from "node:fs";
+import { promises as fs } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { openRegularFile } from "@harnessx/core";
 import { sqlString } from "../store/sql-literal.js";
 
 /**
@@ -30,7 +31,8 @@ export async function copyToParquet(connection: DuckDBConnection, query: string,
 /** The source digest a dataset file carries, or undefined when there is no such file (or it is not one of ours). */
 export async function fileSourceDigest(connection: DuckDBConnection, path: string): Promise<string | undefined> {
   try {
-    await fs.access(path);
+    // DuckDB would block on a FIFO: only a regular file is opened.
+    await (await openRegularFile(path)).close();
     const reader = await connection.runAndReadAll(`SELECT decode(value) AS digest FROM parquet_kv_metadata(${sqlString(path)}) WHERE decode(key) = ${sqlString(SOURCE_DIGEST_KEY)}`);
     const digest = reader.getRowObjectsJson()[0]?.digest;
     return typeof digest === "string" ? digest : undefined;
@@ -44,7 +46,8 @@ export async function fileSourceDigest(connection: DuckDBConnection, path: strin
 export async function fileDigest(path: string): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash("sha256");
   let bytes = 0;
-  for await (const chunk of createReadStream(path)) {
+  const handle = await openRegularFile(path);
+  for await (const chunk of handle.createReadStream()) {
     hash.update(chunk as Buffer);
     bytes += (chunk as Buffer).byteLength;
   }

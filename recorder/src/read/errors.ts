@@ -6,7 +6,7 @@ import { HarnessError } from "@harnessx/core";
  * - `missing_path`: a path (it has a slash, or ends in .tar) that does not exist;
  * - `no_store`: a run id was given and the store directory does not exist;
  * - `not_a_store`: the store directory exists but has no `runs/` folder;
- * - `not_a_run`: a directory that holds no `run.json`;
+ * - `not_a_run`: a directory that holds no `run.json`, or a path that is neither a file nor a directory (a FIFO, a device);
  * - `store_not_run`: a store directory was given where a run was expected;
  * - `no_match`: no run of the store has this id or starts with it;
  * - `ambiguous`: the id is a prefix of several runs (`matches` lists them).

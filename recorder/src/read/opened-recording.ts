@@ -11,17 +11,23 @@ import type { RecordingTables } from "../store/recording-tables.js";
 import { spanRows, type SpanRow } from "../store/span-rows.js";
 import type { RecordingBacking } from "./backing.js";
 import { RecordingClosedError } from "./errors.js";
+import { checkParseCost, checkReadMemory } from "../format/read-memory.js";
 import type { Recording, RecordingArtifacts, RecordingDatabaseOptions, RecordingEventsOptions, RecordingIntegrity, TraceEventsReadOptions } from "./recording.js";
 import type { ResolvedSource } from "./source.js";
 
 /** A payload's JSON text parsed; text that is not JSON stays text. */
 function parsePayload(bytes: Buffer): unknown {
+  // A payload stored aside may be up to 256 MiB of dense JSON: what decoding it would take is checked first.
+  checkParseCost(bytes);
   const text = bytes.toString("utf8");
+  let payload: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    payload = JSON.parse(text) as unknown;
   } catch {
     return text;
   }
+  checkReadMemory();
+  return payload;
 }
 
 /** `Recording` over a run or a bundle: everything past the backing is shared, so both answer alike. */

@@ -137,6 +137,8 @@ export async function resolveRecordingSource(source: RecordingSource, options: R
     if (await isDir(join(path, "runs"))) throw new RecordingSourceError("store_not_run", source, `${source} is a recording store, not a run: name a run in it`, path);
     throw new RecordingSourceError("not_a_run", source, `${source} is a directory but not a recorded run (no run.json)`);
   }
+  // A FIFO, socket or device: reading it could block or never end.
+  if (stat) throw new RecordingSourceError("not_a_run", source, `${source} is neither a bundle file nor a run directory (a FIFO, socket or device): refused unread`);
   if (/[/\\]/.test(source) || /\.(tar|bundle)$/i.test(source)) throw new RecordingSourceError("missing_path", source, `no such file or directory: ${source}`);
   return findRun(resolve(cwd, options.storeDir ?? DEFAULT_STORE_DIR), source);
 }

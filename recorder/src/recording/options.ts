@@ -1,5 +1,6 @@
 import type { RecordedEvent } from "../format/event.js";
 import { defaultStoreDir } from "@harnessx/core";
+import { MAX_INLINE_PAYLOAD_BYTES } from "../format/read-limits.js";
 import { resolveRetainPolicy } from "../format/retain-policy.js";
 import type { ResolvedRetainPolicy, RetainPolicy } from "../format/retain-types.js";
 import { resolveRecorderSync, type RecorderSyncOptions, type ResolvedRecorderSync } from "../dataset/s3/recorder-sync-options.js";
@@ -32,7 +33,7 @@ export interface FlightRecorderOptions {
   segmentMaxBytes?: number;
   /** ...or when it has been open this long (ms). Default 60,000. */
   segmentMaxAgeMs?: number;
-  /** Payloads whose JSON is larger go to the artifact store and are referenced. Default 64 KiB. */
+  /** Payloads whose JSON is larger go to the artifact store and are referenced. Default 64 KiB, at most `MAX_INLINE_PAYLOAD_BYTES` (1 MiB: every line stays readable). */
   inlinePayloadBytes?: number;
   /** Events waiting in memory; more are dropped and counted. Default 100,000. */
   queueCapacity?: number;
@@ -68,6 +69,11 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+function atMost(name: string, value: number, max: number): number {
+  if (value > max) throw new TypeError(`FlightRecorderExtension: ${name} must be at most ${max} (a longer line is more than a reader takes), got ${value}`);
+  return value;
+}
+
 export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRecorderOptions {
   const customRedact = options.customRedact;
   if (customRedact !== undefined && typeof customRedact !== "function") throw new TypeError("FlightRecorderExtension: customRedact must be a function (event) => event");
@@ -84,7 +90,7 @@ export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRec
     autoExport: options.autoExport ?? "off",
     segmentMaxBytes: positive("segmentMaxBytes", options.segmentMaxBytes, 4 * 1024 * 1024),
     segmentMaxAgeMs: positive("segmentMaxAgeMs", options.segmentMaxAgeMs, 60_000),
-    inlinePayloadBytes: positive("inlinePayloadBytes", options.inlinePayloadBytes, 64 * 1024),
+    inlinePayloadBytes: atMost("inlinePayloadBytes", positive("inlinePayloadBytes", options.inlinePayloadBytes, 64 * 1024), MAX_INLINE_PAYLOAD_BYTES),
     queueCapacity: positive("queueCapacity", options.queueCapacity, 100_000),
     flushIntervalMs: positive("flushIntervalMs", options.flushIntervalMs, 100),
     sync: resolveRecorderSync(options.sync),

@@ -1,6 +1,8 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { ArtifactStore } from "@harnessx/artifacts";
+import { readRegularFile } from "@harnessx/core";
+import { MAX_RUN_MANIFEST_BYTES } from "../format/read-limits.js";
 import type { RunManifest } from "../format/event.js";
 import { lockPathOf, runDirOf, runManifestPathOf, segmentsDirOf } from "../format/layout.js";
 import { retainReason } from "../format/retain-policy.js";
@@ -57,9 +59,8 @@ async function removeIfEmpty(runDir: string, artifacts: ArtifactStore): Promise<
   const left = await fs.readdir(segmentsDirOf(runDir)).catch(() => [] as string[]);
   if (left.some((name) => name.includes(".ndjson"))) return;
   if (await fs.access(lockPathOf(runDir)).then(() => true, () => false)) return;
-  const manifest = await fs
-    .readFile(runManifestPathOf(runDir), "utf8")
-    .then((text) => JSON.parse(text) as RunManifest)
+  const manifest = await readRegularFile(runManifestPathOf(runDir), { maxBytes: MAX_RUN_MANIFEST_BYTES })
+    .then((bytes) => JSON.parse(bytes.toString("utf8")) as RunManifest)
     .catch(() => undefined);
   await fs.rm(runDir, { recursive: true, force: true });
   if (manifest) await releaseArtifacts(manifest, artifacts);

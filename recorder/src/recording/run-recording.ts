@@ -10,6 +10,7 @@ import type { QueuedEvent } from "./message-log.js";
 import type { ResolvedRecorderOptions } from "./options.js";
 import type { RunWriter } from "./run-writer.js";
 import { placeEvent } from "./span-placement.js";
+import { boundedAttributes, cut } from "./attribute-cut.js";
 import { isErrorEvent } from "../format/error-events.js";
 import { RollupTally, ROLLUP_DETAIL_KINDS } from "../format/run-rollup.js";
 import type { RunRollup } from "../format/rollup-types.js";
@@ -200,8 +201,8 @@ export class RunRecording {
   private settle(status: RecordedRunStatus, endedAt: number, error: RunError | undefined): void {
     this.manifest.status = status;
     this.manifest.endedAt = endedAt;
-    // An error message is the likeliest place for a secret in run metadata (a failed call's URL or header).
-    if (error) this.manifest.error = this.sanitizer.sanitize(error, "error", []) as RunManifest["error"];
+    // The likeliest place for a secret in run metadata (a failed call's URL or header); cut as attributes are, so run.json stays readable.
+    if (error) this.manifest.error = this.sanitizer.sanitize({ ...error, message: cut(error.message) }, "error", []) as RunManifest["error"];
     this.manifest.artifacts = [...this.referenced];
     if (this.rollup) this.manifest.rollup = this.rollup.toJSON();
   }
@@ -209,9 +210,13 @@ export class RunRecording {
   private push(kind: string, ts: number, spanId: string | null, parentSpanId: string | null, attrs: Record<string, unknown>, payload: unknown, artifacts: PendingArtifact[]): void {
     const runId = this.manifest.runId;
     const seq = ++this.seq;
-    const { line, attrsJson, payloadJson, attrsAsIs } = this.options.customRedact
+    const encoded = this.options.customRedact
       ? this.customRedacted({ v: EVENT_FORMAT_VERSION, seq, ts, runId, spanId, parentSpanId, kind, attrs }, attrs, payload)
       : this.redacted({ v: EVENT_FORMAT_VERSION, seq, ts, runId, spanId, parentSpanId, kind, attrs: {} }, attrs, payload);
+    // Every line stays readable: attributes past their bound are cut (the payload keeps the whole).
+    const cutAttrs = boundedAttributes(encoded.attrsJson);
+    const { line, payloadJson } = encoded;
+    const [attrsJson, attrsAsIs] = cutAttrs === undefined ? [encoded.attrsJson, encoded.attrsAsIs] : [cutAttrs, false];
     // The payload is serialized once: its JSON decides inline vs artifact and is spliced into the line.
     let inline = payloadJson;
     if (payloadJson !== undefined && payloadJson.length > this.options.inlinePayloadBytes / 4 && Buffer.byteLength(payloadJson) > this.options.inlinePayloadBytes) {

@@ -1,4 +1,6 @@
 import type { RecordedEvent } from "../format/event.js";
+import { checkEventLine } from "../format/read-limits.js";
+import { checkReadMemory } from "../format/read-memory.js";
 import { EVENT_SCHEMA, parseChecked } from "../format/validate.js";
 
 /** A line that is not an event: not JSON, or JSON of another shape (`[1,2]`, `{}`). */
@@ -21,7 +23,8 @@ export interface ParsedLines {
 
 /**
  * Parses NDJSON event lines one line at a time (never the whole text as one string: a huge
- * member must not hit the engine's string limit) and checks each against the event schema.
+ * member must not hit the engine's string limit) and checks each against the event schema; a
+ * line over `MAX_EVENT_LINE_BYTES` is an `EventLineTooLongError`.
  */
 export function parseEventLines(bytes: Buffer): ParsedLines {
   const events: RecordedEvent[] = [];
@@ -40,6 +43,9 @@ export function parseEventLines(bytes: Buffer): ParsedLines {
 /** Which events to read without their inline payload: all of them (`true`), or those a test picks from the rest of the event. */
 export type SkipPayloads = boolean | ((event: RecordedEvent) => boolean);
 
+/** Bytes of lines parsed between two looks at the heap (`checkReadMemory`, a microsecond). */
+const MEMORY_CHECK_BYTES = 256 * 1024;
+
 /** How the recorder ends a line that has an inline payload: the key, then the payload, then the line's closing brace. */
 const PAYLOAD_KEY = Buffer.from(',"payload":');
 
@@ -52,10 +58,21 @@ const PAYLOAD_KEY = Buffer.from(',"payload":');
  * without it. A cut that falls inside the attributes (an attribute named `payload`) leaves an
  * unbalanced object that does not parse, and a line that does not validate that way is parsed
  * whole, so a skipped read never yields what a whole read would not, payload aside.
+ *
+ * A line longer than `MAX_EVENT_LINE_BYTES`, or holding more than `MAX_EVENT_LINE_VALUES`, is not
+ * decoded: `EventLineTooLongError` is thrown when the reader reaches it (the recorder never writes
+ * one; decoding it could take gigabytes).
  */
 export function* eventLines(bytes: Buffer, skip: SkipPayloads = false): Generator<RecordedEvent | BadLine> {
   let nextPayload = skip ? bytes.indexOf(PAYLOAD_KEY) : -1;
-  for (const [start, end, line] of lineRanges(bytes)) {
+  let sinceCheck = 0;
+  for (const [start, end, line] of eventLineRanges(bytes)) {
+    // The heap is looked at every few hundred kilobytes parsed: a bounded reader, whatever the lines hold.
+    sinceCheck += end - start;
+    if (sinceCheck > MEMORY_CHECK_BYTES) {
+      sinceCheck = 0;
+      checkReadMemory();
+    }
     if (nextPayload !== -1 && nextPayload < start) nextPayload = bytes.indexOf(PAYLOAD_KEY, start);
     if (nextPayload !== -1 && nextPayload < end) {
       const head = parseChecked<RecordedEvent>(`${bytes.toString("utf8", start, nextPayload)}}`, EVENT_SCHEMA);
@@ -90,6 +107,14 @@ export function withoutPayload(event: RecordedEvent): RecordedEvent {
 /** Calls `visit` with the byte range and 1-based number of each non-empty line (a last line without newline included). */
 export function forEachLine(bytes: Buffer, visit: (start: number, end: number, line: number) => void): void {
   for (const [start, end, line] of lineRanges(bytes)) visit(start, end, line);
+}
+
+/** `lineRanges` of event lines: a line over `MAX_EVENT_LINE_BYTES`, or too dense (`checkEventLine`), throws `EventLineTooLongError` when reached, before anything decodes it. */
+export function* eventLineRanges(bytes: Buffer): Generator<[number, number, number]> {
+  for (const range of lineRanges(bytes)) {
+    checkEventLine(bytes, range[0], range[1], range[2]);
+    yield range;
+  }
 }
 
 /** The byte range and 1-based number of each non-empty line, in order. */

@@ -1,10 +1,11 @@
-import { promises as fs } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { hostname } from "node:os";
 import type { RecordedEvent, RecordedRunStatus, RunManifest } from "../format/event.js";
 import { completeLines } from "../recording/seal.js";
-import { eventLines } from "./event-lines.js";
-import { inflateSealed, listSegments, type SegmentFile } from "./read-run.js";
+import { MAX_DECOMPRESSED_BYTES } from "@harnessx/artifacts";
+import { openRegularFile } from "@harnessx/core";
+import { inflateSealed, linesOfSegment, listSegments, SegmentCorruptError, type SegmentFile } from "./read-run.js";
 import { isProcessAlive, lockHolder } from "./recover.js";
 import { assertEventsKept, readRunManifest } from "./run-manifest.js";
 
@@ -60,7 +61,7 @@ export async function* followRun(runDir: string, options: FollowRunOptions = {})
       whole = segment.sealed;
       if (fresh.byteLength > 0) progressed = true;
       // Lines that are not events are skipped, as every reader skips them.
-      for (const parsed of eventLines(fresh)) if ("kind" in parsed) yield parsed;
+      for (const parsed of linesOfSegment(segment, fresh)) if ("kind" in parsed) yield parsed;
     }
     if (relist || progressed) continue;
     if (!caughtUp) {
@@ -96,9 +97,9 @@ async function runStatus(runDir: string): Promise<RecordedRunStatus> {
 /** Complete lines of a segment past its first `from` bytes; undefined when a plain file was sealed (and removed) since it was listed. */
 async function newLines(segment: SegmentFile, from: number): Promise<Buffer | undefined> {
   if (segment.sealed) return (await inflateSealed(segment)).subarray(from);
-  let handle: fs.FileHandle;
+  let handle: FileHandle;
   try {
-    handle = await fs.open(segment.path, "r");
+    handle = await openRegularFile(segment.path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
@@ -106,6 +107,8 @@ async function newLines(segment: SegmentFile, from: number): Promise<Buffer | un
   try {
     const { size } = await handle.stat();
     if (size <= from) return Buffer.alloc(0);
+    // A plain segment is sealed long before this; past the reader's ceiling it is not the recorder's.
+    if (size > MAX_DECOMPRESSED_BYTES) throw new SegmentCorruptError(segment.path, `${size} bytes, more than a reader takes (${MAX_DECOMPRESSED_BYTES})`);
     const buffer = Buffer.alloc(size - from);
     const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, from);
     return completeLines(buffer.subarray(0, bytesRead)).complete;

@@ -1,14 +1,15 @@
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { HarnessError } from "@harnessx/core";
+import { HarnessError, readRegularFile, RefusedFileError } from "@harnessx/core";
 import type { RecordedEvent, SealedSegmentInfo } from "../format/event.js";
 import { segmentIndexOf, segmentsDirOf } from "../format/layout.js";
 import { RequestRebuilder } from "../format/request-rebuilder.js";
 import { SEALED_SEGMENT_SCHEMA, parseChecked } from "../format/validate.js";
 import { completeLines } from "../recording/seal.js";
 import { contentBound, MAX_DECOMPRESSED_BYTES, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "@harnessx/artifacts";
-import { eventLines, type BadLine, type SkipPayloads } from "./event-lines.js";
+import { eventLineRanges, eventLines, type BadLine, type SkipPayloads } from "./event-lines.js";
+import { EventLineTooLongError, MAX_METADATA_FILE_BYTES } from "../format/read-limits.js";
 
 /**
  * A sealed segment whose bytes no longer match the checksum written when it was sealed (or that
@@ -69,9 +70,10 @@ export async function listSegments(runDir: string): Promise<SegmentFile[]> {
 
 /** A sealed segment's sidecar; undefined when missing, torn or of another shape (as if never written). */
 async function readSealedInfo(sealedPath: string): Promise<SealedSegmentInfo | undefined> {
-  const text = await fs.readFile(`${sealedPath}.sha256`, "utf8").catch(() => undefined);
-  if (text === undefined) return undefined;
-  const parsed = parseChecked<SealedSegmentInfo>(text, SEALED_SEGMENT_SCHEMA);
+  // Anything but a small regular file (a FIFO, a link, a huge file) is as good as no sidecar.
+  const bytes = await readRegularFile(`${sealedPath}.sha256`, { maxBytes: MAX_METADATA_FILE_BYTES }).catch(() => undefined);
+  if (bytes === undefined) return undefined;
+  const parsed = parseChecked<SealedSegmentInfo>(bytes.toString("utf8"), SEALED_SEGMENT_SCHEMA);
   return "value" in parsed ? parsed.value : undefined;
 }
 
@@ -100,10 +102,14 @@ export async function verifySealedSegment(segment: SegmentFile): Promise<Buffer>
   return raw;
 }
 
-async function readSegmentFile(segment: SegmentFile): Promise<Buffer> {
-  const { size } = await fs.stat(segment.path);
-  if (size > MAX_DECOMPRESSED_BYTES) throw new SegmentCorruptError(segment.path, `${size} bytes, more than a reader takes (${MAX_DECOMPRESSED_BYTES})`);
-  return fs.readFile(segment.path);
+/** A segment file's bytes as stored: a regular file within the reader's ceiling, else `SegmentCorruptError` (ENOENT passes through). */
+export async function readSegmentFile(segment: Pick<SegmentFile, "path">): Promise<Buffer> {
+  try {
+    return await readRegularFile(segment.path, { maxBytes: MAX_DECOMPRESSED_BYTES, what: "the segment" });
+  } catch (error) {
+    if (error instanceof RefusedFileError) throw new SegmentCorruptError(segment.path, error.problem === "too_large" ? `more than a reader takes (${MAX_DECOMPRESSED_BYTES} bytes)` : "not a regular file (a FIFO, device or link where a segment should be)");
+    throw error;
+  }
 }
 
 /** The complete NDJSON lines of one segment: verified and decompressed when sealed, torn last line cut when plain. */
@@ -151,12 +157,31 @@ export interface RunIntegrity {
  */
 function* segmentEvents(segment: SegmentFile, read: { bytes: Buffer; tornBytes: number }, integrity: RunIntegrity, skip: SkipPayloads = false): Generator<RecordedEvent> {
   integrity.tornBytes += read.tornBytes;
-  for (const parsed of eventLines(read.bytes, skip)) {
+  for (const parsed of linesOfSegment(segment, read.bytes, skip)) {
     if ("kind" in parsed) yield parsed;
     else {
       integrity.badLines++;
       integrity.firstBadLine ??= { segment: segment.path, ...parsed };
     }
+  }
+}
+
+/** `eventLines` of a segment's bytes; a line over the limit makes the segment unreadable (`SegmentCorruptError`): a recorder never writes one. */
+export function linesOfSegment(segment: Pick<SegmentFile, "path">, bytes: Buffer, skip: SkipPayloads = false): Generator<RecordedEvent | BadLine> {
+  return refusingLongLines(segment, eventLines(bytes, skip));
+}
+
+/** The byte ranges of a segment's lines, refused as `linesOfSegment` refuses them. */
+export function checkedLineRanges(segment: Pick<SegmentFile, "path">, bytes: Buffer): Generator<[number, number, number]> {
+  return refusingLongLines(segment, eventLineRanges(bytes));
+}
+
+function* refusingLongLines<T>(segment: Pick<SegmentFile, "path">, lines: Generator<T>): Generator<T> {
+  try {
+    yield* lines;
+  } catch (error) {
+    if (error instanceof EventLineTooLongError) throw new SegmentCorruptError(segment.path, error.message);
+    throw error;
   }
 }
 

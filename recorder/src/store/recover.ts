@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { HarnessError } from "@harnessx/core";
+import { HarnessError, readRegularFile } from "@harnessx/core";
+import { MAX_METADATA_FILE_BYTES } from "../format/read-limits.js";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RunManifest, type RunSummary } from "../format/event.js";
 import type { RunRollup } from "../format/rollup-types.js";
 import { lockPathOf, runManifestPathOf } from "../format/layout.js";
@@ -30,7 +31,7 @@ export class RunStillActiveError extends HarnessError {
 
 /** The pid in a run's lock file, or undefined when there is no (readable) lock. */
 export async function lockHolder(runDir: string): Promise<number | undefined> {
-  const text = await fs.readFile(lockPathOf(runDir), "utf8").catch(() => undefined);
+  const text = await readRegularFile(lockPathOf(runDir), { maxBytes: MAX_METADATA_FILE_BYTES }).then((bytes) => bytes.toString("utf8"), () => undefined);
   const pid = text === undefined ? NaN : Number.parseInt(text.trim(), 10);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }

@@ -1,9 +1,9 @@
-import { promises as fs } from "node:fs";
 import { basename, dirname } from "node:path";
-import { HarnessError } from "@harnessx/core";
+import { HarnessError, readRegularFile, RefusedFileError } from "@harnessx/core";
 import type { RunManifest } from "../format/event.js";
 import { runManifestPathOf } from "../format/layout.js";
 import { parseChecked, RUN_MANIFEST_SCHEMA } from "../format/validate.js";
+import { MAX_RUN_MANIFEST_BYTES } from "../format/read-limits.js";
 
 /** The run has no directory (or no run.json) in the store. Check the id and the store with `RecordingStore.listRuns()`. */
 export class RunNotFoundError extends HarnessError {
@@ -37,9 +37,11 @@ export async function readRunManifest(runDir: string): Promise<RunManifest> {
 export async function readRunManifestFile(runDir: string): Promise<{ manifest: RunManifest; bytes: Buffer }> {
   let bytes: Buffer;
   try {
-    bytes = await fs.readFile(runManifestPathOf(runDir));
+    bytes = await readRegularFile(runManifestPathOf(runDir), { maxBytes: MAX_RUN_MANIFEST_BYTES, what: "run.json" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new RunNotFoundError(decodeURIComponentSafe(basename(runDir)), dirname(dirname(runDir)));
+    // A FIFO would hang the reader and a huge file exhaust it: neither is a recorder's run.json.
+    if (error instanceof RefusedFileError) throw new RunInvalidError(runDir, error.problem === "too_large" ? `larger than the ${MAX_RUN_MANIFEST_BYTES.toLocaleString("en-US")} bytes a reader takes` : "not a regular file (a FIFO, device or link)");
     throw new RunInvalidError(runDir, `unreadable (${(error as Error).message})`);
   }
   const parsed = parseChecked<RunManifest>(bytes.toString("utf8"), RUN_MANIFEST_SCHEMA);

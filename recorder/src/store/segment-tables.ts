@@ -1,5 +1,6 @@
-import { promises as fs } from "node:fs";
-import { listSegments, verifySealedSegment, type SegmentFile } from "./read-run.js";
+import { checkedLineRanges, listSegments, readSegmentFile, verifySealedSegment, type SegmentFile } from "./read-run.js";
+import { completeLines } from "../recording/seal.js";
+import { MAX_EVENT_LINE_BYTES } from "../format/read-limits.js";
 import { spanCacheUse, type SpanCacheUse } from "./span-cache.js";
 import { lockToReading } from "./read-only.js";
 import type { RunManifest } from "../format/event.js";
@@ -13,14 +14,17 @@ const TYPED_EVENT_COLUMNS = ndjsonColumns(TYPED_EVENT_SHAPE);
 
 /** Typed rows from sealed segment files; any line that is not an event is skipped. */
 function ndjsonSource(sealed: string[], columns: string): string {
-  return `SELECT * FROM read_ndjson(${sqlList(sealed)}, compression = 'zstd', columns = ${columns}, ignore_errors = true) WHERE ${IS_EVENT}`;
+  return `SELECT * FROM read_ndjson(${sqlList(sealed)}, compression = 'zstd', columns = ${columns}, ignore_errors = true, maximum_object_size = ${MAX_EVENT_LINE_BYTES}) WHERE ${IS_EVENT}`;
 }
+
+/** DuckDB's CSV reader buffers 16 lines of `max_line_size` by default (256 MiB a file at this limit): two hold any line. */
+const CSV_BUFFER_BYTES = 2 * MAX_EVENT_LINE_BYTES;
 
 /** One text line per event: sealed segments read by DuckDB (zstd decoded natively), then the snapshot of the open ones. */
 function linesSource(sealed: string[]): string {
   const parts = ["SELECT line FROM plain_lines WHERE json_valid(line)"];
   if (sealed.length) {
-    parts.unshift(`SELECT line FROM read_csv(${sqlList(sealed)}, compression = 'zstd', columns = {'line': 'VARCHAR'}, delim = '\\x01', quote = '', escape = '', header = false, auto_detect = false, null_padding = false)`);
+    parts.unshift(`SELECT line FROM read_csv(${sqlList(sealed)}, compression = 'zstd', columns = {'line': 'VARCHAR'}, delim = '\\x01', quote = '', escape = '', header = false, auto_detect = false, null_padding = false, max_line_size = ${MAX_EVENT_LINE_BYTES}, buffer_size = ${CSV_BUFFER_BYTES})`);
   }
   return parts.join(" UNION ALL ");
 }
@@ -61,8 +65,8 @@ async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLin
       sealed.push(segment.path);
       continue;
     }
-    const text = await fs.readFile(segment.path, "utf8");
-    for (const line of text.slice(0, text.lastIndexOf("\n") + 1).split("\n")) if (line) plainLines.push(line);
+    const bytes = completeLines(await readSegmentFile(segment)).complete;
+    for (const [start, end] of checkedLineRanges(segment, bytes)) plainLines.push(bytes.toString("utf8", start, end));
   }
   return { sealed, plainLines, segments };
 }

@@ -7,3 +7,4 @@ export { recordAgentsWeatherRun, AGENTS_WEATHER_RUN, type AgentsWeatherRunOption
 export { crashInPay, durableAgent, DURABLE_SCRIPT } from "./durable-runs.js";
 export { killedDurableRun } from "./durable-process.js";
 export { startLocalS3, S3RVER_CREDENTIALS, type LocalS3 } from "./s3-server.js";
+export { padded, withDenseEventLines, withHugeEventLine, withHugeManifest, writeRunWithHugeLine, rewriteRunsFile } from "./huge-inputs.js";

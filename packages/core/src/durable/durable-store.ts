@@ -1,4 +1,5 @@
 import type { Redactor } from "../redact/redactor.js";
+import type { JournalPiece } from "./journal-lines.js";
 
 /**
  * Where durable runs commit their journals: one append-only log per run. The engine hands it
@@ -13,6 +14,12 @@ export interface DurableStore {
   append(runId: string, lines: string, sync: boolean): Promise<void>;
   /** The run's journal as written (a torn last line included, for the reader to cut); undefined when there is none. */
   read(runId: string): Promise<Buffer | undefined>;
+  /**
+   * The run's journal a line at a time, so a reader holds one line rather than the whole file
+   * (`FileDurableStore` has it); undefined when there is none. Optional: a store without it is
+   * read whole through `read`, its lines cut by the same rule (`MAX_JOURNAL_LINE_BYTES`).
+   */
+  readLines?(runId: string): Promise<AsyncIterable<JournalPiece> | undefined>;
   /** Forces every queued line to stable storage and releases open files. */
   close(): Promise<void>;
 }

@@ -1,12 +1,24 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { FileHandle } from "node:fs/promises";
+import { openRegularFile, readRegularFile, RefusedFileError } from "../files/regular-file.js";
 import type { DurableStore } from "./durable-store.js";
+import { JournalLineSplitter, MAX_JOURNAL_LINE_BYTES, type JournalPiece } from "./journal-lines.js";
 import { ResumeError } from "./resume-error.js";
 
 const RUN_ID = /^run_[A-Za-z0-9_-]{1,128}$/;
-/** The most of a journal a reader takes into memory. */
+/** The most of a journal `read` takes into memory (`readLines`, which resuming uses, holds one line at a time). */
 export const MAX_JOURNAL_BYTES = 512 * 1024 * 1024;
+/** Bytes read from a journal at a time by `readLines`. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** Options of `FileDurableStore`. */
+export interface FileDurableStoreOptions {
+  /** Longest a group commit waits. Default 50 ms. */
+  groupCommitMs?: number;
+  /** The longest journal line `readLines` takes (a run whose tools return more cannot be resumed). Default `MAX_JOURNAL_LINE_BYTES`, 64 MiB. */
+  maxLineBytes?: number;
+}
 
 /** A run id as a file name: anything else (a path, `..`) is refused before a file is touched. */
 export function checkRunId(runId: string): string {
@@ -33,8 +45,11 @@ export class FileDurableStore implements DurableStore {
   constructor(
     /** The folder holding the journals; created on first use. */
     readonly dir: string,
-    private readonly options: { /** Longest a group commit waits. Default 50 ms. */ groupCommitMs?: number } = {},
-  ) {}
+    private readonly options: FileDurableStoreOptions = {},
+  ) {
+    const max = options.maxLineBytes;
+    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new TypeError(`FileDurableStore: maxLineBytes must be a positive whole number of bytes, got ${String(max)}`);
+  }
 
   async append(runId: string, lines: string, sync: boolean): Promise<void> {
     const journal = await this.journal(checkRunId(runId));
@@ -44,13 +59,15 @@ export class FileDurableStore implements DurableStore {
   }
 
   async read(runId: string): Promise<Buffer | undefined> {
-    const path = join(this.dir, `${checkRunId(runId)}.ndjson`);
-    const open = this.open.get(runId);
-    if (open) await this.flush(await open);
-    const size = await fs.stat(path).then((s) => s.size, () => undefined);
-    if (size === undefined) return undefined;
-    if (size > MAX_JOURNAL_BYTES) throw new ResumeError("journal_corrupt", runId, `the journal of ${runId} holds ${size} bytes, more than a reader takes (${MAX_JOURNAL_BYTES})`);
-    return fs.readFile(path);
+    const path = await this.settledPath(runId);
+    return refusedAs(runId, readRegularFile(path, { maxBytes: MAX_JOURNAL_BYTES, what: `the journal of ${runId}`, raise: "resume reads it a line at a time through readLines" }));
+  }
+
+  async readLines(runId: string): Promise<AsyncIterable<JournalPiece> | undefined> {
+    const path = await this.settledPath(runId);
+    const handle = await refusedAs(runId, openRegularFile(path));
+    if (!handle) return undefined;
+    return piecesFrom(handle, new JournalLineSplitter(runId, this.options.maxLineBytes ?? MAX_JOURNAL_LINE_BYTES));
   }
 
   async close(): Promise<void> {
@@ -58,6 +75,14 @@ export class FileDurableStore implements DurableStore {
     const journals = [...this.open.values()];
     this.open.clear();
     for (const journal of journals) await (await journal).handle.close();
+  }
+
+  /** The journal's path once every line queued for it is written. */
+  private async settledPath(runId: string): Promise<string> {
+    const path = join(this.dir, `${checkRunId(runId)}.ndjson`);
+    const open = this.open.get(runId);
+    if (open) await this.flush(await open);
+    return path;
   }
 
   private journal(runId: string): Promise<OpenJournal> {
@@ -92,6 +117,33 @@ export class FileDurableStore implements DurableStore {
       await journal.handle.datasync();
     });
     return journal.writing;
+  }
+}
+
+/** Undefined for a journal that does not exist; a path that is not a regular file or is too large is a `ResumeError`. */
+async function refusedAs<T>(runId: string, reading: Promise<T>): Promise<T | undefined> {
+  try {
+    return await reading;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (error instanceof RefusedFileError) throw new ResumeError(error.problem === "too_large" ? "journal_too_large" : "journal_not_a_file", runId, error.message);
+    throw error;
+  }
+}
+
+/** The journal's lines, read a chunk at a time from `handle` (closed at the end, or when the reader stops). */
+async function* piecesFrom(handle: FileHandle, splitter: JournalLineSplitter): AsyncGenerator<JournalPiece> {
+  try {
+    for (;;) {
+      // A new chunk each time: the splitter keeps views of the last one (a line's start).
+      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      for (const line of splitter.push(chunk.subarray(0, bytesRead))) yield { line };
+    }
+    if (splitter.end() > 0) yield { tornBytes: splitter.end() };
+  } finally {
+    await handle.close();
   }
 }
 

@@ -11,7 +11,13 @@ export type ResumeProblem =
   /** The run ended (completed, failed or cancelled): there is nothing to resume. */
   | "already_ended"
   /** A journal line other than a torn last one does not read as a journal entry. */
-  | "journal_corrupt";
+  | "journal_corrupt"
+  /** The journal is another run's (its `run_start` names another run id): a copy under the wrong name. */
+  | "journal_foreign"
+  /** A journal line is longer than the store's reader takes (`FileDurableStore`'s `maxLineBytes`), or the whole journal than `read` takes. */
+  | "journal_too_large"
+  /** The journal's path is not a regular file (a FIFO, a device, a symbolic link): refused without reading it. */
+  | "journal_not_a_file";
 
 /** `agent.resume(runId)` could not rebuild the run; `problem` says why, the message what to do. */
 export class ResumeError extends HarnessError {

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { appendFile, mkdir } from "node:fs/promises";
+import { MAX_DECOMPRESSED_BYTES } from "@harnessx/artifacts";
+import { readRegularFile } from "@harnessx/core";
 import { dirname, join } from "node:path";
 import type { S3Target } from "./s3-target.js";
 
@@ -36,10 +38,14 @@ export class SyncManifest {
   /** Reads the manifest at `file` (none yet: empty). */
   static async open(file: string): Promise<SyncManifest> {
     const manifest = new SyncManifest(file);
-    const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return "";
-      throw error;
-    });
+    // Read as a regular file only: a FIFO in its place would block the sync for good.
+    const text = await readRegularFile(file, { maxBytes: MAX_DECOMPRESSED_BYTES, what: "the sync manifest" }).then(
+      (bytes) => bytes.toString("utf8"),
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return "";
+        throw error;
+      },
+    );
     manifest.tornTail = text !== "" && !text.endsWith("\n");
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
