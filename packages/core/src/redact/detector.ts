@@ -50,7 +50,8 @@ export function detect(detectors: readonly Detector[], text: string): Span[] {
   const spans: Span[] = [];
   for (const detector of detectors) {
     for (const span of detector.find(text)) {
-      while (span.end < text.length && isTokenChar(text.charCodeAt(span.end))) span.end++;
+      // Past the end of the text charCodeAt gives NaN, no token character.
+      while (isTokenChar(text.charCodeAt(span.end))) span.end++;
       spans.push(span);
     }
   }
