@@ -23,6 +23,12 @@ describe("the same original value always gets the same pseudonym", () => {
     assert.equal(out.other, "Basic abc", "a key rule does not touch the same text elsewhere");
     assert.equal(input.headers.Authorization, "Basic abc");
   });
+  test("a pseudonym is named by the key, never by a secret written just before it", () => {
+    const p = new Pseudonymizer(DEFAULT_SCRUB_RULES);
+    const out = p.scrubString("the password Tr0ub4dor99 api_key: zzz-value");
+    assert.equal(out, "the password <password-1> api_key: <api_key-1>");
+    assert.ok(!out.toLowerCase().includes("tr0ub4dor99"), out);
+  });
   test("card numbers need a valid checksum: timestamps and ids stay", () => {
     const p = new Pseudonymizer(DEFAULT_SCRUB_RULES);
     assert.equal(p.scrubString("card 4111 1111 1111 1111 at 1732900000000"), "card <card-1> at 1732900000000");

@@ -14,9 +14,9 @@ export function isBasicCredential(text: string): boolean {
 
 /** Offsets of group `group` of `regex`'s match inside `match` (the secret part of a form). */
 function groupOf(regex: RegExp, group: number): (match: string) => { start: number; end: number } | undefined {
-  const sticky = new RegExp(regex.source, regex.flags.replace("g", "").replace("d", "") + "d");
+  const withIndices = new RegExp(regex.source, regex.flags.replace("g", "") + "d");
   return (match) => {
-    const indices = sticky.exec(match)?.indices?.[group];
+    const indices = withIndices.exec(match)?.indices?.[group];
     return indices ? { start: indices[0], end: indices[1] } : undefined;
   };
 }
@@ -38,11 +38,12 @@ const FORMS: readonly RedactionPattern[] = [
   {
     name: "user_password",
     pattern: USER_OPTION,
-    hint: ["-u", "--user"],
+    // `--user` holds `-u`.
+    hint: ["-u"],
     accept: (match) => !/[:\s"'=]\d+:\d+["']?$/.test(match),
     locate: groupOf(USER_OPTION, 3),
   },
-  { name: "basic_auth", pattern: BASIC, hint: ["basic"], accept: (match) => isBasicCredential(match.replace(/^Basic[ \t]+/, "")), locate: groupOf(BASIC, 1) },
+  { name: "basic_auth", pattern: BASIC, hint: ["basic"], accept: (match) => isBasicCredential(match.slice("Basic".length).trimStart()), locate: groupOf(BASIC, 1) },
 ];
 
 /** The command-line and URL credential forms of the default policy. */

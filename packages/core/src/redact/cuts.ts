@@ -32,7 +32,8 @@ export function cutWithSecrets(text: string, from: number, to: number, spans: re
   let at = from;
   for (const span of spans) {
     if (span.end <= at || span.start >= to) continue;
-    if (span.anchor >= from && span.start >= from && span.end <= to) continue;
+    // Shown whole with its anchor (which is at or before its start): the sink redacts it.
+    if (span.anchor >= from && span.end <= to) continue;
     const start = Math.max(span.start, at);
     const end = Math.min(span.end, to);
     const found = text.slice(start, end);

@@ -35,32 +35,23 @@ export function patternDetector(rule: RedactionPattern): Detector {
   };
 }
 
-/** False when the detector's cheap pre-check rules a finding out. */
-export function hinted(detector: Detector, lower: string): boolean {
-  const hint = detector.hint;
-  if (hint === undefined) return true;
-  if (typeof hint === "function") return hint(lower);
-  for (const literal of hint) if (lower.includes(literal)) return true;
-  return false;
-}
-
 /** Characters a token (key, base64, hex) is made of: a finding is widened over them, and a cut stays off them. */
 export function isTokenChar(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 43 || code === 47 || code === 61;
 }
 
 /**
- * Every finding of every detector (whose hint the text passes, unless `prechecked`), overlapping
- * ones merged (the first name kept), in order. A
- * finding is widened to the end of its token: a rule that matches (or reports) only a prefix of a
- * longer token must not leave its tail behind.
+ * Every finding of the detectors (those whose hints the text passed: see `DetectorSet`),
+ * overlapping ones merged (the first name kept), in order. A finding is widened to the end of
+ * its token: a rule that matches (or reports) only a prefix of a longer token must not leave its
+ * tail behind.
  */
-export function detect(detectors: readonly Detector[], text: string, lower: string, prechecked = false): Span[] {
+export function detect(detectors: readonly Detector[], text: string): Span[] {
   const spans: Span[] = [];
   for (const detector of detectors) {
-    if (!prechecked && !hinted(detector, lower)) continue;
     for (const span of detector.find(text)) {
-      while (span.end < text.length && isTokenChar(text.charCodeAt(span.end))) span.end++;
+      // Past the end of the text charCodeAt gives NaN, no token character.
+      while (isTokenChar(text.charCodeAt(span.end))) span.end++;
       spans.push(span);
     }
   }

@@ -45,7 +45,7 @@ export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, ne
       const before = match.index > 0 ? text[match.index - 1] : "";
       const span = valueSpan(text, start, match[2] !== "", before === "?" || before === "&") ?? indentedBlock(text, match.index, start);
       if (span) {
-        add(kind, span.start, span.end, match[1], match.index);
+        add(kind, span.start, span.end, keyName(match[1], kindOf), match.index);
         KEY_AT.lastIndex = Math.max(KEY_AT.lastIndex, span.end);
       }
     }
@@ -75,6 +75,20 @@ export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, ne
     spans.push({ start, end: start + value.length, name: match[0].slice(0, match[0].length - match[1].length).trim().split(/[ \t\u00a0]/)[0], anchor: match.index });
   }
   return spans;
+}
+
+/**
+ * A key's name for its replacement: the fewest last words that are still sensitive (`my api key`
+ * -> `api key`). A word before them may be a value this pass hides (`password hunter2 token=`),
+ * and a replacement may write the name out (`trace scrub`'s pseudonyms).
+ */
+function keyName(key: string, kindOf: (key: string) => KeyKind): string {
+  const separators = Array.from(key.matchAll(/[ \u00a0]/g), (separator) => separator.index);
+  for (let i = separators.length - 1; i >= 0; i--) {
+    const tail = key.slice(separators[i] + 1);
+    if (kindOf(tail) !== PLAIN) return tail;
+  }
+  return key;
 }
 
 /** The lines (bounds) holding the offsets `at`, in order, each once. */

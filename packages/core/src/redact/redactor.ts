@@ -186,7 +186,7 @@ export class Redactor {
   #redactFresh(text: string): string {
     const lower = text.toLowerCase();
     const scan = this.#detectors.scan(lower);
-    const spans = detect(this.#detectors.candidates(scan, lower), text, lower, true);
+    const spans = detect(this.#detectors.candidates(scan, lower), text);
     let out = replaceSpans(text, spans, (span, found) => this.#replace.shape(span.name, found));
     // A Buffer serialized before it reached redaction (`{"type":"Buffer","data":[...]}`) is parsed, so its text is seen.
     if (!scan.keyUsed && !lower.includes(SERIALIZED_BUFFER)) return out;
@@ -195,7 +195,7 @@ export class Redactor {
     if (!scan.keyUsed) return out;
     // The key offsets hold in `out` while no shape was replaced before them.
     const keyed = keyValueSpans(out, (key) => this.#known(key).kind, spans.length === 0 ? scan.keyAt : undefined);
-    if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out, "", true), (span, found) => this.#replace.key(span.name, found));
+    if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out), (span, found) => this.#replace.key(span.name, found));
     return out;
   }
 
@@ -208,7 +208,7 @@ export class Redactor {
     if (!this.#redacting || text.length < this.#shortest) return [];
     const lower = text.toLowerCase();
     const scan = this.#detectors.scan(lower);
-    const found: SecretSpan[] = detect(this.#detectors.candidates(scan, lower), text, lower, true).map((s) => ({ start: s.start, end: s.end, name: s.name, anchor: s.start, keyed: false }));
+    const found: SecretSpan[] = detect(this.#detectors.candidates(scan, lower), text).map((s) => ({ start: s.start, end: s.end, name: s.name, anchor: s.start, keyed: false }));
     if (scan.keyUsed) for (const s of keyValueSpans(text, (key) => this.#known(key).kind, scan.keyAt)) found.push({ start: s.start, end: s.end, name: s.name, anchor: Math.min(s.anchor ?? s.start, s.start), keyed: true });
     return mergeSecretSpans(found);
   }
