@@ -50,10 +50,8 @@ export class ExtensionHost {
         throw new ExtensionError(extension.name, "this instance is already installed in another agent; create a new instance for each agent");
       }
     }
-    const ordered = loaded
-      .map((entry, index) => ({ entry, index }))
-      .sort((a, b) => (a.entry.extension.priority ?? 100) - (b.entry.extension.priority ?? 100) || a.index - b.index)
-      .map((e) => e.entry);
+    // Array sort is stable: extensions of equal priority keep the order they were given in.
+    const ordered = [...loaded].sort((a, b) => (a.extension.priority ?? 100) - (b.extension.priority ?? 100));
     for (const { extension, level, source } of ordered) {
       const ledger = new ContributionLedger(extension.name, level, source, typeof extension.version === "string" ? extension.version : undefined);
       const control = openContext(ledger, services, limits.maxFragmentChars);
