@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BundleContentError, openBundle, type RunManifest } from "../index.js";
 import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
-import { recordParentWithChild } from "../test-support/linked-run.js";
+import { exportParentWithChild } from "../test-support/linked-run.js";
 import { tempDir } from "../../../test/support/system.js";
 
 let dir: string;
@@ -17,10 +17,7 @@ let good: TarMember[];
 
 before(async () => {
   ({ dir, cleanup } = tempDir());
-  const recorded = await recordParentWithChild(dir);
-  parentRunId = recorded.parentRunId;
-  const { recorder } = recorded;
-  good = await membersOf((await recorder.exportIncident({ runId: parentRunId, reason: "linked", out: join(dir, "good.tar") })).path);
+  ({ parentRunId, members: good } = await exportParentWithChild(dir));
 });
 after(() => cleanup());
 

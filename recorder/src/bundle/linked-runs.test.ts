@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BundleChecksumError, BundleContentError, BundleFormatError, LINKED_BUNDLE_VERSION, openBundle, openRecording, type BundleManifest } from "../index.js";
 import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
-import { recordParentWithChild } from "../test-support/linked-run.js";
+import { exportParentWithChild } from "../test-support/linked-run.js";
 import { tempDir } from "../../../test/support/system.js";
 
 let dir: string;
@@ -17,13 +17,7 @@ let good: TarMember[];
 
 before(async () => {
   ({ dir, cleanup } = tempDir());
-  const recorded = await recordParentWithChild(dir);
-  parentRunId = recorded.parentRunId;
-  const { recorder } = recorded;
-  const exported = await recorder.exportIncident({ runId: parentRunId, reason: "linked", out: join(dir, "good.tar") });
-  assert.equal(exported.linkedRuns.length, 1);
-  childRunId = exported.linkedRuns[0];
-  good = await membersOf(exported.path);
+  ({ parentRunId, childRunId, members: good } = await exportParentWithChild(dir));
 });
 after(() => cleanup());
 

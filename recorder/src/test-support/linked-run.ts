@@ -1,5 +1,7 @@
 import { Agent, ScriptedProvider } from "@harnessx/core";
+import { join } from "node:path";
 import { FlightRecorderExtension } from "../index.js";
+import { membersOf, type TarMember } from "./bundle-surgery.js";
 
 /**
  * A recorded run of a parent agent whose one tool call ran a child agent (a subagent), both
@@ -18,4 +20,12 @@ export async function recordParentWithChild(dir: string, input = "go"): Promise<
   const { runId } = await parent.run(input);
   await Promise.all([parent.close(), child.close()]);
   return { parentRunId: runId, recorder };
+}
+
+/** That recording exported as `dir/good.tar`, and the bundle's members, for surgery. */
+export async function exportParentWithChild(dir: string): Promise<{ parentRunId: string; childRunId: string; members: TarMember[] }> {
+  const { parentRunId, recorder } = await recordParentWithChild(dir);
+  const exported = await recorder.exportIncident({ runId: parentRunId, reason: "linked", out: join(dir, "good.tar") });
+  if (exported.linkedRuns.length !== 1) throw new Error(`expected one linked run, got ${exported.linkedRuns.length}`);
+  return { parentRunId, childRunId: exported.linkedRuns[0], members: await membersOf(exported.path) };
 }
