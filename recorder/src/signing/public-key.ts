@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { SigningKeyError } from "./errors.js";
 
@@ -47,13 +47,18 @@ export async function readPublicKeyFile(path: string): Promise<string> {
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
     throw new SigningKeyError("private_key_given", path, `${path} holds a private key: give the public key (trace keys --public prints yours), and keep the private one to its owner`);
   }
-  let key: KeyObject;
-  try {
-    key = createPublicKey(text);
-  } catch (error) {
-    throw new SigningKeyError("unreadable", path, `${path} does not hold a PEM public key (${(error as Error).message})`, { cause: error });
-  }
-  if (key.asymmetricKeyType !== "ed25519") throw new SigningKeyError("not_ed25519", path, `${path} holds a ${key.asymmetricKeyType ?? "unknown"} key; bundles are signed with Ed25519 keys`);
-  return fingerprintOf(rawPublicKeyOf(key));
+  return fingerprintOf(rawPublicKeyOf(ed25519KeyOf(text, path, "public")));
 }
 
+
+/** The Ed25519 key of a PEM text, public or private; `path` names its file in errors. */
+export function ed25519KeyOf(pem: string, path: string, kind: "public" | "private"): KeyObject {
+  let key: KeyObject;
+  try {
+    key = kind === "public" ? createPublicKey(pem) : createPrivateKey(pem);
+  } catch (error) {
+    throw new SigningKeyError("unreadable", path, `${path} does not hold a PEM ${kind} key (${(error as Error).message})`, { cause: error });
+  }
+  if (key.asymmetricKeyType !== "ed25519") throw new SigningKeyError("not_ed25519", path, `${path} holds a ${key.asymmetricKeyType ?? "unknown"} key; bundles are signed with Ed25519 keys`);
+  return key;
+}

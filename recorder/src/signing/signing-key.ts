@@ -1,9 +1,9 @@
-import { createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
 import { promises as fs, type Stats } from "node:fs";
 import { join } from "node:path";
 import { harnessxHome } from "@harnessx/core";
 import { SigningKeyError } from "./errors.js";
-import { fingerprintOf, publicKeyPem, rawPublicKeyOf } from "./public-key.js";
+import { ed25519KeyOf, fingerprintOf, publicKeyPem, rawPublicKeyOf } from "./public-key.js";
 
 /** The private key's file in the keys folder. */
 export const SIGNING_KEY_FILE = "signing-key.pem";
@@ -43,14 +43,7 @@ export class SigningKey {
 
   /** The key of a PKCS#8 PEM text; `path` names its file in errors. */
   static fromPem(pem: string, path: string): SigningKey {
-    let key: KeyObject;
-    try {
-      key = createPrivateKey(pem);
-    } catch (error) {
-      throw new SigningKeyError("unreadable", path, `${path} does not hold a PEM private key (${(error as Error).message})`, { cause: error });
-    }
-    if (key.asymmetricKeyType !== "ed25519") throw new SigningKeyError("not_ed25519", path, `${path} holds a ${key.asymmetricKeyType ?? "unknown"} key; bundles are signed with Ed25519 keys`);
-    return new SigningKey(key, path);
+    return new SigningKey(ed25519KeyOf(pem, path, "private"), path);
   }
 
   /** The Ed25519 signature of `data` (64 bytes). */
