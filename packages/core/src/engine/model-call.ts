@@ -42,12 +42,17 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
   // Custom entries reach the model only as their types project them; without any, the history is sent as it is.
   const history = memory.customCount === 0 ? memory.messages : projectConversation(memory.entries, services.messageTypes);
   const rewrittenBy: string[] = [];
-  const [messages, tools] = middleware.has("beforeLlmCall") ? await middleware.beforeLlmCall(history, input.tools, rewrittenBy) : [history, input.tools];
+  // Middleware gets a frozen copy: a history changed in place could not be told from the memory's, nor attributed.
+  const handed = middleware.has("beforeLlmCall") ? Object.freeze(history.slice()) : history;
+  const [returned, tools] = handed !== history ? await middleware.beforeLlmCall(handed, input.tools, rewrittenBy) : [history, input.tools];
+  const messages = returned === handed ? history : returned;
   const { system, prefixKey } = services.prompt.compose(tools);
   const routes = routesOf(services.provider, config.model);
   const stream = streams(routes[0]!.provider, input.sink);
   const fromMemory = messages === memory.messages;
-  const lent = fromMemory && !mayKeepRequest(services);
+  const placing = middleware.has("placeCacheBreakpoints");
+  // Decided with no await before LLM_REQUEST: an observer registered meanwhile would see the memory's own array.
+  const lent = fromMemory && !placing && !mayKeepRequest(services);
   const request: ModelRequest = {
     model: config.model,
     system,
@@ -57,11 +62,14 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     stream,
   };
-  if (middleware.has("placeCacheBreakpoints")) {
-    const breakpoints = await middleware.placeCacheBreakpoints(request);
+  const handling = lent ? "lent" : fromMemory ? "memory" : "other";
+  if (placing) {
+    // Placing breakpoints reads the request: it may not change it.
+    freezeParts(request, handling, services.tools.definitions());
+    const breakpoints = await middleware.placeCacheBreakpoints(Object.freeze({ ...request }));
     if (breakpoints.length > 0) request.cacheBreakpoints = breakpoints;
   }
-  sealRequest(request, lent ? "lent" : fromMemory ? "memory" : "other", services.tools.definitions());
+  sealRequest(request, handling, services.tools.definitions());
   const requested = fire(services, HookEvent.LLM_REQUEST, {
     system,
     model: request.model,
@@ -105,14 +113,20 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
  * array needs no walk; the tool definitions when the registry lists them). Only the memory's own
  * array, `lent` to a provider that borrows requests when nobody else sees them, stays open.
  */
-function sealRequest(request: ModelRequest, history: "lent" | "memory" | "other", definitions: readonly ToolDefinition[]): void {
-  if (request.tools !== definitions) deepFreeze(request.tools);
+function sealRequest(request: ModelRequest, history: HistoryHandling, definitions: readonly ToolDefinition[]): void {
+  freezeParts(request, history, definitions);
   if (request.cacheBreakpoints) deepFreeze(request.cacheBreakpoints);
   Object.freeze(request);
-  if (history === "lent") return;
+  if (history !== "lent") vouchFrozenThrough(request);
+}
+
+type HistoryHandling = "lent" | "memory" | "other";
+
+/** Freezes the request's tools and, unless lent, its messages (frozen parts are taken as done). */
+function freezeParts(request: ModelRequest, history: HistoryHandling, definitions: readonly ToolDefinition[]): void {
+  if (request.tools !== definitions) deepFreeze(request.tools);
   if (history === "memory") Object.freeze(request.messages);
-  else deepFreeze(request.messages);
-  vouchFrozenThrough(request);
+  else if (history === "other") deepFreeze(request.messages);
 }
 
 /** `afterLlmCall` on a raw reply (a fresh one, or one a resumed durable run took from its journal); `pushText` streams the processed text. */

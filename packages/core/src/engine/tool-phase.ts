@@ -1,12 +1,12 @@
 import { currentScope, inScope } from "../spans/scopes.js";
 import { HarnessError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
-import type { ToolOutcome } from "../hooks/payloads.js";
+import type { HookPayloads, ToolOutcome } from "../hooks/payloads.js";
 import type { PermissionDecision } from "../permissions/decision.js";
 import { askPolicy, policyApplies, strictest } from "../permissions/policy.js";
 import { executeTool } from "../tools/executor.js";
 import { deepFreeze } from "../util/deep-freeze.js";
-import { readOnlySnapshot } from "../util/read-only.js";
+import { readOnlySnapshot, readOnlySnapshotOf } from "../util/read-only.js";
 import type { Tool } from "../tools/tool.js";
 import { cutForModel } from "../tools/truncate.js";
 import type { ToolCall, ToolCallBlock, ToolResult, ToolResultBlock } from "../types/content.js";
@@ -212,10 +212,22 @@ async function finishCallInScope(services: EngineServices, planned: PlannedCall,
   }
   const processed = services.middleware.has("afterToolExecution") ? await services.middleware.afterToolExecution(result) : result;
   const durationMs = performance.now() - started;
-  const ended = fire(services, HookEvent.TOOL_CALL_END, { toolCall: call, result: processed, rawResult: services.hooks.hasObservers(HookEvent.TOOL_CALL_END) ? readOnlySnapshot(raw) : raw, durationMs, outcome, ...(permission ? { permission } : {}), ...rewrittenOf(planned) });
+  const payload = { toolCall: call, result: processed, rawResult: raw, durationMs, outcome, ...(permission ? { permission } : {}), ...rewrittenOf(planned) };
+  const ended = endedEvent(services, payload);
   if (ended) await ended;
   ctx.sink.push({ type: "tool_call_end", toolCall: call, result: processed, durationMs });
   return resultBlock(services, processed);
+}
+
+/**
+ * TOOL_CALL_END, frozen in place but for the tool's own result, which the tool may keep and change:
+ * observers get a snapshot of it, taken for each of them when it holds what cannot be frozen.
+ */
+function endedEvent(services: EngineServices, payload: HookPayloads[typeof HookEvent.TOOL_CALL_END]): Promise<void> | undefined {
+  if (!services.hooks.hasObservers(HookEvent.TOOL_CALL_END)) return undefined;
+  const raw = readOnlySnapshotOf(payload.rawResult);
+  if (!raw.shareable) return services.hooks.emit(HookEvent.TOOL_CALL_END, payload);
+  return services.hooks.emitFrozen(HookEvent.TOOL_CALL_END, { ...payload, rawResult: raw.value });
 }
 
 function rewrittenOf(planned: PlannedCall): { rewrittenBy?: readonly string[] } {

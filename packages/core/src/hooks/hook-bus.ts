@@ -3,9 +3,14 @@ import { registration, type Registration } from "../registration.js";
 import type { AgentInfo } from "../engine/agent-info.js";
 import { currentScope } from "../spans/scopes.js";
 import { deepFreeze } from "../util/deep-freeze.js";
-import { readOnlySnapshot } from "../util/read-only.js";
+import { readOnlySnapshotOf } from "../util/read-only.js";
 import { HookEvent } from "./events.js";
 import type { AnyHookContext, HookCallback, HookContext, HookPayloads } from "./payloads.js";
+
+type ReadOnlyOf = (value: unknown) => { value: unknown; shareable: boolean };
+type ContextFor = (observer: number) => HookContext;
+
+const frozenInPlace: ReadOnlyOf = (value) => ({ value: deepFreeze(value), shareable: true });
 
 interface Observer {
   fn: (ctx: HookContext) => void | Promise<void>;
@@ -80,7 +85,7 @@ export class HookBus {
    * framework made (`RunHost`) may be reported after the fact.
    */
   emit<E extends HookEvent>(event: E, data: HookPayloads[E], timestamp?: number): Promise<void> | undefined {
-    return this.deliver(event, data, readOnlySnapshot, timestamp);
+    return this.deliver(event, data, readOnlySnapshotOf, timestamp);
   }
 
   /**
@@ -90,10 +95,10 @@ export class HookBus {
    * caller first, and a class instance in the payload (an Error) is not frozen: use `emit` then.
    */
   emitFrozen<E extends HookEvent>(event: E, data: HookPayloads[E]): Promise<void> | undefined {
-    return this.deliver(event, data, deepFreeze);
+    return this.deliver(event, data, frozenInPlace);
   }
 
-  private deliver<E extends HookEvent>(event: E, data: HookPayloads[E], readOnly: <T>(value: T) => T, timestamp?: number): Promise<void> | undefined {
+  private deliver<E extends HookEvent>(event: E, data: HookPayloads[E], readOnly: ReadOnlyOf, timestamp?: number): Promise<void> | undefined {
     const specific = this.observers.get(event);
     const any = this.anyObservers;
     if ((specific === undefined || specific.length === 0) && any.length === 0) return undefined;
@@ -101,37 +106,35 @@ export class HookBus {
     // agents each see their own. Observers read: none can change the request about to be sent,
     // the call about to run or what the next observer sees (span contexts are frozen when made).
     const scope = currentScope();
-    const ctx: HookContext = Object.freeze({
-      event,
-      info: this.info,
-      data: readOnly(data) as HookPayloads[HookEvent],
-      timestamp: timestamp ?? Date.now(),
-      runId: scope?.runId,
-      span: scope?.span,
-    });
+    const at = timestamp ?? Date.now();
+    const contextOf = (view: HookPayloads[HookEvent]): HookContext => Object.freeze({ event, info: this.info, data: view, timestamp: at, runId: scope?.runId, span: scope?.span });
+    const first = readOnly(data);
+    const shared = contextOf(first.value as HookPayloads[HookEvent]);
+    // A snapshot holding copies that cannot be frozen (a Date, a Map) is taken again for each observer.
+    const contextFor: ContextFor = first.shareable ? () => shared : (i) => (i === 0 ? shared : contextOf(readOnly(data).value as HookPayloads[HookEvent]));
     const all = specific === undefined || specific.length === 0 ? any : any.length === 0 ? specific : [...any, ...specific];
     for (let i = 0; i < all.length; i++) {
       let outcome: void | Promise<void>;
       try {
-        outcome = all[i].fn(ctx);
+        outcome = all[i].fn(contextFor(i));
       } catch (err) {
         const report = this.reportFailure(event, err, all[i].owner);
-        if (report) return report.then(() => this.continueFrom(all, i + 1, ctx));
+        if (report) return report.then(() => this.continueFrom(all, i + 1, event, contextFor));
         continue;
       }
       if (outcome !== undefined && typeof (outcome as Promise<void>).then === "function") {
-        return this.settle(outcome as Promise<void>, event, all[i].owner).then(() => this.continueFrom(all, i + 1, ctx));
+        return this.settle(outcome as Promise<void>, event, all[i].owner).then(() => this.continueFrom(all, i + 1, event, contextFor));
       }
     }
     return undefined;
   }
 
-  private async continueFrom(all: Observer[], start: number, ctx: HookContext): Promise<void> {
+  private async continueFrom(all: Observer[], start: number, event: HookEvent, contextFor: ContextFor): Promise<void> {
     for (let i = start; i < all.length; i++) {
       try {
-        await all[i].fn(ctx);
+        await all[i].fn(contextFor(i));
       } catch (err) {
-        await this.reportFailure(ctx.event, err, all[i].owner);
+        await this.reportFailure(event, err, all[i].owner);
       }
     }
   }

@@ -5,6 +5,8 @@ import type { CacheBreakpoint, ModelRequest, ProviderResponse, ToolDefinition } 
 import { cacheBreakpointsProblem, plainBreakpoint } from "./cache-breakpoints.js";
 import { implementsStage, middlewareName, type CompactRequest, type MiddlewareLike, type MiddlewareStage } from "./middleware.js";
 import { historyProviderOwnedChange, providerOwnedChange } from "./provider-owned.js";
+import { jsonProblem } from "../session/json-check.js";
+import { deepFreeze } from "../util/deep-freeze.js";
 
 /**
  * Middleware in the order added: every stage runs A then B, B receiving A's
@@ -74,7 +76,8 @@ export class MiddlewarePipeline {
         if (change) throw this.failure(mw, "beforeLlmCall", change);
         rewrittenBy?.push(this.owners.get(mw) ?? middlewareName(mw));
       }
-      current = out;
+      // The next middleware cannot change this one's history in place, unattributed.
+      current = [Object.freeze(out[0]), Object.freeze(out[1])];
     }
     return current;
   }
@@ -114,7 +117,8 @@ export class MiddlewarePipeline {
    * middleware name): the one stage where a call may change, so the change is always attributed.
    */
   async beforeToolExecution(call: ToolCall, rewrittenBy?: string[]): Promise<ToolCall> {
-    let current = call;
+    // Frozen at each step: a call changed in place could not be attributed.
+    let current = deepFreeze(call);
     for (const mw of this.stage("beforeToolExecution")) {
       const before = current;
       const out = await this.run(mw, "beforeToolExecution", () => mw.beforeToolExecution!(before));
@@ -122,8 +126,12 @@ export class MiddlewarePipeline {
       if (out.id !== before.id) {
         throw this.failure(mw, "beforeToolExecution", `changed the call id from "${before.id}" to "${String(out.id)}"; keep call.id`);
       }
-      if (out !== before && callChanged(before, out)) rewrittenBy?.push(this.owners.get(mw) ?? middlewareName(mw));
-      current = out;
+      if (out !== before) {
+        const problem = out.input === before.input ? undefined : jsonProblem(out.input, "input");
+        if (problem) throw this.failure(mw, "beforeToolExecution", `returned input that is not JSON data at ${problem.path}: ${problem.why}; a tool's input must be what a model could send`);
+        if (callChanged(before, out)) rewrittenBy?.push(this.owners.get(mw) ?? middlewareName(mw));
+      }
+      current = deepFreeze(out);
     }
     return current;
   }

@@ -2,7 +2,28 @@ import { SessionStateError } from "../errors.js";
 
 /** Refuses values JSON cannot carry faithfully, naming the path of the first bad value. */
 export function assertJsonCompatible(value: unknown, path = "$"): void {
-  walk(value, path, new Set());
+  const problem = jsonProblem(value, path);
+  if (problem) throw new SessionStateError(`session state is not JSON-compatible at ${problem.path}: ${problem.why}`, problem.path);
+}
+
+/** The first value JSON cannot carry faithfully, with its path; undefined when there is none. */
+export function jsonProblem(value: unknown, path = "$"): { path: string; why: string } | undefined {
+  try {
+    walk(value, path, new Set());
+    return undefined;
+  } catch (err) {
+    if (err instanceof NotJson) return { path: err.path, why: err.why };
+    throw err;
+  }
+}
+
+class NotJson extends Error {
+  constructor(
+    readonly path: string,
+    readonly why: string,
+  ) {
+    super(why);
+  }
 }
 
 function walk(value: unknown, path: string, ancestors: Set<object>): void {
@@ -43,5 +64,5 @@ function walk(value: unknown, path: string, ancestors: Set<object>): void {
 }
 
 function fail(path: string, why: string): never {
-  throw new SessionStateError(`session state is not JSON-compatible at ${path}: ${why}`, path);
+  throw new NotJson(path, why);
 }

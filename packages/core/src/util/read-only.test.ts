@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { HarnessError } from "../errors.js";
 import { deepFreeze, vouchFrozenThrough } from "./deep-freeze.js";
-import { readOnlySnapshot } from "./read-only.js";
+import { readOnlySnapshot, readOnlySnapshotOf } from "./read-only.js";
 
 describe("readOnlySnapshot", () => {
   test("copies plain data, freezes the copy through, and leaves the owner's objects as they were", () => {
@@ -104,5 +104,33 @@ describe("readOnlySnapshot", () => {
     assert.equal(readOnlySnapshot(undefined), undefined);
     assert.equal(readOnlySnapshot("s"), "s");
     assert.equal(readOnlySnapshot(3n), 3n);
+  });
+
+  test("an own __proto__ key (JSON.parse makes them) stays a key of the copy, not its prototype", () => {
+    const parsed = JSON.parse('{"title":"report","__proto__":{"note":"hidden"}}') as Record<string, unknown>;
+    const snap = readOnlySnapshot(parsed);
+    assert.equal(Object.getPrototypeOf(snap), Object.prototype);
+    assert.deepEqual(Object.keys(snap), ["title", "__proto__"]);
+    assert.equal(JSON.stringify(snap), '{"title":"report","__proto__":{"note":"hidden"}}');
+  });
+
+  test("a Map's keys are copied like its values, and a RegExp arrives as a frozen copy", () => {
+    const key = { owner: "alice" };
+    const filter = /^alice$/;
+    const snap = readOnlySnapshot({ limits: new Map([[key, 100]]), filter });
+    const [snapKey] = [...snap.limits.keys()];
+    assert.notEqual(snapKey, key);
+    assert.throws(() => ((snapKey as { owner: string }).owner = "mallory"), TypeError);
+    assert.notEqual(snap.filter, filter);
+    assert.ok(Object.isFrozen(snap.filter) && snap.filter.test("alice"));
+    assert.throws(() => snap.filter.compile("^mallory$"), TypeError);
+    assert.equal(filter.source, "^alice$");
+  });
+
+  test("a snapshot holding a copy that cannot be frozen says it may not be shared", () => {
+    assert.equal(readOnlySnapshotOf({ a: [1, { b: "x" }], r: /x/ }).shareable, true);
+    for (const special of [new Date(0), new Map(), new Set(), Buffer.from("x"), new Uint8Array(1), new ArrayBuffer(1), new DataView(new ArrayBuffer(1))]) {
+      assert.equal(readOnlySnapshotOf({ deep: [{ special }] }).shareable, false, String(special.constructor.name));
+    }
   });
 });

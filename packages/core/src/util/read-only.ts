@@ -21,10 +21,30 @@ const VIEW_SET = new WeakSet<object>();
  * be read (a getter or proxy that throws) becomes a string saying so.
  */
 export function readOnlySnapshot<T>(value: T): T {
-  return snapshot(value, 0, new Map()) as T;
+  return snapshot(value, 0, newWalk()) as T;
 }
 
-function snapshot(value: unknown, depth: number, copies: Map<object, unknown>): unknown {
+/**
+ * A snapshot, and whether it may be shared: not when it holds a copy of a Date, Map, Set or binary
+ * data, which cannot be frozen (their methods change internal slots), so one reader could change
+ * what the next reads. Such a snapshot is taken again for each reader.
+ */
+export function readOnlySnapshotOf<T>(value: T): { value: T; shareable: boolean } {
+  const walk = newWalk();
+  const copy = snapshot(value, 0, walk) as T;
+  return { value: copy, shareable: !walk.mutableCopies };
+}
+
+interface Walk {
+  copies: Map<object, unknown>;
+  /** Set when a copy that cannot be frozen was made. */
+  mutableCopies: boolean;
+}
+
+const newWalk = (): Walk => ({ copies: new Map(), mutableCopies: false });
+
+function snapshot(value: unknown, depth: number, walk: Walk): unknown {
+  const { copies } = walk;
   if (typeof value !== "object" || value === null) return value;
   if (isFrozenThrough(value)) return value;
   const done = copies.get(value);
@@ -32,39 +52,53 @@ function snapshot(value: unknown, depth: number, copies: Map<object, unknown>): 
   try {
     // Someone else's proxy is not walked (its traps are their code): it is read lazily, like a class instance.
     if (types.isProxy(value)) return VIEW_SET.has(value) ? value : view(value);
-    if (!isPlain(value)) return special(value);
+    if (!isPlain(value)) return special(value, walk);
     if (depth >= MAX_COPY_DEPTH) return view(value);
-    return Array.isArray(value) ? copyArray(value, depth, copies) : copyObject(value as Record<string, unknown>, depth, copies);
+    return Array.isArray(value) ? copyArray(value, depth, walk) : copyObject(value as Record<string, unknown>, depth, walk);
   } catch (err) {
     return `[unreadable value: ${err instanceof Error ? err.message : String(err)}]`;
   }
 }
 
-function copyArray(value: readonly unknown[], depth: number, copies: Map<object, unknown>): readonly unknown[] {
+function copyArray(value: readonly unknown[], depth: number, walk: Walk): readonly unknown[] {
   const copy = new Array<unknown>(value.length);
-  copies.set(value, copy);
-  for (let i = 0; i < value.length; i++) copy[i] = snapshot(value[i], depth + 1, copies);
+  walk.copies.set(value, copy);
+  for (let i = 0; i < value.length; i++) copy[i] = snapshot(value[i], depth + 1, walk);
   return Object.freeze(copy);
 }
 
-function copyObject(value: Record<string, unknown>, depth: number, copies: Map<object, unknown>): Record<string, unknown> {
+function copyObject(value: Record<string, unknown>, depth: number, walk: Walk): Record<string, unknown> {
   const copy: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
-  copies.set(value, copy);
-  for (const key in value) if (Object.hasOwn(value, key)) copy[key] = snapshot(value[key], depth + 1, copies);
+  walk.copies.set(value, copy);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = snapshot(value[key], depth + 1, walk);
+    // An own "__proto__" key (JSON.parse makes them) stays a key: assigned, it would set the prototype.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[key] = item;
+  }
   return Object.freeze(copy);
 }
 
 /** Values whose state lives in internal slots: a proxy cannot stand in for them, a copy can. */
-function special(value: object): unknown {
+function special(value: object, walk: Walk): unknown {
+  if (value instanceof RegExp) return Object.freeze(new RegExp(value));
+  if (value instanceof Promise || value instanceof WeakMap || value instanceof WeakSet) return value;
+  const copy = mutableCopy(value, walk);
+  if (copy === undefined) return view(value);
+  walk.mutableCopies = true;
+  return copy;
+}
+
+function mutableCopy(value: object, walk: Walk): unknown {
   if (value instanceof Date) return new Date(value.getTime());
   if (Buffer.isBuffer(value)) return Buffer.from(value);
   if (value instanceof DataView) return new DataView(value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength));
   if (ArrayBuffer.isView(value)) return new (value.constructor as new (source: ArrayBufferView) => ArrayBufferView)(value);
   if (value instanceof ArrayBuffer) return value.slice(0);
-  if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, readOnlySnapshot(v)]));
-  if (value instanceof Set) return new Set([...value].map((v) => readOnlySnapshot(v)));
-  if (value instanceof Promise || value instanceof WeakMap || value instanceof WeakSet || value instanceof RegExp) return value;
-  return view(value);
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [snapshot(k, 0, walk), snapshot(v, 0, walk)]));
+  if (value instanceof Set) return new Set([...value].map((v) => snapshot(v, 0, walk)));
+  return undefined;
 }
 
 /** A lazy view that refuses every write and hands out snapshots of what it holds. */
@@ -91,12 +125,12 @@ const READ_ONLY: ProxyHandler<object> = {
   get(target, key) {
     const value = Reflect.get(target, key, target);
     if (typeof value !== "object" || value === null || pinned(target, key)) return value;
-    return snapshot(value, 0, new Map());
+    return snapshot(value, 0, newWalk());
   },
   getOwnPropertyDescriptor(target, key) {
     const own = Reflect.getOwnPropertyDescriptor(target, key);
     if (!own || !("value" in own) || (own.configurable === false && own.writable === false)) return own;
-    return { ...own, value: snapshot(own.value, 0, new Map()) };
+    return { ...own, value: snapshot(own.value, 0, newWalk()) };
   },
   set: (_target, key) => refuse("setting", key),
   defineProperty: (_target, key) => refuse("defining", key),
