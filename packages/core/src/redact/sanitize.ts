@@ -92,10 +92,10 @@ class ValueWalk {
       const written = name === key ? key : unusedKey(out, name);
       path.push(written);
       if (written !== key) redacted.push(path.join("."));
-      if (this.policy.hidesValue(key, item)) out[written] = this.hidden(name, item, path, redacted, seen, depth);
+      if (this.policy.hidesValue(key, item)) setOwn(out, written, this.hidden(name, item, path, redacted, seen, depth));
       else {
         const clean = this.walk(item, path, redacted, seen, depth + 1);
-        if (clean !== undefined) out[written] = clean;
+        if (clean !== undefined) setOwn(out, written, clean);
       }
       path.pop();
     }
@@ -107,6 +107,16 @@ class ValueWalk {
     redacted.push(path.join("."));
     return this.replace.key(key, typeof item === "string" ? item : (JSON.stringify(this.walk(item, path, [], seen, depth + 1)) ?? ""));
   }
+}
+
+/**
+ * `out[key] = value` as an own member, whatever the key: parsed JSON may hold a `"__proto__"`
+ * member, which a plain assignment would turn into the copy's prototype, and JSON.stringify
+ * would then leave out what it held (a tool's output could hide text from the recording so).
+ */
+export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 /** `name`, or `name (2)`, `name (3)`...: the first not yet a key of `out` (two secrets used as keys may redact alike). */
