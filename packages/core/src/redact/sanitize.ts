@@ -1,5 +1,6 @@
 import { binaryToJson, isSerializedBuffer } from "./binary.js";
 import { errorToJson } from "./error-json.js";
+import { setOwn } from "../util/set-own.js";
 
 /** Values nested deeper than this are cut (a guard against pathological objects, not a format limit). */
 const MAX_DEPTH = 64;
@@ -107,16 +108,6 @@ class ValueWalk {
     redacted.push(path.join("."));
     return this.replace.key(key, typeof item === "string" ? item : (JSON.stringify(this.walk(item, path, [], seen, depth + 1)) ?? ""));
   }
-}
-
-/**
- * `out[key] = value` as an own member, whatever the key: parsed JSON may hold a `"__proto__"`
- * member, which a plain assignment would turn into the copy's prototype, and JSON.stringify
- * would then leave out what it held (a tool's output could hide text from the recording so).
- */
-export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
 }
 
 /** `name`, or `name (2)`, `name (3)`...: the first not yet a key of `out` (two secrets used as keys may redact alike). */

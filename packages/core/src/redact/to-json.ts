@@ -1,6 +1,7 @@
 import { binaryToJson, isSerializedBuffer } from "./binary.js";
 import { errorToJson } from "./error-json.js";
-import { keyText, noting, sanitizeValue, setOwn, unusedKey, type KeyReplacement, type ValueRedaction } from "./sanitize.js";
+import { setOwn } from "../util/set-own.js";
+import { keyText, noting, sanitizeValue, unusedKey, type KeyReplacement, type ValueRedaction } from "./sanitize.js";
 
 /**
  * A value as redacted JSON text, letting the native JSON.stringify do the walking (the

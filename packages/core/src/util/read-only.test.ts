@@ -19,6 +19,14 @@ describe("readOnlySnapshot", () => {
     assert.equal(snap.a.b.length, 2, "a later change of the owner's object does not reach the snapshot");
   });
 
+  test('a "__proto__" member of parsed JSON (a model\'s tool input) is copied as a member, not made the prototype', () => {
+    const input = JSON.parse('{"path":"a.txt","__proto__":{"cmd":"rm -rf ~"}}') as Record<string, unknown>;
+    const snap = readOnlySnapshot(input);
+    assert.equal(Object.getPrototypeOf(snap), Object.prototype);
+    assert.deepEqual(Object.keys(snap), ["path", "__proto__"]);
+    assert.equal(JSON.stringify(snap), JSON.stringify(input));
+  });
+
   test("shares what its maker vouched for as frozen through, and only that", () => {
     const history = deepFreeze([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
     vouchFrozenThrough(history);

@@ -1,5 +1,6 @@
 import { types } from "node:util";
 import { isFrozenThrough, isPlain } from "./deep-freeze.js";
+import { setOwn } from "./set-own.js";
 
 /**
  * Below this depth a snapshot stops copying and hands out lazy read-only views instead, so a
@@ -50,7 +51,7 @@ function copyArray(value: readonly unknown[], depth: number, copies: Map<object,
 function copyObject(value: Record<string, unknown>, depth: number, copies: Map<object, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
   copies.set(value, copy);
-  for (const key in value) if (Object.hasOwn(value, key)) copy[key] = snapshot(value[key], depth + 1, copies);
+  for (const key in value) if (Object.hasOwn(value, key)) setOwn(copy, key, snapshot(value[key], depth + 1, copies));
   return Object.freeze(copy);
 }
 
