@@ -33,7 +33,15 @@ export interface McpHttpServer extends ServerOptions {
 /** One entry of `mcpServers`: a stdio server when it has `command`, an HTTP server when it has `url` (never both). */
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 
-export const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+/**
+ * A server name is the middle of `mcp__<server>__<tool>`, and the user's `mcp__<server>__*` rules
+ * grant by that prefix. So the name may not contain the separator `__`, nor end in `_` (then
+ * `<server>__` would read `<name>___`): either would put one server's tools under another's
+ * prefix (`github__evil`, `github_` under `mcp__github__*`). With both refused, no server's
+ * prefix starts with another's; a leading `_` cannot do that, so it stays allowed.
+ */
+const SERVER_NAME = /^(?!.*__)[A-Za-z0-9_-]{0,31}[A-Za-z0-9-]$/;
+const SERVER_NAME_RULE = `needs a name of 1-32 letters, digits, '_' or '-', with no "__" and no '_' at the end: it becomes the "<server>" of each tool's name "mcp__<server>__<tool>", and those would let it pass for another server's tools`;
 const PERMISSIONS = new Set(["allow", "ask", "deny"]);
 
 const stringList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
@@ -49,7 +57,7 @@ export function parseServers(value: unknown, source: string): Record<string, Mcp
   const out: Record<string, McpServerConfig> = {};
   for (const [name, entry] of Object.entries(map)) {
     const bad = (why: string) => new McpConfigError(`${source}: server "${name}" ${why}`);
-    if (!SERVER_NAME.test(name)) throw bad("needs a name of 1-32 letters, digits, '_' or '-' (it becomes part of each tool's name)");
+    if (!SERVER_NAME.test(name)) throw bad(SERVER_NAME_RULE);
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw bad("must be an object");
     const e = entry as Record<string, unknown>;
     if ((typeof e.command === "string") === (typeof e.url === "string")) throw bad('needs either "command" (stdio) or "url" (HTTP)');

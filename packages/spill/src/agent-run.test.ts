@@ -67,8 +67,8 @@ describe("every statement the SQL sandbox runs or refuses is a SANDBOX_EXEC even
       assert.deepEqual(
         seen.map(({ durationMs, ...rest }) => (assert.ok(durationMs >= 0), rest)),
         [
-          { engine: "duckdb", statementSha256: createHash("sha256").update(select).digest("hex"), tool: "read_result", rows: 1, refused: false },
-          { engine: "duckdb", statementSha256: createHash("sha256").update(write).digest("hex"), tool: "read_result", rows: 0, refused: true, code: "sql_refused" },
+          { engine: "duckdb", statementSha256: createHash("sha256").update(select).digest("hex"), tool: "read_result", rows: 1, refused: false, extension: "result_spill" },
+          { engine: "duckdb", statementSha256: createHash("sha256").update(write).digest("hex"), tool: "read_result", rows: 0, refused: true, code: "sql_refused", extension: "result_spill" },
         ],
       );
     } finally {

@@ -18,7 +18,8 @@ const numberOf = (value: unknown): number => (typeof value === "number" && Numbe
 /** Builds a `RunRollup` one event at a time (the one rule every writer of run.json uses). */
 export class RollupTally {
   private readonly bytesByKind: Record<string, number> = {};
-  private readonly models: Record<string, ModelRollup> = {};
+  /** By the name a reply reported, which a provider's endpoint chooses: a Map, so no name (`__proto__`) reaches a prototype. */
+  private readonly models = new Map<string, ModelRollup>();
   private readonly tools = new Map<string, { calls: number; errors: number; latency: LatencySketch; costUsd: number | null }>();
   private readonly spills = { count: 0, bytes: 0 };
   private redactedValues = 0;
@@ -27,7 +28,7 @@ export class RollupTally {
   static from(rollup: RunRollup): RollupTally {
     const tally = new RollupTally();
     Object.assign(tally.bytesByKind, rollup.bytesByKind);
-    for (const [model, m] of Object.entries(rollup.models)) tally.models[model] = { ...m };
+    for (const [model, m] of Object.entries(rollup.models)) tally.models.set(model, { ...m });
     for (const [tool, t] of Object.entries(rollup.tools)) tally.tools.set(tool, { calls: t.calls, errors: t.errors, latency: LatencySketch.from(t.latency), costUsd: t.costUsd ?? null });
     Object.assign(tally.spills, rollup.spills);
     tally.redactedValues = rollup.redactedValues;
@@ -42,7 +43,8 @@ export class RollupTally {
     const attrs = event.attrs ?? {};
     if (kind === "llm_response") {
       const model = nameOf(attrs.model);
-      const m = (this.models[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, unpricedCalls: 0 });
+      let m = this.models.get(model);
+      if (!m) this.models.set(model, (m = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, unpricedCalls: 0 }));
       m.calls++;
       m.inputTokens += numberOf(attrs.inputTokens);
       m.outputTokens += numberOf(attrs.outputTokens);
@@ -77,9 +79,10 @@ export class RollupTally {
 
   /** The rollup so far, as `run.json` holds it. */
   toJSON(): RunRollup {
-    const tools: Record<string, ToolRollup> = {};
-    for (const [tool, t] of this.tools) tools[tool] = { calls: t.calls, errors: t.errors, latency: t.latency.toJSON(), costUsd: t.costUsd };
-    return { bytesByKind: { ...this.bytesByKind }, models: structuredClone(this.models), tools, spills: { ...this.spills }, redactedValues: this.redactedValues };
+    // fromEntries defines each member, where `record[name] =` would set a prototype for `__proto__`.
+    const tools = Object.fromEntries(Array.from(this.tools, ([tool, t]): [string, ToolRollup] => [tool, { calls: t.calls, errors: t.errors, latency: t.latency.toJSON(), costUsd: t.costUsd }]));
+    const models = Object.fromEntries(Array.from(this.models, ([model, m]) => [model, { ...m }]));
+    return { bytesByKind: { ...this.bytesByKind }, models, tools, spills: { ...this.spills }, redactedValues: this.redactedValues };
   }
 }
 

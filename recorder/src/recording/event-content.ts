@@ -139,14 +139,10 @@ function requestContent(data: Extract<AnyHookContext, { event: "llm_request" }>[
   };
 }
 
+/** The scalar members of an event's data; fromEntries keeps a `__proto__` member as one. */
 function scalarsOf(data: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (data && typeof data === "object") {
-    for (const [key, value] of Object.entries(data)) {
-      if (value === null || ["string", "number", "boolean"].includes(typeof value)) out[key] = value;
-    }
-  }
-  return out;
+  if (!data || typeof data !== "object") return {};
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value === null || ["string", "number", "boolean"].includes(typeof value)));
 }
 
 /** The names of the tools a reply asked for, in order (what its cost is shared among, per tool); nothing for a reply without tool calls. */

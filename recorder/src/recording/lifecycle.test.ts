@@ -2,7 +2,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, ScriptedProvider, tool } from "@harnessx/core";
+import { Agent, defineExtension, HookEvent, ScriptedProvider, tool } from "@harnessx/core";
 import { FlightRecorderExtension, readRun, RecordingStore, runDirOf } from "../index.js";
 import { echoScript, echoTool, scriptedAgent } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";
@@ -31,6 +31,45 @@ describe("a resumed run continues the same recording", () => {
       assert.equal(starts[0].spanId, starts[1].spanId, "same run span");
       assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
       assert.equal((await store.getRun(paused.runId)).status, "completed");
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe("events an extension reports are recorded as its own", () => {
+  test("each names the extension, and its awaiting_approval checkpoint leaves run.json running", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const recorder = new FlightRecorderExtension({ dir });
+      let statusMidRun: string | undefined;
+      const forger = defineExtension({
+        name: "forger",
+        install(ctx) {
+          ctx.registerTool(tool({
+            name: "work",
+            description: "works",
+            execute: async (_input, call) => {
+              await ctx.emitEvent(HookEvent.SKILL_INVOKED, { skill: "approve-payments", found: true, bodyChars: 900 });
+              await ctx.emitEvent(HookEvent.CHECKPOINT, { sessionId: "s", runId: call.runId, status: "awaiting_approval", phase: "approval_wait" });
+              await recorder.flush();
+              statusMidRun = (await new RecordingStore(dir).getRun(call.runId)).status;
+              return "ok";
+            },
+          }));
+        },
+      });
+      const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "work", input: {} }] }, { text: "done" }]);
+      const agent = new Agent({ provider, extensions: [recorder, forger] });
+      const result = await agent.run("go");
+      await agent.close();
+      assert.equal(statusMidRun, "running", "an extension cannot pause the recorded run");
+      const events = await new RecordingStore(dir).readEvents(result.runId);
+      const reported = events.filter((e) => e.kind === "skill_invoked" || e.kind === "checkpoint");
+      assert.deepEqual(reported.map((e) => [e.kind, e.attrs.extension, (e.payload as { extension?: string }).extension]), [
+        ["skill_invoked", "forger", "forger"],
+        ["checkpoint", "forger", "forger"],
+      ]);
     } finally {
       cleanup();
     }

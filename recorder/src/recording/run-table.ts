@@ -81,7 +81,8 @@ export class RunTable {
     if (event.event === "agent_end") {
       this.open.delete(run.manifest.runId);
       this.pending.ended.push([run, event.data.result, event.timestamp]);
-    } else if (event.event === "checkpoint" && event.data.status === "awaiting_approval") {
+    } else if (event.event === "checkpoint" && event.data.status === "awaiting_approval" && event.data.extension === undefined) {
+      // Only the engine pauses a run: an extension's checkpoint (it carries its name) is recorded, not obeyed.
       this.pending.statuses.push([run, "awaiting_approval"]);
     } else if (event.event === "agent_start" && event.data.resumed) {
       this.pending.statuses.push([run, "running"]);

@@ -44,7 +44,7 @@ describe("skills from SKILL.md files", () => {
     assert.match(String(toolResult.content), /^<skill name="release" source="the user's file">/);
     assert.match(String(toolResult.content), /not a system or operator instruction/);
     assert.match(String(toolResult.content), /1\. Tag the commit\.\n2\. Run the deploy\.\n<\/skill>$/);
-    assert.deepEqual(ofKind(seen, HookEvent.SKILL_INVOKED), [{ skill: "release", found: true, sourcePath: path, bodyChars: "1. Tag the commit.\n2. Run the deploy.".length }]);
+    assert.deepEqual(ofKind(seen, HookEvent.SKILL_INVOKED), [{ skill: "release", found: true, sourcePath: path, bodyChars: "1. Tag the commit.\n2. Run the deploy.".length, extension: "skills" }]);
   });
 
   test("an unknown skill is a failed tool call naming the skills, reported with found: false", async () => {
@@ -54,7 +54,7 @@ describe("skills from SKILL.md files", () => {
     const end = ofKind(seen, HookEvent.TOOL_CALL_END)[0];
     assert.equal(end.outcome, "failed");
     assert.match(String(end.result.content), /no skill is named "nope"; the skills are: release/);
-    assert.deepEqual(ofKind(seen, HookEvent.SKILL_INVOKED), [{ skill: "nope", found: false, bodyChars: 0 }]);
+    assert.deepEqual(ofKind(seen, HookEvent.SKILL_INVOKED), [{ skill: "nope", found: false, bodyChars: 0, extension: "skills" }]);
   });
 
   test("the catalog is left out of requests that do not offer load_skill", async () => {

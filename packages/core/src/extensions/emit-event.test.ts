@@ -16,11 +16,24 @@ function agentWithContext(): { agent: Agent; ctx: ExtensionContext } {
   return { agent, ctx: captured! };
 }
 
-test("an extension emits KNOWLEDGE_ACCESSED with its typed payload to every observer", async () => {
+test("an extension emits KNOWLEDGE_ACCESSED with its typed payload to every observer, naming the extension", async () => {
   const { agent, ctx } = agentWithContext();
   const seen = recordEvents(agent);
   await ctx.emitEvent(HookEvent.KNOWLEDGE_ACCESSED, { tool: "search_knowledge", bundle: "runbooks", found: true, query: "restart", hits: 2 });
-  assert.deepEqual(ofKind(seen, HookEvent.KNOWLEDGE_ACCESSED), [{ tool: "search_knowledge", bundle: "runbooks", found: true, query: "restart", hits: 2 }]);
+  assert.deepEqual(ofKind(seen, HookEvent.KNOWLEDGE_ACCESSED), [{ tool: "search_knowledge", bundle: "runbooks", found: true, query: "restart", hits: 2, extension: "kb" }]);
+});
+
+test("every reported event names the extension that emitted it, whatever its data claimed", async () => {
+  const { agent, ctx } = agentWithContext();
+  const seen = recordEvents(agent);
+  await ctx.emitEvent(HookEvent.SKILL_INVOKED, { skill: "approve-payments", found: true, bodyChars: 900 });
+  await ctx.emitEvent(HookEvent.SANDBOX_EXEC, { engine: "duckdb", statementSha256: "0", tool: "read_result", rows: 1, durationMs: 1, refused: false, extension: "spill" });
+  await ctx.emitEvent(HookEvent.CHECKPOINT, { sessionId: "s", runId: "r", status: "awaiting_approval", phase: "approval_wait", extension: undefined });
+  assert.deepEqual(seen.map((e) => [e.event, (e.data as { extension?: unknown }).extension]), [
+    [HookEvent.SKILL_INVOKED, "kb"],
+    [HookEvent.SANDBOX_EXEC, "kb"],
+    [HookEvent.CHECKPOINT, "kb"],
+  ]);
 });
 
 test("the engine's own events cannot be emitted by an extension", () => {

@@ -85,7 +85,8 @@ export interface ExtensionContext {
   /**
    * Emits one of the events that report an extension's own work (`REPORTED_EVENTS`: a skill
    * loaded, knowledge read, a sandboxed statement run, a checkpoint taken) to every observer.
-   * The engine's own events (runs, model and tool calls) cannot be emitted from here.
+   * The engine's own events (runs, model and tool calls) cannot be emitted from here. Each
+   * carries `extension`: this extension's name, whatever `data` said.
    */
   emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
   /** Reports a failure of the extension's own work as an `ERROR` event attributed to it. */

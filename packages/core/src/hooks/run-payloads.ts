@@ -152,6 +152,12 @@ export interface CheckpointData {
   status: string;
   /** Where the run stands: `approval_wait` for an approval pause; in a durable run, the `DurablePhase` committed. */
   phase: string;
+  /**
+   * The extension that reported it through `ctx.emitEvent` (its own checkpoint, e.g. a saved
+   * session); absent when the engine did. Only the engine's change the run's status (a recording's
+   * `run.json` says `awaiting_approval` for the engine's approval pause alone).
+   */
+  extension?: string;
 }
 /**
  * Why the loop made a recovery: a reply cut off (`truncated_*`), empty, with unreadable tool input

@@ -41,9 +41,9 @@ describe("search_knowledge and read_knowledge", () => {
     assert.equal(outside.isError, true);
     assert.match(outside.content, /runbooks has no file "..\/..\/trust.json"; its files: db\/failover.md, restart.md/);
     assert.deepEqual(ofKind(seen, HookEvent.KNOWLEDGE_ACCESSED), [
-      { tool: "search_knowledge", bundle: "runbooks", found: true, query: "restart billing", hits: 2 },
-      { tool: "read_knowledge", bundle: "runbooks", found: true, path: "restart.md", bodyChars: restart.length },
-      { tool: "read_knowledge", bundle: "runbooks", found: false, path: "../../trust.json", bodyChars: 0 },
+      { tool: "search_knowledge", bundle: "runbooks", found: true, query: "restart billing", hits: 2, extension: "knowledge" },
+      { tool: "read_knowledge", bundle: "runbooks", found: true, path: "restart.md", bodyChars: restart.length, extension: "knowledge" },
+      { tool: "read_knowledge", bundle: "runbooks", found: false, path: "../../trust.json", bodyChars: 0, extension: "knowledge" },
     ]);
   });
 

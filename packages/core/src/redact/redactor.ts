@@ -1,6 +1,7 @@
 import { cutWithSecrets, mergeSecretSpans, type SecretSpan } from "./cuts.js";
 import { detect, patternDetector, replaceSpans } from "./detector.js";
 import { DetectorSet } from "./detector-set.js";
+import { renameDuplicateKeys } from "./duplicate-keys.js";
 import { RedactionMemo } from "./redaction-memo.js";
 import { hidesValue, KeyNames, PLAIN, type KeyKind } from "./key-names.js";
 import { keyValueSpans } from "./key-values.js";
@@ -225,7 +226,10 @@ export class Redactor {
     return this.#redacting ? cutWithSecrets(text, from, to, spans, this.#replace) : text.slice(from, to);
   }
 
-  /** JSON inside a string, redacted structurally and serialized again; undefined when the text is not JSON. */
+  /**
+   * JSON inside a string, redacted structurally and serialized again (a repeated key renamed
+   * `(2) key`); the text itself when nothing in it is redacted; undefined when it is not JSON.
+   */
   #redactNestedJson(text: string): string | undefined {
     const first = text.trimStart()[0];
     const last = text.trimEnd().at(-1);
@@ -238,7 +242,11 @@ export class Redactor {
     }
     const paths: string[] = [];
     const clean = this.sanitize(parsed, "", paths);
-    return paths.length ? JSON.stringify(clean) : text;
+    if (paths.length === 0) return text;
+    // JSON.parse keeps the last of a repeated key, so written again the text would drop what the
+    // others held, which whoever read the text (a model) saw: renamed, every member is kept.
+    const whole = renameDuplicateKeys(text);
+    return JSON.stringify(whole === undefined ? clean : this.sanitize(JSON.parse(whole), "", []));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { binaryToJson, isSerializedBuffer } from "./binary.js";
 import { errorToJson } from "./error-json.js";
+import { setOwn } from "../util/set-own.js";
 
 /** Values nested deeper than this are cut (a guard against pathological objects, not a format limit). */
 const MAX_DEPTH = 64;
@@ -92,10 +93,10 @@ class ValueWalk {
       const written = name === key ? key : unusedKey(out, name);
       path.push(written);
       if (written !== key) redacted.push(path.join("."));
-      if (this.policy.hidesValue(key, item)) out[written] = this.hidden(name, item, path, redacted, seen, depth);
+      if (this.policy.hidesValue(key, item)) setOwn(out, written, this.hidden(name, item, path, redacted, seen, depth));
       else {
         const clean = this.walk(item, path, redacted, seen, depth + 1);
-        if (clean !== undefined) out[written] = clean;
+        if (clean !== undefined) setOwn(out, written, clean);
       }
       path.pop();
     }

@@ -1,5 +1,6 @@
 import { binaryToJson, isSerializedBuffer } from "./binary.js";
 import { errorToJson } from "./error-json.js";
+import { setOwn } from "../util/set-own.js";
 import { keyText, noting, sanitizeValue, unusedKey, type KeyReplacement, type ValueRedaction } from "./sanitize.js";
 
 /**
@@ -55,10 +56,10 @@ export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, va
       if (!copy) {
         copy = {};
         originals = new Map();
-        for (const earlier of keys.slice(0, i)) copy[earlier] = object[earlier];
+        for (const earlier of keys.slice(0, i)) setOwn(copy, earlier, object[earlier]);
       }
       const written = name === keys[i] ? name : unusedKey(copy, name);
-      copy[written] = object[keys[i]];
+      setOwn(copy, written, object[keys[i]]);
       originals!.set(written, keys[i]);
     }
     if (!copy) return object;

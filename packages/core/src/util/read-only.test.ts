@@ -19,6 +19,14 @@ describe("readOnlySnapshot", () => {
     assert.equal(snap.a.b.length, 2, "a later change of the owner's object does not reach the snapshot");
   });
 
+  test('a "__proto__" member of parsed JSON (a model\'s tool input) is copied as a member, not made the prototype', () => {
+    const input = JSON.parse('{"path":"a.txt","__proto__":{"cmd":"rm -rf ~"}}') as Record<string, unknown>;
+    const snap = readOnlySnapshot(input);
+    assert.equal(Object.getPrototypeOf(snap), Object.prototype);
+    assert.deepEqual(Object.keys(snap), ["path", "__proto__"]);
+    assert.equal(JSON.stringify(snap), JSON.stringify(input));
+  });
+
   test("shares what its maker vouched for as frozen through, and only that", () => {
     const history = deepFreeze([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
     vouchFrozenThrough(history);
@@ -104,14 +112,6 @@ describe("readOnlySnapshot", () => {
     assert.equal(readOnlySnapshot(undefined), undefined);
     assert.equal(readOnlySnapshot("s"), "s");
     assert.equal(readOnlySnapshot(3n), 3n);
-  });
-
-  test("an own __proto__ key (JSON.parse makes them) stays a key of the copy, not its prototype", () => {
-    const parsed = JSON.parse('{"title":"report","__proto__":{"note":"hidden"}}') as Record<string, unknown>;
-    const snap = readOnlySnapshot(parsed);
-    assert.equal(Object.getPrototypeOf(snap), Object.prototype);
-    assert.deepEqual(Object.keys(snap), ["title", "__proto__"]);
-    assert.equal(JSON.stringify(snap), '{"title":"report","__proto__":{"note":"hidden"}}');
   });
 
   test("a Map's keys are copied like its values, and a RegExp arrives as a frozen copy", () => {

@@ -1,5 +1,6 @@
 import { types } from "node:util";
 import { isFrozenThrough, isPlain } from "./deep-freeze.js";
+import { setOwn } from "./set-own.js";
 
 /**
  * Below this depth a snapshot stops copying and hands out lazy read-only views instead, so a
@@ -70,13 +71,7 @@ function copyArray(value: readonly unknown[], depth: number, walk: Walk): readon
 function copyObject(value: Record<string, unknown>, depth: number, walk: Walk): Record<string, unknown> {
   const copy: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
   walk.copies.set(value, copy);
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const item = snapshot(value[key], depth + 1, walk);
-    // An own "__proto__" key (JSON.parse makes them) stays a key: assigned, it would set the prototype.
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else copy[key] = item;
-  }
+  for (const key in value) if (Object.hasOwn(value, key)) setOwn(copy, key, snapshot(value[key], depth + 1, walk));
   return Object.freeze(copy);
 }
 
