@@ -13,9 +13,8 @@ export function toJsonSafe(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toJsonSafe);
   if (value && typeof value === "object") {
     if (typeof (value as { toJSON?: unknown }).toJSON === "function") return toJsonSafe((value as { toJSON(): unknown }).toJSON());
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = toJsonSafe(v);
-    return out;
+    // fromEntries defines members: a "__proto__" one stays a member instead of becoming the prototype.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSafe(v)]));
   }
   return value;
 }

@@ -26,7 +26,7 @@ export const PAYLOAD_READER_SCRIPT = String.raw`
     function revive(value, strings) {
       if (typeof value === "string") return value[0] !== MARK ? value : value[1] === MARK ? value.slice(1) : strings[Number(value.slice(1))];
       if (Array.isArray(value)) return value.map(function (v) { return revive(v, strings); });
-      if (value && typeof value === "object") { var out = {}; Object.keys(value).forEach(function (k) { out[k] = revive(value[k], strings); }); return out; }
+      if (value && typeof value === "object") return Object.fromEntries(Object.keys(value).map(function (k) { return [k, revive(value[k], strings)]; }));
       return value;
     }
     function payloadAt(pos) {
