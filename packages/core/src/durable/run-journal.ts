@@ -30,11 +30,12 @@ export class RunJournal {
   }
 
   /** The engine's state at the top of a step (after the run's start on the first). */
-  snapshot(counters: RunCounters, sink: RunSink, before: JournalEntry[] = []): Promise<void> {
+  snapshot(counters: RunCounters, sink: RunSink, before: JournalEntry[]): Promise<void> {
     const { memory, todos, extensions } = this.services;
     const grew = memory.rewrites === this.snapshotRewrites && memory.length >= this.snapshotLength;
     const keep = grew ? this.snapshotLength : 0;
-    const entry: JournalEntry = { phase: "snapshot", keep, entries: memory.entries.slice(keep), todos: todos.current.slice(), extensions: extensions.saveStates(), counters };
+    // `commit` serializes the entry before it returns: the live task list needs no copy.
+    const entry: JournalEntry = { phase: "snapshot", keep, entries: memory.entries.slice(keep), todos: todos.current, extensions: extensions.saveStates(), counters };
     this.snapshotLength = memory.length;
     this.snapshotRewrites = memory.rewrites;
     return this.commit([...before, entry], "running", false, sink);
