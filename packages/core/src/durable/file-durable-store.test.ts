@@ -79,19 +79,30 @@ describe("FileDurableStore", () => {
     }
   });
 
-  test("group lines reach the file on their own once groupCommitMs has passed", async () => {
-    const { dir, cleanup } = journalDir();
-    try {
-      const store = new FileDurableStore(dir, { groupCommitMs: 1 });
-      await store.append("run_t", "late\n", false);
-      // No read, append or close forces it: only the group commit can write it.
-      while (readFileSync(join(dir, "run_t.ndjson"), "utf8") === "") await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(readFileSync(join(dir, "run_t.ndjson"), "utf8"), "late\n");
-      await store.close();
-    } finally {
-      cleanup();
-    }
-  });
+  for (const [groupCommitMs, wait] of [[undefined, 50], [200, 200]] as const) {
+    test(`group lines reach the file on their own ${wait} ms after the first is queued (groupCommitMs ${groupCommitMs ?? "absent"})`, async (t) => {
+      const { dir, cleanup } = journalDir();
+      try {
+        t.mock.timers.enable({ apis: ["setTimeout"] });
+        const opened = watchOpens(t);
+        const path = join(dir, "run_t.ndjson");
+        const store = new FileDurableStore(dir, groupCommitMs === undefined ? {} : { groupCommitMs });
+        await store.append("run_t", "a\n", false);
+        t.mock.timers.tick(wait - 1);
+        // A group commit the tick set off would be writing "a" alone by now.
+        await new Promise((resolve) => setImmediate(resolve));
+        await store.append("run_t", "b\n", true);
+        assert.equal(opened.find((o) => o.path === path)!.datasyncs, 1, "a and b went in one write: nothing was committed before the delay");
+        await store.append("run_t", "c\n", false);
+        t.mock.timers.tick(1);
+        // Nothing else forces "c" out: only the group commit can write it.
+        while (readFileSync(path, "utf8") !== "a\nb\nc\n") await new Promise((resolve) => setImmediate(resolve));
+        await store.close();
+      } finally {
+        cleanup();
+      }
+    });
+  }
 
   test("a new journal's folder is synced once, an existing journal's not; each write is datasynced once; every handle is closed", async (t) => {
     const { dir, cleanup } = journalDir();
