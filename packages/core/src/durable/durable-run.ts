@@ -77,12 +77,12 @@ export class DurableRun {
    * Marks each call that started before the process died and may not run twice: refused as
    * `interrupted`, or waiting for a human's approval when `interrupted` is `ask`.
    */
-  holdInterrupted(planned: PlannedCall[]): PlannedCall[] {
+  holdInterrupted(planned: PlannedCall[], iteration: number): PlannedCall[] {
     const replay = this.replay;
     if (!replay) return planned;
     const ask = this.durable.options.interrupted === "ask";
     return planned.map((p) => {
-      if (p.refusal || !p.tool || safeToRepeat(p.tool) || !replay.interrupted(p.call.id)) return p;
+      if (p.refusal || !p.tool || safeToRepeat(p.tool) || !replay.interrupted(iteration, p.call.id)) return p;
       const key = idempotencyKeyOf(this.runId, p.call.id);
       const reason = `"${p.call.name}" was running when the process stopped, and it is not safe to run twice: it may or may not have taken effect (idempotency key ${key})`;
       if (ask) return { ...p, needsApproval: true, permission: { decision: "ask", source: "durable", reason: `${reason}; approve to run it again` } };
@@ -110,7 +110,7 @@ export class DurableRun {
   /** The tool phase's commits and reuse for step `iteration`. */
   toolPhase(iteration: number): DurableToolPhase {
     return {
-      takeOutcome: (callId) => this.replay?.takeOutcome(callId),
+      takeOutcome: (callId) => this.replay?.takeOutcome(iteration, callId),
       started: (call: ToolCall, tool: Tool) =>
         this.journal.commit([{ phase: "tool_started", iteration, callId: call.id, name: call.name, input: call.input as JsonValue, idempotencyKey: idempotencyKeyOf(this.runId, call.id) }], "running", !safeToRepeat(tool), this.sink),
       finished: (call: ToolCall, tool: Tool, outcome: ToolOutcome, result: ToolResult) =>

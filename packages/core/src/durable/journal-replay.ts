@@ -4,14 +4,16 @@ import type { JournalEntry, ModelReplyEntry, ToolOutcomeEntry, ToolStartedEntry 
 /**
  * What a resumed run takes from its journal instead of doing again: the model reply of the step
  * it stopped in, the raw outcomes of the calls that finished, which calls had started, and the
- * approval decisions already given. Each is taken once; `report` says what was reused.
+ * approval decisions already given. Each is taken once, and only by the step it was committed in
+ * (a model may give a later step's calls the same ids); `report` says what was reused.
  */
 export class JournalReplay {
   private readonly reply: ModelReplyEntry | undefined;
   private readonly outcomes = new Map<string, ToolOutcomeEntry>();
   private readonly started = new Map<string, ToolStartedEntry>();
   private readonly decided = new Map<number, Record<string, ApprovalDecision>>();
-  private readonly used = { reply: false, outcomes: 0 };
+  private readonly taken = new Set<string>();
+  private replyTaken = false;
 
   constructor(after: readonly JournalEntry[]) {
     let reply: ModelReplyEntry | undefined;
@@ -26,24 +28,22 @@ export class JournalReplay {
 
   /** The committed reply of step `iteration`, once. */
   takeReply(iteration: number): ModelReplyEntry | undefined {
-    if (this.used.reply || this.reply?.iteration !== iteration) return undefined;
-    this.used.reply = true;
+    if (this.replyTaken || this.reply?.iteration !== iteration) return undefined;
+    this.replyTaken = true;
     return this.reply;
   }
 
-  /** The committed raw outcome of a call, once. */
-  takeOutcome(callId: string): ToolOutcomeEntry | undefined {
+  /** The committed raw outcome of step `iteration`'s call, once. */
+  takeOutcome(iteration: number, callId: string): ToolOutcomeEntry | undefined {
     const outcome = this.outcomes.get(callId);
-    if (outcome) {
-      this.outcomes.delete(callId);
-      this.used.outcomes++;
-    }
+    if (outcome?.iteration !== iteration || this.taken.has(callId)) return undefined;
+    this.taken.add(callId);
     return outcome;
   }
 
-  /** True when the call started before the process died and its outcome was never committed. */
-  interrupted(callId: string): boolean {
-    return this.started.has(callId) && !this.outcomes.has(callId);
+  /** True when step `iteration`'s call started before the process died and its outcome was never committed. */
+  interrupted(iteration: number, callId: string): boolean {
+    return this.started.get(callId)?.iteration === iteration && !this.outcomes.has(callId);
   }
 
   /**
@@ -53,14 +53,14 @@ export class JournalReplay {
   decisions(iteration: number): Record<string, ApprovalDecision> | undefined {
     const decided = this.decided.get(iteration);
     if (!decided) return undefined;
-    return Object.fromEntries(Object.entries(decided).filter(([id]) => !this.interrupted(id)));
+    return Object.fromEntries(Object.entries(decided).filter(([id]) => !this.interrupted(iteration, id)));
   }
 
   /** What the resumed run reused, for its `RECOVERY resumed` detail. */
   report(from: string): string {
     const parts = [`resumed from its ${from}`];
     if (this.reply) parts.push(`the model reply of step ${this.reply.iteration} taken from the journal`);
-    if (this.outcomes.size + this.used.outcomes > 0) parts.push(`${this.outcomes.size + this.used.outcomes} tool result(s) taken from the journal`);
+    if (this.outcomes.size > 0) parts.push(`${this.outcomes.size} tool result(s) taken from the journal`);
     const interrupted = [...this.started.keys()].filter((id) => !this.outcomes.has(id)).length;
     if (interrupted > 0) parts.push(`${interrupted} call(s) interrupted`);
     return parts.join("; ");

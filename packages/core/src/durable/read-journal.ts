@@ -35,7 +35,8 @@ function entryOf(runId: string, raw: Buffer, number: number): JournalLine {
   } catch {
     throw new ResumeError("journal_corrupt", runId, `line ${number} of the journal of ${runId} is not JSON: the journal was damaged after it was written; the run cannot be resumed`);
   }
-  if (!line || typeof line !== "object" || line.v !== 1 || !PHASES.has(line.phase)) {
+  // Null, a number, a string or an array has no `v` of 1 either.
+  if (line?.v !== 1 || !PHASES.has(line.phase)) {
     throw new ResumeError("journal_corrupt", runId, `line ${number} of the journal of ${runId} is not a journal entry of version 1`);
   }
   return line;
@@ -85,8 +86,8 @@ export async function readResumePoint(store: DurableStore, runId: string): Promi
   const reader = new EntryReader(runId);
   let start: RunStartEntry | undefined;
   let entries: ConversationEntry[] = [];
-  let snapshot: SnapshotEntry | undefined;
-  let after: JournalEntry[] = [];
+  /** The last snapshot and what was committed after it. */
+  let last: { snapshot: SnapshotEntry; after: JournalEntry[] } | undefined;
   for await (const piece of pieces) {
     const line = reader.entryOf(piece);
     if (!line) continue;
@@ -98,12 +99,11 @@ export async function readResumePoint(store: DurableStore, runId: string): Promi
       throw new ResumeError("already_ended", runId, `${runId} already ended (${line.status}): there is nothing to resume`);
     } else if (line.phase === "snapshot") {
       entries = [...entries.slice(0, line.keep), ...line.entries];
-      snapshot = line;
-      after = [];
+      last = { snapshot: line, after: [] };
     } else {
-      after.push(line);
+      last?.after.push(line);
     }
   }
-  if (!start || !snapshot) throw new ResumeError("not_journaled", runId, `the journal of ${runId} ends before its first checkpoint: the process died before the run began its first step; run it again`);
-  return { start, snapshot: { ...snapshot, keep: 0, entries }, after, tornBytes: reader.tornBytes };
+  if (!start || !last) throw new ResumeError("not_journaled", runId, `the journal of ${runId} ends before its first checkpoint: the process died before the run began its first step; run it again`);
+  return { start, snapshot: { ...last.snapshot, keep: 0, entries }, after: last.after, tornBytes: reader.tornBytes };
 }

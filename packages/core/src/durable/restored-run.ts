@@ -21,7 +21,7 @@ export function newCounters(replyBudget: number): RunCounters {
  * for a human), and the approvals given before the crash apply again, so only calls nobody decided yet wait.
  */
 export function decideFromJournal(durable: DurableRun, planned: PlannedCall[], iteration: number): PlannedCall[] {
-  const held = durable.holdInterrupted(planned);
+  const held = durable.holdInterrupted(planned, iteration);
   const decisions = durable.decisions(iteration);
   if (!decisions) return held;
   return held.map((p) => {

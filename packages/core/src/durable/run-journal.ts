@@ -14,8 +14,9 @@ export function safeToRepeat(tool: Tool | undefined): boolean {
  * configured durability before the run goes on, then announced as `CHECKPOINT` (hook and stream).
  */
 export class RunJournal {
+  /** The conversation's length at the last snapshot: 0 before the first, which so keeps nothing. */
   private snapshotLength = 0;
-  private snapshotRewrites = -1;
+  private snapshotRewrites = 0;
 
   constructor(
     private readonly services: EngineServices,
@@ -30,11 +31,12 @@ export class RunJournal {
   }
 
   /** The engine's state at the top of a step (after the run's start on the first). */
-  snapshot(counters: RunCounters, sink: RunSink, before: JournalEntry[] = []): Promise<void> {
+  snapshot(counters: RunCounters, sink: RunSink, before: JournalEntry[]): Promise<void> {
     const { memory, todos, extensions } = this.services;
-    const grew = memory.rewrites === this.snapshotRewrites && memory.length >= this.snapshotLength;
-    const keep = grew ? this.snapshotLength : 0;
-    const entry: JournalEntry = { phase: "snapshot", keep, entries: memory.entries.slice(keep), todos: todos.current.slice(), extensions: extensions.saveStates(), counters };
+    // An unchanged rewrite count means the entries up to the last snapshot are as they were: only appends since.
+    const keep = memory.rewrites === this.snapshotRewrites ? this.snapshotLength : 0;
+    // `commit` serializes the entry before it returns: the live task list needs no copy.
+    const entry: JournalEntry = { phase: "snapshot", keep, entries: memory.entries.slice(keep), todos: todos.current, extensions: extensions.saveStates(), counters };
     this.snapshotLength = memory.length;
     this.snapshotRewrites = memory.rewrites;
     return this.commit([...before, entry], "running", false, sink);
