@@ -2,6 +2,7 @@
 // own words: the user is told what changed, and nothing changed is ever served.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { TrustedFileError } from "../errors.js";
@@ -65,6 +66,19 @@ describe("ProjectPin.read refuses", () => {
     rmSync(file);
     makeFifo(file);
     refuses(() => pin.read(file), file, since("is no longer a regular file"), REVIEW);
+  });
+
+  test("a file replaced by a socket, which cannot be opened: the system's reason, not a guess", async () => {
+    const file = writeFileIn(join(prompts(), "review.md"), "Review it.\n");
+    const pin = pinProject(folders.project);
+    rmSync(file);
+    const server = createServer();
+    await new Promise<void>((listening) => server.listen(file, listening));
+    try {
+      assert.throws(() => pin.read(file), (err: unknown) => err instanceof TrustedFileError && err.message.startsWith(`${file} cannot be read (ENXIO`) && err.message.endsWith(`; it is not used: ${REVIEW}`));
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
   });
 
   test("a file whose folder was swapped for a symlink to a copy of it", () => {
