@@ -44,6 +44,13 @@ describe("a default export that is no extension is named in the error", () => {
     });
   }
 
+  test("a CommonJS file's module.exports is its default export", async () => {
+    await fails(file("null.js", "module.exports = null;\n"), `its default export is null; ${FIX}`);
+    await fails(file("text.js", 'module.exports = "guard";\n'), `its default export is a string; ${FIX}`);
+    const path = file("guard.js", 'module.exports = { name: "guard", install() {} };\n');
+    assert.equal((await loadExtensionModule(path, "user")).extension.name, "guard");
+  });
+
   test("a module with no default export that is not shaped like a definition", async () => {
     await fails(file("guard.mjs", `export const name = "guard";\n`), `it has no default export and its exports are not an extension; ${FIX}`);
   });
