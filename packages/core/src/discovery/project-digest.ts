@@ -86,7 +86,6 @@ function describeEntry(root: string, relative: string, buffer: Buffer): { line: 
     const content = stat?.isFile() ? hashFile(file, buffer, OPEN_FLAGS).sha256 : stat?.isDirectory() ? "directory" : "none";
     return { line: ["link", relative, target, content], entry: { kind: "link", target } };
   } catch (err) {
-    if (err instanceof ProjectDigestError) throw err;
     throw new ProjectDigestError(root, `cannot read ${relative}: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -123,9 +123,18 @@ export class TrustStore {
       writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600, flag: "wx" });
       renameSync(temp, this.file);
     } catch (err) {
-      rmSync(temp, { force: true });
+      removeTemp(temp);
       throw new TrustStoreError(this.file, `cannot be written: ${(err as Error).message}`, { cause: err });
     }
+  }
+}
+
+/** Removes a failed write's temporary file. Its folder may be missing or a file (ENOTDIR): then no temporary file was made, and that must not hide why the write failed. */
+function removeTemp(temp: string): void {
+  try {
+    rmSync(temp, { force: true });
+  } catch (err) {
+    if (!isMissing(err)) throw err;
   }
 }
 
