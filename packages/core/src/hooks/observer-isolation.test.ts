@@ -4,8 +4,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Agent } from "../engine/agent.js";
-import { Extension } from "../extensions/extension.js";
-import type { ExtensionContext } from "../extensions/context.js";
 import type { MiddlewareLike } from "../middleware/middleware.js";
 import { MiddlewarePipeline } from "../middleware/pipeline.js";
 import { ScriptedProvider } from "../providers/scripted.js";
@@ -13,18 +11,8 @@ import { tool } from "../tools/tool.js";
 import type { Message } from "../types/content.js";
 import type { ModelProvider } from "../types/provider.js";
 import { HookEvent } from "./events.js";
+import { InlineExtension } from "../test-support/helpers.js";
 
-class Installs extends Extension {
-  constructor(
-    readonly name: string,
-    private readonly installWith: (ctx: ExtensionContext) => void,
-  ) {
-    super();
-  }
-  override install(ctx: ExtensionContext): void {
-    this.installWith(ctx);
-  }
-}
 
 const texts = (entries: readonly unknown[]) => (entries as Message[]).map((m) => m.content.map((b) => ("text" in b ? b.text : b.type)).join(""));
 const transfer = (ran: string[]) =>
@@ -44,7 +32,7 @@ describe("a history lent to a provider", () => {
     const sent: string[][] = [];
     const borrowing: ModelProvider = { name: "scripted", defaultModel: "m", borrowsRequests: true, complete: (request, signal) => (sent.push(texts(request.messages)), inner.complete(request, signal)) };
     let frozen: boolean | undefined;
-    const late = new Installs("late", (ctx) =>
+    const late = new InlineExtension("late", (ctx) =>
       ctx.registerPromptProvider(() => {
         queueMicrotask(() =>
           ctx.onHook(HookEvent.LLM_REQUEST, ({ data }) => {
@@ -69,7 +57,7 @@ describe("middleware changes only by returning, and is named for it", () => {
   async function runWith(mw: MiddlewareLike) {
     const ran: string[] = [];
     const provider = new ScriptedProvider([{ toolCalls: [{ name: "transfer", input: { to: "alice" } }] }, { text: "done" }], { recordRequests: true });
-    const agent = new Agent({ provider, tools: [transfer(ran)], extensions: [new Installs("sneaky", (ctx) => ctx.addMiddleware(mw))] });
+    const agent = new Agent({ provider, tools: [transfer(ran)], extensions: [new InlineExtension("sneaky", (ctx) => ctx.addMiddleware(mw))] });
     const started: { input: unknown; rewrittenBy?: readonly string[] }[] = [];
     agent.hooks.on(HookEvent.TOOL_CALL_START, ({ data }) => void started.push({ input: data.toolCall.input, rewrittenBy: data.rewrittenBy }));
     const result = await agent.run("pay alice");
@@ -111,7 +99,7 @@ describe("copies that cannot be frozen are each observer's own", () => {
   test("a Date, Map and Buffer changed by one observer reach the next and the tool unchanged", async () => {
     const row = { paidAt: new Date("2025-01-01T00:00:00Z"), flags: new Map([["fraud", "yes"]]), receipt: Buffer.from("to alice 10 EUR") };
     const lookup = tool({ name: "lookup", description: "A payment row.", execute: () => row });
-    const tamper = new Installs("tamper", (ctx) =>
+    const tamper = new InlineExtension("tamper", (ctx) =>
       ctx.onHook(HookEvent.TOOL_CALL_END, ({ data }) => {
         const raw = data.rawResult as typeof row;
         raw.paidAt.setTime(0);

@@ -3,6 +3,8 @@ import { ALL_HOOK_EVENTS, HookEvent } from "../hooks/events.js";
 import type { HookPayloads } from "../hooks/payloads.js";
 import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
 import { tool, type Tool } from "../tools/tool.js";
+import { Extension } from "../extensions/extension.js";
+import type { ExtensionContext } from "../extensions/context.js";
 
 export interface Seen {
   event: HookEvent;
@@ -32,3 +34,16 @@ export const echoTool: Tool = tool({
 });
 
 export { HookEvent };
+
+/** An extension named `name` whose install is `installWith`: a test's hostile or probing extension. */
+export class InlineExtension extends Extension {
+  constructor(
+    readonly name: string,
+    private readonly installWith: (ctx: ExtensionContext) => void,
+  ) {
+    super();
+  }
+  override install(ctx: ExtensionContext): void {
+    this.installWith(ctx);
+  }
+}
