@@ -38,6 +38,7 @@ describe("a PEM key is secret from the BEGIN line's first dash to the END line's
     assert.equal(only(`{"k":"${cut}","next":1}`), cut);
     assert.equal(only(`k = '${cut}'; other`), cut);
     assert.equal(only(`k: ${cut}`), cut);
+    assert.equal(only(`k = \`${cut}\`; other`), cut);
   });
 
   test("a whole block is one finding, not also an END without its BEGIN", () => {
@@ -64,6 +65,13 @@ describe("an END line without its BEGIN takes the key lines just before it, and 
     assert.deepEqual(spans, [whole, `${B2}\n${B3}\n${END}`]);
   });
 
+  test("an orphan END before a whole block is a finding of its own", () => {
+    const cut = `${B2}\n${END}`;
+    const whole = `-----BEGIN RSA PRIVATE KEY-----\n${B1}\n${END}`;
+    const text = `cut.\n${cut}\nthen.\n${whole}`;
+    assert.deepEqual(privateKeyBlocks(text).map((s) => text.slice(s.start, s.end)).sort(), [cut, whole].sort());
+  });
+
   test("an END glued right after another END is its own finding", () => {
     const whole = `-----BEGIN RSA PRIVATE KEY-----\n${B1}\n${END}`;
     const spans = privateKeyBlocks(whole + END).map((s) => [s.start, s.end]);
@@ -76,7 +84,7 @@ describe("an END line without its BEGIN takes the key lines just before it, and 
   });
 
   test("a line number of two or more digits alone, with ':' or '-' and no space after it, counts as a key line", () => {
-    for (const number of ["126-", "126:", "126: "]) {
+    for (const number of ["126-", "126:", "126: ", "126\t"]) {
       const text = `note.\n${B1}\n${number}${END}`;
       assert.equal(only(text), `${B1}\n${number}${END}`, number);
     }
@@ -158,6 +166,7 @@ describe("the detectors' hints skip only texts that cannot hold a key", () => {
     const prose = "words and more words, ".repeat(12);
     assert.ok(!bodyHint(`${prose}\n${prose}\n${prose}`), "long prose on three lines");
     assert.ok(!bodyHint(`${prose}${line}${line}`), "one line");
-    assert.ok(!bodyHint(`${"abcdefghij".repeat(6)}-${"x".repeat(20)}\n${"abcdefghij ".repeat(12)}\nend`), "63 characters is not a full line");
+    assert.ok(!bodyHint(`${"abcdefghij".repeat(6)}-${"x".repeat(20)}\n${"abcdefghij ".repeat(12)}\nend`), "60 characters is not a full line");
+    assert.ok(!bodyHint(`-${"a".repeat(63)}\n`.repeat(3)), "63 characters after a dash is not a full line");
   });
 });
