@@ -132,6 +132,20 @@ describe("a PEM key encoded in base64 again is secret", () => {
     const encoded = Buffer.from(`-----BEGIN PRIVATE KEY-----\n${B1}\n-----END PRIVATE KEY-----\n`).toString("base64");
     assert.equal(only(`client-key-data: ${encoded}\nnext: 1`), encoded);
   });
+
+  test("a key after a certificate in the same encoded bundle is found too", () => {
+    const cert = `-----BEGIN CERTIFICATE-----\n${B2}\n${B3}\n${B2}\n-----END CERTIFICATE-----\n`;
+    const encoded = Buffer.from(`${cert}-----BEGIN EC PRIVATE KEY-----\n${B1}\n-----END EC PRIVATE KEY-----\n`).toString("base64");
+    assert.equal(only(`tls.pem: ${encoded}`), encoded);
+    assert.deepEqual(privateKeyBlocks(`tls.crt: ${Buffer.from(cert).toString("base64")}`), []);
+  });
+});
+
+describe("an indented END line without its BEGIN", () => {
+  test("takes the key lines before it, indented as it is (a YAML block cut before BEGIN)", () => {
+    const text = `key: |\n  ${B1}\n  ${B2}\n  -----END RSA PRIVATE KEY-----\nnext: 1`;
+    assert.equal(only(text), `  ${B1}\n  ${B2}\n  -----END RSA PRIVATE KEY-----`);
+  });
 });
 
 describe("the detectors' hints skip only texts that cannot hold a key", () => {

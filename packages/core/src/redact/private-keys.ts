@@ -46,8 +46,9 @@ export function privateKeyBlocks(text: string): Span[] {
   }
   ENCODED_PEM.lastIndex = 0;
   for (const encoded of text.matchAll(ENCODED_PEM)) {
-    const head = Buffer.from(encoded[0].slice(0, 120), "base64").toString("latin1");
-    if (/PRIVATE KEY/.test(head)) spans.push({ start: encoded.index, end: encoded.index + encoded[0].length, name: "privatekey" });
+    // The whole run: a bundle may hold a certificate before its key.
+    const decoded = Buffer.from(encoded[0], "base64").toString("latin1");
+    if (/PRIVATE KEY/.test(decoded)) spans.push({ start: encoded.index, end: encoded.index + encoded[0].length, name: "privatekey" });
   }
   return spans;
 }
@@ -63,8 +64,11 @@ function endOfString(text: string, from: number): number {
 
 /** Where the key lines (base64 and PEM headers, blank lines between) that end just before `at` begin. */
 function keyLinesBefore(text: string, at: number): number {
+  // An indented END line: its indentation is not a line of its own that would end the key lines.
+  let lineStart = at;
+  while (lineStart > 0 && (text.charCodeAt(lineStart - 1) === 32 || text.charCodeAt(lineStart - 1) === 9)) lineStart--;
   let first = at;
-  forEachLine(text.slice(0, at), (start, end) => {
+  forEachLine(text.slice(0, lineStart), (start, end) => {
     const line = text.slice(start, Math.min(end, start + 40));
     const core = base64Core(text, start, end);
     if (core || PEM_HEADER.test(line) || LINE_NUMBER_ONLY.test(line)) {
