@@ -141,6 +141,13 @@ describe("a PEM key encoded in base64 again is secret", () => {
   });
 });
 
+describe("numbered key lines before an END line without its BEGIN", () => {
+  test("cat -n numbering (right-aligned, then a tab) keeps them key lines", () => {
+    const text = `$ cat -n key.pem\n     1\t${B1}\n     2\t${B2}\n     3\t-----END EC PRIVATE KEY-----\n`;
+    assert.equal(only(text), `     1\t${B1}\n     2\t${B2}\n     3\t-----END EC PRIVATE KEY-----`);
+  });
+});
+
 describe("an indented END line without its BEGIN", () => {
   test("takes the key lines before it, indented as it is (a YAML block cut before BEGIN)", () => {
     const text = `key: |\n  ${B1}\n  ${B2}\n  -----END RSA PRIVATE KEY-----\nnext: 1`;

@@ -54,10 +54,13 @@ export function base64Core(text: string, start: number, end: number): { start: n
   while (i > start && isBase64Char(text.charCodeAt(i - 1))) i--;
   if (i === bodyEnd) return undefined;
   const core = { start: i, end: coreEnd, padded: coreEnd > bodyEnd, loose: false };
-  // What comes before: a line number, then filler, is a line of its own.
+  // What comes before: a line number (`grep -n`'s `12:` or `12-`, `cat -n`'s right-aligned `    12<tab>`), then filler, is a line of its own.
   let j = start;
-  while (j < i && j - start < 10 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
-  if (j > start && j < i && (text.charCodeAt(j) === 58 || text.charCodeAt(j) === 45)) j++;
+  while (j < i && j - start < 8 && text.charCodeAt(j) === 32) j++;
+  const digits = j;
+  while (j < i && j - digits < 10 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+  const separator = text.charCodeAt(j);
+  if (j > digits && j < i && (separator === 58 || separator === 45 || separator === 9)) j++;
   else j = start;
   while (j < i && isFiller(text.charCodeAt(j))) j++;
   if (j === i) return core;
