@@ -153,6 +153,11 @@ describe("an indented END line without its BEGIN", () => {
     const text = `key: |\n  ${B1}\n  ${B2}\n  -----END RSA PRIVATE KEY-----\nnext: 1`;
     assert.equal(only(text), `  ${B1}\n  ${B2}\n  -----END RSA PRIVATE KEY-----`);
   });
+
+  test("indented with tabs as well as spaces", () => {
+    const text = `key:\n\t${B1}\n\t${B2}\n\t -----END RSA PRIVATE KEY-----\nnext: 1`;
+    assert.equal(only(text), `\t${B1}\n\t${B2}\n\t -----END RSA PRIVATE KEY-----`);
+  });
 });
 
 describe("the detectors' hints skip only texts that cannot hold a key", () => {
