@@ -142,10 +142,10 @@ describe("trace show prints the timeline nested by span", () => {
     assert.equal(r.code, 0, r.stderr);
     const [header, timeline] = r.stdout.split(/\n\n(?=#)/);
     const [extensions, config] = header.split("\n\n");
-    assert.match(extensions, /^extensions \(1\)\n  flight-recorder@\d+\.\d+\.\d+\S*  \[builtin\]  observers \*$/, "the run's extensions come first, built-ins with their package versions");
-    assert.match(config, /^config\n  provider scripted  name support-bot  model scripted-model  system \(\d+ chars\)  maxIterations 50\n/, "then the settings it ran with");
+    assert.match(extensions, /^extensions \(1\)\n {2}flight-recorder@\d+\.\d+\.\d+\S* {2}\[builtin\] {2}observers \*$/, "the run's extensions come first, built-ins with their package versions");
+    assert.match(config, /^config\n {2}provider scripted {2}name support-bot {2}model scripted-model {2}system \(\d+ chars\) {2}maxIterations 50\n/, "then the settings it ran with");
     assert.match(config, /contextBudgetTokens 150000/);
-    assert.match(header, /\n\ntools \(3\)\n  search  concurrent  schema [0-9a-f]{8}\n  lookup_customer  concurrent  schema [0-9a-f]{8}\n  flaky  schema [0-9a-f]{8}$/, "then the tools it was offered");
+    assert.match(header, /\n\ntools \(3\)\n {2}search {2}concurrent {2}schema [0-9a-f]{8}\n {2}lookup_customer {2}concurrent {2}schema [0-9a-f]{8}\n {2}flaky {2}schema [0-9a-f]{8}$/, "then the tools it was offered");
     const lines = timeline.trim().split("\n");
     assert.equal(lines.length, 20);
     assert.match(lines[0], /agent_start/);

@@ -26,9 +26,9 @@ describe("a recording says which extension contributed, blocked or allowed what"
   test("trace show lists the extensions and names the policy and extension that denied a call", async () => {
     const r = await cli.trace("show", runId);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^extensions \(2\)\n  flight-recorder@\d+\.\d+\.\d+\S*  \[builtin\]  observers \*\n  guard  \[builtin\]  prompts etiquette; policies no-flaky\n/);
-    assert.match(r.stdout, /tool_call_end  flaky denied by policy no-flaky of extension guard/);
-    assert.match(r.stdout, /tool_call_start  search \(call_search\) permission allow\s/, "a default decision adds nothing");
+    assert.match(r.stdout, /^extensions \(2\)\n {2}flight-recorder@\d+\.\d+\.\d+\S* {2}\[builtin\] {2}observers \*\n {2}guard {2}\[builtin\] {2}prompts etiquette; policies no-flaky\n/);
+    assert.match(r.stdout, /tool_call_end {2}flaky denied by policy no-flaky of extension guard/);
+    assert.match(r.stdout, /tool_call_start {2}search \(call_search\) permission allow\s/, "a default decision adds nothing");
   });
 
   test("replay rebuilds the extension's prompt fragment and reproduces the run", async () => {
@@ -66,7 +66,7 @@ export default function (hx: ExtensionContext): void {
     const r = await cli.trace("show", projectRun);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.includes(`  guard  [project]  ${guardFile}  policies no-flaky\n`), r.stdout);
-    assert.match(r.stdout, /tool_call_end  flaky denied by policy no-flaky of extension guard/);
+    assert.match(r.stdout, /tool_call_end {2}flaky denied by policy no-flaky of extension guard/);
   });
 });
 

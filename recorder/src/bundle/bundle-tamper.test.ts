@@ -79,12 +79,12 @@ describe("the events member's sha256 is checked (a valid, recompressed frame of 
   test("the manifest updated, SHA256SUMS stale for the events", async () => {
     const frame = await sameLengthEvents();
     const resealed = reseal(withMember(good, "events.ndjson.zst", frame));
-    const staleSums = good.find((m) => m.name === "SHA256SUMS")!.data.toString().replace(/^\S+(?=  manifest\.json$)/m, sha256(resealed.find((m) => m.name === "manifest.json")!.data));
+    const staleSums = good.find((m) => m.name === "SHA256SUMS")!.data.toString().replace(/^\S+(?= {2}manifest\.json$)/m, sha256(resealed.find((m) => m.name === "manifest.json")!.data));
     await assert.rejects(open(withMember(resealed, "SHA256SUMS", Buffer.from(staleSums))), refusal(BundleChecksumError, "events.ndjson.zst", /sha256 differs from SHA256SUMS/));
   });
   test("SHA256SUMS updated, the manifest stale", async () => {
     const frame = await sameLengthEvents();
-    const sums = good.find((m) => m.name === "SHA256SUMS")!.data.toString().replace(/^\S+(?=  events\.ndjson\.zst$)/m, sha256(frame));
+    const sums = good.find((m) => m.name === "SHA256SUMS")!.data.toString().replace(/^\S+(?= {2}events\.ndjson\.zst$)/m, sha256(frame));
     await assert.rejects(open(withMember(withMember(good, "events.ndjson.zst", frame), "SHA256SUMS", Buffer.from(sums))), refusal(BundleChecksumError, "events.ndjson.zst", /sha256 differs from the manifest/));
   });
 });

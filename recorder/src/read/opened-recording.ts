@@ -131,7 +131,8 @@ export class OpenedRecording implements Recording {
   }
 
   async integrity(): Promise<RecordingIntegrity> {
-    if (!this.found) for await (const _event of this.events()) continue;
+    // Reading the events to their end is what finds the integrity.
+    if (!this.found) for await (const _event of this.events()) {}
     return { ...this.found! };
   }
 

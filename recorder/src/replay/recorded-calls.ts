@@ -40,9 +40,10 @@ export function recordedCalls(events: readonly RecordedEvent[]): RecordedCall[] 
     const payload = event.payload as Record<string, unknown> | undefined;
     if (event.kind === "llm_request") {
       open = { spanId: event.spanId, request: payload?.request as ModelRequest, seq: event.seq };
-    } else if (!open) {
       continue;
-    } else if (event.kind === "retry" && event.attrs.target === "model") {
+    }
+    if (!open) continue;
+    if (event.kind === "retry" && event.attrs.target === "model") {
       calls.push({ request: open.request, seq: open.seq, error: errorOf(payload) });
     } else if (event.kind === "llm_response" && event.spanId === open.spanId) {
       calls.push({ request: open.request, seq: open.seq, response: payload?.response as ProviderResponse });

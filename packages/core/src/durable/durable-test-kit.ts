@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, type AgentOptions } from "../engine/agent.js";
+import type { Agent, AgentOptions } from "../engine/agent.js";
 import { ScriptedProvider, type ScriptedReply } from "../providers/scripted.js";
 import { tool, type ReplayPolicy, type Tool } from "../tools/tool.js";
 import { FileDurableStore } from "./file-durable-store.js";

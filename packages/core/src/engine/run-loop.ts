@@ -271,7 +271,7 @@ export class RunLoop {
   }
 
   private async finish(status: RunStatus, error?: HarnessError): Promise<RunResult> {
-    let result = this.result(status, error);
+    const result = this.result(status, error);
     if (status === "completed") {
       try {
         await this.services.extensions.turnEnd(result.text);

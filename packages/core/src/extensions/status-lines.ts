@@ -17,7 +17,7 @@ export function statusLines(providers: Registry<StatusProvider>): StatusLine[] {
       const text = value();
       if (typeof text === "string" && text !== "") lines.push({ extension: owner ?? "", text });
     } catch {
-      continue;
+      // A failing provider only loses its own line: a status line is decoration.
     }
   }
   return lines;

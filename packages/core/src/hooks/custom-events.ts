@@ -10,7 +10,7 @@ import type { ArtifactRef } from "../types/content.js";
  * }
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: empty on purpose, extensions fill it by declaration merging (a type alias cannot merge)
 export interface CustomEvents {}
 
 /** The name of a declared custom event (a key of {@link CustomEvents}). */

@@ -10,7 +10,7 @@ import type { Message } from "../types/content.js";
  * }
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: empty on purpose, extensions fill it by declaration merging (a type alias cannot merge)
 export interface CustomMessages {}
 
 /** The name of a custom entry type: one of the declared `CustomMessages` keys, or any string while none is declared. */

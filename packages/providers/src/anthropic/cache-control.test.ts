@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Agent, GenAI, HookEvent, mapSpans, promptCacheExtension, tool, type LlmResponseData, type Message, type TraceEvent } from "@harnessx/core";
-import { AnthropicProvider } from "./provider.js";
+import type { AnthropicProvider } from "./provider.js";
 import { anthropicTurn } from "../test-support/anthropic-wire.js";
 import { modelRequest, WEATHER_TOOL } from "../test-support/requests.js";
-import { FakeServer } from "../test-support/server.js";
+import type { FakeServer } from "../test-support/server.js";
 import { useLocalAnthropic } from "../test-support/local-anthropic.js";
 
 let server: FakeServer;

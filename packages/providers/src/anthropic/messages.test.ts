@@ -5,7 +5,7 @@ import { AnthropicProvider } from "./provider.js";
 import { anthropicTurn, type AnthropicTurn } from "../test-support/anthropic-wire.js";
 import { withEnv } from "../test-support/env.js";
 import { collect, finalResponse, modelRequest, WEATHER_TOOL } from "../test-support/requests.js";
-import { FakeServer } from "../test-support/server.js";
+import type { FakeServer } from "../test-support/server.js";
 import { useLocalAnthropic } from "../test-support/local-anthropic.js";
 
 let server: FakeServer;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { ProviderError } from "@harnessx/core";
-import { AnthropicProvider } from "./provider.js";
+import type { AnthropicProvider } from "./provider.js";
 import { anthropicTurn, type AnthropicTurn } from "../test-support/anthropic-wire.js";
 import { collect, finalResponse, modelRequest, streamedArguments, streamedText } from "../test-support/requests.js";
-import { FakeServer, jsonReply, pieces } from "../test-support/server.js";
+import { type FakeServer, jsonReply, pieces } from "../test-support/server.js";
 import { useLocalAnthropic } from "../test-support/local-anthropic.js";
 
 let server: FakeServer;
