@@ -40,6 +40,6 @@ for (const row of rows) {
 console.log(`\n${table.toString()}`);
 const failing = rows.filter((r) => r.pass === false).length;
 console.log(`${rows.length} measures from ${benches.length} benches; ${rows.filter((r) => r.pass).length} aims met, ${failing} missed${small ? " (small sizes: figures are not meaningful)" : ""}${crashed.length ? `; CRASHED: ${crashed.join(", ")}` : ""}`);
-writeFileSync(out, JSON.stringify({ machine: { node: process.version, cpus: (await import("node:os")).cpus().length }, small, date: new Date().toISOString(), crashed, rows }, null, 2) + "\n");
+writeFileSync(out, `${JSON.stringify({ machine: { node: process.version, cpus: (await import("node:os")).cpus().length }, small, date: new Date().toISOString(), crashed, rows }, null, 2)}\n`);
 console.log(`results: ${out}`);
 process.exit(crashed.length ? 1 : 0);

@@ -7,7 +7,7 @@ import { setupTelemetry } from "./otel-setup/setup.js";
 import { startLangSmithServer, type LangSmithServer } from "./test-support/langsmith-server.js";
 import { startOtlpReceiver, type OtlpReceiver } from "./test-support/otlp-receiver.js";
 
-const SECRETS = ["hunter2-Pa55", "sk-proj-Qw3rTy7UiOp9AsDfGhJkLzXcVbNm1234", "ghp_" + "Zx9".repeat(12), "alice.private@example.com"];
+const SECRETS = ["hunter2-Pa55", "sk-proj-Qw3rTy7UiOp9AsDfGhJkLzXcVbNm1234", `ghp_${"Zx9".repeat(12)}`, "alice.private@example.com"];
 
 /** A run with a secret in the user input, a tool's input, its result, a tool error and the final reply. */
 async function leakyRun(extension: Extension): Promise<void> {

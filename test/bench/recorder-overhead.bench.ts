@@ -62,7 +62,7 @@ let floorRuns = 0;
  */
 async function filesFloorMs(dir: string, events: readonly unknown[]): Promise<number> {
   const started = performance.now();
-  const lines = events.map((event) => JSON.stringify(event) + "\n").join("");
+  const lines = events.map((event) => `${JSON.stringify(event)}\n`).join("");
   const segments = join(dir, "floor", `run-${++floorRuns}`, "segments");
   await fs.mkdir(segments, { recursive: true });
   const files: Array<[string, string]> = [[join(segments, "000001.ndjson"), lines], [join(segments, "000001.ndjson.sha256"), "{}\n"], [join(segments, "..", "run.json"), "{}\n"]];

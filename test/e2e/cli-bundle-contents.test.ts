@@ -33,7 +33,7 @@ async function withEventLine(line: string): Promise<TarMember[]> {
   const text = (await zstdDecompress(good.find((m) => m.name === "events.ndjson.zst")!.data)).toString();
   const lines = text.trimEnd().split("\n");
   lines.splice(1, 0, line);
-  const ndjson = Buffer.from(lines.join("\n") + "\n");
+  const ndjson = Buffer.from(`${lines.join("\n")}\n`);
   return reseal(withMember(good, "events.ndjson.zst", await zstdCompress(ndjson)), (m) => (m.members.find((e) => e.path === "events.ndjson.zst")!.contentBytes = ndjson.length));
 }
 

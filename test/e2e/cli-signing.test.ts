@@ -96,7 +96,7 @@ describe("--key requires a signer: forgeries with recomputed checksums", () => {
     const resealed = reseal(renamedAgent(members));
     const manifest = { ...manifestOf(resealed), signature: manifestOf(members).signature };
     const path = join(cli.work, `stale-${++n}.tar`);
-    const bytes = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
+    const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
     const sums = resealed.find((m) => m.name === "SHA256SUMS")!.data.toString().replace(/^\S+(?= {2}manifest\.json$)/m, (await import("node:crypto")).createHash("sha256").update(bytes).digest("hex"));
     await writeTar(path, withMember(withMember(resealed, "manifest.json", bytes), "SHA256SUMS", Buffer.from(sums)));
     const r = await alice("verify", path);

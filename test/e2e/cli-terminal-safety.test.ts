@@ -42,7 +42,7 @@ function plant(value: unknown): unknown {
   return value;
 }
 
-const plantLines = (text: string): string => text.trimEnd().split("\n").map((l) => JSON.stringify(plant(JSON.parse(l)))).join("\n") + "\n";
+const plantLines = (text: string): string => `${text.trimEnd().split("\n").map((l) => JSON.stringify(plant(JSON.parse(l)))).join("\n")}\n`;
 
 before(async () => {
   runId = (await recordSupportRun(cli.store)).runId;

@@ -29,7 +29,7 @@ describe("core's traceIdRatioSampled is OpenTelemetry's TraceIdRatioBased, id fo
   });
 
   test("ids at the bound and the extremes: the same answer as the SDK's sampler", () => {
-    const ids = ["0".repeat(31) + "1", "f".repeat(32), "ffffffff" + "0".repeat(24), foldingTo(1)];
+    const ids = [`${"0".repeat(31)}1`, "f".repeat(32), `ffffffff${"0".repeat(24)}`, foldingTo(1)];
     for (const ratio of RATIOS) {
       const bound = Math.floor(ratio * 0xffffffff);
       for (const id of [...ids, ...(bound > 0 ? [foldingTo(bound - 1), foldingTo(bound)] : []), ...(bound < 0xffffffff ? [foldingTo(bound + 1)] : [])]) {

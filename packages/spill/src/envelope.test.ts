@@ -56,7 +56,7 @@ describe("a result over the threshold becomes an envelope", () => {
   test("NDJSON with a malformed line: rows exclude it and the envelope counts it", async () => {
     const lines = orders(100).map((r) => JSON.stringify(r));
     lines.splice(40, 0, '{"id": 41, "customer": "broken');
-    const env = await h.spill(lines.join("\n") + "\n");
+    const env = await h.spill(`${lines.join("\n")}\n`);
     assert.equal(env.kind, "ndjson");
     assert.equal(env.unreadableLines, 1);
     assert.equal(env.rows, 100);
@@ -67,7 +67,7 @@ describe("a result over the threshold becomes an envelope", () => {
 
   test("CSV with quoted commas: fields stay whole in columns, preview and queries", async () => {
     const body = orders(200).map((r) => `${r.id},"${r.customer}, Ltd.","${r.region}, north",${r.amount}`);
-    const csv = ["id,customer,region,amount", ...body].join("\n") + "\n";
+    const csv = `${["id,customer,region,amount", ...body].join("\n")}\n`;
     const env = await h.spill(csv);
     assert.equal(env.kind, "csv");
     assert.equal(env.rows, 200);

@@ -80,7 +80,7 @@ describe("read_result answers correctly on a 50 MB JSON array", () => {
     const [header, ...lines] = result.content.split("\n");
     assert.match(header, new RegExp(`^\\[lines ${firstLineOfRow(i)}-${firstLineOfRow(i) + LINES_PER_ROW - 1} of ${2 + LINES_PER_ROW * ROWS}`));
     assert.deepEqual(JSON.parse(lines.join("\n").replace(/,\s*$/, "")), rowAt(i));
-    assert.equal(lines.join("\n"), JSON.stringify(rowAt(i), null, 2).replace(/^/gm, "  ") + ",");
+    assert.equal(lines.join("\n"), `${JSON.stringify(rowAt(i), null, 2).replace(/^/gm, "  ")},`);
   });
 
   test("slice by characters returns the exact range of the pretty-printed text", async () => {

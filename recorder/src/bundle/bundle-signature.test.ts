@@ -39,7 +39,7 @@ async function open(members: TarMember[], signedBy?: readonly string[]) {
 }
 
 /** The manifest written as given (its signature untouched), with SHA256SUMS agreeing. */
-function withManifest(members: readonly TarMember[], manifest: BundleManifest, text = JSON.stringify(manifest, null, 2) + "\n"): TarMember[] {
+function withManifest(members: readonly TarMember[], manifest: BundleManifest, text = `${JSON.stringify(manifest, null, 2)}\n`): TarMember[] {
   const bytes = Buffer.from(text);
   const sums = members.find((m) => m.name === "SHA256SUMS")!.data.toString().replace(/^\S+(?= {2}manifest\.json$)/m, sha256(bytes));
   return withMember(withMember(members, "manifest.json", bytes), "SHA256SUMS", Buffer.from(sums));

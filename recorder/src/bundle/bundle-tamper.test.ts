@@ -42,7 +42,7 @@ const refusal = (type: Function, member: string, message?: RegExp) => (e: unknow
 function editedManifest(edit: (m: BundleManifest) => void): TarMember[] {
   const manifest = manifestOf(good);
   edit(manifest);
-  return withMember(good, "manifest.json", Buffer.from(JSON.stringify(manifest, null, 2) + "\n"));
+  return withMember(good, "manifest.json", Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
 }
 
 /** Events edited in place and recompressed to a valid frame of exactly the original length (so only a sha256 tells them apart). */
@@ -115,7 +115,7 @@ describe("contents are checked against their schema, with checksums that match",
       const text = (await zstdDecompress(good.find((m) => m.name === "events.ndjson.zst")!.data)).toString();
       const lines = text.trimEnd().split("\n");
       lines.splice(2, 0, line);
-      const frame = await zstdCompress(Buffer.from(lines.join("\n") + "\n"));
+      const frame = await zstdCompress(Buffer.from(`${lines.join("\n")}\n`));
       const members = reseal(withMember(good, "events.ndjson.zst", frame), (m) => (m.members.find((e) => e.path === "events.ndjson.zst")!.contentBytes = lines.join("\n").length + 1));
       await assert.rejects(open(members), refusal(BundleContentError, "events.ndjson.zst", /line 3: /));
     });

@@ -62,7 +62,7 @@ export async function buildEventMember(runDir: string): Promise<EventMember> {
       frames.push(frame ?? (await zstdCompress(content)));
       member.contentBytes += content.byteLength;
     } else if (parsed.events.length > 0) {
-      const clean = Buffer.from(parsed.events.map((event) => JSON.stringify(event) + "\n").join(""));
+      const clean = Buffer.from(parsed.events.map((event) => `${JSON.stringify(event)}\n`).join(""));
       frames.push(await zstdCompress(clean));
       member.contentBytes += clean.byteLength;
     }

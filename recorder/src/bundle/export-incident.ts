@@ -172,8 +172,9 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
     members: listed,
   };
   const signed = request.signingKey ? signManifest(manifest, request.signingKey) : manifest;
-  const manifestBytes = Buffer.from(JSON.stringify(signed, null, 2) + "\n");
-  const sums = [`${sha256(manifestBytes)}  ${MEMBER.manifest}`, ...listed.map((m) => `${m.sha256}  ${m.path}`)].join("\n") + "\n";
+  const manifestBytes = Buffer.from(`${JSON.stringify(signed, null, 2)}\n`);
+  const sumLines = [`${sha256(manifestBytes)}  ${MEMBER.manifest}`, ...listed.map((m) => `${m.sha256}  ${m.path}`)];
+  const sums = `${sumLines.join("\n")}\n`;
 
   const out = request.out ?? join(request.dir, "incidents", `${safeRunDirName(request.runId)}-${new Date().toISOString().replace(/[:.]/g, "-")}.tar`);
   await fs.mkdir(dirname(out), { recursive: true });

@@ -53,5 +53,5 @@ export async function prepareDataset(dataset: string): Promise<void> {
   }
   await fs.mkdir(dataset, { recursive: true });
   const marker: DatasetMarker = { format: DATASET_FORMAT, version: DATASET_VERSION };
-  await writeFileAtomically(localPathOf(dataset, DATASET_MARKER), JSON.stringify(marker) + "\n");
+  await writeFileAtomically(localPathOf(dataset, DATASET_MARKER), `${JSON.stringify(marker)}\n`);
 }

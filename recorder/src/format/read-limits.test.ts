@@ -88,7 +88,7 @@ describe("run.json and manifest.json", () => {
   test("a manifest.json of exactly MAX_BUNDLE_MANIFEST_BYTES opens; one byte more is refused from its tar header, unread", async () => {
     const sized = (bytes: number): TarMember[] =>
       reseal(good, (m) => {
-        const rest = Buffer.byteLength(JSON.stringify({ ...m, trigger: { ...m.trigger, reason: "" } }, null, 2) + "\n");
+        const rest = Buffer.byteLength(`${JSON.stringify({ ...m, trigger: { ...m.trigger, reason: "" } }, null, 2)}\n`);
         m.trigger.reason = "x".repeat(bytes - rest);
       });
     const atLimit = sized(MAX_BUNDLE_MANIFEST_BYTES);

@@ -25,7 +25,7 @@ describe("secrets never reach the store", () => {
         execute: () => ({
           status: 200,
           headers: { Authorization: `Bearer ${SECRETS.header}`, "x-request-id": "abc" },
-          body: `token is ${SECRETS.toolResult}; contact ${SECRETS.email}; card ${SECRETS.card}; ` + "padding ".repeat(20_000),
+          body: `token is ${SECRETS.toolResult}; contact ${SECRETS.email}; card ${SECRETS.card}; ${"padding ".repeat(20_000)}`,
         }),
       });
       const provider = new ScriptedProvider([

@@ -236,7 +236,7 @@ export class RunRecording {
     const head = JSON.stringify(line);
     // `"attrs":{}` is the placeholder the redacted attrs JSON replaces (it is the first `{}` value).
     const withAttrs = head.replace('"attrs":{}', () => `"attrs":${attrsJson}`);
-    const text = inline === undefined ? withAttrs + "\n" : `${withAttrs.slice(0, -1)},"payload":${inline}}\n`;
+    const text = inline === undefined ? `${withAttrs}\n` : `${withAttrs.slice(0, -1)},"payload":${inline}}\n`;
     this.lines.push(text);
     // The rollup reads the attributes as written (redacted): the object itself when redaction left it as it was, else parsed back.
     const detail = ROLLUP_DETAIL_KINDS.has(kind) ? (attrsAsIs ? attrs : (JSON.parse(attrsJson) as Record<string, unknown>)) : undefined;

@@ -159,5 +159,5 @@ export class RunWriter {
 }
 
 function manifestText(manifest: RunManifest): string {
-  return JSON.stringify(manifest, null, 2) + "\n";
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }

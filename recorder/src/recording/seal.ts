@@ -30,7 +30,7 @@ export async function sealSegment(plainPath: string): Promise<SealedSegmentInfo>
 export async function writeSealed(plainPath: string, content: Buffer, alongside: Array<[string, string]> = []): Promise<SealedSegmentInfo> {
   const { frame, info } = await sealedFrame(content);
   const sealedPath = `${plainPath}.zst`;
-  await writeAllAtomically([[sealedPath, frame], [`${sealedPath}.sha256`, JSON.stringify(info) + "\n"], ...alongside]);
+  await writeAllAtomically([[sealedPath, frame], [`${sealedPath}.sha256`, `${JSON.stringify(info)}\n`], ...alongside]);
   return info;
 }
 

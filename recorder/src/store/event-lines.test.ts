@@ -30,7 +30,7 @@ describe("reading lines without their payloads", () => {
   test("gives every event as a whole read does, but for the payloads it was told to skip", () => {
     fc.assert(
       fc.property(fc.array(eventArb, { minLength: 1, maxLength: 20 }), (events) => {
-        const bytes = Buffer.from(events.map(lineOf).join("\n") + "\n");
+        const bytes = Buffer.from(`${events.map(lineOf).join("\n")}\n`);
         const whole = [...eventLines(bytes)] as RecordedEvent[];
         assert.equal(whole.length, events.length);
         assert.deepEqual([...eventLines(bytes, true)], whole.map(withoutPayload));

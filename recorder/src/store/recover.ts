@@ -138,7 +138,7 @@ export async function recover(runDir: string, options: RecoverOptions = {}): Pro
   const nextIndex = (read.segments[read.segments.length - 1]?.index ?? 0) + 1;
   const recoveryPath = join(runDir, "segments", `${String(nextIndex).padStart(6, "0")}.ndjson`);
   await fs.mkdir(join(runDir, "segments"), { recursive: true });
-  await fs.writeFile(recoveryPath, JSON.stringify(recovered) + "\n");
+  await fs.writeFile(recoveryPath, `${JSON.stringify(recovered)}\n`);
   for (const segment of [...plain, { path: recoveryPath }]) await sealSegment(segment.path);
   await removeSupersededPlainFiles(read.segments);
   manifest.status = previousStatus === "running" ? "crashed" : previousStatus;
@@ -152,7 +152,7 @@ export async function recover(runDir: string, options: RecoverOptions = {}): Pro
   // A run reduced to its summary keeps a rollup of every event it had, the recovery line included.
   const summarized: RunManifest | undefined = manifest.retain ? { ...manifest, rollup: rollupOf([...read.events, recovered]) } : undefined;
   const reduce = applyRetention && summarized !== undefined && retainReason(summarized) === undefined;
-  await writeAtomically(runManifestPathOf(runDir), JSON.stringify(manifest, null, 2) + "\n");
+  await writeAtomically(runManifestPathOf(runDir), `${JSON.stringify(manifest, null, 2)}\n`);
   await fs.rm(lockPathOf(runDir), { force: true });
   if (reduce) await reduceToSummary(runDir, summarized, artifacts);
   return { runId: manifest.runId, recovered: true, status: manifest.status, sealed: plain.length + 1, events: reduce ? 0 : read.events.length + 1, tornBytes: read.tornBytes, reduced: reduce };

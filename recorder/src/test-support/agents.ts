@@ -34,7 +34,7 @@ export async function recordRunWithArtifact(dir: string): Promise<{ runId: strin
           name: "big",
           description: "returns a lot",
           execute: async () => {
-            const stored = await artifacts.put("row,value\n" + "1,2\n".repeat(10_000));
+            const stored = await artifacts.put(`row,value\n${"1,2\n".repeat(10_000)}`);
             sha256 = stored.sha256;
             await ctx.emit("spill", { toolName: "big", toolCallId: "c2", bytes: stored.bytes, resultId: "r1", sha256, kind: "csv" }, { artifacts: [{ sha256, bytes: stored.bytes, mediaType: "text/csv", id: "r1" }] });
             return "spilled";

@@ -114,7 +114,7 @@ export function hostileMutation(count: number): fc.Arbitrary<Mutation> {
       fromMembers(`event line ${JSON.stringify(value)?.slice(0, 40)} inserted`, async (m) => {
         const lines = (await textOfEvents(m)).trimEnd().split("\n");
         lines.splice(at % (lines.length + 1), 0, JSON.stringify(value) ?? "undefined");
-        return withEvents(m, Buffer.from(lines.join("\n") + "\n"));
+        return withEvents(m, Buffer.from(`${lines.join("\n")}\n`));
       }),
     ),
     fc.nat().map((n) =>

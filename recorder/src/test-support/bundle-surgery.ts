@@ -86,9 +86,10 @@ export function reseal(members: readonly TarMember[], edit: (manifest: BundleMan
   const listed = manifest.members.map((m) => ({ ...m }));
   edit(manifest);
   if (key) manifest = signManifest(manifest, key);
-  const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2) + "\n");
+  const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
   // An edit may break the member list itself: the sums then cover the list as it was.
   const entries = Array.isArray(manifest.members) ? manifest.members : listed;
-  const sums = [`${sha256(manifestBytes)}  manifest.json`, ...entries.map((m) => `${String(m?.sha256)}  ${String(m?.path)}`)].join("\n") + "\n";
+  const sumLines = [`${sha256(manifestBytes)}  manifest.json`, ...entries.map((m) => `${String(m?.sha256)}  ${String(m?.path)}`)];
+  const sums = `${sumLines.join("\n")}\n`;
   return withMember(withMember(members, "manifest.json", manifestBytes), "SHA256SUMS", Buffer.from(sums));
 }

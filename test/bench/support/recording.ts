@@ -24,7 +24,7 @@ export function bytesUnder(dir: string): number {
 /** A realistic tool-call-end payload (~400 bytes of JSON) with a bit of variety per event. */
 export function toolEvent(i: number, padding = 0): ToolCallEndData {
   const toolCall = { id: `call_${i}`, name: "search_docs", input: { query: `how to configure retry ${i % 97}`, limit: 10 } };
-  const text = `found ${i % 13} documents about retries; the first says backoff doubles each attempt` + (padding ? " " + prose(i, padding) : "");
+  const text = `found ${i % 13} documents about retries; the first says backoff doubles each attempt${padding ? ` ${prose(i, padding)}` : ""}`;
   return {
     toolCall,
     result: { toolCallId: toolCall.id, name: toolCall.name, content: text, isError: false },

@@ -15,7 +15,7 @@ const wasm = loadWasmZstd();
 function sample(bytes: number): Buffer {
   const words = ["alpha", "beta", "gamma", "delta", randomBytes(6).toString("hex")];
   let text = "";
-  while (text.length < bytes) text += words[text.length % words.length] + " " + (text.length % 977) + "\n";
+  while (text.length < bytes) text += `${words[text.length % words.length]} ${text.length % 977}\n`;
   return Buffer.from(text.slice(0, bytes));
 }
 

@@ -57,7 +57,7 @@ function exhausted(limits: BudgetOptions, p: RunProgress): string | undefined {
 }
 
 function validBudget(options: BudgetOptions): BudgetOptions {
-  if (typeof options !== "object" || options === null) throw new ConfigError("budgetExtension needs options with at least one of " + LIMITS.join(", "));
+  if (typeof options !== "object" || options === null) throw new ConfigError(`budgetExtension needs options with at least one of ${LIMITS.join(", ")}`);
   const set = LIMITS.filter((key) => options[key] !== undefined);
   if (set.length === 0) throw new ConfigError(`budgetExtension: set at least one of ${LIMITS.join(", ")}`);
   for (const key of set) {

@@ -149,7 +149,7 @@ describe("FileDurableStore", () => {
       const store = new FileDurableStore(dir);
       // Lines of 700 KiB: the second and fourth straddle the 1 MiB chunks readLines reads.
       const lines = ["a", "b", "c", "d"].map((c) => c.repeat(700 * 1024));
-      writeFileSync(join(dir, "run_big.ndjson"), lines.join("\n") + "\n");
+      writeFileSync(join(dir, "run_big.ndjson"), `${lines.join("\n")}\n`);
       const opened = watchOpens(t);
       assert.deepEqual(await collect(await store.readLines("run_big")), lines);
       assert.equal(opened[0].reads, 4, "2.8 MB in three reads of 1 MiB, and one that finds the end");

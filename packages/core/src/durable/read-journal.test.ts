@@ -44,7 +44,7 @@ describe("readResumePoint", () => {
   });
 
   test("a store without readLines is read whole, by the same rules", async () => {
-    const store = memoryStore({ run_w: start("run_w") + snapshot(0, ["a"]) + '{"v":1,"pha', run_bad: `${start("run_bad")}null\n` });
+    const store = memoryStore({ run_w: `${start("run_w")}${snapshot(0, ["a"])}{"v":1,"pha`, run_bad: `${start("run_bad")}null\n` });
     const point = await readResumePoint(store, "run_w");
     assert.deepEqual([point.start.runId, point.snapshot.entries, point.tornBytes], ["run_w", ["a"], 11]);
     await assert.rejects(readResumePoint(store, "run_none"), refused("not_journaled", /no journal of run_none/));

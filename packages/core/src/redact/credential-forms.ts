@@ -14,7 +14,7 @@ export function isBasicCredential(text: string): boolean {
 
 /** Offsets of group `group` of `regex`'s match inside `match` (the secret part of a form). */
 function groupOf(regex: RegExp, group: number): (match: string) => { start: number; end: number } | undefined {
-  const withIndices = new RegExp(regex.source, regex.flags.replace("g", "") + "d");
+  const withIndices = new RegExp(regex.source, `${regex.flags.replace("g", "")}d`);
   return (match) => {
     const indices = withIndices.exec(match)?.indices?.[group];
     return indices ? { start: indices[0], end: indices[1] } : undefined;

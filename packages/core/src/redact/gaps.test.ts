@@ -32,7 +32,7 @@ describe("redaction gaps found by review stay closed", () => {
   });
 
   test("Buffer values are redacted, not stored as byte arrays", () => {
-    for (const value of [Buffer.from("password=hunter2 and ghp_" + "a1".repeat(18)), new TextEncoder().encode("token: abc123def456")]) {
+    for (const value of [Buffer.from(`password=hunter2 and ghp_${"a1".repeat(18)}`), new TextEncoder().encode("token: abc123def456")]) {
       const paths: string[] = [];
       const out = JSON.stringify(redactor.sanitize({ body: value }, "payload", paths));
       const json = redactor.toJson({ body: value }, "payload", [])!;
@@ -46,7 +46,7 @@ describe("redaction gaps found by review stay closed", () => {
   });
 
   test("binary that is not text keeps only its size when its bytes hold a secret", () => {
-    const bytes = Buffer.concat([Buffer.from([0, 1, 2, 255]), Buffer.from("sk-proj-" + "Q".repeat(40))]);
+    const bytes = Buffer.concat([Buffer.from([0, 1, 2, 255]), Buffer.from(`sk-proj-${"Q".repeat(40)}`)]);
     const out = redactor.sanitize({ blob: bytes }, "p", []) as { blob: Record<string, unknown> };
     assert.deepEqual(out.blob, { type: "Buffer", bytes: bytes.byteLength, content: "[REDACTED:binary]" });
   });
@@ -81,7 +81,7 @@ describe("redaction gaps found by review stay closed", () => {
     assert.match(out, /bob/);
   });
   test("secrets beside characters beyond Latin-1 are found (the scan walks Latin-1 bytes)", () => {
-    const token = "ghp_" + "Zq3".repeat(12);
+    const token = `ghp_${"Zq3".repeat(12)}`;
     for (const text of [`日本語 ${token} 日本語`, `ключ: password=хунтер2 ✓`, `\u0100token: abc123def456\u0100`, `secret\u00a0key: s3cr3t-v4lue`, `🔑 Authorization: Bearer ${"x".repeat(24)} 🔑`]) {
       const out = redactor.redactString(text);
       assert.notEqual(out, text, `nothing redacted in ${text}`);

@@ -15,7 +15,7 @@ function everyPath(value: unknown): string[] {
 
 describe('a "__proto__" member is kept as a member', () => {
   test("in JSON text that needs redacting: its text is recorded, the secret beside it is not", () => {
-    const page = JSON.stringify({ title: "Quarterly report", password: "hunter2-x" }).slice(0, -1) + `,"__proto__":{"note":${JSON.stringify(INJECTION)}}}`;
+    const page = `${JSON.stringify({ title: "Quarterly report", password: "hunter2-x" }).slice(0, -1)},"__proto__":{"note":${JSON.stringify(INJECTION)}}}`;
     const out = redactor.redactString(page);
     assert.deepEqual(JSON.parse(out), JSON.parse(`{"title":"Quarterly report","password":"[REDACTED]","__proto__":{"note":${JSON.stringify(INJECTION)}}}`));
     assert.ok(out.includes(INJECTION) && !out.includes("hunter2-x"), out);

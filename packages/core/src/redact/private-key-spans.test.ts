@@ -29,7 +29,7 @@ describe("a PEM key is secret from the BEGIN line's first dash to the END line's
   });
 
   test("the BEGIN line's closing dashes are its own: an END glued to them does not close the key", () => {
-    const text = "-----BEGIN PRIVATE KEY-----END PRIVATE KEY----- " + B1;
+    const text = `-----BEGIN PRIVATE KEY-----END PRIVATE KEY----- ${B1}`;
     assert.equal(only(text), text);
   });
 

@@ -6,7 +6,7 @@ import { Redactor } from "./redactor.js";
 // tests prove the memory can never let a secret through: every copy of secret-bearing content
 // is redacted, however often and in whatever position it repeats.
 describe("redaction of repeated content", () => {
-  const secret = "ghp_" + "Zq3".repeat(12);
+  const secret = `ghp_${"Zq3".repeat(12)}`;
   const dirty = `the deploy log says: export GITHUB_TOKEN=${secret} then retried`;
 
   test("every copy of a secret-bearing string is redacted, through every entry point", () => {
@@ -23,7 +23,7 @@ describe("redaction of repeated content", () => {
     const redactor = new Redactor();
     const clean = "the deploy log says: export GITHUB_TOKEN_HINT then retried".repeat(20);
     for (let i = 0; i < 5; i++) assert.equal(redactor.redactString(clean), clean);
-    const nearCopy = clean + ` ${secret}`;
+    const nearCopy = `${clean} ${secret}`;
     assert.ok(!redactor.redactString(nearCopy).includes(secret));
     assert.equal(redactor.cleanJson({ a: clean, b: nearCopy }), undefined);
   });

@@ -38,8 +38,8 @@ describe("isSpanId and isTraceId accept lower-case hex only", () => {
       assert.equal(check("1".repeat(chars - 1)), false);
       assert.equal(check("1".repeat(chars + 1)), false);
       assert.equal(check("0".repeat(chars)), false, "the all-zero id is invalid");
-      assert.equal(check("0".repeat(chars - 1) + "1"), true, "one non-zero digit, last, is enough");
-      assert.equal(check("1" + "0".repeat(chars - 1)), true, "one non-zero digit, first, is enough");
+      assert.equal(check(`${"0".repeat(chars - 1)}1`), true, "one non-zero digit, last, is enough");
+      assert.equal(check(`1${"0".repeat(chars - 1)}`), true, "one non-zero digit, first, is enough");
       for (const value of [undefined, null, 1, ["1".repeat(chars)], { length: chars }]) assert.equal(check(value), false, String(value));
     });
   }
