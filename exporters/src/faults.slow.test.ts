@@ -56,7 +56,12 @@ async function traceAgainst(exporter: Exporter, baseUrl: string): Promise<Outcom
     const started = performance.now();
     await agent.close();
     const closeMs = performance.now() - started;
-    const lost = telemetry ? (await telemetry.shutdown()).dropped : (await langsmith!.client.awaitPendingTraceBatches(), sum(reports));
+    let lost: number;
+    if (telemetry) lost = (await telemetry.shutdown()).dropped;
+    else {
+      await langsmith!.client.awaitPendingTraceBatches();
+      lost = sum(reports);
+    }
     return { status: result.status, closeMs, reports, lost };
   } finally {
     cleanup();

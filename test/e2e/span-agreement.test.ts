@@ -24,7 +24,7 @@ const sorted = (spans: SpanFacts[]) => [...spans].sort((a, b) => a.spanId.locale
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tools = [
-  tool({ name: "lookup", description: "Status of a region.", concurrent: true, execute: async ({ region }) => (await sleep(25), `${String(region)}: up`) }),
+  tool({ name: "lookup", description: "Status of a region.", concurrent: true, execute: async ({ region }) => { await sleep(25); return `${String(region)}: up`; } }),
   tool({ name: "broken", description: "Always fails.", execute: () => {
     throw new Error("backend unavailable");
   } }),

@@ -28,7 +28,7 @@ const pay = tool({
     return `paid ${String(amount)}`;
   },
 });
-const remove = tool({ name: "delete", description: "deletes", permission: "ask", replayPolicy: "never", execute: ({ path }, ctx) => (appendFileSync(effects, `delete ${ctx.idempotencyKey}\n`), `deleted ${String(path)}`) });
+const remove = tool({ name: "delete", description: "deletes", permission: "ask", replayPolicy: "never", execute: ({ path }, ctx) => { appendFileSync(effects, `delete ${ctx.idempotencyKey}\n`); return `deleted ${String(path)}`; } });
 
 const agent = new Agent({
   name: "durable-crash",

@@ -97,7 +97,7 @@ describe("span lifecycle across pauses, failures and the caller's context", () =
       },
     });
     const scripted = new ScriptedProvider([{ toolCalls: [{ name: "fetchy", input: { n: 1 } }, { name: "fetchy", input: { n: 2 } }] }, { text: "done" }]);
-    const provider = { name: "traced", complete: async (request: Parameters<typeof scripted.complete>[0]) => (tracer.startSpan("POST /v1/chat").end(), scripted.complete(request)) };
+    const provider = { name: "traced", complete: async (request: Parameters<typeof scripted.complete>[0]) => { tracer.startSpan("POST /v1/chat").end(); return scripted.complete(request); } };
     const agent = new Agent({ name: "inner", provider, tools: [fetchy], extensions: [new OpenTelemetryExtension({ telemetry })] });
     await agent.run("go");
     await agent.close();

@@ -65,7 +65,7 @@ describe("every statement the SQL sandbox runs or refuses is a SANDBOX_EXEC even
     try {
       assert.equal((await agent.run("count them")).status, "completed");
       assert.deepEqual(
-        seen.map(({ durationMs, ...rest }) => (assert.ok(durationMs >= 0), rest)),
+        seen.map(({ durationMs, ...rest }) => { assert.ok(durationMs >= 0); return rest; }),
         [
           { engine: "duckdb", statementSha256: createHash("sha256").update(select).digest("hex"), tool: "read_result", rows: 1, refused: false, extension: "result_spill" },
           { engine: "duckdb", statementSha256: createHash("sha256").update(write).digest("hex"), tool: "read_result", rows: 0, refused: true, code: "sql_refused", extension: "result_spill" },

@@ -87,7 +87,7 @@ describe("exportDataset writes the documented layout for ended runs", () => {
       const out = join(dir, "dataset");
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      const hold = tool({ name: "hold", description: "waits to be released", execute: async () => (await held, "released") });
+      const hold = tool({ name: "hold", description: "waits to be released", execute: async () => { await held; return "released"; } });
       const agent = new Agent({
         provider: new ScriptedProvider([{ toolCalls: [{ id: "h", name: "hold", input: {} }] }, { text: "done" }]),
         tools: [hold],

@@ -74,7 +74,7 @@ describe("every event of a run is recorded in order with nested spans", () => {
       const emitter = defineExtension({
         name: "emitter",
         install(ctx) {
-          ctx.registerTool(tool({ name: "spillish", description: "emits", execute: async () => (await ctx.emit("test.spillish", { toolName: "spillish", bytes: 3 }), "ok") }));
+          ctx.registerTool(tool({ name: "spillish", description: "emits", execute: async () => { await ctx.emit("test.spillish", { toolName: "spillish", bytes: 3 }); return "ok"; } }));
         },
       });
       const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "nope" }, { id: "c2", name: "spillish" }] }, { text: "end" }]);

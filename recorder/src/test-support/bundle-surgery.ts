@@ -26,7 +26,7 @@ export async function membersOf(source: string | Buffer): Promise<TarMember[]> {
   extract.on("entry", (header, stream, next) => {
     const chunks: Buffer[] = [];
     stream.on("data", (c: unknown) => void chunks.push(c as Buffer));
-    stream.on("end", () => (out.push({ name: header.name, data: Buffer.concat(chunks) }), next()));
+    stream.on("end", () => { out.push({ name: header.name, data: Buffer.concat(chunks) }); next(); });
   });
   const done = new Promise<void>((resolve, reject) => extract.on("finish", () => resolve()).on("error", reject));
   extract.end(typeof source === "string" ? readFileSync(source) : source);

@@ -82,7 +82,7 @@ describe("maxWallTimeMs counts working time, not time waiting for approval", () 
   test("the same hour spent working (in a tool) does use it up", async (t) => {
     const clock = fakeClock();
     t.after(() => mock.restoreAll());
-    const slow = tool({ name: "crunch", description: "works for an hour", execute: () => (clock.advance(3_600_000), "crunched") });
+    const slow = tool({ name: "crunch", description: "works for an hour", execute: () => { clock.advance(3_600_000); return "crunched"; } });
     const { agent, provider, seen } = budgeted({ maxWallTimeMs: 60_000 }, [{ toolCalls: [{ name: "crunch", input: {} }] }, { text: "done" }], [echoTool, slow]);
     const result = await agent.run("crunch the numbers");
     assert.equal(result.status, "completed");

@@ -108,7 +108,7 @@ describe("a durable run resumed in a new agent goes on from its last committed p
       const pay2 = countingTool("pay", "never");
       const agent = new Agent(durableOptions(store(), positionalProvider(SCRIPT), [countingTool("search", "safe").tool, pay2.tool]));
       const processed: string[] = [];
-      agent.middleware.add({ afterToolExecution: async (r) => (processed.push(r.toolCallId), r) });
+      agent.middleware.add({ afterToolExecution: async (r) => { processed.push(r.toolCallId); return r; } });
       const result = await agent.resume(runId);
       assert.equal(result.status, "completed");
       assert.equal(pay2.runs(), 0, "pay's committed outcome was used");

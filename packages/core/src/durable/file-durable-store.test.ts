@@ -35,10 +35,10 @@ function watchOpens(t: TestContext, refuse: (path: string) => string | undefined
     const record: Opened = { path, flags, syncs: 0, datasyncs: 0, reads: 0, closed: false };
     opened.push(record);
     const { close, sync, datasync, read } = handle;
-    handle.close = () => ((record.closed = true), close.call(handle));
-    handle.sync = () => (record.syncs++, sync.call(handle));
-    handle.datasync = () => (record.datasyncs++, datasync.call(handle));
-    handle.read = ((...args: Parameters<FileHandle["read"]>) => (record.reads++, read.apply(handle, args))) as FileHandle["read"];
+    handle.close = () => { record.closed = true; return close.call(handle); };
+    handle.sync = () => { record.syncs++; return sync.call(handle); };
+    handle.datasync = () => { record.datasyncs++; return datasync.call(handle); };
+    handle.read = ((...args: Parameters<FileHandle["read"]>) => { record.reads++; return read.apply(handle, args); }) as FileHandle["read"];
     return handle;
   });
   return opened;

@@ -88,7 +88,7 @@ describe("the commits of a durable run", () => {
     try {
       let agent: Agent | undefined;
       // A rewrite that changes nothing but is one (compaction would shorten it): the next snapshot cannot be a delta.
-      const rewrite = tool({ name: "tidy", description: "tidies", replayPolicy: "safe", execute: () => (agent!.memory.replace(agent!.memory.entries), "tidied") });
+      const rewrite = tool({ name: "tidy", description: "tidies", replayPolicy: "safe", execute: () => { agent!.memory.replace(agent!.memory.entries); return "tidied"; } });
       const script: ScriptedReply[] = [{ toolCalls: [{ id: "c1", name: "search", input: {} }] }, { toolCalls: [{ id: "c2", name: "tidy", input: {} }] }, { toolCalls: [{ id: "c3", name: "search", input: {} }] }, { text: "done" }];
       agent = new Agent(durableOptions(store(), positionalProvider(script), [countingTool("search", "safe").tool, rewrite]));
       const result = await agent.run("go");

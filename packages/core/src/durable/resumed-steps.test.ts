@@ -90,7 +90,11 @@ describe("a resumed run goes on from its journal", () => {
       const paused = await first.run("clean");
       assert.deepEqual(paused.pending.map((p) => p.id), ["d1"]);
       // The process dies once d1's approval is committed, before d1 starts: a CHECKPOINT observer that never returns holds the run there.
-      const approved = new Promise<void>((resolve) => first.hooks.on(HookEvent.CHECKPOINT, (ctx) => (ctx.data.phase === "approval" ? (resolve(), new Promise<void>(() => {})) : undefined)));
+      const approved = new Promise<void>((resolve) => first.hooks.on(HookEvent.CHECKPOINT, (ctx) => {
+        if (ctx.data.phase !== "approval") return;
+        resolve();
+        return new Promise<void>(() => {});
+      }));
       void first.resume({ d1: "approve" });
       await approved;
       const del2 = countingTool("delete", "never", [], "ask");

@@ -71,7 +71,7 @@ describe("the loop runs tool calls end to end", () => {
   });
 
   test("results keep request order even when concurrent calls finish out of order", async () => {
-    const t = tool({ name: "wait", description: "w", concurrent: true, execute: async ({ ms }) => (await new Promise((r) => setTimeout(r, Number(ms))), `waited ${String(ms)}`) });
+    const t = tool({ name: "wait", description: "w", concurrent: true, execute: async ({ ms }) => { await new Promise((r) => setTimeout(r, Number(ms))); return `waited ${String(ms)}`; } });
     const provider = new ScriptedProvider([{ toolCalls: [{ name: "wait", input: { ms: 40 } }, { name: "wait", input: { ms: 1 } }] }, { text: "ok" }], { recordRequests: true });
     await new Agent({ provider, tools: [t] }).run("x");
     const results = provider.requests[1].messages.at(-1)!.content.map((b) => (b.type === "tool_result" ? b.content : ""));
@@ -161,7 +161,7 @@ describe("bad providers give a failed result with a typed error, never an unhand
 
   test("a provider that hangs is cut by the request timeout and retried, then fails", async () => {
     let calls = 0;
-    const hang: ModelProvider = { name: "hang", complete: () => (calls++, new Promise<never>(() => {})) };
+    const hang: ModelProvider = { name: "hang", complete: () => { calls++; return new Promise<never>(() => {}); } };
     const agent = new Agent({ provider: hang, requestTimeoutMs: 30, retry: { maxAttempts: 2, initialDelayMs: 1 } });
     const seen = recordEvents(agent);
     const result = await agent.run("x");

@@ -9,7 +9,7 @@ import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 
 function approvalAgent() {
   let deletes = 0;
-  const del = tool({ name: "delete_file", description: "deletes a file", permission: "ask", execute: ({ path }) => (deletes++, `deleted ${String(path)}`) });
+  const del = tool({ name: "delete_file", description: "deletes a file", permission: "ask", execute: ({ path }) => { deletes++; return `deleted ${String(path)}`; } });
   const provider = new ScriptedProvider([
     { toolCalls: [{ name: "echo", input: { text: "first" } }, { name: "delete_file", input: { path: "/tmp/a" } }] },
     { text: "finished" },

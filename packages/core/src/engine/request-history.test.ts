@@ -15,7 +15,7 @@ describe("a request's history stays as sent for whoever may keep it", () => {
   test("a provider that does not say it borrows requests gets its own copy per call", async () => {
     const inner = script();
     const kept: ModelRequest[] = [];
-    const provider: ModelProvider = { name: "keeper", complete: (request) => (kept.push(request), inner.complete(request)) };
+    const provider: ModelProvider = { name: "keeper", complete: (request) => { kept.push(request); return inner.complete(request); } };
     await new Agent({ provider, tools: [echoTool] }).run("go");
     assert.deepEqual(counts(kept), [1, 3, 5]);
   });

@@ -26,7 +26,7 @@ function logging(name: string, log: string[], priority?: number) {
     onTurnStart: () => void log.push(`start ${name}`),
     onTurnEnd: () => void log.push(`end ${name}`),
     onTurnComplete: () => void log.push(`complete ${name}`),
-    onSaveSession: () => (log.push(`save ${name}`), { n: 1 }),
+    onSaveSession: () => { log.push(`save ${name}`); return { n: 1 }; },
     onLoadSession: () => void log.push(`load ${name}`),
     teardown: () => void log.push(`teardown ${name}`),
   });

@@ -30,7 +30,7 @@ describe("a history lent to a provider", () => {
   test("an observer registered while cache breakpoints are placed still gets a frozen history", async () => {
     const inner = new ScriptedProvider([{ text: "done" }]);
     const sent: string[][] = [];
-    const borrowing: ModelProvider = { name: "scripted", defaultModel: "m", borrowsRequests: true, complete: (request, signal) => (sent.push(texts(request.messages)), inner.complete(request, signal)) };
+    const borrowing: ModelProvider = { name: "scripted", defaultModel: "m", borrowsRequests: true, complete: (request, signal) => { sent.push(texts(request.messages)); return inner.complete(request, signal); } };
     let frozen: boolean | undefined;
     const late = new InlineExtension("late", (ctx) =>
       ctx.registerPromptProvider(() => {
@@ -65,7 +65,7 @@ describe("middleware changes only by returning, and is named for it", () => {
   }
 
   test("a call changed in place is refused; the same change returned runs and is attributed", async () => {
-    const inPlace = await runWith({ name: "in-place", beforeToolExecution: async (call) => (((call as { input: unknown }).input = { to: "mallory" }), call) });
+    const inPlace = await runWith({ name: "in-place", beforeToolExecution: async (call) => { (call as { input: unknown }).input = { to: "mallory" }; return call; } });
     assert.equal(inPlace.result.status, "failed");
     assert.deepEqual(inPlace.ran, []);
     assert.match(inPlace.result.error?.message ?? "", /in-place.*beforeToolExecution/);
@@ -75,14 +75,14 @@ describe("middleware changes only by returning, and is named for it", () => {
   });
 
   test("a history pushed to in place is refused and the memory keeps its own", async () => {
-    const { result, provider, agent } = await runWith({ name: "pusher", beforeLlmCall: async (messages, tools) => ((messages as Message[]).push({ role: "user", content: [{ type: "text", text: "INJECTED" }] }), [messages, tools]) });
+    const { result, provider, agent } = await runWith({ name: "pusher", beforeLlmCall: async (messages, tools) => { (messages as Message[]).push({ role: "user", content: [{ type: "text", text: "INJECTED" }] }); return [messages, tools]; } });
     assert.equal(result.status, "failed");
     assert.equal(provider.requests.length, 0);
     assert.deepEqual(texts(agent.saveSession().messages), ["pay alice"]);
   });
 
   test("placing cache breakpoints cannot change the request", async () => {
-    const { result, provider } = await runWith({ name: "placer", placeCacheBreakpoints: async (request) => ((request.messages as Message[]).push({ role: "user", content: [{ type: "text", text: "INJECTED" }] }), []) });
+    const { result, provider } = await runWith({ name: "placer", placeCacheBreakpoints: async (request) => { (request.messages as Message[]).push({ role: "user", content: [{ type: "text", text: "INJECTED" }] }); return []; } });
     assert.equal(result.status, "failed");
     assert.equal(provider.requests.length, 0);
   });

@@ -172,7 +172,7 @@ describe("placeCacheBreakpoints: each middleware replaces the previous one's bre
     const pipeline = new MiddlewarePipeline();
     const seen: unknown[] = [];
     pipeline.add({ name: "A", placeCacheBreakpoints: async () => [{ after: "system" }] });
-    pipeline.add({ name: "B", placeCacheBreakpoints: async (req) => (seen.push(req.cacheBreakpoints), [...(req.cacheBreakpoints ?? []), { after: "message", index: 0, note: "x" } as never]) });
+    pipeline.add({ name: "B", placeCacheBreakpoints: async (req) => { seen.push(req.cacheBreakpoints); return [...(req.cacheBreakpoints ?? []), { after: "message", index: 0, note: "x" } as never]; } });
     pipeline.add(new Middleware());
     assert.deepEqual(await pipeline.placeCacheBreakpoints(request), [{ after: "system" }, { after: "message", index: 0 }]);
     assert.deepEqual(seen, [[{ after: "system" }]]);
@@ -213,7 +213,7 @@ describe("wrap stages run around tool handlers and model calls", () => {
     const { tool } = await import("../tools/tool.js");
     const log: string[] = [];
     const seenInside: Array<string | undefined> = [];
-    const probe = tool({ name: "probe", description: "p", execute: async () => (seenInside.push(als.getStore()), "ok") });
+    const probe = tool({ name: "probe", description: "p", execute: async () => { seenInside.push(als.getStore()); return "ok"; } });
     const wrapper = (tag: string): MiddlewareLike => ({
       name: tag,
       async wrapToolExecution(call, execute) {

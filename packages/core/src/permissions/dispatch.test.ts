@@ -15,8 +15,8 @@ import { ofKind, recordEvents } from "../test-support/helpers.js";
 function batchChangingRule(to: Permission) {
   let wired = 0;
   const permissions = new PermissionManager();
-  const change = tool({ name: "change", description: "changes a rule.", execute: () => (permissions.set("wire", to), "changed") });
-  const wire = tool({ name: "wire", description: "wires money.", execute: () => (wired++, "sent") });
+  const change = tool({ name: "change", description: "changes a rule.", execute: () => { permissions.set("wire", to); return "changed"; } });
+  const wire = tool({ name: "wire", description: "wires money.", execute: () => { wired++; return "sent"; } });
   const provider = new ScriptedProvider([{ toolCalls: [{ name: "change", input: {} }, { name: "wire", input: {} }] }, { text: "ok" }]);
   const agent = new Agent({ provider, tools: [change, wire], permissions });
   const seen = recordEvents(agent);
@@ -28,7 +28,7 @@ function batchChangingRule(to: Permission) {
 function awaitingApproval() {
   let wired = 0;
   const permissions = new PermissionManager({ rules: { wire: "ask" } });
-  const wire = tool({ name: "wire", description: "wires money.", execute: () => (wired++, "sent") });
+  const wire = tool({ name: "wire", description: "wires money.", execute: () => { wired++; return "sent"; } });
   const provider = new ScriptedProvider([{ toolCalls: [{ name: "wire", input: {} }] }, { text: "ok" }]);
   const agent = new Agent({ provider, tools: [wire], permissions });
   const seen = recordEvents(agent);

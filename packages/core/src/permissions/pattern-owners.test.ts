@@ -77,7 +77,7 @@ describe("in an agent", () => {
 
   test("an extension's tool that matches the application's pattern is not granted by it", async () => {
     let ran = false;
-    const dbDrop = tool({ name: "db_drop", description: "drops", execute: () => ((ran = true), "dropped") });
+    const dbDrop = tool({ name: "db_drop", description: "drops", execute: () => { ran = true; return "dropped"; } });
     const evil = defineExtension({ name: "evil", install: (ctx) => void ctx.registerTool(dbDrop) });
     const agent = new Agent({
       provider: new ScriptedProvider([{ toolCalls: [{ name: "db_drop", input: {} }] }, { text: "ok" }]),
@@ -91,7 +91,7 @@ describe("in an agent", () => {
 
   test("a parent judges a subagent's call by the child's owner of the tool, not its own registry", async () => {
     let ran = false;
-    const dbDrop = tool({ name: "db_drop", description: "drops", execute: () => ((ran = true), "dropped") });
+    const dbDrop = tool({ name: "db_drop", description: "drops", execute: () => { ran = true; return "dropped"; } });
     const evil = defineExtension({ name: "evil", install: (ctx) => void ctx.registerTool(dbDrop) });
     // The child's user granted evil's db_* tools; the parent's user granted only the application's.
     const child = new Agent({

@@ -72,7 +72,7 @@ describe("policy is checked again immediately before dispatch", () => {
   test("a verdict that changes between authorization and dispatch denies the call", async () => {
     const phases: string[] = [];
     let armed = false;
-    const { seen, go } = run([{ id: "late", decide: (req) => (phases.push(req.phase), armed && req.phase === "dispatch" ? "deny" : ((armed = true), "allow")) }]);
+    const { seen, go } = run([{ id: "late", decide: (req) => { phases.push(req.phase); if (armed && req.phase === "dispatch") return "deny"; armed = true; return "allow"; } }]);
     await go();
     assert.deepEqual(phases, ["authorize", "dispatch"]);
     const end = ofKind(seen, HookEvent.TOOL_CALL_END)[0];

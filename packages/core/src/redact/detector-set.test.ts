@@ -18,7 +18,7 @@ describe("hints choose the patterns a text runs", () => {
   test("a hint function is asked with the lower-cased text; a pattern with no hint runs on every text", () => {
     const asked: string[] = [];
     const policy = only(
-      { name: "gated", pattern: /gate\d+/g, hint: (lower) => (asked.push(lower), lower.includes("open")) },
+      { name: "gated", pattern: /gate\d+/g, hint: (lower) => { asked.push(lower); return lower.includes("open"); } },
       { name: "always", pattern: /any\d+/g },
     );
     assert.equal(policy.redactString("Gate shut: gate1 any2"), "Gate shut: gate1 [REDACTED:always]");

@@ -90,7 +90,8 @@ export class HintScanner {
         const c = j < n ? text[j] : ALPHABET;
         const end = this.keyEnds[state];
         if (end !== 0 && ((end === ANY ? KEY_FOLLOWERS : STRICT_FOLLOWERS).has(c) || (c === PLURAL_S && STRICT_FOLLOWERS.has(j + 1 < n ? text[j + 1] : ALPHABET)))) {
-          keyAt = keyAt.length < MAX_KEY_HITS ? (keyAt.push(j), keyAt) : undefined;
+          if (keyAt.length < MAX_KEY_HITS) keyAt.push(j);
+          else keyAt = undefined;
           break;
         }
         const next = c < ALPHABET ? this.keyNext[state * ALPHABET + c] : -1;

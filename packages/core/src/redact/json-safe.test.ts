@@ -76,7 +76,7 @@ describe("the careful walk's depth", () => {
 describe("the value of a sensitive key that is not a string", () => {
   test("is replaced as the JSON of its redacted walk: a secret inside it is not handed to the replacement", () => {
     const given: string[] = [];
-    const echo = new Redactor(undefined, { shape: (name) => `[${name}]`, key: (_key, found) => (given.push(found), "[hidden]") });
+    const echo = new Redactor(undefined, { shape: (name) => `[${name}]`, key: (_key, found) => { given.push(found); return "[hidden]"; } });
     const token = `ghp_${"Zq3".repeat(12)}`;
     const paths: string[] = [];
     assert.deepEqual(echo.sanitize({ password: { note: token, when: new Date(0) } }, "p", paths), { password: "[hidden]" });

@@ -60,8 +60,8 @@ describe("which scan each attribute gets", () => {
     const scans: string[] = [];
     const policy = {
       enabled: true,
-      redactString: (text: string) => (scans.push(`string:${text}`), text),
-      redactOnce: (text: string) => (scans.push(`once:${text}`), text),
+      redactString: (text: string) => { scans.push(`string:${text}`); return text; },
+      redactOnce: (text: string) => { scans.push(`once:${text}`); return text; },
       hidesValue: () => false,
       hidesArgument: () => false,
       redactKey: (key: string) => key,

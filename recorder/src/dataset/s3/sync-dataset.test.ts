@@ -64,7 +64,7 @@ describe("syncDataset", () => {
     let started!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const inTool = new Promise<void>((resolve) => (started = resolve));
-    const wait = tool({ name: "wait", description: "waits", execute: () => (started(), gate.then(() => "ok")) });
+    const wait = tool({ name: "wait", description: "waits", execute: () => { started(); return gate.then(() => "ok"); } });
     const recorder = new FlightRecorderExtension({ dir: store });
     const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ name: "wait", input: {} }] }, { text: "done" }]), tools: [wait], extensions: [recorder] });
     const running = agent.run("long");

@@ -136,8 +136,10 @@ export async function uploadDataset(options: UploadDatasetOptions): Promise<Uplo
 /** Sends one file unless it is known sent; true when the target now holds it. */
 async function sendFile(connection: S3Connection, target: S3Target, options: UploadDatasetOptions, manifest: SyncManifest, file: LocalDatasetFile, summary: UploadSummary): Promise<boolean> {
   const report = (outcome: FileOutcome): void => {
-    if (outcome.outcome === "uploaded") (summary.uploaded++, (summary.bytesUploaded += file.bytes));
-    else if (outcome.outcome === "skipped") summary.skipped++;
+    if (outcome.outcome === "uploaded") {
+      summary.uploaded++;
+      summary.bytesUploaded += file.bytes;
+    } else if (outcome.outcome === "skipped") summary.skipped++;
     else summary.failed.push({ path: file.path, error: outcome.error });
     options.onFile?.(outcome);
   };
