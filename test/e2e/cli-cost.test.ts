@@ -85,7 +85,7 @@ describe("a run's cost in the CLI", () => {
     const rows = await json<Array<{ kind: string; cost_usd: number | null }>>("query", priced.runId, "SELECT kind, cost_usd FROM spans ORDER BY start_ts, kind");
     const model = rows.filter((r) => r.kind === "model").map((r) => r.cost_usd);
     assert.equal(model.length, 2);
-    model.forEach((usd, i) => assert.ok(close(usd, priced.costs[i].usd!), `call ${i + 1}`));
+    for (const [i, usd] of model.entries()) assert.ok(close(usd, priced.costs[i].usd!), `call ${i + 1}`);
     assert.ok(close(rows.find((r) => r.kind === "run")?.cost_usd, total));
     assert.deepEqual(rows.filter((r) => r.kind === "tool").map((r) => r.cost_usd), [null]);
     const none = await json<Array<{ n: number }>>("query", unpriced.runId, "SELECT count(*) AS n FROM spans WHERE cost_usd IS NOT NULL");

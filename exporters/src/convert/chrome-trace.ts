@@ -101,7 +101,9 @@ export function spansToChromeTrace(spans: readonly MappedSpan[]): ChromeTrace {
       out.push({ name: child.name, cat: "tool", ph: "X", pid, tid, ts: us(child.startMs), dur: us(child.endMs) - us(child.startMs), args: args(child) });
       for (const e of child.events) out.push({ name: e.name, cat: "event", ph: "i", s: "t", pid, tid, ts: us(e.time), args: e.attributes });
     }
-    lanes.forEach((_, lane) => out.push({ name: "thread_name", ph: "M", pid, tid: FIRST_TOOL_TID + lane, args: { name: `tools #${lane + 1}` } }));
+    lanes.forEach((_, lane) => {
+      out.push({ name: "thread_name", ph: "M", pid, tid: FIRST_TOOL_TID + lane, args: { name: `tools #${lane + 1}` } });
+    });
     for (const child of children) {
       if (child.role !== "chat") continue;
       const start = us(child.startMs);

@@ -55,7 +55,9 @@ describe("a recording converts to the same span tree the live extension exported
     ({ spans: live, recording } = await run(false));
     ({ spans: liveContent, recording: recordingWithContent } = await run(true));
   });
-  after(() => cleanups.forEach((c) => c()));
+  after(() => {
+    for (const c of cleanups) c();
+  });
 
   test("OTLP JSON Lines: one TracesData per line, hex ids, nanosecond strings", () => {
     const text = toOtlpJsonLines(recording.events, { ...recording.options, serviceName: "convert-test" });

@@ -180,14 +180,17 @@ async function copyObjects(connection: DuckDBConnection, from: BatchSources, to:
   await Promise.all(Array.from({ length: Math.min(OBJECT_COPIES, wanted.length) }, worker));
   const appender = await connection.createAppender("object_ids");
   const missing: string[] = [];
-  wanted.forEach(({ id }, i) => {
+  for (const [i, { id }] of wanted.entries()) {
     const object = objects[i];
-    if (!object) return void missing.push(id);
+    if (!object) {
+      missing.push(id);
+      continue;
+    }
     appender.appendVarchar(manifest.runId);
     appender.appendVarchar(id);
     appender.appendVarchar(object.sha256);
     appender.endRow();
-  });
+  }
   appender.closeSync();
   // Two artifacts can share one object (spilled results whose redacted copies are the same): listed once.
   const unique = new Map(objects.filter((o): o is DatasetObject => o !== undefined).map((o) => [o.sha256, o]));

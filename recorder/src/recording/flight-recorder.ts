@@ -156,7 +156,9 @@ export class FlightRecorderExtension extends Extension {
    */
   private reopen(start: AnyHookContext & { event: "agent_start" }): void {
     const runId = start.data.runId;
-    const letGo = () => liveRecorders.others(this).forEach((other) => other.letGo(runId));
+    const letGo = () => {
+      for (const other of liveRecorders.others(this)) other.letGo(runId);
+    };
     const reopened = this.table.reopening.reopen(start, runDirOf(this.options.dir, runId), letGo).then((outcome) => {
       if (this.failure) return;
       if ("error" in outcome) {

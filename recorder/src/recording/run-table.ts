@@ -42,7 +42,10 @@ export class RunTable {
     if (this.reopening.takes(event, runId)) return;
     let run = this.open.get(runId);
     if (event.event === "agent_start" && !run) {
-      if (event.data.restored) return this.restored(event);
+      if (event.data.restored) {
+        this.restored(event);
+        return;
+      }
       run = this.openRun(event, event.data.resumed ? earlierPartOf(RunWriter.readManifest(runDirOf(this.options.dir, runId))) : undefined);
     }
     if (run) this.recordIn(run, event); // else the recorder was installed after this run started

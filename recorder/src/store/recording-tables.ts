@@ -129,7 +129,9 @@ export async function storedArtifactSizes(storeDir: string, ids?: Iterable<strin
   for (let from = 0; from < wanted.length; from += STAT_BATCH) {
     const batch = wanted.slice(from, from + STAT_BATCH);
     const stats = await Promise.all(batch.map((id) => fs.stat(store.pathOf(id)).catch(() => undefined)));
-    stats.forEach((stat, i) => stat && sizes.set(batch[i], stat.size));
+    stats.forEach((stat, i) => {
+      if (stat) sizes.set(batch[i], stat.size);
+    });
   }
   return sizes;
 }

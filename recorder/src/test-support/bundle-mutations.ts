@@ -78,7 +78,9 @@ export function hostileMutation(count: number): fc.Arbitrary<Mutation> {
     ),
     fc.tuple(index, memberName).map(([i, name]) => fromMembers(`rename member ${i} to ${name}`, (m) => m.map((x, j) => (j === i ? { ...x, name } : x)))),
     fc.tuple(inner, memberName).map(([i, name]) =>
-      fromMembers(`rename member ${i} to ${name}, manifest resealed`, (m) => reseal(m.map((x, j) => (j === i ? { ...x, name } : x)), (man) => man.members.forEach((e) => e.path === m[i].name && (e.path = name)))),
+      fromMembers(`rename member ${i} to ${name}, manifest resealed`, (m) => reseal(m.map((x, j) => (j === i ? { ...x, name } : x)), (man) => {
+        for (const e of man.members) if (e.path === m[i].name) e.path = name;
+      })),
     ),
     fc.tuple(index, fc.nat({ max: count })).map(([i, at]) => fromMembers(`duplicate member ${i} at ${at}`, (m) => [...m.slice(0, at), m[i], ...m.slice(at)])),
     inner.map((at) => fromMembers(`manifest moved to ${at}`, (m) => [...m.slice(1, at + 1), m[0], ...m.slice(at + 1)])),

@@ -24,6 +24,6 @@ export function writeHandMadeRun(store: string, runId: string, segments: Array<B
   const runDir = join(store, "runs", runId);
   mkdirSync(join(runDir, "segments"), { recursive: true });
   writeFileSync(join(runDir, "run.json"), JSON.stringify(manifest, null, 2));
-  segments.forEach((bytes, i) => writeFileSync(join(runDir, "segments", `${String(i + 1).padStart(6, "0")}.ndjson`), bytes));
+  for (const [i, bytes] of segments.entries()) writeFileSync(join(runDir, "segments", `${String(i + 1).padStart(6, "0")}.ndjson`), bytes);
   return runDir;
 }

@@ -140,7 +140,7 @@ export async function executePlanned(services: EngineServices, planned: readonly
     const running = batch;
     batch = [];
     const done = await Promise.all(running.map((p) => finishCall(services, p, ctx)));
-    done.forEach((r, i) => results.set(running[i].call.id, r));
+    for (const [i, r] of done.entries()) results.set(running[i].call.id, r);
   };
   for (const p of planned) {
     if (!p.refusal && p.tool?.concurrent) {

@@ -102,7 +102,10 @@ export class ConversationMemory {
    * just after the first message, in order.
    */
   replaceMessages(messages: readonly Message[]): void {
-    if (this.customs === 0) return this.replace(messages);
+    if (this.customs === 0) {
+      this.replace(messages);
+      return;
+    }
     const after = new Map<Message | null, ConversationEntry[]>();
     let previous: Message | null = null;
     for (const entry of this.items) {

@@ -11,7 +11,9 @@ import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 
 function run(policies: Policy[], options: { permissions?: PermissionManager; tools?: ReturnType<typeof tool>[] } = {}) {
   const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "hi" } }] }, { text: "ok" }]);
-  const ext = defineExtension({ name: "guard", install: (ctx) => policies.forEach((p) => ctx.addPolicy(p)) });
+  const ext = defineExtension({ name: "guard", install: (ctx) => {
+    for (const p of policies) ctx.addPolicy(p);
+  } });
   const agent = new Agent({ provider, tools: options.tools ?? [echoTool], permissions: options.permissions, extensions: [ext] });
   const seen = recordEvents(agent);
   return { agent, seen, go: () => agent.run("x") };

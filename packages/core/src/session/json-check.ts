@@ -52,7 +52,9 @@ function walk(value: unknown, path: string, ancestors: Set<object>): void {
   if (ancestors.has(obj)) fail(path, "a cycle: this value contains itself");
   if (Array.isArray(obj)) {
     ancestors.add(obj);
-    obj.forEach((item, i) => walk(item, `${path}[${i}]`, ancestors));
+    obj.forEach((item, i) => {
+      walk(item, `${path}[${i}]`, ancestors);
+    });
     ancestors.delete(obj);
     return;
   }

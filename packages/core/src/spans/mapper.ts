@@ -45,35 +45,45 @@ export class SpanMapper<H> {
     if (e.runId === undefined) return;
     switch (e.kind) {
       case "agent_start":
-        return this.agentStart(e.runId, e.data, e.ts, e.span);
+        this.agentStart(e.runId, e.data, e.ts, e.span);
+        break;
       case "agent_end":
-        return this.agentEnd(e.runId, e.data, e.ts);
+        this.agentEnd(e.runId, e.data, e.ts);
+        break;
       case "llm_request":
-        return this.llmRequest(e.runId, e.data, e.ts, e.span);
+        this.llmRequest(e.runId, e.data, e.ts, e.span);
+        break;
       case "llm_response":
-        return this.llmResponse(e.runId, e.data, e.ts);
+        this.llmResponse(e.runId, e.data, e.ts);
+        break;
       case "tool_call_start":
-        return this.toolStart(e.runId, e.data, e.ts, e.span);
+        this.toolStart(e.runId, e.data, e.ts, e.span);
+        break;
       case "tool_call_end":
-        return this.toolEnd(e.runId, e.data, e.ts, e.span);
+        this.toolEnd(e.runId, e.data, e.ts, e.span);
+        break;
       case "retry":
-        return this.retry(e.runId, e.data, e.ts);
+        this.retry(e.runId, e.data, e.ts);
+        break;
       case "recovery": {
         const d = e.data;
-        return this.runEvent(e.runId, Hx.EVENT_RECOVERY, e.ts, compact({ "harnessx.recovery.reason": d.reason, "harnessx.recovery.attempt": d.attempt, "harnessx.recovery.reply_budget": d.replyBudget, "harnessx.recovery.detail": d.detail }));
+        this.runEvent(e.runId, Hx.EVENT_RECOVERY, e.ts, compact({ "harnessx.recovery.reason": d.reason, "harnessx.recovery.attempt": d.attempt, "harnessx.recovery.reply_budget": d.replyBudget, "harnessx.recovery.detail": d.detail }));
+        break;
       }
       case "context_condensed": {
         const d = e.data;
-        return this.runEvent(e.runId, Hx.EVENT_CONDENSED, e.ts, compact({ "harnessx.condensed.messages_dropped": d.messagesDropped, "harnessx.condensed.summary_chars": d.summaryChars, "harnessx.condensed.summarized": d.summarized }));
+        this.runEvent(e.runId, Hx.EVENT_CONDENSED, e.ts, compact({ "harnessx.condensed.messages_dropped": d.messagesDropped, "harnessx.condensed.summary_chars": d.summaryChars, "harnessx.condensed.summarized": d.summarized }));
+        break;
       }
       case "error":
-        return this.error(e.runId, e.data, e.ts);
+        this.error(e.runId, e.data, e.ts);
+        break;
       case "custom":
         // Of extensions' own events, the trace shows what breaks the prompt cache (promptCacheExtension).
-        if (e.data.name === PROMPT_CACHE_BREAK) return this.runEvent(e.runId, Hx.EVENT_PROMPT_CACHE_BREAK, e.ts, cacheBreakAttributes(e.data.data));
-        return;
+        if (e.data.name === PROMPT_CACHE_BREAK) this.runEvent(e.runId, Hx.EVENT_PROMPT_CACHE_BREAK, e.ts, cacheBreakAttributes(e.data.data));
+        break;
       default:
-        return;
+        break;
     }
   }
 

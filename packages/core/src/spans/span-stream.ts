@@ -34,7 +34,10 @@ export class SpanStream {
   /** Feeds the next event; events must come in the order they happened. */
   push(e: TraceEvent): void {
     this.lastTs = e.ts;
-    if (this.mapper) return this.mapper.handle(e);
+    if (this.mapper) {
+      this.mapper.handle(e);
+      return;
+    }
     this.held!.push(e);
     if (e.kind === "llm_response") this.start(typeof e.data.provider === "string" ? e.data.provider : undefined);
   }
