@@ -21,13 +21,20 @@ const USAGE = [
   { input_tokens: 40, cache_creation_input_tokens: 4200, cache_read_input_tokens: 0, output_tokens: 8 },
 ];
 
+/** The parts of a Messages API request body this file reads. */
+interface MessagesBody {
+  tools: Array<{ cache_control?: unknown }>;
+  system: Array<{ text: string; cache_control?: unknown }>;
+  messages: Array<{ content: Array<{ cache_control?: unknown }> }>;
+}
+
 /** A Messages API on loopback: answers two tool_use turns then a text turn, keeping every request body. */
-async function messagesApi(bodies: any[]): Promise<{ server: Server; url: string }> {
+async function messagesApi(bodies: MessagesBody[]): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     let raw = "";
     req.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
     req.on("end", () => {
-      const n = bodies.push(JSON.parse(raw)) - 1;
+      const n = bodies.push(JSON.parse(raw) as MessagesBody) - 1;
       const content = n < 2 ? [{ type: "tool_use", id: `toolu_${n}`, name: "lookup", input: { order: 42 + n } }] : [{ type: "text", text: "Both shipped." }];
       const message = { id: `msg_${n}`, type: "message", role: "assistant", model: "claude-sonnet-4-5-20250929", content, stop_reason: n < 2 ? "tool_use" : "end_turn", stop_sequence: null, usage: USAGE[n] };
       res.writeHead(200, { "content-type": "application/json", "request-id": `req_${n}` }).end(JSON.stringify(message));
@@ -37,7 +44,7 @@ async function messagesApi(bodies: any[]): Promise<{ server: Server; url: string
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-const bodies: any[] = [];
+const bodies: MessagesBody[] = [];
 let api: { server: Server; url: string };
 let runId = "";
 const usages: Usage[] = [];
@@ -91,13 +98,13 @@ describe("prompt caching on Anthropic, recorded and summarized", () => {
   test("every request marks the last tool, the system prompt and the newest turns", () => {
     assert.equal(bodies.length, 3);
     for (const body of bodies) {
-      assert.deepEqual(body.tools.at(-1).cache_control, { type: "ephemeral" });
+      assert.deepEqual(body.tools.at(-1)?.cache_control, { type: "ephemeral" });
       assert.equal(body.system.length, 1);
       assert.match(body.system[0].text, /^You answer questions about orders\.\n\n## Available tools/);
       assert.deepEqual(body.system[0].cache_control, { type: "ephemeral" });
-      assert.deepEqual(body.messages.at(-1).content.at(-1).cache_control, { type: "ephemeral" });
+      assert.deepEqual(body.messages.at(-1)?.content.at(-1)?.cache_control, { type: "ephemeral" });
     }
-    const marked = (body: any) => body.messages.flatMap((m: any, i: number) => (m.content.some((b: any) => b.cache_control) ? [i] : []));
+    const marked = (body: MessagesBody) => body.messages.flatMap((m, i) => (m.content.some((b) => b.cache_control) ? [i] : []));
     assert.deepEqual(bodies.map(marked), [[0], [1, 2], [3, 4]]);
   });
 
@@ -145,11 +152,14 @@ describe("prompt caching on Anthropic, recorded and summarized", () => {
     const out = join(cli.work, "cached.otlp.jsonl");
     assert.equal((await cli.trace("convert", runId, "--to", "otlp", "-o", out)).code, 0);
     type Attr = { key: string; value: { stringValue?: string; arrayValue?: { values: Array<{ stringValue?: string }> } } };
-    const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    const spans = lines.flatMap((l: any) => l.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans)));
-    const run = spans.find((sp: any) => sp.name === "invoke_agent orders");
-    const event = run.events.find((e: any) => e.name === "harnessx.prompt_cache_break");
-    const attr = (key: string) => (event.attributes as Attr[]).find((a) => a.key === key)?.value;
+    type Span = { name: string; events: Array<{ name: string; attributes: Attr[] }> };
+    type Line = { resourceSpans: Array<{ scopeSpans: Array<{ spans: Span[] }> }> };
+    const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line);
+    const spans = lines.flatMap((l) => l.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
+    const run = spans.find((sp) => sp.name === "invoke_agent orders");
+    const event = run?.events.find((e) => e.name === "harnessx.prompt_cache_break");
+    assert.ok(event, "the run's span carries the cache break");
+    const attr = (key: string) => event.attributes.find((a) => a.key === key)?.value;
     assert.deepEqual(attr("harnessx.prompt_cache.changed")?.arrayValue?.values.map((v) => v.stringValue), ["history"]);
     assert.equal(attr("harnessx.prompt_cache.history_cause")?.stringValue, "middleware");
     assert.deepEqual(attr("harnessx.prompt_cache.history_rewritten_by")?.arrayValue?.values.map((v) => v.stringValue), ["request-stamper"]);

@@ -25,7 +25,7 @@ test("with OPENAI_BASE_URL set, the same demo runs on that server's model", asyn
     assert.deepEqual(result.usage, { inputTokens: 640, outputTokens: 23, cacheReadTokens: 0, cost: { usd: null, unpricedCalls: 2 } }, "a local model has no price");
     assert.equal(server.requests.length, 2);
     assert.equal(server.requests[0].body.model, "local-llama");
-    assert.ok(server.requests[0].body.tools.some((t: { function: { name: string } }) => t.function.name === "export_sales"));
+    assert.ok(server.requests[0].body.tools?.some((t) => (t.function as { name?: unknown } | undefined)?.name === "export_sales"));
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });

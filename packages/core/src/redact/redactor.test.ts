@@ -8,7 +8,7 @@ describe("payloads serialize safely", () => {
     const cyclic: Record<string, unknown> = { name: "loop" };
     cyclic.self = cyclic;
     const error = Object.assign(new Error("boom"), { code: "E_BOOM", status: 503 });
-    const out = redactor.sanitize({ cyclic, error, big: 10n ** 20n, bytes: new Uint8Array([1, 2, 3]), map: new Map<string, unknown>([["password", "x"], ["ok", 1]]), fn: () => 1, nan: NaN }, "payload", []) as Record<string, any>;
+    const out = redactor.sanitize({ cyclic, error, big: 10n ** 20n, bytes: new Uint8Array([1, 2, 3]), map: new Map<string, unknown>([["password", "x"], ["ok", 1]]), fn: () => 1, nan: NaN }, "payload", []) as { cyclic: { self: unknown }; error: Record<string, unknown> & { stack: string }; big: unknown; bytes: unknown; map: unknown; nan: unknown };
     assert.equal(out.cyclic.self, "[Circular]");
     assert.equal(out.error.message, "boom");
     assert.equal(out.error.code, "E_BOOM");
@@ -74,7 +74,7 @@ describe("payloads serialize safely", () => {
   test("numeric token counts are not mistaken for secrets; card numbers need a valid checksum", () => {
     const redactor = new Redactor();
     const paths: string[] = [];
-    const out = redactor.sanitize({ maxTokens: 4096, usage: { inputTokens: 5 }, order: "1234 5678 9012 3456", card: "4111111111111111" }, "p", paths) as Record<string, any>;
+    const out = redactor.sanitize({ maxTokens: 4096, usage: { inputTokens: 5 }, order: "1234 5678 9012 3456", card: "4111111111111111" }, "p", paths) as { maxTokens: number; usage: { inputTokens: number }; order: string; card: string };
     assert.equal(out.maxTokens, 4096);
     assert.equal(out.usage.inputTokens, 5);
     assert.equal(out.order, "1234 5678 9012 3456");

@@ -19,7 +19,7 @@ describe("a sensitive key's value is redacted whatever its type", () => {
 
     test(`${what}: sanitize`, () => {
       const paths: string[] = [];
-      const out = redactor.sanitize(payload, "payload", paths) as Record<string, any>;
+      const out = redactor.sanitize(payload, "payload", paths);
       assert.deepEqual(out, { service: "db", password: "[REDACTED]", nested: { apiKey: "[REDACTED]" } });
       assert.deepEqual(paths.sort(), ["payload.nested.apiKey", "payload.password"]);
     });

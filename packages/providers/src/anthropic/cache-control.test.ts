@@ -4,7 +4,7 @@ import { Agent, GenAI, HookEvent, mapSpans, promptCacheExtension, tool, type Llm
 import type { AnthropicProvider } from "./provider.js";
 import { anthropicTurn } from "../test-support/anthropic-wire.js";
 import { modelRequest, WEATHER_TOOL } from "../test-support/requests.js";
-import type { FakeServer } from "../test-support/server.js";
+import type { FakeServer, WireBlock, WireBody } from "../test-support/server.js";
 import { useLocalAnthropic } from "../test-support/local-anthropic.js";
 
 let server: FakeServer;
@@ -27,11 +27,16 @@ async function sentBody(request: Parameters<AnthropicProvider["complete"]>[0]) {
 }
 
 /** Every place of a body that carries a cache_control marker, as "tools[i]", "system[i]" or "messages[i].content[j]". */
-function markers(body: any): string[] {
+function markers(body: WireBody): string[] {
   const found: string[] = [];
-  (body.tools ?? []).forEach((t: any, i: number) => t.cache_control && found.push(`tools[${i}]`));
-  if (Array.isArray(body.system)) body.system.forEach((b: any, i: number) => b.cache_control && found.push(`system[${i}]`));
-  body.messages.forEach((m: any, i: number) => m.content.forEach((b: any, j: number) => b.cache_control && found.push(`messages[${i}].content[${j}]`)));
+  const marked = (blocks: readonly WireBlock[], at: (i: number) => string): void => {
+    for (const [i, block] of blocks.entries()) if (block.cache_control) found.push(at(i));
+  };
+  marked(body.tools ?? [], (i) => `tools[${i}]`);
+  if (Array.isArray(body.system)) marked(body.system, (i) => `system[${i}]`);
+  for (const [i, message] of body.messages.entries()) {
+    if (Array.isArray(message.content)) marked(message.content, (j) => `messages[${i}].content[${j}]`);
+  }
   return found;
 }
 
@@ -40,14 +45,14 @@ describe("AnthropicProvider maps cache breakpoints to cache_control markers", ()
     const body = await sentBody(modelRequest({ messages: history, cacheBreakpoints: [{ after: "tools" }, { after: "system" }, { after: "message", index: 1 }] }));
     assert.deepEqual(markers(body), ["tools[0]", "system[0]", "messages[1].content[1]"]);
     assert.deepEqual(body.system, [{ type: "text", text: "You are terse.", cache_control: { type: "ephemeral" } }]);
-    assert.deepEqual(body.messages[1].content[1], { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" }, cache_control: { type: "ephemeral" } });
+    assert.deepEqual(body.messages[1].content?.[1], { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" }, cache_control: { type: "ephemeral" } });
   });
 
   test("a message merged into its turn marks the turn's last block (tool results first, then the text)", async () => {
     const body = await sentBody(modelRequest({ messages: history, cacheBreakpoints: [{ after: "message", index: 2 }] }));
     assert.equal(body.messages.length, 3);
     assert.deepEqual(markers(body), ["messages[2].content[1]"]);
-    assert.deepEqual(body.messages[2].content[1], { type: "text", text: "And in Rome?", cache_control: { type: "ephemeral" } });
+    assert.deepEqual(body.messages[2].content?.[1], { type: "text", text: "And in Rome?", cache_control: { type: "ephemeral" } });
   });
 
   test("at most four: tools and system first, then the newest turns; a turn with only thinking is left unmarked", async () => {

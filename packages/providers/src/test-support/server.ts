@@ -7,8 +7,35 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   raw: string;
-  // Test-only: the parsed JSON body, read freely by assertions.
-  body: any;
+  /** The parsed JSON body; one that was empty or not JSON reads as an empty conversation. */
+  body: WireBody;
+}
+
+/** A JSON request body as an SDK sent it: the fields tests read are typed, the rest stay unknown. */
+export interface WireBody {
+  readonly [field: string]: unknown;
+  messages: WireMessage[];
+  model?: string;
+  system?: string | WireBlock[];
+  tools?: WireBlock[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  temperature?: number;
+}
+
+/** One message of a {@link WireBody}. */
+export interface WireMessage {
+  readonly [field: string]: unknown;
+  role: string;
+  content: string | WireBlock[] | null;
+}
+
+/** One content block, tool or system block of a {@link WireBody}. */
+export interface WireBlock {
+  readonly [field: string]: unknown;
+  cache_control?: unknown;
 }
 
 export interface FakeReply {
@@ -43,11 +70,11 @@ export class FakeServer {
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
-        let body: unknown;
+        let body: WireBody = { messages: [] };
         try {
-          body = raw ? JSON.parse(raw) : undefined;
+          if (raw) body = JSON.parse(raw) as WireBody;
         } catch {
-          body = undefined;
+          // Not JSON: the assertions on `raw` say what was sent.
         }
         const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, raw, body };
         self!.requests.push(recorded);
