@@ -118,7 +118,7 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
  */
 function commandMessage(events: readonly RecordedEvent[], first: ModelRequest): string | undefined {
   const command = events.find((e) => e.kind === "command_invoked");
-  if (!command || command.attrs.sent !== true) return undefined;
+  if (command?.attrs.sent !== true) return undefined;
   const chars = command.attrs.messageChars;
   const texts = first.messages.flatMap((m) => (m.role === "user" ? m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])) : []));
   // Redaction may have changed its length: then it is the last text the run added before its first call.

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { HookEvent, type ErrorData } from "@harnessx/core";
 import { LangSmithExtension } from "./extension.js";
-import { startLangSmithServer, type LangSmithMode, type LangSmithServer, type StoredRun } from "../test-support/langsmith-server.js";
+import { startLangSmithServer, type LangSmithMode, type LangSmithServer } from "../test-support/langsmith-server.js";
 import { AGENT_NAME, BIG_MARKER, MODEL, scenarioAgent } from "../test-support/scenario.js";
 import { refusedUrl } from "../test-support/otlp-receiver.js";
 import { captureStderr } from "../test-support/stderr.js";

@@ -5,7 +5,7 @@ import type { Redactor } from "@harnessx/core";
 import { ArtifactStore, writeFileAtomically } from "@harnessx/artifacts";
 import type { RunManifest } from "../format/event.js";
 import { artifactCopy } from "../store/artifact-copy.js";
-import { listSegments, type SegmentFile } from "../store/read-run.js";
+import type { SegmentFile } from "../store/read-run.js";
 import { isProcessAlive, lockHolder, reductionPending } from "../store/recover.js";
 import { openSegmentTables } from "../store/segment-tables.js";
 import { sqlString } from "../store/sql-literal.js";

@@ -101,7 +101,7 @@ describe("public keys", () => {
 });
 
 describe("exports sign with the user's key", () => {
-  async function failedRun(store: string, recorder: FlightRecorderExtension): Promise<string> {
+  async function failedRun(recorder: FlightRecorderExtension): Promise<string> {
     const agent = new Agent({ provider: new ScriptedProvider([{ error: { status: 400, message: "bad request" } }]), extensions: [recorder] });
     const { runId } = await agent.run("go");
     await agent.close();
@@ -113,7 +113,7 @@ describe("exports sign with the user's key", () => {
     process.env.HARNESSX_KEYS_DIR = keys;
     t.after(() => (previous === undefined ? delete process.env.HARNESSX_KEYS_DIR : (process.env.HARNESSX_KEYS_DIR = previous)));
     const store = join(dir, `store-${++n}`);
-    const runId = await failedRun(store, new FlightRecorderExtension({ dir: store }));
+    const runId = await failedRun(new FlightRecorderExtension({ dir: store }));
     const exported = await exportIncident({ dir: store, runId, reason: "manual", out: join(store, "b.tar") });
     const { key } = await loadSigningKey(keys);
     assert.equal(exported.signedBy, key.fingerprint);

@@ -61,7 +61,7 @@ export async function listSegments(runDir: string): Promise<SegmentFile[]> {
       // A seal without its sidecar was interrupted; the plain file (still there) is authoritative.
       if (info) byIndex.set(index, { index, path, sealed: true, info });
       else if (!current) byIndex.set(index, { index, path, sealed: true });
-    } else if (!current || !current.info) {
+    } else if (!current?.info) {
       byIndex.set(index, { index, path, sealed: false });
     }
   }

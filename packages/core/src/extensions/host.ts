@@ -5,7 +5,7 @@ import type { SavedExtensionState } from "../session/session-state.js";
 import { summarize, type ExtensionContribution, type ExtensionSummary } from "./contribution.js";
 import { openContext, type ContextControl, type ExtensionContext } from "./context.js";
 import type { ExtensionServices } from "./extension-services.js";
-import { toLoaded, type ExtensionEntry, type ExtensionLike, type JsonValue } from "./extension.js";
+import { toLoaded, type ExtensionEntry, type ExtensionLike } from "./extension.js";
 import { ContributionLedger } from "./ledger.js";
 import { validateContribution } from "./validate-contribution.js";
 import { historyProviderOwnedChange } from "../middleware/provider-owned.js";

@@ -77,7 +77,7 @@ export class HintScanner {
       const first = text[i];
       if (first >= ALPHABET) continue;
       const second = i + 1 < n ? text[i + 1] : ALPHABET;
-      if (openers[first * (ALPHABET + 1) + (second < ALPHABET ? second : ALPHABET)] === 0) continue;
+      if (openers[first * (ALPHABET + 1) + Math.min(second, ALPHABET)] === 0) continue;
       let state = this.literalNext[first];
       for (let j = i + 1; state > 0; j++) {
         for (const id of this.literalEnds[state]) literals.add(id);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { Agent, GenAI, HookEvent, mapSpans, promptCacheExtension, tool, type LlmResponseData, type Message, type TraceEvent } from "@harnessx/core";
 import type { AnthropicProvider } from "./provider.js";
 import { anthropicTurn } from "../test-support/anthropic-wire.js";

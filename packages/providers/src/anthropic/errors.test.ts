@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { CancelledError } from "@harnessx/core";
 import Anthropic from "@anthropic-ai/sdk";
 import { AnthropicProvider } from "./provider.js";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { ProviderError } from "@harnessx/core";
 import type { AnthropicProvider } from "./provider.js";
 import { anthropicTurn, type AnthropicTurn } from "../test-support/anthropic-wire.js";
@@ -151,5 +151,19 @@ describe("AnthropicProvider turns garbage replies into bad_response errors", () 
     ).events;
     server.reply({ events: events.slice(0, 4) });
     await assert.rejects(collect(provider.stream(modelRequest({ stream: true }))), (err: unknown) => badResponse(err) && /message_stop/.test((err as Error).message));
+  });
+
+  test("a stream whose first content block never started (the reply's content has a hole)", async () => {
+    const sse = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+    server.reply({
+      events: [
+        sse("message_start", { message: { id: "msg_01", model: "claude-sonnet-4-5-20250929", content: [], usage: {} } }),
+        sse("content_block_start", { index: 1, content_block: { type: "text", text: "late" } }),
+        sse("content_block_stop", { index: 1 }),
+        sse("message_delta", { delta: { stop_reason: "end_turn" } }),
+        sse("message_stop", {}),
+      ],
+    });
+    await assert.rejects(collect(provider.stream(modelRequest({ stream: true }))), (err: unknown) => badResponse(err) && /content block 0 never started/.test((err as Error).message));
   });
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { CancelledError, ProviderError } from "@harnessx/core";
+import { CancelledError } from "@harnessx/core";
 import { OpenAIProvider } from "./provider.js";
 import { openAIErrorReply } from "../test-support/openai-wire.js";
 import { collect, modelRequest } from "../test-support/requests.js";

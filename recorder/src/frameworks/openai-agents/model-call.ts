@@ -64,7 +64,7 @@ function stopReasonOf(content: readonly ContentBlock[]): ProviderResponse["stopR
 /** The usage of the turn span around a model call, when that turn made this one call alone. */
 function turnUsage(node: SpanNode): Usage | undefined {
   const turn = node.parent && node.parent.span.spanData.type === "turn" ? node.parent : undefined;
-  if (!turn || turn.children.filter(isModelSpan).length !== 1) return undefined;
+  if (turn?.children.filter(isModelSpan).length !== 1) return undefined;
   return usageOf(field(turn.span.spanData, "usage"));
 }
 
