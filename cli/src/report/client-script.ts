@@ -8,6 +8,7 @@ import { TIMELINE_SCRIPT } from "./client-timeline.js";
  * and makes the error list's entries go to their failed call. Every recorded value is put into the page with
  * textContent, never parsed as HTML.
  */
+// biome-ignore lint/complexity/noUselessStringRaw: raw on purpose, so a backslash later added to the inlined browser code reaches the page as written
 export const REPORT_SCRIPT = String.raw`
 (function () {
   "use strict";

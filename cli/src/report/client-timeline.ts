@@ -6,6 +6,7 @@
  * list's links). `h` gives it `el`, `ms`, `spanName` and `onSpan(i)`, called when a call is
  * clicked or revealed. Inlined into `REPORT_SCRIPT`.
  */
+// biome-ignore lint/complexity/noUselessStringRaw: raw on purpose, so a backslash later added to the inlined browser code reaches the page as written
 export const TIMELINE_SCRIPT = String.raw`
   function timelineView(index, h) {
     var MAX_BUTTONS = 1500;

@@ -5,6 +5,7 @@
 export const MIN_FAILED_CALL_PX = 8;
 
 /** The report's stylesheet, inlined: the page loads nothing from anywhere. System fonts only. */
+// biome-ignore lint/complexity/noUselessStringRaw: raw on purpose, so a backslash later added to the inlined browser code reaches the page as written
 export const REPORT_CSS = String.raw`
 :root { --bg:#fff; --fg:#1d2430; --muted:#5d6778; --line:#dfe3ea; --panel:#f6f7f9; --model:#4c7bd9; --tool:#2e9e6b; --run:#9aa3b2; --other:#b07cc6; --err:#d64545; --sel:#f2b01e; }
 * { box-sizing: border-box; }

@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBExtractedStatements, DuckDBPreparedStatement } from "@duckdb/node-api";
 import { CliError, ExitCode, oneLine } from "../errors.js";
 
 /** First keywords of statements that change something: refused even when they fail to bind. */
@@ -21,14 +21,14 @@ export async function assertReadOnly(connection: DuckDBConnection, sql: string):
   const { StatementType } = await import("@duckdb/node-api");
   /** Statements that only read: what `trace query` runs without --allow-write. */
   const reading = new Set([StatementType.SELECT, StatementType.EXPLAIN]);
-  let extracted;
+  let extracted: DuckDBExtractedStatements;
   try {
     extracted = await connection.extractStatements(sql);
   } catch {
     return;
   }
   for (let i = 0; i < extracted.count; i++) {
-    let prepared;
+    let prepared: DuckDBPreparedStatement;
     try {
       prepared = await extracted.prepare(i);
     } catch (error) {

@@ -1,3 +1,4 @@
+import type { DuckDBResultReader } from "@duckdb/node-api";
 import { sqlLimitErrorOf, type RecordingTables } from "@harnessx/recorder";
 import { CliError, ExitCode, oneLine } from "../errors.js";
 import { assertReadOnly } from "./read-only-sql.js";
@@ -22,7 +23,7 @@ export interface QueryResult {
  */
 export async function runQuery(db: RecordingTables, sql: string, access: SqlAccess = {}, values?: QueryValue[]): Promise<QueryResult> {
   if (!access.allowWrite) await assertReadOnly(db.connection, sql);
-  let reader;
+  let reader: DuckDBResultReader;
   try {
     reader = await db.connection.runAndReadAll(sql, values);
   } catch (err) {

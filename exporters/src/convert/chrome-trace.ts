@@ -55,7 +55,7 @@ function laneOf(lanes: number[], start: number, end: number): number {
 
 function args(span: MappedSpan): Record<string, unknown> {
   const out: Record<string, unknown> = { ...span.attributes };
-  if (span.error) out["error"] = span.error;
+  if (span.error) out.error = span.error;
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { CallToolResultSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, McpError, type CallToolResult, type CompatibilityCallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { tool, type Tool } from "@harnessx/core";
 import { resultText } from "./call-result.js";
 import type { McpConnection } from "./connection.js";
@@ -43,7 +43,7 @@ export function toolsOf(connection: McpConnection): Tool[] {
       replayPolicy: "recorded",
       spanAttributes,
       async execute(input, { signal }) {
-        let result;
+        let result: CallToolResult | CompatibilityCallToolResult;
         try {
           result = await client.callTool({ name: listed.name, arguments: input }, CallToolResultSchema, { signal, timeout });
         } catch (error) {

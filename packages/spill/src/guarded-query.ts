@@ -1,7 +1,7 @@
 // Runs one model-written query inside the query process: DuckDB must parse it as exactly one
 // SELECT, the whole of it (prepare, execution, shaping) is interrupted at the time limit, and rows
 // are streamed a chunk at a time and shaped only until a cap is reached.
-import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResult, DuckDBTypeId as TypeId } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBExtractedStatements, DuckDBPreparedStatement, DuckDBResult, DuckDBTypeId as TypeId } from "@duckdb/node-api";
 import type { JsonValue } from "@harnessx/core";
 import { duckdb } from "./duckdb.js";
 import { timeoutMessage, type QueryAnswer, type QueryLimits } from "./sandbox-protocol.js";
@@ -43,7 +43,7 @@ export async function runGuardedQuery(connection: DuckDBConnection, sql: string,
 
 async function prepareSelect(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
   if (/^[\s;]*$/.test(sql)) throw new QueryRefusal("bad_sql", 'sql is empty: send one SELECT over table "result", e.g. SELECT count(*) FROM result.');
-  let extracted;
+  let extracted: DuckDBExtractedStatements;
   try {
     extracted = await connection.extractStatements(sql);
   } catch (error) {

@@ -35,7 +35,7 @@ async function open(members: TarMember[]): Promise<unknown> {
   return openBundle(path);
 }
 
-const refusal = (type: Function, member: string, message?: RegExp) => (e: unknown) =>
+const refusal = (type: abstract new (...args: never[]) => Error, member: string, message?: RegExp) => (e: unknown) =>
   e instanceof type && (e as { member?: string }).member === member && (message === undefined || message.test((e as Error).message));
 
 /** The manifest with an edit, its checksums left as they were. */

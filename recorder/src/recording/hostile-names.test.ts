@@ -23,7 +23,9 @@ describe('"__proto__" from outside the recorder', () => {
       assert.equal(Object.hasOwn(Object.prototype, "calls"), false, "Object.prototype was given the model's figures");
       const { rollup } = await readRunManifest(runDirOf(dir, result.runId));
       assert.ok(Object.hasOwn(rollup!.models, "__proto__") && Object.hasOwn(rollup!.tools, "__proto__"), JSON.stringify(rollup));
+      // biome-ignore lint/suspicious/noProto lint/complexity/useLiteralKeys: reads the own key "__proto__" a hostile name created, not the prototype
       assert.equal(rollup!.models["__proto__"].calls, 2);
+      // biome-ignore lint/suspicious/noProto lint/complexity/useLiteralKeys: reads the own key "__proto__" a hostile name created, not the prototype
       assert.equal(rollup!.tools["__proto__"].calls, 1);
     } finally {
       cleanup();
@@ -48,6 +50,7 @@ describe('"__proto__" from outside the recorder', () => {
       await agent.close();
       const { events } = await readRun(runDirOf(dir, result.runId));
       const sandbox = events.find((e) => e.kind === "sandbox_exec")!;
+      // biome-ignore lint/suspicious/noProto lint/complexity/useLiteralKeys: reads the own key "__proto__" a hostile name created, not the prototype
       assert.equal(Object.hasOwn(sandbox.attrs ?? {}, "__proto__") && sandbox.attrs!["__proto__"], "hidden", JSON.stringify(sandbox.attrs));
       const end = events.find((e) => e.kind === "tool_call_end")!;
       const content = (end.payload as { result: { content: string } }).result.content;

@@ -62,7 +62,7 @@ class ScriptedAgentsModel implements Model {
     );
   }
 
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: a generator, so the error comes at the first next() as a stream's would, not at the call
   async *getStreamedResponse(): AsyncIterable<never> {
     throw new Error("the scripted model answers getResponse only");
   }

@@ -3,6 +3,7 @@ import { registration, type Registration } from "../registration.js";
 import { COMMAND_NAME } from "./command-line.js";
 
 /** What a command's handler returns: the user message to send, or nothing when it only acted. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a callback with a block body and no return infers void; the union lets it type-check
 export type CommandOutcome = string | undefined | void;
 
 /** A slash command as an extension registers it (`ctx.registerCommand(name, spec)`). */

@@ -31,6 +31,7 @@ export interface ExtensionHooks {
    * Runs in install order, each seeing the previous one's result. A rewriting hook: an error, or a
    * change to provider-owned blocks, fails the run.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback with a block body and no return infers void; the union lets it type-check
   beforeAgentStart?(ctx: ExtensionContext, event: { input: string; messages: readonly Message[] }): readonly Message[] | undefined | void | Promise<readonly Message[] | undefined | void>;
   /** On `agent.close()`, before any teardown, in reverse install order. Observational, like `onSessionStart`. */
   onSessionShutdown?(ctx: ExtensionContext): void | Promise<void>;
@@ -53,8 +54,8 @@ export interface ExtensionHooks {
  * `contribute()` and/or registered in `install(ctx)`, with a lifecycle and saved state.
  * Use one instance per agent.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Extension extends ExtensionHooks {}
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: merging gives the class every optional hook of ExtensionHooks without declaring them one by one
 export abstract class Extension {
   /** Unique and non-empty among an agent's extensions. */
   abstract readonly name: string;
@@ -70,6 +71,7 @@ export abstract class Extension {
  * An extension as one function: it registers through the context it is given and may
  * return a contribution. Named after its file when discovered, else by `defineExtension`.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a callback with a block body and no return infers void; the union lets it type-check
 export type ExtensionFactory = (hx: ExtensionContext) => void | ExtensionContribution;
 
 /** An extension as a plain object, for `defineExtension`: its name, settings and hooks. */
@@ -123,6 +125,7 @@ export function defineExtension(definitionOrName: ExtensionDefinition | string, 
 }
 
 /** True for a class (an extension constructor), false for a plain factory function. */
+// biome-ignore lint/complexity/noBannedTypes: `typeof entry === "function"` narrows to Function, and any function may be a class
 function isClass(fn: Function): boolean {
   return /^class[\s{]/.test(Function.prototype.toString.call(fn)) || fn.prototype instanceof Extension;
 }

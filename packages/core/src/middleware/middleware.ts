@@ -60,6 +60,7 @@ export interface MiddlewareLike {
    * it, or nothing to pass. The first middleware that answers (install order) supplies it; a
    * throw fails the run (it rewrites what the model will know).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback with a block body and no return infers void; the union lets it type-check
   beforeCompact?(request: CompactRequest): Promise<CompactAnswer | undefined | void>;
 }
 

@@ -4,6 +4,7 @@
  * another). Breaks in a row count as one. `visit(start, end)` gets each line's bounds; returning
  * false stops the walk.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a callback with a block body and no return infers void; the union lets it type-check
 export function forEachLine(text: string, visit: (start: number, end: number) => boolean | void): void {
   const breaks = new RegExp(BREAK.source, "g");
   const adjacent = new RegExp(BREAK.source, "y");
