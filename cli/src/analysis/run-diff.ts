@@ -155,7 +155,9 @@ function firstRequestChange(a: DiffSide, b: DiffSide): RequestChange | null {
 function firstToolResultChange(a: readonly EndedTool[], b: readonly EndedTool[]): ToolResultChange | null {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const [toolA, toolB] = [a[i], b[i]];
-    const at = { index: i + 1, call: (toolA ?? toolB).call, toolCallId: (toolA ?? toolB).toolCallId };
+    // i is below the longer list's length, so one of the two is there.
+    const either = (toolA ?? toolB)!;
+    const at = { index: i + 1, call: either.call, toolCallId: either.toolCallId };
     if (!toolA || !toolB) return { ...at, field: "missing", a: toolA ? toolA.tool : null, b: toolB ? toolB.tool : null };
     if (toolA.tool !== toolB.tool) return { ...at, field: "tool", a: toolA.tool, b: toolB.tool };
     if (toolA.outcome !== toolB.outcome) return { ...at, field: "outcome", a: toolA.outcome, b: toolB.outcome };

@@ -10,7 +10,7 @@ import { openTarget } from "../store/target.js";
 const FORMATS = ["otlp", "chrome"] as const;
 
 /** `trace convert <run|bundle> --to otlp|chrome [-o FILE]`, through the exporters' converters. */
-export const convertCommand: CommandSpec = {
+export const convertCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("convert")
       .description("convert a run to OTLP JSON Lines (Jaeger import, OTel file exporter) or a Chrome/Perfetto trace")

@@ -76,7 +76,7 @@ function print(ctx: CommandContext, d: RunDiff): void {
 }
 
 /** `trace diff <runA> <runB>`: two runs of the same agent side by side, with where they first part. */
-export const diffCommand: CommandSpec = {
+export const diffCommand: CommandSpec<[runA: string, runB: string]> = {
   define: () =>
     new Command("diff")
       .description("compare two runs (e.g. a good run and a failed one, or a run and its replay): configuration, first differing request and tool result, per-call token and latency deltas; exit 1 when they differ")

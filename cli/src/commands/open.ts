@@ -25,7 +25,7 @@ async function reportPath(recording: Recording): Promise<string> {
 }
 
 /** `trace open <run>`: the run's HTML report, written and opened in the browser; its path printed either way. */
-export const openCommand: CommandSpec = {
+export const openCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("open")
       .description("write the run's HTML report and open it in the browser; prints the report's path (all there is to do where no browser can be opened)")

@@ -12,7 +12,7 @@ function positiveSeconds(value: string): number {
 }
 
 /** `trace push <run|bundle> --otlp URL | --langsmith`: send the run through the exporters, report sent and failed. */
-export const pushCommand: CommandSpec = {
+export const pushCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("push")
       .description("send a run to an OTLP/HTTP endpoint or to LangSmith (LANGSMITH_* variables); reports what was sent and what failed")

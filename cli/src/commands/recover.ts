@@ -30,7 +30,7 @@ export const recoverCommand: CommandSpec = {
     const dirs: string[] = [];
     if (options.all) dirs.push(...(await deadRuns(await ensureStore(ctx))));
     else {
-      const target = await resolveTarget(ctx, text, { bundles: false });
+      const target = await resolveTarget(ctx, text!, { bundles: false });
       if (target.kind === "run") dirs.push(target.runDir);
     }
     const results: RecoverResult[] = [];

@@ -39,7 +39,7 @@ function printReport(ctx: CommandContext, r: ReplayReport): void {
 }
 
 /** `trace replay <run|bundle>`: rerun the recorded conversation and report whether it reproduces. */
-export const replayCommand: CommandSpec = {
+export const replayCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("replay")
       .description("rerun the recorded conversation (recorded model replies and tool results); exit 0 when it reproduces, 1 when it diverges")

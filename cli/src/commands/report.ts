@@ -7,7 +7,7 @@ import { writeReport } from "../report/write-report.js";
 import { openTarget } from "../store/target.js";
 
 /** `trace report <run|bundle> -o report.html`: one self-contained HTML page. */
-export const reportCommand: CommandSpec = {
+export const reportCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("report")
       .description("write one self-contained HTML report: summary, zoomable timeline, figures, errors, payloads on click")

@@ -45,7 +45,7 @@ function decisionsOf(options: Record<string, unknown>): Record<string, ApprovalD
 async function resumeDeciding(agent: Agent, runId: string, decisions: Record<string, ApprovalDecision>): Promise<RunResult> {
   let result = await agent.resume(runId);
   while (result.status === "awaiting_approval" && result.pending.every((p) => p.id in decisions)) {
-    result = await agent.resume(Object.fromEntries(result.pending.map((p) => [p.id, decisions[p.id]])));
+    result = await agent.resume(Object.fromEntries(result.pending.map((p) => [p.id, decisions[p.id]!])));
   }
   return result;
 }
@@ -60,7 +60,7 @@ function report(ctx: CommandContext, result: RunResult): void {
 }
 
 /** `trace resume <run> --agent <module>`: rebuild a durable run from its journal and let it go on. */
-export const resumeCommand: CommandSpec = {
+export const resumeCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("resume")
       .description("continue a durable run whose process died, from its last committed phase (exit 0 when it completes)")

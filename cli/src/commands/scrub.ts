@@ -11,7 +11,7 @@ import { openTarget } from "../store/target.js";
 import { signedWithLine, userSigningKey } from "../signing/user-keys.js";
 
 /** `trace scrub <bundle> -o OUT [--rules FILE] [--mapping FILE]`: a new bundle with consistent pseudonyms. */
-export const scrubCommand: CommandSpec = {
+export const scrubCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("scrub")
       .description("write a new bundle with values replaced by consistent pseudonyms (<email-1>); the original is untouched")

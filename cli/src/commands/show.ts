@@ -13,7 +13,7 @@ import { LinkedRuns } from "../timeline/linked-runs.js";
 import { ResumeGaps } from "../timeline/resume-gap.js";
 
 /** `trace show <run>`: the timeline, one line per event, nested by span. */
-export const showCommand: CommandSpec = {
+export const showCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("show")
       .description("the run's timeline: one line per event, nested by span, with durations; errors highlighted")
@@ -57,7 +57,7 @@ export const showCommand: CommandSpec = {
       const bad = integrity.firstBadLine;
       if (bad) ctx.note(`skipped ${integrity.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
     }
-    const paging = next === undefined ? undefined : `showing ${selected.length} matching events from #${selected[0].e.seq}; --from ${next} for the next ones`;
+    const paging = next === undefined ? undefined : `showing ${selected.length} matching events from #${selected[0]!.e.seq}; --from ${next} for the next ones`;
     if (ctx.options.json) {
       const out = [];
       for (const { e, depth, gap } of selected) {

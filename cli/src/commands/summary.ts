@@ -67,7 +67,7 @@ function print(ctx: CommandContext, s: RunSummaryReport): void {
 }
 
 /** `trace summary <run>`: status, duration, cost and prompt-cache hit rate, counts and bytes by kind, tokens, tool latency, spills, drops, redaction. */
-export const summaryCommand: CommandSpec = {
+export const summaryCommand: CommandSpec<[run: string]> = {
   define: () => new Command("summary").description("status, duration, events by kind, tokens by model, tool latency and errors").argument("<run>", "run id (or unique prefix), run directory or bundle file"),
   async run(ctx, [text]) {
     await using recording = await openTarget(ctx, text);

@@ -31,8 +31,8 @@ export const syncCommand: CommandSpec = {
       .addOption(new Option("--concurrency <n>", "uploads in flight at once").default(4).argParser(positiveInteger("--concurrency"))),
   async run(ctx, args, options) {
     if (args.length < 1 || args.length > 2) throw usageError("give the target, and optionally the store first: trace sync [store] s3://bucket/prefix");
-    const to = args[args.length - 1];
-    const storeDir = args.length === 2 ? ctx.path(args[0]) : await ensureStore(ctx);
+    const to = args[args.length - 1]!;
+    const storeDir = args.length === 2 ? ctx.path(args[0]!) : await ensureStore(ctx);
     if (args.length === 2) await checkStore(storeDir);
     const progress = ctx.progress("sync", "files");
     let result: DatasetSync;

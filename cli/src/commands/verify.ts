@@ -31,7 +31,7 @@ async function signerLine(ctx: CommandContext, signer: BundleSigner | null, requ
 }
 
 /** `trace verify <bundle> [--key K]... [--trusted]`: checksums, manifest and signature; exit 0 only when the bundle is whole (and signed as required). */
-export const verifyCommand: CommandSpec = {
+export const verifyCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("verify")
       .description("check a bundle's manifest, every member's size and sha256, and its signature; exit 0 only when whole (6 when not signed by the key required)")

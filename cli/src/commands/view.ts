@@ -30,7 +30,7 @@ export const VIEWS = {
 } as const;
 
 /** `trace view <run> <tools|models|errors|spills|retries>`: fixed tables. */
-export const viewCommand: CommandSpec = {
+export const viewCommand: CommandSpec<[run: string, view: string]> = {
   define: () =>
     new Command("view")
       .description("fixed tables: tools (latency, errors), models (tokens), errors, spills, retries")

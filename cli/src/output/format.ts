@@ -67,7 +67,7 @@ export function fewNames(names: readonly string[], shown = 5): string {
 export function parseSince(text: string, now: number = Date.now()): number | undefined {
   const relative = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/i.exec(text.trim());
   if (relative) {
-    const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[relative[2].toLowerCase() as "s" | "m" | "h" | "d" | "w"];
+    const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[relative[2]!.toLowerCase() as "s" | "m" | "h" | "d" | "w"];
     return now - Number(relative[1]) * unitMs;
   }
   if (!/^\d{4}-\d{2}-\d{2}/.test(text.trim())) return undefined;
@@ -79,5 +79,5 @@ export function parseSince(text: string, now: number = Date.now()): number | und
 export function quantile(sorted: readonly number[], q: number): number | null {
   if (sorted.length === 0) return null;
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[rank];
+  return sorted[rank] ?? null;
 }

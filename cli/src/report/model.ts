@@ -63,7 +63,7 @@ export interface ReportLayout {
 function percentile(values: number[], q: number): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? null;
 }
 
 /** Places spans on lanes (greedy interval partitioning, in start order) and computes the figures. */

@@ -23,7 +23,7 @@ async function bundlesByRun(storeDir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const name of names) {
     const match = /^(.*)-\d{4}-\d{2}-\d{2}T[\d-]+Z\.tar$/.exec(name);
-    if (match) out.set(decodeURIComponent(match[1]), join(dir, name));
+    if (match) out.set(decodeURIComponent(match[1]!), join(dir, name));
   }
   return out;
 }

@@ -18,7 +18,7 @@ export function describeConfig(config: unknown, provider?: string): string[] {
   const lines: string[] = [];
   for (const pair of pairs) {
     const last = lines.length - 1;
-    if (last >= 0 && lines[last].length + pair.length + 2 <= LINE_CHARS) lines[last] += `  ${pair}`;
+    if (last >= 0 && lines[last]!.length + pair.length + 2 <= LINE_CHARS) lines[last] += `  ${pair}`;
     else lines.push(pair);
   }
   return lines.map(terminalSafe);

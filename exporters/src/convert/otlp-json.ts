@@ -111,7 +111,7 @@ export function readAttributes(list: Array<{ key: string; value: AnyValue }> | u
 export function parseOtlpJson(text: string): OtlpSpan[] {
   const lines = text.split("\n").filter((l) => l.trim());
   // JSON Lines, or one pretty-printed document (what an HTTP receiver gets).
-  const docs = lines.length > 1 && !lines[0].trim().endsWith("}") ? [text] : lines;
+  const docs = lines.length > 1 && !lines[0]!.trim().endsWith("}") ? [text] : lines;
   const out: OtlpSpan[] = [];
   for (const doc of docs) {
     const data = JSON.parse(doc) as { resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string; value: AnyValue }> }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }> };

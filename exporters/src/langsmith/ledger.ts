@@ -73,9 +73,9 @@ export class DeliveryLedger {
         const m = /^(post|patch)\.([^.]+)$/.exec(name);
         if (!m) continue;
         const op = m[1] as Op;
-        this.accept(m[2], op);
+        this.accept(m[2]!, op);
         // A create merged with its update carries the end time: both are delivered.
-        if (op === "post" && "end_time" in (JSON.parse(typeof value === "string" ? value : await value.text()) as object)) this.accept(m[2], "patch");
+        if (op === "post" && "end_time" in (JSON.parse(typeof value === "string" ? value : await value.text()) as object)) this.accept(m[2]!, "patch");
       }
       return;
     }

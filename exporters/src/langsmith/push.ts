@@ -30,7 +30,7 @@ export async function pushToLangSmith(events: readonly TraceEvent[], options: La
   const sink = new LangSmithSink({ client, projectName: options.projectName ?? process.env.LANGSMITH_PROJECT ?? "harnessx", maxContentChars, ledger, redactor: options.redactor ?? new Redactor(), ...(info.sessionId ? { metadata: { thread_id: info.sessionId } } : {}) });
   const mapper = new SpanMapper(sink, info, { captureContent: false, maxContentChars });
   for (const e of events) mapper.handle(e);
-  mapper.closeAll(events.length ? events[events.length - 1].ts : Date.now());
+  mapper.closeAll(events.at(-1)?.ts ?? Date.now());
   await settleWithin(
     (async () => {
       while (sink.inFlight.size > 0) await Promise.all([...sink.inFlight]);

@@ -11,7 +11,7 @@ export function promptArguments(prompt: Prompt, args: string): Record<string, st
   const positional: string[] = [];
   for (const word of splitArguments(args)) {
     const named = /^([A-Za-z_][\w-]*)=(.*)$/s.exec(word);
-    if (named && declared.some((a) => a.name === named[1])) out[named[1]] = named[2];
+    if (named && declared.some((a) => a.name === named[1])) out[named[1]!] = named[2]!;
     else positional.push(word);
   }
   for (const argument of declared) {

@@ -88,7 +88,7 @@ async function shapeAnswer(result: DuckDBResult, limits: QueryLimits, deadline: 
       const values = chunk.convertRowValues(r, JsonDuckDBValueConverter) as JsonValue[];
       const row: Record<string, JsonValue> = {};
       names.forEach((name, i) => {
-        const v = values[i];
+        const v = values[i]!;
         row[name] = wide[i] && typeof v === "string" && Number.isSafeInteger(Number(v)) ? Number(v) : v;
       });
       const budget = limits.maxChars - used;
@@ -113,5 +113,5 @@ async function shapeAnswer(result: DuckDBResult, limits: QueryLimits, deadline: 
 
 export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0].slice(0, 400);
+  return (message.split("\n")[0] ?? "").slice(0, 400);
 }

@@ -115,7 +115,7 @@ const PROCESS_HEADROOM_BYTES = 256 * 2 ** 20;
 /** The query process's memory settings for `queryMemoryLimit` (validated by resolveLimits). */
 export function lockSettings(limits: ResolvedLimits): LockSettings {
   const [, amount, unit] = MEMORY.exec(limits.queryMemoryLimit) as RegExpExecArray;
-  const bytes = Number(amount) * MEMORY_UNIT[unit.toLowerCase() as keyof typeof MEMORY_UNIT];
+  const bytes = Number(amount) * MEMORY_UNIT[unit!.toLowerCase() as keyof typeof MEMORY_UNIT];
   return { memoryLimit: limits.queryMemoryLimit, maxTempSize: `${Math.ceil((2 * bytes) / 2 ** 20)}MiB`, growthLimitBytes: bytes + PROCESS_HEADROOM_BYTES };
 }
 

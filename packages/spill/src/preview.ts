@@ -63,7 +63,7 @@ export function previewRows(rows: readonly unknown[], budget: number): JsonValue
   const kept: JsonValue[] = [];
   let used = 2;
   for (const row of rows.slice(0, PREVIEW_ROWS)) {
-    const short = shrink(row, DETAILS[1]);
+    const short = shrink(row, DETAILS[1]!);
     const size = JSON.stringify(short).length + 1;
     if (used + size > budget) break;
     kept.push(short);

@@ -19,8 +19,8 @@ const LINE_SHOWN = 300;
 /** `/source/flags` or a bare source; `g` and `m` are always added (every match, ^ and $ per line). */
 export function compilePattern(pattern: string): RegExp {
   const literal = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-  const source = literal ? literal[1] : pattern;
-  const flags = literal ? literal[2] : "";
+  const source = literal ? literal[1]! : pattern;
+  const flags = literal ? literal[2]! : "";
   const bad = flags.replace(/[isu]/g, "");
   if (bad) throw new ReadResultError("bad_pattern", `regular expression flags may be i, s or u; got "${bad}".`);
   try {

@@ -81,7 +81,7 @@ export class TextView {
   lineStart(line: number): number {
     if (line > this.lineCount) return -1;
     const k = Math.min(Math.floor((line - 1) / LINE_STEP), this.checkpoints.length - 1);
-    let pos = this.checkpoints[k];
+    let pos = this.checkpoints[k]!;
     for (let l = k * LINE_STEP + 1; l < line; l++) pos = this.bytes.indexOf(LF, pos) + 1;
     return pos;
   }
@@ -93,7 +93,7 @@ export class TextView {
     let hi = this.checkpoints.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.checkpoints[mid] <= offset) lo = mid;
+      if (this.checkpoints[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
     let line = lo * LINE_STEP + 1;

@@ -165,7 +165,7 @@ async function copyObjects(connection: DuckDBConnection, from: BatchSources, to:
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < wanted.length; i = next++) {
-      const copy = await artifactCopy(store, wanted[i].id, wanted[i].spilled ? redactor : undefined);
+      const copy = await artifactCopy(store, wanted[i]!.id, wanted[i]!.spilled ? redactor : undefined);
       if (!copy) continue;
       const key = objectKey(copy.id);
       const path = localPathOf(dataset, key);

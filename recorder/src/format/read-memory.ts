@@ -20,7 +20,7 @@ export function readMemoryLimit(env: NodeJS.ProcessEnv = process.env): number {
   if (!asked) return DEFAULT_READ_MEMORY_BYTES;
   const match = /^(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)$/i.exec(asked);
   if (!match) throw new HarnessError("read_memory_invalid", `${READ_MEMORY_ENV} must be a size such as 4GB or 1.5GiB, got ${JSON.stringify(asked)}`);
-  return Math.floor(Number(match[1]) * UNITS[match[2].toLowerCase()]);
+  return Math.floor(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
 }
 
 /** A reader filled more of the JavaScript heap than `HARNESSX_READ_MEMORY` allows (a run too large to hold, or a recording made to expand when parsed). */

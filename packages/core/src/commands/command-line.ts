@@ -15,14 +15,14 @@ const LINE = /^\/([A-Za-z0-9][A-Za-z0-9_.:-]{0,63})(?:\s+([\s\S]*))?$/;
  */
 export function parseCommandLine(input: string): CommandLine | undefined {
   const match = LINE.exec(input.trim());
-  return match ? { name: match[1], args: (match[2] ?? "").trim() } : undefined;
+  return match ? { name: match[1]!, args: (match[2] ?? "").trim() } : undefined;
 }
 
 /** Arguments split as a shell would at spaces, with "double" or 'single' quotes holding one together. */
 export function splitArguments(args: string): string[] {
   const out: string[] = [];
   for (const match of args.matchAll(/"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g)) {
-    out.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : match[2] ?? match[3]);
+    out.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : (match[2] ?? match[3])!);
   }
   return out;
 }

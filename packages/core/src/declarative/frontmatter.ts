@@ -21,7 +21,7 @@ export function parseFrontmatter(text: string): MarkdownDocument {
   let data: unknown;
   try {
     // Plain YAML only: no custom tags, and aliases bounded so a small file cannot expand into a huge value.
-    data = parseYaml(fence[1], { schema: "core", maxAliasCount: 100 });
+    data = parseYaml(fence[1]!, { schema: "core", maxAliasCount: 100 });
   } catch (err) {
     throw new Error(`its frontmatter is not valid YAML (${(err as Error).message.split("\n")[0]})`);
   }

@@ -47,7 +47,7 @@ export function loadMarkdownResources(roots: readonly ResourceRoot[], kind: "com
         skip(`the name "${file.name}" is already taken by ${taken.path}`);
         continue;
       }
-      const firstLine = body.split("\n", 1)[0].replace(/^#+\s*/, "").slice(0, 120);
+      const firstLine = (body.split("\n", 1)[0] ?? "").replace(/^#+\s*/, "").slice(0, 120);
       resources.push({ name: file.name, description: (description ?? firstLine).replace(/\s+/g, " ").trim(), body, path: file.path, level: file.level });
     }
   }

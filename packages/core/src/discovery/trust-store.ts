@@ -89,7 +89,7 @@ export class TrustStore {
     const { projects } = this.read();
     if (!Object.hasOwn(projects, key)) return { status: "untrusted" };
     const pin = pinProject(dir);
-    return { status: pin.digest === projects[key].digest ? "trusted" : "changed", pin };
+    return { status: pin.digest === projects[key]!.digest ? "trusted" : "changed", pin };
   }
 
   /** Every trusted project, by folder. */

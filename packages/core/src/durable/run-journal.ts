@@ -46,7 +46,7 @@ export class RunJournal {
   commit(entries: JournalEntry[], status: string, guard: boolean, sink: RunSink): Promise<void> {
     const at = Date.now();
     const text = entries.map((entry) => this.line({ v: 1, at, ...entry })).join("");
-    return this.durable.options.store.append(this.runId, text, guard || this.fsync()).then(() => this.announce(entries[entries.length - 1].phase, status, sink));
+    return this.durable.options.store.append(this.runId, text, guard || this.fsync()).then(() => this.announce(entries[entries.length - 1]!.phase, status, sink));
   }
 
   private fsync(): boolean {

@@ -29,7 +29,7 @@ export class RepetitionGuard {
     }
     for (let period = 1; period <= this.maxPeriod; period++) {
       if (this.repeats(period)) {
-        const first = this.names[this.names.length - calls.length] ?? this.names[this.names.length - period];
+        const first = this.names[this.names.length - calls.length] ?? this.names[this.names.length - period]!;
         return { period, laps: this.threshold, tool: first };
       }
     }

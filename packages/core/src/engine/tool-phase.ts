@@ -140,7 +140,7 @@ export async function executePlanned(services: EngineServices, planned: readonly
     const running = batch;
     batch = [];
     const done = await Promise.all(running.map((p) => finishCall(services, p, ctx)));
-    for (const [i, r] of done.entries()) results.set(running[i].call.id, r);
+    for (const [i, r] of done.entries()) results.set(running[i]!.call.id, r);
   };
   for (const p of planned) {
     if (!p.refusal && p.tool?.concurrent) {
@@ -251,7 +251,7 @@ export function applyDecisions(planned: readonly PlannedCall[], decisions: Recor
   const bad = Object.entries(decisions).filter(([, d]) => d !== "approve" && d !== "deny");
   if (missing.length) throw new HarnessError("approval_missing", `resume needs a decision ("approve" or "deny") for every pending call; missing: ${missing.join(", ")}`);
   if (bad.length) throw new HarnessError("approval_invalid", `decisions must be "approve" or "deny"; got ${bad.map(([id, d]) => `${id}=${JSON.stringify(d)}`).join(", ")}`);
-  return planned.map((p) => (p.needsApproval ? decide(p, decisions[p.call.id]) : p));
+  return planned.map((p) => (p.needsApproval ? decide(p, decisions[p.call.id]!) : p));
 }
 
 /** A waiting call with the user's decision applied: approved, it runs (re-checked at dispatch); denied, it is refused. */

@@ -109,7 +109,7 @@ export async function readRegularFile(path: string, options: ReadRegularFileOpti
       total += bytesRead;
       if (total > options.maxBytes) throw tooLarge(total);
     }
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   } finally {
     await handle.close();
   }

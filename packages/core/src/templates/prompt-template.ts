@@ -4,7 +4,7 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;
 
 /** The parameter names a template body uses (`{{name}}`), each once, in order of first use. */
 export function templateParameters(body: string): string[] {
-  return [...new Set(Array.from(body.matchAll(PLACEHOLDER), (m) => m[1]))];
+  return [...new Set(Array.from(body.matchAll(PLACEHOLDER), (m) => m[1]!))];
 }
 
 /** A parameter's value: text, or a number or boolean written as text. */

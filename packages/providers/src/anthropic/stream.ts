@@ -101,7 +101,8 @@ export class MessageAccumulator {
     // Argument text, when any came, replaces the start block's input (`{}` in the API's streams).
     const streamed = new Map([...this.toolInput].filter(([, raw]) => raw.trim() !== ""));
     for (const [index, raw] of streamed) {
-      const block = this.reply.content[index];
+      // No holes (checked above), and toolInput only has indexes of started blocks.
+      const block = this.reply.content[index]!;
       if (block.type !== "server_tool_use") continue;
       // Server tool blocks are opaque: they carry their input as the object the API would have sent.
       try {

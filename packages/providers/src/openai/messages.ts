@@ -23,7 +23,7 @@ export function toChatMessages(system: string, messages: readonly Message[]): Ch
         if (block.type === "tool_result") out.push({ role: "tool", tool_call_id: block.toolCallId, content: block.content });
         else if (block.text) texts.push({ type: "text", text: block.text });
       }
-      if (texts.length === 1) out.push({ role: "user", content: texts[0].text });
+      if (texts.length === 1) out.push({ role: "user", content: texts[0]!.text });
       else if (texts.length > 1) out.push({ role: "user", content: texts });
       continue;
     }

@@ -90,7 +90,7 @@ export interface UploadDatasetOptions {
 async function pool<T>(items: readonly T[], limit: number, stop: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length && !stop()) await work(items[next++]);
+    while (next < items.length && !stop()) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
