@@ -22,7 +22,7 @@ export function sourceFiles(dir: string, out: string[] = []): string[] {
 /** Every import specifier of a file. */
 export function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(IMPORT), ...text.matchAll(IMPORT_CALL)].map((m) => m[1]);
+  return [...text.matchAll(IMPORT), ...text.matchAll(IMPORT_CALL)].map((m) => m[1]!);
 }
 
 /** Relative imports resolved to source files (`./x.js` is `./x.ts`). */

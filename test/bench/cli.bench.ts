@@ -67,8 +67,8 @@ async function writeRun(store: string, runId: string, count: number, start: numb
     const name = `${String(++index).padStart(6, "0")}.ndjson.zst`;
     const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
     writeFileSync(join(dir, "segments", name), frame);
-    const first = JSON.parse(chunk[0]) as { seq: number };
-    const last = JSON.parse(chunk[chunk.length - 1]) as { seq: number };
+    const first = JSON.parse(chunk[0]!) as { seq: number };
+    const last = JSON.parse(chunk[chunk.length - 1]!) as { seq: number };
     writeFileSync(join(dir, "segments", `${name}.sha256`), `${JSON.stringify({ sha256: sha(frame), bytes: content.byteLength, compressedBytes: frame.byteLength, events: chunk.length, firstSeq: first.seq, lastSeq: last.seq })}\n`);
     chunk = [];
     chunkBytes = 0;

@@ -69,7 +69,7 @@ export function testDocPages(shard: number): void {
           const dir = mkdtempSync(join(root, "test", "docs", ".run-"));
           try {
             const file = join(dir, "example.ts");
-            writeFileSync(file, code);
+            writeFileSync(file, code!);
             const run = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: dir, encoding: "utf8", timeout: 60_000 });
             assert.equal(run.status, 0, `example "${label}" failed:\n${run.stderr}`);
           } finally {

@@ -99,8 +99,8 @@ describe("trace convert of an AI SDK run", () => {
     const chats = spans.filter((s) => s.name.startsWith("chat "));
     assert.equal(chats.length, 3);
     assert.ok(chats.every((s) => s.parentSpanId === root.spanId && s.traceId === root.traceId));
-    assert.equal(otlpAttr(chats[0], "gen_ai.provider.name")?.stringValue, WEATHER_RUN.provider);
-    assert.equal(Number(otlpAttr(chats[0], "gen_ai.usage.input_tokens")?.intValue), WEATHER_RUN.usage[0].input);
+    assert.equal(otlpAttr(chats[0]!, "gen_ai.provider.name")?.stringValue, WEATHER_RUN.provider);
+    assert.equal(Number(otlpAttr(chats[0]!, "gen_ai.usage.input_tokens")?.intValue), WEATHER_RUN.usage[0].input);
     assert.equal(spans.filter((s) => s.name === "execute_tool weather").length, 2);
   });
 });

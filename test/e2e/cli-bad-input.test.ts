@@ -20,8 +20,8 @@ async function refuses(args: string[], exitCode: number, message: RegExp, option
   assert.equal(r.code, exitCode, `exit code of trace ${args.join(" ")}: ${r.stderr}`);
   const lines = r.stderr.trim().split("\n");
   assert.equal(lines.length, 1, `one line on stderr, got:\n${r.stderr}`);
-  assert.match(lines[0], /^trace: /);
-  assert.match(lines[0], message);
+  assert.match(lines[0]!, /^trace: /);
+  assert.match(lines[0]!, message);
   assert.deepEqual(snapshot(cli.work), before, "nothing written or changed");
   return r;
 }
@@ -74,7 +74,7 @@ describe("unusable input is refused with exit 4", () => {
     for (let i = 0; i < corrupt.length; i += 512) if (corrupt.subarray(i, i + 17).toString() === "events.ndjson.zst") header = i;
     assert.ok(header >= 0);
     const at = header + 512 + 10;
-    corrupt[at] ^= 0xff;
+    corrupt[at]! ^= 0xff;
     const path = join(cli.work, "corrupt.tar");
     writeFileSync(path, corrupt);
     await refuses(["verify", "corrupt.tar"], 4, /corrupt\.tar: member "events\.ndjson\.zst" fails verification/);

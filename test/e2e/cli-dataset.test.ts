@@ -53,7 +53,7 @@ describe("trace export --format parquet", () => {
 
   test("one run, into another dataset", async () => {
     const out = join(cli.work, "one");
-    const result = await json<Export>("export", "--format", "parquet", runIds[0], "--out", out);
+    const result = await json<Export>("export", "--format", "parquet", runIds[0]!, "--out", out);
     assert.deepEqual(result.runs.map((r) => r.runId), [runIds[0]]);
     assert.deepEqual(readdirSync(join(out, "runs")).flatMap((d) => readdirSync(join(out, "runs", d))), [`${runIds[0]}.parquet`]);
   });

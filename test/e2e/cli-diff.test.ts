@@ -66,7 +66,7 @@ describe("trace diff compares two runs of the same agent", () => {
     assert.equal(diff.firstRequestChange.call, 2, "the second model call is the first to see the changed result");
     assert.match(diff.firstRequestChange.path, /^messages\.\d+\.content\.\d+\.content$/);
     assert.equal(diff.steps.length, 3);
-    assert.deepEqual(diff.steps.map((s) => s.delta?.inputTokens), [0, 999 - (diff.steps[1].a?.inputTokens ?? 0), 0]);
+    assert.deepEqual(diff.steps.map((s) => s.delta?.inputTokens), [0, 999 - (diff.steps[1]!.a?.inputTokens ?? 0), 0]);
 
     const text = await cli.trace("diff", good, changed);
     assert.equal(text.code, 1);

@@ -36,8 +36,8 @@ describe("trace ls on a store with garbage run folders", () => {
     const r = await runTrace(["--store", store, "--json", "ls"]);
     assert.equal(r.code, 0, r.stderr);
     const rows = JSON.parse(r.stdout) as Array<{ runId: string; status: string; problem?: string }>;
-    assert.equal(rows[0].runId, good);
-    assert.equal(rows[0].status, "completed");
+    assert.equal(rows[0]!.runId, good);
+    assert.equal(rows[0]!.status, "completed");
     const invalid = Object.fromEntries(rows.filter((x) => x.status === "invalid").map((x) => [x.runId, x.problem]));
     assert.deepEqual(Object.keys(invalid).sort(), [...Object.keys(GARBAGE), "stray-file.txt"].sort());
     assert.match(invalid.run_notjson!, /not valid JSON/);

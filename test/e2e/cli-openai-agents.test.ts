@@ -97,7 +97,7 @@ describe("trace convert and export of an Agents SDK run", () => {
     const chats = spans.filter((s) => s.name.startsWith("chat "));
     assert.equal(chats.length, 4);
     assert.ok(chats.every((s) => s.parentSpanId === root.spanId && s.traceId === root.traceId));
-    assert.equal(Number(otlpAttr(chats[0], "gen_ai.usage.input_tokens")?.intValue), AGENTS_WEATHER_RUN.usage[0].input);
+    assert.equal(Number(otlpAttr(chats[0]!, "gen_ai.usage.input_tokens")?.intValue), AGENTS_WEATHER_RUN.usage[0].input);
     assert.equal(spans.filter((s) => s.name === "execute_tool weather").length, 2);
   });
 

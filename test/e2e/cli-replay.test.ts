@@ -117,7 +117,7 @@ describe("trace replay reruns a recorded run through the runtime", () => {
     const module = agentModule("`product_docs: ${query} costs $10 per seat`", "", '{ type: "object", properties: { query: { type: "string" }, limit: { type: "number" } }, required: ["query"] }');
     const report = JSON.parse((await cli.trace("--json", "replay", runId, "--agent", module)).stdout) as ReplayJson;
     assert.equal(report.configDifferences.length, 1, JSON.stringify(report.configDifferences));
-    assert.match(report.configDifferences[0], /^tool search: schema [0-9a-f]{8} -> [0-9a-f]{8}$/);
+    assert.match(report.configDifferences[0]!, /^tool search: schema [0-9a-f]{8} -> [0-9a-f]{8}$/);
   });
   test("a module that does not export createAgent is refused (exit 4)", async () => {
     const path = join(cli.work, "empty.mjs");

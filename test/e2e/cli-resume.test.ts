@@ -59,7 +59,7 @@ await agent.run("refund order 42");`;
       if (out.includes("in refund")) setTimeout(() => proc.kill("SIGKILL"), 200);
     });
     proc.on("error", reject);
-    proc.on("exit", (_code, signal) => (signal === "SIGKILL" ? resolve(/run (\S+)/.exec(out)![1]) : reject(new Error(`the run was not killed: ${out}`))));
+    proc.on("exit", (_code, signal) => (signal === "SIGKILL" ? resolve(/run (\S+)/.exec(out)![1]!) : reject(new Error(`the run was not killed: ${out}`))));
   });
 }
 

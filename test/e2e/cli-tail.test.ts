@@ -64,7 +64,7 @@ describe("trace tail follows a run while it is written", () => {
     const events = followed.lines.map((line) => JSON.parse(line.text) as { seq: number; kind: string });
     const shown = JSON.parse((await runTrace(["--store", liveStore, "--json", "show", runId])).stdout) as Array<{ seq: number }>;
     assert.deepEqual(events.map((e) => e.seq), shown.map((e) => e.seq), "every event once, in order, as `show` reads the finished run");
-    assert.equal(events[0].kind, "agent_start");
+    assert.equal(events[0]!.kind, "agent_start");
     assert.equal(events.at(-1)!.kind, "agent_end", "tail ends by itself once the run has ended");
     const early = followed.lines.filter((line) => line.at < recordedEnd).length;
     assert.ok(early > events.length / 4, `events must arrive while the run is recorded (${early} of ${events.length} before the recorder exited)`);
@@ -77,8 +77,8 @@ describe("trace tail follows a run while it is written", () => {
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split("\n");
     assert.equal(lines.length, 2);
-    assert.match(lines[0], /loop_iteration_end/);
-    assert.match(lines[1], /agent_end {2}status completed/);
+    assert.match(lines[0]!, /loop_iteration_end/);
+    assert.match(lines[1]!, /agent_end {2}status completed/);
     const errors = await cli.trace("tail", "--latest", "--errors");
     assert.match(errors.stdout, /^#\d+ +\+\d+ms +✗ tool_call_end {2}flaky failed: Error: upstream timed out/);
   });

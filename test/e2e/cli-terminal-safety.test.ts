@@ -97,10 +97,10 @@ describe("planted escape sequences never reach the terminal", () => {
     for (const args of COMMANDS()) {
       const streams = [new PassThrough(), new PassThrough()].map((s) => Object.assign(s, { isTTY: true, columns: 160 }));
       const chunks: string[][] = [[], []];
-      for (const [i, s] of streams.entries()) s.on("data", (d: Buffer) => chunks[i].push(d.toString()));
+      for (const [i, s] of streams.entries()) s.on("data", (d: Buffer) => chunks[i]!.push(d.toString()));
       const io = { stdout: streams[0] as unknown as NodeJS.WriteStream, stderr: streams[1] as unknown as NodeJS.WriteStream, env: {}, cwd: cli.work };
       const code = await runCli(["node", "trace", "--store", cli.store, "--quiet", ...args], io);
-      assert.ok(code === 0 || code === 1, `${args.join(" ")}: exit ${code} ${chunks[1].join("")}`);
+      assert.ok(code === 0 || code === 1, `${args.join(" ")}: exit ${code} ${chunks[1]!.join("")}`);
       for (const text of chunks.map((c) => c.join(""))) {
         const rest = text.replace(OWN_SGR, "");
         const found = CONTROL.exec(rest);

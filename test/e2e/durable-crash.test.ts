@@ -66,11 +66,11 @@ function resultsOf(entries: ConversationEntry[]): Map<string, ToolResultBlock> {
 async function assertOneCoherentRecording(dir: string, runId: string, point: string): Promise<void> {
   const folders = await runFolders(join(dir, "store"));
   assert.equal(folders.length, 1, `kill point ${point}: one recording`);
-  const manifest = await readRunManifest(folders[0].dir);
+  const manifest = await readRunManifest(folders[0]!.dir);
   assert.equal(manifest.runId, runId);
   assert.equal(manifest.status, "completed", `kill point ${point}: the recording ended completed`);
   assert.equal(manifest.durable, true);
-  const { events } = await readRun(folders[0].dir);
+  const { events } = await readRun(folders[0]!.dir);
   assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), `kill point ${point}: seq without gaps or repeats`);
   assert.equal(manifest.summary!.events, events.length);
   const starts = events.filter((e) => e.kind === "agent_start");
@@ -97,7 +97,7 @@ describe("a durable run killed at every phase boundary resumes to the uninterrup
       assert.ok(resumed.outcome, `kill point ${point}: the resumed run finished: ${resumed.stderr}`);
       if (resumed.outcome.alreadyEnded) {
         const journal = readFileSync(join(dir, "journals", `${killed.runId}.ndjson`), "utf8").trim().split("\n");
-        assert.deepEqual(JSON.parse(journal[journal.length - 1]).status, "completed", `kill point ${point}: killed after its end was committed`);
+        assert.deepEqual(JSON.parse(journal[journal.length - 1]!).status, "completed", `kill point ${point}: killed after its end was committed`);
         ended++;
         return;
       }

@@ -92,7 +92,7 @@ describe("the live trace, the recording and every converted form name the same s
 
   test("run.json carries the live trace id", () => {
     const manifest = JSON.parse(readFileSync(join(runDirOf(cli.store, runId), "run.json"), "utf8")) as { traceId?: string };
-    assert.equal(manifest.traceId, live[0].traceId);
+    assert.equal(manifest.traceId, live[0]!.traceId);
   });
 
   test("the spans table of the recording", async () => {

@@ -33,7 +33,7 @@ function segmentsHold(store: string, text: string, count: number): string | unde
   const runs = join(store, "runs");
   const dirs = existsSync(runs) ? readdirSync(runs) : [];
   if (dirs.length === 0) return undefined;
-  const segments = join(runs, dirs[0], "segments");
+  const segments = join(runs, dirs[0]!, "segments");
   if (!existsSync(segments)) return undefined;
   const seen = readdirSync(segments)
     .filter((n) => n.endsWith(".ndjson"))

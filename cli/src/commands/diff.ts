@@ -70,7 +70,7 @@ function print(ctx: CommandContext, d: RunDiff): void {
   const from = Math.max(0, (Number.isFinite(first) ? first : 1) - 3);
   const window = d.steps.slice(from, from + WINDOW);
   if (window.length) {
-    line(`model calls ${window[0].call}-${window.at(-1)!.call} of ${d.steps.length} (B minus A):`);
+    line(`model calls ${window[0]!.call}-${window.at(-1)!.call} of ${d.steps.length} (B minus A):`);
     ctx.printRows(window, STEP_COLUMNS);
   }
 }

@@ -39,7 +39,7 @@ describe("the timeline puts parallel calls on separate lanes", () => {
   });
   test("an unfinished span runs to the end of the recording and is marked open", () => {
     const d = data();
-    delete d.spans[2].endTs;
+    delete d.spans[2]!.endTs;
     const span = layoutReport(d).spans.find((s) => s.spanId === "t1")!;
     assert.equal(span.open, true);
     assert.equal(span.offsetMs + span.durationMs, 100);

@@ -21,11 +21,11 @@ test("with OPENAI_BASE_URL set, the same demo runs on that server's model", asyn
     const { result } = await runDemo({ dir, write: (l) => lines.push(l), env: { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: "sk-local", OPENAI_MODEL: "local-llama" } });
     assert.equal(result.status, "completed", result.error?.message);
     assert.equal(result.text, "It is 14°C and overcast in Lisbon.");
-    assert.match(lines[0], /OpenAI-compatible model local-llama at http:\/\/127\.0\.0\.1/);
+    assert.match(lines[0]!, /OpenAI-compatible model local-llama at http:\/\/127\.0\.0\.1/);
     assert.deepEqual(result.usage, { inputTokens: 640, outputTokens: 23, cacheReadTokens: 0, cost: { usd: null, unpricedCalls: 2 } }, "a local model has no price");
     assert.equal(server.requests.length, 2);
-    assert.equal(server.requests[0].body.model, "local-llama");
-    assert.ok(server.requests[0].body.tools?.some((t) => (t.function as { name?: unknown } | undefined)?.name === "export_sales"));
+    assert.equal(server.requests[0]!.body.model, "local-llama");
+    assert.ok(server.requests[0]!.body.tools?.some((t) => (t.function as { name?: unknown } | undefined)?.name === "export_sales"));
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });

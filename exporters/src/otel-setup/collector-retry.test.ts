@@ -34,7 +34,7 @@ describe("a collector that asks the exporter to wait", { concurrency: true }, ()
         const { flushed, counts } = await withOtelEnv({}, () => exportTo(receiver.url, 3));
         assert.deepEqual(flushed, { flushed: true, dropped: 0 });
         assert.deepEqual(receiver.received.map((r) => r.status), [status, 200]);
-        const waited = receiver.received[1].atMs - receiver.received[0].atMs;
+        const waited = receiver.received[1]!.atMs - receiver.received[0]!.atMs;
         assert.ok(waited >= RETRY_AFTER_S * 1000 - TIMER_SLACK_MS, `the retry came ${waited.toFixed(0)} ms after the ${status}`);
         assert.deepEqual(receiver.bodies[1], receiver.bodies[0], "the same batch is sent again");
         assert.deepEqual(receiver.spans.map((s) => s.name).sort(), ["span 0", "span 1", "span 2"]);

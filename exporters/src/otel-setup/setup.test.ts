@@ -16,7 +16,7 @@ describe("setupTelemetry wires the NodeSDK from the standard OTEL_* variables", 
       });
       assert.deepEqual(stopped, { flushed: true, dropped: 0 });
       assert.deepEqual(receiver.spans.map((s) => [s.name, s.serviceName]), [["hello", "from-env"]]);
-      assert.equal(receiver.headers[0]["x-team"], "tracing");
+      assert.equal(receiver.headers[0]!["x-team"], "tracing");
     } finally {
       await receiver.close();
     }
@@ -47,8 +47,8 @@ describe("setupTelemetry wires the NodeSDK from the standard OTEL_* variables", 
         telemetry.tracer.startSpan("proto").end();
         assert.deepEqual(await telemetry.shutdown(), { flushed: true, dropped: 0 });
       });
-      assert.equal(receiver.headers[0]["content-type"], "application/x-protobuf");
-      assert.ok(receiver.bodies[0].includes("proto"), "the span name is in the protobuf body");
+      assert.equal(receiver.headers[0]!["content-type"], "application/x-protobuf");
+      assert.ok(receiver.bodies[0]!.includes("proto"), "the span name is in the protobuf body");
       await withOtelEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, async () => {
         assert.throws(() => setupTelemetry({ url: receiver.url }), /protocol "grpc" is not supported/);
       });

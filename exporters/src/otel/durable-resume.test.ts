@@ -28,7 +28,7 @@ describe("a durable run resumed in a new process stays in its trace", () => {
         void first.run("go");
       });
       const [firstChat] = before.exporter.getFinishedSpans();
-      const originalRun = firstChat.parentSpanContext!;
+      const originalRun = firstChat!.parentSpanContext!;
 
       const after = sdk();
       const second = new Agent({ name: "durable", provider: provider(), tools: [lookup(false)], durable: { store: new FileDurableStore(journals) }, extensions: [new OpenTelemetryExtension({ tracer: after.tracer })] });

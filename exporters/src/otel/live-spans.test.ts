@@ -38,8 +38,8 @@ describe("the OpenTelemetry extension gives core its span ids", () => {
     const spans = await finished(telemetry, exporter);
     const live = (name: string) => spans.filter((s) => s.name === name).map(idsOf);
     const run = stamps.get(HookEvent.AGENT_START)![0];
-    assert.deepEqual(live("invoke_agent ids"), [{ traceId: run.traceId, spanId: run.spanId, parentSpanId: outer.spanContext().spanId }]);
-    assert.equal(run.parentSpanId, outer.spanContext().spanId, "the recording names the caller's span as the run's parent");
+    assert.deepEqual(live("invoke_agent ids"), [{ traceId: run!.traceId, spanId: run!.spanId, parentSpanId: outer.spanContext().spanId }]);
+    assert.equal(run!.parentSpanId, outer.spanContext().spanId, "the recording names the caller's span as the run's parent");
     assert.deepEqual(live("chat scripted-model"), stamps.get(HookEvent.LLM_REQUEST)!.map((s) => ({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId })));
     assert.deepEqual(live("execute_tool echo"), stamps.get(HookEvent.TOOL_CALL_START)!.map((s) => ({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId })));
   });

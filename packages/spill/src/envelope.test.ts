@@ -77,7 +77,7 @@ describe("a result over the threshold becomes an envelope", () => {
     assert.ok(preview.endsWith("\n") && preview.split("\n").length > 2, "whole records only");
     const answer = await h.read({ resultId: env.resultId, op: "query", sql: "SELECT customer, region FROM result WHERE id = 7" });
     const seventh = orders(200)[7];
-    assert.deepEqual(JSON.parse(answer.content).rows, [{ customer: `${seventh.customer}, Ltd.`, region: `${seventh.region}, north` }]);
+    assert.deepEqual(JSON.parse(answer.content).rows, [{ customer: `${seventh!.customer}, Ltd.`, region: `${seventh!.region}, north` }]);
   });
 
   test("plain text: kind text, preview is the head", async () => {
@@ -137,7 +137,7 @@ describe("spilling keeps the result's identity and stores each content once", ()
     assert.equal((await tmp.store.list()).length, before + 1);
     const spills = h.events.filter((e) => e.name === "spill" && e.data.resultId === first.resultId);
     assert.equal(spills.length, 2);
-    const data = spills[0].data;
+    const data = spills[0]!.data;
     assert.equal(data.toolName, "produce");
     assert.equal(data.kind, "json_array_of_objects");
     assert.equal(data.bytes, Buffer.byteLength(content));

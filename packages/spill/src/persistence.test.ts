@@ -81,8 +81,8 @@ describe("the spill index survives saveSession / loadSession", () => {
     const saved = first.agent.saveSession();
     await first.close();
     assert.equal(await tmp.store.has(sha), true, "kept after close within the retention");
-    const state = saved.extensions.result_spill.state as { records: Array<{ spilledAt: number }> };
-    state.records[0].spilledAt -= 120_000;
+    const state = saved.extensions.result_spill!.state as { records: Array<{ spilledAt: number }> };
+    state.records[0]!.spilledAt -= 120_000;
     const second = harness({ thresholdBytes: 1_000, retention: 60_000 });
     await second.agent.loadSession(saved);
     assert.equal(await tmp.store.has(sha), false);

@@ -113,6 +113,6 @@ export class ResultSpillExtension extends Extension {
         failures.push(error as Error);
       }
     }
-    if (failures.length) throw new AggregateError(failures, `result_spill: ${failures.length} artifact(s) could not be released: ${failures[0].message}`);
+    if (failures.length) throw new AggregateError(failures, `result_spill: ${failures.length} artifact(s) could not be released: ${failures[0]!.message}`);
   }
 }

@@ -16,10 +16,10 @@ describe("views of non-ASCII text count characters and lines, not bytes", () => 
     for (const [start, count] of [[0, 10], [7, 25], [300, 40], [text.indexOf("😀") - 3, 8]]) {
       const out = sliceView(view, { unit: "chars", start, count }, 10_000);
       const body = out.slice(out.indexOf("\n") + 1);
-      const expected = text.slice(start, start + count);
+      const expected = text.slice(start, start! + count!);
       // A surrogate pair is never split: the slice may stop one code unit early.
       assert.ok(body === expected || body === expected.slice(0, -1), `${start}/${count}: ${JSON.stringify(body)} vs ${JSON.stringify(expected)}`);
-      assert.match(out, new RegExp(`^\\[chars ${start}-${start + body.length} of ${text.length} `));
+      assert.match(out, new RegExp(`^\\[chars ${start}-${start! + body.length} of ${text.length} `));
     }
   });
 

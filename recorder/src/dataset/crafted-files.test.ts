@@ -46,11 +46,11 @@ describe("dataset files made elsewhere", () => {
   test("a FIFO named like a table file is left out, never opened", async () => {
     const copy = join(dir, "piped");
     cpSync(dataset, copy, { recursive: true });
-    makeFifo(join(copy, "runs", readdirSync(join(copy, "runs"))[0], "run_piped.parquet"));
+    makeFifo(join(copy, "runs", readdirSync(join(copy, "runs"))[0]!, "run_piped.parquet"));
     const tables = await openDatasetTables(copy);
     try {
       const rows = await tables.connection.runAndReadAll("SELECT count(*) AS n FROM runs");
-      assert.equal(Number(rows.getRowObjectsJson()[0].n), 1);
+      assert.equal(Number(rows.getRowObjectsJson()[0]!.n), 1);
     } finally {
       tables.close();
     }

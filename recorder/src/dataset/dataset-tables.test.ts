@@ -96,7 +96,7 @@ describe("the dataset answers the SQL the store answers", () => {
   });
 
   test("since: partitions before its date are not read", async () => {
-    const day = Date.parse(`${exported.runs[0].date}T00:00:00Z`);
+    const day = Date.parse(`${exported.runs[0]!.date}T00:00:00Z`);
     const later = await openDatasetTables(dataset, { since: day + 86_400_000 });
     try {
       assert.deepEqual(await rows(later, "SELECT count(*)::INT AS n FROM runs"), [{ n: 0 }]);

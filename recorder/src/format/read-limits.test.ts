@@ -92,7 +92,7 @@ describe("run.json and manifest.json", () => {
         m.trigger.reason = "x".repeat(bytes - rest);
       });
     const atLimit = sized(MAX_BUNDLE_MANIFEST_BYTES);
-    assert.equal(atLimit[0].data.length, MAX_BUNDLE_MANIFEST_BYTES);
+    assert.equal(atLimit[0]!.data.length, MAX_BUNDLE_MANIFEST_BYTES);
     const path = join(dir, "manifest-edge.tar");
     await writeTar(path, atLimit);
     assert.equal((await openBundle(path)).manifest.trigger.reason.length, manifestOf(atLimit).trigger.reason.length);

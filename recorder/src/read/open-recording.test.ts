@@ -105,7 +105,7 @@ describe("openRecording reads a run and its bundle alike", () => {
   test("the DuckDB tables are the documented ones, and read-only when asked", async () => {
     await using recording = await openRecording({ bundle: bundlePath });
     const db = await recording.database({ readOnly: true });
-    const count = async (sql: string) => Number((await db.connection.runAndReadAll(sql)).getRowObjectsJson()[0].n);
+    const count = async (sql: string) => Number((await db.connection.runAndReadAll(sql)).getRowObjectsJson()[0]!.n);
     assert.equal(await count("SELECT count(*) AS n FROM events"), recording.summary.events);
     assert.equal(await count("SELECT count(*) AS n FROM spans"), 5);
     assert.equal(await count(`SELECT count(*) AS n FROM artifacts WHERE sha256 = '${spilled}' AND present`), 1);
@@ -143,7 +143,7 @@ describe("an unsealed run (its recorder killed) reads as far as it was written",
       assert.equal(spans.find((s) => s.kind === "run")?.status, "open");
       const db = await recording.database();
       try {
-        assert.equal(Number((await db.connection.runAndReadAll("SELECT count(*) AS n FROM events")).getRowObjectsJson()[0].n), 3);
+        assert.equal(Number((await db.connection.runAndReadAll("SELECT count(*) AS n FROM events")).getRowObjectsJson()[0]!.n), 3);
       } finally {
         db.close();
       }

@@ -111,7 +111,8 @@ async function findRun(storeDir: string, text: string): Promise<ResolvedSource> 
     const more = ids.length > 5 ? ` and ${ids.length - 5} more` : "";
     throw new RecordingSourceError("ambiguous", text, `run id prefix ${JSON.stringify(text)} is ambiguous: it matches ${ids.length} runs (${ids.slice(0, 5).join(", ")}${more}); give more characters`, storeDir, ids);
   }
-  return { kind: "run", storeDir, runDir: matches[0].dir, runId: matches[0].runId };
+  const [match] = matches as [(typeof matches)[number]];
+  return { kind: "run", storeDir, runDir: match.dir, runId: match.runId };
 }
 
 /**

@@ -24,9 +24,9 @@ describe('"__proto__" from outside the recorder', () => {
       const { rollup } = await readRunManifest(runDirOf(dir, result.runId));
       assert.ok(Object.hasOwn(rollup!.models, "__proto__") && Object.hasOwn(rollup!.tools, "__proto__"), JSON.stringify(rollup));
       // biome-ignore lint/suspicious/noProto lint/complexity/useLiteralKeys: reads the own key "__proto__" a hostile name created, not the prototype
-      assert.equal(rollup!.models["__proto__"].calls, 2);
+      assert.equal(rollup!.models["__proto__"]!.calls, 2);
       // biome-ignore lint/suspicious/noProto lint/complexity/useLiteralKeys: reads the own key "__proto__" a hostile name created, not the prototype
-      assert.equal(rollup!.tools["__proto__"].calls, 1);
+      assert.equal(rollup!.tools["__proto__"]!.calls, 1);
     } finally {
       cleanup();
     }

@@ -77,8 +77,8 @@ describe("secrets never reach the store", () => {
       assert.ok(!text.includes("E-77"), "extra key redacted, also inside the tool result's JSON text");
       assert.ok(!text.includes("TICKET-1234"), "extra pattern redacted");
       assert.ok(text.includes("[REDACTED:ticket]"), "pattern label written");
-      assert.equal(events[0].attrs.agent, "hidden");
-      assert.deepEqual(events[0].redacted, ["attrs.agent"]);
+      assert.equal(events[0]!.attrs.agent, "hidden");
+      assert.deepEqual(events[0]!.redacted, ["attrs.agent"]);
     } finally {
       cleanup();
     }

@@ -30,7 +30,7 @@ describe("retain.costAbove keeps a run whose cost is unknown", () => {
       const unpriced = await oneRun(dir, retain, false);
       const priced = await oneRun(dir, retain, true);
       const unpricedRun = await readRunManifest(runDirOf(dir, unpriced));
-      assert.equal(unpricedRun.rollup!.models["house-model"].unpricedCalls, 1, "the model has no price");
+      assert.equal(unpricedRun.rollup!.models["house-model"]!.unpricedCalls, 1, "the model has no price");
       assert.equal(unpricedRun.detail, undefined, "an unknown cost may be above the threshold: kept");
       assert.ok((await readRun(runDirOf(dir, unpriced))).events.length > 0);
       assert.equal((await readRunManifest(runDirOf(dir, priced))).detail, "summary", "a known cost of $0.000001 is not above $1");

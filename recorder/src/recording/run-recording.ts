@@ -152,7 +152,7 @@ export class RunRecording {
       this.writer.tick(now);
       return;
     }
-    const lines = this.chunks.length === 1 ? this.chunks[0] : this.chunks.join("");
+    const lines = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join("");
     this.chunks = [];
     this.bufferedLength = 0;
     this.writer.append(lines, now);

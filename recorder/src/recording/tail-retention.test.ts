@@ -63,7 +63,7 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
       assert.deepEqual(reduced.retain, { always: ["failed", "crashed", "error"], slowerThanMs: SLOWER_THAN_MS, costAbove: 5 });
       assert.equal(reduced.status, "completed");
       assert.equal(reduced.summary!.toolCalls, 1);
-      assert.equal(reduced.rollup!.models["scripted-model"].costUsd, 2, "the summary row keeps the cost");
+      assert.equal(reduced.rollup!.models["scripted-model"]!.costUsd, 2, "the summary row keeps the cost");
       assert.equal(existsSync(join(runDirOf(dir, big.runId), "segments")), false, "event segments deleted");
       assert.equal(manifestOf(dir, costly.runId).detail, undefined);
       assert.ok((await store.readEvents(costly.runId)).length > 0);
@@ -126,7 +126,7 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
         const { runId } = await agent.run("go");
         await agent.close();
         const run = manifestOf(dir, runId);
-        assert.ok(run.summary!.byKind.error >= 1, "the observer's failure was recorded as an ERROR event");
+        assert.ok(run.summary!.byKind.error! >= 1, "the observer's failure was recorded as an ERROR event");
         assert.equal(run.detail, expected);
       } finally {
         cleanup();
@@ -143,7 +143,7 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
       await agent.close();
       const runs = await new RecordingStore(dir).listRuns();
       assert.deepEqual(runs.map((r) => r.detail), ["full", "full"]);
-      assert.equal(manifestOf(dir, runs[0].runId).retain, undefined);
+      assert.equal(manifestOf(dir, runs[0]!.runId).retain, undefined);
       assert.deepEqual(await new RecordingStore(dir).stats(), { runs: 2, kept: 2, reduced: 0, invalid: 0 });
     } finally {
       cleanup();

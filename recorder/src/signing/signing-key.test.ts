@@ -134,8 +134,8 @@ describe("exports sign with the user's key", () => {
     await agent.run("go");
     await agent.close();
     assert.equal(recorder.bundles.length, 1, "the evidence is kept");
-    assert.equal(recorder.bundles[0].signedBy, null);
-    assert.equal((await openBundle(recorder.bundles[0].path)).signer, null);
+    assert.equal(recorder.bundles[0]!.signedBy, null);
+    assert.equal((await openBundle(recorder.bundles[0]!.path)).signer, null);
     assert.ok(errors.some((e) => (e as { source?: string }).source === "recorder" && /chmod 600/.test(String((e as { error?: Error }).error?.message))), "the key's problem is reported");
   });
 });

@@ -37,9 +37,9 @@ describe("kill -9 loses at most the last drain interval", () => {
       try {
         const killedAt = await killMidRun(dir, afterMs);
         const [run] = await new RecordingStore(dir).listRuns();
-        const { events } = await readRun(run.dir);
+        const { events } = await readRun(run!.dir);
         assert.ok(events.length > 50, `recorded ${events.length} events`);
-        windows.push(killedAt - events[events.length - 1].ts);
+        windows.push(killedAt - events[events.length - 1]!.ts);
       } finally {
         cleanup();
       }

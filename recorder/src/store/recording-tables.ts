@@ -130,7 +130,7 @@ export async function storedArtifactSizes(storeDir: string, ids?: Iterable<strin
     const batch = wanted.slice(from, from + STAT_BATCH);
     const stats = await Promise.all(batch.map((id) => fs.stat(store.pathOf(id)).catch(() => undefined)));
     stats.forEach((stat, i) => {
-      if (stat) sizes.set(batch[i], stat.size);
+      if (stat) sizes.set(batch[i]!, stat.size);
     });
   }
   return sizes;

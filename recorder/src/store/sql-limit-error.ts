@@ -26,7 +26,7 @@ export class SqlLimitError extends HarnessError {
 
 /** DuckDB's own words, first line only and cut short: its messages may quote the data (a whole line). */
 function duckdbSaid(message: string): string {
-  const first = message.split("\n", 1)[0].trim();
+  const first = (message.split("\n", 1)[0] ?? "").trim();
   return first.length > 200 ? `${first.slice(0, 200)}...` : first;
 }
 

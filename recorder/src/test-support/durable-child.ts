@@ -3,7 +3,7 @@
 import { FlightRecorderExtension } from "../index.js";
 import { crashInPay } from "./durable-runs.js";
 
-const [journalDir, storeDir] = process.argv.slice(2);
+const [journalDir, storeDir] = process.argv.slice(2) as [string, string];
 const recorder = new FlightRecorderExtension({ dir: storeDir });
 const runId = await crashInPay(journalDir, [recorder]);
 await recorder.flush();

@@ -12,7 +12,7 @@ export async function killedDurableRun(journalDir: string, storeDir: string): Pr
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       out += chunk;
       const started = /started (\S+)\n/.exec(out);
-      if (started) resolve(started[1]);
+      if (started) resolve(started[1]!);
     });
     child.once("exit", (code) => reject(new Error(`the durable child exited (${code}) before its run hung: ${out}`)));
   });

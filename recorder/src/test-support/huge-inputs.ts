@@ -85,7 +85,7 @@ export async function writeRunWithHugeLine(store: string, runId: string, bytes: 
  */
 export async function rewriteRunsFile(dataset: string, select: string): Promise<string> {
   const partition = readdirSync(join(dataset, "runs"))[0];
-  const file = join(dataset, "runs", partition, readdirSync(join(dataset, "runs", partition))[0]);
+  const file = join(dataset, "runs", partition!, readdirSync(join(dataset, "runs", partition!))[0]!);
   const original = `${file}.original`;
   renameSync(file, original);
   const { DuckDBInstance } = await import("@duckdb/node-api");

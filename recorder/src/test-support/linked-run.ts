@@ -27,5 +27,5 @@ export async function exportParentWithChild(dir: string): Promise<{ parentRunId:
   const { parentRunId, recorder } = await recordParentWithChild(dir);
   const exported = await recorder.exportIncident({ runId: parentRunId, reason: "linked", out: join(dir, "good.tar") });
   if (exported.linkedRuns.length !== 1) throw new Error(`expected one linked run, got ${exported.linkedRuns.length}`);
-  return { parentRunId, childRunId: exported.linkedRuns[0], members: await membersOf(exported.path) };
+  return { parentRunId, childRunId: exported.linkedRuns[0]!, members: await membersOf(exported.path) };
 }

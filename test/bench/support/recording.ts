@@ -71,7 +71,7 @@ export function prose(i: number, words: number): string {
   const out: string[] = [];
   for (let w = 0; w < words; w++) {
     state = (state * 1103515245 + 12345) >>> 0;
-    out.push(state % 7 === 0 ? String(state % 100_000) : WORDS[state % WORDS.length]);
+    out.push(state % 7 === 0 ? String(state % 100_000) : WORDS[state % WORDS.length]!);
   }
   return out.join(" ");
 }

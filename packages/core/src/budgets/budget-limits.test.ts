@@ -44,7 +44,7 @@ describe("a limit reached exactly is reached", () => {
       assert.deepEqual(provider.requests.map((r) => r.tools.length), [1, 1, 0], "two calls with tools, then the last one without");
       const stops = budgetStops(seen);
       assert.equal(stops.length, 1);
-      assert.match(stops[0].detail ?? "", detail);
+      assert.match(stops[0]!.detail ?? "", detail);
     });
   }
 

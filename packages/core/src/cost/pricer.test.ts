@@ -108,7 +108,7 @@ describe("a run's cost", () => {
     const chats = spans.filter((s) => s.role === "chat");
     assert.deepEqual(chats.map((s) => s.attributes[Hx.COST_USD]), costs);
     assert.deepEqual(chats.map((s) => s.attributes[CostAttributes.TOTAL]), costs);
-    assert.deepEqual(JSON.parse(String(chats[0].attributes[CostAttributes.LANGFUSE_DETAILS])).total, costs[0]);
+    assert.deepEqual(JSON.parse(String(chats[0]!.attributes[CostAttributes.LANGFUSE_DETAILS])).total, costs[0]);
     assert.equal(spans.find((s) => s.role === "agent")?.attributes[Hx.COST_USD], result.usage.cost.usd);
   });
 

@@ -101,7 +101,7 @@ describe("discover reads a trusted project through its pin, and the user's folde
       ["skill", projectSkill, "project"],
       ["mcp", userMcp, "user"],
     ]);
-    assert.match(result.invalid[0].reason, /was edited since the project/);
+    assert.match(result.invalid[0]!.reason, /was edited since the project/);
     const skills = result.extensions.find((loaded) => loaded.extension.name === "skills");
     assert.ok(skills, "the user's skill made the skills extension");
   });

@@ -136,8 +136,8 @@ describe("unchanged helpers load from the pinned bytes", () => {
     store.trust(folders.project);
     const result = await run();
     assert.deepEqual(result.extensions.map((e) => e.extension.name), ["abcde", "two"]);
-    assert.equal((result.extensions[1].extension as unknown as { loads: number }).loads, 1, "a shared helper is evaluated once");
-    assert.equal((result.extensions[0].extension as unknown as { strict: boolean }).strict, true, "a compiled module keeps its strict mode");
+    assert.equal((result.extensions[1]!.extension as unknown as { loads: number }).loads, 1, "a shared helper is evaluated once");
+    assert.equal((result.extensions[0]!.extension as unknown as { strict: boolean }).strict, true, "a compiled module keeps its strict mode");
   });
 
   test("a file added after the trust check is not imported, even when nothing else changed", async () => {

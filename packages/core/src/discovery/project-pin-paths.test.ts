@@ -22,8 +22,8 @@ describe("ProjectPin.list", () => {
       listed.map((entry) => entry.path),
       ["a.md", "wiki/a.md", "wiki/z/b.md", "wiki-old.md", "wiki.md"],
     );
-    assert.deepEqual(listed[0].entry, pin.entry(join(knowledge, "a.md")));
-    assert.equal(listed[0].entry.kind, "file");
+    assert.deepEqual(listed[0]!.entry, pin.entry(join(knowledge, "a.md")));
+    assert.equal(listed[0]!.entry.kind, "file");
     assert.deepEqual(
       pin.list(join(knowledge, "wiki")).map((entry) => entry.path),
       ["a.md", "z/b.md"],

@@ -37,7 +37,7 @@ describe("the store", () => {
       new Agent({ provider: new ScriptedProvider([]), extensions: [writer("recorder", ".harnessx-mine"), writer("spill", ".harnessx")] });
       await new Promise((r) => setImmediate(r));
       assert.equal(warnings.length, 1);
-      assert.match(warnings[0], /^spill writes to .*\.harnessx but recorder writes to .*\.harnessx-mine: incident bundles will miss/);
+      assert.match(warnings[0]!, /^spill writes to .*\.harnessx but recorder writes to .*\.harnessx-mine: incident bundles will miss/);
     } finally {
       process.off("warning", listen);
     }

@@ -40,7 +40,7 @@ describe("revoke names a folder however the path reaches it", () => {
     store.trust(folders.project);
     const [record] = store.list();
     renameSync(folders.project, join(folders.root, "moved"));
-    assert.equal(store.revoke(record.dir), true);
+    assert.equal(store.revoke(record!.dir), true);
     assert.deepEqual(store.list(), []);
   });
 });

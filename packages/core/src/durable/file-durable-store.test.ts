@@ -152,7 +152,7 @@ describe("FileDurableStore", () => {
       writeFileSync(join(dir, "run_big.ndjson"), `${lines.join("\n")}\n`);
       const opened = watchOpens(t);
       assert.deepEqual(await collect(await store.readLines("run_big")), lines);
-      assert.equal(opened[0].reads, 4, "2.8 MB in three reads of 1 MiB, and one that finds the end");
+      assert.equal(opened[0]!.reads, 4, "2.8 MB in three reads of 1 MiB, and one that finds the end");
       writeFileSync(join(dir, "run_torn.ndjson"), "one\ntw");
       assert.deepEqual(await collect(await store.readLines("run_torn")), ["one", 2]);
       assert.equal(await store.readLines("run_none"), undefined);

@@ -31,7 +31,7 @@ describe("each recovery has a limit per run", () => {
     const { provider, agent, recoveries } = setup([cutCall, { text: "ok" }], { maxTokens: 1000, maxReplyTokens: 1500 });
     assert.equal((await agent.run("x")).status, "completed");
     assert.deepEqual(recoveries(), [{ reason: "truncated_tool_call", attempt: 1, replyBudget: 1500 }]);
-    assert.equal(provider.requests[1].maxTokens, 1500);
+    assert.equal(provider.requests[1]!.maxTokens, 1500);
   });
 
   test("paused_turn: five continuations, then the run fails", async () => {

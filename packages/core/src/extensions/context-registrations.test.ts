@@ -129,7 +129,7 @@ describe("run limits, span ids, statuses and run attributes", () => {
     attributes.team = "changed later";
     const seen = recordEvents(agent);
     await agent.run("x");
-    assert.deepEqual(ofKind(seen, HookEvent.AGENT_START)[0].attributes, { team: "billing" });
+    assert.deepEqual(ofKind(seen, HookEvent.AGENT_START)[0]!.attributes, { team: "billing" });
   });
 });
 

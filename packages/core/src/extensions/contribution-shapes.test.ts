@@ -66,7 +66,7 @@ describe("the value as a whole", () => {
 
   test("an accepted value is a frozen copy stamped with the extension", () => {
     const value = validate(raw({ tools: [echoTool], prompts: [{ id: "p", text: "t" }] }));
-    assert.deepEqual([value.extension, value.tools[0].extension, value.prompts[0].extension], ["x", "x", "x"]);
+    assert.deepEqual([value.extension, value.tools[0]!.extension, value.prompts[0]!.extension], ["x", "x", "x"]);
     assert.ok(Object.isFrozen(value.prompts[0]));
   });
 });
@@ -99,7 +99,7 @@ describe("tools", () => {
 
   test("permission is allow, ask or deny", () => {
     refuses(raw({ tools: [fakeTool({ permission: "always" })] }), ExtensionContractError, "tool:echo", 'permission must be allow, ask or deny, got "always"');
-    for (const permission of ["allow", "ask", "deny"]) assert.equal(validate(raw({ tools: [fakeTool({ permission })] })).tools[0].permission, permission);
+    for (const permission of ["allow", "ask", "deny"]) assert.equal(validate(raw({ tools: [fakeTool({ permission })] })).tools[0]!.permission, permission);
   });
 
   test("a member stamped with another extension's name is widening", () => {

@@ -58,7 +58,7 @@ describe("beforeAgentStart", () => {
       { name: "seen", beforeAgentStart: (_ctx, { input, messages }) => (messages.length === 2 && input === "who is on call?" ? undefined : [] ) },
     ]);
     await agent.run("who is on call?");
-    assert.deepEqual(provider.requests[0].messages.map(textOf), ["[context] on-call is Ana", "who is on call?"]);
+    assert.deepEqual(provider.requests[0]!.messages.map(textOf), ["[context] on-call is Ana", "who is on call?"]);
   });
 
   test("a failing rewrite fails the run closed before any model call", async () => {

@@ -71,7 +71,7 @@ describe("middleware changes only by returning, and is named for it", () => {
     assert.match(inPlace.result.error?.message ?? "", /in-place.*beforeToolExecution/);
     const returned = await runWith({ name: "returns", beforeToolExecution: async (call) => ({ ...call, input: { to: "mallory" } }) });
     assert.deepEqual(returned.ran, ["mallory"]);
-    assert.deepEqual(returned.started[0].rewrittenBy, ["sneaky"]);
+    assert.deepEqual(returned.started[0]!.rewrittenBy, ["sneaky"]);
   });
 
   test("a history pushed to in place is refused and the memory keeps its own", async () => {

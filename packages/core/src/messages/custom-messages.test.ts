@@ -48,8 +48,8 @@ describe("projection at request time", () => {
       await ctx.appendMessage("deploy.status", { service: "search", healthy: true });
     });
     await agent.run("how are the deploys?");
-    assert.deepEqual(texts(provider.requests[0].messages), ["[deploy] billing is unhealthy", "how are the deploys?"]);
-    assert.equal(provider.requests[0].messages.length, 1, "the projected note and the user's message are one user message");
+    assert.deepEqual(texts(provider.requests[0]!.messages), ["[deploy] billing is unhealthy", "how are the deploys?"]);
+    assert.equal(provider.requests[0]!.messages.length, 1, "the projected note and the user's message are one user message");
     assert.equal(agent.memory.entries.filter((e) => e.role === "custom").length, 3, "every entry stays in the conversation");
     assert.equal(agent.memory.messages.length, 2, "messages are the model's own");
   });
@@ -111,7 +111,7 @@ describe("custom entries persist", () => {
     const second = agentWith([{ text: "still" }]);
     await second.agent.loadSession(saved);
     await second.agent.run("and now?");
-    assert.deepEqual(texts(second.provider.requests[0].messages), ["[deploy] billing is unhealthy", "status?", "ok", "and now?"]);
+    assert.deepEqual(texts(second.provider.requests[0]!.messages), ["[deploy] billing is unhealthy", "status?", "ok", "and now?"]);
   });
 
   test("condensing keeps custom entries: after the message they followed, or after the first message when it was dropped", () => {

@@ -33,7 +33,7 @@ describe("persistence: saveSession and loadSession", () => {
     await second.loadSession(saved);
     assert.deepEqual(loaded, [{ items: ["a"] }]);
     await second.run("and now?");
-    assert.deepEqual(provider.requests[0].messages.map((m) => m.role), ["user", "assistant", "user"]);
+    assert.deepEqual(provider.requests[0]!.messages.map((m) => m.role), ["user", "assistant", "user"]);
   });
 
   test("state that is not JSON-compatible is refused at save time with its path", () => {

@@ -51,8 +51,8 @@ describe("input messages", () => {
 
   test("arguments exactly at the limit stay an object; none become null", () => {
     const call = (input: unknown): Message[] => [{ role: "assistant", content: [{ type: "tool_call", id: "c1", name: "f", input } as never] }];
-    assert.deepEqual(inputMessages(call({ q: "AMS" }), 11)[0].parts[0], { type: "tool_call", id: "c1", name: "f", arguments: { q: "AMS" } });
-    assert.deepEqual(inputMessages(call(undefined), 10)[0].parts[0], { type: "tool_call", id: "c1", name: "f", arguments: null });
+    assert.deepEqual(inputMessages(call({ q: "AMS" }), 11)[0]!.parts[0], { type: "tool_call", id: "c1", name: "f", arguments: { q: "AMS" } });
+    assert.deepEqual(inputMessages(call(undefined), 10)[0]!.parts[0], { type: "tool_call", id: "c1", name: "f", arguments: null });
   });
 
   test("messages a recording kept without content, and holes, are skipped; a message of neither kind adds nothing", () => {

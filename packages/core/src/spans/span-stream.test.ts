@@ -32,7 +32,7 @@ describe("spans streamed as they end", () => {
     assert.equal(handed.length, whole.length);
     assert.deepEqual([...handed].sort((a, b) => a[1] - b[1]).map(([span]) => span), whole);
     assert.deepEqual(handed.map(([span]) => span.role), ["chat", "tool", "tool", "agent", "tool"], "as they end; the reused call's first span never ends and comes last");
-    assert.equal(whole[1].attributes["gen_ai.provider.name"], "acme", "the provider of the first reply, as mapSpans reads it");
+    assert.equal(whole[1]!.attributes["gen_ai.provider.name"], "acme", "the provider of the first reply, as mapSpans reads it");
   });
 
   test("no events: nothing is handed over", () => {

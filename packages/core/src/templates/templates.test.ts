@@ -37,7 +37,7 @@ describe("prompt templates from prompts/*.md", () => {
 
   test("extensions register templates in code; the contribution records them", () => {
     const agent = new Agent({ provider: new ScriptedProvider([]), extensions: [defineExtension("ops", (ctx) => void ctx.registerTemplate({ name: "triage", body: "Triage {{queue}}." }))] });
-    assert.deepEqual(agent.contributions()[0].templates, [{ name: "triage", parameters: ["queue"], extension: "ops" }]);
+    assert.deepEqual(agent.contributions()[0]!.templates, [{ name: "triage", parameters: ["queue"], extension: "ops" }]);
     assert.equal(agent.templates.render("triage", { queue: "payments" }), "Triage payments.");
   });
 });

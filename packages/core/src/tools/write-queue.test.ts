@@ -81,6 +81,6 @@ describe("the file-write queue", () => {
     const seen = recordEvents(agent);
     await agent.run("x");
     const end = ofKind(seen, HookEvent.TOOL_CALL_END)[0];
-    assert.deepEqual([end.outcome, end.result.content, ran], ["failed", 'Error: tool "broken" could not say which paths it writes: no path in input', false]);
+    assert.deepEqual([end!.outcome, end!.result.content, ran], ["failed", 'Error: tool "broken" could not say which paths it writes: no path in input', false]);
   });
 });

@@ -41,7 +41,7 @@ describe("readOnlySnapshot", () => {
 
   test("deepFreeze freezes children before parents, so a frozen object it made is frozen through", () => {
     const value = deepFreeze({ a: [{ b: { c: 1 } }], d: new Map() });
-    assert.ok(Object.isFrozen(value.a[0].b));
+    assert.ok(Object.isFrozen(value.a[0]!.b));
     assert.ok(!Object.isFrozen(value.d), "a class instance is held, not walked");
   });
 

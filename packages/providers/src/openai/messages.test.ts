@@ -80,7 +80,7 @@ describe("OpenAIProvider sends the conversation in Chat Completions form", () =>
     assert.equal("tools" in body, false);
     assert.equal(body.max_completion_tokens, 512);
     assert.equal("max_tokens" in body, false);
-    assert.equal(body.messages[0].role, "user", "an empty system prompt is not sent");
+    assert.equal(body.messages[0]!.role, "user", "an empty system prompt is not sent");
   });
 
   test("an empty request model falls back to the provider's model", async () => {

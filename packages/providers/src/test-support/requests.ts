@@ -22,7 +22,7 @@ export async function collect(stream: AsyncIterable<StreamEvent>): Promise<Strea
 /** The final response of a collected stream, checking there is exactly one and it comes last. */
 export function finalResponse(events: StreamEvent[]) {
   const responses = events.filter((e) => e.type === "response");
-  if (responses.length !== 1 || events[events.length - 1].type !== "response") {
+  if (responses.length !== 1 || events.at(-1)?.type !== "response") {
     throw new Error(`expected exactly one response event, last; got ${events.map((e) => e.type).join(", ")}`);
   }
   return (responses[0] as Extract<StreamEvent, { type: "response" }>).response;

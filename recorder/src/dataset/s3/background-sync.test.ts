@@ -45,7 +45,7 @@ describe("FlightRecorderExtension({ sync })", () => {
     assert.equal(result.status, "completed");
     const fromSync = errors.filter((e) => e.source === "recorder");
     assert.equal(fromSync.length, 1);
-    assert.ok(fromSync[0].error instanceof S3TargetError && fromSync[0].error.problem === "unreachable");
+    assert.ok(fromSync[0]!.error instanceof S3TargetError && fromSync[0]!.error.problem === "unreachable");
     assert.equal(recorder.failed, undefined, "recording itself did not stop");
   });
 
