@@ -76,7 +76,7 @@ describe("verifyChecksums", () => {
   });
 
   test("run.json and the events are required", () => {
-    for (const files of [{ "run.json": "{}" }, { "events.ndjson.zst": "events" }]) {
+    for (const files of [{ "run.json": "{}" }, { "events.ndjson.zst": "events" }] as Array<Record<string, string>>) {
       assert.throws(() => check({ files }), format(/: run\.json and events\.ndjson\.zst are required members$/));
     }
   });
