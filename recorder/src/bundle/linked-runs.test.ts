@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BundleChecksumError, BundleContentError, BundleFormatError, LINKED_BUNDLE_VERSION, openBundle, openRecording, type BundleManifest } from "../index.js";
-import { manifestOf, membersOf, reseal, withMember, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
+import { manifestOf, membersOf, reseal, tarOf, withMember, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
 import { exportParentWithChild } from "../test-support/linked-run.js";
 import { tempDir } from "../../../test/support/system.js";
 
@@ -75,6 +75,16 @@ describe("a tampered linked run is refused", () => {
   test("a nested run that is not the one linked (another run put in its place) is refused", async () => {
     const manifest = (m: BundleManifest) => void (m.linkedRuns![0].runId = "run_someone_else");
     await assert.rejects(open(reseal(good, manifest)), (e: unknown) => e instanceof BundleContentError && /manifest links run run_someone_else/.test(e.message));
+  });
+
+  test("bundles nested deeper than 8 levels are refused, the error naming the path down to the deepest", async () => {
+    // Each level wraps the previous in place of the child's bundle; the ninth (depth 8) still links one.
+    let nested = good;
+    for (let level = 0; level < 8; level++) nested = reseal(withMember(good, linkedMember(), await tarOf(nested)));
+    const path = join(dir, "deep.tar");
+    await writeTar(path, nested);
+    await assert.rejects(openBundle(path), (e: unknown) =>
+      e instanceof BundleFormatError && e.bundlePath === path + `#${linkedMember()}`.repeat(8) && e.message.endsWith(": linked runs nest deeper than 8 levels"));
   });
 
   test("a linked member the manifest does not name is refused", async () => {

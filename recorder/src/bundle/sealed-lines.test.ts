@@ -1,5 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { EventLineTooLongError, MAX_EVENT_LINE_BYTES } from "../format/read-limits.js";
 import { parseEventLines } from "../store/event-lines.js";
 import { eventLine } from "../test-support/hand-made-run.js";
 import { sealedLineFacts, type LineFacts } from "./sealed-lines.js";
@@ -38,6 +39,25 @@ describe("sealedLineFacts", () => {
       assert.equal(parseEventLines(content).badLines, 1, bad);
       assert.equal(sealedLineFacts(content), undefined, bad);
     }
+  });
+
+  test("every plain line is taken from its first bytes, the last one without its newline too", () => {
+    const content = lines(eventLine("r", 1, "agent_start"), eventLine("r", 2, "tool_call_start"), eventLine("r", 3, "agent_end").trimEnd());
+    assert.deepEqual(brief(sealedLineFacts(content)!), [1, 2, 3].map((seq, i) => ({ kind: ["agent_start", "tool_call_start", "agent_end"][i], ts: 1_700_000_000_000 + seq, whole: false })));
+  });
+
+  test("a line that stops after its first bytes (no closing brace) is decoded, and refused", () => {
+    const head = '{"v":1,"seq":2,"ts":1,"runId":"r","spanId":null,"parentSpanId":null,"kind":"x","attrs":{"note":"cut sh';
+    assert.equal(sealedLineFacts(lines(eventLine("r", 1, "agent_start"), `${head}\n`)), undefined);
+  });
+
+  test("a line whose first fields are longer than the bytes read for them (huge ids) is decoded whole", () => {
+    assert.deepEqual(brief(sealedLineFacts(lines(eventLine(`r${"x".repeat(2000)}`, 1, "agent_start")))!).map((f) => f.whole), [true]);
+  });
+
+  test("a line over the reader's limit is refused, numbered", () => {
+    const content = Buffer.concat([lines(eventLine("r", 1, "agent_start")), Buffer.alloc(MAX_EVENT_LINE_BYTES + 1, 0x20), Buffer.from("\n")]);
+    assert.throws(() => sealedLineFacts(content), (e: unknown) => e instanceof EventLineTooLongError && e.line === 2);
   });
 
   test("empty lines are skipped, as by the reader", () => {

@@ -30,8 +30,10 @@ async function bundleFile(path: string): Promise<Readable> {
     return (await openRegularFile(path, { followSymlinks: true })).createReadStream();
   } catch (error) {
     if (error instanceof RefusedFileError) throw new BundleFormatError(path, "not a regular file (a FIFO, device or directory): refused unread");
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new BundleFormatError(path, "file not found", { cause: error });
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new BundleFormatError(path, "file not found", { cause: error });
+    // ENOTDIR, EACCES, ELOOP...: the user named a path that cannot be read, not a bundle.
+    throw new BundleFormatError(path, `cannot be opened (${code ?? (error as Error).message})`, { cause: error });
   }
 }
 
@@ -69,7 +71,6 @@ export async function readMembers(path: string, limits: BundleLimits, data?: Buf
     source.destroy();
     if (error instanceof BundleError) throw error;
     const message = (error as Error).message ?? String(error);
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new BundleFormatError(path, "file not found", { cause: error });
     if (/unexpected end|premature|truncat/i.test(message)) throw new BundleTruncatedError(path, message, { cause: error });
     throw new BundleFormatError(path, `not a readable tar archive (${message})`, { cause: error });
   }

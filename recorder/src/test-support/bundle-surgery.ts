@@ -93,3 +93,24 @@ export function reseal(members: readonly TarMember[], edit: (manifest: BundleMan
   const sums = `${sumLines.join("\n")}\n`;
   return withMember(withMember(members, "manifest.json", manifestBytes), "SHA256SUMS", Buffer.from(sums));
 }
+
+/**
+ * One ustar header block for `name` claiming `size` bytes, of tar type `type` ("0" a file):
+ * the data is the caller's to append, or not (a header that lies about what follows).
+ */
+export function ustarHeader(name: string, size: number, type = "0"): Buffer {
+  const block = Buffer.alloc(512);
+  block.write(name, 0, 100, "utf8");
+  block.write("0000644\0", 100);
+  block.write("0000000\0", 108);
+  block.write("0000000\0", 116);
+  block.write(`${size.toString(8).padStart(11, "0")}\0`, 124);
+  block.write("00000000000\0", 136);
+  block.write(" ".repeat(8), 148);
+  block.write(type, 156);
+  block.write("ustar\0" + "00", 257);
+  let sum = 0;
+  for (const byte of block) sum += byte;
+  block.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
+  return block;
+}
