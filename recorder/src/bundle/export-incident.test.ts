@@ -85,7 +85,7 @@ describe("the bundle file", () => {
       const members = await membersOf(exported.path);
       const text = (name: string) => members.find((m) => m.name === name)!.data.toString();
       assert.match(text("manifest.json"), /\n}\n$/);
-      assert.match(text("SHA256SUMS"), /  events\.ndjson\.zst\n$/);
+      assert.match(text("SHA256SUMS"), / {2}events\.ndjson\.zst\n$/);
       const { manifest } = await openBundle(exported.path);
       assert.equal(manifest.version, 1);
       assert.equal("linkedRuns" in manifest, false);

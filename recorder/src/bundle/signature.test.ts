@@ -12,10 +12,14 @@ const refused = (message: RegExp) => (e: unknown) => e instanceof BundleSignatur
 describe("signManifest", () => {
   test("signs a context line, then the manifest in canonical JSON (keys sorted at every level, arrays in order), its signature's value left out", () => {
     const signed: Buffer[] = [];
-    const key = { publicKey: "PK", sign: (bytes: Buffer) => (signed.push(bytes), Buffer.from("sig")) };
+    const sign = (bytes: Buffer): Buffer => {
+      signed.push(bytes);
+      return Buffer.from("sig");
+    };
+    const key = { publicKey: "PK", sign };
     const result = signManifest(manifest(), key);
     assert.equal(
-      signed[0].toString(),
+      signed[0]!.toString(),
       'harnessx.incident/manifest\n{"format":"harnessx.incident","members":[{"bytes":2,"path":"b"},{"bytes":1,"path":"a"}],"run":{"a":[1,"x"],"z":null},"signature":{"algorithm":"ed25519","publicKey":"PK"},"version":1}',
     );
     assert.deepEqual(result.signature, { algorithm: "ed25519", publicKey: "PK", value: Buffer.from("sig").toString("base64") });
