@@ -75,6 +75,12 @@ describe("the shorter last line of a body belongs to it", () => {
     assert.equal(new Redactor().redactString(`grep hit:\n${body}\n${last}\ndone.`), "grep hit:\n[REDACTED:key-body]\ndone.");
   });
 
+  test("a padded line ends its run: full lines after it make another (two keys' bodies in a row)", () => {
+    const first = [...keyLines(3, 64, "p"), `${keyLine("pad").slice(0, 63)}=`].join("\n");
+    const second = keyLines(3, 64, "q").join("\n");
+    assert.deepEqual(runs(`${first}\n${second}`), [first, second]);
+  });
+
   test("a longer line, or base64 after other text (a quoted value on a line of prose), is not the body's last line", () => {
     const longer = keyLine("longer", 80);
     assert.deepEqual(runs(`${body}\n${longer}`), [body]);
