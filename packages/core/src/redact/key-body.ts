@@ -55,8 +55,8 @@ export function keyBodyRuns(text: string): Span[] {
       lines = 1;
       return;
     }
-    // The last line of a body is shorter, and may be padded.
-    if (core && !core.loose && lines >= MIN_RUN_LINES && length < width && length >= 4) runEnd = core.end;
+    // The last line of a body is shorter, or padded and as wide as the others.
+    if (core && !core.loose && lines >= MIN_RUN_LINES && length <= width && length >= 4) runEnd = core.end;
     close();
   });
   close();

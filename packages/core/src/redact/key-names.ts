@@ -53,12 +53,13 @@ export class KeyNames {
     if (key.includes("/")) return PLAIN;
     const normalized = normalizeKey(key);
     let kind: KeyKind = PLAIN;
+    // A strong name's plural beats auth's (`oauths` under `oauth` and `auth`), whichever is listed first.
     for (const name of this.names) {
       const strong = name !== CREDENTIAL_KEY;
       if (normalized.endsWith(name)) {
         if (strong) return SECRET;
         kind = CREDENTIAL;
-      } else if (normalized.endsWith(`${name}s`) && kind === PLAIN) kind = strong ? PLURAL : CREDENTIAL;
+      } else if (normalized.endsWith(`${name}s`) && kind !== PLURAL) kind = strong ? PLURAL : CREDENTIAL;
     }
     return kind;
   }

@@ -38,7 +38,8 @@ export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, ne
   let done = 0;
   for (const [from, to] of near ? linesAround(text, near) : [[0, text.length]]) {
     KEY_AT.lastIndex = Math.max(from, done);
-    for (let match = KEY_AT.exec(text); match && match.index < to; match = KEY_AT.exec(text)) {
+    let match: RegExpExecArray | null;
+    for (match = KEY_AT.exec(text); match && match.index < to; match = KEY_AT.exec(text)) {
       const kind = kindOf(match[1]);
       if (kind === PLAIN) continue;
       const start = match.index + match[0].length;
@@ -49,7 +50,8 @@ export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, ne
         KEY_AT.lastIndex = Math.max(KEY_AT.lastIndex, span.end);
       }
     }
-    done = Math.max(done, KEY_AT.lastIndex, to);
+    // A key found past this line is the next line's to take (`a=1\nb=2`): scanning goes on from it, not after it.
+    done = Math.max(done, to, match ? match.index : text.length);
   }
   for (const match of text.matchAll(FLAG)) {
     const kind = match[1].startsWith("no-") ? PLAIN : kindOf(match[1]);
