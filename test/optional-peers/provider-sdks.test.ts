@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { after, test } from "node:test";
-import { isolatedPackage, runModule } from "../support/isolated-package.js";
+import { isolatedPackages, runModule } from "../support/isolated-package.js";
 
-const app = isolatedPackage("packages/providers", ["openai", "@anthropic-ai/sdk"]);
+const app = isolatedPackages(["packages/providers"], ["openai", "@anthropic-ai/sdk"]);
 after(() => rmSync(app, { recursive: true, force: true }));
 
 /** Calls one provider's `complete`, then runs an agent on it; prints what each failed with. */
