@@ -61,7 +61,7 @@ function badEngines(stderr) {
   return [...names].sort();
 }
 
-const mb = (n) => (n / 1e6).toFixed(1);
+const mb = (n) => (n / 2 ** 20).toFixed(1);
 function sumBy(list, key) {
   const totals = new Map();
   for (const p of list) totals.set(key(p), (totals.get(key(p)) ?? 0) + p.bytes);
@@ -79,17 +79,18 @@ for (const app of apps) {
   const folder = join(work, app.name);
   const install = installApp(folder, app.packages);
   const nodeModules = join(folder, "node_modules");
-  const du = spawnSync("du", ["-sb", nodeModules], { encoding: "utf8" });
+  const du = (...flags) => Number(spawnSync("du", [...flags, nodeModules], { encoding: "utf8" }).stdout.split("\t")[0]);
   const list = packages(nodeModules);
-  results.push({ ...app, folder, total: Number(du.stdout.split("\t")[0]), count: list.length, list, badEngines: badEngines(install.stderr) });
+  results.push({ ...app, folder, total: du("-sb"), disk: du("-s", "--block-size=1"), count: list.length, list, badEngines: badEngines(install.stderr) });
 }
 
 console.log(`Node ${process.version}, ${tarballs.length} harnessx tarballs${keep ? `, apps kept in ${work}` : ""}\n`);
-const summary = new Table({ head: ["app", "node_modules (du -sb)", "packages", "EBADENGINE"], style: { head: [], border: [] } });
-for (const r of results) summary.push([r.name, `${mb(r.total)} MB`, r.count, r.badEngines.length]);
+// Bytes in files (du -sb), and blocks on disk (du -s: what `du -sh` and a disk quota count; many small files cost more).
+const summary = new Table({ head: ["app", "bytes (du -sb)", "on disk (du -s)", "packages", "EBADENGINE"], style: { head: [], border: [] } });
+for (const r of results) summary.push([r.name, `${mb(r.total)} MiB`, `${mb(r.disk)} MiB`, r.count, r.badEngines.length]);
 console.log(summary.toString());
 for (const r of results) {
-  const table = new Table({ head: [`${r.name}: top packages`, "MB", "family (scope)", "MB"], style: { head: [], border: [] } });
+  const table = new Table({ head: [`${r.name}: top packages`, "MiB", "family (scope)", "MiB"], style: { head: [], border: [] } });
   const byName = sumBy(r.list, (p) => p.name);
   const byFamily = sumBy(r.list, (p) => (p.name.startsWith("@") ? p.name.split("/")[0] : p.name));
   for (let i = 0; i < top; i++) table.push([byName[i]?.[0] ?? "", byName[i] ? mb(byName[i][1]) : "", byFamily[i]?.[0] ?? "", byFamily[i] ? mb(byFamily[i][1]) : ""]);
