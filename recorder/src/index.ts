@@ -80,6 +80,6 @@ export { fetchDataset, type FetchDatasetOptions, type FetchedDataset } from "./d
 export { httpfsInstalled, openS3DatasetTables, type S3DatasetTableOptions } from "./dataset/s3/httpfs.js";
 export { parseS3Target, isS3Url, type S3Target } from "./dataset/s3/s3-target.js";
 export { S3TargetError, type S3TargetProblem } from "./dataset/s3/s3-errors.js";
-export type { S3ConnectionOptions, S3Credentials } from "./dataset/s3/s3-client.js";
+export type { S3ConnectionOptions, S3Credentials } from "./dataset/s3/s3-options.js";
 export { DatasetSyncError } from "./dataset/s3/background-sync.js";
 export type { RecorderSyncOptions } from "./dataset/s3/recorder-sync-options.js";

@@ -1,23 +1,17 @@
 // What a user gets from npm: every publishable package packed as `npm pack` makes it, linted
-// (publint, Are the Types Wrong), installed into a fresh app outside the repository, and the
-// README's quickstart run there as plain ESM JavaScript and as TypeScript (nodenext), then
-// `npx trace` on what it recorded.
+// (publint, Are the Types Wrong), `harnessx` installed from them into a fresh app outside the
+// repository without any optional peer, and the README's quickstart run there as plain ESM
+// JavaScript and as TypeScript (nodenext), then `npx trace` on what it recorded; then the
+// OpenTelemetry peers installed and a traced recipe run.
 import assert from "node:assert/strict";
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
-
-const root = new URL("../..", import.meta.url).pathname;
-
-/** The workspaces that are published: every one not marked private. */
-function publishedWorkspaces(): string[] {
-  const workspaces = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { workspaces: string[] }).workspaces;
-  return workspaces.filter((dir) => !(JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as { private?: boolean }).private);
-}
+import { OTEL_PEERS, harnessxTarballs, installApp, installed, packWorkspaces, repositoryRoot as root, runAsUser as run, userEnv, type Tarball } from "../support/packed-app.js";
 
 /** The first ts block of a Markdown page's section (its `## heading`). */
 function snippet(page: string, heading: string): string {
@@ -33,46 +27,29 @@ function snippet(page: string, heading: string): string {
 /** The README's quickstart. */
 const readmeQuickstart = (): string => snippet("README.md", "In your app");
 
-/** `name@version` as the repository has it installed: the app gets the versions CI checked. */
-function installed(name: string): string {
-  return `${name}@${(JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version}`;
-}
-
-/** The optional peers `harnessx/otel-setup` needs, which an app that exports spans installs. */
-const OTEL_PEERS = ["@opentelemetry/sdk-node", "@opentelemetry/sdk-trace-base", "@opentelemetry/resources", "@opentelemetry/core", "@opentelemetry/otlp-exporter-base", "@opentelemetry/otlp-transformer"];
-
-/** The environment of a user's shell: none of the npm settings or harnessx folders of this test run. */
-function userEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_|^HARNESSX_|^NODE_OPTIONS$|^INIT_CWD$/i.test(key)));
-  return { ...env, OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", LANGSMITH_API_KEY: "", OTEL_EXPORTER_OTLP_ENDPOINT: "" };
-}
-
-function run(command: string, args: string[], cwd: string, timeout = 300_000): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout, env: userEnv() });
-  assert.equal(result.status, 0, `${command} ${args.join(" ")} failed in ${cwd}:\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
-  return result;
+/** The optional peers of the published packages: an app installs them for the features it uses. */
+function optionalPeers(): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, "packages/harnessx/package.json"), "utf8")) as { peerDependenciesMeta: Record<string, { optional?: boolean }> };
+  return Object.keys(manifest.peerDependenciesMeta).filter((name) => manifest.peerDependenciesMeta[name].optional);
 }
 
 describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, () => {
   const work = mkdtempSync(join(tmpdir(), "harnessx-packed-"));
   const packs = join(work, "packs");
   const app = join(work, "app");
-  let tarballs: string[] = [];
+  let packed: Tarball[] = [];
+  const tarballs = () => packed.map((t) => t.path);
 
   before(() => {
-    mkdirSync(packs);
-    mkdirSync(app);
-    const packed = run("npm", ["pack", "--json", "--pack-destination", packs, ...publishedWorkspaces().flatMap((dir) => ["-w", dir])], root);
-    tarballs = (JSON.parse(packed.stdout) as Array<{ filename: string }>).map((p) => join(packs, p.filename));
-    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "my-agent-app", private: true, type: "module" }, null, 2));
-    // The packages depend on one another by version: installing every tarball at once satisfies them from the app's top level.
-    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...tarballs, installed("@types/node"), ...OTEL_PEERS.map(installed)], app, 600_000);
+    packed = packWorkspaces(packs);
+    // `npm install harnessx` as the README has it: no optional peer.
+    installApp(app, [...harnessxTarballs(packed), installed("@types/node")]);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
   test("every tarball passes publint and Are the Types Wrong (ESM only)", async () => {
-    assert.ok(tarballs.length >= 9, `packed ${tarballs.length} packages`);
-    for (const tarball of tarballs) {
+    assert.ok(packed.length >= 9, `packed ${packed.length} packages`);
+    for (const tarball of tarballs()) {
       const bytes = readFileSync(tarball);
       const { messages, pkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }, level: "warning", strict: true });
       assert.deepEqual(messages.map((m) => formatMessage(m, pkg)), [], `publint on ${tarball}`);
@@ -80,6 +57,12 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
       const attw = [join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), tarball, "--profile", "esm-only", "--format", "ascii", "--exclude-entrypoints", "./test-support"];
       run(process.execPath, attw, work);
     }
+  });
+
+  test("npm installed none of the optional peers (the provider SDKs, the AWS SDK, the OpenTelemetry SDK, langsmith)", () => {
+    const peers = optionalPeers();
+    assert.ok(peers.includes("openai") && peers.includes("@aws-sdk/client-s3") && peers.includes("langsmith"), peers.join(", "));
+    assert.deepEqual(peers.filter((name) => existsSync(join(app, "node_modules", name))), []);
   });
 
   test("the README quickstart runs as plain ESM JavaScript and records a run", () => {
@@ -96,13 +79,6 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
     run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], app);
     const out = run(process.execPath, [join("dist", "quickstart.js")], app, 120_000);
     assert.match(out.stdout, /^completed run_\w+/m);
-  });
-
-  test("a traced run: the OpenTelemetry recipe of docs/opentelemetry.md runs on the installed packages and their peers", () => {
-    // TypeScript, compiled with the app's tsconfig (nodenext) written by the test before.
-    writeFileSync(join(app, "src", "spans-in-memory.ts"), snippet("docs/opentelemetry.md", "Recipe: keep spans in memory, for tests"));
-    run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], app);
-    run(process.execPath, [join("dist", "spans-in-memory.js")], app, 120_000);
   });
 
   test("`npx trace` finds the app's recordings, from the app's folder and from below it", () => {
@@ -126,4 +102,24 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
       assert.notEqual(out.stdout.trim(), "", `${command} printed nothing`);
     }
   });
+  test("without the peers, a provider and `trace convert` say which package to install", () => {
+    const script = `import { OpenAIProvider } from "harnessx";
+const provider = new OpenAIProvider({ apiKey: "sk-unused" });
+await provider.complete({ system: "", messages: [], tools: [], maxTokens: 16 }).catch((e) => console.log(e.code, e.message));`;
+    writeFileSync(join(app, "provider.mjs"), script);
+    const out = run(process.execPath, ["provider.mjs"], app);
+    assert.equal(out.stdout, 'missing_package OpenAIProvider needs the "openai" package: npm install openai@^6.30.1\n');
+    const converted = spawnSync("npx", ["--no-install", "trace", "convert", "last", "--to", "otlp"], { cwd: app, encoding: "utf8", env: userEnv() });
+    assert.equal(converted.status, 1, converted.stderr);
+    assert.match(converted.stderr, /^trace: trace convert needs the "@opentelemetry\/[a-z-]+" package: npm install @opentelemetry\/core@\S+ /);
+  });
+
+  test("a traced run: the OpenTelemetry recipe of docs/opentelemetry.md runs once its peers are installed", () => {
+    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...OTEL_PEERS.map(installed)], app, 600_000);
+    // TypeScript, compiled with the app's tsconfig (nodenext) written by the test before.
+    writeFileSync(join(app, "src", "spans-in-memory.ts"), snippet("docs/opentelemetry.md", "Recipe: keep spans in memory, for tests"));
+    run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], app);
+    run(process.execPath, [join("dist", "spans-in-memory.js")], app, 120_000);
+  });
+
 });

@@ -6,6 +6,7 @@ import { escapeJsonControls, terminalSafe } from "../output/terminal-safe.js";
 import { writeFileAtomically } from "@harnessx/artifacts";
 import { checkWritable } from "../output/write-file.js";
 import { openTarget } from "../store/target.js";
+import { loadConverters } from "./load-exporters.js";
 
 const FORMATS = ["otlp", "chrome"] as const;
 
@@ -35,7 +36,7 @@ export const convertCommand: CommandSpec<[run: string]> = {
     stream.end();
     progress.stop();
     // Loaded on demand: the OpenTelemetry and LangSmith libraries cost every other command startup time.
-    const { spansToChromeTrace, spansToOtlpJsonLines } = await import("@harnessx/exporters/convert");
+    const { spansToChromeTrace, spansToOtlpJsonLines } = await loadConverters("trace convert");
     const body = options.to === "otlp" ? spansToOtlpJsonLines(spans) : JSON.stringify(spansToChromeTrace(spans));
     if (!out) {
       const json = escapeJsonControls(body);

@@ -4,6 +4,7 @@ import type { CommandSpec } from "../command-spec.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { terminalSafe } from "../output/terminal-safe.js";
 import { openTarget } from "../store/target.js";
+import { loadConverters, loadLangSmith } from "./load-exporters.js";
 
 function positiveSeconds(value: string): number {
   const n = Number(value);
@@ -27,7 +28,7 @@ export const pushCommand: CommandSpec<[run: string]> = {
     if (otlp && !/^https?:\/\/[^/]/.test(otlp)) throw usageError(`--otlp needs an http(s) URL, got "${otlp}"`);
     // The exporters are loaded on demand, each target from its own entry: an OTLP push never loads `langsmith`.
     // Without a key every upload would be refused: stop before the first request instead of reporting runs lost.
-    if (!otlp && !(await import("@harnessx/exporters/langsmith")).hasLangSmithCredentials()) throw usageError("--langsmith needs a LangSmith API key: set LANGSMITH_API_KEY (nothing was sent)");
+    if (!otlp && !(await loadLangSmith()).hasLangSmithCredentials()) throw usageError("--langsmith needs a LangSmith API key: set LANGSMITH_API_KEY (nothing was sent)");
     await using recording = await openTarget(ctx, text);
     const { events } = await recording.traceEvents();
     const timeoutMs = Number(options.timeout) * 1000;
@@ -38,8 +39,8 @@ export const pushCommand: CommandSpec<[run: string]> = {
     let result: PushResult;
     try {
       result = otlp
-        ? await (await import("@harnessx/exporters/convert")).pushToOtlp(events, { url: otlp, timeoutMs, agent })
-        : await (await import("@harnessx/exporters/langsmith")).pushToLangSmith(events, { timeoutMs, agent, ...(typeof options.project === "string" ? { projectName: options.project } : {}) });
+        ? await (await loadConverters("trace push --otlp")).pushToOtlp(events, { url: otlp, timeoutMs, agent })
+        : await (await loadLangSmith()).pushToLangSmith(events, { timeoutMs, agent, ...(typeof options.project === "string" ? { projectName: options.project } : {}) });
     } finally {
       progress.tick();
       progress.stop();

@@ -1,5 +1,5 @@
 import { ArtifactCorruptError, ArtifactNotFoundError, ZstdError } from "@harnessx/artifacts";
-import { RefusedFileError } from "@harnessx/core";
+import { MissingPackageError, RefusedFileError } from "@harnessx/core";
 import {
   BundleError,
   BundleSignerError,
@@ -37,6 +37,8 @@ export function classifyError(err: unknown): CliError {
     return new CliError(exit, (err as BundleError).code, error.message, { cause: err });
   }
   if (err instanceof DatasetError) return new CliError(err.notFound ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });
+  // An optional peer the command needs (the OpenTelemetry parts, langsmith, the AWS SDK) is not installed.
+  if (err instanceof MissingPackageError) return new CliError(ExitCode.FAILURE, err.code, error.message, { cause: err });
   if (err instanceof RunStillActiveError) return new CliError(ExitCode.FAILURE, err.code, error.message, { cause: err });
   // Inputs a reader refuses by its limits: a FIFO, a file or line too large, DuckDB or the heap at their memory limit.
   if (err instanceof RefusedFileError || err instanceof EventLineTooLongError || err instanceof SqlLimitError || err instanceof ReadMemoryError) return new CliError(ExitCode.INVALID_INPUT, err.code, error.message, { cause: err });

@@ -226,6 +226,27 @@ export class TemplateError extends HarnessError {
   }
 }
 
+/**
+ * A feature needs a package the app did not install: an optional peer (a provider's SDK, the AWS
+ * SDK, the OpenTelemetry SDK, LangSmith), which the app installs only for the features it uses.
+ */
+export class MissingPackageError extends HarnessError {
+  /** The package to install, e.g. `openai`. */
+  readonly packageName: string;
+  /** What needs it, e.g. `OpenAIProvider` or `trace push --to langsmith`. */
+  readonly feature: string;
+  /** The command that installs it (and whatever else the feature needs), e.g. `npm install openai@^6.30.1`. */
+  readonly install: string;
+  /** `specs`: what the feature needs, as `npm install` takes them (`openai@^6.30.1`). */
+  constructor(packageName: string, feature: string, specs: readonly string[], options?: { cause?: unknown }) {
+    const install = `npm install ${specs.join(" ")}`;
+    super("missing_package", `${feature} needs the "${packageName}" package: ${install}`, options);
+    this.packageName = packageName;
+    this.feature = feature;
+    this.install = install;
+  }
+}
+
 /** The run was cancelled through its AbortSignal. */
 export class CancelledError extends HarnessError {
   constructor(message = "the run was cancelled") {

@@ -145,4 +145,5 @@ export { FallbackError, switchesProvider, type FallbackFailure, type ProviderRou
 export { ScriptedProvider, parseArguments, type ScriptStep, type ScriptedReply, type ScriptedToolCall, type ScriptedError, type ScriptedProviderOptions } from "./providers/scripted.js";
 export { newId } from "./util/ids.js";
 export { packageVersion } from "./util/package-version.js";
+export { importOptional, type OptionalPackages } from "./util/optional-package.js";
 export { serviceNameFromEnv } from "./util/service-name.js";

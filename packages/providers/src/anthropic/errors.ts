@@ -1,16 +1,13 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import { ProviderError, type ProviderErrorKind } from "@harnessx/core";
-import { captureNumbers, toProviderError, type ApiErrorView, type ErrorRefinement } from "../errors.js";
+import { captureNumbers, toProviderError, type ApiErrorView, type ErrorRefinement, type SdkErrorClasses } from "../errors.js";
 
-const SDK = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
-
-/** Maps whatever `@anthropic-ai/sdk` threw to a typed harnessx error. */
-export function anthropicError(err: unknown, provider: string, signal: AbortSignal | undefined): Error {
+/** Maps whatever `@anthropic-ai/sdk` threw (its error classes: `sdk`, as loaded) to a typed harnessx error. */
+export function anthropicError(err: unknown, provider: string, signal: AbortSignal | undefined, sdk: SdkErrorClasses): Error {
   // The SDK found no credentials anywhere; it throws a plain Error before any request is made.
-  if (err instanceof Error && !(err instanceof APIError) && /could not resolve authentication method/i.test(err.message) && !signal?.aborted) {
+  if (!(err instanceof sdk.APIError) && err instanceof Error && /could not resolve authentication method/i.test(err.message) && !signal?.aborted) {
     return new ProviderError("auth", `${provider}: no credentials: pass { apiKey } or set ANTHROPIC_API_KEY (${err.message})`, { cause: err });
   }
-  return toProviderError(err, { provider, signal, sdk: SDK, refine: refineAnthropicError });
+  return toProviderError(err, { provider, signal, sdk, refine: refineAnthropicError });
 }
 
 /** Error `type`s of the Messages API; the only clue for an `error` event inside a stream. */

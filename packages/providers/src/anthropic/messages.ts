@@ -1,8 +1,6 @@
 import type { ContentBlock, Message, ToolDefinition } from "@harnessx/core";
 import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
-
-/** The `provider` tag of opaque Anthropic blocks (redacted thinking, server tool blocks). */
-export const ANTHROPIC_VENDOR = "anthropic";
+import { ANTHROPIC_VENDOR } from "./vendor.js";
 
 /**
  * Canonical conversation -> Messages API turns. Signed reasoning goes back as

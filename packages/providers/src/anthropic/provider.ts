@@ -1,8 +1,9 @@
-import Anthropic from "@anthropic-ai/sdk";
-import type { MessageCreateParamsBase, ThinkingConfigParam } from "@anthropic-ai/sdk/resources/messages";
+import type { MessageCreateParamsBase } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelProvider, ModelRequest, ProviderResponse, StreamEvent } from "@harnessx/core";
 import { resolveConnection } from "../connection.js";
-import { abortedError } from "../errors.js";
+import { abortedError, badResponse } from "../errors.js";
+import { isAsyncIterable } from "../shape.js";
+import { loadAnthropic, type AnthropicClient, type AnthropicClientSettings, type AnthropicSdk, type AnthropicThinking } from "./client.js";
 import { placeCacheControl } from "./cache-control.js";
 import { anthropicError } from "./errors.js";
 import { toAnthropicMessages, toAnthropicTools } from "./messages.js";
@@ -17,8 +18,8 @@ export interface AnthropicProviderOptions {
   baseURL?: string;
   /** Model used when the agent names none. Default: `ANTHROPIC_MODEL`, else `"claude-sonnet-4-5"`. */
   model?: string;
-  /** A ready client. `apiKey`, `baseURL` and `timeoutMs` are then ignored; its own retries are still turned off per request. */
-  client?: Anthropic;
+  /** A ready client (`new Anthropic(...)`). `apiKey`, `baseURL` and `timeoutMs` are then ignored; its own retries are still turned off per request. */
+  client?: AnthropicClient;
   /** Provider name in replies, hooks and traces. Default `"anthropic"`. */
   name?: string;
   /** Time limit of one HTTP request in the SDK. Default: the SDK's (10 minutes); the agent's `requestTimeoutMs` applies as well. */
@@ -27,13 +28,15 @@ export interface AnthropicProviderOptions {
    * Extended thinking, e.g. `{ type: "enabled", budget_tokens: 2048 }`. Default: not sent
    * (the model's default). While set, `temperature` is not sent (the API refuses both).
    */
-  thinking?: ThinkingConfigParam;
+  thinking?: AnthropicThinking;
 }
 
 /**
  * A `ModelProvider` on `@anthropic-ai/sdk` (Messages API): tool use, thinking
  * blocks kept and sent back unchanged, opaque blocks carried byte for byte.
- * The SDK never retries: the engine does, with `RETRY` events and Retry-After.
+ * The SDK never retries: the engine does, with `RETRY` events and Retry-After. The
+ * `@anthropic-ai/sdk` package is an optional peer, loaded at the first request: without it, that
+ * request fails with `MissingPackageError`.
  */
 export class AnthropicProvider implements ModelProvider {
   /** Name in replies, hooks and traces: `options.name`, default "anthropic". */
@@ -41,27 +44,29 @@ export class AnthropicProvider implements ModelProvider {
   readonly defaultModel: string;
   /** The history is converted into the request body when the call starts; nothing keeps it. */
   readonly borrowsRequests = true;
-  /** The `@anthropic-ai/sdk` client making the requests (the one passed in `options.client`, if any). */
-  readonly client: Anthropic;
-  private readonly thinking: ThinkingConfigParam | undefined;
+  private readonly thinking: AnthropicThinking | undefined;
+  private readonly given: AnthropicClient | undefined;
+  private readonly settings: AnthropicClientSettings;
+  private loaded: Promise<AnthropicSdk> | undefined;
 
   constructor(options: AnthropicProviderOptions = {}) {
     this.name = options.name ?? "anthropic";
     this.thinking = options.thinking;
+    this.given = options.client;
     if (options.client) {
-      this.client = options.client;
+      this.settings = { apiKey: undefined, baseURL: undefined, timeoutMs: undefined };
       this.defaultModel = options.model ?? process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-5";
       return;
     }
     const env = { apiKey: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", model: "ANTHROPIC_MODEL" };
     const connection = resolveConnection("AnthropicProvider", env, "claude-sonnet-4-5", options, false);
     this.defaultModel = connection.model;
-    this.client = new Anthropic({
-      ...(connection.apiKey !== undefined ? { apiKey: connection.apiKey } : {}),
-      baseURL: connection.baseURL,
-      maxRetries: 0,
-      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-    });
+    this.settings = { apiKey: connection.apiKey, baseURL: connection.baseURL, timeoutMs: options.timeoutMs };
+  }
+
+  /** The client making the requests (the one passed in `options.client`, if any), `@anthropic-ai/sdk` loaded on first call. */
+  async client(): Promise<AnthropicClient> {
+    return (await this.sdk()).client;
   }
 
   /**
@@ -70,11 +75,12 @@ export class AnthropicProvider implements ModelProvider {
    * `CancelledError` when `signal` was aborted otherwise.
    */
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
+    const { client, errors } = await this.sdk();
     let reply: unknown;
     try {
-      reply = await this.client.messages.create({ ...this.body(request), stream: false }, { signal, maxRetries: 0 });
+      reply = await client.messages.create({ ...this.body(request), stream: false }, { signal, maxRetries: 0 });
     } catch (err) {
-      throw anthropicError(err, this.name, signal);
+      throw anthropicError(err, this.name, signal, errors);
     }
     return toProviderResponse(readMessage(reply, this.name), this.name, this.model(request));
   }
@@ -84,17 +90,24 @@ export class AnthropicProvider implements ModelProvider {
    * `response` event with the whole reply. Fails like `complete`, also when aborted part way.
    */
   async *stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
+    const { client, errors } = await this.sdk();
     const accumulator = new MessageAccumulator(this.name);
     try {
-      const events = await this.client.messages.create({ ...this.body(request), stream: true }, { signal, maxRetries: 0 });
+      const events = await client.messages.create({ ...this.body(request), stream: true }, { signal, maxRetries: 0 });
+      if (!isAsyncIterable(events)) throw badResponse(this.name, "the client's streamed reply is not an async iterable of events");
       for await (const event of events) yield* accumulator.add(event);
     } catch (err) {
-      throw anthropicError(err, this.name, signal);
+      throw anthropicError(err, this.name, signal, errors);
     }
     // The SDK ends an aborted stream quietly; the caller must still learn it was cut.
     if (signal?.aborted) throw abortedError(signal, this.name);
     const { reply, toolInput } = accumulator.finish();
     yield { type: "response", response: toProviderResponse(reply, this.name, this.model(request), toolInput) };
+  }
+
+  private sdk(): Promise<AnthropicSdk> {
+    this.loaded ??= loadAnthropic(this.given, this.settings);
+    return this.loaded;
   }
 
   private model(request: ModelRequest): string {

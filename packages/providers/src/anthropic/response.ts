@@ -1,7 +1,7 @@
 import { parseArguments, STOP_REASONS, type ContentBlock, type ProviderResponse, type StopReason, type Usage } from "@harnessx/core";
 import { badResponse } from "../errors.js";
 import { count, describe, isObject, str } from "../shape.js";
-import { ANTHROPIC_VENDOR } from "./messages.js";
+import { ANTHROPIC_VENDOR } from "./vendor.js";
 
 /** A Messages API reply, checked only as far as the adapter relies on it. */
 export interface AnthropicReply {

@@ -1,11 +1,8 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { captureNumbers, toProviderError, type ApiErrorView, type ErrorRefinement } from "../errors.js";
+import { captureNumbers, toProviderError, type ApiErrorView, type ErrorRefinement, type SdkErrorClasses } from "../errors.js";
 
-const SDK = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
-
-/** Maps whatever the `openai` SDK threw to a typed harnessx error. */
-export function openAIError(err: unknown, provider: string, signal: AbortSignal | undefined): Error {
-  return toProviderError(err, { provider, signal, sdk: SDK, refine: refineOpenAIError });
+/** Maps whatever the `openai` SDK threw (its error classes: `sdk`, as loaded) to a typed harnessx error. */
+export function openAIError(err: unknown, provider: string, signal: AbortSignal | undefined, sdk: SdkErrorClasses): Error {
+  return toProviderError(err, { provider, signal, sdk, refine: refineOpenAIError });
 }
 
 /**

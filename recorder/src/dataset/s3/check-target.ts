@@ -1,3 +1,4 @@
+import { loadClientS3 } from "./aws-sdk.js";
 import type { S3Connection } from "./s3-client.js";
 import { describeTargetProblem, S3TargetError, targetProblemOf } from "./s3-errors.js";
 import { keyOf, type S3Target } from "./s3-target.js";
@@ -10,7 +11,7 @@ import { DATASET_MARKER } from "../layout.js";
  * or undefined when the prefix holds no dataset yet.
  */
 export async function checkTarget(connection: S3Connection, target: S3Target): Promise<string | undefined> {
-  const { GetObjectCommand } = await import("@aws-sdk/client-s3");
+  const { GetObjectCommand } = await loadClientS3();
   try {
     const marker = await connection.client.send(new GetObjectCommand({ Bucket: target.bucket, Key: keyOf(target, DATASET_MARKER) }));
     return await marker.Body?.transformToString();

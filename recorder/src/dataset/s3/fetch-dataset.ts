@@ -10,7 +10,10 @@ import { checkTarget } from "./check-target.js";
 import { DATASET_MARKER, DATASET_TABLES, partitionDate } from "../layout.js";
 import { parseDatasetMarker } from "../marker.js";
 import { datasetFileOf } from "./dataset-files.js";
-import { connectS3, type S3Connection, type S3ConnectionOptions } from "./s3-client.js";
+import { loadClientS3 } from "./aws-sdk.js";
+import { listKeys } from "./list-keys.js";
+import { connectS3, type S3Connection } from "./s3-client.js";
+import type { S3ConnectionOptions } from "./s3-options.js";
 import { describeTargetProblem, S3TargetError, targetProblemOf } from "./s3-errors.js";
 import { keyOf, parseS3Target, type S3Target } from "./s3-target.js";
 
@@ -48,17 +51,6 @@ async function defaultInto(target: S3Target, endpoint: string | undefined): Prom
   if (!cache) return { dir: await mkdtemp(join(tmpdir(), "harnessx-dataset-")), temporary: true };
   const id = createHash("sha256").update(`${endpoint ?? "aws"}\n${target.url}`).digest("hex").slice(0, 16);
   return { dir: join(cache, "datasets", id), temporary: false };
-}
-
-/** Every key under `prefix` sorting after `startAfter`, page by page (with size and time). */
-export async function* listKeys(connection: S3Connection, bucket: string, prefix: string, startAfter: string | undefined): AsyncGenerator<{ key: string; bytes: number; modified: Date }> {
-  const { ListObjectsV2Command } = await import("@aws-sdk/client-s3");
-  let token: string | undefined;
-  do {
-    const page = await connection.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token, ...(token ? {} : { StartAfter: startAfter }) }));
-    for (const object of page.Contents ?? []) yield { key: object.Key!, bytes: object.Size ?? 0, modified: object.LastModified ?? new Date(0) };
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
 }
 
 /**
@@ -117,7 +109,7 @@ export async function fetchDataset(options: FetchDatasetOptions): Promise<Fetche
 
 /** One object to a local file: temp name, then rename; its time set to the object's, which is how the cache knows it later. */
 async function download(connection: S3Connection, bucket: string, key: string, local: string, modified: Date): Promise<void> {
-  const { GetObjectCommand } = await import("@aws-sdk/client-s3");
+  const { GetObjectCommand } = await loadClientS3();
   await fs.mkdir(dirname(local), { recursive: true });
   const temp = `${local}.${process.pid}.part`;
   try {

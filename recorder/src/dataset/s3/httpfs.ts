@@ -7,8 +7,9 @@ import { parseDatasetMarker } from "../marker.js";
 import { DATASET_MARKER } from "../layout.js";
 import { checkTarget } from "./check-target.js";
 import { datasetFileOf } from "./dataset-files.js";
-import { listKeys } from "./fetch-dataset.js";
-import { connectS3, type S3ConnectionOptions } from "./s3-client.js";
+import { listKeys } from "./list-keys.js";
+import { connectS3 } from "./s3-client.js";
+import type { S3ConnectionOptions } from "./s3-options.js";
 import { S3TargetError } from "./s3-errors.js";
 import { keyOf, parseS3Target, type S3Target } from "./s3-target.js";
 

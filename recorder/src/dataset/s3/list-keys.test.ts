@@ -1,7 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startLocalS3, S3RVER_CREDENTIALS, type LocalS3 } from "../../test-support/s3-server.js";
-import { listKeys } from "./fetch-dataset.js";
+import { listKeys } from "./list-keys.js";
 import { connectS3 } from "./s3-client.js";
 
 let s3: LocalS3;

@@ -1,5 +1,5 @@
 import { ConfigError } from "@harnessx/core";
-import type { S3ConnectionOptions } from "./s3-client.js";
+import type { S3ConnectionOptions } from "./s3-options.js";
 import { parseS3Target, type S3Target } from "./s3-target.js";
 
 /** `FlightRecorderExtension({ sync })`: upload the store's ended runs to a dataset in S3-compatible storage, in the background. */

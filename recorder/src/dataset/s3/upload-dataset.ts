@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { DATASET_MARKER } from "../layout.js";
 import { datasetFiles, type LocalDatasetFile } from "./dataset-files.js";
-import { connectS3, type S3Connection, type S3ConnectionOptions } from "./s3-client.js";
+import { connectS3, type S3Connection } from "./s3-client.js";
+import type { S3ConnectionOptions } from "./s3-options.js";
 import { describeTargetProblem, S3TargetError, targetProblemOf } from "./s3-errors.js";
 import { parseS3Target, type S3Target } from "./s3-target.js";
 import { SyncManifest } from "./sync-manifest.js";

@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs";
 import { join } from "node:path";
+import { loadClientS3, loadLibStorage } from "./aws-sdk.js";
 import type { S3Connection } from "./s3-client.js";
 import { keyOf, type S3Target } from "./s3-target.js";
 
@@ -14,7 +15,7 @@ const contentTypeOf = (path: string): string =>
  * digest, so any object at its key is it; a table file must carry the same `sha256` metadata.
  */
 export async function storedRemotely(connection: S3Connection, target: S3Target, path: string, sha256: string): Promise<boolean> {
-  const { HeadObjectCommand } = await import("@aws-sdk/client-s3");
+  const { HeadObjectCommand } = await loadClientS3();
   try {
     const head = await connection.client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: keyOf(target, path) }));
     return path.startsWith("objects/") || head.Metadata?.sha256 === sha256;
@@ -31,7 +32,7 @@ export async function storedRemotely(connection: S3Connection, target: S3Target,
  * or not at all.
  */
 export async function uploadFile(connection: S3Connection, target: S3Target, datasetDir: string, path: string, sha256: string): Promise<void> {
-  const { Upload } = await import("@aws-sdk/lib-storage");
+  const { Upload } = await loadLibStorage();
   const upload = new Upload({
     client: connection.client,
     partSize: MULTIPART_PART_BYTES,
