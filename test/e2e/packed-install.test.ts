@@ -21,7 +21,7 @@ function snippet(page: string, heading: string): string {
   const end = text.indexOf("\n## ", start + 1);
   const block = /```ts\n([\s\S]*?)```/.exec(text.slice(start, end < 0 ? undefined : end));
   assert.ok(block, `${page}'s section "${heading}" has a ts block`);
-  return block[1];
+  return block[1] ?? "";
 }
 
 /** The README's quickstart. */
@@ -30,7 +30,7 @@ const readmeQuickstart = (): string => snippet("README.md", "In your app");
 /** The optional peers of the published packages: an app installs them for the features it uses. */
 function optionalPeers(): string[] {
   const manifest = JSON.parse(readFileSync(join(root, "packages/harnessx/package.json"), "utf8")) as { peerDependenciesMeta: Record<string, { optional?: boolean }> };
-  return Object.keys(manifest.peerDependenciesMeta).filter((name) => manifest.peerDependenciesMeta[name].optional);
+  return Object.keys(manifest.peerDependenciesMeta).filter((name) => manifest.peerDependenciesMeta[name]?.optional);
 }
 
 describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, () => {
@@ -88,14 +88,14 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
     assert.ok(runs.every((r) => r.status === "completed"));
     const deeper = join(app, "src", "deeper");
     mkdirSync(deeper, { recursive: true });
-    const shown = run("npx", ["--no-install", "trace", "show", runs[0].runId], deeper);
+    const shown = run("npx", ["--no-install", "trace", "show", runs[0]!.runId], deeper);
     assert.match(shown.stdout, /list_orders/);
   });
 
   test("the README's trace commands after the quickstart run as written, from a folder below the app", () => {
     const readme = readFileSync(join(root, "README.md"), "utf8");
     const section = readme.slice(readme.indexOf("## In your app"), readme.indexOf("\n## ", readme.indexOf("## In your app") + 1));
-    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split("\n")).filter((line) => line.startsWith("npx trace"));
+    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? "").split("\n")).filter((line) => line.startsWith("npx trace"));
     assert.ok(commands.length >= 3, `the section shows ${commands.length} trace commands`);
     for (const command of commands) {
       const out = run("bash", ["-c", command], join(app, "src", "deeper"));

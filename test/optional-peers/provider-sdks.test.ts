@@ -22,7 +22,8 @@ const script = (provider: string) => `
   console.log(JSON.stringify({ direct, streamed, run: { status: result.status, error: describe(result.error), cause: describe(result.error?.cause) } }));
 `;
 
-for (const [provider, pkg, range] of [["OpenAIProvider", "openai", "^6.30.1"], ["AnthropicProvider", "@anthropic-ai/sdk", "^1.14.0"]]) {
+const providers: Array<[provider: string, pkg: string, range: string]> = [["OpenAIProvider", "openai", "^6.30.1"], ["AnthropicProvider", "@anthropic-ai/sdk", "^1.14.0"]];
+for (const [provider, pkg, range] of providers) {
   test(`${provider} without "${pkg}": the package loads; a request, a stream and an agent's run fail with MissingPackageError`, () => {
     const out = runModule(app, script(provider));
     assert.equal(out.status, 0, out.stderr);

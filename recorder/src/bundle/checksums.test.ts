@@ -61,9 +61,9 @@ describe("verifyChecksums", () => {
   });
 
   test("the manifest's list: twice the same member, one missing, a size that differs", () => {
-    assert.throws(() => check({ files: base, edit: (m) => m.push({ ...m[0] }) }), format(/: member "run\.json" is listed twice in the manifest$/));
+    assert.throws(() => check({ files: base, edit: (m) => m.push({ ...m[0]! }) }), format(/: member "run\.json" is listed twice in the manifest$/));
     assert.throws(() => check({ files: base, edit: (m) => m.push({ path: "events.extra", bytes: 1, sha256: sha256("x") }) }), truncated(/: truncated or incomplete: member "events\.extra" listed in the manifest is missing$/));
-    assert.throws(() => check({ files: base, edit: (m) => (m[0].bytes = 3) }), checksum("run.json", /fails verification: 2 bytes, the manifest says 3 \(corrupt or tampered\)$/));
+    assert.throws(() => check({ files: base, edit: (m) => (m[0]!.bytes = 3) }), checksum("run.json", /fails verification: 2 bytes, the manifest says 3 \(corrupt or tampered\)$/));
   });
 
   test("a member in the tar the manifest does not list", () => {

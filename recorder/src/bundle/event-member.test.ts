@@ -102,8 +102,10 @@ describe("sealed segments", () => {
     const text = Array.from({ length: 200 }, (_, i) => eventLine(RUN, i + 1, "tool_call_end", { note: `${i * 7919} ${Math.sin(i)}` })).join("");
     await withRun([text], true, async (runDir) => {
       const [file] = sealedFiles(runDir);
+      assert.ok(file, "the run has a sealed segment");
       const frame = readFileSync(file);
-      frame[frame.length - 10] ^= 0xff;
+      const damaged = frame.length - 10;
+      frame[damaged] = (frame[damaged] ?? 0) ^ 0xff;
       writeFileSync(file, frame);
       const info = JSON.parse(readFileSync(`${file}.sha256`, "utf8")) as Record<string, unknown>;
       writeFileSync(`${file}.sha256`, JSON.stringify({ ...info, sha256: sha256(frame) }));

@@ -117,7 +117,7 @@ describe("linked runs", () => {
       assert.deepEqual(exported.linkedRuns, ["run_b"]);
       assert.equal(exported.artifacts, 0);
       const opened = await openBundle(exported.path);
-      assert.equal(opened.linked[0].manifest.trigger.reason, "linked run of run_a");
+      assert.equal(opened.linked[0]?.manifest.trigger.reason, "linked run of run_a");
       assert.deepEqual(leftovers(), []);
     });
   });

@@ -236,6 +236,7 @@ describe("a secret named in prose", () => {
     }
     const text = "the token is 8f3k29ab.";
     const [span] = keyValueSpans(text, () => 0);
+    assert.ok(span);
     assert.deepEqual([span.name, text.slice(span.start, span.end), span.anchor], ["token", "8f3k29ab", 4]);
   });
 
@@ -249,9 +250,11 @@ describe("a secret named in prose", () => {
   test("trailing punctuation is not part of the secret", () => {
     const text = "password hunter2x!).";
     const [span] = keyValueSpans(text, () => 0);
+    assert.ok(span);
     assert.equal(text.slice(span.start, span.end), "hunter2x");
     const inner = "password hunter..2x, then";
     const [kept] = keyValueSpans(inner, () => 0);
+    assert.ok(kept);
     assert.equal(inner.slice(kept.start, kept.end), "hunter..2x", "punctuation inside stays");
   });
 
@@ -281,7 +284,7 @@ describe("only the lines around given offsets (`near`)", () => {
 
   test("a key on the very next line is found: the scan of one line does not skip the next line's key", () => {
     const text = "password: one1\npassword: two2\nsecret=three3";
-    const ends = [8, 23, 36];
+    const ends: [number, number, number] = [8, 23, 36];
     assert.equal(text.slice(ends[2] - 6, ends[2]), "secret");
     assert.deepEqual(values(text, ends), ["one1", "two2", "three3"]);
     assert.deepEqual(values(text, [ends[0], ends[2]]), ["one1", "three3"]);

@@ -36,7 +36,8 @@ test("a feature needing several peers: the error names the missing one and the c
 });
 
 test("a missing package that is not one of the named peers (one the peer itself needs, or a prefix of the name) is rethrown as it is", async () => {
-  for (const [specifier, named] of [["hx-absent-sdk-extra", "hx-absent-sdk"], ["hx-absent", "hx-absent-sdk"], ["hx-absent-sdk", "hx-other"]]) {
+  const cases: Array<[specifier: string, named: string]> = [["hx-absent-sdk-extra", "hx-absent-sdk"], ["hx-absent", "hx-absent-sdk"], ["hx-absent-sdk", "hx-other"]];
+  for (const [specifier, named] of cases) {
     const err = await importOptional(moduleUrl, { feature: "f", packages: [named] }, load(specifier)).catch((e: unknown) => e);
     assert.ok(err instanceof Error && !(err instanceof HarnessError), `${specifier} for ${named}`);
     assert.equal((err as { code?: string }).code, "ERR_MODULE_NOT_FOUND");
