@@ -139,7 +139,7 @@ export async function executePlanned(services: EngineServices, planned: readonly
     if (batch.length === 0) return;
     const running = batch;
     batch = [];
-    const done = await Promise.all(running.map((p) => finishCall(services, p, ctx)));
+    const done = await Promise.all(running.map((p) => runToolCall(services, p, ctx)));
     for (const [i, r] of done.entries()) results.set(running[i]!.call.id, r);
   };
   for (const p of planned) {
@@ -148,7 +148,7 @@ export async function executePlanned(services: EngineServices, planned: readonly
       continue;
     }
     if (batch.length > 0) await flush();
-    results.set(p.call.id, await finishCall(services, p, ctx));
+    results.set(p.call.id, await runToolCall(services, p, ctx));
   }
   if (batch.length > 0) await flush();
   return results;
@@ -156,14 +156,14 @@ export async function executePlanned(services: EngineServices, planned: readonly
 
 /** Runs (or refuses) one call, then result middleware, `TOOL_CALL_END`, and the length cut. */
 /** One call inside its own `execute_tool` span scope (concurrent calls each have theirs). */
-function finishCall(services: EngineServices, planned: PlannedCall, ctx: ToolPhaseContext): Promise<ToolResultBlock> {
+function runToolCall(services: EngineServices, planned: PlannedCall, ctx: ToolPhaseContext): Promise<ToolResultBlock> {
   const scope = currentScope();
-  if (!scope) return finishCallInScope(services, planned, ctx);
+  if (!scope) return runToolCallInScope(services, planned, ctx);
   const span = services.spans.open("tool", planned.call.name, scope.runId);
-  return inScope({ runId: scope.runId, span }, () => finishCallInScope(services, planned, ctx));
+  return inScope({ runId: scope.runId, span }, () => runToolCallInScope(services, planned, ctx));
 }
 
-async function finishCallInScope(services: EngineServices, planned: PlannedCall, ctx: ToolPhaseContext): Promise<ToolResultBlock> {
+async function runToolCallInScope(services: EngineServices, planned: PlannedCall, ctx: ToolPhaseContext): Promise<ToolResultBlock> {
   const { call, tool } = planned;
   // A resumed run post-processes a committed outcome again; the call itself was reported before the crash.
   const committed = ctx.durable?.takeOutcome(call.id);
