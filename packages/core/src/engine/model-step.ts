@@ -18,7 +18,7 @@ export interface ModelStep {
   sink: RunSink;
   signal: AbortSignal | undefined;
   /** Recoveries of `reason` made so far in the run. */
-  made(reason: RecoveryReason): number;
+  recoveryCount(reason: RecoveryReason): number;
   /** Counts and reports one more recovery. */
   recover(reason: RecoveryReason, replyBudget: number | null, detail?: string): Promise<void> | undefined;
 }
@@ -50,12 +50,12 @@ export async function callModelWithRecovery(services: EngineServices, step: Mode
       c.modelCalls++;
       return await callModel(services, { tools: c.finalCall ? [] : services.tools.definitions(), maxTokens: c.replyBudget, signal: step.signal, sink, onUsage, onFallback, ...onRawReply });
     } catch (err) {
-      if (err instanceof ProviderError && err.kind === "reply_limit" && err.limit && err.limit < c.replyBudget && step.made("reply_limit") < 2) {
+      if (err instanceof ProviderError && err.kind === "reply_limit" && err.limit && err.limit < c.replyBudget && step.recoveryCount("reply_limit") < 2) {
         c.replyBudget = err.limit;
         await step.recover("reply_limit", err.limit);
         continue;
       }
-      if (!(err instanceof ProviderError) || err.kind !== "context_overflow" || step.made("context_overflow") + step.made("context_overflow_spill") >= 3) throw err;
+      if (!(err instanceof ProviderError) || err.kind !== "context_overflow" || step.recoveryCount("context_overflow") + step.recoveryCount("context_overflow_spill") >= 3) throw err;
       if (await condenseHistory(services, "overflow")) {
         await step.recover("context_overflow", null);
       } else if (shrinkHistory(services)) {

@@ -25,7 +25,7 @@ import { applyDecisions, executePlanned, pendingOf, planCalls, type SuspendedTur
 /** One run of the model/tool loop, from a user message to a terminal result or an approval wait. */
 export class RunLoop {
   /** Counts, budgets and text of the run: what a durable run's snapshots save (`finalCall`: why the model must answer without tools). */
-  private readonly c: RunCounters;
+  private readonly counters: RunCounters;
   private readonly clock: WorkClock;
   private suspended: SuspendedTurn | undefined;
   private readonly repetition: RepetitionGuard | undefined;
@@ -38,8 +38,8 @@ export class RunLoop {
   private unlist: (() => void) | undefined;
 
   constructor(private readonly services: EngineServices, readonly runId: string, readonly input: string, private readonly restored?: RestoredRun, private readonly parent?: ParentRun) {
-    this.c = restored ? structuredClone(restored.counters) : newCounters(services.config.maxTokens);
-    this.clock = new WorkClock(this.c.elapsedMs);
+    this.counters = restored ? structuredClone(restored.counters) : newCounters(services.config.maxTokens);
+    this.clock = new WorkClock(this.counters.elapsedMs);
     const rep = services.config.repetition;
     this.repetition = rep ? new RepetitionGuard(rep.threshold) : undefined;
     this.durable = services.durable ? new DurableRun(services, services.durable, runId) : undefined;
@@ -83,7 +83,7 @@ export class RunLoop {
     this.suspended = undefined;
     await this.started(true);
     try {
-      await this.durable?.decided(this.c.iteration, decisions);
+      await this.durable?.decided(this.counters.iteration, decisions);
       const toRun = decided.filter((p) => !suspended.done.has(p.call.id));
       const more = await executePlanned(this.services, toRun, this.phaseContext());
       for (const [id, r] of more) suspended.done.set(id, r);
@@ -100,7 +100,7 @@ export class RunLoop {
     this.bind(sink, signal);
     const replay = this.durable!.restored(restored.after, this.services.memory.length);
     await this.started(true);
-    await this.recover("resumed", null, replay.report(`checkpoint of step ${this.c.iteration + 1}`));
+    await this.recover("resumed", null, replay.report(`checkpoint of step ${this.counters.iteration + 1}`));
     try {
       return await this.loop();
     } catch (err) {
@@ -120,53 +120,53 @@ export class RunLoop {
     this.sink = sink;
     this.signal = signal;
     this.durable?.bind(sink);
-    this.unlist = listParent(parentView(this.services, this.runId, this.c, () => runProgress(this.runId, this.c, this.clock.elapsedMs), this.parent));
+    this.unlist = listParent(parentView(this.services, this.runId, this.counters, () => runProgress(this.runId, this.counters, this.clock.elapsedMs), this.parent));
   }
 
   private phaseContext() {
-    return { runId: this.runId, signal: this.signal, sink: this.sink, durable: this.durable?.toolPhase(this.c.iteration), parent: this.parent };
+    return { runId: this.runId, signal: this.signal, sink: this.sink, durable: this.durable?.toolPhase(this.counters.iteration), parent: this.parent };
   }
 
   private modelStep(): ModelStep {
-    return { counters: this.c, durable: this.durable, sink: this.sink, signal: this.signal, made: (reason) => this.made(reason), recover: (reason, budget, detail) => this.recover(reason, budget, detail) };
+    return { counters: this.counters, durable: this.durable, sink: this.sink, signal: this.signal, recoveryCount: (reason) => this.recoveryCount(reason), recover: (reason, budget, detail) => this.recover(reason, budget, detail) };
   }
 
   /** The counters as a snapshot saves them. */
-  private counters(): RunCounters {
-    return { ...structuredClone(this.c), elapsedMs: this.clock.elapsedMs };
+  private countersNow(): RunCounters {
+    return { ...structuredClone(this.counters), elapsedMs: this.clock.elapsedMs };
   }
 
   private async loop(): Promise<RunResult> {
     for (;;) {
-      await this.durable?.stepStart(this.counters());
+      await this.durable?.stepStart(this.countersNow());
       if (this.signal?.aborted) throw new CancelledError();
-      if (!this.c.finalCall) await this.checkLimits();
-      this.c.iteration++;
+      if (!this.counters.finalCall) await this.checkLimits();
+      this.counters.iteration++;
       // Hooks answer undefined when no observer is async: awaiting that would still cost a promise
       // (and an async-context hop) per event on the engine's path, so only a promise is awaited.
-      const started = fire(this.services, HookEvent.LOOP_ITERATION_START, { iteration: this.c.iteration });
+      const started = fire(this.services, HookEvent.LOOP_ITERATION_START, { iteration: this.counters.iteration });
       if (started) await started;
       const response = await callModelWithRecovery(this.services, this.modelStep());
       const calls = response.content.filter((b): b is ToolCallBlock => b.type === "tool_call");
       const text = textOf(response.content);
-      if (text.trim() !== "") this.c.lastText = text;
+      if (text.trim() !== "") this.counters.lastText = text;
 
       const reply = this.view(response.stopReason, calls, text);
-      const recovery = recoveryFor(reply, (reason) => this.made(reason));
+      const recovery = recoveryFor(reply, (reason) => this.recoveryCount(reason));
       if (!recovery?.dropReply) this.store(response);
       if (recovery) {
         await this.recoverFrom(recovery, reply);
         continue;
       }
-      if (calls.length === 0 || this.c.finalCall) {
-        if (this.c.finalCall && text.trim() === "") return this.noFinalAnswer(calls.length);
-        this.c.textParts.push(text);
+      if (calls.length === 0 || this.counters.finalCall) {
+        if (this.counters.finalCall && text.trim() === "") return this.noFinalAnswer(calls.length);
+        this.counters.textParts.push(text);
         await this.endIteration(0);
         return this.finish("completed");
       }
 
       const asked = await planCalls(this.services, calls, this.phaseContext());
-      const planned = this.durable ? decideFromJournal(this.durable, asked, this.c.iteration) : asked;
+      const planned = this.durable ? decideFromJournal(this.durable, asked, this.counters.iteration) : asked;
       const done = await executePlanned(this.services, planned.filter((p) => !p.needsApproval), this.phaseContext());
       const pending = pendingOf(planned);
       if (pending.length > 0) {
@@ -180,29 +180,29 @@ export class RunLoop {
 
   /** Makes the next call the last, without tools, when the step limit or a run limit is reached. */
   private async checkLimits(): Promise<void> {
-    const due = finalCallDue(this.services, this.c.iteration, runProgress(this.runId, this.c, this.clock.elapsedMs), this.parent);
+    const due = finalCallDue(this.services, this.counters.iteration, runProgress(this.runId, this.counters, this.clock.elapsedMs), this.parent);
     if (!due) return;
-    this.c.finalCall = due.why;
+    this.counters.finalCall = due.why;
     await this.recover(due.reason, null, due.detail);
     this.tell(due.nudge);
   }
 
   private view(stopReason: StopReason, calls: readonly ToolCallBlock[], text: string): ReplyView {
     const open = this.services.todos.current.filter((t) => t.status !== "completed").length;
-    return { stopReason, calls, text, finalCall: this.c.finalCall !== undefined, openTodos: open, replyBudget: this.c.replyBudget, maxReplyTokens: this.services.config.maxReplyTokens };
+    return { stopReason, calls, text, finalCall: this.counters.finalCall !== undefined, openTodos: open, replyBudget: this.counters.replyBudget, maxReplyTokens: this.services.config.maxReplyTokens };
   }
 
   /** Keeps the reply in the history; the final call's reply without the tool calls it was told not to make. */
   private store(response: ProviderResponse): void {
-    const content = this.c.finalCall ? response.content.filter((b) => b.type !== "tool_call") : response.content;
+    const content = this.counters.finalCall ? response.content.filter((b) => b.type !== "tool_call") : response.content;
     if (content.length > 0) this.services.memory.push({ role: "assistant", content } satisfies AssistantMessage);
   }
 
   /** Makes a reply recovery: the run goes on with one more model call. */
   private async recoverFrom(recovery: ReplyRecovery, reply: ReplyView): Promise<void> {
-    if (recovery.keepText) this.c.textParts.push(reply.text);
-    if (recovery.replyBudget) this.c.replyBudget = recovery.replyBudget(reply);
-    await this.recover(recovery.reason, recovery.replyBudget ? this.c.replyBudget : null);
+    if (recovery.keepText) this.counters.textParts.push(reply.text);
+    if (recovery.replyBudget) this.counters.replyBudget = recovery.replyBudget(reply);
+    await this.recover(recovery.reason, recovery.replyBudget ? this.counters.replyBudget : null);
     if (recovery.nudge) this.tell(recovery.nudge(reply));
     await this.endIteration(0);
   }
@@ -213,13 +213,13 @@ export class RunLoop {
   }
 
   private async afterToolTurn(calls: readonly ToolCallBlock[]): Promise<void> {
-    this.c.toolCalls += calls.length;
+    this.counters.toolCalls += calls.length;
     const ended = this.endIteration(calls.length);
     if (ended) await ended;
     const found = this.repetition?.observe(calls);
-    if (found && !this.c.finalCall) {
+    if (found && !this.counters.finalCall) {
       await fire(this.services, HookEvent.REPETITION, found);
-      this.c.finalCall = `it repeated the same tool calls ${found.laps} times`;
+      this.counters.finalCall = `it repeated the same tool calls ${found.laps} times`;
       this.tell(`You have repeated the same tool calls ${found.laps} times. Stop calling tools and answer with what you have.`);
     }
   }
@@ -228,9 +228,9 @@ export class RunLoop {
   private async noFinalAnswer(toolCalls: number): Promise<never> {
     await this.recover("no_final_answer", null);
     await this.endIteration(0);
-    if (this.c.textParts.join("").trim() === "") this.c.textParts.push(this.c.lastText);
+    if (this.counters.textParts.join("").trim() === "") this.counters.textParts.push(this.counters.lastText);
     const asked = toolCalls > 0 ? `asked for ${toolCalls} more tool call(s)` : "gave an empty reply";
-    throw new RunError("no_final_answer", `the model ${asked} instead of answering after it was told to stop calling tools (${this.c.finalCall}); result.text holds the last text it wrote`);
+    throw new RunError("no_final_answer", `the model ${asked} instead of answering after it was told to stop calling tools (${this.counters.finalCall}); result.text holds the last text it wrote`);
   }
 
   private pushResults(blocks: readonly ToolCallBlock[], done: Map<string, ToolResultBlock>): void {
@@ -239,23 +239,23 @@ export class RunLoop {
   }
 
   private endIteration(toolCalls: number): Promise<void> | undefined {
-    return fire(this.services, HookEvent.LOOP_ITERATION_END, { iteration: this.c.iteration, toolCalls });
+    return fire(this.services, HookEvent.LOOP_ITERATION_END, { iteration: this.counters.iteration, toolCalls });
   }
 
   /** Recoveries of `reason` made so far in the run. */
-  private made(reason: RecoveryReason): number {
-    return this.c.recoveries[reason] ?? 0;
+  private recoveryCount(reason: RecoveryReason): number {
+    return this.counters.recoveries[reason] ?? 0;
   }
 
   /** Counts one more recovery of `reason` and reports it (RECOVERY). */
   private recover(reason: RecoveryReason, replyBudget: number | null, detail?: string): Promise<void> | undefined {
-    const attempt = this.made(reason) + 1;
-    this.c.recoveries[reason] = attempt;
+    const attempt = this.recoveryCount(reason) + 1;
+    this.counters.recoveries[reason] = attempt;
     return fire(this.services, HookEvent.RECOVERY, { reason, attempt, replyBudget, ...(detail !== undefined ? { detail } : {}) });
   }
 
   private result(status: RunStatus, error?: HarnessError, pending: PendingApproval[] = []): RunResult {
-    const { textParts, usage, cost, modelCalls } = this.c;
+    const { textParts, usage, cost, modelCalls } = this.counters;
     return { status, text: textParts.join(""), ...(error ? { error } : {}), pending, usage: { ...usage, cost: { ...cost } }, runId: this.runId, modelCalls };
   }
 
@@ -264,7 +264,7 @@ export class RunLoop {
     this.unlist?.();
     const result = this.result("awaiting_approval", undefined, pending);
     // Not terminal (no AGENT_END), but observers such as recorders need to know the run now waits.
-    if (this.durable) await this.durable.waiting(this.c.iteration, pending.map((p) => p.id));
+    if (this.durable) await this.durable.waiting(this.counters.iteration, pending.map((p) => p.id));
     else await fire(this.services, HookEvent.CHECKPOINT, { sessionId: this.services.info.sessionId, runId: this.runId, status: "awaiting_approval", phase: "approval_wait" });
     this.sink.push({ type: "result", result });
     return result;
@@ -281,7 +281,7 @@ export class RunLoop {
     }
     if (status !== "awaiting_approval") await this.durable?.end(status);
     this.unlist?.();
-    this.parent?.absorb(addDelegated({ modelCalls: result.modelCalls, usage: result.usage }, this.c.delegated));
+    this.parent?.absorb(addDelegated({ modelCalls: result.modelCalls, usage: result.usage }, this.counters.delegated));
     await fire(this.services, HookEvent.AGENT_END, { result });
     await this.services.extensions.turnComplete(result);
     this.sink.push({ type: "result", result });
