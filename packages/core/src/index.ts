@@ -63,7 +63,7 @@ export {
   type JsonValue,
   type LoadedExtension,
 } from "./extensions/extension.js";
-export type { ExtensionContext, PromptProvider, RegisterToolOptions, ReportedErrorSource, ToolHandler } from "./extensions/context.js";
+export type { ExtensionContext, PromptProvider, RegisterToolOptions, ReportedErrorSource, ToolHandler } from "./extensions/extension-context.js";
 export type { StatusProvider } from "./extensions/extension-services.js";
 export type { StatusLine } from "./extensions/status-lines.js";
 export {

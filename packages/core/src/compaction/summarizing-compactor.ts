@@ -1,5 +1,5 @@
 import { Extension } from "../extensions/extension.js";
-import type { ExtensionContext } from "../extensions/context.js";
+import type { ExtensionContext } from "../extensions/extension-context.js";
 import type { CompactRequest } from "../middleware/middleware.js";
 import type { Message } from "../types/content.js";
 import type { ModelProvider } from "../types/provider.js";

@@ -8,7 +8,7 @@ import { Agent } from "../engine/agent.js";
 import { discover } from "../discovery/discover.js";
 import { TrustStore } from "../discovery/trust-store.js";
 import { HookEvent } from "../hooks/events.js";
-import type { ExtensionContext } from "../extensions/context.js";
+import type { ExtensionContext } from "../extensions/extension-context.js";
 import { defineExtension, type ExtensionDefinition } from "../extensions/extension.js";
 import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
 import { ofKind, recordEvents } from "../test-support/helpers.js";

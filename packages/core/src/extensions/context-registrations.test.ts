@@ -9,7 +9,7 @@ import { HookEvent } from "../hooks/events.js";
 import { ScriptedProvider } from "../providers/scripted.js";
 import { tool } from "../tools/tool.js";
 import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
-import type { ExtensionContext } from "./context.js";
+import type { ExtensionContext } from "./extension-context.js";
 import { defineExtension } from "./extension.js";
 
 const provider = (steps = [{ text: "ok" }]) => new ScriptedProvider(steps, { recordRequests: true });

@@ -7,7 +7,7 @@ import { ExtensionError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import { ScriptedProvider } from "../providers/scripted.js";
 import { ofKind, recordEvents } from "../test-support/helpers.js";
-import type { ExtensionContext } from "./context.js";
+import type { ExtensionContext } from "./extension-context.js";
 import { defineExtension } from "./extension.js";
 
 function agentWithContext(): { agent: Agent; ctx: ExtensionContext } {

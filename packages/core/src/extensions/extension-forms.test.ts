@@ -10,7 +10,7 @@ import { ScriptedProvider } from "../providers/scripted.js";
 import { Registry } from "../util/registry.js";
 import { echoTool } from "../test-support/helpers.js";
 import { contribution, summarize } from "./contribution.js";
-import type { ExtensionContext } from "./context.js";
+import type { ExtensionContext } from "./extension-context.js";
 import { defineExtension, type ExtensionEntry } from "./extension.js";
 import { statusLines } from "./status-lines.js";
 

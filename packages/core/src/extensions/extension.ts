@@ -1,7 +1,7 @@
 import type { RunResult } from "../engine/run-types.js";
 import type { Message } from "../types/content.js";
 import type { JsonValue } from "../types/json.js";
-import type { ExtensionContext } from "./context.js";
+import type { ExtensionContext } from "./extension-context.js";
 import type { ExtensionContribution } from "./contribution.js";
 import type { TrustLevel } from "./trust-level.js";
 

@@ -7,7 +7,7 @@ import { ScriptedProvider } from "../providers/scripted.js";
 import { tool } from "../tools/tool.js";
 import { MiddlewarePipeline } from "../middleware/pipeline.js";
 import { Extension, defineExtension } from "./extension.js";
-import type { ExtensionContext } from "./context.js";
+import type { ExtensionContext } from "./extension-context.js";
 import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 
 declare module "../hooks/custom-events.js" {

@@ -5,7 +5,7 @@ import { ExtensionConflictError, ExtensionContractError } from "../errors.js";
 import { ScriptedProvider } from "../providers/scripted.js";
 import { echoTool } from "../test-support/helpers.js";
 import { contribution } from "./contribution.js";
-import type { ExtensionContext } from "./context.js";
+import type { ExtensionContext } from "./extension-context.js";
 import { Extension, defineExtension } from "./extension.js";
 
 const provider = () => new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "hi" } }] }, { text: "ok" }]);

@@ -3,7 +3,8 @@ import { ExtensionConflictError, ExtensionContractError, ExtensionError, Session
 import { assertJsonCompatible } from "../session/json-check.js";
 import type { SavedExtensionState } from "../session/session-state.js";
 import { summarize, type ExtensionContribution, type ExtensionSummary } from "./contribution.js";
-import { openContext, type ContextControl, type ExtensionContext } from "./context.js";
+import type { ExtensionContext } from "./extension-context.js";
+import { openContext, type ContextControl } from "./open-context.js";
 import type { ExtensionServices } from "./extension-services.js";
 import { toLoaded, type ExtensionEntry, type ExtensionLike } from "./extension.js";
 import { ContributionLedger } from "./ledger.js";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Agent } from "../engine/agent.js";
 import { ScriptedProvider } from "../providers/scripted.js";
-import type { ExtensionContext } from "./context.js";
+import type { ExtensionContext } from "./extension-context.js";
 import { defineExtension } from "./extension.js";
 
 test("status lines come from every provider in install order; a failing or silent one is left out", () => {

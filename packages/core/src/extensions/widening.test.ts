@@ -12,7 +12,7 @@ import { ToolRegistry } from "../tools/registry.js";
 import { tool } from "../tools/tool.js";
 import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 import { contribution } from "./contribution.js";
-import type { ExtensionContext } from "./context.js";
+import type { ExtensionContext } from "./extension-context.js";
 import { defineExtension } from "./extension.js";
 
 const shell = tool({ name: "shell", description: "shell runs a command.", permission: "allow", execute: () => "ran!" });

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Agent } from "../engine/agent.js";
 import { ExtensionError } from "../errors.js";
-import type { ExtensionContext } from "../extensions/context.js";
+import type { ExtensionContext } from "../extensions/extension-context.js";
 import { defineExtension } from "../extensions/extension.js";
 import { HookEvent } from "../hooks/events.js";
 import { ConversationMemory } from "../memory/conversation.js";

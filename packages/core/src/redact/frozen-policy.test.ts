@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Agent } from "../engine/agent.js";
 import { defineExtension } from "../extensions/extension.js";
-import type { ExtensionContext } from "../extensions/context.js";
+import type { ExtensionContext } from "../extensions/extension-context.js";
 import { ScriptedProvider } from "../providers/scripted.js";
 import { Redactor } from "./redactor.js";
 import { DEFAULT_PATTERNS, DEFAULT_REDACTION_RULES, DEFAULT_SENSITIVE_KEYS } from "./rules.js";

@@ -4,7 +4,7 @@ import type { HookPayloads } from "../hooks/payloads.js";
 import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
 import { tool, type Tool } from "../tools/tool.js";
 import { Extension } from "../extensions/extension.js";
-import type { ExtensionContext } from "../extensions/context.js";
+import type { ExtensionContext } from "../extensions/extension-context.js";
 
 export interface Seen {
   event: HookEvent;

@@ -21,8 +21,6 @@ import type { ContributionLedger } from "./ledger.js";
 import { validateContribution } from "./validate-contribution.js";
 import type { ExtensionContext, PromptProvider, RegisterToolOptions, ReportedErrorSource, ToolHandler } from "./extension-context.js";
 
-export type { ExtensionContext, PromptProvider, RegisterToolOptions, ReportedErrorSource, ToolHandler } from "./extension-context.js";
-
 const REPORTED_SOURCES = new Set<ReportedErrorSource>(["extension", "exporter", "recorder"]);
 
 /** The host's side of a context: apply a validated value, or undo everything and close it. */
