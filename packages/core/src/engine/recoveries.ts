@@ -91,10 +91,10 @@ export const REPLY_RECOVERIES: readonly ReplyRecovery[] = [
  * The recovery a reply calls for: the first rule that applies and has attempts left. A rule
  * that applies with none left fails the run when it says so, and is passed over otherwise.
  */
-export function recoveryFor(reply: ReplyView, made: (reason: RecoveryReason) => number, rules: readonly ReplyRecovery[] = REPLY_RECOVERIES): ReplyRecovery | undefined {
+export function recoveryFor(reply: ReplyView, recoveryCount: (reason: RecoveryReason) => number, rules: readonly ReplyRecovery[] = REPLY_RECOVERIES): ReplyRecovery | undefined {
   for (const rule of rules) {
     if (!rule.applies(reply)) continue;
-    if (made(rule.reason) < rule.limit) return rule;
+    if (recoveryCount(rule.reason) < rule.limit) return rule;
     if (rule.exhausted) throw rule.exhausted(reply);
   }
   return undefined;
