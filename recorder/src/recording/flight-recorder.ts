@@ -5,7 +5,7 @@ import { exportIncident, type ExportIncidentRequest, type IncidentExport } from 
 import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";
 import type { RunRecording } from "./run-recording.js";
 import { RunRecordedElsewhereError } from "./reopen-run.js";
-import { RunTable } from "./run-table.js";
+import { OpenRuns } from "./open-runs.js";
 import type { RunWriter } from "./run-writer.js";
 import { EventQueue } from "./event-queue.js";
 import { retainAfterRun } from "./retention.js";
@@ -36,7 +36,7 @@ export class FlightRecorderExtension extends Extension {
   readonly artifacts: ArtifactStore;
   private readonly queue: EventQueue;
   /** The runs being recorded, from install on (it needs the agent's redaction policy). */
-  private table!: RunTable;
+  private openRuns!: OpenRuns;
   private readonly background = new Set<Promise<unknown>>();
   /** Writers of ended runs still being written whole (`closeAllNow` finishes them synchronously). */
   private readonly finishing = new Set<RunWriter>();
@@ -58,7 +58,7 @@ export class FlightRecorderExtension extends Extension {
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    this.table = new RunTable(this.options, ctx.redactor, this.queue, (start) => this.reopen(start));
+    this.openRuns = new OpenRuns(this.options, ctx.redactor, this.queue, (start) => this.reopen(start));
     noteStoreDir(ctx, this.name, this.options.dir);
     ctx.onAnyHook((event) => this.observe(event));
     this.timer = setInterval(() => this.drain(), this.options.flushIntervalMs);
@@ -74,7 +74,7 @@ export class FlightRecorderExtension extends Extension {
 
   /** The run most recently started under this recorder. */
   get lastRun(): string | undefined {
-    return this.table?.lastRunId;
+    return this.openRuns?.lastRunId;
   }
 
   /** Bundles written so far (by `exportIncident` or `autoExport`), oldest first. */
@@ -112,11 +112,11 @@ export class FlightRecorderExtension extends Extension {
     if (this.timer) clearInterval(this.timer);
     liveRecorders.leave(this);
     this.drain();
-    await this.table?.reopening.settled();
-    for (const run of [...(this.table?.open.values() ?? [])]) this.closeRun(run, "incomplete", Date.now());
+    await this.openRuns?.reopening.settled();
+    for (const run of [...(this.openRuns?.byId.values() ?? [])]) this.closeRun(run, "incomplete", Date.now());
     await this.flush();
     await stopRecorderSync(this); // its last pass, now that every run is written
-    this.table?.open.clear();
+    this.openRuns?.byId.clear();
   }
 
   // The agent's path: no I/O, no awaiting, no serialization.
@@ -139,11 +139,11 @@ export class FlightRecorderExtension extends Extension {
   /** Turns queued events into buffered lines (spans, redaction, serialization); no disk I/O. */
   private encodeQueued(): void {
     // Before install there is nothing to encode.
-    if (this.failure || !this.table || this.table.bufferedChars() > MAX_BUFFERED_BYTES) return;
+    if (this.failure || !this.openRuns || this.openRuns.bufferedChars() > MAX_BUFFERED_BYTES) return;
     const batch = this.queue.take();
     try {
-      for (const event of batch) this.table.encode(event);
-      this.table.compact();
+      for (const event of batch) this.openRuns.encode(event);
+      this.openRuns.compact();
     } catch (error) {
       this.fail(error);
     }
@@ -159,13 +159,13 @@ export class FlightRecorderExtension extends Extension {
     const letGo = () => {
       for (const other of liveRecorders.others(this)) other.letGo(runId);
     };
-    const reopened = this.table.reopening.reopen(start, runDirOf(this.options.dir, runId), letGo).then((outcome) => {
+    const reopened = this.openRuns.reopening.reopen(start, runDirOf(this.options.dir, runId), letGo).then((outcome) => {
       if (this.failure) return;
       if ("error" in outcome) {
         if (!(outcome.error instanceof RunRecordedElsewhereError)) return this.fail(outcome.error);
         return void this.ctx?.reportError(outcome.error, { source: "recorder" })?.catch(() => undefined);
       }
-      this.table.resume(start, outcome.earlier, outcome.held);
+      this.openRuns.resume(start, outcome.earlier, outcome.held);
       this.drain();
     });
     this.track(reopened);
@@ -174,9 +174,9 @@ export class FlightRecorderExtension extends Extension {
   /** Another recorder of this process goes on with this run (resumed there): stop writing it, as a crash would. */
   private letGo(runId: string): void {
     this.encodeQueued(); // the run's queued events first: they may be all there is of it yet
-    const run = this.table?.open.get(runId);
+    const run = this.openRuns?.byId.get(runId);
     if (this.failure || !run) return;
-    this.table.open.delete(runId);
+    this.openRuns.byId.delete(runId);
     try {
       run.flush(Date.now());
       run.writer.closeNow();
@@ -190,11 +190,11 @@ export class FlightRecorderExtension extends Extension {
     this.drainScheduled = false;
     this.lastDrainAt = performance.now();
     this.encodeQueued();
-    if (this.failure || !this.table) return;
-    const { ended, statuses, artifacts } = this.table.take();
+    if (this.failure || !this.openRuns) return;
+    const { ended, statuses, artifacts } = this.openRuns.take();
     try {
       const now = Date.now();
-      for (const run of this.table.open.values()) run.flush(now);
+      for (const run of this.openRuns.byId.values()) run.flush(now);
       // A run that ends before any of it was written is written whole when it closes.
       for (const [run] of ended) if (run.onDisk) run.flush(now);
       for (const [run, status] of statuses) run.markStatus(status);
@@ -207,18 +207,18 @@ export class FlightRecorderExtension extends Extension {
 
   private closeRun(run: RunRecording, status: RunResult["status"] | "incomplete", endedAt: number, result?: RunResult): void {
     const runId = run.manifest.runId;
-    this.table.open.delete(runId);
+    this.openRuns.byId.delete(runId);
     if (this.failure) return;
     const error = result?.error ? { name: result.error.name, message: result.error.message, code: result.error.code } : undefined;
     let written: Promise<void>;
     if (!run.onDisk && !run.resumed) {
       // Short runs (most of them) end before the first write: no lock, no plain file, no re-reading.
-      written = run.finishWhole(status, endedAt, error);
+      written = run.endAtOnce(status, endedAt, error);
       this.finishing.add(run.writer);
     } else {
       try {
         run.flush(Date.now());
-        run.finish(status, endedAt, error);
+        run.end(status, endedAt, error);
       } catch (error) {
         this.fail(error);
         return;
@@ -273,10 +273,10 @@ export class FlightRecorderExtension extends Extension {
     try {
       this.drain();
       for (const writer of this.finishing) writer.closeNow();
-      for (const run of this.table.open.values()) {
+      for (const run of this.openRuns.byId.values()) {
         run.flush(Date.now());
         run.writer.closeNow();
-        run.finish("incomplete", Date.now());
+        run.end("incomplete", Date.now());
         run.writer.releaseLockNow();
       }
     } catch {

@@ -177,28 +177,28 @@ export class RunRecording {
     this.writer.writeManifest(this.manifest);
   }
 
-  /** True once any of the run was written (else `finishWhole` writes it all at once). */
+  /** True once any of the run was written (else `endAtOnce` writes it all at once). */
   get onDisk(): boolean {
     return this.writer.opened;
   }
 
-  finish(status: RecordedRunStatus, endedAt: number, error?: RunError): void {
-    this.settle(status, endedAt, error);
+  end(status: RecordedRunStatus, endedAt: number, error?: RunError): void {
+    this.recordEnd(status, endedAt, error);
     this.writer.writeManifest(this.manifest);
   }
 
   /** A run of which nothing was written yet ends: its lines and manifest go to disk together, off the agent's thread. */
-  finishWhole(status: RecordedRunStatus, endedAt: number, error?: RunError): Promise<void> {
+  endAtOnce(status: RecordedRunStatus, endedAt: number, error?: RunError): Promise<void> {
     this.compact();
     const lines = this.chunks.join("");
     this.chunks = [];
     this.bufferedLength = 0;
-    this.settle(status, endedAt, error);
+    this.recordEnd(status, endedAt, error);
     this.manifestWritten = true;
     return this.writer.writeWhole(lines, this.manifest);
   }
 
-  private settle(status: RecordedRunStatus, endedAt: number, error: RunError | undefined): void {
+  private recordEnd(status: RecordedRunStatus, endedAt: number, error: RunError | undefined): void {
     this.manifest.status = status;
     this.manifest.endedAt = endedAt;
     // The likeliest place for a secret in run metadata (a failed call's URL or header); cut as attributes are, so run.json stays readable.

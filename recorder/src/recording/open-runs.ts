@@ -22,8 +22,8 @@ export interface PendingWrites {
  * run resumed after an approval wait continues its recording). A durable run rebuilt from its
  * journal is handed to `restored`, and its events wait in `reopening` until `resume` opens it.
  */
-export class RunTable {
-  readonly open = new Map<string, RunRecording>();
+export class OpenRuns {
+  readonly byId = new Map<string, RunRecording>();
   readonly reopening = new ReopeningRuns();
   /** The run most recently started. */
   lastRunId: string | undefined;
@@ -40,7 +40,7 @@ export class RunTable {
   encode(event: QueuedEvent): void {
     const runId = event.event === "agent_start" ? event.data.runId : event.runId!;
     if (this.reopening.takes(event, runId)) return;
-    let run = this.open.get(runId);
+    let run = this.byId.get(runId);
     if (event.event === "agent_start" && !run) {
       if (event.data.restored) {
         this.restored(event);
@@ -59,7 +59,7 @@ export class RunTable {
 
   /** Joins each run's lines, after noting the events the queue dropped. */
   compact(): void {
-    for (const run of this.open.values()) {
+    for (const run of this.byId.values()) {
       this.recordGap(run);
       run.compact();
     }
@@ -75,14 +75,14 @@ export class RunTable {
 
   /** Characters of encoded lines waiting to be written. */
   bufferedChars(): number {
-    return [...this.open.values()].reduce((total, run) => total + run.bufferedChars, 0);
+    return [...this.byId.values()].reduce((total, run) => total + run.bufferedChars, 0);
   }
 
   private recordIn(run: RunRecording, event: QueuedEvent): void {
     this.recordGap(run);
     run.record(event, this.pending.artifacts);
     if (event.event === "agent_end") {
-      this.open.delete(run.manifest.runId);
+      this.byId.delete(run.manifest.runId);
       this.pending.ended.push([run, event.data.result, event.timestamp]);
     } else if (event.event === "checkpoint" && event.data.status === "awaiting_approval" && event.data.extension === undefined) {
       // Only the engine pauses a run: an extension's checkpoint (it carries its name) is recorded, not obeyed.
@@ -96,7 +96,7 @@ export class RunTable {
     const runDir = runDirOf(this.options.dir, start.data.runId);
     const writer = new RunWriter(runDir, { maxBytes: this.options.segmentMaxBytes, maxAgeMs: this.options.segmentMaxAgeMs });
     const run = new RunRecording(writer, start, earlier, this.options, this.sanitizer);
-    this.open.set(start.data.runId, run);
+    this.byId.set(start.data.runId, run);
     this.lastRunId = start.data.runId;
     return run;
   }
