@@ -21,7 +21,7 @@ export function checkpoints(dir: string): { extension: Extension; files: string[
   const extension = defineExtension({
     name: "checkpoints",
     onTurnStart: (ctx) => save(ctx, "turn_start"),
-    onSessionShutdown: (ctx) => save(ctx, "session_shutdown"),
+    onSessionEnd: (ctx) => save(ctx, "session_shutdown"),
   });
   return { extension, files };
 }

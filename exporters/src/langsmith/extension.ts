@@ -87,7 +87,7 @@ export class LangSmithExtension extends Extension {
   }
 
   /** Starts sending the turn's runs; never waits for the network. */
-  override onTurnComplete(): void {
+  override onTurnEnd(): void {
     void this.flush();
   }
 
@@ -111,7 +111,7 @@ export class LangSmithExtension extends Extension {
   }
 
   /** Ends runs still open, flushes within `flushTimeoutMs`, and reports runs that did not arrive. */
-  override async teardown(): Promise<void> {
+  override async close(): Promise<void> {
     this.tracker?.closeAll(nowMs());
     this.sampling.clear();
     const done = await settleWithin(Promise.all([...this.flushes, this.flush()]), this.flushTimeoutMs);

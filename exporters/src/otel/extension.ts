@@ -107,12 +107,12 @@ export class OpenTelemetryExtension extends Extension {
   }
 
   /** Reports losses seen so far; never waits on the network. */
-  override onTurnComplete(): Promise<void> | undefined {
+  override onTurnEnd(): Promise<void> | undefined {
     return this.telemetry ? this.drops.report(this.ctx, this.telemetry.droppedSpans()) : undefined;
   }
 
   /** Ends spans still open, flushes within `flushTimeoutMs` and reports what was lost. */
-  override async teardown(): Promise<void> {
+  override async close(): Promise<void> {
     const now = nowMs();
     this.tracker?.closeAll(now);
     this.live?.endUnclaimed(undefined, now);

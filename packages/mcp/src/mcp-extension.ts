@@ -106,7 +106,7 @@ export class McpExtension extends Extension {
     for (const error of this.skipped) await ctx.reportError(error);
   }
 
-  override async teardown(): Promise<void> {
+  override async close(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.close()));
   }
 

@@ -102,7 +102,7 @@ export class ResultSpillExtension extends Extension {
    * Closes DuckDB and the search worker, then applies retention: `"session"` releases every
    * spill (artifacts another holder pins, such as a recording, stay); a duration releases the expired.
    */
-  override async teardown(): Promise<void> {
+  override async close(): Promise<void> {
     await this.reader.close();
     const failures: Error[] = [];
     for (const record of this.index.all()) {

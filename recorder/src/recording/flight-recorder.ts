@@ -103,12 +103,12 @@ export class FlightRecorderExtension extends Extension {
    * else (a spill extension's cleanup at close) can delete them: drains the queue and waits
    * for the pins and artifact writes in progress. Recording of later events is unaffected.
    */
-  override async onTurnComplete(): Promise<void> {
+  override async onTurnEnd(): Promise<void> {
     this.drain();
     await this.pins.settled();
   }
 
-  override async teardown(): Promise<void> {
+  override async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     liveRecorders.leave(this);
     this.drain();

@@ -288,7 +288,7 @@ export class Agent implements AsyncDisposable {
   /** Runs every extension teardown (reverse install order); throws one AggregateError of the failures. */
   async close(): Promise<void> {
     if (!(await this.gate.close())) return;
-    await this.extensions.teardown();
+    await this.extensions.close();
     await this.services.durable?.options.store.close();
   }
 

@@ -274,7 +274,7 @@ export class RunLoop {
     const result = this.result(status, error);
     if (status === "completed") {
       try {
-        await this.services.extensions.turnEnd(result.text);
+        await this.services.extensions.turnSuccess(result.text);
       } catch (err) {
         return this.fail(err);
       }
@@ -283,7 +283,7 @@ export class RunLoop {
     this.unlist?.();
     this.parent?.absorb(addDelegated({ modelCalls: result.modelCalls, usage: result.usage }, this.counters.delegated));
     await fire(this.services, HookEvent.AGENT_END, { result });
-    await this.services.extensions.turnComplete(result);
+    await this.services.extensions.turnEnd(result);
     this.sink.push({ type: "result", result });
     return result;
   }

@@ -110,7 +110,7 @@ describe("what the host refuses before installing", () => {
 
   test("an extension with no hook names what it may implement", () => {
     assert.throws(() => agentOf({ name: "empty" } as never), (err: unknown) => err instanceof ExtensionContractError && err.member === "contribution" &&
-      err.message === 'extension "empty": contribution: an extension needs install(ctx), contribute() or a lifecycle hook (onSessionStart, beforeAgentStart, onTurnStart, onTurnEnd, onTurnComplete, onSaveSession, onLoadSession, onSessionShutdown, teardown)');
+      err.message === 'extension "empty": contribution: an extension needs install(ctx), contribute() or a lifecycle hook (onSessionStart, beforeAgentStart, onTurnStart, onTurnSuccess, onTurnEnd, onSaveSession, onLoadSession, onSessionEnd, close)');
   });
 
   test("an async install is a contract error on the contribution", () => {

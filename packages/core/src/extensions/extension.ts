@@ -33,20 +33,20 @@ export interface ExtensionHooks {
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a callback with a block body and no return infers void; the union lets it type-check
   beforeAgentStart?(ctx: ExtensionContext, event: { input: string; messages: readonly Message[] }): readonly Message[] | undefined | void | Promise<readonly Message[] | undefined | void>;
-  /** On `agent.close()`, before any teardown, in reverse install order. Observational, like `onSessionStart`. */
-  onSessionShutdown?(ctx: ExtensionContext): void | Promise<void>;
+  /** On `agent.close()`, before any extension closes, in reverse install order. Observational, like `onSessionStart`. */
+  onSessionEnd?(ctx: ExtensionContext): void | Promise<void>;
   /** Start of a user turn, in install order. Errors fail the turn. */
   onTurnStart?(ctx: ExtensionContext, userMessage: string): void | Promise<void>;
   /** Successful finish of a turn, in install order. Errors fail the run. */
-  onTurnEnd?(ctx: ExtensionContext, finalText: string): void | Promise<void>;
+  onTurnSuccess?(ctx: ExtensionContext, finalText: string): void | Promise<void>;
   /** Completion, failure or cancellation (not pauses or approval waits), in reverse order; best-effort. */
-  onTurnComplete?(ctx: ExtensionContext, result: RunResult): void | Promise<void>;
+  onTurnEnd?(ctx: ExtensionContext, result: RunResult): void | Promise<void>;
   /** JSON-compatible state stored under the extension's name; may run many times. */
   onSaveSession?(ctx: ExtensionContext): JsonValue | undefined;
   /** Restores saved state; validate its shape and throw on anything wrong. */
   onLoadSession?(ctx: ExtensionContext, state: JsonValue): void | Promise<void>;
   /** Releases what the extension owns; on `agent.close()`, in reverse order. */
-  teardown?(): void | Promise<void>;
+  close?(): void | Promise<void>;
 }
 
 /**

@@ -24,11 +24,11 @@ function logging(name: string, log: string[], priority?: number) {
     priority,
     install: () => void log.push(`install ${name}`),
     onTurnStart: () => void log.push(`start ${name}`),
-    onTurnEnd: () => void log.push(`end ${name}`),
-    onTurnComplete: () => void log.push(`complete ${name}`),
+    onTurnSuccess: () => void log.push(`end ${name}`),
+    onTurnEnd: () => void log.push(`complete ${name}`),
     onSaveSession: () => { log.push(`save ${name}`); return { n: 1 }; },
     onLoadSession: () => void log.push(`load ${name}`),
-    teardown: () => void log.push(`teardown ${name}`),
+    close: () => void log.push(`teardown ${name}`),
   });
 }
 
@@ -52,7 +52,7 @@ describe("ordering", () => {
     assert.deepEqual(of("teardown"), ["c", "b", "a", "first"]);
   });
 
-  test("onTurnComplete runs on failure and cancellation but not on an approval wait; onTurnEnd only on success", async () => {
+  test("onTurnEnd runs on failure and cancellation but not on an approval wait; onTurnSuccess only on success", async () => {
     const log: string[] = [];
     const ask = tool({ name: "ask_me", description: "a", permission: "ask", execute: () => "" });
     const p = new ScriptedProvider([{ error: { status: 400 } }, { toolCalls: [{ name: "ask_me" }] }]);
@@ -216,13 +216,13 @@ describe("prompt providers, custom events and shared state", () => {
 });
 
 describe("failure isolation in the lifecycle", () => {
-  test("onTurnStart failure fails the turn; onTurnComplete failure is reported and changes nothing", async () => {
+  test("onTurnStart failure fails the turn; onTurnEnd failure is reported and changes nothing", async () => {
     const starter = defineExtension({ name: "starter", onTurnStart: () => { throw new Error("no db"); }, install: () => {} });
     const result = await new Agent({ provider: provider(), extensions: [starter] }).run("x");
     assert.equal(result.status, "failed");
     assert.match(result.error!.message, /starter.*no db/);
 
-    const completer = defineExtension({ name: "completer", onTurnComplete: () => { throw new Error("late"); }, install: () => {} });
+    const completer = defineExtension({ name: "completer", onTurnEnd: () => { throw new Error("late"); }, install: () => {} });
     const agent = new Agent({ provider: provider(), extensions: [completer] });
     const seen = recordEvents(agent);
     assert.equal((await agent.run("x")).status, "completed");
@@ -231,7 +231,7 @@ describe("failure isolation in the lifecycle", () => {
 
   test("close() tries every teardown and throws one AggregateError of the failures", async () => {
     const log: string[] = [];
-    const mk = (name: string, fail: boolean) => defineExtension({ name, install: () => {}, teardown: () => { log.push(name); if (fail) throw new Error(`${name} broke`); } });
+    const mk = (name: string, fail: boolean) => defineExtension({ name, install: () => {}, close: () => { log.push(name); if (fail) throw new Error(`${name} broke`); } });
     const agent = new Agent({ provider: provider(), extensions: [mk("a", true), mk("b", false), mk("c", true)] });
     await assert.rejects(agent.close(), (err: unknown) => {
       assert.ok(err instanceof AggregateError);

@@ -13,7 +13,7 @@ import { historyProviderOwnedChange } from "../middleware/provider-owned.js";
 import type { Message } from "../types/content.js";
 
 /** What makes an object an extension: at least one of these. */
-const HOOK_NAMES = ["install", "contribute", "onSessionStart", "beforeAgentStart", "onTurnStart", "onTurnEnd", "onTurnComplete", "onSaveSession", "onLoadSession", "onSessionShutdown", "teardown"] as const;
+const HOOK_NAMES = ["install", "contribute", "onSessionStart", "beforeAgentStart", "onTurnStart", "onTurnSuccess", "onTurnEnd", "onSaveSession", "onLoadSession", "onSessionEnd", "close"] as const;
 
 /** Which agent each extension instance is installed in: one instance serves one agent. */
 const claims = new WeakMap<object, object>();
@@ -171,24 +171,24 @@ export class ExtensionHost {
     }
   }
 
-  async turnEnd(finalText: string): Promise<void> {
+  async turnSuccess(finalText: string): Promise<void> {
     for (const { extension, ctx } of this.installed) {
-      if (!extension.onTurnEnd) continue;
+      if (!extension.onTurnSuccess) continue;
       try {
-        await extension.onTurnEnd(ctx, finalText);
+        await extension.onTurnSuccess(ctx, finalText);
       } catch (err) {
-        throw new ExtensionError(extension.name, `onTurnEnd failed: ${toError(err).message}`, { cause: err });
+        throw new ExtensionError(extension.name, `onTurnSuccess failed: ${toError(err).message}`, { cause: err });
       }
     }
   }
 
   /** Best-effort: failures are reported as ERROR events and never change the result. */
-  async turnComplete(result: RunResult): Promise<void> {
+  async turnEnd(result: RunResult): Promise<void> {
     for (let i = this.installed.length - 1; i >= 0; i--) {
       const { extension, ctx } = this.installed[i];
-      if (!extension.onTurnComplete) continue;
+      if (!extension.onTurnEnd) continue;
       try {
-        await extension.onTurnComplete(ctx, result);
+        await extension.onTurnEnd(ctx, result);
       } catch (err) {
         await this.reportError(extension.name, toError(err));
       }
@@ -227,17 +227,17 @@ export class ExtensionHost {
   }
 
   /**
-   * Unwinds: every `onSessionShutdown` (reverse install order; failures reported, never thrown),
+   * Unwinds: every `onSessionEnd` (reverse install order; failures reported, never thrown),
    * then in reverse install order each extension's teardown-phase lifecycle hooks, its
-   * `teardown()` and every registration it made. Teardown failures are thrown together.
+   * `close()` and every registration it made. Teardown failures are thrown together.
    */
-  async teardown(): Promise<void> {
+  async close(): Promise<void> {
     for (let i = this.installed.length - 1; i >= 0; i--) {
       const { extension, ctx } = this.installed[i];
-      if (!extension.onSessionShutdown) continue;
+      if (!extension.onSessionEnd) continue;
       await Promise.resolve()
-        .then(() => extension.onSessionShutdown!(ctx))
-        .catch((err: unknown) => this.reportError(extension.name, new ExtensionError(extension.name, `onSessionShutdown failed: ${toError(err).message}`, { cause: err })));
+        .then(() => extension.onSessionEnd!(ctx))
+        .catch((err: unknown) => this.reportError(extension.name, new ExtensionError(extension.name, `onSessionEnd failed: ${toError(err).message}`, { cause: err })));
     }
     const failures: Error[] = [];
     for (let i = this.installed.length - 1; i >= 0; i--) {
@@ -251,15 +251,15 @@ export class ExtensionHost {
         }
       }
       try {
-        await extension.teardown?.();
+        await extension.close?.();
       } catch (err) {
-        failures.push(new ExtensionError(extension.name, `teardown failed: ${toError(err).message}`, { cause: err }));
+        failures.push(new ExtensionError(extension.name, `close() failed: ${toError(err).message}`, { cause: err }));
       }
       control.removeAll();
       claims.delete(extension);
     }
     this.installed.length = 0;
-    if (failures.length) throw new AggregateError(failures, `${failures.length} extension teardown(s) failed: ${failures.map((f) => f.message).join("; ")}`);
+    if (failures.length) throw new AggregateError(failures, `${failures.length} extension close(s) failed: ${failures.map((f) => f.message).join("; ")}`);
   }
 }
 

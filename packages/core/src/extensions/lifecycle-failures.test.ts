@@ -19,7 +19,7 @@ function failsWith(error: unknown, message: string, cause: Error) {
 }
 
 describe("hooks whose failure fails the run", () => {
-  for (const hook of ["onTurnStart", "onTurnEnd", "beforeAgentStart"] as const) {
+  for (const hook of ["onTurnStart", "onTurnSuccess", "beforeAgentStart"] as const) {
     test(`${hook}`, async () => {
       const cause = new Error("no database");
       const result = await agentOf({ name: "db", [hook]: () => { throw cause; } }).run("x");
@@ -43,19 +43,19 @@ describe("hooks whose failure fails the run", () => {
 });
 
 describe("hooks whose failure is only reported", () => {
-  test("onSessionStart and onSessionShutdown report the original as the cause; an extension without them reports nothing", async () => {
-    const agent = agentOf({ name: "plain", install: () => {} }, { name: "noisy", onSessionStart: () => { throw new Error("no telemetry"); }, onSessionShutdown: () => { throw new Error("disk full"); } });
+  test("onSessionStart and onSessionEnd report the original as the cause; an extension without them reports nothing", async () => {
+    const agent = agentOf({ name: "plain", install: () => {} }, { name: "noisy", onSessionStart: () => { throw new Error("no telemetry"); }, onSessionEnd: () => { throw new Error("disk full"); } });
     const seen = recordEvents(agent);
     assert.equal((await agent.run("x")).status, "completed");
     await agent.close();
     const errors = ofKind(seen, HookEvent.ERROR);
-    assert.deepEqual(errors.map((e) => [e.extension, e.error.message]), [["noisy", 'extension "noisy": onSessionStart failed: no telemetry'], ["noisy", 'extension "noisy": onSessionShutdown failed: disk full']]);
+    assert.deepEqual(errors.map((e) => [e.extension, e.error.message]), [["noisy", 'extension "noisy": onSessionStart failed: no telemetry'], ["noisy", 'extension "noisy": onSessionEnd failed: disk full']]);
     assert.deepEqual(errors.map((e) => (e.error.cause as Error | undefined)?.message), ["no telemetry", "disk full"], "observers see a copy of the error, its cause included");
   });
 });
 
 describe("close()", () => {
-  test("teardown hooks run in reverse declaration order, then teardown(); every failure is thrown together", async () => {
+  test("teardown hooks run in reverse declaration order, then close(); every failure is thrown together", async () => {
     const log: string[] = [];
     const hookCause = new Error("socket stuck");
     const teardownCause = new Error("lock held");
@@ -67,13 +67,13 @@ describe("close()", () => {
           { id: "disconnect", phase: "teardown", run: () => { log.push("disconnect"); throw hookCause; } },
         ],
       }),
-      teardown: () => { log.push("teardown"); throw teardownCause; },
+      close: () => { log.push("teardown"); throw teardownCause; },
     });
     await assert.rejects(agent.close(), (err: unknown) => {
       assert.ok(err instanceof AggregateError);
-      assert.equal(err.message, '2 extension teardown(s) failed: extension "pool": lifecycle "disconnect" (teardown) failed: socket stuck; extension "pool": teardown failed: lock held');
+      assert.equal(err.message, '2 extension close(s) failed: extension "pool": lifecycle "disconnect" (teardown) failed: socket stuck; extension "pool": close() failed: lock held');
       failsWith(err.errors[0], 'extension "pool": lifecycle "disconnect" (teardown) failed: socket stuck', hookCause);
-      failsWith(err.errors[1], 'extension "pool": teardown failed: lock held', teardownCause);
+      failsWith(err.errors[1], 'extension "pool": close() failed: lock held', teardownCause);
       return true;
     });
     assert.deepEqual(log, ["disconnect", "drain", "teardown"]);

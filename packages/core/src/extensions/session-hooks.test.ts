@@ -1,4 +1,4 @@
-// Session hooks: onSessionStart once per agent and onSessionShutdown on close are observational
+// Session hooks: onSessionStart once per agent and onSessionEnd on close are observational
 // (isolated); beforeAgentStart rewrites the first request's messages and fails closed.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -18,7 +18,7 @@ function agentWith(steps: ScriptStep[], definitions: ExtensionDefinition[]) {
 
 const textOf = (m: Message) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
 
-describe("onSessionStart and onSessionShutdown", () => {
+describe("onSessionStart and onSessionEnd", () => {
   test("session start runs once per agent before its first turn; shutdown runs on close in reverse order, before teardown", async () => {
     const order: string[] = [];
     const tracked = (name: string): ExtensionDefinition => ({
@@ -26,8 +26,8 @@ describe("onSessionStart and onSessionShutdown", () => {
       install: () => {},
       onSessionStart: () => void order.push(`${name}:start`),
       onTurnStart: () => void order.push(`${name}:turn`),
-      onSessionShutdown: () => void order.push(`${name}:shutdown`),
-      teardown: () => void order.push(`${name}:teardown`),
+      onSessionEnd: () => void order.push(`${name}:shutdown`),
+      close: () => void order.push(`${name}:teardown`),
     });
     const { agent } = agentWith([{ text: "one" }, { text: "two" }], [tracked("a"), tracked("b")]);
     await agent.run("first");
@@ -38,7 +38,7 @@ describe("onSessionStart and onSessionShutdown", () => {
 
   test("their failures are reported as ERROR events attributed to the extension, and nothing else stops", async () => {
     const { agent, seen } = agentWith([{ text: "fine" }], [
-      { name: "noisy", install: () => {}, onSessionStart: () => Promise.reject(new Error("no telemetry")), onSessionShutdown: () => { throw new Error("disk full"); } },
+      { name: "noisy", install: () => {}, onSessionStart: () => Promise.reject(new Error("no telemetry")), onSessionEnd: () => { throw new Error("disk full"); } },
     ]);
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
@@ -46,7 +46,7 @@ describe("onSessionStart and onSessionShutdown", () => {
     const errors = ofKind(seen, HookEvent.ERROR).map((e) => [e.source, e.extension, e.error.message]);
     assert.deepEqual(errors, [
       ["extension", "noisy", 'extension "noisy": onSessionStart failed: no telemetry'],
-      ["extension", "noisy", 'extension "noisy": onSessionShutdown failed: disk full'],
+      ["extension", "noisy", 'extension "noisy": onSessionEnd failed: disk full'],
     ]);
   });
 });

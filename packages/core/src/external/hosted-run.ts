@@ -138,7 +138,7 @@ export class HostedRun {
     let status = end.status;
     let error = end.error === undefined ? undefined : asHarnessError(end.error, status);
     if (status === "completed") {
-      const failed = await this.guarded(() => this.services.extensions.turnEnd(end.text));
+      const failed = await this.guarded(() => this.services.extensions.turnSuccess(end.text));
       if (failed) [status, error] = ["failed", failed];
     } else error ??= status === "cancelled" ? new HarnessError("cancelled", "the run was cancelled") : new RunError("run_failed", "the run failed");
     const result: RunResult = {
@@ -156,7 +156,7 @@ export class HostedRun {
       await this.emit(this.span, HookEvent.ERROR, { source, error, ...(error instanceof ExtensionError ? { extension: error.extension } : {}) }, end.at);
     }
     await this.emit(this.span, HookEvent.AGENT_END, { result }, end.at);
-    await this.services.extensions.turnComplete(result);
+    await this.services.extensions.turnEnd(result);
     return result;
   }
 
