@@ -16,7 +16,7 @@ export function checkpoints(dir: string): { extension: Extension; files: string[
     const file = join(dir, `${snapshot.sessionId}-${files.length + 1}-${phase}.json`);
     writeFileSync(file, `${JSON.stringify(ctx.redactor.sanitize(snapshot, "session", []), null, 2)}\n`);
     files.push(file);
-    await ctx.emitEvent(HookEvent.CHECKPOINT, { sessionId: snapshot.sessionId, runId: currentScope()?.runId ?? "", status: "saved", phase });
+    await ctx.report(HookEvent.CHECKPOINT, { sessionId: snapshot.sessionId, runId: currentScope()?.runId ?? "", status: "saved", phase });
   };
   const extension = defineExtension({
     name: "checkpoints",

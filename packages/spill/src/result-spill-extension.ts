@@ -35,7 +35,7 @@ export class ResultSpillExtension extends Extension {
       maxOpenTables: positiveInt("maxOpenTables", options.maxOpenTables, 4),
       viewCacheBytes: positiveInt("viewCacheBytes", options.viewCacheBytes, 160_000_000),
       // Every statement the SQL sandbox runs or refuses is reported: the run shows what touched the data.
-      onStatement: (data) => this.ctx?.emitEvent(HookEvent.SANDBOX_EXEC, data),
+      onStatement: (data) => this.ctx?.report(HookEvent.SANDBOX_EXEC, data),
       redactor: () => this.ctx?.redactor,
     });
     this.spiller = new Spiller({

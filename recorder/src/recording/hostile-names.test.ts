@@ -39,7 +39,7 @@ describe('"__proto__" from outside the recorder', () => {
       const reporter = defineExtension({
         name: "reporter",
         install(ctx) {
-          const execute = async () => { await ctx.emitEvent(HookEvent.SANDBOX_EXEC, JSON.parse(`{"engine":"duckdb","__proto__":"hidden","rows":1}`) as SandboxExecData); return page; };
+          const execute = async () => { await ctx.report(HookEvent.SANDBOX_EXEC, JSON.parse(`{"engine":"duckdb","__proto__":"hidden","rows":1}`) as SandboxExecData); return page; };
           ctx.registerTool(tool({ name: "fetch_page", description: "fetches a page", execute }));
         },
       });

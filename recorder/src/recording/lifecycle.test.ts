@@ -50,8 +50,8 @@ describe("events an extension reports are recorded as its own", () => {
             name: "work",
             description: "works",
             execute: async (_input, call) => {
-              await ctx.emitEvent(HookEvent.SKILL_INVOKED, { skill: "approve-payments", found: true, bodyChars: 900 });
-              await ctx.emitEvent(HookEvent.CHECKPOINT, { sessionId: "s", runId: call.runId, status: "awaiting_approval", phase: "approval_wait" });
+              await ctx.report(HookEvent.SKILL_INVOKED, { skill: "approve-payments", found: true, bodyChars: 900 });
+              await ctx.report(HookEvent.CHECKPOINT, { sessionId: "s", runId: call.runId, status: "awaiting_approval", phase: "approval_wait" });
               await recorder.flush();
               statusMidRun = (await new RecordingStore(dir).getRun(call.runId)).status;
               return "ok";

@@ -34,7 +34,7 @@ export function skillsExtension(skills: readonly Skill[]): Extension {
           replayPolicy: "safe",
           async execute({ name }) {
             const skill = byName.get(String(name));
-            await ctx.emitEvent(HookEvent.SKILL_INVOKED, { skill: String(name), found: skill !== undefined, ...(skill ? { sourcePath: skill.path } : {}), bodyChars: skill?.body.length ?? 0 });
+            await ctx.report(HookEvent.SKILL_INVOKED, { skill: String(name), found: skill !== undefined, ...(skill ? { sourcePath: skill.path } : {}), bodyChars: skill?.body.length ?? 0 });
             if (!skill) throw new Error(`no skill is named ${JSON.stringify(name)}; the skills are: ${names()}`);
             const origin = skill.level === "project" ? "a project file" : "the user's file";
             return [

@@ -41,7 +41,7 @@ function hostWith(extensions: ExtensionLike[]) {
   const services = {
     info, redactor: new Redactor(), spans: new SpanScopes(), tools, hooks: new HookBus(info), middleware: new MiddlewarePipeline(), prompts: new Registry<never>(), policies: new Registry<never>(), runLimits: new Registry<never>(), state: new Map(),
     commands: new CommandRegistry(), templates: new TemplateRegistry(), messageTypes: new MessageTypeRegistry(), appendEntry: async () => {}, statuses: new Registry<never>(), runAttributes: new Registry<never>(), sessionSnapshot: () => { throw new Error("no session in this test"); },
-    emitCustom: async () => {}, emitError: async () => {}, emitEvent: async () => {},
+    emitCustom: async () => {}, emitError: async () => {}, emitReported: async () => {},
   };
   return { tools, create: () => new ExtensionHost(extensions, services, { maxFragmentChars: 4000 }, () => undefined) };
 }

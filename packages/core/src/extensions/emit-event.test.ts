@@ -19,16 +19,16 @@ function agentWithContext(): { agent: Agent; ctx: ExtensionContext } {
 test("an extension emits KNOWLEDGE_ACCESSED with its typed payload to every observer, naming the extension", async () => {
   const { agent, ctx } = agentWithContext();
   const seen = recordEvents(agent);
-  await ctx.emitEvent(HookEvent.KNOWLEDGE_ACCESSED, { tool: "search_knowledge", bundle: "runbooks", found: true, query: "restart", hits: 2 });
+  await ctx.report(HookEvent.KNOWLEDGE_ACCESSED, { tool: "search_knowledge", bundle: "runbooks", found: true, query: "restart", hits: 2 });
   assert.deepEqual(ofKind(seen, HookEvent.KNOWLEDGE_ACCESSED), [{ tool: "search_knowledge", bundle: "runbooks", found: true, query: "restart", hits: 2, extension: "kb" }]);
 });
 
 test("every reported event names the extension that emitted it, whatever its data claimed", async () => {
   const { agent, ctx } = agentWithContext();
   const seen = recordEvents(agent);
-  await ctx.emitEvent(HookEvent.SKILL_INVOKED, { skill: "approve-payments", found: true, bodyChars: 900 });
-  await ctx.emitEvent(HookEvent.SANDBOX_EXEC, { engine: "duckdb", statementSha256: "0", tool: "read_result", rows: 1, durationMs: 1, refused: false, extension: "spill" });
-  await ctx.emitEvent(HookEvent.CHECKPOINT, { sessionId: "s", runId: "r", status: "awaiting_approval", phase: "approval_wait", extension: undefined });
+  await ctx.report(HookEvent.SKILL_INVOKED, { skill: "approve-payments", found: true, bodyChars: 900 });
+  await ctx.report(HookEvent.SANDBOX_EXEC, { engine: "duckdb", statementSha256: "0", tool: "read_result", rows: 1, durationMs: 1, refused: false, extension: "spill" });
+  await ctx.report(HookEvent.CHECKPOINT, { sessionId: "s", runId: "r", status: "awaiting_approval", phase: "approval_wait", extension: undefined });
   assert.deepEqual(seen.map((e) => [e.event, (e.data as { extension?: unknown }).extension]), [
     [HookEvent.SKILL_INVOKED, "kb"],
     [HookEvent.SANDBOX_EXEC, "kb"],
@@ -39,7 +39,7 @@ test("every reported event names the extension that emitted it, whatever its dat
 test("the engine's own events cannot be emitted by an extension", () => {
   const { agent, ctx } = agentWithContext();
   const seen = recordEvents(agent);
-  const forge = ctx.emitEvent as (event: string, data: unknown) => Promise<void>;
+  const forge = ctx.report as (event: string, data: unknown) => Promise<void>;
   assert.throws(() => forge(HookEvent.AGENT_END, { result: { status: "completed" } }), (e: unknown) => e instanceof ExtensionError && /cannot emit "agent_end"/.test(e.message));
   assert.throws(() => forge("tool_call_start", {}), { message: 'extension "kb": cannot emit "tool_call_start": an extension emits only skill_invoked, knowledge_accessed, sandbox_exec, checkpoint (and custom events with emit())' });
   assert.equal(seen.length, 0);
@@ -48,7 +48,7 @@ test("the engine's own events cannot be emitted by an extension", () => {
 test("every emit returns a promise that settles once the observers have, even with none", async () => {
   const { agent, ctx } = agentWithContext();
   assert.ok(ctx.emit("hello", { n: 1 }) instanceof Promise);
-  assert.ok(ctx.emitEvent(HookEvent.CHECKPOINT, { label: "a" } as never) instanceof Promise);
+  assert.ok(ctx.report(HookEvent.CHECKPOINT, { label: "a" } as never) instanceof Promise);
   assert.ok(ctx.reportError(new Error("x")) instanceof Promise);
   const done: string[] = [];
   agent.hooks.onAny(async (c) => {
@@ -56,7 +56,7 @@ test("every emit returns a promise that settles once the observers have, even wi
     done.push(c.event);
   });
   await ctx.emit("hello", { n: 1 });
-  await ctx.emitEvent(HookEvent.CHECKPOINT, { label: "a" } as never);
+  await ctx.report(HookEvent.CHECKPOINT, { label: "a" } as never);
   await ctx.reportError(new Error("x"));
   assert.deepEqual(done, [HookEvent.CUSTOM, HookEvent.CHECKPOINT, HookEvent.ERROR]);
 });

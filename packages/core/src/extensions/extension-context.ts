@@ -88,7 +88,7 @@ export interface ExtensionContext {
    * The engine's own events (runs, model and tool calls) cannot be emitted from here. Each
    * carries `extension`: this extension's name, whatever `data` said.
    */
-  emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
+  report<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
   /** Reports a failure of the extension's own work as an `ERROR` event attributed to it. */
   reportError(error: Error, details?: { source?: ReportedErrorSource; dropped?: number }): Promise<void>;
   /**

@@ -43,5 +43,5 @@ export interface ExtensionServices {
   sessionSnapshot(): SessionState;
   emitCustom(extension: string, name: string, data: unknown, artifacts?: readonly ArtifactRef[]): Promise<void>;
   emitError(source: ErrorSource, error: Error, extension: string, dropped?: number): Promise<void>;
-  emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
+  emitReported<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void>;
 }

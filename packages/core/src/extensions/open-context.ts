@@ -138,13 +138,13 @@ export function openContext(ledger: ContributionLedger, services: ExtensionServi
     emit(eventName: string, data: unknown, options: { artifacts?: readonly ArtifactRef[] } = {}): Promise<void> {
       return services.emitCustom(name, eventName, data, options.artifacts);
     },
-    emitEvent<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void> {
+    report<E extends ReportedEvent>(event: E, data: HookPayloads[E]): Promise<void> {
       guard();
       if (!(REPORTED_EVENTS as readonly string[]).includes(event)) {
         throw new ExtensionError(name, `cannot emit "${String(event)}": an extension emits only ${REPORTED_EVENTS.join(", ")} (and custom events with emit())`);
       }
       // Who emitted it travels with it, so no reader takes an extension's report for the engine's.
-      return services.emitEvent(event, { ...(data as object), extension: name } as HookPayloads[E]);
+      return services.emitReported(event, { ...(data as object), extension: name } as HookPayloads[E]);
     },
     reportError(error: Error, details: { source?: ReportedErrorSource; dropped?: number } = {}): Promise<void> {
       const source = REPORTED_SOURCES.has(details.source as ReportedErrorSource) ? (details.source as ReportedErrorSource) : "extension";

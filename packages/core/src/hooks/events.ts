@@ -50,7 +50,7 @@ export type HookEvent = (typeof HookEvent)[keyof typeof HookEvent];
 /** Every event name, in the order `HookEvent` declares them. */
 export const ALL_HOOK_EVENTS: readonly HookEvent[] = Object.values(HookEvent);
 
-/** Events an extension may emit about its own work (`ctx.emitEvent`); the engine alone emits the others. */
+/** Events an extension may emit about its own work (`ctx.report`); the engine alone emits the others. */
 export const REPORTED_EVENTS = [HookEvent.SKILL_INVOKED, HookEvent.KNOWLEDGE_ACCESSED, HookEvent.SANDBOX_EXEC, HookEvent.CHECKPOINT] as const;
 
 /** An event an extension may emit itself (one of `REPORTED_EVENTS`). */

@@ -153,7 +153,7 @@ export interface CheckpointData {
   /** Where the run stands: `approval_wait` for an approval pause; in a durable run, the `DurablePhase` committed. */
   phase: string;
   /**
-   * The extension that reported it through `ctx.emitEvent` (its own checkpoint, e.g. a saved
+   * The extension that reported it through `ctx.report` (its own checkpoint, e.g. a saved
    * session); absent when the engine did. Only the engine's change the run's status (a recording's
    * `run.json` says `awaiting_approval` for the engine's approval pause alone).
    */

@@ -45,7 +45,7 @@ export interface SkillInvokedData {
   sourcePath?: string;
   /** Length of the skill's body in characters; 0 when not found. */
   bodyChars: number;
-  /** The extension that emitted it through `ctx.emitEvent` (set by the engine, whatever the data said); absent when the engine did. */
+  /** The extension that emitted it through `ctx.report` (set by the engine, whatever the data said); absent when the engine did. */
   extension?: string;
 }
 /** Payload of `KNOWLEDGE_ACCESSED`: the model searched or read the knowledge bundles. */
@@ -64,7 +64,7 @@ export interface KnowledgeAccessedData {
   path?: string;
   /** Length of the whole file in characters (0 when not found); set by `read_knowledge` only. */
   bodyChars?: number;
-  /** The extension that emitted it through `ctx.emitEvent` (set by the engine, whatever the data said); absent when the engine did. */
+  /** The extension that emitted it through `ctx.report` (set by the engine, whatever the data said); absent when the engine did. */
   extension?: string;
 }
 /** One statement a sandbox ran (or refused): `read_result` SQL in its locked-down DuckDB. */
@@ -83,7 +83,7 @@ export interface SandboxExecData {
   refused: boolean;
   /** Why it was refused or failed (an error code such as `sql_refused`, `timeout`, `sql_failed`). */
   code?: string;
-  /** The extension that emitted it through `ctx.emitEvent` (set by the engine, whatever the data said); absent when the engine did. */
+  /** The extension that emitted it through `ctx.report` (set by the engine, whatever the data said); absent when the engine did. */
   extension?: string;
 }
 /** Payload of `TODOS_UPDATED`: the model replaced its task list with `write_todos`. */
