@@ -56,7 +56,7 @@ async function scrubEverything(runDir: string): Promise<number> {
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".zst")).sort()) {
     const text = (await zstdDecompress(readFileSync(join(dir, name)))).toString("utf8");
     const out: string[] = [];
-    for (const line of text.split("\n")) if (line) out.push(JSON.stringify(redactor.sanitize(JSON.parse(line), "", [])));
+    for (const line of text.split("\n")) if (line) out.push(JSON.stringify(redactor.redact(JSON.parse(line), "", [])));
     await zstdCompress(Buffer.from(out.join("\n")));
   }
   return (performance.now() - started) / 1000;

@@ -58,7 +58,7 @@ async function pinoRate(): Promise<{ rate: number; bytes: number }> {
 function redactionSeconds(): number {
   const redactor = new Redactor();
   const visit = (value: unknown): void => {
-    if (typeof value === "string") redactor.redactString(value);
+    if (typeof value === "string") redactor.redactText(value);
     else if (value && typeof value === "object") for (const item of Object.values(value)) visit(item);
   };
   const started = performance.now();

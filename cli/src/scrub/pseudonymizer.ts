@@ -69,12 +69,12 @@ export class Pseudonymizer {
 
   /** Replacements inside one string (JSON text inside it included); pseudonyms already placed are left alone. */
   scrubString(text: string): string {
-    return this.redactor.redactString(text);
+    return this.redactor.redactText(text);
   }
 
   /** A deep copy of a JSON value with every rule applied: the same shape, strings replaced by strings. */
   scrubValue<T>(value: T): T {
-    return this.redactor.sanitize(value, "", []) as T;
+    return this.redactor.redact(value, "", []) as T;
   }
 
   stats(): ScrubStats {

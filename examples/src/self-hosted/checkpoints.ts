@@ -14,7 +14,7 @@ export function checkpoints(dir: string): { extension: Extension; files: string[
     const snapshot = ctx.sessionSnapshot();
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${snapshot.sessionId}-${files.length + 1}-${phase}.json`);
-    writeFileSync(file, `${JSON.stringify(ctx.redactor.sanitize(snapshot, "session", []), null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify(ctx.redactor.redact(snapshot, "session", []), null, 2)}\n`);
     files.push(file);
     await ctx.report(HookEvent.CHECKPOINT, { sessionId: snapshot.sessionId, runId: currentScope()?.runId ?? "", status: "saved", phase });
   };

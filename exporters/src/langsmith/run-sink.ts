@@ -58,12 +58,12 @@ export class LangSmithSink implements SpanSink<RunHandle> {
 
   /** A run's inputs, outputs or metadata as sent: JSON data with the redaction policy applied. */
   private redacted(value: Record<string, unknown>): Record<string, unknown> {
-    return this.o.redactor.sanitize(value, "", []) as Record<string, unknown>;
+    return this.o.redactor.redact(value, "", []) as Record<string, unknown>;
   }
 
   /** A run's name (the agent's, `chat <model>`, a tool's): redacted as the recording redacts names. */
   private name(text: string): string {
-    return this.o.redactor.redactString(text);
+    return this.o.redactor.redactText(text);
   }
 
   private track(work: Promise<void>): Promise<void> {
@@ -141,7 +141,7 @@ export class LangSmithSink implements SpanSink<RunHandle> {
       outputs = d.spill ? { spilled: { resultId: d.spill.resultId, bytes: d.spill.bytes } } : { output: d.end.result?.content ?? "" };
       metadata = { outcome: d.end.outcome };
     }
-    const error = close.error ? this.o.redactor.redactString(`${close.error.type}: ${close.error.message}`) : undefined;
+    const error = close.error ? this.o.redactor.redactText(`${close.error.type}: ${close.error.message}`) : undefined;
     outputs = this.redacted(outputs);
     if (metadata) metadata = this.redacted(metadata);
     this.o.ledger?.expect(handle.tree.id, "patch");

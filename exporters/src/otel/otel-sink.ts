@@ -48,7 +48,7 @@ export class OtelSink implements SpanSink<Span> {
 
   close(handle: Span, close: SpanClose): void {
     handle.setAttributes(redactAttributes(close.attributes, this.redactor, this.repeated));
-    if (close.error) handle.setStatus({ code: SpanStatusCode.ERROR, message: this.redactor.redactString(close.error.message) });
+    if (close.error) handle.setStatus({ code: SpanStatusCode.ERROR, message: this.redactor.redactText(close.error.message) });
     handle.end(close.time);
     this.live.ended(handle);
   }

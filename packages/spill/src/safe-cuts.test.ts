@@ -32,7 +32,7 @@ async function readThrough(calls: Array<Record<string, unknown>>, redact?: Redac
   const provider = new ScriptedProvider(steps, { recordRequests: true });
   const agent = new Agent({ provider, redact, tools: [tool({ name: "dump", description: "dumps the logs", execute: () => text })], extensions: [new ResultSpillExtension({ store: tmp.store, thresholdBytes: 4_000 })] });
   const recorded: string[] = [];
-  agent.hooks.on(HookEvent.TOOL_CALL_END, (ctx) => void recorded.push(agent.redactor.toJson(ctx.data, "payload", []) ?? ""));
+  agent.hooks.on(HookEvent.TOOL_CALL_END, (ctx) => void recorded.push(agent.redactor.redactToJson(ctx.data, "payload", []) ?? ""));
   try {
     assert.equal((await agent.run("read the logs")).status, "completed");
     const answers = provider.requests.slice(2).map(lastToolResult);

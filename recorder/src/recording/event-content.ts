@@ -2,7 +2,7 @@ import type { AnyHookContext, ContentBlock } from "@harnessx/core";
 import { cacheTokensOf } from "../format/cache-tokens.js";
 import type { QueuedEvent } from "./message-log.js";
 
-/** The kind-specific part of an event before sanitizing: summary attributes and the payload. */
+/** The kind-specific part of an event before redacting: summary attributes and the payload. */
 export interface EventContent {
   attrs: Record<string, unknown>;
   payload: unknown;

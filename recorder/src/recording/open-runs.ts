@@ -31,7 +31,7 @@ export class OpenRuns {
 
   constructor(
     private readonly options: ResolvedRecorderOptions,
-    private readonly sanitizer: Redactor,
+    private readonly redactor: Redactor,
     private readonly queue: EventQueue,
     private readonly restored: (start: AgentStart) => void,
   ) {}
@@ -95,7 +95,7 @@ export class OpenRuns {
   private openRun(start: AgentStart, earlier: EarlierPart | undefined): RunRecording {
     const runDir = runDirOf(this.options.dir, start.data.runId);
     const writer = new RunWriter(runDir, { maxBytes: this.options.segmentMaxBytes, maxAgeMs: this.options.segmentMaxAgeMs });
-    const run = new RunRecording(writer, start, earlier, this.options, this.sanitizer);
+    const run = new RunRecording(writer, start, earlier, this.options, this.redactor);
     this.byId.set(start.data.runId, run);
     this.lastRunId = start.data.runId;
     return run;

@@ -73,7 +73,7 @@ export class RunRecording {
     start: AnyHookContext & { event: "agent_start" },
     earlier: EarlierPart | undefined,
     private readonly options: ResolvedRecorderOptions,
-    private readonly sanitizer: Redactor,
+    private readonly redactor: Redactor,
   ) {
     const agent = start.info;
     const previous = earlier?.manifest;
@@ -87,9 +87,9 @@ export class RunRecording {
           traceId: start.span?.traceId,
           runSpanId: start.span?.spanId ?? "",
           ...linkOf(start),
-          agent: sanitizer.redactString(agent.name),
-          ...frameworkOf(start, sanitizer),
-          sessionId: sanitizer.redactString(agent.sessionId),
+          agent: redactor.redactText(agent.name),
+          ...frameworkOf(start, redactor),
+          sessionId: redactor.redactText(agent.sessionId),
           models: [],
           status: "running",
           startedAt: start.timestamp,
@@ -97,13 +97,13 @@ export class RunRecording {
           producer: producerVersions(),
           pid: process.pid,
           hostname: hostname(),
-          service: sanitizer.redactString(serviceName(agent.name)),
-          config: sanitizer.sanitize(agent.config, "config", []),
-          provider: sanitizer.redactString(agent.provider),
-          tools: sanitizer.sanitize(agent.tools, "tools", []) as RunManifest["tools"],
-          extensions: sanitizer.sanitize(agent.extensions, "extensions", []) as ExtensionSummary[],
+          service: redactor.redactText(serviceName(agent.name)),
+          config: redactor.redact(agent.config, "config", []),
+          provider: redactor.redactText(agent.provider),
+          tools: redactor.redact(agent.tools, "tools", []) as RunManifest["tools"],
+          extensions: redactor.redact(agent.extensions, "extensions", []) as ExtensionSummary[],
           summary: emptySummary(),
-          redaction: describeRedaction(sanitizer, options.customRedact !== undefined),
+          redaction: describeRedaction(redactor, options.customRedact !== undefined),
           artifacts: [],
         };
     this.manifest.summary ??= emptySummary();
@@ -202,7 +202,7 @@ export class RunRecording {
     this.manifest.status = status;
     this.manifest.endedAt = endedAt;
     // The likeliest place for a secret in run metadata (a failed call's URL or header); cut as attributes are, so run.json stays readable.
-    if (error) this.manifest.error = this.sanitizer.sanitize({ ...error, message: cut(error.message) }, "error", []) as RunManifest["error"];
+    if (error) this.manifest.error = this.redactor.redact({ ...error, message: cut(error.message) }, "error", []) as RunManifest["error"];
     this.manifest.artifacts = [...this.referenced];
     if (this.rollup) this.manifest.rollup = this.rollup.toJSON();
   }
@@ -246,13 +246,13 @@ export class RunRecording {
   private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): Encoded {
     // Fast path: plain data with nothing to redact, serialized natively.
     if (!CAREFUL_KINDS.has(line.kind)) {
-      const attrsFast = this.sanitizer.cleanJson(attrs);
-      const payloadFast = payload === undefined || attrsFast === undefined ? undefined : this.sanitizer.cleanJson(payload);
+      const attrsFast = this.redactor.jsonIfClean(attrs);
+      const payloadFast = payload === undefined || attrsFast === undefined ? undefined : this.redactor.jsonIfClean(payload);
       if (attrsFast !== undefined && (payload === undefined || payloadFast !== undefined)) return { line, attrsJson: attrsFast, payloadJson: payloadFast, attrsAsIs: true };
     }
     const paths: string[] = [];
-    const attrsJson = this.sanitizer.toJson(attrs, "attrs", paths) ?? "{}";
-    const payloadJson = payload === undefined ? undefined : this.sanitizer.toJson(payload, "payload", paths);
+    const attrsJson = this.redactor.redactToJson(attrs, "attrs", paths) ?? "{}";
+    const payloadJson = payload === undefined ? undefined : this.redactor.redactToJson(payload, "payload", paths);
     if (paths.length) line.redacted = paths;
     return { line, attrsJson, payloadJson, attrsAsIs: false };
   }
@@ -260,8 +260,8 @@ export class RunRecording {
   /** With a custom `redact(event)`, the event is built as an object first so the function can edit it. */
   private customRedacted(draft: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): Encoded {
     const paths: string[] = [];
-    draft.attrs = this.sanitizer.sanitize(attrs, "attrs", paths) as Record<string, unknown>;
-    if (payload !== undefined) draft.payload = this.sanitizer.sanitize(payload, "payload", paths);
+    draft.attrs = this.redactor.redact(attrs, "attrs", paths) as Record<string, unknown>;
+    if (payload !== undefined) draft.payload = this.redactor.redact(payload, "payload", paths);
     if (paths.length) draft.redacted = paths;
     const { payload: edited, attrs: editedAttrs, ...line } = this.options.customRedact!(draft);
     return { line: { ...line, attrs: {} }, attrsJson: JSON.stringify(editedAttrs ?? {}), payloadJson: edited === undefined ? undefined : JSON.stringify(edited), attrsAsIs: false };
@@ -281,7 +281,7 @@ export class RunRecording {
   }
 
   private noteModel(model: unknown): void {
-    const name = this.sanitizer.redactString(String(model));
+    const name = this.redactor.redactText(String(model));
     if (!this.manifest.models.includes(name)) this.manifest.models.push(name);
   }
 }
@@ -293,7 +293,7 @@ function describeRedaction(redactor: Redactor, custom: boolean): RunManifest["re
 }
 
 /** The framework a hosted run names (`RunHost`), redacted; nothing for harnessx's own runs. */
-function frameworkOf(start: AnyHookContext & { event: "agent_start" }, sanitizer: Redactor): { framework?: string } {
+function frameworkOf(start: AnyHookContext & { event: "agent_start" }, redactor: Redactor): { framework?: string } {
   const framework = start.data.attributes?.[FRAMEWORK_ATTRIBUTE];
-  return typeof framework === "string" ? { framework: sanitizer.redactString(framework) } : {};
+  return typeof framework === "string" ? { framework: redactor.redactText(framework) } : {};
 }

@@ -66,7 +66,7 @@ export class RequestComparer {
    * JSON-shaped (the recorded side was read back from JSON; redacting gives JSON-safe data).
    */
   private comparable(value: unknown, path: string): unknown {
-    if (value === undefined || value === null || typeof value !== "object") return typeof value === "string" && this.redactor ? this.redactor.redactString(value) : value;
-    return this.redactor ? this.redactor.sanitize(value, path, []) : (JSON.parse(JSON.stringify(value)) as unknown);
+    if (value === undefined || value === null || typeof value !== "object") return typeof value === "string" && this.redactor ? this.redactor.redactText(value) : value;
+    return this.redactor ? this.redactor.redact(value, path, []) : (JSON.parse(JSON.stringify(value)) as unknown);
   }
 }

@@ -17,7 +17,7 @@ async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor
   const raw = await store.get(id).catch(() => undefined);
   if (!raw) return undefined;
   const text = raw.toString("utf8");
-  const clean = redactor.redactString(text);
+  const clean = redactor.redactText(text);
   if (clean === text && Buffer.from(text).equals(raw)) {
     const frame = await store.getCompressed(id).catch(() => undefined);
     return frame && { id, frame, bytes: raw.byteLength };

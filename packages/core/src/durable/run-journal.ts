@@ -55,7 +55,7 @@ export class RunJournal {
 
   private line(value: object): string {
     const { redactor } = this.durable;
-    return `${redactor.cleanJson(value) ?? redactor.toJson(value, "journal", [])}\n`;
+    return `${redactor.jsonIfClean(value) ?? redactor.redactToJson(value, "journal", [])}\n`;
   }
 
   private async announce(phase: DurablePhase, status: string, sink: RunSink): Promise<void> {

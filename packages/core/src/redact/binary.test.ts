@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import { binaryForModel, binaryToJson, binaryView, isSerializedBuffer } from "./binary.js";
 import { Redactor } from "./redactor.js";
 
-const redactText = (text: string) => new Redactor().redactString(text);
+const redactText = (text: string) => new Redactor().redactText(text);
 /** Not UTF-8 (a lone continuation byte), though every byte is a printable Latin-1 character. */
 const NOT_UTF8 = Buffer.from([0x41, 0xa9, 0x42]);
 

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import { isBasicCredential } from "./credential-forms.js";
 import { Redactor } from "./redactor.js";
 
-const r = (text: string) => new Redactor().redactString(text);
+const r = (text: string) => new Redactor().redactText(text);
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 
 describe("isBasicCredential: base64 of printable user:password", () => {
@@ -52,6 +52,6 @@ describe("credential forms in text", () => {
 
   test("a Google signed URL's credential parameter is a shape, found without a sensitive key of that name", () => {
     const fewKeys = new Redactor({ keys: ["password"] });
-    assert.equal(fewKeys.redactString("https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4&X-Goog-Credential=svc%40p.iam&X-Goog-Date=1"), "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4&X-Goog-Credential=[REDACTED:url_signature]&X-Goog-Date=1");
+    assert.equal(fewKeys.redactText("https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4&X-Goog-Credential=svc%40p.iam&X-Goog-Date=1"), "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4&X-Goog-Credential=[REDACTED:url_signature]&X-Goog-Date=1");
   });
 });

@@ -57,12 +57,12 @@ describe("a cut from the middle of a text: what it cuts off from its context is 
     const from = text.indexOf(lines[1]);
     const cut = redactor.redactCut(text, from, from + lines[1].length + 1 + lines[2].length);
     assert.ok(!cut.includes(lines[1].slice(0, 20)) && !cut.includes(lines[2].slice(0, 20)), cut);
-    assert.equal(redactor.redactString(lines.slice(1, 3).join("\n")), lines.slice(1, 3).join("\n"), "alone, two lines are not recognized");
+    assert.equal(redactor.redactText(lines.slice(1, 3).join("\n")), lines.slice(1, 3).join("\n"), "alone, two lines are not recognized");
   });
 
   test("a pretty-printed object under a sensitive key is the key's value, all its lines", () => {
     const text = JSON.stringify({ apiKeys: { primary: "k3y-value-1", backup: "k3y-value-2" }, name: "app" }, null, 2);
-    const out = redactor.redactString(`response:\n${text}`);
+    const out = redactor.redactText(`response:\n${text}`);
     assert.ok(!out.includes("k3y-value") && out.includes('"name": "app"'), out);
   });
 

@@ -11,8 +11,8 @@ const only = (...patterns: RedactionPattern[]) => new Redactor({ keys: [], patte
 describe("hints choose the patterns a text runs", () => {
   test("a pattern runs on a text that holds one of its hint literals, never on one that holds only another pattern's", () => {
     const policy = only({ name: "alpha", pattern: /alpha\d+/g, hint: ["alpha"] }, { name: "beta", pattern: /beta\d+/g, hint: ["zzz", "yyy"] });
-    assert.equal(policy.redactString("alpha1 beta2"), "[REDACTED:alpha] beta2");
-    assert.equal(policy.redactString("yyy beta2"), "yyy [REDACTED:beta]");
+    assert.equal(policy.redactText("alpha1 beta2"), "[REDACTED:alpha] beta2");
+    assert.equal(policy.redactText("yyy beta2"), "yyy [REDACTED:beta]");
   });
 
   test("a hint function is asked with the lower-cased text; a pattern with no hint runs on every text", () => {
@@ -21,18 +21,18 @@ describe("hints choose the patterns a text runs", () => {
       { name: "gated", pattern: /gate\d+/g, hint: (lower) => { asked.push(lower); return lower.includes("open"); } },
       { name: "always", pattern: /any\d+/g },
     );
-    assert.equal(policy.redactString("Gate shut: gate1 any2"), "Gate shut: gate1 [REDACTED:always]");
-    assert.equal(policy.redactString("OPEN gate1 any2"), "OPEN [REDACTED:gated] [REDACTED:always]");
+    assert.equal(policy.redactText("Gate shut: gate1 any2"), "Gate shut: gate1 [REDACTED:always]");
+    assert.equal(policy.redactText("OPEN gate1 any2"), "OPEN [REDACTED:gated] [REDACTED:always]");
     assert.deepEqual(asked, ["gate shut: gate1 any2", "open gate1 any2"]);
   });
 
   test("of two patterns that find the same text, the first in the policy names it, whatever woke each", () => {
     const first = { name: "first", pattern: /k3y\d+/g, hint: ["k3y"] };
     const second = { name: "second", pattern: /k3y\d+/g };
-    assert.equal(only(first, second).redactString("use k3y42"), "use [REDACTED:first]");
-    assert.equal(only(second, first).redactString("use k3y42"), "use [REDACTED:second]");
+    assert.equal(only(first, second).redactText("use k3y42"), "use [REDACTED:first]");
+    assert.equal(only(second, first).redactText("use k3y42"), "use [REDACTED:second]");
     const third = { name: "third", pattern: /k3y\d+/g, hint: ["use"] };
-    assert.equal(only(third, first).redactString("use k3y42"), "use [REDACTED:third]");
-    assert.equal(only(first, third).redactString("use k3y42"), "use [REDACTED:first]");
+    assert.equal(only(third, first).redactText("use k3y42"), "use [REDACTED:third]");
+    assert.equal(only(first, third).redactText("use k3y42"), "use [REDACTED:first]");
   });
 });

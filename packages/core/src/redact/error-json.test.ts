@@ -31,7 +31,7 @@ describe("errorToJson", () => {
 
   test("through the redactor, the cause's message is redacted like the rest", () => {
     const error = new Error("login failed", { cause: new Error("password=hunter2-cause") });
-    const out = new Redactor().sanitize(error, "error", []) as { cause: { message: string } };
+    const out = new Redactor().redact(error, "error", []) as { cause: { message: string } };
     assert.equal(out.cause.message, "password=[REDACTED]");
   });
 });

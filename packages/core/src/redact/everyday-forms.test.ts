@@ -3,10 +3,10 @@ import assert from "node:assert/strict";
 import { Redactor } from "./redactor.js";
 
 const redactor = new Redactor();
-const r = (text: string) => redactor.redactString(text);
-/** Redacted three ways: sanitize, toJson and the fast path (which must not pass what needs redacting). */
+const r = (text: string) => redactor.redactText(text);
+/** Redacted three ways: redact, redactToJson and the fast path (which must not pass what needs redacting). */
 function everyPath(value: unknown): string[] {
-  return [JSON.stringify(redactor.sanitize(value, "payload", [])), redactor.toJson(value, "payload", [])!, redactor.cleanJson(value) ?? redactor.toJson(value, "payload", [])!];
+  return [JSON.stringify(redactor.redact(value, "payload", [])), redactor.redactToJson(value, "payload", [])!, redactor.jsonIfClean(value) ?? redactor.redactToJson(value, "payload", [])!];
 }
 
 describe("command-line options", () => {
@@ -28,7 +28,7 @@ describe("command-line options", () => {
       assert.ok(out.includes('"8080"') && out.includes('"--port"'), out);
     }
     const paths: string[] = [];
-    redactor.sanitize(argv, "payload", paths);
+    redactor.redact(argv, "payload", paths);
     assert.deepEqual(paths, ["payload.argv.3", "payload.argv.7"]);
   });
 
@@ -85,7 +85,7 @@ describe("config files", () => {
 
   test("a version is not a secret (a dependency named like a key in a lockfile)", () => {
     assert.equal(r(`"cookie": "^0.7.2", "cookies": "~0.9.1"`), `"cookie": "^0.7.2", "cookies": "~0.9.1"`);
-    assert.deepEqual(redactor.sanitize({ "node_modules/cookie": { version: "0.7.2" } }, "p", []), { "node_modules/cookie": { version: "0.7.2" } });
+    assert.deepEqual(redactor.redact({ "node_modules/cookie": { version: "0.7.2" } }, "p", []), { "node_modules/cookie": { version: "0.7.2" } });
   });
 
   test("Basic credentials in free text are hidden; the word Basic in prose is not", () => {
@@ -102,7 +102,7 @@ describe("secrets used as keys", () => {
     for (const value of [{ [token]: { scopes: ["repo"] } }, new Map([[token, { scopes: ["repo"] }]])]) {
       for (const out of everyPath({ grants: value })) assert.ok(!out.includes(token) && out.includes("[REDACTED:github]") && out.includes("repo"), out);
       const paths: string[] = [];
-      redactor.sanitize({ grants: value }, "payload", paths);
+      redactor.redact({ grants: value }, "payload", paths);
       assert.deepEqual(paths, ["payload.grants.[REDACTED:github]"]);
     }
   });

@@ -22,16 +22,16 @@ function grab(): ExtensionContext {
 test("the redactor's prototype, state and description cannot be changed through ctx.redactor", () => {
   const { redactor } = grab();
   const proto = Object.getPrototypeOf(redactor) as Record<string, unknown>;
-  assert.throws(() => (proto.redactString = (text: string) => text), TypeError);
-  assert.throws(() => (proto.sanitize = (value: unknown) => value), TypeError);
-  assert.throws(() => Object.defineProperty(proto, "redactString", { value: (text: string) => text }), TypeError);
-  assert.throws(() => ((redactor as unknown as { redactString: unknown }).redactString = (text: string) => text), TypeError);
+  assert.throws(() => (proto.redactText = (text: string) => text), TypeError);
+  assert.throws(() => (proto.redact = (value: unknown) => value), TypeError);
+  assert.throws(() => Object.defineProperty(proto, "redactText", { value: (text: string) => text }), TypeError);
+  assert.throws(() => ((redactor as unknown as { redactText: unknown }).redactText = (text: string) => text), TypeError);
   // Its state is private: there is no memo, key table or detector list to poison.
   for (const name of ["memo", "knownKeys", "keyNames", "detectors", "replace", "redacting"]) assert.equal((redactor as unknown as Record<string, unknown>)[name], undefined, name);
   const description = redactor.describe();
   assert.ok(description !== "off");
   assert.throws(() => (description as { keys: string[] }).keys.push("nothing"), TypeError);
-  assert.notEqual(redactor.redactString(SECRET), SECRET);
+  assert.notEqual(redactor.redactText(SECRET), SECRET);
 });
 
 test("the default lists every new agent starts from cannot be emptied", () => {
@@ -39,6 +39,6 @@ test("the default lists every new agent starts from cannot be emptied", () => {
   assert.throws(() => (DEFAULT_PATTERNS as unknown[]).splice(0), TypeError);
   assert.throws(() => ((DEFAULT_REDACTION_RULES as { secretShapes: boolean }).secretShapes = false), TypeError);
   assert.throws(() => ((DEFAULT_PATTERNS[0] as { name: string }).name = "x"), TypeError);
-  assert.notEqual(new Redactor().redactString(SECRET), SECRET);
-  assert.notEqual(new Redactor().redactString("token sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"), "token sk-proj-abcdefghijklmnopqrstuvwxyz0123456789");
+  assert.notEqual(new Redactor().redactText(SECRET), SECRET);
+  assert.notEqual(new Redactor().redactText("token sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"), "token sk-proj-abcdefghijklmnopqrstuvwxyz0123456789");
 });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Redactor } from "./redactor.js";
 
 const redactor = new Redactor();
-const clean = (value: unknown) => JSON.stringify(redactor.sanitize(value, "payload", []));
+const clean = (value: unknown) => JSON.stringify(redactor.redact(value, "payload", []));
 
 describe("redaction gaps found by review stay closed", () => {
   test("key=value pairs inside a JSON-encoded string", () => {
@@ -27,16 +27,16 @@ describe("redaction gaps found by review stay closed", () => {
   });
 
   test("the tail after ';' in a password value", () => {
-    const out = redactor.redactString("password=Hunt;Tail");
+    const out = redactor.redactText("password=Hunt;Tail");
     assert.equal(out, "password=[REDACTED]");
   });
 
   test("Buffer values are redacted, not stored as byte arrays", () => {
     for (const value of [Buffer.from(`password=hunter2 and ghp_${"a1".repeat(18)}`), new TextEncoder().encode("token: abc123def456")]) {
       const paths: string[] = [];
-      const out = JSON.stringify(redactor.sanitize({ body: value }, "payload", paths));
-      const json = redactor.toJson({ body: value }, "payload", [])!;
-      const fast = redactor.cleanJson({ body: value }) ?? "";
+      const out = JSON.stringify(redactor.redact({ body: value }, "payload", paths));
+      const json = redactor.redactToJson({ body: value }, "payload", [])!;
+      const fast = redactor.jsonIfClean({ body: value }) ?? "";
       for (const text of [out, json, fast]) {
         assert.ok(!text.includes("hunter2") && !text.includes("abc123def456") && !text.includes("a1a1a1a1a1"), text);
         assert.ok(!text.includes('"data":['), `bytes as an array: ${text}`);
@@ -47,20 +47,20 @@ describe("redaction gaps found by review stay closed", () => {
 
   test("binary that is not text keeps only its size when its bytes hold a secret", () => {
     const bytes = Buffer.concat([Buffer.from([0, 1, 2, 255]), Buffer.from(`sk-proj-${"Q".repeat(40)}`)]);
-    const out = redactor.sanitize({ blob: bytes }, "p", []) as { blob: Record<string, unknown> };
+    const out = redactor.redact({ blob: bytes }, "p", []) as { blob: Record<string, unknown> };
     assert.deepEqual(out.blob, { type: "Buffer", bytes: bytes.byteLength, content: "[REDACTED:binary]" });
   });
 
   test("a password named in prose", () => {
-    assert.equal(redactor.redactString("my password hunter2 stopped working"), "my password [REDACTED] stopped working");
-    assert.equal(redactor.redactString("the password is Tr0ub4dor&3."), "the password is [REDACTED].");
-    assert.equal(redactor.redactString("password must be 12 characters"), "password must be 12 characters");
+    assert.equal(redactor.redactText("my password hunter2 stopped working"), "my password [REDACTED] stopped working");
+    assert.equal(redactor.redactText("the password is Tr0ub4dor&3."), "the password is [REDACTED].");
+    assert.equal(redactor.redactText("password must be 12 characters"), "password must be 12 characters");
   });
 
   test("a bracketed value leaves no stray bracket; an empty value stays empty", () => {
-    assert.equal(redactor.redactString("password=[abc] next"), "password=[REDACTED] next");
-    assert.equal(redactor.redactString("api_key=\nnext line"), "api_key=\nnext line");
-    assert.equal(redactor.redactString("token="), "token=");
+    assert.equal(redactor.redactText("password=[abc] next"), "password=[REDACTED] next");
+    assert.equal(redactor.redactText("api_key=\nnext line"), "api_key=\nnext line");
+    assert.equal(redactor.redactText("token="), "token=");
   });
 
   test("a bearer token outside an Authorization header", () => {
@@ -76,14 +76,14 @@ describe("redaction gaps found by review stay closed", () => {
   });
 
   test("escaped JSON inside a larger text", () => {
-    const out = redactor.redactString('log line: {\\"password\\":\\"esc4ped-pass\\",\\"user\\":\\"bob\\"} end');
+    const out = redactor.redactText('log line: {\\"password\\":\\"esc4ped-pass\\",\\"user\\":\\"bob\\"} end');
     assert.ok(!out.includes("esc4ped-pass"), out);
     assert.match(out, /bob/);
   });
   test("secrets beside characters beyond Latin-1 are found (the scan walks Latin-1 bytes)", () => {
     const token = `ghp_${"Zq3".repeat(12)}`;
     for (const text of [`日本語 ${token} 日本語`, `ключ: password=хунтер2 ✓`, `\u0100token: abc123def456\u0100`, `secret\u00a0key: s3cr3t-v4lue`, `🔑 Authorization: Bearer ${"x".repeat(24)} 🔑`]) {
-      const out = redactor.redactString(text);
+      const out = redactor.redactText(text);
       assert.notEqual(out, text, `nothing redacted in ${text}`);
       for (const secret of [token, "хунтер2", "abc123def456", "s3cr3t-v4lue", "x".repeat(24)]) assert.ok(!out.includes(secret), `${secret} leaked: ${out}`);
     }

@@ -1,4 +1,4 @@
-// Any value as JSON-safe data, the same through sanitize (the careful walk) and toJson (the
+// Any value as JSON-safe data, the same through redact (the careful walk) and redactToJson (the
 // recorder's path through JSON.stringify): dates, sets, maps with odd keys, toJSON, values JSON
 // cannot hold, objects seen twice, and how deep the careful walk goes.
 import assert from "node:assert/strict";
@@ -11,10 +11,10 @@ const redactor = new Redactor();
 function both(value: unknown): Array<{ data: unknown; paths: string[] }> {
   const slow: string[] = [];
   const fast: string[] = [];
-  const sanitized = redactor.sanitize(value, "p", slow);
-  const json = redactor.toJson(value, "p", fast);
+  const redacted = redactor.redact(value, "p", slow);
+  const json = redactor.redactToJson(value, "p", fast);
   return [
-    { data: sanitized, paths: slow },
+    { data: redacted, paths: slow },
     { data: json === undefined ? undefined : JSON.parse(json), paths: fast },
   ];
 }
@@ -48,7 +48,7 @@ describe("values JSON has no form for", () => {
   });
 
   test("non-finite numbers and BigInt as text in the careful walk", () => {
-    assert.deepEqual(redactor.sanitize({ n: Number.NaN, i: Infinity, m: -Infinity, b: 12n, z: -0 }, "p", []), { n: "NaN", i: "Infinity", m: "-Infinity", b: "12", z: -0 });
+    assert.deepEqual(redactor.redact({ n: Number.NaN, i: Infinity, m: -Infinity, b: 12n, z: -0 }, "p", []), { n: "NaN", i: "Infinity", m: "-Infinity", b: "12", z: -0 });
   });
 });
 
@@ -59,17 +59,17 @@ describe("the careful walk's depth", () => {
   const down = (value: unknown, levels: number): unknown => (levels === 0 ? value : down((value as { n: unknown }).n, levels - 1));
 
   test("64 objects deep are written whole; the 65th is cut, whatever it holds", () => {
-    assert.equal(down(redactor.sanitize(nest(64), "p", []), 64), "leaf");
-    assert.equal(down(redactor.sanitize(nest(65), "p", []), 64), "[Truncated: too deep]");
-    assert.equal(down(redactor.sanitize(nest(66), "p", []), 64), "[Truncated: too deep]");
+    assert.equal(down(redactor.redact(nest(64), "p", []), 64), "leaf");
+    assert.equal(down(redactor.redact(nest(65), "p", []), 64), "[Truncated: too deep]");
+    assert.equal(down(redactor.redact(nest(66), "p", []), 64), "[Truncated: too deep]");
   });
 
   test("an array, a Map, a toJSON and what it gives each count as a level", () => {
     // Each round is four levels: an array, a Map, an object with toJSON, the object it gives.
     const round = (inner: unknown): unknown => [new Map([["m", { toJSON: () => ({ e: inner }) }]])];
     const rounds = (n: number): unknown => (n === 0 ? "leaf" : round(rounds(n - 1)));
-    assert.doesNotMatch(JSON.stringify(redactor.sanitize(rounds(16), "p", [])), /Truncated/);
-    assert.match(JSON.stringify(redactor.sanitize(rounds(17), "p", [])), /Truncated: too deep/);
+    assert.doesNotMatch(JSON.stringify(redactor.redact(rounds(16), "p", [])), /Truncated/);
+    assert.match(JSON.stringify(redactor.redact(rounds(17), "p", [])), /Truncated: too deep/);
   });
 });
 
@@ -79,7 +79,7 @@ describe("the value of a sensitive key that is not a string", () => {
     const echo = new Redactor(undefined, { shape: (name) => `[${name}]`, key: (_key, found) => { given.push(found); return "[hidden]"; } });
     const token = `ghp_${"Zq3".repeat(12)}`;
     const paths: string[] = [];
-    assert.deepEqual(echo.sanitize({ password: { note: token, when: new Date(0) } }, "p", paths), { password: "[hidden]" });
+    assert.deepEqual(echo.redact({ password: { note: token, when: new Date(0) } }, "p", paths), { password: "[hidden]" });
     assert.deepEqual(given, ['{"note":"[github]","when":"1970-01-01T00:00:00.000Z"}']);
     assert.deepEqual(paths, ["p.password"], "the inner redaction is not listed: the whole value is");
   });

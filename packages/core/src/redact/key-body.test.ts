@@ -72,7 +72,7 @@ describe("the shorter last line of a body belongs to it", () => {
   test("a padded last line of full width belongs to the body, and is hidden", () => {
     const last = `${keyLine("last").slice(0, 62)}==`;
     assert.deepEqual(runs(`${body}\n${last}\nafter.`), [`${body}\n${last}`]);
-    assert.equal(new Redactor().redactString(`grep hit:\n${body}\n${last}\ndone.`), "grep hit:\n[REDACTED:key-body]\ndone.");
+    assert.equal(new Redactor().redactText(`grep hit:\n${body}\n${last}\ndone.`), "grep hit:\n[REDACTED:key-body]\ndone.");
   });
 
   test("a padded line ends its run: full lines after it make another (two keys' bodies in a row)", () => {

@@ -56,8 +56,8 @@ describe("the redactor under generated payloads", () => {
         const text = `${before}${planted.secret}${after}`;
         const payload = { noise, items: [noise, { [asKey ? "value" : "detail"]: wrap(kind, text, depth) }] };
         const core = planted.core ?? planted.secret;
-        const slow = JSON.stringify(redactor.sanitize(payload, "payload", []));
-        const fast = redactor.cleanJson(payload) ?? redactor.toJson(payload, "payload", []) ?? "";
+        const slow = JSON.stringify(redactor.redact(payload, "payload", []));
+        const fast = redactor.jsonIfClean(payload) ?? redactor.redactToJson(payload, "payload", []) ?? "";
         assert.equal(leaks(slow, core), undefined, `${planted.name} (${kind}) leaked: ${slow.slice(0, 300)}`);
         assert.equal(leaks(fast, core), undefined, `${planted.name} (${kind}, fast path) leaked: ${fast.slice(0, 300)}`);
       }),
@@ -70,10 +70,10 @@ describe("the redactor under generated payloads", () => {
   test("any value becomes JSON without throwing, and redacting twice changes nothing more", () => {
     fc.assert(
       fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withDate: true, withNullPrototype: true, withSparseArray: true }), (value) => {
-        const once = redactor.sanitize(value, "v", []);
+        const once = redactor.redact(value, "v", []);
         const json = JSON.stringify(once);
         if (json === undefined) return;
-        assert.equal(JSON.stringify(redactor.sanitize(JSON.parse(json), "v", [])), json);
+        assert.equal(JSON.stringify(redactor.redact(JSON.parse(json), "v", [])), json);
       }),
       fuzzParameters(300),
     );

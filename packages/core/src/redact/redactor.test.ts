@@ -8,7 +8,7 @@ describe("payloads serialize safely", () => {
     const cyclic: Record<string, unknown> = { name: "loop" };
     cyclic.self = cyclic;
     const error = Object.assign(new Error("boom"), { code: "E_BOOM", status: 503 });
-    const out = redactor.sanitize({ cyclic, error, big: 10n ** 20n, bytes: new Uint8Array([1, 2, 3]), map: new Map<string, unknown>([["password", "x"], ["ok", 1]]), fn: () => 1, nan: NaN }, "payload", []) as { cyclic: { self: unknown }; error: Record<string, unknown> & { stack: string }; big: unknown; bytes: unknown; map: unknown; nan: unknown };
+    const out = redactor.redact({ cyclic, error, big: 10n ** 20n, bytes: new Uint8Array([1, 2, 3]), map: new Map<string, unknown>([["password", "x"], ["ok", 1]]), fn: () => 1, nan: NaN }, "payload", []) as { cyclic: { self: unknown }; error: Record<string, unknown> & { stack: string }; big: unknown; bytes: unknown; map: unknown; nan: unknown };
     assert.equal(out.cyclic.self, "[Circular]");
     assert.equal(out.error.message, "boom");
     assert.equal(out.error.code, "E_BOOM");
@@ -23,21 +23,21 @@ describe("payloads serialize safely", () => {
     assert.doesNotThrow(() => JSON.stringify(out));
   });
 
-  test("toJson (the recorder's fast path) gives the same data and paths as sanitize, cycles included", () => {
+  test("redactToJson (the recorder's fast path) gives the same data and paths as redact, cycles included", () => {
     const redactor = new Redactor();
     const error = Object.assign(new Error("boom"), { code: "E_BOOM" });
     const value = { error, big: 2n ** 70n, map: new Map([["apiKey", "k"]]), list: [{ token: "t", note: "mail bob@example.com" }], bytes: new Uint8Array([1]) };
     const slowPaths: string[] = [];
     const fastPaths: string[] = [];
-    const slow = redactor.sanitize(value, "payload", slowPaths);
-    const fast = JSON.parse(redactor.toJson(value, "payload", fastPaths)!);
+    const slow = redactor.redact(value, "payload", slowPaths);
+    const fast = JSON.parse(redactor.redactToJson(value, "payload", fastPaths)!);
     assert.deepEqual(fast, slow);
     assert.deepEqual(fastPaths.sort(), slowPaths.sort());
     assert.deepEqual(fastPaths.sort(), ["payload.list.0.note", "payload.list.0.token", "payload.map.apiKey"]);
     const cyclic: Record<string, unknown> = { password: "p" };
     cyclic.again = cyclic;
     const paths: string[] = [];
-    assert.deepEqual(JSON.parse(redactor.toJson(cyclic, "payload", paths)!), { password: "[REDACTED]", again: "[Circular]" });
+    assert.deepEqual(JSON.parse(redactor.redactToJson(cyclic, "payload", paths)!), { password: "[REDACTED]", again: "[Circular]" });
     assert.deepEqual(paths, ["payload.password"]);
   });
 
@@ -52,29 +52,29 @@ describe("payloads serialize safely", () => {
     ];
     for (const [value, secret] of cases) {
       const paths: string[] = [];
-      assert.equal(redactor.cleanJson(value), undefined, `the fast path must refuse what holds ${secret}`);
-      const json = redactor.toJson(value, "payload", paths)!;
+      assert.equal(redactor.jsonIfClean(value), undefined, `the fast path must refuse what holds ${secret}`);
+      const json = redactor.redactToJson(value, "payload", paths)!;
       assert.ok(!json.includes(secret), `${secret} leaked: ${json}`);
       assert.ok(paths.length > 0, `paths listed for ${secret}`);
     }
     const clean: string[] = [];
-    assert.equal(redactor.cleanJson({ maxTokens: 4096, id: "call_12345", usage: { inputTokens: 3 } }), '{"maxTokens":4096,"id":"call_12345","usage":{"inputTokens":3}}');
+    assert.equal(redactor.jsonIfClean({ maxTokens: 4096, id: "call_12345", usage: { inputTokens: 3 } }), '{"maxTokens":4096,"id":"call_12345","usage":{"inputTokens":3}}');
     assert.deepEqual(clean, []);
   });
 
   test("card numbers are found as cards are printed; other runs of numbers stay, even when their digits pass the checksum", () => {
     const redactor = new Redactor();
-    assert.equal(redactor.redactString("ids 12345 67890 12347 in the table"), "ids 12345 67890 12347 in the table");
-    assert.equal(redactor.redactString("amex 3782 822463 10005 on file"), "amex [REDACTED:card] on file");
-    assert.equal(redactor.redactString("visa 4111-1111-1111-1111."), "visa [REDACTED:card].");
-    assert.equal(redactor.redactString("rows 95 4111 1111 1111 1111 5"), "rows 95 [REDACTED:card] 5");
-    assert.equal(redactor.redactString("pan 5555555555554444"), "pan [REDACTED:card]");
+    assert.equal(redactor.redactText("ids 12345 67890 12347 in the table"), "ids 12345 67890 12347 in the table");
+    assert.equal(redactor.redactText("amex 3782 822463 10005 on file"), "amex [REDACTED:card] on file");
+    assert.equal(redactor.redactText("visa 4111-1111-1111-1111."), "visa [REDACTED:card].");
+    assert.equal(redactor.redactText("rows 95 4111 1111 1111 1111 5"), "rows 95 [REDACTED:card] 5");
+    assert.equal(redactor.redactText("pan 5555555555554444"), "pan [REDACTED:card]");
   });
 
   test("numeric token counts are not mistaken for secrets; card numbers need a valid checksum", () => {
     const redactor = new Redactor();
     const paths: string[] = [];
-    const out = redactor.sanitize({ maxTokens: 4096, usage: { inputTokens: 5 }, order: "1234 5678 9012 3456", card: "4111111111111111" }, "p", paths) as { maxTokens: number; usage: { inputTokens: number }; order: string; card: string };
+    const out = redactor.redact({ maxTokens: 4096, usage: { inputTokens: 5 }, order: "1234 5678 9012 3456", card: "4111111111111111" }, "p", paths) as { maxTokens: number; usage: { inputTokens: number }; order: string; card: string };
     assert.equal(out.maxTokens, 4096);
     assert.equal(out.usage.inputTokens, 5);
     assert.equal(out.order, "1234 5678 9012 3456");
@@ -83,18 +83,18 @@ describe("payloads serialize safely", () => {
   });
 });
 
-describe("cleanJson: the native fast path takes plain data only", () => {
+describe("jsonIfClean: the native fast path takes plain data only", () => {
   test("plain data with empty objects is written natively; an Error, a Map, a typed array or a class instance goes to the careful path", () => {
     const redactor = new Redactor();
     const plain = { extensions: {}, recoveries: {}, list: [{}, 1, "x"] };
-    assert.equal(redactor.cleanJson(plain), JSON.stringify(plain));
+    assert.equal(redactor.jsonIfClean(plain), JSON.stringify(plain));
     class Point {
       constructor(readonly x: number) {}
     }
     for (const odd of [new Error("boom"), new Map([["a", 1]]), new Uint8Array([1, 2]), new Point(1), new Set([1])]) {
-      assert.equal(redactor.cleanJson({ nested: [odd] }), undefined, Object.prototype.toString.call(odd));
-      assert.notEqual(redactor.toJson({ nested: [odd] }, "p", []), undefined);
+      assert.equal(redactor.jsonIfClean({ nested: [odd] }), undefined, Object.prototype.toString.call(odd));
+      assert.notEqual(redactor.redactToJson({ nested: [odd] }, "p", []), undefined);
     }
-    assert.equal(redactor.toJson({ e: new Error("boom") }, "p", [])!.includes("boom"), true, "the careful path renders what the fast one refused");
+    assert.equal(redactor.redactToJson({ e: new Error("boom") }, "p", [])!.includes("boom"), true, "the careful path renders what the fast one refused");
   });
 });

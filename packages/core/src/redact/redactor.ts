@@ -6,7 +6,7 @@ import { RedactionMemo } from "./redaction-memo.js";
 import { hidesValue, KeyNames, PLAIN, type KeyKind } from "./key-names.js";
 import { keyValueSpans } from "./key-values.js";
 import { resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
-import { sanitizeValue } from "./sanitize.js";
+import { redactValue } from "./redact-value.js";
 import { SECRET_SHAPES } from "./secret-shapes.js";
 import { redactedJson, structuralJsonOf } from "./to-json.js";
 import { deepFreeze } from "../util/deep-freeze.js";
@@ -59,7 +59,7 @@ export class Redactor {
   /** Object keys repeat endlessly (`toolCall`, `content`...): what they are is computed once. */
   readonly #knownKeys = new Map<string, KnownKey>();
   readonly #shortest: number;
-  /** Reused by `toJson` (not re-entrant) to spare an allocation per event. */
+  /** Reused by `redactToJson` (not re-entrant) to spare an allocation per event. */
   readonly #parents = new Map<object, [object, string]>();
   /** Texts already redacted: each distinct string is scanned once while it is remembered. */
   readonly #memo = new RedactionMemo();
@@ -102,24 +102,24 @@ export class Redactor {
   }
 
   /** `path` names the root (e.g. "payload"); paths of redactions are appended to `redactedPaths`. */
-  sanitize(value: unknown, path: string, redactedPaths: string[]): unknown {
-    return sanitizeValue(this, this.#replace, value, path, redactedPaths);
+  redact(value: unknown, path: string, redactedPaths: string[]): unknown {
+    return redactValue(this, this.#replace, value, path, redactedPaths);
   }
 
   /**
-   * Serializes to a JSON string with the same guarantees as `sanitize`, letting the native
-   * JSON.stringify do the walking. Falls back to `sanitize` when the value holds a cycle.
+   * Serializes to a JSON string with the same guarantees as `redact`, letting the native
+   * JSON.stringify do the walking. Falls back to `redact` when the value holds a cycle.
    */
-  toJson(value: unknown, path: string, redactedPaths: string[]): string | undefined {
+  redactToJson(value: unknown, path: string, redactedPaths: string[]): string | undefined {
     return redactedJson(this, this.#replace, value, path, redactedPaths, this.#parents);
   }
 
   /**
    * The common case at native speed (the recorder's hot path): the JSON of plain data (no
    * Errors, Maps, binary, BigInt, cycles or `toJSON`) in which redaction would change nothing.
-   * Undefined otherwise: then use `toJson`.
+   * Undefined otherwise: then use `redactToJson`.
    */
-  cleanJson(value: unknown): string | undefined {
+  jsonIfClean(value: unknown): string | undefined {
     if (!this.#redacting) return structuralJsonOf(value);
     // The walk first: a value that needs redacting is then not serialized twice. The walk also
     // checks every object is plain, so the JSON needs no second look (an Error or a Map would write `{}`).
@@ -138,7 +138,7 @@ export class Redactor {
    * other data) sends the value to the careful path.
    */
   #isClean(value: unknown, depth: number): boolean {
-    if (typeof value === "string") return value.length < this.#shortest || this.redactString(value) === value;
+    if (typeof value === "string") return value.length < this.#shortest || this.redactText(value) === value;
     if (typeof value !== "object" || value === null) return true;
     if (depth > MAX_CLEAN_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
     if (Array.isArray(value)) {
@@ -153,7 +153,7 @@ export class Redactor {
       const item = (value as Record<string, unknown>)[key];
       if (item === undefined || item === null || typeof item === "function") continue;
       const known = this.#known(key);
-      if (hidesValue(known.kind, item) || (key.length >= this.#shortest && (known.clean ??= this.redactString(key)) !== key)) return false;
+      if (hidesValue(known.kind, item) || (key.length >= this.#shortest && (known.clean ??= this.redactText(key)) !== key)) return false;
       if (!this.#isClean(item, depth + 1)) return false;
     }
     return true;
@@ -164,7 +164,7 @@ export class Redactor {
    * `[REDACTED:<shape>]`; values of sensitive keys `[REDACTED]`, inside JSON text by parsing it
    * (so an encoding nested in a string is redacted too), else by scanning `key: value` forms.
    */
-  redactString(text: string): string {
+  redactText(text: string): string {
     if (!this.#redacting || text.length < this.#shortest) return text;
     const known = this.#memo.get(text);
     if (known !== undefined) return known;
@@ -174,12 +174,12 @@ export class Redactor {
   }
 
   /**
-   * `redactString` for a short text that is new each time (a reply's or a tool call's id): the
+   * `redactText` for a short text that is new each time (a reply's or a tool call's id): the
    * same result (the memo holds exactly what a scan returns), scanned without a memo lookup or
    * entry, since such a text would only miss in the memo and then take the room of texts that
    * do repeat.
    */
-  redactOnce(text: string): string {
+  redactTextOnce(text: string): string {
     if (!this.#redacting || text.length < this.#shortest) return text;
     return this.#redactFresh(text);
   }
@@ -241,12 +241,12 @@ export class Redactor {
       return undefined;
     }
     const paths: string[] = [];
-    const clean = this.sanitize(parsed, "", paths);
+    const clean = this.redact(parsed, "", paths);
     if (paths.length === 0) return text;
     // JSON.parse keeps the last of a repeated key, so written again the text would drop what the
     // others held, which whoever read the text (a model) saw: renamed, every member is kept.
     const whole = renameDuplicateKeys(text);
-    return JSON.stringify(whole === undefined ? clean : this.sanitize(JSON.parse(whole), "", []));
+    return JSON.stringify(whole === undefined ? clean : this.redact(JSON.parse(whole), "", []));
   }
 
   /**
@@ -267,7 +267,7 @@ export class Redactor {
   redactKey(key: string): string {
     if (!this.#redacting || key.length < this.#shortest) return key;
     const known = this.#known(key);
-    return (known.clean ??= this.redactString(key));
+    return (known.clean ??= this.redactText(key));
   }
 
   /**

@@ -12,41 +12,41 @@ describe("redaction of repeated content", () => {
   test("every copy of a secret-bearing string is redacted, through every entry point", () => {
     const redactor = new Redactor();
     for (let copy = 0; copy < 50; copy++) {
-      assert.ok(!redactor.redactString(dirty).includes(secret), `copy ${copy} of the string leaked`);
-      assert.equal(redactor.cleanJson({ result: dirty }), undefined, `copy ${copy}: the fast path accepted a secret`);
-      assert.ok(!redactor.toJson({ messages: [{ content: dirty }] }, "payload", [])!.includes(secret), `copy ${copy} leaked from toJson`);
-      assert.ok(!JSON.stringify(redactor.sanitize([dirty, { text: dirty }], "payload", [])).includes(secret), `copy ${copy} leaked from sanitize`);
+      assert.ok(!redactor.redactText(dirty).includes(secret), `copy ${copy} of the string leaked`);
+      assert.equal(redactor.jsonIfClean({ result: dirty }), undefined, `copy ${copy}: the fast path accepted a secret`);
+      assert.ok(!redactor.redactToJson({ messages: [{ content: dirty }] }, "payload", [])!.includes(secret), `copy ${copy} leaked from redactToJson`);
+      assert.ok(!JSON.stringify(redactor.redact([dirty, { text: dirty }], "payload", [])).includes(secret), `copy ${copy} leaked from redact`);
     }
   });
 
   test("a clean string remembered as clean does not vouch for a near copy that holds a secret", () => {
     const redactor = new Redactor();
     const clean = "the deploy log says: export GITHUB_TOKEN_HINT then retried".repeat(20);
-    for (let i = 0; i < 5; i++) assert.equal(redactor.redactString(clean), clean);
+    for (let i = 0; i < 5; i++) assert.equal(redactor.redactText(clean), clean);
     const nearCopy = `${clean} ${secret}`;
-    assert.ok(!redactor.redactString(nearCopy).includes(secret));
-    assert.equal(redactor.cleanJson({ a: clean, b: nearCopy }), undefined);
+    assert.ok(!redactor.redactText(nearCopy).includes(secret));
+    assert.equal(redactor.jsonIfClean({ a: clean, b: nearCopy }), undefined);
   });
 
   test("a secret under a sensitive key is redacted even when the same text was clean elsewhere", () => {
     const redactor = new Redactor();
     const value = "plain-looking-value-1234567";
-    assert.equal(redactor.cleanJson({ note: value }), JSON.stringify({ note: value }));
-    assert.equal(redactor.cleanJson({ password: value }), undefined);
-    assert.ok(!redactor.toJson({ password: value }, "payload", [])!.includes(value));
+    assert.equal(redactor.jsonIfClean({ note: value }), JSON.stringify({ note: value }));
+    assert.equal(redactor.jsonIfClean({ password: value }), undefined);
+    assert.ok(!redactor.redactToJson({ password: value }, "payload", [])!.includes(value));
   });
 
   test("the memory is bounded: after many megabytes of distinct clean text, secrets are still caught", () => {
     const redactor = new Redactor();
     const filler = "x".repeat(64 * 1024);
-    for (let i = 0; i < 400; i++) redactor.redactString(`${i} ${filler}`);
-    for (let copy = 0; copy < 3; copy++) assert.ok(!redactor.redactString(dirty).includes(secret));
+    for (let i = 0; i < 400; i++) redactor.redactText(`${i} ${filler}`);
+    for (let copy = 0; copy < 3; copy++) assert.ok(!redactor.redactText(dirty).includes(secret));
   });
 
   test("a value whose toJSON returns a secret is not taken by the fast path", () => {
     const redactor = new Redactor();
     const sneaky = { shown: "nothing here", toJSON: () => ({ shown: dirty }) };
-    const fast = redactor.cleanJson({ result: sneaky });
+    const fast = redactor.jsonIfClean({ result: sneaky });
     assert.ok(fast === undefined || !fast.includes(secret), `leaked via toJSON: ${fast}`);
   });
 });

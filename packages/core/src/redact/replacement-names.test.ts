@@ -9,15 +9,15 @@ const naming = new Redactor(undefined, { shape: (name) => `<${name}>`, key: (key
 
 describe("a key's replacement is named by the key, not the words before it", () => {
   test("a secret named in prose just before a key is not part of the key's name", () => {
-    assert.equal(naming.redactString("the password Tr0ub4dor99 api_key: zzz-value"), "the password <key:password> api_key: <key:api_key>");
-    assert.equal(naming.redactString("my password hunter2 token=abc123"), "my password <key:password> token=<key:token>");
+    assert.equal(naming.redactText("the password Tr0ub4dor99 api_key: zzz-value"), "the password <key:password> api_key: <key:api_key>");
+    assert.equal(naming.redactText("my password hunter2 token=abc123"), "my password <key:password> token=<key:token>");
   });
 
   test("a key of several words is named by the words that make it sensitive", () => {
-    assert.equal(naming.redactString("my api key: v4lue-1"), "my api key: <key:api key>");
-    assert.equal(naming.redactString("AWS Secret Access Key: v4lue-2"), "AWS Secret Access Key: <key:Secret Access Key>");
-    assert.equal(naming.redactString("and password=hunter2-x"), "and password=<key:password>");
-    assert.equal(naming.redactString("my api\u00a0key: v4lue-3"), "my api\u00a0key: <key:api\u00a0key>", "as written");
+    assert.equal(naming.redactText("my api key: v4lue-1"), "my api key: <key:api key>");
+    assert.equal(naming.redactText("AWS Secret Access Key: v4lue-2"), "AWS Secret Access Key: <key:Secret Access Key>");
+    assert.equal(naming.redactText("and password=hunter2-x"), "and password=<key:password>");
+    assert.equal(naming.redactText("my api\u00a0key: v4lue-3"), "my api\u00a0key: <key:api\u00a0key>", "as written");
   });
 
   test("cuts name keys the same way", () => {

@@ -7,7 +7,7 @@ import { DEFAULT_PATTERNS, DEFAULT_REDACTION_RULES, DEFAULT_SENSITIVE_KEYS, luhn
 
 /** Only the default patterns (no maintained shapes): what each pattern alone finds. */
 const patternsOnly = new Redactor({ secretShapes: false, keys: [] });
-const p = (text: string) => patternsOnly.redactString(text);
+const p = (text: string) => patternsOnly.redactText(text);
 const pattern = (name: string) => DEFAULT_PATTERNS.find((rule) => rule.name === name)!;
 /** Letters and digits, `n` of them: a token body assembled at run time. */
 const body = (n: number) => "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9".repeat(4).slice(0, n);
@@ -54,15 +54,15 @@ describe("every default key hides its value, as services spell it", () => {
     const value = (key: string) => (key === "auth" ? Buffer.from("ci:Zq8-hunter2").toString("base64") : "Zq8-hunter2");
     for (const [key, spelled] of Object.entries(spellings)) {
       const paths: string[] = [];
-      const out = redactor.sanitize({ [spelled]: value(key), note: "kept" }, "p", paths) as Record<string, unknown>;
+      const out = redactor.redact({ [spelled]: value(key), note: "kept" }, "p", paths) as Record<string, unknown>;
       assert.deepEqual(paths, [`p.${spelled}`], spelled);
       assert.equal(out.note, "kept");
-      assert.ok(!redactor.redactString(`${spelled}=${value(key)}`).includes(value(key)), spelled);
+      assert.ok(!redactor.redactText(`${spelled}=${value(key)}`).includes(value(key)), spelled);
     }
   });
 
   test("`credentials` is a key of its own, not only a plural: even a number under it is hidden", () => {
-    assert.deepEqual(redactor.sanitize({ credentials: 3, inputTokens: 3 }, "p", []), { credentials: "[REDACTED]", inputTokens: 3 });
+    assert.deepEqual(redactor.redact({ credentials: 3, inputTokens: 3 }, "p", []), { credentials: "[REDACTED]", inputTokens: 3 });
   });
 });
 

@@ -17,30 +17,30 @@ describe("a sensitive key's value is redacted whatever its type", () => {
   for (const [what, value, betrays] of VALUES) {
     const payload = { service: "db", password: value, nested: { apiKey: value } };
 
-    test(`${what}: sanitize`, () => {
+    test(`${what}: redact`, () => {
       const paths: string[] = [];
-      const out = redactor.sanitize(payload, "payload", paths);
+      const out = redactor.redact(payload, "payload", paths);
       assert.deepEqual(out, { service: "db", password: "[REDACTED]", nested: { apiKey: "[REDACTED]" } });
       assert.deepEqual(paths.sort(), ["payload.nested.apiKey", "payload.password"]);
     });
 
-    test(`${what}: toJson (the recorder's path)`, () => {
+    test(`${what}: redactToJson (the recorder's path)`, () => {
       const paths: string[] = [];
-      const json = redactor.toJson(payload, "payload", paths)!;
+      const json = redactor.redactToJson(payload, "payload", paths)!;
       assert.deepEqual(JSON.parse(json), { service: "db", password: "[REDACTED]", nested: { apiKey: "[REDACTED]" } });
       assert.deepEqual(paths.sort(), ["payload.nested.apiKey", "payload.password"]);
       assert.ok(!json.includes(betrays));
     });
 
-    test(`${what}: cleanJson declines it (redaction is needed)`, () => {
-      assert.equal(redactor.cleanJson(payload), undefined);
-      assert.equal(redactor.cleanJson({ list: [payload] }), undefined, "nested in an array too");
+    test(`${what}: jsonIfClean declines it (redaction is needed)`, () => {
+      assert.equal(redactor.jsonIfClean(payload), undefined);
+      assert.equal(redactor.jsonIfClean({ list: [payload] }), undefined, "nested in an array too");
     });
 
     test(`${what}: JSON inside a string, and a Map's entry`, () => {
-      const text = redactor.redactString(JSON.stringify(payload));
+      const text = redactor.redactText(JSON.stringify(payload));
       assert.deepEqual(JSON.parse(text), { service: "db", password: "[REDACTED]", nested: { apiKey: "[REDACTED]" } });
-      const map = redactor.sanitize(new Map<string, unknown>([["token", value]]), "payload", []);
+      const map = redactor.redact(new Map<string, unknown>([["token", value]]), "payload", []);
       assert.deepEqual(map, { token: "[REDACTED]" });
     });
   }

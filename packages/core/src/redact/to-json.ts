@@ -1,11 +1,11 @@
 import { binaryToJson, isSerializedBuffer } from "./binary.js";
 import { errorToJson } from "./error-json.js";
 import { setOwn } from "../util/set-own.js";
-import { keyText, noting, sanitizeValue, unusedKey, type KeyReplacement, type ValueRedaction } from "./sanitize.js";
+import { keyText, noting, redactValue, unusedKey, type KeyReplacement, type ValueRedaction } from "./redact-value.js";
 
 /**
  * A value as redacted JSON text, letting the native JSON.stringify do the walking (the
- * recorder's hot path), with the guarantees of `sanitizeValue`, which it falls back to when the
+ * recorder's hot path), with the guarantees of `redactValue`, which it falls back to when the
  * value holds a cycle. `parents` is scratch space, cleared before and after.
  */
 export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, value: unknown, path: string, redactedPaths: string[], parents: Map<object, [object, string]>): string | undefined {
@@ -26,7 +26,7 @@ export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, va
       return replace.key(name, typeof item === "string" ? item : JSON.stringify(item) ?? "");
     }
     if (typeof item === "string") {
-      const clean = policy.redactString(item);
+      const clean = policy.redactText(item);
       if (clean !== item) collected.push(pathOf(this, key));
       return clean;
     }
@@ -36,8 +36,8 @@ export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, va
       item instanceof Error ? errorToJson(item)
       : item instanceof Map ? Object.fromEntries(Array.from(item, ([k, v]) => [keyText(k), v]))
       : item instanceof Set ? Array.from(item)
-      : ArrayBuffer.isView(item) ? binaryToJson(item, (text) => noting(policy.redactString(text), text, () => collected.push(pathOf(this, key))))
-      : isSerializedBuffer(item) ? binaryToJson(Buffer.from(item.data), (text) => noting(policy.redactString(text), text, () => collected.push(pathOf(this, key))))
+      : ArrayBuffer.isView(item) ? binaryToJson(item, (text) => noting(policy.redactText(text), text, () => collected.push(pathOf(this, key))))
+      : isSerializedBuffer(item) ? binaryToJson(Buffer.from(item.data), (text) => noting(policy.redactText(text), text, () => collected.push(pathOf(this, key))))
       : item;
     const written = Array.isArray(plain) ? plain : withCleanKeys(plain as Record<string, unknown>);
     if (key !== "") parents.set(written, [this, key]);
@@ -72,7 +72,7 @@ export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, va
     // `{"<path>":<value>}` -> `<value>`; the wrapper gives the root a key for redacted paths.
     return json.slice(JSON.stringify(path).length + 2, -1) || undefined;
   } catch {
-    const clean = sanitizeValue(policy, replace, value, path, redactedPaths);
+    const clean = redactValue(policy, replace, value, path, redactedPaths);
     return clean === undefined ? undefined : JSON.stringify(clean);
   } finally {
     parents.clear();

@@ -33,7 +33,7 @@ function generated(key: string, value: AttributeValue): boolean {
 const REPEATING = new Set<string>([GenAI.PROVIDER_NAME, GenAI.CONVERSATION_ID, GenAI.AGENT_NAME, GenAI.REQUEST_MODEL, GenAI.RESPONSE_MODEL, GenAI.TOOL_NAME]);
 /**
  * Ids new with every run, reply and tool call (the run's from core, the others from the provider):
- * scanned, but without the memo (`Redactor.redactOnce`), where they would only miss and crowd out
+ * scanned, but without the memo (`Redactor.redactTextOnce`), where they would only miss and crowd out
  * texts that repeat. Only short ones: a long text is worth remembering.
  */
 const ONE_OFF = new Set<string>([Hx.RUN_ID, GenAI.RESPONSE_ID, GenAI.TOOL_CALL_ID]);
@@ -48,7 +48,7 @@ export type RepeatedValues = Map<string, string>;
 function redactRepeating(value: string, redactor: Redactor, repeated: RepeatedValues): string {
   let clean = repeated.get(value);
   if (clean === undefined) {
-    clean = redactor.redactString(value);
+    clean = redactor.redactText(value);
     if (repeated.size >= MAX_REPEATED) repeated.clear();
     repeated.set(value, clean);
   }
@@ -56,10 +56,10 @@ function redactRepeating(value: string, redactor: Redactor, repeated: RepeatedVa
 }
 
 function redactValue(value: AttributeValue, redactor: Redactor): AttributeValue {
-  if (typeof value === "string") return redactor.redactString(value);
+  if (typeof value === "string") return redactor.redactText(value);
   if (!Array.isArray(value) || !value.some((v) => typeof v === "string")) return value;
   // An argv (`process.command_args`): the argument after `--password` is a secret of its own.
-  return value.map((v, i) => (typeof v !== "string" ? v : i > 0 && redactor.hidesArgument(value[i - 1], v) ? (redactor.sanitize([value[i - 1], v], "", []) as string[])[1] : redactor.redactString(v))) as AttributeValue;
+  return value.map((v, i) => (typeof v !== "string" ? v : i > 0 && redactor.hidesArgument(value[i - 1], v) ? (redactor.redact([value[i - 1], v], "", []) as string[])[1] : redactor.redactText(v))) as AttributeValue;
 }
 
 /**
@@ -69,7 +69,7 @@ function redactValue(value: AttributeValue, redactor: Redactor): AttributeValue 
  */
 export function redactSpanName(name: string, redactor: Redactor, repeated?: RepeatedValues): string {
   if (!redactor.enabled) return name;
-  return repeated ? redactRepeating(name, redactor, repeated) : redactor.redactString(name);
+  return repeated ? redactRepeating(name, redactor, repeated) : redactor.redactText(name);
 }
 
 /**
@@ -86,7 +86,7 @@ export function redactAttributes(attributes: Attributes, redactor: Redactor, rep
     if (typeof value === "number" || typeof value === "boolean" || generated(key, value)) continue;
     // An attribute named like a secret (`db.password` in OTEL_RESOURCE_ATTRIBUTES) is one, whatever its value looks like.
     if (redactor.hidesValue(key, value)) {
-      (out ??= { ...attributes })[key] = (redactor.sanitize({ [key]: value }, "", []) as Attributes)[key];
+      (out ??= { ...attributes })[key] = (redactor.redact({ [key]: value }, "", []) as Attributes)[key];
       continue;
     }
     const clean =
@@ -95,8 +95,8 @@ export function redactAttributes(attributes: Attributes, redactor: Redactor, rep
         : repeated && REPEATING.has(key)
           ? redactRepeating(value, redactor, repeated)
           : value.length <= MAX_ONE_OFF_CHARS && ONE_OFF.has(key)
-            ? redactor.redactOnce(value)
-            : redactor.redactString(value);
+            ? redactor.redactTextOnce(value)
+            : redactor.redactText(value);
     if (clean !== value) (out ??= { ...attributes })[key] = clean;
   }
   return out ?? attributes;

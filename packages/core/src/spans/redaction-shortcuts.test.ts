@@ -12,7 +12,7 @@ const redactor = new Redactor();
 describe("span attribute redaction shortcuts", () => {
   test("a finish-reason list skips the scan only when every item is the mapping's word", () => {
     const out = redactAttributes({ "gen_ai.response.finish_reasons": ["end_turn", EMAIL] }, redactor);
-    assert.deepEqual(out["gen_ai.response.finish_reasons"], ["end_turn", redactor.redactString(EMAIL)]);
+    assert.deepEqual(out["gen_ai.response.finish_reasons"], ["end_turn", redactor.redactText(EMAIL)]);
     const words = { "gen_ai.response.finish_reasons": ["end_turn", "tool_use"] };
     assert.equal(redactAttributes(words, redactor), words);
   });
@@ -20,14 +20,14 @@ describe("span attribute redaction shortcuts", () => {
   test("a vocabulary word under a key that is not the mapping's own is still scanned like any text", () => {
     const attributes = { "app.status": "completed", "app.note": EMAIL };
     const out = redactAttributes(attributes, redactor);
-    assert.deepEqual(out, { "app.status": "completed", "app.note": redactor.redactString(EMAIL) });
+    assert.deepEqual(out, { "app.status": "completed", "app.note": redactor.redactText(EMAIL) });
   });
 
   test("attributes that need nothing come back as the same object; numbers, booleans and lists of them pass", () => {
     const clean = { "gen_ai.usage.input_tokens": 3, "harnessx.run.resumed": true, "app.ids": [1, 2], "app.flags": [true], "gen_ai.request.model": "gpt-4o" };
     assert.equal(redactAttributes(clean, redactor), clean);
     const mixed = { "app.list": [1, EMAIL] as unknown as string[] };
-    assert.deepEqual(redactAttributes(mixed, redactor)["app.list"], [1, redactor.redactString(EMAIL)]);
+    assert.deepEqual(redactAttributes(mixed, redactor)["app.list"], [1, redactor.redactText(EMAIL)]);
     assert.equal(redactAttributes({ a: EMAIL }, new Redactor(false)).a, EMAIL, "a policy that is off changes nothing");
   });
 
@@ -37,7 +37,7 @@ describe("span attribute redaction shortcuts", () => {
     const dirty = { name: "harnessx.error", time: 2, attributes: { "exception.message": `mail ${EMAIL}` } };
     const out = redactEvent(dirty, redactor);
     assert.notEqual(out, dirty);
-    assert.deepEqual(out, { name: "harnessx.error", time: 2, attributes: { "exception.message": redactor.redactString(`mail ${EMAIL}`) } });
+    assert.deepEqual(out, { name: "harnessx.error", time: 2, attributes: { "exception.message": redactor.redactText(`mail ${EMAIL}`) } });
     assert.equal(dirty.attributes["exception.message"], `mail ${EMAIL}`, "the event given is left as it was");
   });
 
@@ -60,8 +60,8 @@ describe("which scan each attribute gets", () => {
     const scans: string[] = [];
     const policy = {
       enabled: true,
-      redactString: (text: string) => { scans.push(`string:${text}`); return text; },
-      redactOnce: (text: string) => { scans.push(`once:${text}`); return text; },
+      redactText: (text: string) => { scans.push(`string:${text}`); return text; },
+      redactTextOnce: (text: string) => { scans.push(`once:${text}`); return text; },
       hidesValue: () => false,
       hidesArgument: () => false,
       redactKey: (key: string) => key,

@@ -115,7 +115,7 @@ export class SpanCollector implements SpanSink<MappedSpan> {
     Object.assign(handle.attributes, redactAttributes(close.attributes, this.redactor));
     handle.endMs = Math.max(handle.startMs, close.time);
     handle.detail = this.detail(close.detail);
-    if (close.error) handle.error = { type: close.error.type, message: this.redactor.redactString(close.error.message) };
+    if (close.error) handle.error = { type: close.error.type, message: this.redactor.redactText(close.error.message) };
     const order = this.unended.get(handle);
     if (order !== undefined && this.onSpan) {
       this.unended.delete(handle);

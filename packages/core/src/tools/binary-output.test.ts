@@ -31,7 +31,7 @@ describe("binary tool results reach the model as text or base64, never as number
     const sent = (provider.requests[1]!.messages.at(-1)!.content[0] as { content: string }).content;
     assert.equal(sent, `${SECRET}\n`);
     const ended = ofKind(seen, HookEvent.TOOL_CALL_END)[0];
-    const recorded = new Redactor().toJson({ result: ended!.result, rawResult: ended!.rawResult }, "payload", [])!;
+    const recorded = new Redactor().redactToJson({ result: ended!.result, rawResult: ended!.rawResult }, "payload", [])!;
     assert.ok(!recorded.includes("Zq8wLm3pQ7rTx2") && !recorded.includes('"data":['), recorded);
     await agent.close();
   });

@@ -8,7 +8,7 @@ const MAX_DEPTH = 64;
 /** What turning a value into redacted, JSON-safe data needs of a redaction policy. */
 export interface ValueRedaction {
   /** The text with secrets replaced; the same string when nothing matched. */
-  redactString(text: string): string;
+  redactText(text: string): string;
   /** True when `value`, under the object key `key`, is replaced. */
   hidesValue(key: string, value: unknown): boolean;
   /** An object key as written out (a key that is itself a secret, redacted). */
@@ -27,7 +27,7 @@ export interface KeyReplacement {
  * Walks `value` into JSON-safe data, redacting as it goes (see `Redactor`); `path` names the
  * root, and the path of each replacement is appended to `redactedPaths`.
  */
-export function sanitizeValue(policy: ValueRedaction, replace: KeyReplacement, value: unknown, path: string, redactedPaths: string[]): unknown {
+export function redactValue(policy: ValueRedaction, replace: KeyReplacement, value: unknown, path: string, redactedPaths: string[]): unknown {
   return new ValueWalk(policy, replace).walk(value, [path], redactedPaths, new Set(), 0);
 }
 
@@ -40,7 +40,7 @@ class ValueWalk {
   walk(value: unknown, path: string[], redacted: string[], seen: Set<object>, depth: number): unknown {
     switch (typeof value) {
       case "string": {
-        const clean = this.policy.redactString(value);
+        const clean = this.policy.redactText(value);
         if (clean !== value) redacted.push(path.join("."));
         return clean;
       }
@@ -63,7 +63,7 @@ class ValueWalk {
     try {
       if (object instanceof Error) return this.walk(errorToJson(object), path, redacted, seen, depth + 1);
       if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
-      if (ArrayBuffer.isView(object)) return binaryToJson(object, (text) => noting(this.policy.redactString(text), text, () => redacted.push(path.join("."))));
+      if (ArrayBuffer.isView(object)) return binaryToJson(object, (text) => noting(this.policy.redactText(text), text, () => redacted.push(path.join("."))));
       if (isSerializedBuffer(object)) return this.walk(Buffer.from(object.data), path, redacted, seen, depth + 1);
       if (object instanceof Map) return this.walkEntries(Array.from(object.entries(), ([k, v]) => [keyText(k), v]), path, redacted, seen, depth);
       if (Array.isArray(object) || object instanceof Set) {
