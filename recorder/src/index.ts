@@ -18,7 +18,8 @@ export { readRun, iterateRunEvents, listSegments, SegmentCorruptError, type RunR
 export { parseEventLines, type BadLine, type ParsedLines, type SkipPayloads } from "./store/event-lines.js";
 export { readRunManifest, RunNotFoundError, RunInvalidError, RunReducedError } from "./store/run-manifest.js";
 export { RUN_STATUSES, RECORDER_EVENT_KINDS, KNOWN_EVENT_KINDS, RUN_FORMAT, SUPPORTED_RUN_VERSIONS } from "./format/validate.js";
-export { recover, reductionPending, summarize, countEvent, isProcessAlive, lockHolder, RunStillActiveError, type RecoverResult, type RecoverOptions } from "./store/recover.js";
+export { summarize, countEvent } from "./format/run-summary.js";
+export { recover, reductionPending, isProcessAlive, lockHolder, RunStillActiveError, type RecoverResult, type RecoverOptions } from "./store/recover.js";
 export { artifactRefsOf, artifactsOf, extensionArtifacts, referencedArtifacts } from "./store/references.js";
 export { exportIncident, type ExportIncidentRequest, type IncidentExport } from "./bundle/export-incident.js";
 export { unappliedPatterns } from "./store/recorded-policy.js";

@@ -1,10 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
-import { emptySummary } from "../recording/run-recording.js";
 import { BUNDLE_MANIFEST_SCHEMA, parseChecked, RUN_MANIFEST_SCHEMA } from "../format/validate.js";
 import { eventLines, type BadLine } from "../store/event-lines.js";
 import { EventLineTooLongError } from "../format/read-limits.js";
-import { countEvent } from "../store/recover.js";
+import { countEvent, emptySummary } from "../format/run-summary.js";
 import { referencedArtifacts } from "../store/references.js";
 import { BundleContentError, BundleFormatError, BundleVersionError } from "./errors.js";
 import { BUNDLE_FORMAT, MEMBER, SUPPORTED_BUNDLE_VERSIONS, type BundleManifest } from "./manifest.js";

@@ -1,11 +1,10 @@
 import { dirname } from "node:path";
 import { isArtifactId, MAX_DECOMPRESSED_BYTES, zstdCompress, zstdDecompressWithin, ZSTD_MAX_BLOCK_BYTES } from "@harnessx/artifacts";
 import type { RecordedEvent, RunSummary } from "../format/event.js";
-import { emptySummary } from "../recording/run-recording.js";
 import { completeLines } from "../recording/seal.js";
 import { parseEventLines } from "../store/event-lines.js";
 import { listSegments, readSegmentFile, SegmentCorruptError, verifySealedSegment, type SegmentFile } from "../store/read-run.js";
-import { countEvent } from "../store/recover.js";
+import { countEvent, emptySummary } from "../format/run-summary.js";
 import { artifactsOf } from "../store/references.js";
 import { sealedLineFacts } from "./sealed-lines.js";
 import { EventLineTooLongError } from "../format/read-limits.js";

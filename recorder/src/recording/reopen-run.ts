@@ -4,7 +4,8 @@ import type { RunManifest } from "../format/event.js";
 import { runManifestPathOf } from "../format/layout.js";
 import { readRun } from "../store/read-run.js";
 import { readRunManifest } from "../store/run-manifest.js";
-import { liveLockHolder, recover, rollupOf, RunStillActiveError, summarize } from "../store/recover.js";
+import { summarize } from "../format/run-summary.js";
+import { liveLockHolder, recover, rollupOf, RunStillActiveError } from "../store/recover.js";
 import type { QueuedEvent } from "./message-log.js";
 import type { EarlierPart } from "./run-recording.js";
 

@@ -12,6 +12,7 @@ import type { RunWriter } from "./run-writer.js";
 import { placeEvent } from "./span-placement.js";
 import { boundedAttributes, cut } from "./attribute-cut.js";
 import { isErrorEvent } from "../format/error-events.js";
+import { emptySummary } from "../format/run-summary.js";
 import { RollupTally, ROLLUP_DETAIL_KINDS } from "../format/run-rollup.js";
 import type { RunRollup } from "../format/rollup-types.js";
 
@@ -47,10 +48,6 @@ interface Encoded {
 
 /** Payloads that carry Error objects or another extension's arbitrary data always take the careful path. */
 const CAREFUL_KINDS = new Set(["error", "retry", "agent_end", "custom"]);
-
-export function emptySummary(): RunSummary {
-  return { events: 0, byKind: {}, inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, errors: 0, dropped: 0 };
-}
 
 /** One run being recorded: its files, spans, sequence numbers, totals and what it references. */
 export class RunRecording {

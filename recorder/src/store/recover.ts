@@ -2,16 +2,15 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { HarnessError, readRegularFile } from "@harnessx/core";
 import { MAX_METADATA_FILE_BYTES } from "../format/read-limits.js";
-import { EVENT_FORMAT_VERSION, type RecordedEvent, type RunManifest, type RunSummary } from "../format/event.js";
+import { EVENT_FORMAT_VERSION, type RecordedEvent, type RunManifest } from "../format/event.js";
 import type { RunRollup } from "../format/rollup-types.js";
 import { lockPathOf, runManifestPathOf } from "../format/layout.js";
-import { emptySummary } from "../recording/run-recording.js";
+import { summarize } from "../format/run-summary.js";
 import { sealSegment, writeAtomically } from "../recording/seal.js";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { readRun, type SegmentFile } from "./read-run.js";
 import { referencedArtifacts } from "./references.js";
 import { readRunManifest } from "./run-manifest.js";
-import { isErrorEvent } from "../format/error-events.js";
 import { retainReason } from "../format/retain-policy.js";
 import { RollupTally } from "../format/run-rollup.js";
 import { reduceToSummary } from "../recording/retention.js";
@@ -50,27 +49,6 @@ export function isProcessAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
-}
-
-/** Totals of a run computed from its events (for runs that never wrote them: crashed, running). */
-export function summarize(events: Iterable<RecordedEvent>): RunSummary {
-  const summary = emptySummary();
-  for (const event of events) countEvent(summary, event);
-  return summary;
-}
-
-/** Adds one event to running totals (`summarize` one event at a time, for streamed events). */
-export function countEvent(summary: RunSummary, event: RecordedEvent): void {
-  summary.events++;
-  summary.byKind[event.kind] = (summary.byKind[event.kind] ?? 0) + 1;
-  const attrs = event.attrs ?? {};
-  if (event.kind === "llm_response") {
-    summary.modelCalls++;
-    summary.inputTokens += Number(attrs.inputTokens) || 0;
-    summary.outputTokens += Number(attrs.outputTokens) || 0;
-  } else if (event.kind === "tool_call_end") summary.toolCalls++;
-  else if (event.kind === "recorder.dropped") summary.dropped += Number(attrs.count) || 0;
-  if (isErrorEvent(event)) summary.errors++;
 }
 
 /** What `recover` did to a run. */
