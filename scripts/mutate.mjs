@@ -1,22 +1,26 @@
 #!/usr/bin/env node
 // Mutation testing of one module (folder) with StrykerJS: how many planted bugs its tests catch.
-// Usage: npm run mutate -- <folder> [--tests <glob>]... [--dry-run] [--incremental] [--concurrency <n>]
+// Usage: npm run mutate -- <folder> [--tests <glob>]... [--one-process] [--timeout-ms <n>] [--dry-run] [--incremental] [--concurrency <n>]
 //   <folder>          the module to mutate, e.g. packages/core/src/permissions (or one .ts file of it)
 //   --tests <glob>    more test files to run besides the folder's own (repeatable)
+//   --one-process     run all the test files in one node process per mutant (faster when most
+//                     test files reach most of the code: the process start is paid once, not per file)
+//   --timeout-ms <n>  a mutant whose tests run this much longer than normal counts as hanging (default 10000)
 //   --dry-run         run the tests once under instrumentation and count the mutants, no mutant run
 //   --incremental     reuse the results of the last run of this module for unchanged code and tests
 //   --concurrency <n> test processes at once (default 2)
 // The report is reports/mutation/<module>.html (and .json); the score is printed at the end.
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { Stryker } from "@stryker-mutator/core";
 
 const root = new URL("..", import.meta.url).pathname;
-const usage = "usage: npm run mutate -- <folder> [--tests <glob>]... [--dry-run] [--incremental] [--concurrency <n>]";
+const usage =
+  "usage: npm run mutate -- <folder> [--tests <glob>]... [--one-process] [--timeout-ms <n>] [--dry-run] [--incremental] [--concurrency <n>]";
 
 function parse(args) {
-  const options = { folder: undefined, tests: [], dryRun: false, incremental: false, concurrency: 2 };
+  const options = { folder: undefined, tests: [], oneProcess: false, timeoutMs: 10_000, dryRun: false, incremental: false, concurrency: 2 };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const value = () => {
@@ -24,6 +28,8 @@ function parse(args) {
       return args[++i];
     };
     if (arg === "--tests") options.tests.push(value());
+    else if (arg === "--one-process") options.oneProcess = true;
+    else if (arg === "--timeout-ms") options.timeoutMs = Number(value());
     else if (arg === "--dry-run") options.dryRun = true;
     else if (arg === "--incremental") options.incremental = true;
     else if (arg === "--concurrency") options.concurrency = Number(value());
@@ -32,6 +38,7 @@ function parse(args) {
     else fail(`one folder at a time (got ${options.folder} and ${arg})\n${usage}`);
   }
   if (options.folder === undefined) fail(usage);
+  if (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 100) fail(`--timeout-ms must be a whole number of 100 or more\n${usage}`);
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) fail(`--concurrency must be a whole number of 1 or more\n${usage}`);
   return options;
 }
@@ -65,7 +72,36 @@ function sources(dir) {
 const mutate = single ? [target] : sources(folder);
 if (mutate.length === 0) fail(`${folder} holds no TypeScript source to mutate`);
 // The module's own tests, the fast ones: fuzz and slow files take minutes each and would be run for every mutant they cover.
-const testFiles = [`${folder}/**/!(*.fuzz|*.slow).test.ts`, ...options.tests];
+const testGlobs = [`${folder}/**/!(*.fuzz|*.slow).test.ts`, ...options.tests];
+const testFiles = options.oneProcess ? [oneProcessSuite()] : testGlobs;
+
+/** The folder's fast test files (the first glob above, walked by hand: Node 20 has no fs.glob). */
+function folderTests(dir) {
+  const out = [];
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (entry.name !== "node_modules" && entry.name !== "dist") out.push(...folderTests(path));
+    } else if (entry.name.endsWith(".test.ts") && !/\.(fuzz|slow)\.test\.ts$/.test(entry.name)) out.push(path);
+  }
+  return out.sort();
+}
+
+/**
+ * One test file that imports all the others, so a mutant pays one process start instead of one per
+ * file. A file's own test comes first: it is the likeliest to fail, and the run stops at the first failure.
+ */
+function oneProcessSuite() {
+  for (const extra of options.tests) {
+    if (/[*?[{]/.test(extra) || !existsSync(join(root, extra))) fail(`--one-process takes test files, not globs: ${extra}`);
+  }
+  const own = single ? target.replace(/\.ts$/, ".test.ts") : undefined;
+  const files = [...new Set([...(own && existsSync(join(root, own)) ? [own] : []), ...folderTests(folder), ...options.tests])];
+  const suite = `.mutate-suites/${slug}.test.ts`;
+  mkdirSync(join(root, ".mutate-suites"), { recursive: true });
+  writeFileSync(join(root, suite), files.map((file) => `import "../${file}";\n`).join(""));
+  return suite;
+}
 
 // Each test file runs in a process of its own, as in `node scripts/run-tests.mjs`: TypeScript
 // through tsx, packages' test support from their sources, TAP on stdout for the runner to read.
@@ -81,7 +117,7 @@ const config = {
   coverageAnalysis: "perTest",
   concurrency: options.concurrency,
   // A mutant that makes a test hang (a loop that never ends) is killed after this; tests here take seconds.
-  timeoutMS: 10_000,
+  timeoutMS: options.timeoutMs,
   timeoutFactor: 2,
   dryRunOnly: options.dryRun,
   incremental: options.incremental,
@@ -101,7 +137,7 @@ const config = {
 const started = performance.now();
 try {
   process.chdir(root);
-  console.error(`mutating ${target} (tests: ${testFiles.join(", ")})`);
+  console.error(`mutating ${target} (tests: ${testGlobs.join(", ")}${options.oneProcess ? ", in one process" : ""})`);
   const results = await new Stryker(config).runMutationTest();
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   if (options.dryRun) {
@@ -119,4 +155,5 @@ try {
   process.exitCode = 1;
 } finally {
   if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+  if (options.oneProcess) rmSync(join(root, testFiles[0]), { force: true });
 }
