@@ -38,12 +38,14 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
   const packs = join(work, "packs");
   const app = join(work, "app");
   let packed: Tarball[] = [];
+  let installOutput = "";
   const tarballs = () => packed.map((t) => t.path);
 
   before(() => {
     packed = packWorkspaces(packs);
     // `npm install harnessx` as the README has it: no optional peer.
-    installApp(app, [...harnessxTarballs(packed), installed("@types/node")]);
+    const install = installApp(app, [...harnessxTarballs(packed), installed("@types/node")]);
+    installOutput = `${install.stdout}${install.stderr}`;
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -57,6 +59,10 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
       const attw = [join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), tarball, "--profile", "esm-only", "--format", "ascii", "--exclude-entrypoints", "./test-support"];
       run(process.execPath, attw, work);
     }
+  });
+
+  test("npm warns EBADENGINE about no package of the install on this Node (CI runs 20, 22 and 24)", () => {
+    assert.doesNotMatch(installOutput, /EBADENGINE/, installOutput);
   });
 
   test("npm installed none of the optional peers (the provider SDKs, the AWS SDK, the OpenTelemetry SDK, langsmith)", () => {

@@ -1,4 +1,4 @@
-import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
+import { rules as presetRules } from "#secretlint-preset";
 import { CREDENTIAL_FORMS } from "./credential-forms.js";
 import type { Detector, Span } from "./detector.js";
 import { PRIVATE_KEY_SHAPES } from "./private-keys.js";
