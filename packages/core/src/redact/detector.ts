@@ -68,12 +68,24 @@ export function detect(detectors: readonly Detector[], text: string): Span[] {
 
 /** The text with each span replaced. */
 export function replaceSpans(text: string, spans: readonly Span[], replacement: (span: Span, found: string) => string): string {
-  if (spans.length === 0) return text;
+  return spans.length === 0 ? text : replaceAndPlace(text, spans, replacement).text;
+}
+
+/** `replaceSpans`, also telling where each replacement sits in the text it returns. */
+export function replaceAndPlace(
+  text: string,
+  spans: readonly Span[],
+  replacement: (span: Span, found: string) => string,
+): { text: string; regions: Array<readonly [number, number]> } {
+  const regions: Array<readonly [number, number]> = [];
   let out = "";
   let at = 0;
   for (const span of spans) {
-    out += text.slice(at, span.start) + replacement(span, text.slice(span.start, span.end));
+    out += text.slice(at, span.start);
+    const replaced = replacement(span, text.slice(span.start, span.end));
+    regions.push([out.length, out.length + replaced.length]);
+    out += replaced;
     at = span.end;
   }
-  return out + text.slice(at);
+  return { text: out + text.slice(at), regions };
 }

@@ -1,9 +1,10 @@
 import { cutWithSecrets, mergeSecretSpans, type SecretSpan } from "./cuts.js";
-import { detect, patternDetector, replaceSpans } from "./detector.js";
+import { detect, patternDetector, replaceAndPlace, replaceSpans } from "./detector.js";
 import { DetectorSet } from "./detector-set.js";
 import { renameDuplicateKeys } from "./duplicate-keys.js";
 import { RedactionMemo } from "./redaction-memo.js";
 import { hidesValue, KeyNames, PLAIN, type KeyKind } from "./key-names.js";
+import { clearOfReplaced } from "./replaced-regions.js";
 import { keyValueSpans } from "./key-values.js";
 import { resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
 import { redactValue } from "./redact-value.js";
@@ -188,14 +189,16 @@ export class Redactor {
     const lower = text.toLowerCase();
     const scan = this.#detectors.scan(lower);
     const spans = detect(this.#detectors.candidates(scan, lower), text);
-    let out = replaceSpans(text, spans, (span, found) => this.#replace.shape(span.name, found));
+    const shaped = replaceAndPlace(text, spans, (span, found) => this.#replace.shape(span.name, found));
+    let out = shaped.text;
     // A Buffer serialized before it reached redaction (`{"type":"Buffer","data":[...]}`) is parsed, so its text is seen.
     if (!scan.keyUsed && !lower.includes(SERIALIZED_BUFFER)) return out;
     const nested = this.#redactNestedJson(out);
     if (nested !== undefined) return nested;
     if (!scan.keyUsed) return out;
     // The key offsets hold in `out` while no shape was replaced before them.
-    const keyed = keyValueSpans(out, (key) => this.#known(key).kind, spans.length === 0 ? scan.keyAt : undefined);
+    const found = keyValueSpans(out, (key) => this.#known(key).kind, spans.length === 0 ? scan.keyAt : undefined);
+    const keyed = spans.length === 0 ? found : clearOfReplaced(found, shaped.regions);
     if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out), (span, found) => this.#replace.key(span.name, found));
     return out;
   }
