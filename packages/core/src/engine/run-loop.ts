@@ -20,7 +20,9 @@ import { errorSource } from "./error-source.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
 import { finalCallDue } from "./final-call.js";
 import { WorkClock } from "../budgets/work-clock.js";
-import { applyDecisions, executePlanned, pendingOf, planCalls, type SuspendedTurn } from "./tool-phase.js";
+import { applyDecisions, pendingOf, type SuspendedTurn } from "./approvals.js";
+import { planCalls } from "./plan-calls.js";
+import { executePlanned } from "./tool-phase.js";
 
 /** One run of the model/tool loop, from a user message to a terminal result or an approval wait. */
 export class RunLoop {
