@@ -234,7 +234,7 @@ export class Agent implements AsyncDisposable {
   private startRun(input: string, sink: RunSink, options: RunOptions, parent?: ParentRun): Promise<RunResult> {
     return this.gate.begin(async () => {
       if (typeof input !== "string") throw new TypeError("run(input) needs a string");
-      const loop = new RunLoop(this.services, newId("run"), input, undefined, parent);
+      const loop = new RunLoop({ services: this.services, runId: newId("run"), input, parent });
       return { loop, run: loop.start(sink, options.signal) };
     });
   }
@@ -243,7 +243,7 @@ export class Agent implements AsyncDisposable {
     if (typeof target !== "string") return this.gate.continueWaiting((loop) => loop.resume(target, sink, options.signal));
     return this.gate.begin(async () => {
       const { input, restored } = await restoreRun(this.services.durable, this.sessionId, target, (state) => this.restore(state));
-      const loop = new RunLoop(this.services, target, input, restored);
+      const loop = new RunLoop({ services: this.services, runId: target, input, restored });
       return { loop, run: loop.start(sink, options.signal) };
     });
   }
