@@ -1,5 +1,6 @@
 import type { SpanContext } from "../spans/span-context.js";
-import { decide, type PlannedCall } from "../engine/tool-phase.js";
+import { decide } from "../engine/approvals.js";
+import type { PlannedCall } from "../engine/tool-phase.js";
 import type { DurableRun } from "./durable-run.js";
 import type { JournalEntry, RunCounters } from "./journal-entry.js";
 

@@ -1,17 +1,16 @@
-import { CancelledError, ProviderError, toError } from "../errors.js";
 import { HookEvent } from "../hooks/events.js";
 import type { Usage } from "../types/content.js";
 import { deepFreeze, vouchFrozenThrough } from "../util/deep-freeze.js";
 import type { CallCost } from "../cost/call-cost.js";
 import type { ModelProvider, ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
-import { linkedSignal, sleep, type LinkedSignal } from "../util/abort.js";
 import { currentScope, inScope } from "../spans/scopes.js";
 import { projectConversation } from "../messages/projection.js";
-import { checkResponse } from "./response-check.js";
+import { askProvider } from "./ask-provider.js";
 import { answerInOrder, type ProviderRoute } from "./fallback.js";
 import { routesOf } from "../providers/fallback-provider.js";
 import { fire, type EngineServices, type RunSink } from "./services.js";
 
+/** What one model call works with, and what it reports back to its run. */
 export interface ModelCallInput {
   tools: readonly ToolDefinition[];
   maxTokens: number;
@@ -40,11 +39,13 @@ export function callModel(services: EngineServices, input: ModelCallInput): Prom
 async function callModelInScope(services: EngineServices, input: ModelCallInput): Promise<ProviderResponse> {
   const { config, memory, middleware } = services;
   // Custom entries reach the model only as their types project them; without any, the history is sent as it is.
-  const history = memory.customCount === 0 ? memory.messages : projectConversation(memory.entries, services.messageTypes);
+  const history =
+    memory.customCount === 0 ? memory.messages : projectConversation(memory.entries, services.messageTypes);
   const rewrittenBy: string[] = [];
   // Middleware gets a frozen copy: a history changed in place could not be told from the memory's, nor attributed.
   const handed = middleware.has("beforeLlmCall") ? Object.freeze(history.slice()) : history;
-  const [returned, tools] = handed !== history ? await middleware.beforeLlmCall(handed, input.tools, rewrittenBy) : [history, input.tools];
+  const [returned, tools] =
+    handed !== history ? await middleware.beforeLlmCall(handed, input.tools, rewrittenBy) : [history, input.tools];
   const messages = returned === handed ? history : returned;
   const { system, prefixKey } = services.prompt.compose(tools);
   const routes = routesOf(services.provider, config.model);
@@ -85,7 +86,9 @@ async function callModelInScope(services: EngineServices, input: ModelCallInput)
   if (requested) await requested;
   const started = performance.now();
   let answered = routes[0]!;
-  const raw = await middleware.wrapModelCall(request, () => askRoutes(services, routes, request, input, (route) => (answered = route)));
+  const raw = await middleware.wrapModelCall(request, () =>
+    askRoutes(services, routes, request, input, (route) => (answered = route)),
+  );
   const provider = raw.provider || answered.provider.name;
   const model = raw.model || answered.model;
   const cost = await services.pricer.price(raw.usage, model, provider);
@@ -130,7 +133,12 @@ function freezeParts(request: ModelRequest, history: HistoryHandling, definition
 }
 
 /** `afterLlmCall` on a raw reply (a fresh one, or one a resumed durable run took from its journal); `pushText` streams the processed text. */
-export async function processReply(services: EngineServices, raw: ProviderResponse, sink: RunSink, pushText: boolean): Promise<ProviderResponse> {
+export async function processReply(
+  services: EngineServices,
+  raw: ProviderResponse,
+  sink: RunSink,
+  pushText: boolean,
+): Promise<ProviderResponse> {
   const { middleware } = services;
   const processed = middleware.has("afterLlmCall") ? await middleware.afterLlmCall(raw) : raw;
   if (pushText) {
@@ -149,22 +157,37 @@ export async function processReply(services: EngineServices, raw: ProviderRespon
  * O(history) per call, is skipped.
  */
 function mayKeepRequest(services: EngineServices): boolean {
-  return !services.provider.borrowsRequests || services.hooks.hasObservers(HookEvent.LLM_REQUEST) || services.middleware.has("wrapModelCall");
+  return (
+    !services.provider.borrowsRequests ||
+    services.hooks.hasObservers(HookEvent.LLM_REQUEST) ||
+    services.middleware.has("wrapModelCall")
+  );
 }
 
 /**
  * The request along the agent's routes (`engine/fallback.ts` decides when to move on): each
  * provider with its own retries and model; `onAnswer` learns which one answered.
  */
-async function askRoutes(services: EngineServices, routes: readonly ProviderRoute[], request: ModelRequest, input: ModelCallInput, onAnswer: (route: ProviderRoute) => void): Promise<ProviderResponse> {
+async function askRoutes(
+  services: EngineServices,
+  routes: readonly ProviderRoute[],
+  request: ModelRequest,
+  input: ModelCallInput,
+  onAnswer: (route: ProviderRoute) => void,
+): Promise<ProviderResponse> {
   const { response, route } = await answerInOrder(
     routes,
     (route) => {
-      const routed = route === routes[0] ? request : { ...request, model: route.model, stream: streams(route.provider, input.sink) };
-      return withRetries(services, input, () => send(services, route.provider, routed, input));
+      const routed =
+        route === routes[0] ? request : { ...request, model: route.model, stream: streams(route.provider, input.sink) };
+      return askProvider(services, route.provider, routed, input);
     },
     {
-      onDiscarded: async (reply, route) => input.onUsage(reply.usage, await services.pricer.price(reply.usage, reply.model || route.model, reply.provider || route.provider.name)),
+      onDiscarded: async (reply, route) =>
+        input.onUsage(
+          reply.usage,
+          await services.pricer.price(reply.usage, reply.model || route.model, reply.provider || route.provider.name),
+        ),
       onFallback: (detail) => input.onFallback?.(detail),
     },
   );
@@ -174,80 +197,4 @@ async function askRoutes(services: EngineServices, routes: readonly ProviderRout
 
 function streams(provider: ModelProvider, sink: RunSink): boolean {
   return sink.streaming && typeof provider.stream === "function";
-}
-
-async function send(services: EngineServices, provider: ModelProvider, request: ModelRequest, input: ModelCallInput): Promise<ProviderResponse> {
-  const { config } = services;
-  const link = linkedSignal([input.signal], config.requestTimeoutMs, true);
-  try {
-    const attempt = request.stream ? consumeStream(services, provider, request, link.signal, input) : provider.complete(request, link.signal);
-    const reply = await raceAbort(attempt, link);
-    return checkResponse(reply, provider.name);
-  } catch (err) {
-    if (input.signal?.aborted) throw new CancelledError();
-    if (link.timedOut()) throw new ProviderError("timeout", `provider "${provider.name}" did not answer within ${config.requestTimeoutMs} ms`, { cause: err });
-    if (err instanceof ProviderError) throw err;
-    throw new ProviderError("bad_response", `provider "${provider.name}" failed: ${toError(err).message}`, { cause: err });
-  } finally {
-    link.dispose();
-  }
-}
-
-/** Rejects as soon as the link aborts, even if the provider ignores the signal. */
-function raceAbort<T>(work: Promise<T>, link: LinkedSignal): Promise<T> {
-  const { signal } = link;
-  if (signal.aborted) return Promise.reject(toError(signal.reason));
-  return new Promise<T>((resolve, reject) => {
-    link.onAbort(() => reject(toError(signal.reason)));
-    work.then(
-      (v) => {
-        link.onAbort(undefined);
-        resolve(v);
-      },
-      (e) => {
-        link.onAbort(undefined);
-        reject(e);
-      },
-    );
-  });
-}
-
-async function consumeStream(services: EngineServices, provider: ModelProvider, request: ModelRequest, signal: AbortSignal, input: ModelCallInput): Promise<ProviderResponse> {
-  const hold = services.middleware.transformsResponses();
-  let final: ProviderResponse | undefined;
-  for await (const event of provider.stream!(request, signal)) {
-    if (event.type === "response") final = event.response;
-    else if (!hold && event.type === "text_delta") input.sink.push({ type: "text_delta", text: event.text });
-    else if (!hold && event.type === "reasoning_delta") input.sink.push({ type: "reasoning_delta", text: event.text });
-  }
-  if (!final) throw new ProviderError("bad_response", `provider "${provider.name}" ended its stream without a final response`);
-  return final;
-}
-
-async function withRetries(services: EngineServices, input: ModelCallInput, attempt: () => Promise<ProviderResponse>): Promise<ProviderResponse> {
-  const policy = services.config.retry;
-  let delay = policy.initialDelayMs;
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!(err instanceof ProviderError) || !err.retryable || n >= policy.maxAttempts) throw err;
-      const wait = Math.min(err.retryAfterMs ?? delay, policy.maxDelayMs);
-      await fire(services, HookEvent.RETRY, { target: "model", attempt: n, delayMs: wait, error: err });
-      await waitWithProgress(wait, input);
-      delay = Math.min(delay * 2, policy.maxDelayMs);
-    }
-  }
-}
-
-/** Sleeps, telling the stream every second how long it has waited. */
-async function waitWithProgress(ms: number, input: ModelCallInput): Promise<void> {
-  let waited = 0;
-  input.sink.push({ type: "waiting", on: "retry", seconds: 0 });
-  while (waited < ms) {
-    const step = Math.min(1000, ms - waited);
-    await sleep(step, input.signal);
-    waited += step;
-    if (waited < ms) input.sink.push({ type: "waiting", on: "retry", seconds: Math.round(waited / 1000) });
-  }
 }

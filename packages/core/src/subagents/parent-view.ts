@@ -1,6 +1,6 @@
 import { reachedLimit, type RunProgress } from "../budgets/run-limit.js";
 import type { RunCounters } from "../durable/journal-entry.js";
-import { authorize } from "../engine/tool-phase.js";
+import { authorize } from "../engine/authorize.js";
 import type { EngineServices } from "../engine/services.js";
 import type { PermissionDecision } from "../permissions/decision.js";
 import { addDelegated, combinedProgress, type ParentRun } from "./parent-run.js";
