@@ -103,7 +103,8 @@ export type { DiscoveredMcpServer, McpConfigFile } from "./discovery/mcp-config.
 export { harnessxHome, trustFilePath } from "./discovery/home.js";
 export { defaultStoreDir, findStoreDir, noteStoreDir, STORE_FOLDER } from "./discovery/store-dir.js";
 
-export { Redactor, type Replacements } from "./redact/redactor.js";
+export { Redactor } from "./redact/redactor.js";
+export type { Replacements } from "./redact/replacements.js";
 export type { SecretSpan } from "./redact/cuts.js";
 export { errorToJson } from "./redact/error-json.js";
 export {

@@ -6,4 +6,4 @@ export type { ResultSpillOptions, SpillStore, SpillRetention, ReadResultLimits }
 export type { ResultKind } from "./detect.js";
 export type { SpillRecord } from "./spill-index.js";
 export type { SpillEventData } from "./spiller.js";
-export type { ReadResultInput } from "./result-reader.js";
+export type { ReadResultInput } from "./read-result-input.js";

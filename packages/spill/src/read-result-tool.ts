@@ -1,5 +1,6 @@
 import { tool, type Tool } from "@harnessx/core";
-import type { ReadResultInput, ResultReader } from "./result-reader.js";
+import type { ReadResultInput } from "./read-result-input.js";
+import type { ResultReader } from "./result-reader.js";
 
 /** Name under which the spill registers its reading tool. */
 export const READ_RESULT_TOOL = "read_result";
@@ -24,7 +25,8 @@ export const READ_RESULT_SCHEMA = {
       /** The four operations. */
       enum: ["slice", "search", "schema", "query"],
       /** What the model is told about the field. */
-      description: "slice: a range of lines or characters; search: find a pattern; schema: columns, types, rows and samples; query: one SQL SELECT over table result (tabular kinds).",
+      description:
+        "slice: a range of lines or characters; search: find a pattern; schema: columns, types, rows and samples; query: one SQL SELECT over table result (tabular kinds).",
     },
     /** Schema of `unit`. */
     unit: {
@@ -58,7 +60,8 @@ export const READ_RESULT_SCHEMA = {
       /** A string. */
       type: "string",
       /** What the model is told about the field. */
-      description: "search: the text to find, or a JavaScript regular expression when regex is true (/source/flags allowed, flags i s u).",
+      description:
+        "search: the text to find, or a JavaScript regular expression when regex is true (/source/flags allowed, flags i s u).",
     },
     /** Schema of `regex`. */
     regex: {

@@ -1,69 +1,28 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { sha256Hex } from "@harnessx/artifacts";
-import { cutPoint, type JsonValue, type Redactor, type SandboxExecData } from "@harnessx/core";
+import { cutPoint, type Redactor, type SandboxExecData } from "@harnessx/core";
 import { isTabular, type ResultKind } from "./detect.js";
 import { ReadResultError } from "./errors.js";
 import { HostPaths } from "./host-paths.js";
 import { prettyPrintJson } from "./json-text.js";
+import { readableNdjson } from "./readable-ndjson.js";
 import { lockSettings, type ResolvedLimits, type SpillStore } from "./options.js";
-import { summarizeJson, textHead } from "./preview.js";
+import { answerQuery } from "./query.js";
+import type { ReadResultInput } from "./read-result-input.js";
 import { RegexRunner } from "./regex-runner.js";
 import { SafeCuts } from "./safe-cuts.js";
 import { ResultTable, type TableSource } from "./result-table.js";
-import type { QueryAnswer } from "./sandbox-protocol.js";
+import { tableSchema, textSchema } from "./schema.js";
 import { searchView } from "./search.js";
 import { sliceView } from "./slice.js";
 import { isResultId, type SpillIndex, type SpillRecord } from "./spill-index.js";
 import { TableCache } from "./table-cache.js";
 import { TextView, ViewCache } from "./text-view.js";
 
-/** What `read_result` accepts (validated by the tool's JSON Schema first). */
-export interface ReadResultInput {
-  /** Id from a spilled-result envelope of this session, like `"res_0123456789abcdef"`. */
-  resultId: string;
-  /** Read a range (`slice`), find a pattern (`search`), describe the structure (`schema`) or run SQL on a table (`query`). */
-  op: "slice" | "search" | "schema" | "query";
-  /** `slice` only: count in lines (default) or characters; JSON results are pretty-printed first. */
-  unit?: "lines" | "chars";
-  /** `slice` only: first line number (from 1, default 1) or character offset (from 0, default 0). */
-  start?: number;
-  /** `slice` only: lines to return (default 200) or characters (default and cap `maxOutputChars`). */
-  count?: number;
-  /** `search` only (required there): literal text to find, or a regular expression when `regex` is true. */
-  pattern?: string;
-  /** `search` only: treat `pattern` as a JavaScript regular expression. Default false (literal, case-sensitive). */
-  regex?: boolean;
-  /** `query` only (required there): one DuckDB `SELECT` over the table `result`; tabular results only. */
-  sql?: string;
-}
-
-const SAMPLE_ROWS = 5;
-
 function isJsonKind(kind: ResultKind): boolean {
   return kind === "json" || kind === "json_array_of_objects";
 }
-
-/** Only the lines of an NDJSON text that are JSON objects: the rows DuckDB loads. */
-function readableNdjson(text: string): string {
-  return text
-    .split("\n")
-    .filter((line) => {
-      const t = line.trim();
-      if (!t.startsWith("{")) return false;
-      try {
-        const v: unknown = JSON.parse(t);
-        return typeof v === "object" && v !== null && !Array.isArray(v);
-      } catch {
-        return false;
-      }
-    })
-    .join("\n");
-}
-
-/** Error codes of statements the sandbox refused (the others ran and failed). */
-const REFUSALS = new Set(["bad_sql", "sql_refused", "timeout", "too_large"]);
 
 /** Answers `read_result` operations over the results in one session's spill index. */
 export class ResultReader {
@@ -100,11 +59,21 @@ export class ResultReader {
    * Loads a tabular result into DuckDB (throws when DuckDB cannot read it as that kind). `text` may
    * be a promise: the query process starts now, and the text is written once it is ready.
    */
-  loadTable(kind: ResultKind, text: string | Uint8Array | Promise<string | Uint8Array>, extra: { delimiter?: TableSource["delimiter"]; unreadableLines?: number } = {}): Promise<ResultTable> {
+  loadTable(
+    kind: ResultKind,
+    text: string | Uint8Array | Promise<string | Uint8Array>,
+    extra: { delimiter?: TableSource["delimiter"]; unreadableLines?: number } = {},
+  ): Promise<ResultTable> {
     if (!isTabular(kind)) throw new Error(`${kind} is not tabular`);
     let data = text;
-    if (kind === "ndjson" && extra.unreadableLines) data = Promise.resolve(text).then((t) => readableNdjson(typeof t === "string" ? t : Buffer.from(t).toString("utf8")));
-    return ResultTable.load({ kind, data, delimiter: extra.delimiter }, { tempDir: this.dir(), lock: lockSettings(this.limits) });
+    if (kind === "ndjson" && extra.unreadableLines)
+      data = Promise.resolve(text).then((t) =>
+        readableNdjson(typeof t === "string" ? t : Buffer.from(t).toString("utf8")),
+      );
+    return ResultTable.load(
+      { kind, data, delimiter: extra.delimiter },
+      { tempDir: this.dir(), lock: lockSettings(this.limits) },
+    );
   }
 
   /** Keeps a table built while spilling, so the first query does not load it again. */
@@ -129,7 +98,8 @@ export class ResultReader {
     } catch (error) {
       // Errors too are bounded: one may quote what the model sent (a pattern of megabytes).
       const scrub = (text: string) => bounded(this.hostPaths().errors.scrub(text), max);
-      if (error instanceof ReadResultError) throw new ReadResultError(error.code.replace(/^read_result_/, ""), scrub(error.message), { cause: error });
+      if (error instanceof ReadResultError)
+        throw new ReadResultError(error.code.replace(/^read_result_/, ""), scrub(error.message), { cause: error });
       throw new ReadResultError("failed", `read_result failed: ${scrub((error as Error).message)}`, { cause: error });
     }
     return bounded(this.hostPaths().answers.scrub(answer), max);
@@ -149,7 +119,11 @@ export class ResultReader {
     const dir = this.tempDir;
     if (!this.paths || this.paths.dir !== dir) {
       const sandbox = { path: dir, label: "<sandbox>" };
-      this.paths = { dir, answers: new HostPaths([sandbox]), errors: HostPaths.ofHost([sandbox, { path: this.store.root && resolve(this.store.root), label: "<store>" }]) };
+      this.paths = {
+        dir,
+        answers: new HostPaths([sandbox]),
+        errors: HostPaths.ofHost([sandbox, { path: this.store.root && resolve(this.store.root), label: "<store>" }]),
+      };
     }
     return this.paths;
   }
@@ -160,28 +134,58 @@ export class ResultReader {
     switch (input.op) {
       case "slice": {
         const view = await this.view(record);
-        return sliceView(view, { unit: input.unit ?? "lines", start: input.start, count: input.count }, max, this.show(view));
+        return sliceView(
+          view,
+          { unit: input.unit ?? "lines", start: input.start, count: input.count },
+          max,
+          this.show(view),
+        );
       }
       case "search": {
-        if (typeof input.pattern !== "string") throw new ReadResultError("bad_input", 'op "search" needs pattern (text to find; set regex: true for a regular expression).');
+        if (typeof input.pattern !== "string")
+          throw new ReadResultError(
+            "bad_input",
+            'op "search" needs pattern (text to find; set regex: true for a regular expression).',
+          );
         const view = await this.view(record);
-        return searchView(view, { pattern: input.pattern, regex: input.regex === true, maxMatches: this.limits.maxMatches, timeoutMs: this.limits.searchTimeoutMs, maxChars: max }, this.regex, this.show(view));
+        return searchView(
+          view,
+          {
+            pattern: input.pattern,
+            regex: input.regex === true,
+            maxMatches: this.limits.maxMatches,
+            timeoutMs: this.limits.searchTimeoutMs,
+            maxChars: max,
+          },
+          this.regex,
+          this.show(view),
+        );
       }
       case "schema":
         return this.schema(record);
       case "query":
         return this.query(record, input.sql);
       default:
-        throw new ReadResultError("bad_input", `op must be one of "slice", "search", "schema", "query"; got ${JSON.stringify(input.op)}.`);
+        throw new ReadResultError(
+          "bad_input",
+          `op must be one of "slice", "search", "schema", "query"; got ${JSON.stringify(input.op)}.`,
+        );
     }
   }
 
   private resolve(resultId: unknown): SpillRecord {
     if (!isResultId(resultId)) {
-      throw new ReadResultError("unknown_result", `resultId must be an id like "res_0123456789abcdef" taken from a spilled-result envelope; got ${JSON.stringify(String(resultId).slice(0, 80))}. Paths and other ids are not accepted.`);
+      throw new ReadResultError(
+        "unknown_result",
+        `resultId must be an id like "res_0123456789abcdef" taken from a spilled-result envelope; got ${JSON.stringify(String(resultId).slice(0, 80))}. Paths and other ids are not accepted.`,
+      );
     }
     const record = this.index.get(resultId);
-    if (!record) throw new ReadResultError("unknown_result", `no spilled result ${resultId} in this session. Use a resultId from an envelope in this conversation.`);
+    if (!record)
+      throw new ReadResultError(
+        "unknown_result",
+        `no spilled result ${resultId} in this session. Use a resultId from an envelope in this conversation.`,
+      );
     return record;
   }
 
@@ -189,7 +193,11 @@ export class ResultReader {
     try {
       return await this.store.get(record.sha256);
     } catch (error) {
-      throw new ReadResultError("gone", `the stored data of ${record.resultId} is no longer available (${(error as Error).message}). Run the tool "${record.toolName}" again.`, { cause: error });
+      throw new ReadResultError(
+        "gone",
+        `the stored data of ${record.resultId} is no longer available (${(error as Error).message}). Run the tool "${record.toolName}" again.`,
+        { cause: error },
+      );
     }
   }
 
@@ -208,7 +216,11 @@ export class ResultReader {
       try {
         return await this.loadTable(record.kind, data, record);
       } catch (error) {
-        throw new ReadResultError("load_failed", `${record.resultId} could not be loaded as a table (${(error as Error).message.split("\n")[0]}). Use op "slice" or "search" instead.`, { cause: error });
+        throw new ReadResultError(
+          "load_failed",
+          `${record.resultId} could not be loaded as a table (${(error as Error).message.split("\n")[0]}). Use op "slice" or "search" instead.`,
+          { cause: error },
+        );
       }
     };
     const table = await this.tables.get(record.resultId, load);
@@ -219,48 +231,29 @@ export class ResultReader {
   }
 
   private async query(record: SpillRecord, sql: unknown): Promise<string> {
-    if (typeof sql !== "string") throw new ReadResultError("bad_input", 'op "query" needs sql: one SELECT over table "result", e.g. SELECT count(*) FROM result.');
+    if (typeof sql !== "string")
+      throw new ReadResultError(
+        "bad_input",
+        'op "query" needs sql: one SELECT over table "result", e.g. SELECT count(*) FROM result.',
+      );
     if (!isTabular(record.kind)) {
-      throw new ReadResultError("not_tabular", `${record.resultId} is ${record.kind}, not a table, so it cannot be queried with SQL. Use op "slice" or "search" (or "schema" for its structure).`);
+      throw new ReadResultError(
+        "not_tabular",
+        `${record.resultId} is ${record.kind}, not a table, so it cannot be queried with SQL. Use op "slice" or "search" (or "schema" for its structure).`,
+      );
     }
     const table = await this.table(record);
-    const max = this.limits.maxOutputChars;
-    let answer: QueryAnswer;
-    const started = performance.now();
-    const report = (rows: number, code?: string) =>
-      this.options.onStatement?.({ engine: "duckdb", statementSha256: sha256Hex(sql), tool: "read_result", rows, durationMs: performance.now() - started, refused: code !== undefined && REFUSALS.has(code), ...(code ? { code } : {}) });
-    try {
-      answer = await table.query(sql, { timeoutMs: this.limits.queryTimeoutMs, maxRows: this.limits.maxRows, maxChars: Math.floor(max * 0.8) });
-    } catch (error) {
-      await report(0, String((error as { code?: unknown }).code ?? "failed").replace(/^read_result_/, ""));
-      // The query cost the table its process: load it again now, while the model reads the refusal.
-      if (!table.alive) this.table(record).catch(() => undefined);
-      throw error;
-    }
-    await report(answer.rows.length);
-    const note = answer.note ? { note: answer.note } : {};
-    const full = JSON.stringify({ columns: answer.columns, rowCount: answer.rows.length, rows: answer.rows, ...note });
-    if (full.length <= max) return full;
-    const bare = JSON.stringify({ rowCount: answer.rows.length, rows: answer.rows, ...note });
-    if (bare.length <= max) return bare;
-    throw new ReadResultError("too_wide", `the answer has ${answer.columns.length} columns, too many to show within ${max} characters. Select fewer columns.`);
+    return answerQuery(table, sql, {
+      limits: this.limits,
+      onStatement: this.options.onStatement,
+      reload: () => this.table(record),
+    });
   }
 
   private async schema(record: SpillRecord): Promise<string> {
-    const base = { resultId: record.resultId, tool: record.toolName, kind: record.kind, bytes: record.bytes };
-    let out: Record<string, JsonValue>;
-    if (isTabular(record.kind)) {
-      const table = await this.table(record);
-      out = { ...base, rows: table.rowCount, columns: table.columns.map((c) => ({ ...c })), sampleRows: await table.sample(SAMPLE_ROWS) };
-      if (record.unreadableLines) out.unreadableLines = record.unreadableLines;
-    } else {
-      const view = await this.view(record);
-      out = { ...base, lines: view.lineCount, chars: view.charCount };
-      const budget = Math.floor(this.limits.maxOutputChars / 2);
-      if (record.kind === "json") out.structure = summarizeJson(JSON.parse(view.text(0, view.length)), budget);
-      else out.head = this.show(view)(0, Buffer.byteLength(textHead(view.text(0, budget * 4), Math.min(budget, 2_000))));
-    }
-    return fitJson(out, this.limits.maxOutputChars);
+    if (isTabular(record.kind)) return tableSchema(record, await this.table(record), this.limits.maxOutputChars);
+    const view = await this.view(record);
+    return textSchema(record, view, this.show(view), this.limits.maxOutputChars);
   }
 
   async close(): Promise<void> {
@@ -270,23 +263,6 @@ export class ResultReader {
     if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
     this.tempDir = undefined;
   }
-}
-
-/** JSON of `value`, dropping sample rows until it fits `max` characters. */
-function fitJson(value: Record<string, JsonValue>, max: number): string {
-  let text = JSON.stringify(value);
-  const rows = value.sampleRows;
-  while (text.length > max && Array.isArray(rows) && rows.length > 0) {
-    rows.pop();
-    text = JSON.stringify(value);
-  }
-  if (text.length > max && Array.isArray(value.columns)) {
-    const all = value.columns.length;
-    value.columns = value.columns.slice(0, 200);
-    value.note = `${all} columns; the first 200 are listed. Query DESCRIBE-like details with SELECT column_name, data_type FROM information_schema.columns.`;
-    text = JSON.stringify(value);
-  }
-  return text.length > max ? text.slice(0, cutPoint(text, max)) : text;
 }
 
 /** `text`, or its head (off any token) and a note, within `max` characters. */

@@ -1,7 +1,15 @@
-import { Extension, HarnessError, noteStoreDir, type AnyHookContext, type ExtensionContext, type RunResult, packageVersion } from "@harnessx/core";
+import {
+  Extension,
+  HarnessError,
+  noteStoreDir,
+  type AnyHookContext,
+  type ExtensionContext,
+  type RunResult,
+  packageVersion,
+} from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { runDirOf } from "../format/layout.js";
-import { exportIncident, type ExportIncidentRequest, type IncidentExport } from "../bundle/export-incident.js";
+import type { ExportIncidentRequest, IncidentExport } from "../bundle/export-incident.js";
 import { resolveOptions, type FlightRecorderOptions, type ResolvedRecorderOptions } from "./options.js";
 import type { RunRecording } from "./run-recording.js";
 import { RunRecordedElsewhereError } from "./reopen-run.js";
@@ -11,9 +19,9 @@ import { EventQueue } from "./event-queue.js";
 import { retainAfterRun } from "./retention.js";
 import { RecorderWriteError } from "./recorder-write-error.js";
 import { ArtifactPins } from "./artifact-pins.js";
+import { IncidentExports } from "./incident-exports.js";
 import { LiveRecorders } from "./live-recorders.js";
 import { startRecorderSync, stopRecorderSync } from "../dataset/s3/background-sync.js";
-import { loadSigningKey, type SigningKey } from "../signing/signing-key.js";
 
 /** The queue drains as soon as this many events wait, besides the flush timer. */
 const DRAIN_BATCH = 2048;
@@ -41,7 +49,7 @@ export class FlightRecorderExtension extends Extension {
   /** Writers of ended runs still being written whole (`closeAllNow` finishes them synchronously). */
   private readonly finishing = new Set<RunWriter>();
   private readonly pins: ArtifactPins;
-  private readonly exported: IncidentExport[] = [];
+  private readonly incidents: IncidentExports;
   private ctx: ExtensionContext | undefined;
   private timer: NodeJS.Timeout | undefined;
   private drainScheduled = false;
@@ -53,6 +61,7 @@ export class FlightRecorderExtension extends Extension {
     this.options = resolveOptions(options);
     this.artifacts = new ArtifactStore(this.options.dir);
     this.pins = new ArtifactPins(this.artifacts);
+    this.incidents = new IncidentExports(this.options.dir);
     this.queue = new EventQueue(this.options.queueCapacity);
   }
 
@@ -79,7 +88,7 @@ export class FlightRecorderExtension extends Extension {
 
   /** Bundles written so far (by `exportIncident` or `autoExport`), oldest first. */
   get bundles(): readonly IncidentExport[] {
-    return this.exported;
+    return this.incidents.written;
   }
 
   /** Writes everything queued and waits for seals, artifacts and automatic exports in progress. */
@@ -89,13 +98,13 @@ export class FlightRecorderExtension extends Extension {
   }
 
   /** Writes an incident bundle of a run (default: the last run) after flushing it, redacted with the agent's policy (see `exportIncident`). */
-  async exportIncident(request: Omit<ExportIncidentRequest, "dir" | "runId" | "reason"> & { runId?: string; reason?: string } = {}): Promise<IncidentExport> {
+  async exportIncident(
+    request: Omit<ExportIncidentRequest, "dir" | "runId" | "reason"> & { runId?: string; reason?: string } = {},
+  ): Promise<IncidentExport> {
     await this.flush();
     const runId = request.runId ?? this.lastRun;
     if (!runId) throw new HarnessError("no_run", "exportIncident: this recorder has recorded no run yet; pass a runId");
-    const result = await exportIncident({ ...request, dir: this.options.dir, runId, reason: request.reason ?? "manual", redactor: request.redactor ?? this.ctx?.redactor });
-    this.exported.push(result);
-    return result;
+    return this.incidents.export({ ...request, runId }, this.ctx?.redactor);
   }
 
   /**
@@ -132,7 +141,8 @@ export class FlightRecorderExtension extends Extension {
       // A run that never yields to the event loop (a zero-latency model) starves the writer: the
       // queue is then encoded into lines here (CPU only, no I/O) so events do not pile up as
       // objects; the timer writes them as soon as the loop turns.
-      if (this.queue.length % DRAIN_BATCH === 0 && performance.now() - this.lastDrainAt > this.options.flushIntervalMs) this.encodeQueued();
+      if (this.queue.length % DRAIN_BATCH === 0 && performance.now() - this.lastDrainAt > this.options.flushIntervalMs)
+        this.encodeQueued();
     }
   }
 
@@ -205,11 +215,18 @@ export class FlightRecorderExtension extends Extension {
     }
   }
 
-  private closeRun(run: RunRecording, status: RunResult["status"] | "incomplete", endedAt: number, result?: RunResult): void {
+  private closeRun(
+    run: RunRecording,
+    status: RunResult["status"] | "incomplete",
+    endedAt: number,
+    result?: RunResult,
+  ): void {
     const runId = run.manifest.runId;
     this.openRuns.byId.delete(runId);
     if (this.failure) return;
-    const error = result?.error ? { name: result.error.name, message: result.error.message, code: result.error.code } : undefined;
+    const error = result?.error
+      ? { name: result.error.name, message: result.error.message, code: result.error.code }
+      : undefined;
     let written: Promise<void>;
     if (!run.onDisk && !run.resumed) {
       // Short runs (most of them) end before the first write: no lock, no plain file, no re-reading.
@@ -232,30 +249,17 @@ export class FlightRecorderExtension extends Extension {
         await written.finally(() => this.finishing.delete(run.writer));
         await Promise.allSettled(earlier);
         for (const sha256 of pins) await this.artifacts.pin(sha256, `run:${runId}`).catch(() => undefined);
-        if (status === "failed" && this.options.autoExport === "on_failure") {
-          this.exported.push(await exportIncident({ dir: this.options.dir, runId, reason: "on_failure", redactor: this.ctx?.redactor, signingKey: await this.keyOrUnsigned() }));
-        }
+        if (status === "failed" && this.options.autoExport === "on_failure")
+          await this.incidents.exportFailed(runId, this.ctx);
         await retainAfterRun(run.manifest, this.options, this.artifacts);
       })(),
     );
   }
 
-  /**
-   * The user's signing key for an automatic export, or false: a key that cannot be used (a file
-   * others may read, a home folder that is read-only) must not cost the evidence, so the bundle
-   * is written unsigned and the problem reported once per export as an ERROR event.
-   */
-  private async keyOrUnsigned(): Promise<SigningKey | false> {
-    try {
-      return (await loadSigningKey()).key;
-    } catch (error) {
-      this.ctx?.reportError(error instanceof Error ? error : new Error(String(error)), { source: "recorder" }).catch(() => undefined);
-      return false;
-    }
-  }
-
   private track(work: Promise<unknown>): void {
-    const tracked: Promise<unknown> = work.catch((error: unknown) => this.fail(error)).finally(() => this.background.delete(tracked));
+    const tracked: Promise<unknown> = work
+      .catch((error: unknown) => this.fail(error))
+      .finally(() => this.background.delete(tracked));
     this.background.add(tracked);
   }
 

@@ -1,12 +1,11 @@
-import { hostname } from "node:os";
-import { FRAMEWORK_ATTRIBUTE, type AnyHookContext, type ExtensionSummary, type Redactor } from "@harnessx/core";
-import { EVENT_FORMAT_VERSION, type RecordedEvent, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
-import { producerVersions } from "../format/layout.js";
-import { linkOf, serviceName } from "../format/run-origin.js";
+import type { AnyHookContext, Redactor } from "@harnessx/core";
+import { EVENT_FORMAT_VERSION, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { sha256Hex } from "@harnessx/artifacts";
 import { artifactsOf } from "../store/references.js";
 import { eventContent, type ContentState } from "./event-content.js";
+import { encodeEvent } from "./event-encoding.js";
 import type { QueuedEvent } from "./message-log.js";
+import { newManifest } from "./new-manifest.js";
 import type { ResolvedRecorderOptions } from "./options.js";
 import type { RunWriter } from "./run-writer.js";
 import { placeEvent } from "./span-placement.js";
@@ -38,17 +37,6 @@ export interface EarlierPart {
 
 type RunError = { name: string; message: string; code?: string };
 
-/** An event's line parts: `attrsAsIs` when redaction left the attributes as they were (their JSON is theirs, unchanged). */
-interface Encoded {
-  line: RecordedEvent;
-  attrsJson: string;
-  payloadJson: string | undefined;
-  attrsAsIs: boolean;
-}
-
-/** Payloads that carry Error objects or another extension's arbitrary data always take the careful path. */
-const CAREFUL_KINDS = new Set(["error", "retry", "agent_end", "custom"]);
-
 /** One run being recorded: its files, spans, sequence numbers, totals and what it references. */
 export class RunRecording {
   readonly manifest: RunManifest;
@@ -72,37 +60,11 @@ export class RunRecording {
     private readonly options: ResolvedRecorderOptions,
     private readonly redactor: Redactor,
   ) {
-    const agent = start.info;
     const previous = earlier?.manifest;
     this.resumed = previous !== undefined;
     this.manifest = previous
       ? { ...previous, status: "running", endedAt: null, pid: process.pid }
-      : {
-          format: "harnessx.run",
-          v: 1,
-          runId: start.data.runId,
-          traceId: start.span?.traceId,
-          runSpanId: start.span?.spanId ?? "",
-          ...linkOf(start),
-          agent: redactor.redactText(agent.name),
-          ...frameworkOf(start, redactor),
-          sessionId: redactor.redactText(agent.sessionId),
-          models: [],
-          status: "running",
-          startedAt: start.timestamp,
-          endedAt: null,
-          producer: producerVersions(),
-          pid: process.pid,
-          hostname: hostname(),
-          service: redactor.redactText(serviceName(agent.name)),
-          config: redactor.redact(agent.config, "config", []),
-          provider: redactor.redactText(agent.provider),
-          tools: redactor.redact(agent.tools, "tools", []) as RunManifest["tools"],
-          extensions: redactor.redact(agent.extensions, "extensions", []) as ExtensionSummary[],
-          summary: emptySummary(),
-          redaction: describeRedaction(redactor, options.customRedact !== undefined),
-          artifacts: [],
-        };
+      : newManifest(start, redactor, options.customRedact !== undefined);
     this.manifest.summary ??= emptySummary();
     if (start.data.durable) this.manifest.durable = true;
     // The policy in effect is written with the run from its first run.json on: `recover` applies it after a crash.
@@ -199,24 +161,45 @@ export class RunRecording {
     this.manifest.status = status;
     this.manifest.endedAt = endedAt;
     // The likeliest place for a secret in run metadata (a failed call's URL or header); cut as attributes are, so run.json stays readable.
-    if (error) this.manifest.error = this.redactor.redact({ ...error, message: cut(error.message) }, "error", []) as RunManifest["error"];
+    if (error)
+      this.manifest.error = this.redactor.redact(
+        { ...error, message: cut(error.message) },
+        "error",
+        [],
+      ) as RunManifest["error"];
     this.manifest.artifacts = [...this.referenced];
     if (this.rollup) this.manifest.rollup = this.rollup.toJSON();
   }
 
-  private push(kind: string, ts: number, spanId: string | null, parentSpanId: string | null, attrs: Record<string, unknown>, payload: unknown, artifacts: PendingArtifact[]): void {
+  private push(
+    kind: string,
+    ts: number,
+    spanId: string | null,
+    parentSpanId: string | null,
+    attrs: Record<string, unknown>,
+    payload: unknown,
+    artifacts: PendingArtifact[],
+  ): void {
     const runId = this.manifest.runId;
     const seq = ++this.seq;
-    const encoded = this.options.customRedact
-      ? this.customRedacted({ v: EVENT_FORMAT_VERSION, seq, ts, runId, spanId, parentSpanId, kind, attrs }, attrs, payload)
-      : this.redacted({ v: EVENT_FORMAT_VERSION, seq, ts, runId, spanId, parentSpanId, kind, attrs: {} }, attrs, payload);
+    const encoded = encodeEvent(
+      { v: EVENT_FORMAT_VERSION, seq, ts, runId, spanId, parentSpanId, kind, attrs: {} },
+      attrs,
+      payload,
+      this.redactor,
+      this.options.customRedact,
+    );
     // Every line stays readable: attributes past their bound are cut (the payload keeps the whole).
     const cutAttrs = boundedAttributes(encoded.attrsJson);
     const { line, payloadJson } = encoded;
     const [attrsJson, attrsAsIs] = cutAttrs === undefined ? [encoded.attrsJson, encoded.attrsAsIs] : [cutAttrs, false];
     // The payload is serialized once: its JSON decides inline vs artifact and is spliced into the line.
     let inline = payloadJson;
-    if (payloadJson !== undefined && payloadJson.length > this.options.inlinePayloadBytes / 4 && Buffer.byteLength(payloadJson) > this.options.inlinePayloadBytes) {
+    if (
+      payloadJson !== undefined &&
+      payloadJson.length > this.options.inlinePayloadBytes / 4 &&
+      Buffer.byteLength(payloadJson) > this.options.inlinePayloadBytes
+    ) {
       const sha256 = sha256Hex(payloadJson);
       line.payloadRef = { sha256, bytes: Buffer.byteLength(payloadJson), preview: payloadJson.slice(0, 240) };
       this.referenced.add(sha256);
@@ -236,32 +219,21 @@ export class RunRecording {
     const text = inline === undefined ? `${withAttrs}\n` : `${withAttrs.slice(0, -1)},"payload":${inline}}\n`;
     this.lines.push(text);
     // The rollup reads the attributes as written (redacted): the object itself when redaction left it as it was, else parsed back.
-    const detail = ROLLUP_DETAIL_KINDS.has(kind) ? (attrsAsIs ? attrs : (JSON.parse(attrsJson) as Record<string, unknown>)) : undefined;
-    this.rollup?.add({ kind, attrs: detail, payload: kind === "custom" ? payload : undefined, payloadRef: line.payloadRef, redacted: line.redacted }, Buffer.byteLength(text));
-  }
-
-  private redacted(line: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): Encoded {
-    // Fast path: plain data with nothing to redact, serialized natively.
-    if (!CAREFUL_KINDS.has(line.kind)) {
-      const attrsFast = this.redactor.jsonIfClean(attrs);
-      const payloadFast = payload === undefined || attrsFast === undefined ? undefined : this.redactor.jsonIfClean(payload);
-      if (attrsFast !== undefined && (payload === undefined || payloadFast !== undefined)) return { line, attrsJson: attrsFast, payloadJson: payloadFast, attrsAsIs: true };
-    }
-    const paths: string[] = [];
-    const attrsJson = this.redactor.redactToJson(attrs, "attrs", paths) ?? "{}";
-    const payloadJson = payload === undefined ? undefined : this.redactor.redactToJson(payload, "payload", paths);
-    if (paths.length) line.redacted = paths;
-    return { line, attrsJson, payloadJson, attrsAsIs: false };
-  }
-
-  /** With a custom `redact(event)`, the event is built as an object first so the function can edit it. */
-  private customRedacted(draft: RecordedEvent, attrs: Record<string, unknown>, payload: unknown): Encoded {
-    const paths: string[] = [];
-    draft.attrs = this.redactor.redact(attrs, "attrs", paths) as Record<string, unknown>;
-    if (payload !== undefined) draft.payload = this.redactor.redact(payload, "payload", paths);
-    if (paths.length) draft.redacted = paths;
-    const { payload: edited, attrs: editedAttrs, ...line } = this.options.customRedact!(draft);
-    return { line: { ...line, attrs: {} }, attrsJson: JSON.stringify(editedAttrs ?? {}), payloadJson: edited === undefined ? undefined : JSON.stringify(edited), attrsAsIs: false };
+    const detail = ROLLUP_DETAIL_KINDS.has(kind)
+      ? attrsAsIs
+        ? attrs
+        : (JSON.parse(attrsJson) as Record<string, unknown>)
+      : undefined;
+    this.rollup?.add(
+      {
+        kind,
+        attrs: detail,
+        payload: kind === "custom" ? payload : undefined,
+        payloadRef: line.payloadRef,
+        redacted: line.redacted,
+      },
+      Buffer.byteLength(text),
+    );
   }
 
   private count(event: AnyHookContext, attrs: Record<string, unknown>): void {
@@ -281,16 +253,4 @@ export class RunRecording {
     const name = this.redactor.redactText(String(model));
     if (!this.manifest.models.includes(name)) this.manifest.models.push(name);
   }
-}
-
-/** The policy recorded with a run: what was redacted at the source, and whether a custom function ran. */
-function describeRedaction(redactor: Redactor, custom: boolean): RunManifest["redaction"] {
-  const description = redactor.describe();
-  return description === "off" ? "off" : { ...description, custom };
-}
-
-/** The framework a hosted run names (`RunHost`), redacted; nothing for harnessx's own runs. */
-function frameworkOf(start: AnyHookContext & { event: "agent_start" }, redactor: Redactor): { framework?: string } {
-  const framework = start.data.attributes?.[FRAMEWORK_ATTRIBUTE];
-  return typeof framework === "string" ? { framework: redactor.redactText(framework) } : {};
 }

@@ -1,47 +1,24 @@
 import { cutWithSecrets, mergeSecretSpans, type SecretSpan } from "./cuts.js";
 import { detect, patternDetector, replaceAndPlace, replaceSpans } from "./detector.js";
 import { DetectorSet } from "./detector-set.js";
-import { renameDuplicateKeys } from "./duplicate-keys.js";
 import { RedactionMemo } from "./redaction-memo.js";
-import { hidesValue, KeyNames, PLAIN, type KeyKind } from "./key-names.js";
+import { hidesValue, KeyNames, PLAIN } from "./key-names.js";
 import { clearOfReplaced } from "./replaced-regions.js";
 import { keyValueSpans } from "./key-values.js";
+import { KnownKeys } from "./known-keys.js";
+import { redactNestedJson } from "./nested-json.js";
 import { resolveRedaction, type RedactionDescription, type RedactionOptions } from "./rules.js";
 import { redactValue } from "./redact-value.js";
+import { REDACTED, type Replacements } from "./replacements.js";
 import { SECRET_SHAPES } from "./secret-shapes.js";
 import { redactedJson, structuralJsonOf } from "./to-json.js";
 import { deepFreeze } from "../util/deep-freeze.js";
 
-/**
- * What a found secret is replaced by. The defaults write `[REDACTED:<shape>]` and `[REDACTED]`;
- * `trace scrub` writes consistent pseudonyms instead.
- */
-export interface Replacements {
-  /** A secret shape or pattern named `name` was found. */
-  shape(name: string, found: string): string;
-  /** The value of the sensitive key `key` (a non-string value arrives as its JSON). */
-  key(key: string, found: string): string;
-}
-
-const REDACTED: Replacements = { shape: (name) => `[REDACTED:${name}]`, key: () => "[REDACTED]" };
-
 /** Deeper plain data takes the careful path (which cuts values nested past its own limit). */
 const MAX_CLEAN_DEPTH = 60;
 
-/** Strings longer than this are not parsed as JSON to redact inside them (the text rules still apply). */
-const MAX_NESTED_JSON_CHARS = 4_000_000;
-
-/** Object keys remembered (their kind and redacted form); past this many, new ones are computed each time. */
-const MAX_KNOWN_KEYS = 10_000;
-
 /** A command-line option as an argument of its own (`["--password", "v"]`): the next argument is its value. */
 const OPTION = /^--?([A-Za-z][\w-]{1,63})$/;
-
-/** What an object key is known to be: how its values are treated, and the key as written out (once asked). */
-interface KnownKey {
-  kind: KeyKind;
-  clean?: string;
-}
 
 /**
  * The one redaction policy of an agent: everything the recorder writes, spills put in bundles
@@ -57,8 +34,7 @@ export class Redactor {
   /** One pass finds every detector hint literal and every sensitive key used as one. */
   readonly #detectors: DetectorSet;
   readonly #redacting: boolean;
-  /** Object keys repeat endlessly (`toolCall`, `content`...): what they are is computed once. */
-  readonly #knownKeys = new Map<string, KnownKey>();
+  readonly #knownKeys: KnownKeys;
   readonly #shortest: number;
   /** Reused by `redactToJson` (not re-entrant) to spare an allocation per event. */
   readonly #parents = new Map<object, [object, string]>();
@@ -74,13 +50,19 @@ export class Redactor {
     const rules = resolveRedaction(options);
     this.#redacting = rules !== false;
     this.#keyNames = new KeyNames(rules === false ? [] : rules.keys);
+    this.#knownKeys = new KnownKeys(this.#keyNames);
     this.#description =
       rules === false
         ? "off"
-        : deepFreeze({ keys: [...rules.keys], patterns: rules.patterns.map((p) => ({ name: p.name, source: p.pattern.source })), secretShapes: rules.secretShapes ? [...new Set(SECRET_SHAPES.map((d) => d.name))] : [] });
+        : deepFreeze({
+            keys: [...rules.keys],
+            patterns: rules.patterns.map((p) => ({ name: p.name, source: p.pattern.source })),
+            secretShapes: rules.secretShapes ? [...new Set(SECRET_SHAPES.map((d) => d.name))] : [],
+          });
 
     this.#shortest = this.#keyNames.shortest();
-    const detectors = rules === false ? [] : [...rules.patterns.map(patternDetector), ...(rules.secretShapes ? SECRET_SHAPES : [])];
+    const detectors =
+      rules === false ? [] : [...rules.patterns.map(patternDetector), ...(rules.secretShapes ? SECRET_SHAPES : [])];
     this.#detectors = new DetectorSet(detectors, this.#keyNames.textNames(), this.#keyNames.strictNames());
     // Shared by the recorder, spills and exporters: nobody may switch it off or swap its rules.
     // Its state is private (#) and its prototype frozen below, so nothing reached through an
@@ -143,7 +125,8 @@ export class Redactor {
     if (typeof value !== "object" || value === null) return true;
     if (depth > MAX_CLEAN_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) if (!this.#isClean(value[i], depth + 1) || (i > 0 && this.hidesArgument(value[i - 1], value[i]))) return false;
+      for (let i = 0; i < value.length; i++)
+        if (!this.#isClean(value[i], depth + 1) || (i > 0 && this.hidesArgument(value[i - 1], value[i]))) return false;
       return true;
     }
     // Errors, Maps, Sets, typed arrays and class instances render right only on the careful path.
@@ -153,8 +136,12 @@ export class Redactor {
       if (!Object.hasOwn(value, key)) continue;
       const item = (value as Record<string, unknown>)[key];
       if (item === undefined || item === null || typeof item === "function") continue;
-      const known = this.#known(key);
-      if (hidesValue(known.kind, item) || (key.length >= this.#shortest && (known.clean ??= this.redactText(key)) !== key)) return false;
+      const known = this.#knownKeys.get(key);
+      if (
+        hidesValue(known.kind, item) ||
+        (key.length >= this.#shortest && (known.clean ??= this.redactText(key)) !== key)
+      )
+        return false;
       if (!this.#isClean(item, depth + 1)) return false;
     }
     return true;
@@ -193,13 +180,20 @@ export class Redactor {
     let out = shaped.text;
     // A Buffer serialized before it reached redaction (`{"type":"Buffer","data":[...]}`) is parsed, so its text is seen.
     if (!scan.keyUsed && !lower.includes(SERIALIZED_BUFFER)) return out;
-    const nested = this.#redactNestedJson(out);
+    const nested = redactNestedJson(this, out);
     if (nested !== undefined) return nested;
     if (!scan.keyUsed) return out;
     // The key offsets hold in `out` while no shape was replaced before them.
-    const found = keyValueSpans(out, (key) => this.#known(key).kind, spans.length === 0 ? scan.keyAt : undefined);
+    const found = keyValueSpans(
+      out,
+      (key) => this.#knownKeys.get(key).kind,
+      spans.length === 0 ? scan.keyAt : undefined,
+    );
     const keyed = spans.length === 0 ? found : clearOfReplaced(found, shaped.regions);
-    if (keyed.length) out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out), (span, found) => this.#replace.key(span.name, found));
+    if (keyed.length)
+      out = replaceSpans(out, detect([{ name: "key", find: () => keyed }], out), (span, found) =>
+        this.#replace.key(span.name, found),
+      );
     return out;
   }
 
@@ -212,8 +206,22 @@ export class Redactor {
     if (!this.#redacting || text.length < this.#shortest) return [];
     const lower = text.toLowerCase();
     const scan = this.#detectors.scan(lower);
-    const found: SecretSpan[] = detect(this.#detectors.candidates(scan, lower), text).map((s) => ({ start: s.start, end: s.end, name: s.name, anchor: s.start, keyed: false }));
-    if (scan.keyUsed) for (const s of keyValueSpans(text, (key) => this.#known(key).kind, scan.keyAt)) found.push({ start: s.start, end: s.end, name: s.name, anchor: Math.min(s.anchor ?? s.start, s.start), keyed: true });
+    const found: SecretSpan[] = detect(this.#detectors.candidates(scan, lower), text).map((s) => ({
+      start: s.start,
+      end: s.end,
+      name: s.name,
+      anchor: s.start,
+      keyed: false,
+    }));
+    if (scan.keyUsed)
+      for (const s of keyValueSpans(text, (key) => this.#knownKeys.get(key).kind, scan.keyAt))
+        found.push({
+          start: s.start,
+          end: s.end,
+          name: s.name,
+          anchor: Math.min(s.anchor ?? s.start, s.start),
+          keyed: true,
+        });
     return mergeSecretSpans(found);
   }
 
@@ -230,46 +238,23 @@ export class Redactor {
   }
 
   /**
-   * JSON inside a string, redacted structurally and serialized again (a repeated key renamed
-   * `(2) key`); the text itself when nothing in it is redacted; undefined when it is not JSON.
-   */
-  #redactNestedJson(text: string): string | undefined {
-    const first = text.trimStart()[0];
-    const last = text.trimEnd().at(-1);
-    if (text.length > MAX_NESTED_JSON_CHARS || !((first === "{" && last === "}") || (first === "[" && last === "]"))) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    const paths: string[] = [];
-    const clean = this.redact(parsed, "", paths);
-    if (paths.length === 0) return text;
-    // JSON.parse keeps the last of a repeated key, so written again the text would drop what the
-    // others held, which whoever read the text (a model) saw: renamed, every member is kept.
-    const whole = renameDuplicateKeys(text);
-    return JSON.stringify(whole === undefined ? clean : this.redact(JSON.parse(whole), "", []));
-  }
-
-  /**
    * True when values of an object key of this name are replaced (see `RedactionRules.keys`): all
    * of them, or (plural names, `auth`) those that are not counts or plain words; always false
    * when the policy is off.
    */
   isSensitiveKey(key: string): boolean {
-    return this.#redacting && this.#known(key).kind !== PLAIN;
+    return this.#redacting && this.#knownKeys.get(key).kind !== PLAIN;
   }
 
   /** True when `value`, under the object key `key`, is replaced (see `isSensitiveKey`). */
   hidesValue(key: string, value: unknown): boolean {
-    return this.#redacting && hidesValue(this.#known(key).kind, value);
+    return this.#redacting && hidesValue(this.#knownKeys.get(key).kind, value);
   }
 
   /** An object key as written out: a key that is itself a secret (a token used as a map key) is redacted like any text. */
   redactKey(key: string): string {
     if (!this.#redacting || key.length < this.#shortest) return key;
-    const known = this.#known(key);
+    const known = this.#knownKeys.get(key);
     return (known.clean ??= this.redactText(key));
   }
 
@@ -278,18 +263,10 @@ export class Redactor {
    * before it (`["--password", "hunter2"]`, `["-token", "..."]`), as argv arrays hold them.
    */
   hidesArgument(previous: unknown, value: unknown): boolean {
-    if (!this.#redacting || typeof previous !== "string" || previous.charCodeAt(0) !== 45 || typeof value !== "string") return false;
+    if (!this.#redacting || typeof previous !== "string" || previous.charCodeAt(0) !== 45 || typeof value !== "string")
+      return false;
     const option = OPTION.exec(previous);
     return option !== null && !option[1].startsWith("no-") && hidesValue(this.#keyNames.kindOf(option[1]), value);
-  }
-
-  #known(key: string): KnownKey {
-    let known = this.#knownKeys.get(key);
-    if (known === undefined) {
-      known = { kind: this.#keyNames.kindOf(key) };
-      if (this.#knownKeys.size < MAX_KNOWN_KEYS) this.#knownKeys.set(key, known);
-    }
-    return known;
   }
 }
 

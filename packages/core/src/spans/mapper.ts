@@ -1,9 +1,34 @@
 import type { HookEvent } from "../hooks/events.js";
-import type { AgentEndData, AgentStartData, ErrorData, LlmRequestData, LlmResponseData, RetryData, ToolCallEndData, ToolCallStartData } from "../hooks/payloads.js";
+import type {
+  AgentEndData,
+  AgentStartData,
+  ErrorData,
+  LlmRequestData,
+  LlmResponseData,
+  RetryData,
+  ToolCallEndData,
+  ToolCallStartData,
+} from "../hooks/payloads.js";
 import type { SpanContext } from "./span-context.js";
-import { GenAI, Hx } from "./attributes.js";
+import { Hx } from "./attributes.js";
 import { spanError } from "./errors.js";
-import { agentClose, agentOpen, chatClose, chatOpen, failedClose, toolClose, toolOpen, type MappingOptions } from "./span-specs.js";
+import {
+  condensedAttributes,
+  deniedAttributes,
+  errorAttributes,
+  recoveryAttributes,
+  retryAttributes,
+} from "./event-attributes.js";
+import {
+  agentClose,
+  agentOpen,
+  chatClose,
+  chatOpen,
+  failedClose,
+  toolClose,
+  toolOpen,
+  type MappingOptions,
+} from "./span-specs.js";
 import type { TracedAgent, Attributes, SpanDetail, SpanOpen, SpanSink, TraceEvent } from "./span-model.js";
 import { spillOf } from "./spill.js";
 import { PROMPT_CACHE_BREAK } from "../caching/cache-break.js";
@@ -22,7 +47,19 @@ interface RunState<H> {
 }
 
 /** The hook events the mapping reads; observing only these spares the engine building contexts for the rest. */
-export const TRACED_EVENTS = ["agent_start", "agent_end", "llm_request", "llm_response", "tool_call_start", "tool_call_end", "retry", "recovery", "context_condensed", "error", "custom"] as const satisfies readonly HookEvent[];
+export const TRACED_EVENTS = [
+  "agent_start",
+  "agent_end",
+  "llm_request",
+  "llm_response",
+  "tool_call_start",
+  "tool_call_end",
+  "retry",
+  "recovery",
+  "context_condensed",
+  "error",
+  "custom",
+] as const satisfies readonly HookEvent[];
 
 /**
  * The one mapping from hook events to spans, shared by the live extensions
@@ -33,7 +70,11 @@ export const TRACED_EVENTS = ["agent_start", "agent_end", "llm_request", "llm_re
 export class SpanMapper<H> {
   private readonly runs = new Map<string, RunState<H>>();
 
-  constructor(private readonly sink: SpanSink<H>, private readonly info: TracedAgent, private readonly options: MappingOptions) {}
+  constructor(
+    private readonly sink: SpanSink<H>,
+    private readonly info: TracedAgent,
+    private readonly options: MappingOptions,
+  ) {}
 
   /** Runs with an open span (a run waiting for approval stays open). */
   get openRuns(): number {
@@ -65,22 +106,19 @@ export class SpanMapper<H> {
       case "retry":
         this.retry(e.runId, e.data, e.ts);
         break;
-      case "recovery": {
-        const d = e.data;
-        this.runEvent(e.runId, Hx.EVENT_RECOVERY, e.ts, compact({ "harnessx.recovery.reason": d.reason, "harnessx.recovery.attempt": d.attempt, "harnessx.recovery.reply_budget": d.replyBudget, "harnessx.recovery.detail": d.detail }));
+      case "recovery":
+        this.runEvent(e.runId, Hx.EVENT_RECOVERY, e.ts, recoveryAttributes(e.data));
         break;
-      }
-      case "context_condensed": {
-        const d = e.data;
-        this.runEvent(e.runId, Hx.EVENT_CONDENSED, e.ts, compact({ "harnessx.condensed.messages_dropped": d.messagesDropped, "harnessx.condensed.summary_chars": d.summaryChars, "harnessx.condensed.summarized": d.summarized }));
+      case "context_condensed":
+        this.runEvent(e.runId, Hx.EVENT_CONDENSED, e.ts, condensedAttributes(e.data));
         break;
-      }
       case "error":
         this.error(e.runId, e.data, e.ts);
         break;
       case "custom":
         // Of extensions' own events, the trace shows what breaks the prompt cache (promptCacheExtension).
-        if (e.data.name === PROMPT_CACHE_BREAK) this.runEvent(e.runId, Hx.EVENT_PROMPT_CACHE_BREAK, e.ts, cacheBreakAttributes(e.data.data));
+        if (e.data.name === PROMPT_CACHE_BREAK)
+          this.runEvent(e.runId, Hx.EVENT_PROMPT_CACHE_BREAK, e.ts, cacheBreakAttributes(e.data.data));
         break;
       default:
         break;
@@ -132,14 +170,23 @@ export class SpanMapper<H> {
     const message = `the run ended before this operation did (${type})`;
     if (run.chat) this.sink.close(run.chat.handle, failedClose({ detail: run.chat.detail }, { type, message }, ts));
     run.chat = undefined;
-    for (const tool of run.tools.values()) this.sink.close(tool.handle, failedClose({ detail: tool.detail }, { type, message }, ts));
+    for (const tool of run.tools.values())
+      this.sink.close(tool.handle, failedClose({ detail: tool.detail }, { type, message }, ts));
     run.tools.clear();
   }
 
   private llmRequest(runId: string, request: LlmRequestData, ts: number, span: SpanContext | undefined): void {
     const run = this.runs.get(runId);
     if (!run) return;
-    if (run.chat) this.sink.close(run.chat.handle, failedClose({ detail: run.chat.detail }, { type: "superseded", message: "a new model call started before this one ended" }, ts));
+    if (run.chat)
+      this.sink.close(
+        run.chat.handle,
+        failedClose(
+          { detail: run.chat.detail },
+          { type: "superseded", message: "a new model call started before this one ended" },
+          ts,
+        ),
+      );
     const spec = withIds(chatOpen(this.info, request, ts, this.options), span);
     run.chat = { handle: this.sink.open(spec, run.span), detail: spec.detail, request };
   }
@@ -170,7 +217,7 @@ export class SpanMapper<H> {
     }
     run.tools.delete(id);
     if (end.outcome === "denied") {
-      this.sink.event(open.handle, { name: Hx.EVENT_DENIED, time: ts, attributes: compact({ "harnessx.permission.source": end.permission?.source, "harnessx.permission.reason": end.permission?.reason }) });
+      this.sink.event(open.handle, { name: Hx.EVENT_DENIED, time: ts, attributes: deniedAttributes(end) });
     }
     this.sink.close(open.handle, toolClose(end, spillOf(end.result), ts, this.options));
   }
@@ -178,9 +225,13 @@ export class SpanMapper<H> {
   private retry(runId: string, d: RetryData, ts: number): void {
     const run = this.runs.get(runId);
     if (!run) return;
-    const err = spanError(d.error);
-    const attributes = compact({ "harnessx.retry.target": d.target, "harnessx.retry.attempt": d.attempt, "harnessx.retry.delay_ms": d.delayMs, [GenAI.ERROR_TYPE]: err.type, "exception.message": err.message });
-    const target = d.target === "tool" && d.toolCall ? run.tools.get(d.toolCall.id)?.handle : d.target === "model" ? run.chat?.handle : undefined;
+    const attributes = retryAttributes(d, spanError(d.error));
+    const target =
+      d.target === "tool" && d.toolCall
+        ? run.tools.get(d.toolCall.id)?.handle
+        : d.target === "model"
+          ? run.chat?.handle
+          : undefined;
     this.sink.event(target ?? run.span, { name: Hx.EVENT_RETRY, time: ts, attributes });
   }
 
@@ -193,7 +244,7 @@ export class SpanMapper<H> {
       run.chat = undefined;
       return;
     }
-    this.runEvent(runId, Hx.EVENT_ERROR, ts, compact({ "harnessx.error.source": d.source, "exception.type": err.type, "exception.message": err.message, "harnessx.error.extension": d.extension, "harnessx.dropped": d.dropped }));
+    this.runEvent(runId, Hx.EVENT_ERROR, ts, errorAttributes(d, err));
   }
 
   private runEvent(runId: string, name: string, ts: number, attributes: Attributes): void {
@@ -209,15 +260,4 @@ export class SpanMapper<H> {
 function withIds(spec: SpanOpen, span: SpanContext | undefined): SpanOpen {
   if (span) spec.span = span;
   return spec;
-}
-
-/** Drops undefined and null values so every attribute is a valid OpenTelemetry value. */
-
-function compact(values: Record<string, string | number | boolean | null | undefined>): Attributes {
-  const out: Attributes = {};
-  for (const key in values) {
-    const v = values[key];
-    if (v !== undefined && v !== null) out[key] = v;
-  }
-  return out;
 }
