@@ -9,7 +9,7 @@ import { root } from "./imports.js";
 
 /** The list's size when it was made; lower these when files leave it, never raise them. */
 const MAX_FILES = 141;
-const MAX_ERRORS = 1082;
+const MAX_ERRORS = 1035;
 
 const legacy = JSON.parse(readFileSync(join(root, "indexed-access-legacy.json"), "utf8")) as { files: Record<string, number> };
 const entries = Object.entries(legacy.files);

@@ -1,37 +1,50 @@
+// The agent loop at work: tool calls run end to end (results back to the model, usage summed,
+// concurrency, order, memory kept byte for byte), streaming, and cancellation.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { z } from "zod";
 import { Agent } from "./agent.js";
 import { HookEvent } from "../hooks/events.js";
 import { ScriptedProvider } from "../providers/scripted.js";
 import { tool } from "../tools/tool.js";
-import { ProviderError } from "../errors.js";
-import type { ModelProvider, ProviderResponse } from "../types/provider.js";
 import { echoTool, ofKind, recordEvents, scriptedAgent } from "../test-support/helpers.js";
 
 describe("the loop runs tool calls end to end", () => {
   test("a tool call's result reaches the model and the final text is returned", async () => {
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "hi" } }] }, { text: "all done" }], { recordRequests: true });
+    const provider = new ScriptedProvider(
+      [{ toolCalls: [{ name: "echo", input: { text: "hi" } }] }, { text: "all done" }],
+      { recordRequests: true },
+    );
     const agent = new Agent({ provider, tools: [echoTool] });
     const result = await agent.run("say hi");
     assert.equal(result.status, "completed");
     assert.equal(result.text, "all done");
     const second = provider.requests[1];
     const toolMessage = second.messages.at(-1)!;
-    assert.deepEqual(toolMessage.content, [{ type: "tool_result", toolCallId: "call_1_1", name: "echo", content: "echo: hi", isError: false }]);
+    assert.deepEqual(toolMessage.content, [
+      { type: "tool_result", toolCallId: "call_1_1", name: "echo", content: "echo: hi", isError: false },
+    ]);
     assert.equal(result.modelCalls, 2);
   });
 
   test("usage is summed over every model call of the run", async () => {
     const agent = scriptedAgent(
       [
-        { toolCalls: [{ name: "echo", input: { text: "a" } }], usage: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 4 } },
+        {
+          toolCalls: [{ name: "echo", input: { text: "a" } }],
+          usage: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 4 },
+        },
         { text: "ok", usage: { inputTokens: 20, outputTokens: 5, cacheReadTokens: 6, cacheWriteTokens: 1 } },
       ],
       { tools: [echoTool] },
     );
     const result = await agent.run("x");
-    assert.deepEqual(result.usage, { inputTokens: 30, outputTokens: 8, cacheReadTokens: 10, cacheWriteTokens: 1, cost: { usd: null, unpricedCalls: 2 } });
+    assert.deepEqual(result.usage, {
+      inputTokens: 30,
+      outputTokens: 8,
+      cacheReadTokens: 10,
+      cacheWriteTokens: 1,
+      cost: { usd: null, unpricedCalls: 2 },
+    });
   });
 
   test("the system prompt names every tool with its description, after the configured system text", async () => {
@@ -40,7 +53,10 @@ describe("the loop runs tool calls end to end", () => {
     await new Agent({ provider, system: "You are terse.", tools: [echoTool, other] }).run("x");
     const system = provider.requests[0].system;
     assert.ok(system.startsWith("You are terse."));
-    assert.match(system, /Available tools[\s\S]*- echo: echo returns its text argument\.[\s\S]*- lookup: lookup finds an order by id\./);
+    assert.match(
+      system,
+      /Available tools[\s\S]*- echo: echo returns its text argument\.[\s\S]*- lookup: lookup finds an order by id\./,
+    );
   });
 
   test("concurrent tools requested in one turn overlap; serial ones run one at a time in request order", async () => {
@@ -59,8 +75,18 @@ describe("the loop runs tool calls end to end", () => {
       });
     const agent = scriptedAgent(
       [
-        { toolCalls: [{ name: "par", input: { id: 1 } }, { name: "par", input: { id: 2 } }] },
-        { toolCalls: [{ name: "ser", input: { id: 1 } }, { name: "ser", input: { id: 2 } }] },
+        {
+          toolCalls: [
+            { name: "par", input: { id: 1 } },
+            { name: "par", input: { id: 2 } },
+          ],
+        },
+        {
+          toolCalls: [
+            { name: "ser", input: { id: 1 } },
+            { name: "ser", input: { id: 2 } },
+          ],
+        },
         { text: "done" },
       ],
       { tools: [slow("par", true), slow("ser", false)] },
@@ -71,19 +97,47 @@ describe("the loop runs tool calls end to end", () => {
   });
 
   test("results keep request order even when concurrent calls finish out of order", async () => {
-    const t = tool({ name: "wait", description: "w", concurrent: true, execute: async ({ ms }) => { await new Promise((r) => setTimeout(r, Number(ms))); return `waited ${String(ms)}`; } });
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "wait", input: { ms: 40 } }, { name: "wait", input: { ms: 1 } }] }, { text: "ok" }], { recordRequests: true });
+    const t = tool({
+      name: "wait",
+      description: "w",
+      concurrent: true,
+      execute: async ({ ms }) => {
+        await new Promise((r) => setTimeout(r, Number(ms)));
+        return `waited ${String(ms)}`;
+      },
+    });
+    const provider = new ScriptedProvider(
+      [
+        {
+          toolCalls: [
+            { name: "wait", input: { ms: 40 } },
+            { name: "wait", input: { ms: 1 } },
+          ],
+        },
+        { text: "ok" },
+      ],
+      { recordRequests: true },
+    );
     await new Agent({ provider, tools: [t] }).run("x");
-    const results = provider.requests[1].messages.at(-1)!.content.map((b) => (b.type === "tool_result" ? b.content : ""));
+    const results = provider.requests[1].messages
+      .at(-1)!
+      .content.map((b) => (b.type === "tool_result" ? b.content : ""));
     assert.deepEqual(results, ["waited 40", "waited 1"]);
   });
 
   test("conversation memory keeps reasoning and provider-opaque blocks byte for byte", async () => {
     const opaque = { type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix/LafPsn4a" };
-    const provider = new ScriptedProvider([
-      { reasoning: { text: "think", signature: "sig-abc" }, providerBlocks: [{ provider: "anthropic", data: opaque }], toolCalls: [{ name: "echo", input: { text: "q" } }] },
-      { text: "ok" },
-    ], { recordRequests: true });
+    const provider = new ScriptedProvider(
+      [
+        {
+          reasoning: { text: "think", signature: "sig-abc" },
+          providerBlocks: [{ provider: "anthropic", data: opaque }],
+          toolCalls: [{ name: "echo", input: { text: "q" } }],
+        },
+        { text: "ok" },
+      ],
+      { recordRequests: true },
+    );
     const agent = new Agent({ provider, tools: [echoTool] });
     await agent.run("x");
     const assistant = provider.requests[1].messages[1];
@@ -92,103 +146,19 @@ describe("the loop runs tool calls end to end", () => {
       { type: "reasoning", text: "think", signature: "sig-abc" },
       { type: "provider", provider: "anthropic", data: opaque },
     ]);
-    assert.equal(JSON.stringify(agent.memory.messages[1].content[1]), JSON.stringify({ type: "provider", provider: "anthropic", data: opaque }));
-  });
-});
-
-describe("invalid tool input is reported to the model, which can correct itself", () => {
-  test("a schema violation becomes an error result naming the problem, and the corrected call runs", async () => {
-    const provider = new ScriptedProvider([
-      { toolCalls: [{ name: "echo", input: { text: 42 } }] },
-      { toolCalls: [{ name: "echo", input: { text: "fixed" } }] },
-      { text: "done" },
-    ]);
-    const agent = new Agent({ provider, tools: [echoTool] });
-    const seen = recordEvents(agent);
-    const result = await agent.run("x");
-    assert.equal(result.status, "completed");
-    const ends = ofKind(seen, HookEvent.TOOL_CALL_END);
-    assert.equal(ends[0].outcome, "invalid_input");
-    assert.equal(ends[0].result.isError, true);
-    assert.match(ends[0].result.content, /input\.text must be string/);
-    assert.equal(ends[1].result.content, "echo: fixed");
-  });
-
-  test("zod schemas are converted for providers and validate input", async () => {
-    const add = tool({ name: "add", description: "add two numbers", inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) });
-    assert.equal((add.definition.inputSchema as { type: string }).type, "object");
-    assert.deepEqual(Object.keys((add.definition.inputSchema as { properties: object }).properties), ["a", "b"]);
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "add", input: { a: 1, b: "x" } }, { name: "add", input: { a: 2, b: 3 } }] }, { text: "ok" }], { recordRequests: true });
-    await new Agent({ provider, tools: [add] }).run("x");
-    const [bad, good] = provider.requests[1].messages.at(-1)!.content as Array<{ content: string; isError: boolean }>;
-    assert.equal(bad.isError, true);
-    assert.match(bad.content, /input\.b/);
-    assert.equal(good.content, "5");
-  });
-
-  test("a tool name the model made up gets an error result listing the real tools", async () => {
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "hack_the_planet", input: {} }] }, { text: "sorry" }], { recordRequests: true });
-    const result = await new Agent({ provider, tools: [echoTool] }).run("x");
-    assert.equal(result.status, "completed");
-    const block = provider.requests[1].messages.at(-1)!.content[0] as { content: string; isError: boolean };
-    assert.equal(block.isError, true);
-    assert.match(block.content, /no tool named "hack_the_planet".*echo/);
-  });
-
-  test("a throwing handler becomes an isError result and the run goes on", async () => {
-    const boom = tool({ name: "boom", description: "fails", execute: () => { throw new Error("disk on fire"); } });
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "boom" }] }, { text: "handled" }]);
-    const agent = new Agent({ provider, tools: [boom] });
-    const seen = recordEvents(agent);
-    const result = await agent.run("x");
-    assert.equal(result.status, "completed");
-    const end = ofKind(seen, HookEvent.TOOL_CALL_END)[0];
-    assert.equal(end.outcome, "failed");
-    assert.equal(end.result.content, "Error: disk on fire");
-    assert.ok(end.rawResult instanceof Error);
-  });
-});
-
-describe("bad providers give a failed result with a typed error, never an unhandled rejection", () => {
-  test("a provider returning garbage", async () => {
-    const garbage: ModelProvider = { name: "junk", complete: async () => ({ hello: "world" }) as unknown as ProviderResponse };
-    const result = await new Agent({ provider: garbage }).run("x");
-    assert.equal(result.status, "failed");
-    assert.ok(result.error instanceof ProviderError);
-    assert.equal((result.error as ProviderError).kind, "bad_response");
-    assert.match(result.error!.message, /junk.*content is not an array/);
-  });
-
-  test("a provider that hangs is cut by the request timeout and retried, then fails", async () => {
-    let calls = 0;
-    const hang: ModelProvider = { name: "hang", complete: () => { calls++; return new Promise<never>(() => {}); } };
-    const agent = new Agent({ provider: hang, requestTimeoutMs: 30, retry: { maxAttempts: 2, initialDelayMs: 1 } });
-    const seen = recordEvents(agent);
-    const result = await agent.run("x");
-    assert.equal(result.status, "failed");
-    assert.equal((result.error as ProviderError).kind, "timeout");
-    assert.equal(calls, 2);
-    assert.equal(ofKind(seen, HookEvent.RETRY).length, 1);
-    assert.equal(ofKind(seen, HookEvent.ERROR)[0].source, "provider");
-  });
-
-  test("a provider that throws a plain error", async () => {
-    const broken: ModelProvider = { name: "broken", complete: async () => { throw new TypeError("cannot read x of undefined"); } };
-    const result = await new Agent({ provider: broken }).run("x");
-    assert.equal(result.status, "failed");
-    assert.ok(result.error instanceof ProviderError);
-  });
-
-  test("running past the script's end names the step count", async () => {
-    const result = await scriptedAgent([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }], { tools: [echoTool] }).run("x");
-    assert.equal(result.status, "failed");
-    assert.match(result.error!.message, /has 1 steps; request 2 has none/);
+    assert.equal(
+      JSON.stringify(agent.memory.messages[1].content[1]),
+      JSON.stringify({ type: "provider", provider: "anthropic", data: opaque }),
+    );
   });
 });
 
 describe("streaming and cancellation", () => {
   test("runStream yields text deltas, tool call start/end and the result, in order", async () => {
-    const agent = scriptedAgent([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { text: "The answer is forty-two, said the agent." }], { tools: [echoTool] });
+    const agent = scriptedAgent(
+      [{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { text: "The answer is forty-two, said the agent." }],
+      { tools: [echoTool] },
+    );
     const stream = agent.runStream("x");
     const types: string[] = [];
     let text = "";
@@ -198,19 +168,29 @@ describe("streaming and cancellation", () => {
     }
     assert.equal(text, "The answer is forty-two, said the agent.");
     assert.ok(types.filter((t) => t === "text_delta").length > 1, "text arrives in several deltas");
-    assert.deepEqual(types.filter((t) => t !== "text_delta"), ["tool_call_start", "tool_call_end", "result"]);
+    assert.deepEqual(
+      types.filter((t) => t !== "text_delta"),
+      ["tool_call_start", "tool_call_end", "result"],
+    );
     assert.equal((await stream.result).status, "completed");
   });
 
   test("a waiting event reports a retry pause on the stream", async () => {
-    const agent = new Agent({ provider: new ScriptedProvider([{ error: { status: 429, retryAfter: 1.2 } }, { text: "ok" }]) });
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ error: { status: 429, retryAfter: 1.2 } }, { text: "ok" }]),
+    });
     const waits: number[] = [];
     for await (const e of agent.runStream("x")) if (e.type === "waiting") waits.push(e.seconds);
     assert.deepEqual(waits, [0, 1]);
   });
 
   test("aborting the signal cancels the run; AGENT_END still fires", async () => {
-    const slow = tool({ name: "slow", description: "slow", execute: (_i, { signal }) => new Promise((_r, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))) });
+    const slow = tool({
+      name: "slow",
+      description: "slow",
+      execute: (_i, { signal }) =>
+        new Promise((_r, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))),
+    });
     const agent = scriptedAgent([{ toolCalls: [{ name: "slow" }] }, { text: "never" }], { tools: [slow] });
     const seen = recordEvents(agent);
     const controller = new AbortController();

@@ -1,16 +1,17 @@
+// How the pipeline runs its middleware: every stage in the order added, each receiving the one
+// before's output; cache breakpoints replaced stage by stage; a response middleware holding back
+// the stream; wrap stages nested around tool handlers and model calls.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Agent } from "../engine/agent.js";
 import { MiddlewareError } from "../errors.js";
-import { HookEvent } from "../hooks/events.js";
 import { ScriptedProvider } from "../providers/scripted.js";
 import type { ToolCall, ToolResult } from "../types/content.js";
 import type { ProviderResponse } from "../types/provider.js";
 import { Middleware, type MiddlewareLike } from "./middleware.js";
 import { MiddlewarePipeline } from "./pipeline.js";
-import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
-
-const toolTurn = () => new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "  padded  " } }] }, { text: "done" }]);
+import { echoTool } from "../test-support/helpers.js";
+import { toolTurn } from "../test-support/tool-turn.js";
 
 describe("ordering: added A then B, every stage runs A then B with B receiving A's output", () => {
   test("all four stages", async () => {
@@ -23,7 +24,10 @@ describe("ordering: added A then B, every stage runs A then B with B receiving A
       },
       async afterLlmCall(response) {
         log.push(`${tag}:afterLlm`);
-        return { ...response, content: response.content.map((b) => (b.type === "text" ? { ...b, text: `${b.text}+${tag}` } : b)) };
+        return {
+          ...response,
+          content: response.content.map((b) => (b.type === "text" ? { ...b, text: `${b.text}+${tag}` } : b)),
+        };
       },
       async beforeToolExecution(call) {
         log.push(`${tag}:beforeTool`);
@@ -37,10 +41,19 @@ describe("ordering: added A then B, every stage runs A then B with B receiving A
     const pipeline = new MiddlewarePipeline();
     pipeline.add(tagger("A"));
     pipeline.add(tagger("B"));
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "x" } }] }, { text: "done" }], { recordRequests: true });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "x" } }] }, { text: "done" }], {
+      recordRequests: true,
+    });
     const agent = new Agent({ provider, tools: [echoTool], middleware: pipeline });
     const result = await agent.run("go");
-    assert.deepEqual(log.slice(0, 6), ["A:beforeLlm", "B:beforeLlm", "A:afterLlm", "B:afterLlm", "A:beforeTool", "B:beforeTool"]);
+    assert.deepEqual(log.slice(0, 6), [
+      "A:beforeLlm",
+      "B:beforeLlm",
+      "A:afterLlm",
+      "B:afterLlm",
+      "A:beforeTool",
+      "B:beforeTool",
+    ]);
     assert.deepEqual(log.slice(6, 8), ["A:afterTool", "B:afterTool"]);
     assert.equal(result.text, "done+A+B");
     const toolResult = provider.requests[1].messages.at(-1)!.content[0] as { content: string };
@@ -71,118 +84,47 @@ describe("ordering: added A then B, every stage runs A then B with B receiving A
   });
 });
 
-describe("the engine validates and authorizes the call middleware returns", () => {
-  test("a normalizing middleware's output is what gets validated and executed", async () => {
-    class Trim extends Middleware {
-      override async beforeToolExecution(call: ToolCall) {
-        return { ...call, input: { text: String(call.input.text).trim() } };
-      }
-    }
-    const agent = new Agent({ provider: toolTurn(), tools: [echoTool] });
-    agent.middleware.add(new Trim());
-    const seen = recordEvents(agent);
-    await agent.run("x");
-    assert.equal(ofKind(seen, HookEvent.TOOL_CALL_END)[0].result.content, "echo: padded");
-  });
-
-  test("a middleware that breaks the input gets a validation error, not execution", async () => {
-    const agent = new Agent({ provider: toolTurn(), tools: [echoTool] });
-    agent.middleware.add({ name: "Breaker", beforeToolExecution: async (call: ToolCall) => ({ ...call, input: { text: 1 } }) });
-    const seen = recordEvents(agent);
-    await agent.run("x");
-    assert.equal(ofKind(seen, HookEvent.TOOL_CALL_END)[0].outcome, "invalid_input");
-  });
-
-  test("renaming a call to a tool whose permission is deny is refused by the permission gate", async () => {
-    const agent = new Agent({ provider: toolTurn(), tools: [echoTool] });
-    const { tool } = await import("../tools/tool.js");
-    agent.tools.register(tool({ name: "rm", description: "rm", permission: "deny", execute: () => "removed" }));
-    agent.middleware.add({ name: "Rename", beforeToolExecution: async (call: ToolCall) => ({ ...call, name: "rm", input: {} }) });
-    const seen = recordEvents(agent);
-    await agent.run("x");
-    assert.equal(ofKind(seen, HookEvent.TOOL_CALL_END)[0].outcome, "denied");
-  });
-});
-
-describe("identity rules: breaking them fails the run naming the middleware", () => {
-  const failing = async (mw: MiddlewareLike, provider = toolTurn()) => {
-    const agent = new Agent({ provider, tools: [echoTool] });
-    agent.middleware.add(mw);
-    const result = await agent.run("x");
-    assert.equal(result.status, "failed");
-    assert.ok(result.error instanceof MiddlewareError, `got ${String(result.error)}`);
-    return result.error as MiddlewareError;
-  };
-
-  test("changing call.id", async () => {
-    const err = await failing({ name: "IdChanger", beforeToolExecution: async (c: ToolCall) => ({ ...c, id: "other" }) });
-    assert.equal(err.middleware, "IdChanger");
-    assert.match(err.message, /changed the call id/);
-  });
-
-  test("changing a result's toolCallId", async () => {
-    const err = await failing({ name: "ResultMover", afterToolExecution: async (r: ToolResult) => ({ ...r, toolCallId: "x" }) });
-    assert.equal(err.middleware, "ResultMover");
-  });
-
-  test("altering signed reasoning", async () => {
-    const provider = new ScriptedProvider([{ reasoning: { text: "secret plan", signature: "sig" }, text: "hi" }]);
-    const err = await failing(
-      { name: "ThoughtPolice", afterLlmCall: async (r: ProviderResponse) => ({ ...r, content: r.content.map((b) => (b.type === "reasoning" ? { ...b, text: "edited" } : b)) }) },
-      provider,
-    );
-    assert.equal(err.middleware, "ThoughtPolice");
-    assert.match(err.message, /provider-owned/);
-  });
-
-  test("dropping an opaque provider block", async () => {
-    const provider = new ScriptedProvider([{ providerBlocks: [{ provider: "anthropic", data: { type: "redacted_thinking", data: "xyz" } }], text: "hi" }]);
-    await failing({ name: "Dropper", afterLlmCall: async (r: ProviderResponse) => ({ ...r, content: r.content.filter((b) => b.type !== "provider") }) }, provider);
-  });
-
-  test("turning a pending provider continuation into an end", async () => {
-    const provider = new ScriptedProvider([{ text: "a", stopReason: "pause_turn" }, { text: "b" }]);
-    const err = await failing({ name: "Ender", afterLlmCall: async (r: ProviderResponse) => ({ ...r, stopReason: "end_turn" as const }) }, provider);
-    assert.match(err.message, /pause_turn/);
-  });
-
-  test("editing text next to signed reasoning is allowed", async () => {
-    const provider = new ScriptedProvider([{ reasoning: { text: "plan", signature: "sig" }, text: "hi" }]);
-    const agent = new Agent({ provider });
-    agent.middleware.add({ name: "Editor", afterLlmCall: async (r: ProviderResponse) => ({ ...r, content: r.content.map((b) => (b.type === "text" ? { ...b, text: "HI" } : b)) }) });
-    assert.equal((await agent.run("x")).text, "HI");
-  });
-
-  test("a middleware exception fails the run with a typed error and an ERROR event", async () => {
-    const agent = new Agent({ provider: toolTurn(), tools: [echoTool] });
-    agent.middleware.add({ name: "Thrower", beforeToolExecution: async () => { throw new Error("nope"); } });
-    const seen = recordEvents(agent);
-    const result = await agent.run("x");
-    assert.equal(result.status, "failed");
-    assert.match(result.error!.message, /"Thrower" \(beforeToolExecution\): nope/);
-    assert.equal(ofKind(seen, HookEvent.ERROR)[0].source, "middleware");
-    assert.equal(ofKind(seen, HookEvent.AGENT_END)[0].result.status, "failed");
-  });
-});
-
 describe("placeCacheBreakpoints: each middleware replaces the previous one's breakpoints, which must fit the request", () => {
-  const request = { model: "m", system: "s", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "hi" }] }], tools: [], maxTokens: 10, stream: false };
+  const request = {
+    model: "m",
+    system: "s",
+    messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "hi" }] }],
+    tools: [],
+    maxTokens: 10,
+    stream: false,
+  };
 
   test("B receives A's breakpoints and its answer is what the request carries, without extra fields", async () => {
     const pipeline = new MiddlewarePipeline();
     const seen: unknown[] = [];
     pipeline.add({ name: "A", placeCacheBreakpoints: async () => [{ after: "system" }] });
-    pipeline.add({ name: "B", placeCacheBreakpoints: async (req) => { seen.push(req.cacheBreakpoints); return [...(req.cacheBreakpoints ?? []), { after: "message", index: 0, note: "x" } as never]; } });
+    pipeline.add({
+      name: "B",
+      placeCacheBreakpoints: async (req) => {
+        seen.push(req.cacheBreakpoints);
+        return [...(req.cacheBreakpoints ?? []), { after: "message", index: 0, note: "x" } as never];
+      },
+    });
     pipeline.add(new Middleware());
-    assert.deepEqual(await pipeline.placeCacheBreakpoints(request), [{ after: "system" }, { after: "message", index: 0 }]);
+    assert.deepEqual(await pipeline.placeCacheBreakpoints(request), [
+      { after: "system" },
+      { after: "message", index: 0 },
+    ]);
     assert.deepEqual(seen, [[{ after: "system" }]]);
   });
 
   test("an answer that is not a list of breakpoints is a MiddlewareError naming the middleware", async () => {
-    for (const [answer, problem] of [[undefined, /must return an array of cache breakpoints; got undefined/], [[{ after: "everything" }], /a cache breakpoint is \{ after: "tools" \}/], [[{ after: "message", index: -1 }], /index -1; the request has 1 message/]] as const) {
+    for (const [answer, problem] of [
+      [undefined, /must return an array of cache breakpoints; got undefined/],
+      [[{ after: "everything" }], /a cache breakpoint is \{ after: "tools" \}/],
+      [[{ after: "message", index: -1 }], /index -1; the request has 1 message/],
+    ] as const) {
       const pipeline = new MiddlewarePipeline();
       pipeline.add({ name: "bad-cache", placeCacheBreakpoints: async () => answer as never });
-      await assert.rejects(pipeline.placeCacheBreakpoints(request), (e: unknown) => e instanceof MiddlewareError && /bad-cache/.test(e.message) && problem.test(e.message));
+      await assert.rejects(
+        pipeline.placeCacheBreakpoints(request),
+        (e: unknown) => e instanceof MiddlewareError && /bad-cache/.test(e.message) && problem.test(e.message),
+      );
     }
   });
 });
@@ -191,7 +133,13 @@ describe("streaming with a response middleware", () => {
   test("deltas are held until afterLlmCall returns and the processed text is what streams", async () => {
     const provider = new ScriptedProvider([{ text: "secret token abc123 here" }]);
     const agent = new Agent({ provider });
-    agent.middleware.add({ name: "Redact", afterLlmCall: async (r: ProviderResponse) => ({ ...r, content: r.content.map((b) => (b.type === "text" ? { ...b, text: b.text.replace("abc123", "[x]") } : b)) }) });
+    agent.middleware.add({
+      name: "Redact",
+      afterLlmCall: async (r: ProviderResponse) => ({
+        ...r,
+        content: r.content.map((b) => (b.type === "text" ? { ...b, text: b.text.replace("abc123", "[x]") } : b)),
+      }),
+    });
     let streamed = "";
     for await (const e of agent.runStream("x")) if (e.type === "text_delta") streamed += e.text;
     assert.equal(streamed, "secret token [x] here");
@@ -213,7 +161,14 @@ describe("wrap stages run around tool handlers and model calls", () => {
     const { tool } = await import("../tools/tool.js");
     const log: string[] = [];
     const seenInside: Array<string | undefined> = [];
-    const probe = tool({ name: "probe", description: "p", execute: async () => { seenInside.push(als.getStore()); return "ok"; } });
+    const probe = tool({
+      name: "probe",
+      description: "p",
+      execute: async () => {
+        seenInside.push(als.getStore());
+        return "ok";
+      },
+    });
     const wrapper = (tag: string): MiddlewareLike => ({
       name: tag,
       async wrapToolExecution(call, execute) {
@@ -227,11 +182,23 @@ describe("wrap stages run around tool handlers and model calls", () => {
         return send();
       },
     });
-    const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ name: "probe" }] }, { text: "ok" }], { model: "m1" }), tools: [probe] });
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ toolCalls: [{ name: "probe" }] }, { text: "ok" }], { model: "m1" }),
+      tools: [probe],
+    });
     agent.middleware.add(wrapper("A"));
     agent.middleware.add(wrapper("B"));
     assert.equal((await agent.run("x")).status, "completed");
-    assert.deepEqual(log, ["A model m1", "B model m1", "A in probe", "B in probe", "B out", "A out", "A model m1", "B model m1"]);
+    assert.deepEqual(log, [
+      "A model m1",
+      "B model m1",
+      "A in probe",
+      "B in probe",
+      "B out",
+      "A out",
+      "A model m1",
+      "B model m1",
+    ]);
     assert.deepEqual(seenInside, ["B"]);
   });
 
@@ -242,7 +209,12 @@ describe("wrap stages run around tool handlers and model calls", () => {
     assert.equal(failed.error?.code, "provider_auth");
 
     const broken = new Agent({ provider: toolTurn(), tools: [echoTool] });
-    broken.middleware.add({ name: "Broken", wrapToolExecution: async () => { throw new Error("no span"); } });
+    broken.middleware.add({
+      name: "Broken",
+      wrapToolExecution: async () => {
+        throw new Error("no span");
+      },
+    });
     const result = await broken.run("x");
     assert.ok(result.error instanceof MiddlewareError);
     assert.match(result.error.message, /"Broken" \(wrapToolExecution\): no span/);

@@ -1,7 +1,7 @@
 // The parts of the AI SDK 7 telemetry events (`Telemetry` integrations of `telemetry` /
 // `experimental_telemetry`) the recording reads, as structural types: the recorder does not
 // depend on `ai` at runtime or in its published types. Every AI SDK event is assignable to these
-// (checked by record-ai-sdk.test.ts, which passes the recording as `integrations`).
+// (checked by the record-ai-sdk*.test.ts files, which pass the recording as `integrations`).
 
 /** A message part as the AI SDK's `ModelMessage` content holds it (the fields read here). */
 export interface AiSdkPart {
