@@ -42,21 +42,28 @@ if (update) {
     }),
   );
   writeFileSync(LEGACY, `${JSON.stringify({ ...legacy, files }, null, 2)}\n`);
-  console.log(`indexed-access-legacy.json: ${Object.keys(files).length} files, ${Object.values(files).reduce((a, b) => a + b, 0)} errors`);
+  console.log(
+    `indexed-access-legacy.json: ${Object.keys(files).length} files, ${Object.values(files).reduce((a, b) => a + b, 0)} errors`,
+  );
 }
 
 if (over.length > 0) {
   const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => "\n" };
   for (const [file, list] of over) {
     const had = allowed.get(file);
-    console.error(`\n${file}: ${list.length} error(s) with noUncheckedIndexedAccess${had ? `, ${had} allowed (a legacy file may only lose errors)` : ""}`);
+    console.error(
+      `\n${file}: ${list.length} error(s) with noUncheckedIndexedAccess${had ? `, ${had} allowed (a legacy file may only lose errors)` : ""}`,
+    );
     console.error(ts.formatDiagnostics(list, host));
   }
-  console.error("Fix them: check the index (a bounds check, `?? fallback`, or `!` after a check the compiler cannot follow).");
+  console.error(
+    "Fix them: check the index (a bounds check, `?? fallback`, or `!` after a check the compiler cannot follow).",
+  );
   process.exit(1);
 }
 if (lower.length > 0 && !update) {
-  for (const [file, count] of lower) console.error(`${file}: ${found.get(file)?.length ?? 0} error(s) now, ${count} listed`);
+  for (const [file, count] of lower)
+    console.error(`${file}: ${found.get(file)?.length ?? 0} error(s) now, ${count} listed`);
   console.error("Good: run `node scripts/check-indexed-access.mjs --update` to lower indexed-access-legacy.json.");
   process.exit(1);
 }

@@ -15,7 +15,9 @@ import { register } from "tsx/esm/api";
 
 // One source of truth with the packed-install test: its TypeScript helper packs and installs.
 register();
-const { packWorkspaces, harnessxTarballs, installApp, installed, OTEL_PEERS } = await import("../test/support/packed-app.ts");
+const { packWorkspaces, harnessxTarballs, installApp, installed, OTEL_PEERS } = await import(
+  "../test/support/packed-app.ts"
+);
 
 const args = process.argv.slice(2);
 const top = Number(args.find((a) => a.startsWith("--top="))?.slice("--top=".length) ?? 15);
@@ -81,20 +83,45 @@ for (const app of apps) {
   const nodeModules = join(folder, "node_modules");
   const du = (...flags) => Number(spawnSync("du", [...flags, nodeModules], { encoding: "utf8" }).stdout.split("\t")[0]);
   const list = packages(nodeModules);
-  results.push({ ...app, folder, total: du("-sb"), disk: du("-s", "--block-size=1"), count: list.length, list, badEngines: badEngines(install.stderr) });
+  results.push({
+    ...app,
+    folder,
+    total: du("-sb"),
+    disk: du("-s", "--block-size=1"),
+    count: list.length,
+    list,
+    badEngines: badEngines(install.stderr),
+  });
 }
 
 console.log(`Node ${process.version}, ${tarballs.length} harnessx tarballs${keep ? `, apps kept in ${work}` : ""}\n`);
 // Bytes in files (du -sb), and blocks on disk (du -s: what `du -sh` and a disk quota count; many small files cost more).
-const summary = new Table({ head: ["app", "bytes (du -sb)", "on disk (du -s)", "packages", "EBADENGINE"], style: { head: [], border: [] } });
-for (const r of results) summary.push([r.name, `${mb(r.total)} MiB`, `${mb(r.disk)} MiB`, r.count, r.badEngines.length]);
+const summary = new Table({
+  head: ["app", "bytes (du -sb)", "on disk (du -s)", "packages", "EBADENGINE"],
+  style: { head: [], border: [] },
+});
+for (const r of results)
+  summary.push([r.name, `${mb(r.total)} MiB`, `${mb(r.disk)} MiB`, r.count, r.badEngines.length]);
 console.log(summary.toString());
 for (const r of results) {
-  const table = new Table({ head: [`${r.name}: top packages`, "MiB", "family (scope)", "MiB"], style: { head: [], border: [] } });
+  const table = new Table({
+    head: [`${r.name}: top packages`, "MiB", "family (scope)", "MiB"],
+    style: { head: [], border: [] },
+  });
   const byName = sumBy(r.list, (p) => p.name);
   const byFamily = sumBy(r.list, (p) => (p.name.startsWith("@") ? p.name.split("/")[0] : p.name));
-  for (let i = 0; i < top; i++) table.push([byName[i]?.[0] ?? "", byName[i] ? mb(byName[i][1]) : "", byFamily[i]?.[0] ?? "", byFamily[i] ? mb(byFamily[i][1]) : ""]);
+  for (let i = 0; i < top; i++)
+    table.push([
+      byName[i]?.[0] ?? "",
+      byName[i] ? mb(byName[i][1]) : "",
+      byFamily[i]?.[0] ?? "",
+      byFamily[i] ? mb(byFamily[i][1]) : "",
+    ]);
   console.log(`\n${table.toString()}`);
-  console.log(r.badEngines.length ? `EBADENGINE on ${process.version}:\n  ${r.badEngines.join("\n  ")}` : `EBADENGINE on ${process.version}: none`);
+  console.log(
+    r.badEngines.length
+      ? `EBADENGINE on ${process.version}:\n  ${r.badEngines.join("\n  ")}`
+      : `EBADENGINE on ${process.version}: none`,
+  );
 }
 if (!keep) rmSync(work, { recursive: true, force: true });

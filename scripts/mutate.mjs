@@ -20,7 +20,15 @@ const usage =
   "usage: npm run mutate -- <folder> [--tests <glob>]... [--one-process] [--timeout-ms <n>] [--dry-run] [--incremental] [--concurrency <n>]";
 
 function parse(args) {
-  const options = { folder: undefined, tests: [], oneProcess: false, timeoutMs: 10_000, dryRun: false, incremental: false, concurrency: 2 };
+  const options = {
+    folder: undefined,
+    tests: [],
+    oneProcess: false,
+    timeoutMs: 10_000,
+    dryRun: false,
+    incremental: false,
+    concurrency: 2,
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const value = () => {
@@ -38,8 +46,10 @@ function parse(args) {
     else fail(`one folder at a time (got ${options.folder} and ${arg})\n${usage}`);
   }
   if (options.folder === undefined) fail(usage);
-  if (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 100) fail(`--timeout-ms must be a whole number of 100 or more\n${usage}`);
-  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) fail(`--concurrency must be a whole number of 1 or more\n${usage}`);
+  if (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 100)
+    fail(`--timeout-ms must be a whole number of 100 or more\n${usage}`);
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
+    fail(`--concurrency must be a whole number of 1 or more\n${usage}`);
   return options;
 }
 
@@ -53,10 +63,15 @@ const target = relative(root, resolve(process.cwd(), options.folder)).replaceAll
 if (target.startsWith("..") || !existsSync(join(root, target))) fail(`${options.folder} is not in this repository`);
 // One file of a module (a large module in parts): its folder's tests still judge it.
 const single = statSync(join(root, target)).isFile();
-if (single && (!target.endsWith(".ts") || /\.(test|typetest|d)\.ts$/.test(target))) fail(`${options.folder} is not a TypeScript source file or a folder`);
+if (single && (!target.endsWith(".ts") || /\.(test|typetest|d)\.ts$/.test(target)))
+  fail(`${options.folder} is not a TypeScript source file or a folder`);
 const folder = single ? dirname(target) : target;
 /** The module's name in report file names: packages/core/src/redact -> core-redact (a file adds its name). */
-const slug = target.replace(/^packages\//, "").replace(/\/src\//, "-").replace(/\.ts$/, "").replaceAll("/", "-");
+const slug = target
+  .replace(/^packages\//, "")
+  .replace(/\/src\//, "-")
+  .replace(/\.ts$/, "")
+  .replaceAll("/", "-");
 
 /** The module's production code: tests, test kits, test support and type tests are not its behaviour. */
 function sources(dir) {
@@ -64,7 +79,8 @@ function sources(dir) {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (entry.name !== "test-support" && entry.name !== "node_modules" && entry.name !== "dist") out.push(...sources(path));
+      if (entry.name !== "test-support" && entry.name !== "node_modules" && entry.name !== "dist")
+        out.push(...sources(path));
     } else if (entry.name.endsWith(".ts") && !/\.(test|typetest|d)\.ts$|test-kit/.test(entry.name)) out.push(path);
   }
   return out;
@@ -93,10 +109,13 @@ function folderTests(dir) {
  */
 function oneProcessSuite() {
   for (const extra of options.tests) {
-    if (/[*?[{]/.test(extra) || !existsSync(join(root, extra))) fail(`--one-process takes test files, not globs: ${extra}`);
+    if (/[*?[{]/.test(extra) || !existsSync(join(root, extra)))
+      fail(`--one-process takes test files, not globs: ${extra}`);
   }
   const own = single ? target.replace(/\.ts$/, ".test.ts") : undefined;
-  const files = [...new Set([...(own && existsSync(join(root, own)) ? [own] : []), ...folderTests(folder), ...options.tests])];
+  const files = [
+    ...new Set([...(own && existsSync(join(root, own)) ? [own] : []), ...folderTests(folder), ...options.tests]),
+  ];
   const suite = `.mutate-suites/${slug}.test.ts`;
   mkdirSync(join(root, ".mutate-suites"), { recursive: true });
   writeFileSync(join(root, suite), files.map((file) => `import "../${file}";\n`).join(""));
@@ -105,7 +124,15 @@ function oneProcessSuite() {
 
 // Each test file runs in a process of its own, as in `node scripts/run-tests.mjs`: TypeScript
 // through tsx, packages' test support from their sources, TAP on stdout for the runner to read.
-const nodeArgs = ["--test-reporter=tap", "--conditions=harnessx-source", "--import", "tsx", "-r", "{{hookFile}}", "{{testFile}}"];
+const nodeArgs = [
+  "--test-reporter=tap",
+  "--conditions=harnessx-source",
+  "--import",
+  "tsx",
+  "-r",
+  "{{hookFile}}",
+  "{{testFile}}",
+];
 const cacheDir = process.env.HARNESSX_CACHE_DIR ? undefined : mkdtempSync(join(tmpdir(), "hx-mutate-cache-"));
 if (cacheDir) process.env.HARNESSX_CACHE_DIR = cacheDir;
 
@@ -125,7 +152,12 @@ const config = {
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: `${reports}.html` },
   jsonReporter: { fileName: `${reports}.json` },
-  clearTextReporter: { allowColor: process.stdout.isTTY === true, logTests: false, reportScoreTable: true, reportMutants: true },
+  clearTextReporter: {
+    allowColor: process.stdout.isTTY === true,
+    logTests: false,
+    reportScoreTable: true,
+    reportMutants: true,
+  },
   // The sandbox is a copy of the repository: build outputs and recordings need not be copied.
   ignorePatterns: [".turbo", ".harnessx", "test/artifacts", "test/docs/.run-*", "docs/api", "/reports"],
   tempDirName: ".stryker-tmp",
@@ -147,7 +179,9 @@ try {
     const killed = count("Killed") + count("Timeout");
     const valid = killed + count("Survived") + count("NoCoverage");
     const score = valid === 0 ? 100 : (100 * killed) / valid;
-    console.error(`${target}: mutation score ${score.toFixed(1)}% (${killed} of ${valid} mutants killed, ${count("Survived")} survived, ${count("NoCoverage")} not covered) in ${seconds} s; report ${reports}.html`);
+    console.error(
+      `${target}: mutation score ${score.toFixed(1)}% (${killed} of ${valid} mutants killed, ${count("Survived")} survived, ${count("NoCoverage")} not covered) in ${seconds} s; report ${reports}.html`,
+    );
   }
 } catch (error) {
   // Stryker has logged the cause (a test failing without mutants, a runner that cannot start).

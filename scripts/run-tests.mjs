@@ -32,7 +32,9 @@ const filters = args.filter((a) => !a.startsWith("--"));
 /** End-to-end: whole programs, real servers, the demo, the docs; minutes rather than seconds. */
 const isEndToEnd = (f) => /^test\/(e2e|docs)\//.test(f) || /\.(fuzz|slow)\.test\.ts$/.test(f);
 const inSuite = (f) => suite === "all" || (suite === "e2e") === isEndToEnd(f);
-const files = roots.flatMap((r) => collect(join(root, r), [])).filter((f) => (filters.length === 0 ? inSuite(f) : filters.some((x) => f.includes(x))));
+const files = roots
+  .flatMap((r) => collect(join(root, r), []))
+  .filter((f) => (filters.length === 0 ? inSuite(f) : filters.some((x) => f.includes(x))));
 if (files.length === 0) {
   console.error("no test files matched");
   process.exit(1);
@@ -41,7 +43,10 @@ if (files.length === 0) {
 // alone, before the rest, so no other test loads a package while its files are rewritten.
 const rebuilding = new Set(["test/e2e/readme-commands.test.ts"]);
 // One line per file and a summary (scripts/test-reporter.mjs); TEST_REPORTER=tap for the raw TAP.
-const reporter = process.env.TEST_REPORTER === "tap" ? ["--test-reporter=tap"] : [`--test-reporter=${join(root, "scripts", "test-reporter.mjs")}`, "--test-reporter-destination=stdout"];
+const reporter =
+  process.env.TEST_REPORTER === "tap"
+    ? ["--test-reporter=tap"]
+    : [`--test-reporter=${join(root, "scripts", "test-reporter.mjs")}`, "--test-reporter-destination=stdout"];
 // Tests import each package's test support from its sources (the `harnessx-source` export
 // condition; published packages leave it out), in every process they start as well.
 // The span cache (`trace query`) goes to a folder of this run, not the user's ~/.cache; so does the
@@ -59,8 +64,22 @@ const env = {
 // overrides). End-to-end files each load the machine and take longer: two at once, five minutes each.
 const endToEnd = files.some(isEndToEnd);
 const nodeTest = (batch) =>
-  spawnSync(process.execPath, ["--import", "tsx", "--test", ...reporter, `--test-concurrency=${endToEnd ? 2 : (process.env.TEST_CONCURRENCY ?? 3)}`, `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? (endToEnd ? 300_000 : 120_000)}`, ...batch], { cwd: root, stdio: "inherit", env }).status ?? 1;
-const batches = [files.filter((f) => rebuilding.has(f)), files.filter((f) => !rebuilding.has(f))].filter((batch) => batch.length > 0);
+  spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--test",
+      ...reporter,
+      `--test-concurrency=${endToEnd ? 2 : (process.env.TEST_CONCURRENCY ?? 3)}`,
+      `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? (endToEnd ? 300_000 : 120_000)}`,
+      ...batch,
+    ],
+    { cwd: root, stdio: "inherit", env },
+  ).status ?? 1;
+const batches = [files.filter((f) => rebuilding.has(f)), files.filter((f) => !rebuilding.has(f))].filter(
+  (batch) => batch.length > 0,
+);
 const statuses = batches.map(nodeTest);
 if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
 if (keysDir) rmSync(keysDir, { recursive: true, force: true });

@@ -19,7 +19,13 @@ function relative(file) {
 function errorText(error) {
   const cause = error?.cause ?? error;
   const message = cause?.message ?? String(cause);
-  const frames = typeof cause?.stack === "string" ? cause.stack.split("\n").filter((l) => /^\s*at /.test(l)).slice(0, 3) : [];
+  const frames =
+    typeof cause?.stack === "string"
+      ? cause.stack
+          .split("\n")
+          .filter((l) => /^\s*at /.test(l))
+          .slice(0, 3)
+      : [];
   return [message.trim(), ...frames.map((l) => `  ${l.trim()}`)].join("\n");
 }
 
@@ -37,7 +43,9 @@ export default async function* reporter(source) {
     if (event.type === "test:fail" && (leaf || data.details?.error?.failureType !== "subtestsFailed")) {
       entry.failed++;
       const path = [...entry.names.slice(0, data.nesting), data.name].filter(Boolean).join(" > ");
-      failures.push(`✗ ${relative(data.file ?? "")}\n    ${path}\n    ${errorText(data.details?.error).split("\n").join("\n    ")}`);
+      failures.push(
+        `✗ ${relative(data.file ?? "")}\n    ${path}\n    ${errorText(data.details?.error).split("\n").join("\n    ")}`,
+      );
     } else if (event.type === "test:pass" && leaf) {
       if (data.skip !== undefined && data.skip !== false) entry.skipped++;
       else if (data.todo !== undefined && data.todo !== false) entry.skipped++;
@@ -51,7 +59,9 @@ export default async function* reporter(source) {
     passed += e.passed;
     failed += e.failed;
     skipped += e.skipped;
-    const counts = [`${e.passed} passed`, e.failed ? `${e.failed} failed` : "", e.skipped ? `${e.skipped} skipped` : ""].filter(Boolean).join(", ");
+    const counts = [`${e.passed} passed`, e.failed ? `${e.failed} failed` : "", e.skipped ? `${e.skipped} skipped` : ""]
+      .filter(Boolean)
+      .join(", ");
     yield `${e.failed ? "✗" : "✓"} ${relative(file)}  ${counts}  ${(e.ms / 1000).toFixed(1)} s\n`;
   }
   if (failures.length) yield `\nFailures:\n\n${failures.join("\n\n")}\n`;

@@ -5,7 +5,9 @@ import { existsSync } from "node:fs";
 
 const entry = new URL("../dist/bin.js", import.meta.url);
 if (!existsSync(entry)) {
-  console.error("trace: @harnessx/cli is not built yet; run `npm run build` (or `npm run demo`) at the repository root first");
+  console.error(
+    "trace: @harnessx/cli is not built yet; run `npm run build` (or `npm run demo`) at the repository root first",
+  );
   process.exit(2);
 }
 await import(entry.href);

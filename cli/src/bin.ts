@@ -9,5 +9,10 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const code = await runCli(process.argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+const code = await runCli(process.argv, {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});
 process.exitCode = code;

@@ -57,10 +57,19 @@ export class CommandContext {
   }
 
   /** Rows as a table on stdout, or JSON with `--json`, or CSV when asked. */
-  printRows<Row>(rows: readonly Row[], columns: readonly Column<Row>[], options: { csv?: boolean; keys?: string[] } = {}): void {
+  printRows<Row>(
+    rows: readonly Row[],
+    columns: readonly Column<Row>[],
+    options: { csv?: boolean; keys?: string[] } = {},
+  ): void {
     const format: RowFormat = options.csv ? "csv" : this.options.json ? "json" : "table";
     const terminal = Boolean(this.io.stdout.isTTY);
-    const text = renderRows(rows, columns, { format, terminal, colors: terminal ? this.colors : undefined, keys: options.keys });
+    const text = renderRows(rows, columns, {
+      format,
+      terminal,
+      colors: terminal ? this.colors : undefined,
+      keys: options.keys,
+    });
     if (text !== "") this.print(text);
   }
 
@@ -79,7 +88,12 @@ export class CommandContext {
 export function contextOf(command: Command, io: CliIO): CommandContext {
   const opts = command.optsWithGlobals<Partial<GlobalOptions>>();
   return new CommandContext(
-    { store: opts.store ?? findStoreDir(io.cwd, { HARNESSX_DIR: io.env.HARNESSX_DIR || io.env.HARNESSX_STORE }), json: opts.json ?? false, quiet: opts.quiet ?? false, color: opts.color ?? true },
+    {
+      store: opts.store ?? findStoreDir(io.cwd, { HARNESSX_DIR: io.env.HARNESSX_DIR || io.env.HARNESSX_STORE }),
+      json: opts.json ?? false,
+      quiet: opts.quiet ?? false,
+      color: opts.color ?? true,
+    },
     io,
   );
 }

@@ -37,7 +37,8 @@ export const usageError = (message: string): CliError => new CliError(ExitCode.U
 export const notFound = (message: string): CliError => new CliError(ExitCode.NOT_FOUND, "not_found", message);
 export const invalidInput = (message: string, cause?: unknown): CliError =>
   new CliError(ExitCode.INVALID_INPUT, "invalid_input", message, { cause });
-export const failure = (message: string, cause?: unknown): CliError => new CliError(ExitCode.FAILURE, "failure", message, { cause });
+export const failure = (message: string, cause?: unknown): CliError =>
+  new CliError(ExitCode.FAILURE, "failure", message, { cause });
 
 /** The longest error line the CLI prints: a message may quote hostile data (a whole event line). */
 const MAX_ERROR_CHARS = 1000;
@@ -45,5 +46,7 @@ const MAX_ERROR_CHARS = 1000;
 /** The first line of an error's message, cut to 1,000 characters: the CLI never prints a stack trace for expected failures. */
 export function oneLine(message: string): string {
   const line = (message.split(/\r?\n/).find((l) => l.trim() !== "") ?? message).trim();
-  return line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS)}... (${line.length - MAX_ERROR_CHARS} more characters)` : line;
+  return line.length > MAX_ERROR_CHARS
+    ? `${line.slice(0, MAX_ERROR_CHARS)}... (${line.length - MAX_ERROR_CHARS} more characters)`
+    : line;
 }

@@ -6,10 +6,15 @@ import { usageError } from "./errors.js";
  * would otherwise filter everything out and exit 0 with nothing shown.
  */
 export function choiceList(option: string, text: string, allowed: readonly string[]): Set<string> {
-  const values = text.split(",").map((v) => v.trim()).filter(Boolean);
+  const values = text
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
   const unknown = values.find((v) => !allowed.includes(v));
   if (unknown !== undefined || values.length === 0) {
-    throw usageError(`${option}: ${unknown === undefined ? "no value given" : `unknown value "${unknown}"`}; valid values: ${allowed.join(", ")}`);
+    throw usageError(
+      `${option}: ${unknown === undefined ? "no value given" : `unknown value "${unknown}"`}; valid values: ${allowed.join(", ")}`,
+    );
   }
   return new Set(values);
 }
@@ -18,7 +23,11 @@ export function choiceList(option: string, text: string, allowed: readonly strin
 export function traceIdValue(option: string, text: string): string {
   const value = text.trim();
   if (!isTraceId(value)) {
-    const hint = /^[0-9a-fA-F]{32}$/.test(value) ? (/[A-F]/.test(value) ? " (use lowercase)" : " (all zeros is not a trace id)") : "";
+    const hint = /^[0-9a-fA-F]{32}$/.test(value)
+      ? /[A-F]/.test(value)
+        ? " (use lowercase)"
+        : " (all zeros is not a trace id)"
+      : "";
     throw usageError(`${option} must be a trace id of 32 lowercase hex digits, got "${text}"${hint}`);
   }
   return value;
@@ -27,6 +36,7 @@ export function traceIdValue(option: string, text: string): string {
 /** A whole-number option value (`--limit 50`, `--from 1200`) of at least `min`. */
 export function wholeNumber(option: string, text: string, min: number): number {
   const value = Number(text.trim());
-  if (text.trim() === "" || !Number.isSafeInteger(value) || value < min) throw usageError(`${option} must be a whole number of at least ${min}, got "${text}"`);
+  if (text.trim() === "" || !Number.isSafeInteger(value) || value < min)
+    throw usageError(`${option} must be a whole number of at least ${min}, got "${text}"`);
   return value;
 }

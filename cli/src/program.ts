@@ -10,9 +10,16 @@ import { CLI_VERSION } from "./version.js";
 /** The `trace` program: global options, one subcommand per file under `commands/` (those given, by default every one). */
 export async function createProgram(io: CliIO, commands?: readonly CommandSpec[]): Promise<Command> {
   const program = new Command("trace")
-    .description("Work an agent incident from its flight recording: list runs, read timelines, query with SQL, export, share, replay.")
+    .description(
+      "Work an agent incident from its flight recording: list runs, read timelines, query with SQL, export, share, replay.",
+    )
     .version(CLI_VERSION, "-V, --version")
-    .addOption(new Option("--store <dir>", "recording store (default: HARNESSX_DIR, else the nearest .harnessx with recordings from here up)"))
+    .addOption(
+      new Option(
+        "--store <dir>",
+        "recording store (default: HARNESSX_DIR, else the nearest .harnessx with recordings from here up)",
+      ),
+    )
     .option("--json", "machine-readable output on stdout", false)
     .option("-q, --quiet", "no progress bars or notes on stderr", false)
     .option("--no-color", "no colours (also off when not a terminal or with NO_COLOR)")
@@ -37,7 +44,9 @@ Exit codes: 0 ok, 1 failure (SQL error, replay diverged, push incomplete), 2 usa
     command.action(async (...received: unknown[]) => {
       const self = received[received.length - 1] as Command;
       const options = received[received.length - 2] as Record<string, unknown>;
-      const args = received.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a.map(String) : a === undefined ? [] : [String(a)]));
+      const args = received
+        .slice(0, -2)
+        .flatMap((a) => (Array.isArray(a) ? a.map(String) : a === undefined ? [] : [String(a)]));
       await spec.run(contextOf(self, io), args, options);
     });
     program.addCommand(command);
@@ -55,7 +64,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     return ExitCode.OK;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return err.exitCode === 0 ? 0 : ExitCode.USAGE;
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help")
+        return err.exitCode === 0 ? 0 : ExitCode.USAGE;
       return err.code === "commander.executeSubCommandAsync" ? ExitCode.FAILURE : ExitCode.USAGE;
     }
     const error = err instanceof CliError ? err : classifyError(err);

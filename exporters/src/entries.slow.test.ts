@@ -24,7 +24,8 @@ describe("each entry of @harnessx/exporters loads only what it needs", () => {
 
   test("/otel-setup: the SDK (its CommonJS requires seen too), no langsmith", async () => {
     const loaded = await packagesLoadedBy("@harnessx/exporters/otel-setup", here);
-    for (const name of [...OTEL_SDK, "@opentelemetry/otlp-exporter-base"]) assert.ok(loaded.includes(name), `${name} loaded`);
+    for (const name of [...OTEL_SDK, "@opentelemetry/otlp-exporter-base"])
+      assert.ok(loaded.includes(name), `${name} loaded`);
     assert.deepEqual(noneOf(loaded, ["langsmith"]), []);
   });
 

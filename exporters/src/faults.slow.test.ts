@@ -45,8 +45,17 @@ type Exporter = "opentelemetry" | "langsmith";
 
 /** One traced scenario run; returns once the exporter and its SDK have nothing left to do. */
 async function traceAgainst(exporter: Exporter, baseUrl: string): Promise<Outcome> {
-  const telemetry = exporter === "opentelemetry" ? setupTelemetry({ url: `${baseUrl}/v1/traces`, shutdownTimeoutMs: FLUSH_LIMIT_MS }) : undefined;
-  const langsmith = exporter === "langsmith" ? new LangSmithExtension({ clientConfig: { apiUrl: baseUrl, apiKey: "test-key" }, flushTimeoutMs: FLUSH_LIMIT_MS }) : undefined;
+  const telemetry =
+    exporter === "opentelemetry"
+      ? setupTelemetry({ url: `${baseUrl}/v1/traces`, shutdownTimeoutMs: FLUSH_LIMIT_MS })
+      : undefined;
+  const langsmith =
+    exporter === "langsmith"
+      ? new LangSmithExtension({
+          clientConfig: { apiUrl: baseUrl, apiKey: "test-key" },
+          flushTimeoutMs: FLUSH_LIMIT_MS,
+        })
+      : undefined;
   const extension = telemetry ? new OpenTelemetryExtension({ telemetry, flushTimeoutMs: FLUSH_LIMIT_MS }) : langsmith!;
   const { agent, cleanup } = scenarioAgent([extension]);
   const reports: ErrorData[] = [];

@@ -12,7 +12,10 @@ export const MAX_SUBJECT = 71;
 
 /** Each commit's subject from `since` on, or why the history cannot be read here. */
 function subjectsSince(since: string): string[] | string {
-  const log = spawnSync("git", ["log", `--since=${since}`, "--no-merges", "--format=%h %s"], { cwd: root, encoding: "utf8" });
+  const log = spawnSync("git", ["log", `--since=${since}`, "--no-merges", "--format=%h %s"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   if (log.error || log.status !== 0) return `no git history here (${log.error?.message ?? log.stderr.trim()})`;
   return log.stdout.split("\n").filter(Boolean);
 }
@@ -29,7 +32,9 @@ describe("commit messages", () => {
   });
 
   const subjects = subjectsSince(RULE_SINCE);
-  test("every commit since the rule has a subject under 72 characters", { skip: typeof subjects === "string" && subjects }, () => {
+  test("every commit since the rule has a subject under 72 characters", {
+    skip: typeof subjects === "string" && subjects,
+  }, () => {
     assert.deepEqual(longSubjects(subjects as string[]), []);
   });
 });

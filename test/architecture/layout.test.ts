@@ -7,8 +7,24 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, test } from "node:test";
 import { cycles, importsOf, root, sourceFiles } from "./imports.js";
 
-const PACKAGES = ["packages/core/src", "packages/artifacts/src", "packages/spill/src", "packages/mcp/src", "packages/providers/src", "packages/harnessx/src", "recorder/src", "exporters/src", "cli/src", "examples/src"];
-const BUILT_INS = { "recorder/src": "@harnessx/recorder", "packages/spill/src": "@harnessx/spill", "packages/mcp/src": "@harnessx/mcp", "exporters/src": "@harnessx/exporters" } as const;
+const PACKAGES = [
+  "packages/core/src",
+  "packages/artifacts/src",
+  "packages/spill/src",
+  "packages/mcp/src",
+  "packages/providers/src",
+  "packages/harnessx/src",
+  "recorder/src",
+  "exporters/src",
+  "cli/src",
+  "examples/src",
+];
+const BUILT_INS = {
+  "recorder/src": "@harnessx/recorder",
+  "packages/spill/src": "@harnessx/spill",
+  "packages/mcp/src": "@harnessx/mcp",
+  "exporters/src": "@harnessx/exporters",
+} as const;
 /** Libraries the built-ins share: they import no built-in at all. */
 const LIBRARIES = { "packages/artifacts/src": "@harnessx/artifacts" } as const;
 /** Known breaches, each with the issue that removes it. */
@@ -18,7 +34,10 @@ describe("layout", () => {
   for (const pkg of PACKAGES) {
     test(`${pkg} has no import cycles (type-only imports included)`, () => {
       const found = cycles(sourceFiles(join(root, pkg)));
-      assert.deepEqual(found.map((c) => c.join(" -> ")), []);
+      assert.deepEqual(
+        found.map((c) => c.join(" -> ")),
+        [],
+      );
     });
   }
 
@@ -30,7 +49,10 @@ describe("layout", () => {
         if (PENDING[where]) continue;
         for (const spec of importsOf(file)) {
           assert.ok(!spec.startsWith("@harnessx/core/"), `${where} imports ${spec}; use "@harnessx/core"`);
-          assert.ok(!others.some((o) => spec === o || spec.startsWith(`${o}/`)), `${where} imports the built-in ${spec}`);
+          assert.ok(
+            !others.some((o) => spec === o || spec.startsWith(`${o}/`)),
+            `${where} imports the built-in ${spec}`,
+          );
           assert.ok(!/(^|\/)packages\/core\//.test(spec), `${where} reaches into core's files (${spec})`);
         }
       }
@@ -42,8 +64,14 @@ describe("layout", () => {
       for (const file of sourceFiles(join(root, dir)).filter((f) => !/\.test\.ts$|\/test-support\//.test(f))) {
         const where = relative(root, file);
         for (const spec of importsOf(file)) {
-          assert.ok(!spec.startsWith("@harnessx/core/") && !/(^|\/)packages\/core\//.test(spec), `${where} imports ${spec}; use "@harnessx/core"`);
-          assert.ok(!Object.values(BUILT_INS).some((b) => spec === b || spec.startsWith(`${b}/`)), `${where} imports the built-in ${spec}`);
+          assert.ok(
+            !spec.startsWith("@harnessx/core/") && !/(^|\/)packages\/core\//.test(spec),
+            `${where} imports ${spec}; use "@harnessx/core"`,
+          );
+          assert.ok(
+            !Object.values(BUILT_INS).some((b) => spec === b || spec.startsWith(`${b}/`)),
+            `${where} imports the built-in ${spec}`,
+          );
         }
       }
     });
@@ -59,10 +87,17 @@ describe("layout", () => {
         const where = relative(root, file);
         for (const spec of importsOf(file)) {
           assert.ok(spec !== other && !spec.startsWith(`${other}/`), `${where} imports ${spec}`);
-          if (spec.startsWith(".")) assert.ok(!relative(root, join(file, "..", spec)).startsWith(otherDir), `${where} reaches into ${otherDir} (${spec})`);
+          if (spec.startsWith("."))
+            assert.ok(
+              !relative(root, join(file, "..", spec)).startsWith(otherDir),
+              `${where} reaches into ${otherDir} (${spec})`,
+            );
         }
       }
-      const manifest = JSON.parse(readFileSync(join(root, dir, "..", "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+      const manifest = JSON.parse(readFileSync(join(root, dir, "..", "package.json"), "utf8")) as Record<
+        string,
+        Record<string, string> | undefined
+      >;
       for (const field of ["dependencies", "devDependencies", "peerDependencies"]) {
         assert.equal(manifest[field]?.[other], undefined, `${dir}/../package.json lists ${other} in ${field}`);
       }
@@ -70,12 +105,24 @@ describe("layout", () => {
   });
 
   test("@harnessx/artifacts, spill, mcp, recorder and exporters list every package their sources import (exporters: optional peers too)", () => {
-    for (const dir of ["packages/artifacts/src", "packages/spill/src", "packages/mcp/src", "recorder/src", "exporters/src"]) {
-      const manifest = JSON.parse(readFileSync(join(root, dir, "..", "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    for (const dir of [
+      "packages/artifacts/src",
+      "packages/spill/src",
+      "packages/mcp/src",
+      "recorder/src",
+      "exporters/src",
+    ]) {
+      const manifest = JSON.parse(readFileSync(join(root, dir, "..", "package.json"), "utf8")) as {
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+      };
       for (const file of sourceFiles(join(root, dir)).filter((f) => !/\.test\.ts$|\/test-support\//.test(f))) {
         for (const spec of importsOf(file).filter((s) => !s.startsWith(".") && !s.startsWith("node:"))) {
           const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
-          assert.ok(manifest.dependencies?.[name] ?? manifest.peerDependencies?.[name], `${relative(root, file)} imports ${spec}, which ${dir}/../package.json does not list`);
+          assert.ok(
+            manifest.dependencies?.[name] ?? manifest.peerDependencies?.[name],
+            `${relative(root, file)} imports ${spec}, which ${dir}/../package.json does not list`,
+          );
         }
       }
     }
@@ -85,7 +132,10 @@ describe("layout", () => {
     const inside = join(root, "test") + sep;
     const offenders = sourceFiles(join(root, "test")).flatMap((file) =>
       importsOf(file)
-        .filter((spec) => /(^|\/)src\//.test(spec) || (spec.startsWith(".") && !resolve(dirname(file), spec).startsWith(inside)))
+        .filter(
+          (spec) =>
+            /(^|\/)src\//.test(spec) || (spec.startsWith(".") && !resolve(dirname(file), spec).startsWith(inside)),
+        )
         .map((spec) => `${relative(root, file)} imports ${spec}`),
     );
     assert.deepEqual(offenders, []);
@@ -94,7 +144,9 @@ describe("layout", () => {
   test("no code reaches for an agent through an extension or hook context", () => {
     const offenders = PACKAGES.flatMap((pkg) => sourceFiles(join(root, pkg)))
       .concat(sourceFiles(join(root, "test")))
-      .filter((file) => /\bctx\.agent\b|\bhook\.agent\b|\bevent\.agent\b/.test(readFileSync(file, "utf8").replace(/\/\/.*$/gm, "")))
+      .filter((file) =>
+        /\bctx\.agent\b|\bhook\.agent\b|\bevent\.agent\b/.test(readFileSync(file, "utf8").replace(/\/\/.*$/gm, "")),
+      )
       .filter((file) => !file.endsWith("layout.test.ts"))
       .map((file) => relative(root, file));
     assert.deepEqual(offenders, []);

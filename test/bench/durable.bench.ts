@@ -6,7 +6,15 @@
 // Run: node scripts/run-bench.mjs durable (BENCH_SMALL=1: a few seconds).
 import { promises as fs, statSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, FileDurableStore, ScriptedProvider, tool, type Durability, type DurableStore, type ScriptStep } from "@harnessx/core";
+import {
+  Agent,
+  FileDurableStore,
+  ScriptedProvider,
+  tool,
+  type Durability,
+  type DurableStore,
+  type ScriptStep,
+} from "@harnessx/core";
 import { prose, tempStore } from "./support/recording.js";
 import { median, num, report, sized } from "./support/report.js";
 
@@ -33,19 +41,49 @@ class DiscardingStore implements DurableStore {
 /** A search hit list of `bytes` or so, as JSON text (seeded by `i`): what a search or file tool hands back. */
 function jsonResult(i: number, bytes: number): string {
   const hits: Array<{ path: string; line: number; score: number; snippet: string }> = [];
-  for (let h = 0; JSON.stringify(hits).length < bytes; h++) hits.push({ path: `docs/guide/section-${(i * 7 + h) % 97}.md`, line: (i * 31 + h * 17) % 900, score: Math.round(1000 / (h + 1)) / 1000, snippet: prose(i * 101 + h, 40) });
+  for (let h = 0; JSON.stringify(hits).length < bytes; h++)
+    hits.push({
+      path: `docs/guide/section-${(i * 7 + h) % 97}.md`,
+      line: (i * 31 + h * 17) % 900,
+      score: Math.round(1000 / (h + 1)) / 1000,
+      snippet: prose(i * 101 + h, 40),
+    });
   return JSON.stringify({ query: `query ${i}`, total: hits.length, hits });
 }
 
 /** 2-8 KB per call, made up front so the tools themselves cost nothing. */
-const RESULTS = Array.from({ length: ITERATIONS }, (_, i) => jsonResult(i, 2048 + ((i * 2654435761) >>> 0) % 6144));
+const RESULTS = Array.from({ length: ITERATIONS }, (_, i) => jsonResult(i, 2048 + (((i * 2654435761) >>> 0) % 6144)));
 const resultOf = (input: { i: number }) => RESULTS[input.i % RESULTS.length];
 const schema = { type: "object", properties: { i: { type: "number" } }, required: ["i"] } as const;
 const TOOLS = [
-  tool({ name: "search_docs", description: "searches the documentation", inputSchema: schema, replayPolicy: "safe", execute: resultOf }),
-  tool({ name: "read_file", description: "reads a file", inputSchema: schema, replayPolicy: "safe", execute: resultOf }),
-  tool({ name: "list_dir", description: "lists a folder", inputSchema: schema, replayPolicy: "safe", execute: resultOf }),
-  tool({ name: "create_ticket", description: "files a ticket in the tracker", inputSchema: schema, replayPolicy: "never", execute: (input: { i: number }) => `{"ticket":"T-${input.i}","status":"open"}` }),
+  tool({
+    name: "search_docs",
+    description: "searches the documentation",
+    inputSchema: schema,
+    replayPolicy: "safe",
+    execute: resultOf,
+  }),
+  tool({
+    name: "read_file",
+    description: "reads a file",
+    inputSchema: schema,
+    replayPolicy: "safe",
+    execute: resultOf,
+  }),
+  tool({
+    name: "list_dir",
+    description: "lists a folder",
+    inputSchema: schema,
+    replayPolicy: "safe",
+    execute: resultOf,
+  }),
+  tool({
+    name: "create_ticket",
+    description: "files a ticket in the tracker",
+    inputSchema: schema,
+    replayPolicy: "never",
+    execute: (input: { i: number }) => `{"ticket":"T-${input.i}","status":"open"}`,
+  }),
 ];
 const SAFE_TOOLS = ["search_docs", "read_file", "list_dir"];
 
@@ -65,7 +103,9 @@ let runs = 0;
 
 /** One run of ITERATIONS tool steps and an answer, from building the agent to `close()`. */
 async function timedRun(variant: Variant, dir: string): Promise<Timed> {
-  const steps: ScriptStep[] = Array.from({ length: ITERATIONS }, (_, i) => ({ toolCalls: [{ name: callOf(i), input: { i } }] }));
+  const steps: ScriptStep[] = Array.from({ length: ITERATIONS }, (_, i) => ({
+    toolCalls: [{ name: callOf(i), input: { i } }],
+  }));
   steps.push({ text: "done" });
   const journals = join(dir, `${variant}-${++runs}`);
   const started = performance.now();
@@ -73,7 +113,11 @@ async function timedRun(variant: Variant, dir: string): Promise<Timed> {
     provider: new ScriptedProvider(steps),
     tools: TOOLS,
     maxIterations: ITERATIONS + 1,
-    ...(variant === "bare" ? {} : variant === "engine" ? { durable: { store: new DiscardingStore() } } : { durable: { store: new FileDurableStore(journals), durability: variant } }),
+    ...(variant === "bare"
+      ? {}
+      : variant === "engine"
+        ? { durable: { store: new DiscardingStore() } }
+        : { durable: { store: new FileDurableStore(journals), durability: variant } }),
   });
   const result = await agent.run("find how retries work and file a ticket for each gap");
   await agent.close();
@@ -119,14 +163,16 @@ try {
     const timed = {} as Record<Variant, Timed>;
     for (const variant of order) timed[variant] = await timedRun(variant, scratch.dir);
     for (const variant of VARIANTS) times[variant].push(timed[variant].ms / ITERATIONS);
-    for (const durability of ["fsync", "group", "engine"] as const) overhead[durability].push((timed[durability].ms - timed.bare.ms) / ITERATIONS);
+    for (const durability of ["fsync", "group", "engine"] as const)
+      overhead[durability].push((timed[durability].ms - timed.bare.ms) / ITERATIONS);
     journal = timed.fsync;
     typicalLine = Math.round(journal.journalBytes / journal.journalLines);
     floors.push(await syncedAppendMs(scratch.dir, typicalLine, FLOOR_SAMPLES));
   }
   const bare = median(times.bare);
   const floor = median(floors);
-  const resultBytes = RESULTS.reduce((sum, r, i) => sum + (callOf(i) === "create_ticket" ? 0 : r.length), 0) / ITERATIONS;
+  const resultBytes =
+    RESULTS.reduce((sum, r, i) => sum + (callOf(i) === "create_ticket" ? 0 : r.length), 0) / ITERATIONS;
   // fsync: every commit is synced (the first step's run start and snapshot share one); group:
   // only the two around each `never` call, the 50 ms timer's and close's.
   const commits = (journal.journalLines - 1) / ITERATIONS;

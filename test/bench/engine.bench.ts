@@ -1,7 +1,16 @@
 // Engine overhead (issues 2, 3 and 14): long ScriptedProvider runs with a no-op tool, with
 // default options (no extra options: what a user gets), beside the AI SDK's generateText loop.
 // Run: node --expose-gc --import tsx test/bench/engine.bench.ts (BENCH_SMALL=1: a few seconds).
-import { Agent, ALL_HOOK_EVENTS, HookEvent, Middleware, MiddlewarePipeline, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
+import {
+  Agent,
+  ALL_HOOK_EVENTS,
+  HookEvent,
+  Middleware,
+  MiddlewarePipeline,
+  ScriptedProvider,
+  tool,
+  type ScriptStep,
+} from "@harnessx/core";
 import { generateText, jsonSchema, stepCountIs, tool as aiTool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { median, report, sized, type BenchRow } from "./support/report.js";
@@ -34,10 +43,18 @@ interface Setup {
   contextBudgetTokens?: number;
 }
 
-const noop = tool({ name: "noop", description: "does nothing", inputSchema: { type: "object", properties: { i: { type: "number" } } }, execute: () => "ok" });
+const noop = tool({
+  name: "noop",
+  description: "does nothing",
+  inputSchema: { type: "object", properties: { i: { type: "number" } } },
+  execute: () => "ok",
+});
 
 class NoOp extends Middleware {
-  override async beforeLlmCall(m: Parameters<Middleware["beforeLlmCall"]>[0], t: Parameters<Middleware["beforeLlmCall"]>[1]) {
+  override async beforeLlmCall(
+    m: Parameters<Middleware["beforeLlmCall"]>[0],
+    t: Parameters<Middleware["beforeLlmCall"]>[1],
+  ) {
     return [m, t] as [typeof m, typeof t];
   }
   override async afterLlmCall(r: Parameters<Middleware["afterLlmCall"]>[0]) {
@@ -69,9 +86,16 @@ async function measure(setup: Setup): Promise<Measure> {
   if (extras) {
     const pipeline = new MiddlewarePipeline();
     for (let i = 0; i < (setup.middleware ?? 0); i++) pipeline.add(new NoOp());
-    agent = new Agent({ provider: new ScriptedProvider(steps), tools: [noop], middleware: pipeline, maxIterations: iterations + 1, contextBudgetTokens: setup.contextBudgetTokens });
+    agent = new Agent({
+      provider: new ScriptedProvider(steps),
+      tools: [noop],
+      middleware: pipeline,
+      maxIterations: iterations + 1,
+      contextBudgetTokens: setup.contextBudgetTokens,
+    });
     let observed = 0;
-    for (let i = 0; i < (setup.observers ?? 0); i++) for (const e of ALL_HOOK_EVENTS) agent.hooks.on(e, () => void observed++);
+    for (let i = 0; i < (setup.observers ?? 0); i++)
+      for (const e of ALL_HOOK_EVENTS) agent.hooks.on(e, () => void observed++);
   } else {
     agent = new Agent({ provider: new ScriptedProvider(steps), tools: [noop], maxIterations: iterations + 1 });
   }
@@ -101,13 +125,29 @@ async function aiSdkStepsPerSecond(steps: number): Promise<number> {
   let call = 0;
   const model = new MockLanguageModelV4({
     doGenerate: async () => ({
-      content: [{ type: "tool-call" as const, toolCallId: `call_${++call}`, toolName: "noop", input: JSON.stringify({ i: call }) }],
+      content: [
+        {
+          type: "tool-call" as const,
+          toolCallId: `call_${++call}`,
+          toolName: "noop",
+          input: JSON.stringify({ i: call }),
+        },
+      ],
       finishReason: { unified: "tool-calls" as const, raw: undefined },
-      usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
+      usage: {
+        inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 5, text: 5, reasoning: undefined },
+      },
       warnings: [],
     }),
   });
-  const tools = { noop: aiTool({ description: "does nothing", inputSchema: jsonSchema<{ i?: number }>({ type: "object", properties: { i: { type: "number" } } }), execute: async () => "ok" }) };
+  const tools = {
+    noop: aiTool({
+      description: "does nothing",
+      inputSchema: jsonSchema<{ i?: number }>({ type: "object", properties: { i: { type: "number" } } }),
+      execute: async () => "ok",
+    }),
+  };
   gc();
   const started = performance.now();
   const result = await generateText({ model, tools, prompt: "go", stopWhen: stepCountIs(steps) });
@@ -128,11 +168,13 @@ const plain: Measure[] = [];
 for (let r = 0; r < ROUNDS; r++) plain.push(await measure({ iterations: ITERATIONS }));
 const run = medianRound(plain);
 await aiSdkStepsPerSecond(Math.min(AI_SDK_STEPS, 100)); // warm-up
-const aiSdk = median(await (async () => {
-  const rates: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) rates.push(await aiSdkStepsPerSecond(AI_SDK_STEPS));
-  return rates;
-})());
+const aiSdk = median(
+  await (async () => {
+    const rates: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) rates.push(await aiSdkStepsPerSecond(AI_SDK_STEPS));
+    return rates;
+  })(),
+);
 
 const long = await measure({ iterations: CONDENSE_ITERATIONS });
 
@@ -141,8 +183,12 @@ const long = await measure({ iterations: CONDENSE_ITERATIONS });
 const bare: number[] = [];
 const loaded: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  bare.push((await measure({ iterations: ITERATIONS, middleware: 0, observers: 0, contextBudgetTokens: 50_000 })).seconds);
-  loaded.push((await measure({ iterations: ITERATIONS, middleware: 5, observers: 5, contextBudgetTokens: 50_000 })).seconds);
+  bare.push(
+    (await measure({ iterations: ITERATIONS, middleware: 0, observers: 0, contextBudgetTokens: 50_000 })).seconds,
+  );
+  loaded.push(
+    (await measure({ iterations: ITERATIONS, middleware: 5, observers: 5, contextBudgetTokens: 50_000 })).seconds,
+  );
 }
 
 const size = (n: number) => n.toLocaleString("en-US");

@@ -37,7 +37,9 @@ const CHROMIUM = "/usr/bin/chromium";
 async function parseEverything(runDir: string): Promise<number> {
   const dir = join(runDir, "segments");
   const started = performance.now();
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".zst")).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith(".zst"))
+    .sort()) {
     const text = (await zstdDecompress(readFileSync(join(dir, name)))).toString("utf8");
     for (const line of text.split("\n")) if (line) JSON.parse(line);
   }
@@ -53,7 +55,9 @@ async function scrubEverything(runDir: string): Promise<number> {
   const dir = join(runDir, "segments");
   const redactor = new Redactor();
   const started = performance.now();
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".zst")).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith(".zst"))
+    .sort()) {
     const text = (await zstdDecompress(readFileSync(join(dir, name)))).toString("utf8");
     const out: string[] = [];
     for (const line of text.split("\n")) if (line) out.push(JSON.stringify(redactor.redact(JSON.parse(line), "", [])));
@@ -82,10 +86,19 @@ async function renderSeconds(path: string): Promise<number | undefined> {
 
 const store = tempStore("hx-bench-incident-");
 try {
-  const steps: ScriptStep[] = Array.from({ length: ITERATIONS }, (_, i) => ({ toolCalls: [{ name: "search_docs", input: { query: `query ${i}` } }], usage: { inputTokens: 900, outputTokens: 20 } }));
+  const steps: ScriptStep[] = Array.from({ length: ITERATIONS }, (_, i) => ({
+    toolCalls: [{ name: "search_docs", input: { query: `query ${i}` } }],
+    usage: { inputTokens: 900, outputTokens: 20 },
+  }));
   steps.push({ text: "done" });
   const started = performance.now();
-  const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [search], contextBudgetTokens: 50_000, maxIterations: ITERATIONS + 1, extensions: [new FlightRecorderExtension({ dir: store.dir })] });
+  const agent = new Agent({
+    provider: new ScriptedProvider(steps),
+    tools: [search],
+    contextBudgetTokens: 50_000,
+    maxIterations: ITERATIONS + 1,
+    extensions: [new FlightRecorderExtension({ dir: store.dir })],
+  });
   const result = await agent.run("find how retries work");
   await agent.close();
   const recordedSeconds = (performance.now() - started) / 1000;
@@ -100,7 +113,10 @@ try {
     ["trace summary", ["summary", run]],
     ["trace show --errors", ["show", run, "--errors"]],
     ["trace show --limit 100 (first page)", ["show", run, "--limit", "100"]],
-    ["trace query (group by kind)", ["query", run, "SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY n DESC"]],
+    [
+      "trace query (group by kind)",
+      ["query", run, "SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY n DESC"],
+    ],
     ["trace export", ["export", run, "-o", at("incident.tar")]],
     ["trace verify", ["verify", at("incident.tar")]],
     ["trace scrub", ["scrub", at("incident.tar"), "-o", at("scrubbed.tar")]],
@@ -111,14 +127,32 @@ try {
   // Floors measured beside the commands: a process start, and reading every event once.
   const rows: BenchRow[] = [
     { measure: "floor: trace --version (process start, no run read)", unit: "s", harnessx: trace("--version").seconds },
-    { measure: `floor: decompress + JSON.parse every line of the run, in-process`, unit: "s", harnessx: await parseEverything(runDirOf(store.dir, run)) },
-    { measure: `floor of scrub: decompress, parse, redact every value, serialize and compress every line, in-process`, unit: "s", harnessx: await scrubEverything(runDirOf(store.dir, run)) },
+    {
+      measure: `floor: decompress + JSON.parse every line of the run, in-process`,
+      unit: "s",
+      harnessx: await parseEverything(runDirOf(store.dir, run)),
+    },
+    {
+      measure: `floor of scrub: decompress, parse, redact every value, serialize and compress every line, in-process`,
+      unit: "s",
+      harnessx: await scrubEverything(runDirOf(store.dir, run)),
+    },
   ];
   for (const [label, args] of commands) {
     if (only && !only.some((word) => label.includes(word))) continue;
     const m = trace(...args);
-    rows.push({ measure: `${label}, ${events.toLocaleString("en-US")} events`, unit: "s", harnessx: m.seconds, aim: { on: "value", op: "<=", target: 1 } });
-    rows.push({ measure: `${label}, peak RSS`, unit: "MB", harnessx: m.maxRssMb, aim: { on: "value", op: "<", target: 512 } });
+    rows.push({
+      measure: `${label}, ${events.toLocaleString("en-US")} events`,
+      unit: "s",
+      harnessx: m.seconds,
+      aim: { on: "value", op: "<=", target: 1 },
+    });
+    rows.push({
+      measure: `${label}, peak RSS`,
+      unit: "MB",
+      harnessx: m.maxRssMb,
+      aim: { on: "value", op: "<", target: 512 },
+    });
   }
   if (only) report("incident", rows);
   else await renderAndReplay(rows, { run, recordedSeconds, at, trace });
@@ -130,11 +164,32 @@ try {
 /** The report's size and render, and replay against the original run. */
 async function renderAndReplay(
   rows: BenchRow[],
-  { run, recordedSeconds, at, trace }: { run: string; recordedSeconds: number; at: (name: string) => string; trace: (...args: string[]) => ReturnType<typeof runTraceTimed> },
+  {
+    run,
+    recordedSeconds,
+    at,
+    trace,
+  }: {
+    run: string;
+    recordedSeconds: number;
+    at: (name: string) => string;
+    trace: (...args: string[]) => ReturnType<typeof runTraceTimed>;
+  },
 ): Promise<void> {
-  rows.push({ measure: "trace report, HTML file size", unit: "MB", harnessx: statSync(at("report.html")).size / 1e6, aim: { on: "value", op: "<", target: 10 } });
+  rows.push({
+    measure: "trace report, HTML file size",
+    unit: "MB",
+    harnessx: statSync(at("report.html")).size / 1e6,
+    aim: { on: "value", op: "<", target: 10 },
+  });
   const render = await renderSeconds(at("report.html"));
-  if (render !== undefined) rows.push({ measure: "trace report, opened in headless Chromium until drawn (timeline, event list)", unit: "s", harnessx: render, aim: { on: "value", op: "<", target: 2 } });
+  if (render !== undefined)
+    rows.push({
+      measure: "trace report, opened in headless Chromium until drawn (timeline, event list)",
+      unit: "s",
+      harnessx: render,
+      aim: { on: "value", op: "<", target: 2 },
+    });
 
   const replay = trace("--json", "replay", run);
   const outcome = JSON.parse(replay.output) as { reproduced?: boolean; replayedCalls?: number; divergence?: unknown };
@@ -149,6 +204,11 @@ async function renderAndReplay(
     aim: { on: "value", op: ">=", target: 2_000 },
     note: `${replay.seconds.toFixed(2)} s, reproduced`,
   });
-  rows.push({ measure: "trace replay, peak RSS", unit: "MB", harnessx: replay.maxRssMb, aim: { on: "value", op: "<", target: 512 } });
+  rows.push({
+    measure: "trace replay, peak RSS",
+    unit: "MB",
+    harnessx: replay.maxRssMb,
+    aim: { on: "value", op: "<", target: 512 },
+  });
   report("incident", rows);
 }

@@ -46,7 +46,9 @@ try {
   const gzBytes = gzipSync(ndjson).byteLength;
   const gzSeconds = (performance.now() - gzStarted) / 1000;
   const plainMb = ndjson.byteLength / MB;
-  console.log(`incident bundle export: ${fmt(listing.events)} events, ${fmt(plainMb, 1)} MB of NDJSON; bundle ${fmt(statSync(path).size / MB, 2)} MB`);
+  console.log(
+    `incident bundle export: ${fmt(listing.events)} events, ${fmt(plainMb, 1)} MB of NDJSON; bundle ${fmt(statSync(path).size / MB, 2)} MB`,
+  );
   report("recorder-bundle", [
     {
       measure: "bundle export throughput",

@@ -30,8 +30,18 @@ try {
   await agent.close();
   if (recorder.failed) throw recorder.failed;
   report("recorder-memory", [
-    { measure: `recorder: retained heap growth after ${events.toLocaleString("en-US")} events`, unit: "MB", harnessx: (after - base) / MB, aim: { on: "value", op: "<", target: 64 } },
-    { measure: `recorder: peak heap growth while recording (sampled, garbage included)`, unit: "MB", harnessx: (peak - base) / MB, note: `${Math.round(events / seconds).toLocaleString("en-US")} events/s` },
+    {
+      measure: `recorder: retained heap growth after ${events.toLocaleString("en-US")} events`,
+      unit: "MB",
+      harnessx: (after - base) / MB,
+      aim: { on: "value", op: "<", target: 64 },
+    },
+    {
+      measure: `recorder: peak heap growth while recording (sampled, garbage included)`,
+      unit: "MB",
+      harnessx: (peak - base) / MB,
+      note: `${Math.round(events / seconds).toLocaleString("en-US")} events/s`,
+    },
   ]);
 } finally {
   store.cleanup();

@@ -26,11 +26,18 @@ const search = tool({
 let lastRunId = "";
 
 async function timedRun(iterations: number, dir: string | undefined): Promise<number> {
-  const steps: ScriptStep[] = Array.from({ length: iterations }, (_, i) => ({ toolCalls: [{ name: "search_docs", input: { query: `query ${i}` } }] }));
+  const steps: ScriptStep[] = Array.from({ length: iterations }, (_, i) => ({
+    toolCalls: [{ name: "search_docs", input: { query: `query ${i}` } }],
+  }));
   steps.push({ text: "done" });
   const recorder = dir === undefined ? undefined : new FlightRecorderExtension({ dir });
   const started = performance.now();
-  const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [search], extensions: recorder ? [recorder] : [], maxIterations: iterations + 1 });
+  const agent = new Agent({
+    provider: new ScriptedProvider(steps),
+    tools: [search],
+    extensions: recorder ? [recorder] : [],
+    maxIterations: iterations + 1,
+  });
   const result = await agent.run("find how retries work");
   await agent.close();
   const ms = performance.now() - started;
@@ -65,7 +72,11 @@ async function filesFloorMs(dir: string, events: readonly unknown[]): Promise<nu
   const lines = events.map((event) => `${JSON.stringify(event)}\n`).join("");
   const segments = join(dir, "floor", `run-${++floorRuns}`, "segments");
   await fs.mkdir(segments, { recursive: true });
-  const files: Array<[string, string]> = [[join(segments, "000001.ndjson"), lines], [join(segments, "000001.ndjson.sha256"), "{}\n"], [join(segments, "..", "run.json"), "{}\n"]];
+  const files: Array<[string, string]> = [
+    [join(segments, "000001.ndjson"), lines],
+    [join(segments, "000001.ndjson.sha256"), "{}\n"],
+    [join(segments, "..", "run.json"), "{}\n"],
+  ];
   await Promise.all(files.map(([path, data]) => fs.writeFile(`${path}.tmp`, data)));
   for (const [path] of files) await fs.rename(`${path}.tmp`, path);
   return performance.now() - started;

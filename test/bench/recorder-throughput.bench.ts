@@ -14,7 +14,10 @@ const BATCH = 1000;
 async function recorderRate(redact: boolean): Promise<{ rate: number; bytes: number }> {
   const store = tempStore("hx-bench-rec-");
   try {
-    const { agent, recorder, runId } = recordingHarness({ dir: store.dir, segmentMaxBytes: 16 * 1024 * 1024 }, redact ? {} : { redact: false });
+    const { agent, recorder, runId } = recordingHarness(
+      { dir: store.dir, segmentMaxBytes: 16 * 1024 * 1024 },
+      redact ? {} : { redact: false },
+    );
     const started = performance.now();
     await emitEvents(agent, runId, events, BATCH);
     await recorder.flush();
@@ -99,7 +102,13 @@ report("recorder-throughput", [
     aim: { on: "ratio", op: ">=", target: 1 },
     note: `${(redacted.bytes / MB).toFixed(1)} MB on disk sealed vs pino ${(pinoResult.bytes / MB).toFixed(1)} MB plain`,
   },
-  { measure: "recorder events/s, redaction off", unit: "events/s", harnessx: plain.rate, anchor: pinoResult.rate, anchorName: "pino, same events" },
+  {
+    measure: "recorder events/s, redaction off",
+    unit: "events/s",
+    harnessx: plain.rate,
+    anchor: pinoResult.rate,
+    anchorName: "pino, same events",
+  },
   {
     measure: "floor: pino + redacting the same events' strings (core's redactor, each distinct text once)",
     unit: "events/s",

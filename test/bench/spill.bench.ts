@@ -17,8 +17,10 @@ import { ResultSpillExtension } from "@harnessx/spill";
 import { median, report, sized } from "./support/report.js";
 
 const REGIONS = ["eu", "us", "apac", "latam"];
-const QUESTION_SQL = "SELECT region, count(*) AS orders, round(sum(amount), 2) AS total FROM result WHERE active AND amount > 500 GROUP BY region ORDER BY region";
-const REPEAT_SQL = "SELECT count(*) AS n, round(avg(amount), 2) AS avg_amount FROM result WHERE region = 'eu' AND note LIKE '%42%'";
+const QUESTION_SQL =
+  "SELECT region, count(*) AS orders, round(sum(amount), 2) AS total FROM result WHERE active AND amount > 500 GROUP BY region ORDER BY region";
+const REPEAT_SQL =
+  "SELECT count(*) AS n, round(avg(amount), 2) AS avg_amount FROM result WHERE region = 'eu' AND note LIKE '%42%'";
 const NEEDLE = "needle-in-haystack";
 
 function row(i: number, needleAt: number): string {
@@ -90,10 +92,22 @@ async function spillMode(fixture: string, storeRoot: string): Promise<Record<str
   const readResult = agent.tools.get("read_result")!;
   const read = async (input: Record<string, unknown>) => {
     const call = { id: "bench", name: "read_result", input };
-    return String(await readResult.execute(input, { toolCall: call, runId: "bench", signal: new AbortController().signal, idempotencyKey: "bench:bench" }));
+    return String(
+      await readResult.execute(input, {
+        toolCall: call,
+        runId: "bench",
+        signal: new AbortController().signal,
+        idempotencyKey: "bench:bench",
+      }),
+    );
   };
   let t0 = performance.now();
-  const spilled: ToolResult = await agent.middleware.afterToolExecution({ toolCallId: "t1", name: "export_orders", content, isError: false });
+  const spilled: ToolResult = await agent.middleware.afterToolExecution({
+    toolCallId: "t1",
+    name: "export_orders",
+    content,
+    isError: false,
+  });
   const spillMs = ms(t0);
   content = undefined;
   const spillPeak = rss.sample() && rss.peak;
@@ -111,24 +125,57 @@ async function spillMode(fixture: string, storeRoot: string): Promise<Record<str
   // The aim's RSS: spill and queries; the slice and search below build a pretty-printed view on purpose.
   const queryPeak = rss.peak;
   t0 = performance.now();
-  const slice = await read({ resultId: envelope.resultId, op: "slice", unit: "lines", start: Math.floor(envelope.rows * 4.5), count: 40 });
+  const slice = await read({
+    resultId: envelope.resultId,
+    op: "slice",
+    unit: "lines",
+    start: Math.floor(envelope.rows * 4.5),
+    count: 40,
+  });
   const firstSliceMs = ms(t0);
   t0 = performance.now();
-  await read({ resultId: envelope.resultId, op: "slice", unit: "lines", start: Math.floor(envelope.rows * 2), count: 40 });
+  await read({
+    resultId: envelope.resultId,
+    op: "slice",
+    unit: "lines",
+    start: Math.floor(envelope.rows * 2),
+    count: 40,
+  });
   const sliceMs = ms(t0);
   t0 = performance.now();
   const search = await read({ resultId: envelope.resultId, op: "search", pattern: NEEDLE });
   const searchMs = ms(t0);
   t0 = performance.now();
-  const regex = await read({ resultId: envelope.resultId, op: "search", pattern: `"customer": "needle-[a-z-]+"`, regex: true });
+  const regex = await read({
+    resultId: envelope.resultId,
+    op: "search",
+    pattern: `"customer": "needle-[a-z-]+"`,
+    regex: true,
+  });
   const regexMs = ms(t0);
   await agent.close();
   const peak = rss.stop();
   return {
-    spillMs, firstQueryMs, spillPlusFirstQueryMs: Math.round(spillMs + firstQueryMs), repeatedQueryMedianMs: Math.round(median(repeats) * 10) / 10,
-    firstSliceMs, sliceMs, searchMs, regexSearchMs: regexMs, peakRssMb: peak, spillPeakRssMb: spillPeak, queryPeakRssMb: queryPeak, baselineRssMb: baseline,
-    envelopeChars: spilled.content.length, answer: first.rows, repeated,
-    checks: { sliceOk: slice.startsWith("[lines "), searchFound: search.includes(NEEDLE), regexFound: regex.includes(NEEDLE) },
+    spillMs,
+    firstQueryMs,
+    spillPlusFirstQueryMs: Math.round(spillMs + firstQueryMs),
+    repeatedQueryMedianMs: Math.round(median(repeats) * 10) / 10,
+    firstSliceMs,
+    sliceMs,
+    searchMs,
+    regexSearchMs: regexMs,
+    peakRssMb: peak,
+    spillPeakRssMb: spillPeak,
+    queryPeakRssMb: queryPeak,
+    baselineRssMb: baseline,
+    envelopeChars: spilled.content.length,
+    answer: first.rows,
+    repeated,
+    checks: {
+      sliceOk: slice.startsWith("[lines "),
+      searchFound: search.includes(NEEDLE),
+      regexFound: regex.includes(NEEDLE),
+    },
   };
 }
 
@@ -149,10 +196,20 @@ function naiveMode(fixture: string): Record<string, unknown> {
     e.total += r.amount;
     by.set(r.region, e);
   }
-  const answer = [...by.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([region, e]) => ({ region, orders: e.orders, total: Math.round(e.total * 100) / 100 }));
+  const answer = [...by.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([region, e]) => ({ region, orders: e.orders, total: Math.round(e.total * 100) / 100 }));
   const filterMs = ms(t0);
   const peak = Math.max(before, afterParse, Math.round(process.memoryUsage().rss / 1e6));
-  return { parseMs, filterMs, parsePlusFilterMs: Math.round(parseMs + filterMs), peakRssMb: peak, baselineRssMb: baseline, answer, keep: rows.length };
+  return {
+    parseMs,
+    filterMs,
+    parsePlusFilterMs: Math.round(parseMs + filterMs),
+    peakRssMb: peak,
+    baselineRssMb: baseline,
+    answer,
+    keep: rows.length,
+  };
 }
 
 async function main(): Promise<void> {
@@ -165,18 +222,29 @@ async function main(): Promise<void> {
   try {
     const path = join(dir, "orders.json");
     const { rows, bytes } = await writeFixture(path, megabytes);
-    console.log(`fixture: JSON array of ${rows.toLocaleString()} objects, ${(bytes / 1e6).toFixed(1)} MB; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${availableParallelism()} cores`);
+    console.log(
+      `fixture: JSON array of ${rows.toLocaleString()} objects, ${(bytes / 1e6).toFixed(1)} MB; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")} on ${availableParallelism()} cores`,
+    );
     const self = fileURLToPath(import.meta.url);
     const child = (args: string[]) => {
-      const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", self, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+      const run = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", self, ...args], {
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      });
       if (run.status !== 0) throw new Error(`${args[0]} run failed: ${run.stderr}`);
       return JSON.parse(run.stdout) as Record<string, number & unknown>;
     };
     const spill = child(["spill", path, join(dir, "store")]);
     const naive = child(["naive", path]);
     const same = JSON.stringify(spill.answer) === JSON.stringify(naive.answer);
-    console.log(`  spill ${spill.spillMs} ms, first query ${spill.firstQueryMs} ms; slice ${spill.firstSliceMs} ms (first: pretty-prints), ${spill.sliceMs} ms (cached); search ${spill.searchMs} ms, regex ${spill.regexSearchMs} ms; peak RSS with slice/search views ${spill.peakRssMb} MB`);
-    console.log(`  naive: JSON.parse ${naive.parseMs} ms + scan ${naive.filterMs} ms, peak RSS ${naive.peakRssMb} MB; same answer: ${same}; checks ${JSON.stringify(spill.checks)}`);
+    console.log(
+      `  spill ${spill.spillMs} ms, first query ${spill.firstQueryMs} ms; slice ${spill.firstSliceMs} ms (first: pretty-prints), ${spill.sliceMs} ms (cached); search ${spill.searchMs} ms, regex ${spill.regexSearchMs} ms; peak RSS with slice/search views ${spill.peakRssMb} MB`,
+    );
+    console.log(
+      `  naive: JSON.parse ${naive.parseMs} ms + scan ${naive.filterMs} ms, peak RSS ${naive.peakRssMb} MB; same answer: ${same}; checks ${JSON.stringify(spill.checks)}`,
+    );
     report("spill", [
       {
         measure: `spill + first query, ${megabytes} MB JSON`,
@@ -186,7 +254,12 @@ async function main(): Promise<void> {
         anchorName: "JSON.parse + scan",
         aim: { on: "value", op: "<=", target: 1 },
       },
-      { measure: "repeat query (median of 7)", unit: "ms", harnessx: spill.repeatedQueryMedianMs, aim: { on: "value", op: "<=", target: 50 } },
+      {
+        measure: "repeat query (median of 7)",
+        unit: "ms",
+        harnessx: spill.repeatedQueryMedianMs,
+        aim: { on: "value", op: "<=", target: 50 },
+      },
       {
         measure: "spill RSS (peak over spill and queries)",
         unit: "MB",
@@ -197,7 +270,8 @@ async function main(): Promise<void> {
         note: `the ${megabytes} MB result held as a string: baseline ${spill.baselineRssMb} MB`,
       },
     ]);
-    if (!same || !Object.values(spill.checks as unknown as Record<string, boolean>).every(Boolean)) process.exitCode = 1;
+    if (!same || !Object.values(spill.checks as unknown as Record<string, boolean>).every(Boolean))
+      process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

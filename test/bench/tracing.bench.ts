@@ -7,7 +7,16 @@
  * Usage: node --expose-gc --import tsx test/bench/tracing.bench.ts [iterations]
  * (or TRACING_BENCH_N; default 10000, 200 under BENCH_SMALL=1)
  */
-import { Agent, Redactor, ScriptedProvider, redactAttributes, tool, type Attributes, type ModelRequest, type RepeatedValues } from "@harnessx/core";
+import {
+  Agent,
+  Redactor,
+  ScriptedProvider,
+  redactAttributes,
+  tool,
+  type Attributes,
+  type ModelRequest,
+  type RepeatedValues,
+} from "@harnessx/core";
 import { OpenTelemetryExtension } from "@harnessx/exporters/otel";
 import { countingBatchProcessor } from "@harnessx/exporters/otel-setup";
 import { ROOT_CONTEXT, SpanKind, trace, type Tracer } from "@opentelemetry/api";
@@ -48,36 +57,94 @@ async function bareSpans(count: number, tracer: Tracer): Promise<number> {
  * tracing. With `redact`, every attribute set first goes through core's redaction as the extension
  * must send it (each run's ids new, as a real run's are): the floor for tracing that redacts at the source.
  */
-async function directRunSpans(count: number, tracer: Tracer, redact?: (attributes: Attributes) => Attributes): Promise<number> {
+async function directRunSpans(
+  count: number,
+  tracer: Tracer,
+  redact?: (attributes: Attributes) => Attributes,
+): Promise<number> {
   const base = { "gen_ai.provider.name": "scripted", "gen_ai.conversation.id": "session" };
   const clean = redact ?? ((attributes: Attributes) => attributes);
   const start = performance.now();
   for (let i = 0; i < count; i++) {
     const id = redact ? `${i.toString(36)}${count}` : "";
-    const run = tracer.startSpan("invoke_agent bench", { attributes: clean({ ...base, "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "bench", "gen_ai.request.model": "m", "harnessx.run.id": `run${id}` }) });
+    const run = tracer.startSpan("invoke_agent bench", {
+      attributes: clean({
+        ...base,
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.agent.name": "bench",
+        "gen_ai.request.model": "m",
+        "harnessx.run.id": `run${id}`,
+      }),
+    });
     const ctx = trace.setSpan(ROOT_CONTEXT, run);
     for (let c = 0; c < 2; c++) {
-      const chat = tracer.startSpan("chat m", { kind: SpanKind.CLIENT, attributes: clean({ ...base, "gen_ai.operation.name": "chat", "gen_ai.request.model": "m", "gen_ai.request.max_tokens": 4096 }) }, ctx);
-      chat.setAttributes(clean({ "gen_ai.response.id": `r${id}${c}`, "gen_ai.response.model": "m", "gen_ai.response.finish_reasons": ["end_turn"], "gen_ai.usage.input_tokens": 10, "gen_ai.usage.output_tokens": 5 }));
+      const chat = tracer.startSpan(
+        "chat m",
+        {
+          kind: SpanKind.CLIENT,
+          attributes: clean({
+            ...base,
+            "gen_ai.operation.name": "chat",
+            "gen_ai.request.model": "m",
+            "gen_ai.request.max_tokens": 4096,
+          }),
+        },
+        ctx,
+      );
+      chat.setAttributes(
+        clean({
+          "gen_ai.response.id": `r${id}${c}`,
+          "gen_ai.response.model": "m",
+          "gen_ai.response.finish_reasons": ["end_turn"],
+          "gen_ai.usage.input_tokens": 10,
+          "gen_ai.usage.output_tokens": 5,
+        }),
+      );
       chat.end();
       if (c === 0) {
-        const t = tracer.startSpan("execute_tool echo", { attributes: clean({ ...base, "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "echo", "gen_ai.tool.call.id": `call${id}`, "gen_ai.tool.type": "function" }) }, ctx);
+        const t = tracer.startSpan(
+          "execute_tool echo",
+          {
+            attributes: clean({
+              ...base,
+              "gen_ai.operation.name": "execute_tool",
+              "gen_ai.tool.name": "echo",
+              "gen_ai.tool.call.id": `call${id}`,
+              "gen_ai.tool.type": "function",
+            }),
+          },
+          ctx,
+        );
         t.setAttributes(clean({ "harnessx.tool.outcome": "executed" }));
         t.end();
       }
     }
-    run.setAttributes(clean({ "harnessx.run.status": "completed", "gen_ai.usage.input_tokens": 20, "gen_ai.usage.output_tokens": 10 }));
+    run.setAttributes(
+      clean({ "harnessx.run.status": "completed", "gen_ai.usage.input_tokens": 20, "gen_ai.usage.output_tokens": 10 }),
+    );
     run.end();
     if ((i & 15) === 15) await yieldToLoop();
   }
   return performance.now() - start;
 }
 
-const echo = tool({ name: "echo", description: "Echo.", inputSchema: { type: "object", properties: { n: { type: "number" } } }, execute: ({ n }) => `echo ${String(n)}` });
+const echo = tool({
+  name: "echo",
+  description: "Echo.",
+  inputSchema: { type: "object", properties: { n: { type: "number" } } },
+  execute: ({ n }) => `echo ${String(n)}`,
+});
 
 function makeAgent(extensions: OpenTelemetryExtension[]): Agent {
-  const step = (_req: ModelRequest, index: number) => (index % 2 === 0 ? { toolCalls: [{ name: "echo", input: { n: index } }] } : { text: "done" });
-  return new Agent({ name: "bench", provider: new ScriptedProvider(Array.from({ length: 2 * N + 2000 }, () => step)), tools: [echo], extensions, condense: false });
+  const step = (_req: ModelRequest, index: number) =>
+    index % 2 === 0 ? { toolCalls: [{ name: "echo", input: { n: index } }] } : { text: "done" };
+  return new Agent({
+    name: "bench",
+    provider: new ScriptedProvider(Array.from({ length: 2 * N + 2000 }, () => step)),
+    tools: [echo],
+    extensions,
+    condense: false,
+  });
 }
 
 async function runs(agent: Agent, count: number): Promise<number> {
@@ -125,10 +192,22 @@ async function main(): Promise<void> {
   const plainRun = median(perIteration.get("plain")!);
   const tracedRun = median(perIteration.get("traced")!);
   const extensionSpan = (tracedRun - plainRun) / SPANS_PER_RUN;
-  console.log(`tracing bench: ${slice * CHUNKS} iterations per variant in ${CHUNKS} interleaved slices (medians); BatchSpanProcessor + no-op exporter; every loop yields`);
-  console.log(`  traced pipeline: spans ended ${traced.counts.ended}, exported ${traced.counts.exported}, dropped ${traced.counts.dropped()}`);
+  console.log(
+    `tracing bench: ${slice * CHUNKS} iterations per variant in ${CHUNKS} interleaved slices (medians); BatchSpanProcessor + no-op exporter; every loop yields`,
+  );
+  console.log(
+    `  traced pipeline: spans ended ${traced.counts.ended}, exported ${traced.counts.exported}, dropped ${traced.counts.dropped()}`,
+  );
   report("tracing", [
-    { measure: "OTel: traced run vs untraced", unit: "ms per run", harnessx: tracedRun / 1000, anchor: plainRun / 1000, anchorName: "untraced run", aim: { on: "ratio", op: "<=", target: 1.1 }, note: `${SPANS_PER_RUN} spans per run` },
+    {
+      measure: "OTel: traced run vs untraced",
+      unit: "ms per run",
+      harnessx: tracedRun / 1000,
+      anchor: plainRun / 1000,
+      anchorName: "untraced run",
+      aim: { on: "ratio", op: "<=", target: 1.1 },
+      note: `${SPANS_PER_RUN} spans per run`,
+    },
     {
       measure: "OTel: extension cost per span vs hand-written SDK calls",
       unit: "µs per span",
@@ -145,16 +224,36 @@ async function main(): Promise<void> {
       anchor: directSpan,
       anchorName: "hand-written SDK calls, same attributes",
     },
-    { measure: "OTel: extension cost per span vs that floor", unit: "µs per span", harnessx: extensionSpan, anchor: redactedSpan, anchorName: "hand-written calls + redaction" },
+    {
+      measure: "OTel: extension cost per span vs that floor",
+      unit: "µs per span",
+      harnessx: extensionSpan,
+      anchor: redactedSpan,
+      anchorName: "hand-written calls + redaction",
+    },
     // Context, no aim: what one span costs the SDK itself, attributes aside.
-    { measure: "OTel: extension cost per span vs a bare SDK span", unit: "µs per span", harnessx: extensionSpan, anchor: bareSpan, anchorName: "bare SDK span" },
+    {
+      measure: "OTel: extension cost per span vs a bare SDK span",
+      unit: "µs per span",
+      harnessx: extensionSpan,
+      anchor: bareSpan,
+      anchorName: "bare SDK span",
+    },
   ]);
   // What the batch processor does to a loop that never yields, and that the counting pipeline sees it.
   const starved = pipeline();
   for (let i = 0; i < 5000; i++) starved.tracer.startSpan("no-yield").end();
   await starved.processor.forceFlush();
-  console.log(`  no-yield loop of 5000 spans: exported ${starved.counts.exported}, dropped and counted ${starved.counts.dropped()}`);
-  await Promise.all([bare.provider.shutdown(), direct.provider.shutdown(), redactedDirect.provider.shutdown(), traced.provider.shutdown(), starved.provider.shutdown()]);
+  console.log(
+    `  no-yield loop of 5000 spans: exported ${starved.counts.exported}, dropped and counted ${starved.counts.dropped()}`,
+  );
+  await Promise.all([
+    bare.provider.shutdown(),
+    direct.provider.shutdown(),
+    redactedDirect.provider.shutdown(),
+    traced.provider.shutdown(),
+    starved.provider.shutdown(),
+  ]);
 }
 
 await main();

@@ -111,7 +111,9 @@ describe("docs/cli pages: every command line runs on the demo's recording", () =
   });
 
   test("the index's table links every page of docs/cli/, once", () => {
-    const pages = readdirSync(pagesDir).filter((f) => f.endsWith(".md")).sort();
+    const pages = readdirSync(pagesDir)
+      .filter((f) => f.endsWith(".md"))
+      .sort();
     assert.deepEqual([...pagesInOrder()].sort(), pages);
   });
 
@@ -129,10 +131,20 @@ describe("docs/cli pages: every command line runs on the demo's recording", () =
       for (const c of commands) {
         const name = `line ${c.line}: $ ${c.command.length > 90 ? `${c.command.slice(0, 89)}…` : c.command}`;
         test(name, c.skip ? { skip: c.skip } : {}, () => {
-          const run = spawnSync("bash", ["-c", shellLine(c.command)], { cwd: dir, env: env(), encoding: "utf8", timeout: 30_000 });
+          const run = spawnSync("bash", ["-c", shellLine(c.command)], {
+            cwd: dir,
+            env: env(),
+            encoding: "utf8",
+            timeout: 30_000,
+          });
           const output = `${run.stdout}${run.stderr}`;
-          assert.equal(run.status, c.exit, `${page}:${c.line} exited ${run.status}, the page says ${c.exit}\n${output}`);
-          if (c.showsOutput) assert.notEqual(output.trim(), "", `${page}:${c.line} printed nothing; the page shows output`);
+          assert.equal(
+            run.status,
+            c.exit,
+            `${page}:${c.line} exited ${run.status}, the page says ${c.exit}\n${output}`,
+          );
+          if (c.showsOutput)
+            assert.notEqual(output.trim(), "", `${page}:${c.line} printed nothing; the page shows output`);
         });
       }
     });

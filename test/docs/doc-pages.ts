@@ -45,8 +45,13 @@ export function docPages(): string[] {
 export function testDocPages(shard: number): void {
   if (shard === 0) {
     test(`each of the ${DOC_SHARDS} shares has its test file`, () => {
-      const files = readdirSync(join(root, "test", "docs")).filter((f) => /^docs-\d+\.test\.ts$/.test(f)).sort();
-      assert.deepEqual(files, Array.from({ length: DOC_SHARDS }, (_, i) => `docs-${i + 1}.test.ts`));
+      const files = readdirSync(join(root, "test", "docs"))
+        .filter((f) => /^docs-\d+\.test\.ts$/.test(f))
+        .sort();
+      assert.deepEqual(
+        files,
+        Array.from({ length: DOC_SHARDS }, (_, i) => `docs-${i + 1}.test.ts`),
+      );
     });
   }
   docPages().forEach((page, index) => {
@@ -70,7 +75,11 @@ export function testDocPages(shard: number): void {
           try {
             const file = join(dir, "example.ts");
             writeFileSync(file, code!);
-            const run = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+            const run = spawnSync(process.execPath, ["--import", "tsx", file], {
+              cwd: dir,
+              encoding: "utf8",
+              timeout: 60_000,
+            });
             assert.equal(run.status, 0, `example "${label}" failed:\n${run.stderr}`);
           } finally {
             rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,10 @@ test('import "@harnessx/recorder" (and "harnessx") loads none of the AWS SDK', a
   for (const entry of ["@harnessx/recorder", "harnessx"]) {
     const loaded = await packagesLoadedBy(entry, here);
     assert.ok(loaded.includes("tar-stream"), `${entry}: the watch sees the recorder's own dependencies (bundles)`);
-    assert.deepEqual(loaded.filter((name) => name.startsWith("@aws-sdk/") || name.startsWith("@smithy/")), [], entry);
+    assert.deepEqual(
+      loaded.filter((name) => name.startsWith("@aws-sdk/") || name.startsWith("@smithy/")),
+      [],
+      entry,
+    );
   }
 });

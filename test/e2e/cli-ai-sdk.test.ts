@@ -27,23 +27,41 @@ async function json<T>(...args: string[]): Promise<T> {
 before(async () => {
   okRun = (await recordWeatherRun({ recorder: { dir: cli.store } })).runId;
   failedToolRun = (await recordWeatherRun({ recorder: { dir: cli.store } }, { failingTool: true })).runId;
-  failedModelRun = (await recordWeatherRun({ recorder: { dir: cli.store } }, { modelError: new Error("upstream 503: overloaded") })).runId;
+  failedModelRun = (
+    await recordWeatherRun({ recorder: { dir: cli.store } }, { modelError: new Error("upstream 503: overloaded") })
+  ).runId;
 });
 after(() => cli.cleanup());
 
 describe("trace summary of an AI SDK run", () => {
   test("its model with the tokens of the three calls, and its tool's calls", async () => {
-    const s = await json<{ status: string; models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number }>; tools: Array<{ tool: string; calls: number; errors: number }> }>("summary", okRun);
+    const s = await json<{
+      status: string;
+      models: Array<{ model: string; calls: number; inputTokens: number; outputTokens: number }>;
+      tools: Array<{ tool: string; calls: number; errors: number }>;
+    }>("summary", okRun);
     assert.equal(s.status, "completed");
     const input = WEATHER_RUN.usage.reduce((n, u) => n + u.input, 0);
     const output = WEATHER_RUN.usage.reduce((n, u) => n + u.output, 0);
-    assert.deepEqual(s.models.map((m) => [m.model, m.inputTokens, m.outputTokens]), [[WEATHER_RUN.model, input, output]]);
-    assert.deepEqual(s.tools.map((t) => [t.tool, t.calls, t.errors]), [["weather", 2, 0]]);
+    assert.deepEqual(
+      s.models.map((m) => [m.model, m.inputTokens, m.outputTokens]),
+      [[WEATHER_RUN.model, input, output]],
+    );
+    assert.deepEqual(
+      s.tools.map((t) => [t.tool, t.calls, t.errors]),
+      [["weather", 2, 0]],
+    );
   });
 
   test("a failing tool is counted as the tool's error; a failing model fails the run with its message", async () => {
-    const tools = await json<{ tools: Array<{ tool: string; calls: number; errors: number }> }>("summary", failedToolRun);
-    assert.deepEqual(tools.tools.map((t) => [t.tool, t.calls, t.errors]), [["weather", 2, 1]]);
+    const tools = await json<{ tools: Array<{ tool: string; calls: number; errors: number }> }>(
+      "summary",
+      failedToolRun,
+    );
+    assert.deepEqual(
+      tools.tools.map((t) => [t.tool, t.calls, t.errors]),
+      [["weather", 2, 1]],
+    );
     const failed = await json<{ status: string; error: { message: string } }>("summary", failedModelRun);
     assert.equal(failed.status, "failed");
     assert.match(failed.error.message, /upstream 503/);
@@ -63,8 +81,14 @@ describe("trace ls of AI SDK runs", () => {
   test("each run names the framework that made it", async () => {
     const runs = await json<Array<{ runId: string; framework: string | null; status: string }>>("ls");
     assert.deepEqual(
-      [okRun, failedToolRun, failedModelRun].map((id) => runs.find((r) => r.runId === id)).map((r) => [r?.framework, r?.status]),
-      [["ai-sdk", "completed"], ["ai-sdk", "completed"], ["ai-sdk", "failed"]],
+      [okRun, failedToolRun, failedModelRun]
+        .map((id) => runs.find((r) => r.runId === id))
+        .map((r) => [r?.framework, r?.status]),
+      [
+        ["ai-sdk", "completed"],
+        ["ai-sdk", "completed"],
+        ["ai-sdk", "failed"],
+      ],
     );
     const text = await cli.trace("ls");
     assert.match(text.stdout, /ai-sdk \(ai-sdk\)/);
@@ -78,12 +102,28 @@ describe("trace query on the spans table", () => {
     assert.deepEqual([root.input_tokens, root.output_tokens], [780, 67]);
     // Spans that start in the same millisecond (a mock model answers at once) have no order in the table: compare as sets.
     const sorted = <T>(xs: T[]) => xs.map((x) => JSON.stringify(x)).sort();
-    assert.deepEqual(sorted(children.map((r) => r.name)), sorted(["chat mock-weather-model", "execute_tool weather", "chat mock-weather-model", "execute_tool weather", "chat mock-weather-model"]));
-    assert.deepEqual(sorted(children.filter((r) => r.kind === "model").map((r) => [r.input_tokens, r.output_tokens])), sorted(WEATHER_RUN.usage.map((u) => [u.input, u.output])));
+    assert.deepEqual(
+      sorted(children.map((r) => r.name)),
+      sorted([
+        "chat mock-weather-model",
+        "execute_tool weather",
+        "chat mock-weather-model",
+        "execute_tool weather",
+        "chat mock-weather-model",
+      ]),
+    );
+    assert.deepEqual(
+      sorted(children.filter((r) => r.kind === "model").map((r) => [r.input_tokens, r.output_tokens])),
+      sorted(WEATHER_RUN.usage.map((u) => [u.input, u.output])),
+    );
   });
 
   test("the failed model call's span is an error span", async () => {
-    const rows = await json<Array<{ kind: string; status: string }>>("query", failedModelRun, "SELECT kind, status FROM spans WHERE kind = 'model' ORDER BY start_ts");
+    const rows = await json<Array<{ kind: string; status: string }>>(
+      "query",
+      failedModelRun,
+      "SELECT kind, status FROM spans WHERE kind = 'model' ORDER BY start_ts",
+    );
     assert.deepEqual(rows.map((r) => r.status).sort(), ["error", "ok"], "one call answered, the other failed");
   });
 });
@@ -128,13 +168,35 @@ describe("one span identity with a live exporter beside the recorder", () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const otel = new OpenTelemetryExtension({ tracer: provider.getTracer("ai-sdk") });
-    const { runId } = await recordWeatherRun({ recorder: { dir: cli.store }, extensions: [otel] }, { failingTool: true });
+    const { runId } = await recordWeatherRun(
+      { recorder: { dir: cli.store }, extensions: [otel] },
+      { failingTool: true },
+    );
     await provider.forceFlush();
-    const facts = (f: { traceId: string; spanId: string; parentSpanId: string | null; name: string; error: boolean }) => `${f.traceId} ${f.spanId} ${f.parentSpanId ?? "-"} ${f.name} ${f.error}`;
-    const live = exporter.getFinishedSpans().map((s) => facts({ traceId: s.spanContext().traceId, spanId: s.spanContext().spanId, parentSpanId: s.parentSpanContext?.spanId ?? null, name: s.name, error: s.status.code === SpanStatusCode.ERROR }));
+    const facts = (f: { traceId: string; spanId: string; parentSpanId: string | null; name: string; error: boolean }) =>
+      `${f.traceId} ${f.spanId} ${f.parentSpanId ?? "-"} ${f.name} ${f.error}`;
+    const live = exporter.getFinishedSpans().map((s) =>
+      facts({
+        traceId: s.spanContext().traceId,
+        spanId: s.spanContext().spanId,
+        parentSpanId: s.parentSpanContext?.spanId ?? null,
+        name: s.name,
+        error: s.status.code === SpanStatusCode.ERROR,
+      }),
+    );
     await provider.shutdown();
-    const rows = await json<Array<{ trace_id: string; span_id: string; parent_span_id: string | null; name: string; status: string }>>("query", runId, "SELECT trace_id, span_id, parent_span_id, name, status FROM spans");
-    const recorded = rows.map((r) => facts({ traceId: r.trace_id, spanId: r.span_id, parentSpanId: r.parent_span_id, name: r.name, error: r.status === "error" }));
+    const rows = await json<
+      Array<{ trace_id: string; span_id: string; parent_span_id: string | null; name: string; status: string }>
+    >("query", runId, "SELECT trace_id, span_id, parent_span_id, name, status FROM spans");
+    const recorded = rows.map((r) =>
+      facts({
+        traceId: r.trace_id,
+        spanId: r.span_id,
+        parentSpanId: r.parent_span_id,
+        name: r.name,
+        error: r.status === "error",
+      }),
+    );
     assert.equal(live.length, 6);
     assert.deepEqual(recorded.sort(), live.sort());
     assert.equal(live.filter((f) => f.endsWith(" true")).length, 1, "the failed tool call");

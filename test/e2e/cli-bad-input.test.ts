@@ -14,7 +14,12 @@ let runB: string;
 let bundle: string;
 
 /** A clear one-line message on stderr, the expected exit code, and not a byte written or changed in the work dir. */
-async function refuses(args: string[], exitCode: number, message: RegExp, options: { store?: string } = {}): Promise<CliRun> {
+async function refuses(
+  args: string[],
+  exitCode: number,
+  message: RegExp,
+  options: { store?: string } = {},
+): Promise<CliRun> {
   const before = snapshot(cli.work);
   const r = await runTrace(["--store", options.store ?? cli.store, ...args], { cwd: cli.work });
   assert.equal(r.code, exitCode, `exit code of trace ${args.join(" ")}: ${r.stderr}`);
@@ -71,7 +76,8 @@ describe("unusable input is refused with exit 4", () => {
     const corrupt = Buffer.from(bytes);
     // The member's tar header starts on a 512-byte block; its data follows the header.
     let header = -1;
-    for (let i = 0; i < corrupt.length; i += 512) if (corrupt.subarray(i, i + 17).toString() === "events.ndjson.zst") header = i;
+    for (let i = 0; i < corrupt.length; i += 512)
+      if (corrupt.subarray(i, i + 17).toString() === "events.ndjson.zst") header = i;
     assert.ok(header >= 0);
     const at = header + 512 + 10;
     corrupt[at]! ^= 0xff;
@@ -87,7 +93,10 @@ describe("unusable input is refused with exit 4", () => {
   });
   test("a bundle with a ../ member path is refused and nothing is extracted", async () => {
     await writeTar(join(cli.work, "escape.tar"), [
-      { name: "manifest.json", data: Buffer.from(JSON.stringify({ format: "harnessx.incident", version: 1, members: [] })) },
+      {
+        name: "manifest.json",
+        data: Buffer.from(JSON.stringify({ format: "harnessx.incident", version: 1, members: [] })),
+      },
       { name: "../escaped.txt", data: Buffer.from("pwned") },
     ]);
     await refuses(["verify", "escape.tar"], 4, /refused member "\.\.\/escaped\.txt"/);
@@ -101,19 +110,35 @@ describe("unusable input is refused with exit 4", () => {
   });
   test("a scrub rules file that is not valid", async () => {
     writeFileSync(join(cli.work, "bad-rules.json"), JSON.stringify({ patterns: [{ name: "x", regex: "(" }] }));
-    await refuses(["scrub", "good.tar", "-o", "scrubbed.tar", "--rules", "bad-rules.json"], 4, /not a valid regular expression/);
+    await refuses(
+      ["scrub", "good.tar", "-o", "scrubbed.tar", "--rules", "bad-rules.json"],
+      4,
+      /not a valid regular expression/,
+    );
   });
 });
 
 describe("command-line mistakes are usage errors (exit 2)", () => {
   test("an unknown --to", async () => {
-    await refuses(["convert", runA, "--to", "jaeger"], 2, /argument 'jaeger' is invalid\. Allowed choices are otlp, chrome/);
+    await refuses(
+      ["convert", runA, "--to", "jaeger"],
+      2,
+      /argument 'jaeger' is invalid\. Allowed choices are otlp, chrome/,
+    );
   });
   test("an unknown --kind lists the kinds", async () => {
-    await refuses(["show", runA, "--kind", "tool_call_end,bogus"], 2, /--kind: unknown value "bogus"; valid values: agent_start, agent_end, .*tool_call_end.*recorder\.dropped, recorder\.recovered/);
+    await refuses(
+      ["show", runA, "--kind", "tool_call_end,bogus"],
+      2,
+      /--kind: unknown value "bogus"; valid values: agent_start, agent_end, .*tool_call_end.*recorder\.dropped, recorder\.recovered/,
+    );
   });
   test("an unknown --status lists the statuses", async () => {
-    await refuses(["ls", "--status", "bogus"], 2, /--status: unknown value "bogus"; valid values: running, completed, failed, cancelled, awaiting_approval, incomplete, crashed, invalid/);
+    await refuses(
+      ["ls", "--status", "bogus"],
+      2,
+      /--status: unknown value "bogus"; valid values: running, completed, failed, cancelled, awaiting_approval, incomplete, crashed, invalid/,
+    );
   });
   test("push without a target, or with both", async () => {
     await refuses(["push", runA], 2, /choose one target/);
@@ -122,10 +147,18 @@ describe("command-line mistakes are usage errors (exit 2)", () => {
 
 describe("SQL errors show DuckDB's message and exit 1", () => {
   test("invalid SQL", async () => {
-    await refuses(["query", runA, "SELEC * FROM events"], 1, /query failed: Parser Error: syntax error at or near "SELEC"/);
+    await refuses(
+      ["query", runA, "SELEC * FROM events"],
+      1,
+      /query failed: Parser Error: syntax error at or near "SELEC"/,
+    );
   });
   test("an unknown table", async () => {
-    await refuses(["query", runA, "SELECT * FROM nope"], 1, /query failed: Catalog Error: Table with name nope does not exist/);
+    await refuses(
+      ["query", runA, "SELECT * FROM nope"],
+      1,
+      /query failed: Catalog Error: Table with name nope does not exist/,
+    );
   });
 });
 
@@ -149,10 +182,18 @@ describe("an unreachable push target fails with exit 5 after its timeout", () =>
     silent.close();
   });
   test("a refused connection", async () => {
-    await refuses(["push", runA, "--otlp", `http://127.0.0.1:${closedPort}/v1/traces`, "--timeout", "2"], 5, /could not deliver to http:\/\/127\.0\.0\.1:\d+\/v1\/traces within 2s: 0 spans sent, \d+ failed/);
+    await refuses(
+      ["push", runA, "--otlp", `http://127.0.0.1:${closedPort}/v1/traces`, "--timeout", "2"],
+      5,
+      /could not deliver to http:\/\/127\.0\.0\.1:\d+\/v1\/traces within 2s: 0 spans sent, \d+ failed/,
+    );
   });
   test("a server that never answers", async () => {
     const port = (silent.address() as AddressInfo).port;
-    await refuses(["push", runA, "--otlp", `http://127.0.0.1:${port}/v1/traces`, "--timeout", "1"], 5, /could not deliver .* within 1s/);
+    await refuses(
+      ["push", runA, "--otlp", `http://127.0.0.1:${port}/v1/traces`, "--timeout", "1"],
+      5,
+      /could not deliver .* within 1s/,
+    );
   });
 });

@@ -54,9 +54,12 @@ describe("compression bombs are refused with exit 4 and bounded memory", () => {
   test("events that decompress to 1.2 GB", async (t) => {
     const bomb = await zstdBomb(BOMB_BYTES);
     const file = join(cli.work, "events-bomb.tar");
-    await writeTar(file, reseal(withMember(good, "events.ndjson.zst", bomb), (m) => {
-      for (const e of m.members) delete e.contentBytes;
-    }));
+    await writeTar(
+      file,
+      reseal(withMember(good, "events.ndjson.zst", bomb), (m) => {
+        for (const e of m.members) delete e.contentBytes;
+      }),
+    );
     t.diagnostic(`bundle: ${(readFileSync(file).length / 1024).toFixed(0)} KB`);
     await refusedByEveryReader(file, /member "events\.ndjson\.zst".*decompress/, t);
   });
@@ -64,9 +67,12 @@ describe("compression bombs are refused with exit 4 and bounded memory", () => {
   test("an artifact that decompresses to 1.2 GB (its id kept)", async (t) => {
     const bomb = await zstdBomb(BOMB_BYTES);
     const file = join(cli.work, "artifact-bomb.tar");
-    await writeTar(file, reseal(withMember(good, artifactMember, bomb), (m) => {
-      for (const e of m.members) delete e.contentBytes;
-    }));
+    await writeTar(
+      file,
+      reseal(withMember(good, artifactMember, bomb), (m) => {
+        for (const e of m.members) delete e.contentBytes;
+      }),
+    );
     await refusedByEveryReader(file, new RegExp(`member "${artifactMember.replace(/[./]/g, "\\$&")}".*decompress`), t);
   });
 
@@ -74,7 +80,10 @@ describe("compression bombs are refused with exit 4 and bounded memory", () => {
     const file = join(cli.work, "size-lie.tar");
     const declared = manifestOf(good).members.find((m) => m.path === "events.ndjson.zst")!.contentBytes!;
     assert.ok(declared > 1000, "the exporter declares the events' size");
-    await writeTar(file, reseal(good, (m) => (m.members.find((e) => e.path === "events.ndjson.zst")!.contentBytes = 1000)));
+    await writeTar(
+      file,
+      reseal(good, (m) => (m.members.find((e) => e.path === "events.ndjson.zst")!.contentBytes = 1000)),
+    );
     await refusedByEveryReader(file, /member "events\.ndjson\.zst"/, t);
   });
 });

@@ -5,14 +5,27 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Agent, FlightRecorderExtension, HookEvent, ScriptedProvider, budgetExtension, tool, type AgentOptions, type CallCost } from "harnessx";
+import {
+  Agent,
+  FlightRecorderExtension,
+  HookEvent,
+  ScriptedProvider,
+  budgetExtension,
+  tool,
+  type AgentOptions,
+  type CallCost,
+} from "harnessx";
 import { cliWorkspace } from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace("hx-cost-");
 const lookup = tool({ name: "lookup", description: "Looks an order up.", execute: () => "order 42: shipped" });
 
 /** Records one run of `model` (two calls, the second with cache reads), returning its id and the costs its LLM_RESPONSE events carried. */
-async function record(model: string, secondInput = 12_500, prices?: AgentOptions["prices"]): Promise<{ runId: string; costs: CallCost[] }> {
+async function record(
+  model: string,
+  secondInput = 12_500,
+  prices?: AgentOptions["prices"],
+): Promise<{ runId: string; costs: CallCost[] }> {
   const agent = new Agent({
     provider: new ScriptedProvider(
       [
@@ -69,7 +82,10 @@ describe("a run's cost in the CLI", () => {
   test("trace summary: per run and per model, the same from the run's rollup and from its bundle's events", async () => {
     const bundle = join(cli.work, "priced.tar");
     assert.equal((await cli.trace("export", priced.runId, "-o", bundle)).code, 0);
-    type Summary = { cost: { usd: number | null; unpricedCalls: number }; models: Array<{ model: string; costUsd: number | null; unpricedCalls: number }> };
+    type Summary = {
+      cost: { usd: number | null; unpricedCalls: number };
+      models: Array<{ model: string; costUsd: number | null; unpricedCalls: number }>;
+    };
     const fromRun = await json<Summary>("summary", priced.runId);
     const fromBundle = await json<Summary>("summary", bundle);
     assert.ok(close(fromRun.cost.usd, total));
@@ -82,24 +98,43 @@ describe("a run's cost in the CLI", () => {
   });
 
   test("the spans table: cost_usd per model call, the total on the run span, NULL for tools", async () => {
-    const rows = await json<Array<{ kind: string; cost_usd: number | null }>>("query", priced.runId, "SELECT kind, cost_usd FROM spans ORDER BY start_ts, kind");
+    const rows = await json<Array<{ kind: string; cost_usd: number | null }>>(
+      "query",
+      priced.runId,
+      "SELECT kind, cost_usd FROM spans ORDER BY start_ts, kind",
+    );
     const model = rows.filter((r) => r.kind === "model").map((r) => r.cost_usd);
     assert.equal(model.length, 2);
     for (const [i, usd] of model.entries()) assert.ok(close(usd, priced.costs[i].usd!), `call ${i + 1}`);
     assert.ok(close(rows.find((r) => r.kind === "run")?.cost_usd, total));
-    assert.deepEqual(rows.filter((r) => r.kind === "tool").map((r) => r.cost_usd), [null]);
-    const none = await json<Array<{ n: number }>>("query", unpriced.runId, "SELECT count(*) AS n FROM spans WHERE cost_usd IS NOT NULL");
+    assert.deepEqual(
+      rows.filter((r) => r.kind === "tool").map((r) => r.cost_usd),
+      [null],
+    );
+    const none = await json<Array<{ n: number }>>(
+      "query",
+      unpriced.runId,
+      "SELECT count(*) AS n FROM spans WHERE cost_usd IS NOT NULL",
+    );
     assert.equal(Number(none[0].n), 0);
   });
 
   test("trace diff: the cost of each call side by side with B minus A, and a change of prices as a configuration difference", async () => {
     const bigger = await record("gpt-4o", 40_000);
-    type Diff = { a: { costUsd: number | null }; b: { costUsd: number | null }; configDifferences: string[]; steps: Array<{ delta: { costUsd: number | null } | null }> };
+    type Diff = {
+      a: { costUsd: number | null };
+      b: { costUsd: number | null };
+      configDifferences: string[];
+      steps: Array<{ delta: { costUsd: number | null } | null }>;
+    };
     const r = await cli.trace("--json", "diff", priced.runId, bigger.runId);
     const diff = JSON.parse(r.stdout) as Diff;
     assert.ok(close(diff.a.costUsd, total));
     assert.ok(close(diff.steps[0].delta?.costUsd, 0), "the first calls cost the same");
-    assert.ok(close(diff.steps[1].delta?.costUsd, bigger.costs[1].usd! - priced.costs[1].usd!), "the second call's extra input, priced");
+    assert.ok(
+      close(diff.steps[1].delta?.costUsd, bigger.costs[1].usd! - priced.costs[1].usd!),
+      "the second call's extra input, priced",
+    );
     const repriced = await record("gpt-4o", 12_500, { "gpt-4o": { inputPerMTok: 1, outputPerMTok: 1 } });
     const priceChange = JSON.parse((await cli.trace("--json", "diff", priced.runId, repriced.runId)).stdout) as Diff;
     assert.deepEqual(priceChange.configDifferences, ['prices {} -> {"gpt-4o":{"inputPerMTok":1,"outputPerMTok":1}}']);
@@ -110,11 +145,20 @@ describe("a run's cost in the CLI", () => {
     const refund = tool({ name: "refund", description: "Refunds an order.", execute: () => "refunded" });
     const usage = { inputTokens: 10_000, outputTokens: 200 };
     const agent = new Agent({
-      provider: new ScriptedProvider([
-        { toolCalls: [{ name: "lookup", input: {} }, { name: "refund", input: {} }], usage },
-        { toolCalls: [{ name: "lookup", input: {} }], usage },
-        { text: "Refunded.", usage },
-      ], { model: "gpt-4o" }),
+      provider: new ScriptedProvider(
+        [
+          {
+            toolCalls: [
+              { name: "lookup", input: {} },
+              { name: "refund", input: {} },
+            ],
+            usage,
+          },
+          { toolCalls: [{ name: "lookup", input: {} }], usage },
+          { text: "Refunded.", usage },
+        ],
+        { model: "gpt-4o" },
+      ),
       tools: [lookup, refund],
       extensions: [new FlightRecorderExtension({ dir: cli.store })],
     });
@@ -138,21 +182,32 @@ describe("a run's cost in the CLI", () => {
 
   test("a run stopped by its budget: the recovery, its reason and the last answer are in the recording", async () => {
     const agent = new Agent({
-      provider: new ScriptedProvider([
-        { toolCalls: [{ name: "lookup", input: {} }], usage: { inputTokens: 12_000, outputTokens: 300 } },
-        { text: "Order 42 shipped; I stopped there.", usage: { inputTokens: 12_000, outputTokens: 40 } },
-      ], { model: "gpt-4o" }),
+      provider: new ScriptedProvider(
+        [
+          { toolCalls: [{ name: "lookup", input: {} }], usage: { inputTokens: 12_000, outputTokens: 300 } },
+          { text: "Order 42 shipped; I stopped there.", usage: { inputTokens: 12_000, outputTokens: 40 } },
+        ],
+        { model: "gpt-4o" },
+      ),
       tools: [lookup],
       extensions: [new FlightRecorderExtension({ dir: cli.store }), budgetExtension({ maxModelCalls: 1 })],
     });
     const { runId, status } = await agent.run("Where is order 42?");
     await agent.close();
     assert.equal(status, "completed");
-    const rows = await json<Array<{ reason: string; detail: string }>>("query", runId, "SELECT attrs->>'reason' AS reason, attrs->>'detail' AS detail FROM events WHERE kind = 'recovery'");
+    const rows = await json<Array<{ reason: string; detail: string }>>(
+      "query",
+      runId,
+      "SELECT attrs->>'reason' AS reason, attrs->>'detail' AS detail FROM events WHERE kind = 'recovery'",
+    );
     assert.equal(rows.length, 1);
     assert.equal(rows[0].reason, "budget_exhausted");
     assert.match(rows[0].detail ?? "", /made 1 of its 1 model calls/);
     const otlp = await cli.trace("convert", runId, "--to", "otlp");
-    assert.match(otlp.stdout, /"key":"harnessx\.recovery\.detail","value":\{"stringValue":"it made 1 of its 1 model calls"\}/, "the run span's event in every converted form");
+    assert.match(
+      otlp.stdout,
+      /"key":"harnessx\.recovery\.detail","value":\{"stringValue":"it made 1 of its 1 model calls"\}/,
+      "the run span's event in every converted form",
+    );
   });
 });

@@ -2,7 +2,13 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Agent, ScriptedProvider, type AgentOptions } from "@harnessx/core";
 import { FlightRecorderExtension } from "@harnessx/recorder";
-import { cliWorkspace, recordSupportRun, SUPPORT_SYSTEM, supportScript, supportTools } from "@harnessx/cli/test-support";
+import {
+  cliWorkspace,
+  recordSupportRun,
+  SUPPORT_SYSTEM,
+  supportScript,
+  supportTools,
+} from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace();
 
@@ -12,14 +18,38 @@ interface DiffJson {
   b: { runId: string; modelCalls: number };
   configDifferences: string[];
   firstRequestChange: { call: number; path: string; a: unknown; b: unknown } | null;
-  firstToolResultChange: { index: number; call: number; toolCallId: string | null; field: string; a: unknown; b: unknown } | null;
-  steps: Array<{ call: number; a: { inputTokens: number } | null; b: { inputTokens: number } | null; delta: { inputTokens: number } | null }>;
+  firstToolResultChange: {
+    index: number;
+    call: number;
+    toolCallId: string | null;
+    field: string;
+    a: unknown;
+    b: unknown;
+  } | null;
+  steps: Array<{
+    call: number;
+    a: { inputTokens: number } | null;
+    b: { inputTokens: number } | null;
+    delta: { inputTokens: number } | null;
+  }>;
 }
 
 /** The support run with another search answer and other settings. */
-async function recordChangedRun(searchResult: (query: string) => string, settings: Partial<AgentOptions>): Promise<string> {
-  const script = supportScript().map((step, i) => (i === 1 && typeof step === "object" ? { ...step, usage: { inputTokens: 999, outputTokens: 12 } } : step));
-  const agent = new Agent({ ...settings, provider: new ScriptedProvider(script), name: "support-bot", system: SUPPORT_SYSTEM, tools: supportTools(searchResult), extensions: [new FlightRecorderExtension({ dir: cli.store })] });
+async function recordChangedRun(
+  searchResult: (query: string) => string,
+  settings: Partial<AgentOptions>,
+): Promise<string> {
+  const script = supportScript().map((step, i) =>
+    i === 1 && typeof step === "object" ? { ...step, usage: { inputTokens: 999, outputTokens: 12 } } : step,
+  );
+  const agent = new Agent({
+    ...settings,
+    provider: new ScriptedProvider(script),
+    name: "support-bot",
+    system: SUPPORT_SYSTEM,
+    tools: supportTools(searchResult),
+    extensions: [new FlightRecorderExtension({ dir: cli.store })],
+  });
   try {
     return (await agent.run("How much is pricing for alice@example.com?")).runId;
   } finally {
@@ -47,7 +77,10 @@ describe("trace diff compares two runs of the same agent", () => {
     assert.equal(diff.firstToolResultChange, null);
     assert.deepEqual(diff.configDifferences, []);
     assert.ok(diff.steps.every((s) => s.delta?.inputTokens === 0));
-    assert.match((await cli.trace("diff", good, again)).stdout, /same: requests, tool results, configuration and status agree/);
+    assert.match(
+      (await cli.trace("diff", good, again)).stdout,
+      /same: requests, tool results, configuration and status agree/,
+    );
   });
 
   test("a changed tool result and a changed setting: where the runs part, what differs, and the token deltas per call (exit 1)", async () => {
@@ -66,13 +99,19 @@ describe("trace diff compares two runs of the same agent", () => {
     assert.equal(diff.firstRequestChange.call, 2, "the second model call is the first to see the changed result");
     assert.match(diff.firstRequestChange.path, /^messages\.\d+\.content\.\d+\.content$/);
     assert.equal(diff.steps.length, 3);
-    assert.deepEqual(diff.steps.map((s) => s.delta?.inputTokens), [0, 999 - (diff.steps[1]!.a?.inputTokens ?? 0), 0]);
+    assert.deepEqual(
+      diff.steps.map((s) => s.delta?.inputTokens),
+      [0, 999 - (diff.steps[1]!.a?.inputTokens ?? 0), 0],
+    );
 
     const text = await cli.trace("diff", good, changed);
     assert.equal(text.code, 1);
     assert.match(text.stdout, /configuration \(1\):\n {2}contextBudgetTokens 150000 -> 50000/);
     assert.match(text.stdout, /first request difference: model call 2 \(A event #\d+, B event #\d+\), at messages\./);
-    assert.match(text.stdout, /first tool result difference: tool call 1 \(call_search\) after model call 1, result\n {2}A: "product_docs: pricing/);
+    assert.match(
+      text.stdout,
+      /first tool result difference: tool call 1 \(call_search\) after model call 1, result\n {2}A: "product_docs: pricing/,
+    );
     assert.match(text.stdout, /model calls 1-3 of 3 \(B minus A\):/);
     assert.match(text.stderr, /trace: run_\w+ and run_\w+ differ/);
   });

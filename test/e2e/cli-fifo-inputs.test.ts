@@ -23,7 +23,11 @@ describe("a FIFO is refused with exit 4, never waited on", () => {
     renameSync(manifest, `${manifest}.real`);
     makeFifo(manifest);
     try {
-      for (const args of [["show", runId], ["export", runId, "-o", join(cli.work, "x.tar")], ["summary", runId]]) {
+      for (const args of [
+        ["show", runId],
+        ["export", runId, "-o", join(cli.work, "x.tar")],
+        ["summary", runId],
+      ]) {
         const r = await trace(...args);
         assert.equal(r.code, 4, `${args[0]}: ${r.stderr}`);
         assert.match(r.stderr, /run\.json is not a valid run manifest: not a regular file/);
@@ -40,7 +44,11 @@ describe("a FIFO is refused with exit 4, never waited on", () => {
   test("as the bundle named: verify, show and scrub refuse it", async () => {
     const pipe = join(cli.work, "incident.tar");
     makeFifo(pipe);
-    for (const args of [["verify", pipe], ["show", pipe], ["scrub", pipe, "-o", join(cli.work, "s.tar")]]) {
+    for (const args of [
+      ["verify", pipe],
+      ["show", pipe],
+      ["scrub", pipe, "-o", join(cli.work, "s.tar")],
+    ]) {
       const r = await trace(...args);
       assert.equal(r.code, 4, `${args[0]}: ${r.stderr}`);
       assert.match(r.stderr, /not a regular file|neither a bundle file nor a run directory/);
@@ -52,9 +60,12 @@ describe("a FIFO is refused with exit 4, never waited on", () => {
     mkdirSync(journals);
     makeFifo(join(journals, "run_piped.ndjson"));
     const module = join(cli.work, "agent.mjs");
-    writeFileSync(module, `import { Agent, FileDurableStore, ScriptedProvider } from ${JSON.stringify(import.meta.resolve("@harnessx/core"))};
+    writeFileSync(
+      module,
+      `import { Agent, FileDurableStore, ScriptedProvider } from ${JSON.stringify(import.meta.resolve("@harnessx/core"))};
 export function createAgent() { return new Agent({ provider: new ScriptedProvider([{ text: "done" }]), durable: { store: new FileDurableStore(${JSON.stringify(journals)}) } }); }
-`);
+`,
+    );
     const r = await trace("resume", "run_piped", "--agent", module);
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stderr, /run_piped\.ndjson is a FIFO \(named pipe\), not a regular file/);

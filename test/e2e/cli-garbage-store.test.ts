@@ -11,11 +11,19 @@ let cleanup: () => void;
 let good: string;
 
 const GARBAGE: Record<string, string | undefined> = {
-  "run_notjson": "{ this is not json",
-  "run_empty_object": "{}",
-  "run_array": "[1,2]",
-  "run_bad_status": JSON.stringify({ runId: "run_bad_status", status: "exploded", agent: "a", sessionId: "s", models: [], startedAt: 1, endedAt: null }),
-  "run_no_manifest": undefined,
+  run_notjson: "{ this is not json",
+  run_empty_object: "{}",
+  run_array: "[1,2]",
+  run_bad_status: JSON.stringify({
+    runId: "run_bad_status",
+    status: "exploded",
+    agent: "a",
+    sessionId: "s",
+    models: [],
+    startedAt: 1,
+    endedAt: null,
+  }),
+  run_no_manifest: undefined,
 };
 
 before(async () => {

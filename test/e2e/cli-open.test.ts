@@ -40,7 +40,13 @@ describe("trace open without a display", () => {
   test("again: the report is rewritten in place; a ref and --json work too", async () => {
     const r = await runTrace(["--store", cli.store, "--json", "open", "last"], { cwd: cli.work, env: headless });
     assert.equal(r.code, 0, r.stderr);
-    const out = JSON.parse(r.stdout) as { path: string; runId: string; opened: boolean; reason: string; events: number };
+    const out = JSON.parse(r.stdout) as {
+      path: string;
+      runId: string;
+      opened: boolean;
+      reason: string;
+      events: number;
+    };
     assert.equal(out.runId, runId);
     assert.equal(out.path, join(cli.store, "reports", `${runId}.html`));
     assert.equal(out.opened, false);
@@ -70,14 +76,19 @@ describe("trace open without a display", () => {
 });
 
 describe("trace open with a display", () => {
-  test("hands the report to xdg-open and still prints its path", { skip: process.platform !== "linux" && "xdg-open is the Linux opener" }, async () => {
+  test("hands the report to xdg-open and still prints its path", {
+    skip: process.platform !== "linux" && "xdg-open is the Linux opener",
+  }, async () => {
     // A stand-in xdg-open that notes what it was asked to open: no browser starts.
     const bin = join(cli.work, "bin");
     const asked = join(cli.work, "xdg-open-asked");
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(asked)}\n`);
     chmodSync(join(bin, "xdg-open"), 0o755);
-    const r = await runTrace(["--store", cli.store, "open", runId], { cwd: cli.work, env: { DISPLAY: ":99", WAYLAND_DISPLAY: "", PATH: `${bin}:${process.env.PATH ?? ""}` } });
+    const r = await runTrace(["--store", cli.store, "open", runId], {
+      cwd: cli.work,
+      env: { DISPLAY: ":99", WAYLAND_DISPLAY: "", PATH: `${bin}:${process.env.PATH ?? ""}` },
+    });
     assert.equal(r.code, 0, r.stderr);
     const path = r.stdout.trim();
     assert.match(r.stderr, /opened in the browser \(xdg-open\)/);

@@ -26,7 +26,12 @@ async function json<T>(...args: string[]): Promise<T> {
 before(async () => {
   okRun = (await recordAgentsWeatherRun({ recorder: { dir: cli.store }, name: "weather-advice" })).runId;
   failedToolRun = (await recordAgentsWeatherRun({ recorder: { dir: cli.store } }, { failingTool: true })).runId;
-  failedModelRun = (await recordAgentsWeatherRun({ recorder: { dir: cli.store } }, { modelError: new Error("upstream 503: overloaded") })).runId;
+  failedModelRun = (
+    await recordAgentsWeatherRun(
+      { recorder: { dir: cli.store } },
+      { modelError: new Error("upstream 503: overloaded") },
+    )
+  ).runId;
 });
 after(() => cli.cleanup());
 
@@ -41,14 +46,23 @@ describe("trace summary of an Agents SDK run", () => {
   test("its model with the tokens of the four calls, its tool's calls and the handoff", async () => {
     const s = await json<Summary>("summary", okRun);
     assert.equal(s.status, "completed");
-    assert.deepEqual(s.models.map((m) => [m.model, m.calls, m.inputTokens, m.outputTokens]), [[AGENTS_WEATHER_RUN.model, 4, totalInput, totalOutput]]);
-    assert.deepEqual(s.tools.map((t) => [t.tool, t.calls, t.errors]).sort(), [["transfer_to_writer", 1, 0], ["weather", 2, 0]]);
+    assert.deepEqual(
+      s.models.map((m) => [m.model, m.calls, m.inputTokens, m.outputTokens]),
+      [[AGENTS_WEATHER_RUN.model, 4, totalInput, totalOutput]],
+    );
+    assert.deepEqual(s.tools.map((t) => [t.tool, t.calls, t.errors]).sort(), [
+      ["transfer_to_writer", 1, 0],
+      ["weather", 2, 0],
+    ]);
   });
 
   test("a failing tool is counted as the tool's error; a failing model fails the run with its message", async () => {
     const tools = await json<Summary>("summary", failedToolRun);
     assert.equal(tools.status, "completed");
-    assert.deepEqual(tools.tools.find((t) => t.tool === "weather"), { ...tools.tools.find((t) => t.tool === "weather"), calls: 2, errors: 1 });
+    assert.deepEqual(
+      tools.tools.find((t) => t.tool === "weather"),
+      { ...tools.tools.find((t) => t.tool === "weather"), calls: 2, errors: 1 },
+    );
     const failed = await json<Summary>("summary", failedModelRun);
     assert.equal(failed.status, "failed");
     assert.match(failed.error?.message ?? "", /upstream 503/);
@@ -59,7 +73,10 @@ describe("trace summary of an Agents SDK run", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /weather-advice/);
     assert.match(r.stdout, /status\s+completed/);
-    assert.match(r.stdout, new RegExp(`${AGENTS_WEATHER_RUN.model}\\s+4\\s+${totalInput.toLocaleString("en-US")}\\s+${totalOutput}`));
+    assert.match(
+      r.stdout,
+      new RegExp(`${AGENTS_WEATHER_RUN.model}\\s+4\\s+${totalInput.toLocaleString("en-US")}\\s+${totalOutput}`),
+    );
     assert.match(r.stdout, /transfer_to_writer/);
   });
 });
@@ -71,16 +88,35 @@ describe("trace query on the spans table", () => {
     assert.deepEqual([root.input_tokens, root.output_tokens], [totalInput, totalOutput]);
     // A handoff starts in the millisecond its model call ends: the calls' order is checked by the recorder's tests, their set here.
     const chat = `chat ${AGENTS_WEATHER_RUN.model}`;
-    assert.deepEqual(children.map((r) => r.name).sort(), [chat, chat, chat, chat, "execute_tool transfer_to_writer", "execute_tool weather", "execute_tool weather"]);
+    assert.deepEqual(children.map((r) => r.name).sort(), [
+      chat,
+      chat,
+      chat,
+      chat,
+      "execute_tool transfer_to_writer",
+      "execute_tool weather",
+      "execute_tool weather",
+    ]);
     const sorted = (pairs: Array<Array<number | null>>) => pairs.map((p) => p.join("/")).sort();
-    assert.deepEqual(sorted(children.filter((r) => r.kind === "model").map((r) => [r.input_tokens, r.output_tokens])), sorted(AGENTS_WEATHER_RUN.usage.map((u) => [u.input, u.output])));
+    assert.deepEqual(
+      sorted(children.filter((r) => r.kind === "model").map((r) => [r.input_tokens, r.output_tokens])),
+      sorted(AGENTS_WEATHER_RUN.usage.map((u) => [u.input, u.output])),
+    );
   });
 
   test("the failed tool's and the failed model call's spans are error spans", async () => {
-    const tools = await json<Array<{ status: string }>>("query", failedToolRun, "SELECT status FROM spans WHERE name = 'execute_tool weather' ORDER BY start_ts");
+    const tools = await json<Array<{ status: string }>>(
+      "query",
+      failedToolRun,
+      "SELECT status FROM spans WHERE name = 'execute_tool weather' ORDER BY start_ts",
+    );
     // Calls that start in the same millisecond have no order in the table: compare as sets.
     assert.deepEqual(tools.map((r) => r.status).sort(), ["error", "ok"]);
-    const models = await json<Array<{ status: string }>>("query", failedModelRun, "SELECT status FROM spans WHERE kind = 'model' ORDER BY start_ts");
+    const models = await json<Array<{ status: string }>>(
+      "query",
+      failedModelRun,
+      "SELECT status FROM spans WHERE kind = 'model' ORDER BY start_ts",
+    );
     assert.deepEqual(models.map((r) => r.status).sort(), ["error", "ok"]);
   });
 });

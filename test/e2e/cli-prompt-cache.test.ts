@@ -9,7 +9,18 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, AnthropicProvider, FlightRecorderExtension, HookEvent, MiddlewarePipeline, promptCacheExtension, tool, type CallCost, type Message, type Usage } from "harnessx";
+import {
+  Agent,
+  AnthropicProvider,
+  FlightRecorderExtension,
+  HookEvent,
+  MiddlewarePipeline,
+  promptCacheExtension,
+  tool,
+  type CallCost,
+  type Message,
+  type Usage,
+} from "harnessx";
 import { cliWorkspace } from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace("hx-prompt-cache-");
@@ -35,8 +46,20 @@ async function messagesApi(bodies: MessagesBody[]): Promise<{ server: Server; ur
     req.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
     req.on("end", () => {
       const n = bodies.push(JSON.parse(raw) as MessagesBody) - 1;
-      const content = n < 2 ? [{ type: "tool_use", id: `toolu_${n}`, name: "lookup", input: { order: 42 + n } }] : [{ type: "text", text: "Both shipped." }];
-      const message = { id: `msg_${n}`, type: "message", role: "assistant", model: "claude-sonnet-4-5-20250929", content, stop_reason: n < 2 ? "tool_use" : "end_turn", stop_sequence: null, usage: USAGE[n] };
+      const content =
+        n < 2
+          ? [{ type: "tool_use", id: `toolu_${n}`, name: "lookup", input: { order: 42 + n } }]
+          : [{ type: "text", text: "Both shipped." }];
+      const message = {
+        id: `msg_${n}`,
+        type: "message",
+        role: "assistant",
+        model: "claude-sonnet-4-5-20250929",
+        content,
+        stop_reason: n < 2 ? "tool_use" : "end_turn",
+        stop_sequence: null,
+        usage: USAGE[n],
+      };
       res.writeHead(200, { "content-type": "application/json", "request-id": `req_${n}` }).end(JSON.stringify(message));
     });
   });
@@ -59,7 +82,12 @@ before(async () => {
     async beforeLlmCall(messages: readonly Message[], tools: readonly never[]) {
       if (++calls < 3) return [messages, tools] as [readonly Message[], readonly never[]];
       const [first, ...rest] = messages;
-      const stamped: Message = { role: "user", content: [{ type: "text", text: `[call ${calls}] ${first.content[0].type === "text" ? first.content[0].text : ""}` }] };
+      const stamped: Message = {
+        role: "user",
+        content: [
+          { type: "text", text: `[call ${calls}] ${first.content[0].type === "text" ? first.content[0].text : ""}` },
+        ],
+      };
       return [[stamped, ...rest], tools] as [readonly Message[], readonly never[]];
     },
   };
@@ -104,23 +132,53 @@ describe("prompt caching on Anthropic, recorded and summarized", () => {
       assert.deepEqual(body.system[0].cache_control, { type: "ephemeral" });
       assert.deepEqual(body.messages.at(-1)?.content.at(-1)?.cache_control, { type: "ephemeral" });
     }
-    const marked = (body: MessagesBody) => body.messages.flatMap((m, i) => (m.content.some((b) => b.cache_control) ? [i] : []));
+    const marked = (body: MessagesBody) =>
+      body.messages.flatMap((m, i) => (m.content.some((b) => b.cache_control) ? [i] : []));
     assert.deepEqual(bodies.map(marked), [[0], [1, 2], [3, 4]]);
   });
 
   test("the server's cache reads and writes are on LLM_RESPONSE and priced as reads and writes", () => {
-    assert.deepEqual(usages.map((u) => [u.inputTokens, u.cacheReadTokens, u.cacheWriteTokens]), [[4050, 0, 4000], [4150, 4000, 120], [4240, 0, 4200]]);
-    assert.ok(costs.every((c) => c.usd !== null), "claude-sonnet-4-5 has a price");
+    assert.deepEqual(
+      usages.map((u) => [u.inputTokens, u.cacheReadTokens, u.cacheWriteTokens]),
+      [
+        [4050, 0, 4000],
+        [4150, 4000, 120],
+        [4240, 0, 4200],
+      ],
+    );
+    assert.ok(
+      costs.every((c) => c.usd !== null),
+      "claude-sonnet-4-5 has a price",
+    );
     const perInput = costs.map((c, i) => (c.usd === null ? NaN : c.inputUsd / usages[i].inputTokens));
-    assert.ok(perInput[1] < perInput[0] / 3, `a call read from the cache pays far less per input token (${perInput[1]} vs ${perInput[0]})`);
+    assert.ok(
+      perInput[1] < perInput[0] / 3,
+      `a call read from the cache pays far less per input token (${perInput[1]} vs ${perInput[0]})`,
+    );
   });
 
   test("trace summary: the hit rate of the run, the cache per model, the same from the rollup and from the bundle", async () => {
-    type Summary = { cache: { readTokens: number; writeTokens: number; hitRate: number | null }; models: Array<{ model: string; inputTokens: number; cacheReadTokens: number | null; cacheWriteTokens: number | null }> };
+    type Summary = {
+      cache: { readTokens: number; writeTokens: number; hitRate: number | null };
+      models: Array<{
+        model: string;
+        inputTokens: number;
+        cacheReadTokens: number | null;
+        cacheWriteTokens: number | null;
+      }>;
+    };
     const fromRun = await json<Summary>("summary", runId);
     const input = 4050 + 4150 + 4240;
     assert.deepEqual(fromRun.cache, { readTokens: 4000, writeTokens: 8320, hitRate: 4000 / input });
-    assert.deepEqual(fromRun.models, [{ ...fromRun.models[0], model: "claude-sonnet-4-5-20250929", inputTokens: input, cacheReadTokens: 4000, cacheWriteTokens: 8320 }]);
+    assert.deepEqual(fromRun.models, [
+      {
+        ...fromRun.models[0],
+        model: "claude-sonnet-4-5-20250929",
+        inputTokens: input,
+        cacheReadTokens: 4000,
+        cacheWriteTokens: 8320,
+      },
+    ]);
     const bundle = join(cli.work, "cached.tar");
     assert.equal((await cli.trace("export", runId, "-o", bundle)).code, 0);
     const fromBundle = await json<Summary>("summary", bundle);
@@ -137,11 +195,22 @@ describe("prompt caching on Anthropic, recorded and summarized", () => {
       runId,
       `SELECT attrs->>'gen_ai.usage.cache_read.input_tokens' AS read, attrs->>'gen_ai.usage.cache_creation.input_tokens' AS written FROM spans WHERE kind = 'model' ORDER BY start_ts`,
     );
-    assert.deepEqual(rows.map((r) => [Number(r.read), Number(r.written)]), [[0, 4000], [4000, 120], [0, 4200]]);
+    assert.deepEqual(
+      rows.map((r) => [Number(r.read), Number(r.written)]),
+      [
+        [0, 4000],
+        [4000, 120],
+        [0, 4200],
+      ],
+    );
   });
 
   test("the middleware's history rewrite is recorded as the cache-breaking change, naming it", async () => {
-    const rows = await json<Array<{ data: string }>>("query", runId, `SELECT payload->'data' AS data FROM events WHERE kind = 'custom' AND (attrs->>'name') = 'prompt_cache_break'`);
+    const rows = await json<Array<{ data: string }>>(
+      "query",
+      runId,
+      `SELECT payload->'data' AS data FROM events WHERE kind = 'custom' AND (attrs->>'name') = 'prompt_cache_break'`,
+    );
     assert.equal(rows.length, 1);
     const broken = typeof rows[0].data === "string" ? JSON.parse(rows[0].data) : rows[0].data;
     assert.deepEqual(broken.changed, ["history"]);
@@ -151,17 +220,29 @@ describe("prompt caching on Anthropic, recorded and summarized", () => {
   test("the break is a run span event of the converted trace", async () => {
     const out = join(cli.work, "cached.otlp.jsonl");
     assert.equal((await cli.trace("convert", runId, "--to", "otlp", "-o", out)).code, 0);
-    type Attr = { key: string; value: { stringValue?: string; arrayValue?: { values: Array<{ stringValue?: string }> } } };
+    type Attr = {
+      key: string;
+      value: { stringValue?: string; arrayValue?: { values: Array<{ stringValue?: string }> } };
+    };
     type Span = { name: string; events: Array<{ name: string; attributes: Attr[] }> };
     type Line = { resourceSpans: Array<{ scopeSpans: Array<{ spans: Span[] }> }> };
-    const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line);
+    const lines = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Line);
     const spans = lines.flatMap((l) => l.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
     const run = spans.find((sp) => sp.name === "invoke_agent orders");
     const event = run?.events.find((e) => e.name === "harnessx.prompt_cache_break");
     assert.ok(event, "the run's span carries the cache break");
     const attr = (key: string) => event.attributes.find((a) => a.key === key)?.value;
-    assert.deepEqual(attr("harnessx.prompt_cache.changed")?.arrayValue?.values.map((v) => v.stringValue), ["history"]);
+    assert.deepEqual(
+      attr("harnessx.prompt_cache.changed")?.arrayValue?.values.map((v) => v.stringValue),
+      ["history"],
+    );
     assert.equal(attr("harnessx.prompt_cache.history_cause")?.stringValue, "middleware");
-    assert.deepEqual(attr("harnessx.prompt_cache.history_rewritten_by")?.arrayValue?.values.map((v) => v.stringValue), ["request-stamper"]);
+    assert.deepEqual(
+      attr("harnessx.prompt_cache.history_rewritten_by")?.arrayValue?.values.map((v) => v.stringValue),
+      ["request-stamper"],
+    );
   });
 });

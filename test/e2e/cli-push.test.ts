@@ -8,9 +8,15 @@ const cli = cliWorkspace();
 let runId: string;
 
 /** Hides any key or login profile of the machine running the tests from the langsmith SDK. */
-const NO_LANGSMITH_CREDENTIALS = { LANGSMITH_API_KEY: "", LANGCHAIN_API_KEY: "", LANGSMITH_PROFILE: "", LANGSMITH_CONFIG_FILE: "/nonexistent/langsmith-config.json" };
+const NO_LANGSMITH_CREDENTIALS = {
+  LANGSMITH_API_KEY: "",
+  LANGCHAIN_API_KEY: "",
+  LANGSMITH_PROFILE: "",
+  LANGSMITH_CONFIG_FILE: "/nonexistent/langsmith-config.json",
+};
 
-const trace = (args: string[], env: NodeJS.ProcessEnv = {}) => runTrace(["--store", cli.store, ...args], { cwd: cli.work, env });
+const trace = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runTrace(["--store", cli.store, ...args], { cwd: cli.work, env });
 
 before(async () => {
   runId = (await recordSupportRun(cli.store)).runId;
@@ -28,7 +34,10 @@ describe("trace push sends a recorded run through the real exporters", () => {
       assert.equal(result.failed, 0);
       assert.equal(result.sent, receiver.spans.length);
       const names = receiver.spans.map((s) => s.name).sort();
-      assert.deepEqual(names.filter((n) => n.startsWith("execute_tool")), ["execute_tool flaky", "execute_tool lookup_customer", "execute_tool search"]);
+      assert.deepEqual(
+        names.filter((n) => n.startsWith("execute_tool")),
+        ["execute_tool flaky", "execute_tool lookup_customer", "execute_tool search"],
+      );
       assert.equal(names.filter((n) => n.startsWith("chat")).length, 3);
       const text = await trace(["push", runId, "--otlp", receiver.url]);
       assert.match(text.stdout, /pushed run run_\w+ to http:\/\/127\.0\.0\.1:\d+\/v1\/traces: 7 spans sent, 0 failed/);
@@ -49,9 +58,15 @@ describe("trace push sends a recorded run through the real exporters", () => {
   test("--langsmith without an API key: exit 2 naming LANGSMITH_API_KEY, and no request is made", async () => {
     const server = await startLangSmithServer("ok");
     try {
-      const r = await trace(["push", runId, "--langsmith"], { ...NO_LANGSMITH_CREDENTIALS, LANGSMITH_ENDPOINT: server.url });
+      const r = await trace(["push", runId, "--langsmith"], {
+        ...NO_LANGSMITH_CREDENTIALS,
+        LANGSMITH_ENDPOINT: server.url,
+      });
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr.trim(), /^trace: --langsmith needs a LangSmith API key: set LANGSMITH_API_KEY \(nothing was sent\)$/);
+      assert.match(
+        r.stderr.trim(),
+        /^trace: --langsmith needs a LangSmith API key: set LANGSMITH_API_KEY \(nothing was sent\)$/,
+      );
       assert.deepEqual(server.paths, [], "the endpoint was never contacted");
     } finally {
       await server.close();
@@ -60,7 +75,11 @@ describe("trace push sends a recorded run through the real exporters", () => {
   test("--langsmith: the langsmith Client (LANGSMITH_* variables) delivers chain, llm and tool runs", async () => {
     const server = await startLangSmithServer("ok");
     try {
-      const r = await trace(["--json", "push", runId, "--langsmith", "--project", "incidents"], { LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: "test-key", LANGSMITH_TRACING: "true" });
+      const r = await trace(["--json", "push", runId, "--langsmith", "--project", "incidents"], {
+        LANGSMITH_ENDPOINT: server.url,
+        LANGSMITH_API_KEY: "test-key",
+        LANGSMITH_TRACING: "true",
+      });
       assert.equal(r.code, 0, r.stderr);
       const result = JSON.parse(r.stdout) as { sent: number; failed: number; unit: string };
       assert.equal(result.unit, "runs");

@@ -21,7 +21,11 @@ after(() => cli.cleanup());
 
 const REFUSED: Array<[string, (out: string) => string]> = [
   ["COPY TO", (out) => `COPY (SELECT * FROM events) TO '${out}'`],
-  ["COPY TO a segment file", () => `COPY (SELECT 1) TO '${join(cli.store, "runs", runId, "segments", "000001.ndjson.zst")}' (USE_TMP_FILE false)`],
+  [
+    "COPY TO a segment file",
+    () =>
+      `COPY (SELECT 1) TO '${join(cli.store, "runs", runId, "segments", "000001.ndjson.zst")}' (USE_TMP_FILE false)`,
+  ],
   ["ATTACH a file", (out) => `ATTACH '${out}' AS other`],
   ["ATTACH in memory", () => "ATTACH ':memory:' AS other"],
   ["INSTALL", () => "INSTALL httpfs"],
@@ -52,7 +56,15 @@ describe("trace query is read-only without --allow-write", () => {
     });
   }
   test("reading queries still work: SELECT, WITH, EXPLAIN, DESCRIBE, SHOW TABLES, SUMMARIZE", async () => {
-    for (const sql of ["SELECT count(*) AS n FROM events", "WITH x AS (SELECT * FROM spans) SELECT count(*) FROM x", "EXPLAIN SELECT * FROM events", "DESCRIBE events", "SHOW TABLES", "SUMMARIZE events", "PRAGMA version"]) {
+    for (const sql of [
+      "SELECT count(*) AS n FROM events",
+      "WITH x AS (SELECT * FROM spans) SELECT count(*) FROM x",
+      "EXPLAIN SELECT * FROM events",
+      "DESCRIBE events",
+      "SHOW TABLES",
+      "SUMMARIZE events",
+      "PRAGMA version",
+    ]) {
       const r = await cli.trace("query", runId, sql);
       assert.equal(r.code, 0, `${sql}: ${r.stderr}`);
     }
@@ -65,11 +77,21 @@ describe("trace query is read-only without --allow-write", () => {
 describe("--allow-write lets SQL write", () => {
   test("COPY TO writes the file; ATTACH creates a database", async () => {
     const csv = join(cli.work, "events.csv");
-    const r = await cli.trace("query", runId, `COPY (SELECT seq, kind FROM events ORDER BY seq) TO '${csv}' (HEADER)`, "--allow-write");
+    const r = await cli.trace(
+      "query",
+      runId,
+      `COPY (SELECT seq, kind FROM events ORDER BY seq) TO '${csv}' (HEADER)`,
+      "--allow-write",
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(readFileSync(csv, "utf8"), /^seq,kind\n1,agent_start\n/);
     const db = join(cli.work, "copy.duckdb");
-    const a = await cli.trace("query", bundle, `ATTACH '${db}' AS other; CREATE TABLE other.spans AS SELECT * FROM spans`, "--allow-write");
+    const a = await cli.trace(
+      "query",
+      bundle,
+      `ATTACH '${db}' AS other; CREATE TABLE other.spans AS SELECT * FROM spans`,
+      "--allow-write",
+    );
     assert.equal(a.code, 0, a.stderr);
     assert.ok(existsSync(db));
   });

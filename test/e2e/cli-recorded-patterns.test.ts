@@ -8,7 +8,15 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, ArtifactStore, FlightRecorderExtension, ResultSpillExtension, ScriptedProvider, runDirOf, tool } from "harnessx";
+import {
+  Agent,
+  ArtifactStore,
+  FlightRecorderExtension,
+  ResultSpillExtension,
+  ScriptedProvider,
+  runDirOf,
+  tool,
+} from "harnessx";
 import { cliWorkspace, runTrace, type CliRun } from "@harnessx/cli/test-support";
 import { membersOf, reseal, withMember, writeTar } from "@harnessx/recorder/test-support";
 
@@ -30,7 +38,8 @@ function hostileRunJson(original: Buffer): Buffer {
   return Buffer.from(JSON.stringify(run, null, 2));
 }
 
-const trace = (...args: string[]): Promise<CliRun> => runTrace(["--store", cli.store, ...args], { cwd: cli.work, timeoutMs: LIMIT_MS });
+const trace = (...args: string[]): Promise<CliRun> =>
+  runTrace(["--store", cli.store, ...args], { cwd: cli.work, timeoutMs: LIMIT_MS });
 
 function finished(r: CliRun, what: string): void {
   assert.notEqual(r.code, null, `${what} was still running after ${LIMIT_MS / 1000} s: the recording's pattern ran`);
@@ -39,11 +48,18 @@ function finished(r: CliRun, what: string): void {
 
 /** A run whose input and tool result end in the bait; with `spill`, the result is spilled to the store. */
 async function record(spill: boolean): Promise<string> {
-  const dump = tool({ name: "dump", description: "dumps the log", execute: () => `${"log line\n".repeat(400)}${BAIT}` });
+  const dump = tool({
+    name: "dump",
+    description: "dumps the log",
+    execute: () => `${"log line\n".repeat(400)}${BAIT}`,
+  });
   const agent = new Agent({
     provider: new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "dump", input: {} }] }, { text: "done" }]),
     tools: [dump],
-    extensions: [new FlightRecorderExtension({ dir: cli.store }), ...(spill ? [new ResultSpillExtension({ thresholdBytes: 1000, store: new ArtifactStore(cli.store) })] : [])],
+    extensions: [
+      new FlightRecorderExtension({ dir: cli.store }),
+      ...(spill ? [new ResultSpillExtension({ thresholdBytes: 1000, store: new ArtifactStore(cli.store) })] : []),
+    ],
   });
   try {
     return (await agent.run(BAIT)).runId;
@@ -62,7 +78,10 @@ before(async () => {
   assert.equal((await trace("export", plainRun, "-o", clean)).code, 0);
   const members = await membersOf(clean);
   hostileBundle = join(cli.work, "hostile.tar");
-  await writeTar(hostileBundle, reseal(withMember(members, "run.json", hostileRunJson(members.find((m) => m.name === "run.json")!.data))));
+  await writeTar(
+    hostileBundle,
+    reseal(withMember(members, "run.json", hostileRunJson(members.find((m) => m.name === "run.json")!.data))),
+  );
   // And the store's own run.json files, as a cloned repository's store could hold them.
   for (const runId of [spilledRun, plainRun]) {
     const runJson = join(runDirOf(cli.store, runId), "run.json");
@@ -81,7 +100,10 @@ describe("a run.json naming a catastrophic pattern: every reader finishes, none 
   });
 
   test("trace export --format parquet of the store (spilled results are redacted on the way out)", async () => {
-    finished(await trace("export", "--format", "parquet", "--all", "--out", join(cli.work, "dataset")), "trace export --format parquet");
+    finished(
+      await trace("export", "--format", "parquet", "--all", "--out", join(cli.work, "dataset")),
+      "trace export --format parquet",
+    );
   });
 
   test("trace replay of the bundle and of the store's run", async () => {
@@ -100,8 +122,14 @@ describe("a run.json naming a catastrophic pattern: every reader finishes, none 
     const members = await membersOf(hostileBundle);
     const run = JSON.parse(members.find((m) => m.name === "run.json")!.data.toString()) as Record<string, unknown>;
     const misshaped = join(cli.work, "misshaped.tar");
-    await writeTar(misshaped, reseal(withMember(members, "run.json", Buffer.from(JSON.stringify({ ...run, redaction: { patterns: 5 } })))));
-    for (const command of [["summary", misshaped], ["report", misshaped, "-o", join(cli.work, "r.html")]]) {
+    await writeTar(
+      misshaped,
+      reseal(withMember(members, "run.json", Buffer.from(JSON.stringify({ ...run, redaction: { patterns: 5 } })))),
+    );
+    for (const command of [
+      ["summary", misshaped],
+      ["report", misshaped, "-o", join(cli.work, "r.html")],
+    ]) {
       const r = await trace(...command);
       assert.equal(r.code, 4, `${command[0]}: exit ${r.code} ${r.stderr}`);
       assert.match(r.stderr, /member "run\.json" is not valid: redaction\.keys is missing/);

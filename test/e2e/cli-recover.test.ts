@@ -32,7 +32,13 @@ setInterval(() => {}, 1000);
     await new Promise((r) => setTimeout(r, 50));
     const dirs = existsSync(runs) ? readdirSync(runs) : [];
     const segments = dirs.length ? join(runs, dirs[0], "segments") : "";
-    if (segments && existsSync(segments) && readdirSync(segments).some((n) => n.endsWith(".ndjson") && readFileSync(join(segments, n), "utf8").includes("tool_call_start"))) {
+    if (
+      segments &&
+      existsSync(segments) &&
+      readdirSync(segments).some(
+        (n) => n.endsWith(".ndjson") && readFileSync(join(segments, n), "utf8").includes("tool_call_start"),
+      )
+    ) {
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
       return dirs[0];
@@ -49,7 +55,11 @@ after(() => cli.cleanup());
 
 describe("trace recover seals a run whose process was killed", () => {
   test("ls shows the dead run; recover marks it crashed; its timeline ends with recorder.recovered", async () => {
-    const listed = JSON.parse((await cli.trace("--json", "ls")).stdout) as Array<{ runId: string; status: string; stale: boolean }>;
+    const listed = JSON.parse((await cli.trace("--json", "ls")).stdout) as Array<{
+      runId: string;
+      status: string;
+      stale: boolean;
+    }>;
     assert.equal(listed[0].runId, runId);
     assert.equal(listed[0].status, "running");
     assert.equal(listed[0].stale, true);
@@ -59,7 +69,10 @@ describe("trace recover seals a run whose process was killed", () => {
     const r = await cli.trace("--json", "recover", "--all");
     assert.equal(r.code, 0, r.stderr);
     const results = JSON.parse(r.stdout) as Array<{ runId: string; recovered: boolean; status: string }>;
-    assert.deepEqual(results.map((x) => [x.runId, x.recovered, x.status]), [[runId, true, "crashed"]]);
+    assert.deepEqual(
+      results.map((x) => [x.runId, x.recovered, x.status]),
+      [[runId, true, "crashed"]],
+    );
 
     const show = JSON.parse((await cli.trace("--json", "show", runId)).stdout) as Array<{ kind: string }>;
     assert.ok(show.some((e) => e.kind === "tool_call_start"));

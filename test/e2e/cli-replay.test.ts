@@ -23,7 +23,11 @@ interface ReplayJson {
 }
 
 /** An agent module as a user would write it: the support agent with its own search tool (`searchAnswer` is a JS expression of `query`). */
-function agentModule(searchAnswer: string, settings = "", schema = '{ type: "object", properties: { query: { type: "string" } }, required: ["query"] }'): string {
+function agentModule(
+  searchAnswer: string,
+  settings = "",
+  schema = '{ type: "object", properties: { query: { type: "string" } }, required: ["query"] }',
+): string {
   const core = import.meta.resolve("@harnessx/core");
   const path = join(cli.work, `agent-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(
@@ -47,7 +51,11 @@ export function createAgent({ provider, tools, model, name }) {
 before(async () => {
   runId = (await recordSupportRun(cli.store)).runId;
   failedRun = (await recordFailedRun(cli.store)).runId;
-  companyRun = (await recordSupportRun(cli.store, {}, undefined, { redact: { extraPatterns: [{ name: "company", pattern: /Example Corp/g }] } })).runId;
+  companyRun = (
+    await recordSupportRun(cli.store, {}, undefined, {
+      redact: { extraPatterns: [{ name: "company", pattern: /Example Corp/g }] },
+    })
+  ).runId;
 });
 after(() => cli.cleanup());
 
@@ -99,22 +107,42 @@ describe("trace replay reruns a recorded run through the runtime", () => {
     assert.match(text.stdout, /first divergence at model call 2 \(recorded event #\d+\), at messages\./);
   });
   test("settings of the code under test that differ from the recorded run are reported as configuration, apart from behaviour", async () => {
-    const module = agentModule("`product_docs: ${query} costs $10 per seat`", ", contextBudgetTokens: 50000, maxIterations: 7, retry: { maxAttempts: 2 }");
+    const module = agentModule(
+      "`product_docs: ${query} costs $10 per seat`",
+      ", contextBudgetTokens: 50000, maxIterations: 7, retry: { maxAttempts: 2 }",
+    );
     const r = await cli.trace("--json", "replay", runId, "--agent", module);
     assert.equal(r.code, 0, r.stderr);
     const report = JSON.parse(r.stdout) as ReplayJson;
     assert.equal(report.reproduced, true, "the same behaviour reproduces whatever the settings");
-    assert.deepEqual(report.configDifferences, ["maxIterations 50 -> 7", "contextBudgetTokens 150000 -> 50000", "retry.maxAttempts 4 -> 2"]);
+    assert.deepEqual(report.configDifferences, [
+      "maxIterations 50 -> 7",
+      "contextBudgetTokens 150000 -> 50000",
+      "retry.maxAttempts 4 -> 2",
+    ]);
 
     const text = await cli.trace("replay", runId, "--agent", module);
     assert.match(text.stdout, /^reproduced run /);
-    assert.match(text.stdout, /configuration differs from the recording \(3\):\n {4}maxIterations 50 -> 7\n {4}contextBudgetTokens 150000 -> 50000\n {4}retry\.maxAttempts 4 -> 2/);
+    assert.match(
+      text.stdout,
+      /configuration differs from the recording \(3\):\n {4}maxIterations 50 -> 7\n {4}contextBudgetTokens 150000 -> 50000\n {4}retry\.maxAttempts 4 -> 2/,
+    );
 
-    const same = await cli.trace("--json", "replay", runId, "--agent", agentModule("`product_docs: ${query} costs $10 per seat`"));
+    const same = await cli.trace(
+      "--json",
+      "replay",
+      runId,
+      "--agent",
+      agentModule("`product_docs: ${query} costs $10 per seat`"),
+    );
     assert.deepEqual((JSON.parse(same.stdout) as ReplayJson).configDifferences, []);
   });
   test("a tool whose input schema changed is reported among the differences, by its digest", async () => {
-    const module = agentModule("`product_docs: ${query} costs $10 per seat`", "", '{ type: "object", properties: { query: { type: "string" }, limit: { type: "number" } }, required: ["query"] }');
+    const module = agentModule(
+      "`product_docs: ${query} costs $10 per seat`",
+      "",
+      '{ type: "object", properties: { query: { type: "string" }, limit: { type: "number" } }, required: ["query"] }',
+    );
     const report = JSON.parse((await cli.trace("--json", "replay", runId, "--agent", module)).stdout) as ReplayJson;
     assert.equal(report.configDifferences.length, 1, JSON.stringify(report.configDifferences));
     assert.match(report.configDifferences[0]!, /^tool search: schema [0-9a-f]{8} -> [0-9a-f]{8}$/);
@@ -127,17 +155,31 @@ describe("trace replay reruns a recorded run through the runtime", () => {
     assert.match(r.stderr, /must export createAgent/);
   });
   test("new requests are redacted with the agent's own policy, never with the patterns the recording names", async () => {
-    const same = agentModule("`product_docs: ${query} costs $10 per seat`", ', redact: { extraPatterns: [{ name: "company", pattern: /Example Corp/g }] }');
+    const same = agentModule(
+      "`product_docs: ${query} costs $10 per seat`",
+      ', redact: { extraPatterns: [{ name: "company", pattern: /Example Corp/g }] }',
+    );
     const withPolicy = await cli.trace("--json", "replay", companyRun, "--agent", same);
     assert.equal(withPolicy.code, 0, withPolicy.stderr);
     assert.deepEqual((JSON.parse(withPolicy.stdout) as ReplayJson).unappliedPatterns, []);
     // The module's system prompt names the company; without the agent's pattern it stays, and differs.
-    const without = await cli.trace("--json", "replay", companyRun, "--agent", agentModule("`product_docs: ${query} costs $10 per seat`"));
+    const without = await cli.trace(
+      "--json",
+      "replay",
+      companyRun,
+      "--agent",
+      agentModule("`product_docs: ${query} costs $10 per seat`"),
+    );
     assert.equal(without.code, 1);
     const report = JSON.parse(without.stdout) as ReplayJson;
     assert.equal(report.divergence?.path, "system");
     assert.deepEqual(report.unappliedPatterns, ["company"]);
-    const text = await cli.trace("replay", companyRun, "--agent", agentModule("`product_docs: ${query} costs $10 per seat`"));
+    const text = await cli.trace(
+      "replay",
+      companyRun,
+      "--agent",
+      agentModule("`product_docs: ${query} costs $10 per seat`"),
+    );
     assert.match(text.stdout, /the recording names redaction pattern\(s\) this replay does not apply \(company\)/);
   });
 });

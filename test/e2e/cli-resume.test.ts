@@ -52,14 +52,19 @@ agent.hooks.on("tool_call_start", (ctx) => { if (ctx.data.toolCall.name === "ref
 setInterval(() => {}, 1000);
 await agent.run("refund order 42");`;
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, CRASH_IN_REFUND: "1" }, stdio: ["ignore", "pipe", "inherit"] });
+    const proc = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, CRASH_IN_REFUND: "1" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     proc.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes("in refund")) setTimeout(() => proc.kill("SIGKILL"), 200);
     });
     proc.on("error", reject);
-    proc.on("exit", (_code, signal) => (signal === "SIGKILL" ? resolve(/run (\S+)/.exec(out)![1]!) : reject(new Error(`the run was not killed: ${out}`))));
+    proc.on("exit", (_code, signal) =>
+      signal === "SIGKILL" ? resolve(/run (\S+)/.exec(out)![1]!) : reject(new Error(`the run was not killed: ${out}`)),
+    );
   });
 }
 
@@ -74,7 +79,10 @@ describe("trace resume", () => {
     assert.equal(waiting.code, 1, waiting.stderr);
     assert.match(waiting.stdout, /awaiting_approval/);
     assert.match(waiting.stdout, /waiting: t1 close_ticket/);
-    assert.match(waiting.stderr, new RegExp(`${runId} waits for approval of t1: run trace resume again with --approve t1`));
+    assert.match(
+      waiting.stderr,
+      new RegExp(`${runId} waits for approval of t1: run trace resume again with --approve t1`),
+    );
 
     const done = await cli.trace("--json", "resume", runId.slice(0, 12), "--agent", module, "--approve", "t1");
     assert.equal(done.code, 0, done.stderr);

@@ -8,13 +8,25 @@ import { cliWorkspace } from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace("hx-retain-");
 const SLOW_MS = 800;
-const wait = tool({ name: "wait", description: "waits", execute: () => new Promise<string>((resolve) => setTimeout(() => resolve("waited"), SLOW_MS)) });
+const wait = tool({
+  name: "wait",
+  description: "waits",
+  execute: () => new Promise<string>((resolve) => setTimeout(() => resolve("waited"), SLOW_MS)),
+});
 
 const runs: Record<"failed" | "slow" | "cheap", string> = { failed: "", slow: "", cheap: "" };
 
 async function record(steps: ScriptStep[]): Promise<string> {
-  const recorder = new FlightRecorderExtension({ dir: cli.store, retain: { always: ["failed"], slowerThanMs: SLOW_MS / 2 } });
-  const agent = new Agent({ name: "retained", provider: new ScriptedProvider(steps), tools: [wait], extensions: [recorder] });
+  const recorder = new FlightRecorderExtension({
+    dir: cli.store,
+    retain: { always: ["failed"], slowerThanMs: SLOW_MS / 2 },
+  });
+  const agent = new Agent({
+    name: "retained",
+    provider: new ScriptedProvider(steps),
+    tools: [wait],
+    extensions: [recorder],
+  });
   const result = await agent.run("go");
   await agent.close();
   return result.runId;
@@ -40,7 +52,11 @@ describe("trace ls marks runs reduced to their summary and counts kept and reduc
 
   test("--json lists each run's detail", async () => {
     const listed = JSON.parse((await cli.trace("--json", "ls")).stdout) as Array<{ runId: string; detail: string }>;
-    assert.deepEqual(Object.fromEntries(listed.map((r) => [r.runId, r.detail])), { [runs.failed]: "full", [runs.slow]: "full", [runs.cheap]: "summary" });
+    assert.deepEqual(Object.fromEntries(listed.map((r) => [r.runId, r.detail])), {
+      [runs.failed]: "full",
+      [runs.slow]: "full",
+      [runs.cheap]: "summary",
+    });
   });
 });
 
@@ -48,9 +64,15 @@ describe("a reduced run answers from its summary; commands that need its events 
   test("trace summary reads run.json: status, tokens, model calls", async () => {
     const r = await cli.trace("--json", "summary", runs.cheap);
     assert.equal(r.code, 0, r.stderr);
-    const summary = JSON.parse(r.stdout) as { status: string; models: Array<{ calls: number; inputTokens: number; outputTokens: number }> };
+    const summary = JSON.parse(r.stdout) as {
+      status: string;
+      models: Array<{ calls: number; inputTokens: number; outputTokens: number }>;
+    };
     assert.equal(summary.status, "completed");
-    assert.deepEqual(summary.models.map((m) => [m.calls, m.inputTokens, m.outputTokens]), [[1, 7, 3]]);
+    assert.deepEqual(
+      summary.models.map((m) => [m.calls, m.inputTokens, m.outputTokens]),
+      [[1, 7, 3]],
+    );
     assert.match(r.stderr, /events were deleted by tail retention/);
   });
 

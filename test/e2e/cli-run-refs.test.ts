@@ -45,7 +45,11 @@ describe("run refs", () => {
     const r = await cli.trace("show", "last-crashed");
     assert.equal(r.code, 3);
     assert.match(r.stderr, /no crashed run in .* for "last-crashed"/);
-    assert.equal((await cli.trace("show", "last-broken")).code, 3, "last-broken is no status: looked up as an id prefix");
+    assert.equal(
+      (await cli.trace("show", "last-broken")).code,
+      3,
+      "last-broken is no status: looked up as an id prefix",
+    );
   });
 
   test("a file or folder of that name in the working directory keeps its meaning", async () => {

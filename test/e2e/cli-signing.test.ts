@@ -15,8 +15,10 @@ let runId: string;
 let n = 0;
 
 /** `trace` as the user whose keys are in `keys` (a folder of the workspace). */
-const as = (keys: string) => (...args: string[]): Promise<CliRun> =>
-  runTrace(["--store", cli.store, ...args], { cwd: cli.work, env: { HARNESSX_KEYS_DIR: join(cli.work, keys) } });
+const as =
+  (keys: string) =>
+  (...args: string[]): Promise<CliRun> =>
+    runTrace(["--store", cli.store, ...args], { cwd: cli.work, env: { HARNESSX_KEYS_DIR: join(cli.work, keys) } });
 const alice = as("alice-keys");
 const bob = as("bob-keys");
 
@@ -27,7 +29,10 @@ async function exported(trace: (...args: string[]) => Promise<CliRun>): Promise<
   return out;
 }
 
-async function publicKeyOf(trace: (...args: string[]) => Promise<CliRun>, name: string): Promise<{ file: string; fingerprint: string }> {
+async function publicKeyOf(
+  trace: (...args: string[]) => Promise<CliRun>,
+  name: string,
+): Promise<{ file: string; fingerprint: string }> {
   const pem = await trace("keys", "--public");
   const file = join(cli.work, `${name}.pub`);
   writeFileSync(file, pem.stdout);
@@ -63,7 +68,10 @@ describe("export signs; verify says what it proves", () => {
     const verified = await alice("verify", join(cli.work, "second.tar"));
     assert.equal(verified.code, 0, verified.stderr);
     assert.ok(verified.stdout.includes(`signed by ${fingerprint} (your key)`), verified.stdout);
-    const json = JSON.parse((await alice("--json", "verify", join(cli.work, "second.tar"))).stdout) as { signed: boolean; signer: { fingerprint: string; own: boolean } };
+    const json = JSON.parse((await alice("--json", "verify", join(cli.work, "second.tar"))).stdout) as {
+      signed: boolean;
+      signer: { fingerprint: string; own: boolean };
+    };
     assert.deepEqual([json.signed, json.signer.fingerprint, json.signer.own], [true, fingerprint, true]);
   });
   test("an unsigned bundle (as every older one) verifies as intact and unsigned; --key refuses it (exit 6)", async () => {
@@ -73,7 +81,10 @@ describe("export signs; verify says what it proves", () => {
     assert.match(r.stdout, /unsigned: intact, but anyone could have written or changed it/);
     const required = await alice("verify", unsigned, "--key", (await publicKeyOf(alice, "alice")).file);
     assert.equal(required.code, 6);
-    assert.match(required.stderr, /unsigned \(anyone could have written or changed it\), and a signature by SHA256:\S+ is required/);
+    assert.match(
+      required.stderr,
+      /unsigned \(anyone could have written or changed it\), and a signature by SHA256:\S+ is required/,
+    );
   });
 });
 
@@ -84,7 +95,10 @@ describe("--key requires a signer: forgeries with recomputed checksums", () => {
     const bundle = await forged(await membersOf(await exported(alice)), renamedAgent, attacker);
     const plain = await alice("verify", bundle);
     assert.equal(plain.code, 0);
-    assert.ok(plain.stdout.includes(`signed by ${attacker.fingerprint} (a key you do not trust: anyone can make one)`), plain.stdout);
+    assert.ok(
+      plain.stdout.includes(`signed by ${attacker.fingerprint} (a key you do not trust: anyone can make one)`),
+      plain.stdout,
+    );
     for (const key of [me.file, me.fingerprint]) {
       const r = await alice("verify", bundle, "--key", key);
       assert.equal(r.code, 6, r.stderr);
@@ -97,7 +111,13 @@ describe("--key requires a signer: forgeries with recomputed checksums", () => {
     const manifest = { ...manifestOf(resealed), signature: manifestOf(members).signature };
     const path = join(cli.work, `stale-${++n}.tar`);
     const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-    const sums = resealed.find((m) => m.name === "SHA256SUMS")!.data.toString().replace(/^\S+(?= {2}manifest\.json$)/m, (await import("node:crypto")).createHash("sha256").update(bytes).digest("hex"));
+    const sums = resealed
+      .find((m) => m.name === "SHA256SUMS")!
+      .data.toString()
+      .replace(
+        /^\S+(?= {2}manifest\.json$)/m,
+        (await import("node:crypto")).createHash("sha256").update(bytes).digest("hex"),
+      );
     await writeTar(path, withMember(withMember(resealed, "manifest.json", bytes), "SHA256SUMS", Buffer.from(sums)));
     const r = await alice("verify", path);
     assert.equal(r.code, 4);
@@ -144,7 +164,9 @@ describe("trace keys: trusting a teammate, rotating", () => {
     assert.equal((await carol("verify", before, "--trusted")).code, 6);
     assert.equal((await carol("verify", await exported(carol), "--key", now.file)).code, 0);
   });
-  test("a signing key others may read is refused: export exits 4 naming the fix and writes nothing", { skip: !posix && "no permission bits on Windows" }, async () => {
+  test("a signing key others may read is refused: export exits 4 naming the fix and writes nothing", {
+    skip: !posix && "no permission bits on Windows",
+  }, async () => {
     const dave = as("dave-keys");
     await exported(dave);
     chmodSync(join(cli.work, "dave-keys", "signing-key.pem"), 0o644);
@@ -164,7 +186,12 @@ describe("trace scrub re-signs", () => {
     const out = join(cli.work, "scrubbed.tar");
     const r = await alice("scrub", bundle, "-o", out);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.stdout.includes(`signed with your key ${aliceKey.fingerprint}: a scrubbed copy is a new document; the original's signer, ${bobKey.fingerprint}, does not vouch for it`), r.stdout);
+    assert.ok(
+      r.stdout.includes(
+        `signed with your key ${aliceKey.fingerprint}: a scrubbed copy is a new document; the original's signer, ${bobKey.fingerprint}, does not vouch for it`,
+      ),
+      r.stdout,
+    );
     assert.equal((await alice("verify", out, "--key", aliceKey.fingerprint)).code, 0);
     assert.equal((await alice("verify", out, "--key", bobKey.fingerprint)).code, 6);
   });

@@ -18,13 +18,22 @@ describe("trace finds its store", () => {
     const env = { HARNESSX_DIR: "", HARNESSX_STORE: "" };
     const fromBelow = await runTrace(["--json", "ls"], { cwd: deep, env });
     assert.equal(fromBelow.code, 0, fromBelow.stderr);
-    assert.deepEqual((JSON.parse(fromBelow.stdout) as Array<{ runId: string }>).map((r) => r.runId), [runId]);
+    assert.deepEqual(
+      (JSON.parse(fromBelow.stdout) as Array<{ runId: string }>).map((r) => r.runId),
+      [runId],
+    );
 
     const elsewhere = join(cli.work, "..");
     const byEnv = await runTrace(["--json", "ls"], { cwd: elsewhere, env: { ...env, HARNESSX_DIR: cli.store } });
-    assert.deepEqual((JSON.parse(byEnv.stdout) as Array<{ runId: string }>).map((r) => r.runId), [runId]);
+    assert.deepEqual(
+      (JSON.parse(byEnv.stdout) as Array<{ runId: string }>).map((r) => r.runId),
+      [runId],
+    );
 
-    const explicit = await runTrace(["--store", join(cli.work, "nothing-here"), "ls"], { cwd: deep, env: { ...env, HARNESSX_DIR: cli.store } });
+    const explicit = await runTrace(["--store", join(cli.work, "nothing-here"), "ls"], {
+      cwd: deep,
+      env: { ...env, HARNESSX_DIR: cli.store },
+    });
     assert.equal(explicit.code, 3, "--store wins over HARNESSX_DIR and the lookup");
   });
 });
@@ -35,7 +44,10 @@ describe("two stores: the recorder's and the spill's", () => {
     const agent = new Agent({
       provider: new ScriptedProvider([{ toolCalls: [{ name: "big_table", input: {} }] }, { text: "ok" }]),
       tools: [tool({ name: "big_table", description: "a big table", execute: () => table })],
-      extensions: [new FlightRecorderExtension({ dir: cli.store }), new ResultSpillExtension({ store: new ArtifactStore(join(cli.work, "elsewhere")) })],
+      extensions: [
+        new FlightRecorderExtension({ dir: cli.store }),
+        new ResultSpillExtension({ store: new ArtifactStore(join(cli.work, "elsewhere")) }),
+      ],
     });
     let runId: string;
     try {

@@ -8,7 +8,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { cliWorkspace, recordSupportRun, runTrace, TRACE_BIN } from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace();
-const LIVE_CHILD = createRequire(import.meta.url).resolve("@harnessx/cli/test-support").replace(/index\.ts$/, "live-run-child.ts");
+const LIVE_CHILD = createRequire(import.meta.url)
+  .resolve("@harnessx/cli/test-support")
+  .replace(/index\.ts$/, "live-run-child.ts");
 
 interface Streamed {
   lines: Array<{ at: number; text: string }>;
@@ -51,10 +53,25 @@ describe("trace tail follows a run while it is written", () => {
     const liveStore = join(cli.work, "live-store");
     // Run from this package, where `tsx` resolves.
     let exited = false;
-    const recording = streamed(process.execPath, ["--import", "tsx", LIVE_CHILD, liveStore, "80"], process.cwd()).finally(() => (exited = true));
+    const recording = streamed(
+      process.execPath,
+      ["--import", "tsx", LIVE_CHILD, liveStore, "80"],
+      process.cwd(),
+    ).finally(() => (exited = true));
     // The run can be named once its recorder has written something.
-    while (!exited && (!existsSync(join(liveStore, "runs")) || readdirSync(join(liveStore, "runs")).length === 0)) await sleep(10);
-    const tail = streamed(process.execPath, [TRACE_BIN, "--store", liveStore, "--json", "tail", "--latest", "--follow", "-n", "100000"]);
+    while (!exited && (!existsSync(join(liveStore, "runs")) || readdirSync(join(liveStore, "runs")).length === 0))
+      await sleep(10);
+    const tail = streamed(process.execPath, [
+      TRACE_BIN,
+      "--store",
+      liveStore,
+      "--json",
+      "tail",
+      "--latest",
+      "--follow",
+      "-n",
+      "100000",
+    ]);
     const [recorded, followed] = await Promise.all([recording, tail]);
     assert.equal(recorded.code, 0, recorded.stderr);
     const recordedEnd = recorded.lines.at(-1)!.at;
@@ -62,12 +79,21 @@ describe("trace tail follows a run while it is written", () => {
     const runId = recorded.lines.at(-1)!.text.trim();
 
     const events = followed.lines.map((line) => JSON.parse(line.text) as { seq: number; kind: string });
-    const shown = JSON.parse((await runTrace(["--store", liveStore, "--json", "show", runId])).stdout) as Array<{ seq: number }>;
-    assert.deepEqual(events.map((e) => e.seq), shown.map((e) => e.seq), "every event once, in order, as `show` reads the finished run");
+    const shown = JSON.parse((await runTrace(["--store", liveStore, "--json", "show", runId])).stdout) as Array<{
+      seq: number;
+    }>;
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      shown.map((e) => e.seq),
+      "every event once, in order, as `show` reads the finished run",
+    );
     assert.equal(events[0]!.kind, "agent_start");
     assert.equal(events.at(-1)!.kind, "agent_end", "tail ends by itself once the run has ended");
     const early = followed.lines.filter((line) => line.at < recordedEnd).length;
-    assert.ok(early > events.length / 4, `events must arrive while the run is recorded (${early} of ${events.length} before the recorder exited)`);
+    assert.ok(
+      early > events.length / 4,
+      `events must arrive while the run is recorded (${early} of ${events.length} before the recorder exited)`,
+    );
     const sealed = readdirSync(join(liveStore, "runs", runId, "segments")).filter((name) => name.endsWith(".zst"));
     assert.ok(sealed.length >= 2, `the run must have rotated segments while followed (${sealed.length} sealed)`);
   });

@@ -26,7 +26,10 @@ before(() => {
   mkdirSync(join(home, "extensions"), { recursive: true });
   // Imported, this file would leave a marker: `trace trust` must list it by name only.
   guard = join(project, ".harnessx", "extensions", "guard.ts");
-  writeFileSync(guard, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "yes");\nexport default { name: "guard", install() {} };\n`);
+  writeFileSync(
+    guard,
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "yes");\nexport default { name: "guard", install() {} };\n`,
+  );
   writeFileSync(join(home, "extensions", "audit.js"), `export default (hx) => {};\n`);
 });
 after(() => cleanup());
@@ -40,7 +43,9 @@ describe("trace trust", () => {
     assert.match(r.stdout, new RegExp(`^user\\s+${literal(join(home, "extensions", "audit.js"))}$`, "m"));
     assert.match(r.stdout, new RegExp(`^project\\s+${literal(guard)}$`, "m"));
     assert.equal(existsSync(marker), false, "a project file was imported");
-    const trustFile = json<{ format: string; version: number; projects: Record<string, { digest: string }> }>(readFileSync(join(home, "trust.json"), "utf8"));
+    const trustFile = json<{ format: string; version: number; projects: Record<string, { digest: string }> }>(
+      readFileSync(join(home, "trust.json"), "utf8"),
+    );
     assert.equal(trustFile.format, "harnessx.trust");
     assert.deepEqual(Object.keys(trustFile.projects), [project]);
   });
@@ -48,19 +53,35 @@ describe("trace trust", () => {
   test("--json gives the record and the files that would load", async () => {
     const r = await trace("--json", "trust", project);
     assert.equal(r.code, 0, r.stderr);
-    const out = json<{ dir: string; digest: string; trustedAt: string; load: Array<{ path: string; level: string }>; skipped: unknown[] }>(r.stdout);
+    const out = json<{
+      dir: string;
+      digest: string;
+      trustedAt: string;
+      load: Array<{ path: string; level: string }>;
+      skipped: unknown[];
+    }>(r.stdout);
     assert.equal(out.dir, project);
     assert.match(out.digest, /^[0-9a-f]{64}$/);
     assert.ok(!Number.isNaN(Date.parse(out.trustedAt)));
-    assert.deepEqual(out.load, [{ path: join(home, "extensions", "audit.js"), level: "user" }, { path: guard, level: "project" }]);
+    assert.deepEqual(out.load, [
+      { path: join(home, "extensions", "audit.js"), level: "user" },
+      { path: guard, level: "project" },
+    ]);
     assert.deepEqual(out.skipped, []);
   });
 
   test("--list shows the project trusted, then changed since trusted after an edit", async () => {
-    const listed = async () => json<Array<{ dir: string; status: string }>>((await trace("--json", "trust", "--list")).stdout);
-    assert.deepEqual((await listed()).map((p) => [p.dir, p.status]), [[project, "trusted"]]);
+    const listed = async () =>
+      json<Array<{ dir: string; status: string }>>((await trace("--json", "trust", "--list")).stdout);
+    assert.deepEqual(
+      (await listed()).map((p) => [p.dir, p.status]),
+      [[project, "trusted"]],
+    );
     appendFileSync(guard, "// edited\n");
-    assert.deepEqual((await listed()).map((p) => p.status), ["changed since trusted"]);
+    assert.deepEqual(
+      (await listed()).map((p) => p.status),
+      ["changed since trusted"],
+    );
     const table = await trace("trust", "--list");
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, /^DIR\s+STATUS\s+TRUSTED AT\s+DIGEST$/m);

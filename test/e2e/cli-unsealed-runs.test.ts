@@ -21,7 +21,11 @@ async function readsUnsealedRun(store: string, runId: string, minToolCalls: numb
   const trace = (...args: string[]) => runTrace(["--store", store, "--json", ...args], { cwd: work });
   const summary = await trace("summary", runId);
   assert.equal(summary.code, 0, summary.stderr);
-  const s = JSON.parse(summary.stdout) as { status: string; events: number; kinds: Array<{ kind: string; count: number }> };
+  const s = JSON.parse(summary.stdout) as {
+    status: string;
+    events: number;
+    kinds: Array<{ kind: string; count: number }>;
+  };
   assert.equal(s.status, "running");
   assert.ok((s.kinds.find((k) => k.kind === "tool_call_start")?.count ?? 0) >= minToolCalls, summary.stdout);
 

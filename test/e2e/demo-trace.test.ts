@@ -18,7 +18,11 @@ let failedId = "";
 let bundle = "";
 
 function trace(...args: string[]) {
-  return spawnSync(process.execPath, [bin, ...args, "--store", store], { encoding: "utf8", timeout: 120_000, env: { ...process.env, NO_COLOR: "1" } });
+  return spawnSync(process.execPath, [bin, ...args, "--store", store], {
+    encoding: "utf8",
+    timeout: 120_000,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
 }
 
 /** The commands of the README's "When a run goes wrong", one per line, as printed there. */
@@ -45,9 +49,18 @@ describe("trace on the demo's recordings", () => {
     const out = trace("ls", "--json");
     assert.equal(out.status, 0, out.stderr);
     const runs = JSON.parse(out.stdout) as Array<Record<string, unknown>>;
-    assert.deepEqual(runs.map((r) => [r.runId, r.status]), [[failedId, "failed"], [runId, "completed"]]);
+    assert.deepEqual(
+      runs.map((r) => [r.runId, r.status]),
+      [
+        [failedId, "failed"],
+        [runId, "completed"],
+      ],
+    );
     const failed = trace("ls", "--status", "failed", "--json");
-    assert.deepEqual((JSON.parse(failed.stdout) as Array<{ runId: string }>).map((r) => r.runId), [failedId]);
+    assert.deepEqual(
+      (JSON.parse(failed.stdout) as Array<{ runId: string }>).map((r) => r.runId),
+      [failedId],
+    );
   });
 
   test("replay reproduces the recorded demo run exactly (spilled result included)", () => {
@@ -66,7 +79,18 @@ describe("trace on the demo's recordings", () => {
   test("query answers over the recording: the spilled tool and the SQL read of it", () => {
     const out = trace("query", runId, "SELECT name FROM spans WHERE kind = 'tool' ORDER BY name", "--json");
     assert.equal(out.status, 0, out.stderr);
-    assert.deepEqual((JSON.parse(out.stdout) as Array<{ name: string }>).map((r) => r.name), ["execute_tool charge_card", "execute_tool export_sales", "execute_tool get_weather", "execute_tool load_skill", "execute_tool mcp__shipping__track_order", "execute_tool read_result", "execute_tool search_orders"]);
+    assert.deepEqual(
+      (JSON.parse(out.stdout) as Array<{ name: string }>).map((r) => r.name),
+      [
+        "execute_tool charge_card",
+        "execute_tool export_sales",
+        "execute_tool get_weather",
+        "execute_tool load_skill",
+        "execute_tool mcp__shipping__track_order",
+        "execute_tool read_result",
+        "execute_tool search_orders",
+      ],
+    );
   });
 
   test("the README's walkthrough runs as written: each command succeeds and prints something", () => {
@@ -75,7 +99,14 @@ describe("trace on the demo's recordings", () => {
     // `npx trace` is the built CLI here (npx would look for it in this temporary folder's node_modules).
     const shell = `npx() { "$@"; }; trace() { ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} "$@"; }`;
     // As a user runs them: from the folder holding .harnessx (found like git finds its repository), no display, no store variable.
-    const env = { ...process.env, NO_COLOR: "1", HARNESSX_DIR: "", HARNESSX_STORE: "", DISPLAY: "", WAYLAND_DISPLAY: "" };
+    const env = {
+      ...process.env,
+      NO_COLOR: "1",
+      HARNESSX_DIR: "",
+      HARNESSX_STORE: "",
+      DISPLAY: "",
+      WAYLAND_DISPLAY: "",
+    };
     for (const line of lines) {
       assert.match(line, /^npx trace /, "a trace command");
       assert.doesNotMatch(line, /run_[0-9a-z]{4}\b/, "no placeholder run ids");
@@ -84,8 +115,17 @@ describe("trace on the demo's recordings", () => {
       const expected = /^npx trace diff /.test(line) ? 1 : 0;
       assert.equal(r.status, expected, `${line}\n${r.stdout}\n${r.stderr}`);
       assert.notEqual(r.stdout.trim(), "", `${line} printed nothing`);
-      const said = { show: /card declined/, open: `${failedId}.html`, replay: `reproduced run ${failedId}`, export: failedId }[line.split(" ")[2]];
-      if (said) assert.ok(typeof said === "string" ? r.stdout.includes(said) : said.test(r.stdout), `${line} works on the failing run:\n${r.stdout}`);
+      const said = {
+        show: /card declined/,
+        open: `${failedId}.html`,
+        replay: `reproduced run ${failedId}`,
+        export: failedId,
+      }[line.split(" ")[2]];
+      if (said)
+        assert.ok(
+          typeof said === "string" ? r.stdout.includes(said) : said.test(r.stdout),
+          `${line} works on the failing run:\n${r.stdout}`,
+        );
     }
   });
 });

@@ -32,7 +32,11 @@ interface ChildRun {
 
 function runChild(dir: string, mode: "start" | "resume", arg: string): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", child, join(dir, "journals"), join(dir, "store"), join(dir, "effects.log"), mode, arg], { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(
+      process.execPath,
+      ["--import", "tsx", child, join(dir, "journals"), join(dir, "store"), join(dir, "effects.log"), mode, arg],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     let stderr = "";
     proc.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -71,10 +75,17 @@ async function assertOneCoherentRecording(dir: string, runId: string, point: str
   assert.equal(manifest.status, "completed", `kill point ${point}: the recording ended completed`);
   assert.equal(manifest.durable, true);
   const { events } = await readRun(folders[0]!.dir);
-  assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), `kill point ${point}: seq without gaps or repeats`);
+  assert.deepEqual(
+    events.map((e) => e.seq),
+    events.map((_, i) => i + 1),
+    `kill point ${point}: seq without gaps or repeats`,
+  );
   assert.equal(manifest.summary!.events, events.length);
   const starts = events.filter((e) => e.kind === "agent_start");
-  assert.ok(starts.some((e) => e.attrs?.restored === true), `kill point ${point}: the resumed part is in the same recording`);
+  assert.ok(
+    starts.some((e) => e.attrs?.restored === true),
+    `kill point ${point}: the resumed part is in the same recording`,
+  );
   assert.equal(events.filter((e) => e.kind === "agent_end").length, 1, `kill point ${point}: one end`);
 }
 
@@ -96,15 +107,25 @@ describe("a durable run killed at every phase boundary resumes to the uninterrup
       const resumed = await runChild(dir, "resume", killed.runId);
       assert.ok(resumed.outcome, `kill point ${point}: the resumed run finished: ${resumed.stderr}`);
       if (resumed.outcome.alreadyEnded) {
-        const journal = readFileSync(join(dir, "journals", `${killed.runId}.ndjson`), "utf8").trim().split("\n");
-        assert.deepEqual(JSON.parse(journal[journal.length - 1]!).status, "completed", `kill point ${point}: killed after its end was committed`);
+        const journal = readFileSync(join(dir, "journals", `${killed.runId}.ndjson`), "utf8")
+          .trim()
+          .split("\n");
+        assert.deepEqual(
+          JSON.parse(journal[journal.length - 1]!).status,
+          "completed",
+          `kill point ${point}: killed after its end was committed`,
+        );
         ended++;
         return;
       }
       assert.equal(resumed.outcome.status, "completed", `kill point ${point}`);
       assert.equal(resumed.outcome.text, "all done");
       const done = effects(dir);
-      for (const name of ["pay", "delete"]) assert.ok(done.filter((e) => e.startsWith(`${name} `)).length <= 1, `kill point ${point}: ${name} ran at most once: ${done.join(", ")}`);
+      for (const name of ["pay", "delete"])
+        assert.ok(
+          done.filter((e) => e.startsWith(`${name} `)).length <= 1,
+          `kill point ${point}: ${name} ran at most once: ${done.join(", ")}`,
+        );
       // The conversation is the uninterrupted one, but for a never call the kill interrupted.
       const results = resultsOf(resumed.outcome.entries);
       const expected = structuredClone(reference.outcome!.entries);
@@ -117,12 +138,31 @@ describe("a durable run killed at every phase boundary resumes to the uninterrup
         resultsOf(expected).get(id)!.content = result.content;
         resultsOf(expected).get(id)!.isError = true;
       }
-      for (const [id, result] of results) if (!/not safe to run twice/.test(result.content)) assert.deepEqual(result, referenceResults.get(id), `kill point ${point}: result of ${id}`);
+      for (const [id, result] of results)
+        if (!/not safe to run twice/.test(result.content))
+          assert.deepEqual(result, referenceResults.get(id), `kill point ${point}: result of ${id}`);
       for (const id of ["p1", "d1"]) {
-        if (!/not safe to run twice/.test(results.get(id)!.content)) assert.equal(done.filter((e) => e.startsWith(id === "p1" ? "pay " : "delete ")).length, 1, `kill point ${point}: ${id} ran exactly once`);
+        if (!/not safe to run twice/.test(results.get(id)!.content))
+          assert.equal(
+            done.filter((e) => e.startsWith(id === "p1" ? "pay " : "delete ")).length,
+            1,
+            `kill point ${point}: ${id} ran exactly once`,
+          );
       }
       await assertOneCoherentRecording(dir, killed.runId, point);
-      assert.equal(JSON.stringify(resumed.outcome.entries.map((e) => (e.role === "user" ? e.content.map((b) => (b.type === "tool_result" ? b.toolCallId : b.type)) : e.role))), JSON.stringify(expected.map((e) => (e.role === "user" ? e.content.map((b) => (b.type === "tool_result" ? b.toolCallId : b.type)) : e.role))), `kill point ${point}: the same turns`);
+      assert.equal(
+        JSON.stringify(
+          resumed.outcome.entries.map((e) =>
+            e.role === "user" ? e.content.map((b) => (b.type === "tool_result" ? b.toolCallId : b.type)) : e.role,
+          ),
+        ),
+        JSON.stringify(
+          expected.map((e) =>
+            e.role === "user" ? e.content.map((b) => (b.type === "tool_result" ? b.toolCallId : b.type)) : e.role,
+          ),
+        ),
+        `kill point ${point}: the same turns`,
+      );
     };
     // Two at a time: the machine has two cores.
     for (let i = 0; i < points.length; i += 2) await Promise.all(points.slice(i, i + 2).map(check));

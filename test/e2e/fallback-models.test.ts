@@ -4,7 +4,15 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { Agent, FallbackError, HookEvent, type LlmResponseData, type RecoveryData, type RetryData, type RunResult } from "@harnessx/core";
+import {
+  Agent,
+  FallbackError,
+  HookEvent,
+  type LlmResponseData,
+  type RecoveryData,
+  type RetryData,
+  type RunResult,
+} from "@harnessx/core";
 import { AnthropicProvider, OpenAIProvider } from "harnessx";
 import { FakeServer, anthropicErrorReply, openAIErrorReply, openAITurn } from "@harnessx/providers/test-support";
 import { FlightRecorderExtension, openRecording } from "@harnessx/recorder";
@@ -26,7 +34,10 @@ after(async () => {
 
 const overloaded = () => anthropicErrorReply(529, "overloaded_error", "Overloaded");
 // Prices of the agent's own table, so the assertion does not depend on genai-prices' numbers.
-const prices = { "claude-sonnet-4-6": { inputPerMTok: 3, outputPerMTok: 15 }, "gpt-4o-mini": { inputPerMTok: 0.15, outputPerMTok: 0.6 } };
+const prices = {
+  "claude-sonnet-4-6": { inputPerMTok: 3, outputPerMTok: 15 },
+  "gpt-4o-mini": { inputPerMTok: 0.15, outputPerMTok: 0.6 },
+};
 
 function fallbackAgent(extensions: ConstructorParameters<typeof Agent>[0]["extensions"] = []) {
   const agent = new Agent({
@@ -57,8 +68,18 @@ describe("Anthropic overloaded, OpenAI answers", () => {
   before(async () => {
     anthropicServer.reply(overloaded());
     anthropicServer.reply(overloaded());
-    openaiServer.reply(openAITurn({ model: "gpt-4o-mini", text: "Your order ships tomorrow.", finishReason: "stop", usage: { prompt: 1_000_000, completion: 0 } }));
-    seen = fallbackAgent([new FlightRecorderExtension({ dir: cli.store }), new OpenTelemetryExtension({ tracer: tracing.getTracer("fallback") })]);
+    openaiServer.reply(
+      openAITurn({
+        model: "gpt-4o-mini",
+        text: "Your order ships tomorrow.",
+        finishReason: "stop",
+        usage: { prompt: 1_000_000, completion: 0 },
+      }),
+    );
+    seen = fallbackAgent([
+      new FlightRecorderExtension({ dir: cli.store }),
+      new OpenTelemetryExtension({ tracer: tracing.getTracer("fallback") }),
+    ]);
     result = await seen.agent.run("Where is my order?");
     await seen.agent.close();
     await tracing.forceFlush();
@@ -82,7 +103,10 @@ describe("Anthropic overloaded, OpenAI answers", () => {
   test("RECOVERY says why it switched: who failed how, and who answered", () => {
     assert.equal(seen.recoveries.length, 1);
     assert.equal(seen.recoveries[0].reason, "fallback");
-    assert.match(seen.recoveries[0].detail!, /^anthropic \(claude-sonnet-4-6\) failed: anthropic: server error \(HTTP 529\): Overloaded; openai \(gpt-4o-mini\) answered$/);
+    assert.match(
+      seen.recoveries[0].detail!,
+      /^anthropic \(claude-sonnet-4-6\) failed: anthropic: server error \(HTTP 529\): Overloaded; openai \(gpt-4o-mini\) answered$/,
+    );
   });
 
   test("the live chat span carries gen_ai.provider.name of the fallback and its response model", () => {
@@ -91,7 +115,11 @@ describe("Anthropic overloaded, OpenAI answers", () => {
     assert.equal(chat.attributes["gen_ai.provider.name"], "openai");
     assert.equal(chat.attributes["gen_ai.response.model"], "gpt-4o-mini");
     const agentSpan = exporter.getFinishedSpans().find((s) => s.name === "invoke_agent support");
-    assert.ok(agentSpan?.events.some((e) => e.name === "harnessx.recovery" && e.attributes?.["harnessx.recovery.reason"] === "fallback"));
+    assert.ok(
+      agentSpan?.events.some(
+        (e) => e.name === "harnessx.recovery" && e.attributes?.["harnessx.recovery.reason"] === "fallback",
+      ),
+    );
   });
 
   test("the recording's llm_response names the fallback", async () => {
@@ -114,13 +142,25 @@ describe("when the fallback fails too", () => {
   test("the run fails with a FallbackError naming each provider's failure", async () => {
     anthropicServer.reply(overloaded());
     anthropicServer.reply(overloaded());
-    openaiServer.reply(openAIErrorReply(401, { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" }));
+    openaiServer.reply(
+      openAIErrorReply(401, {
+        message: "Incorrect API key provided",
+        type: "invalid_request_error",
+        code: "invalid_api_key",
+      }),
+    );
     const { agent, recoveries } = fallbackAgent();
     const result = await agent.run("Where is my order?");
     assert.equal(result.status, "failed");
     assert.ok(result.error instanceof FallbackError, String(result.error));
-    assert.deepEqual(result.error.failures.map((f) => `${f.provider}:${f.error.kind}`), ["anthropic:server", "openai:auth"]);
-    assert.match(result.error.message, /anthropic \(claude-sonnet-4-6\) failed: .*HTTP 529.*; openai \(gpt-4o-mini\) failed: .*authentication failed/);
+    assert.deepEqual(
+      result.error.failures.map((f) => `${f.provider}:${f.error.kind}`),
+      ["anthropic:server", "openai:auth"],
+    );
+    assert.match(
+      result.error.message,
+      /anthropic \(claude-sonnet-4-6\) failed: .*HTTP 529.*; openai \(gpt-4o-mini\) failed: .*authentication failed/,
+    );
     assert.equal(recoveries.length, 0);
   });
 

@@ -22,7 +22,11 @@ describe("MCP in the recording", () => {
         { toolCalls: [{ name: "mcp__web__echo", input: { text: "five" } }] },
         { text: "2 + 3 = 5" },
       ]);
-      const agent = new Agent({ provider, name: "mcp-user", extensions: [new FlightRecorderExtension({ dir: cli.store }), mcp] });
+      const agent = new Agent({
+        provider,
+        name: "mcp-user",
+        extensions: [new FlightRecorderExtension({ dir: cli.store }), mcp],
+      });
       const result = await agent.run("add 2 and 3");
       assert.equal(result.status, "completed", result.error?.message);
       runId = result.runId;
@@ -34,11 +38,27 @@ describe("MCP in the recording", () => {
     await using recording = await openRecording(runId, { storeDir: cli.store });
     const events = await recording.readEvents({ payloads: true });
     const connected = events.find((e) => e.kind === "custom" && e.attrs.name === "mcp.connected");
-    const data = (connected?.payload as { data?: { server?: string; serverName?: string; serverVersion?: string; tools?: string[]; toolsSha256?: string } } | undefined)?.data;
+    const data = (
+      connected?.payload as
+        | {
+            data?: {
+              server?: string;
+              serverName?: string;
+              serverVersion?: string;
+              tools?: string[];
+              toolsSha256?: string;
+            };
+          }
+        | undefined
+    )?.data;
     assert.deepEqual([data?.server, data?.serverName, data?.serverVersion], ["web", "web", "1.2.3"]);
     assert.ok(data?.tools?.includes("add") && /^[0-9a-f]{64}$/.test(data.toolsSha256 ?? ""));
     const spans = await recording.spans();
-    assert.deepEqual(spans.find((s) => s.kind === "run")?.attrs["mcp.servers"], ["web"], "the run span lists the connected servers");
+    assert.deepEqual(
+      spans.find((s) => s.kind === "run")?.attrs["mcp.servers"],
+      ["web"],
+      "the run span lists the connected servers",
+    );
     const tool = spans.find((s) => s.name === "execute_tool mcp__web__add");
     assert.equal(tool?.attrs["mcp.method.name"], "tools/call");
     assert.equal(tool?.attrs["network.transport"], "tcp");

@@ -11,7 +11,17 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
-import { OTEL_PEERS, harnessxTarballs, installApp, installed, packWorkspaces, repositoryRoot as root, runAsUser as run, userEnv, type Tarball } from "../support/packed-app.js";
+import {
+  OTEL_PEERS,
+  harnessxTarballs,
+  installApp,
+  installed,
+  packWorkspaces,
+  repositoryRoot as root,
+  runAsUser as run,
+  userEnv,
+  type Tarball,
+} from "../support/packed-app.js";
 
 /** The first ts block of a Markdown page's section (its `## heading`). */
 function snippet(page: string, heading: string): string {
@@ -29,7 +39,9 @@ const readmeQuickstart = (): string => snippet("README.md", "In your app");
 
 /** The optional peers of the published packages: an app installs them for the features it uses. */
 function optionalPeers(): string[] {
-  const manifest = JSON.parse(readFileSync(join(root, "packages/harnessx/package.json"), "utf8")) as { peerDependenciesMeta: Record<string, { optional?: boolean }> };
+  const manifest = JSON.parse(readFileSync(join(root, "packages/harnessx/package.json"), "utf8")) as {
+    peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  };
   return Object.keys(manifest.peerDependenciesMeta).filter((name) => manifest.peerDependenciesMeta[name]?.optional);
 }
 
@@ -53,10 +65,27 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
     assert.ok(packed.length >= 9, `packed ${packed.length} packages`);
     for (const tarball of tarballs()) {
       const bytes = readFileSync(tarball);
-      const { messages, pkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }, level: "warning", strict: true });
-      assert.deepEqual(messages.map((m) => formatMessage(m, pkg)), [], `publint on ${tarball}`);
+      const { messages, pkg } = await publint({
+        pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) },
+        level: "warning",
+        strict: true,
+      });
+      assert.deepEqual(
+        messages.map((m) => formatMessage(m, pkg)),
+        [],
+        `publint on ${tarball}`,
+      );
       // ./test-support is the repository's own (the `harnessx-source` condition, not published).
-      const attw = [join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), tarball, "--profile", "esm-only", "--format", "ascii", "--exclude-entrypoints", "./test-support"];
+      const attw = [
+        join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"),
+        tarball,
+        "--profile",
+        "esm-only",
+        "--format",
+        "ascii",
+        "--exclude-entrypoints",
+        "./test-support",
+      ];
       run(process.execPath, attw, work);
     }
   });
@@ -67,8 +96,14 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
 
   test("npm installed none of the optional peers (the provider SDKs, the AWS SDK, the OpenTelemetry SDK, langsmith)", () => {
     const peers = optionalPeers();
-    assert.ok(peers.includes("openai") && peers.includes("@aws-sdk/client-s3") && peers.includes("langsmith"), peers.join(", "));
-    assert.deepEqual(peers.filter((name) => existsSync(join(app, "node_modules", name))), []);
+    assert.ok(
+      peers.includes("openai") && peers.includes("@aws-sdk/client-s3") && peers.includes("langsmith"),
+      peers.join(", "),
+    );
+    assert.deepEqual(
+      peers.filter((name) => existsSync(join(app, "node_modules", name))),
+      [],
+    );
   });
 
   test("the README quickstart runs as plain ESM JavaScript and records a run", () => {
@@ -80,7 +115,15 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
   test("the README quickstart type-checks and runs as TypeScript with nodenext resolution", () => {
     mkdirSync(join(app, "src"), { recursive: true });
     writeFileSync(join(app, "src", "quickstart.ts"), readmeQuickstart());
-    const compilerOptions = { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, outDir: "dist", rootDir: "src", types: ["node"] };
+    const compilerOptions = {
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2022",
+      strict: true,
+      outDir: "dist",
+      rootDir: "src",
+      types: ["node"],
+    };
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["src"] }, null, 2));
     run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], app);
     const out = run(process.execPath, [join("dist", "quickstart.js")], app, 120_000);
@@ -100,8 +143,13 @@ describe("the packed packages, installed in a fresh app", { timeout: 900_000 }, 
 
   test("the README's trace commands after the quickstart run as written, from a folder below the app", () => {
     const readme = readFileSync(join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## In your app"), readme.indexOf("\n## ", readme.indexOf("## In your app") + 1));
-    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? "").split("\n")).filter((line) => line.startsWith("npx trace"));
+    const section = readme.slice(
+      readme.indexOf("## In your app"),
+      readme.indexOf("\n## ", readme.indexOf("## In your app") + 1),
+    );
+    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .flatMap((m) => (m[1] ?? "").split("\n"))
+      .filter((line) => line.startsWith("npx trace"));
     assert.ok(commands.length >= 3, `the section shows ${commands.length} trace commands`);
     for (const command of commands) {
       const out = run("bash", ["-c", command], join(app, "src", "deeper"));
@@ -115,17 +163,26 @@ await provider.complete({ system: "", messages: [], tools: [], maxTokens: 16 }).
     writeFileSync(join(app, "provider.mjs"), script);
     const out = run(process.execPath, ["provider.mjs"], app);
     assert.equal(out.stdout, 'missing_package OpenAIProvider needs the "openai" package: npm install openai@^6.30.1\n');
-    const converted = spawnSync("npx", ["--no-install", "trace", "convert", "last", "--to", "otlp"], { cwd: app, encoding: "utf8", env: userEnv() });
+    const converted = spawnSync("npx", ["--no-install", "trace", "convert", "last", "--to", "otlp"], {
+      cwd: app,
+      encoding: "utf8",
+      env: userEnv(),
+    });
     assert.equal(converted.status, 1, converted.stderr);
-    assert.match(converted.stderr, /^trace: trace convert needs the "@opentelemetry\/[a-z-]+" package: npm install @opentelemetry\/core@\S+ /);
+    assert.match(
+      converted.stderr,
+      /^trace: trace convert needs the "@opentelemetry\/[a-z-]+" package: npm install @opentelemetry\/core@\S+ /,
+    );
   });
 
   test("a traced run: the OpenTelemetry recipe of docs/opentelemetry.md runs once its peers are installed", () => {
     run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...OTEL_PEERS.map(installed)], app, 600_000);
     // TypeScript, compiled with the app's tsconfig (nodenext) written by the test before.
-    writeFileSync(join(app, "src", "spans-in-memory.ts"), snippet("docs/opentelemetry.md", "Recipe: keep spans in memory, for tests"));
+    writeFileSync(
+      join(app, "src", "spans-in-memory.ts"),
+      snippet("docs/opentelemetry.md", "Recipe: keep spans in memory, for tests"),
+    );
     run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], app);
     run(process.execPath, [join("dist", "spans-in-memory.js")], app, 120_000);
   });
-
 });

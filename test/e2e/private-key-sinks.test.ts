@@ -9,15 +9,36 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { Agent, ArtifactStore, FileDurableStore, FlightRecorderExtension, OpenTelemetryExtension, ResultSpillExtension, ScriptedProvider, tool, zstdDecompress, type Message, type ModelRequest } from "harnessx";
+import {
+  Agent,
+  ArtifactStore,
+  FileDurableStore,
+  FlightRecorderExtension,
+  OpenTelemetryExtension,
+  ResultSpillExtension,
+  ScriptedProvider,
+  tool,
+  zstdDecompress,
+  type Message,
+  type ModelRequest,
+} from "harnessx";
 import { LangSmithExtension } from "harnessx/langsmith";
 import { setupTelemetry } from "harnessx/otel-setup";
-import { startLangSmithServer, startOtlpReceiver, type LangSmithServer, type OtlpReceiver } from "@harnessx/exporters/test-support";
+import {
+  startLangSmithServer,
+  startOtlpReceiver,
+  type LangSmithServer,
+  type OtlpReceiver,
+} from "@harnessx/exporters/test-support";
 import { bundleText } from "@harnessx/recorder/test-support";
 import { cliWorkspace } from "@harnessx/cli/test-support";
 
 const cli = cliWorkspace("hx-keys-");
-const pem = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } }).privateKey;
+const pem = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: "spki", format: "pem" },
+  privateKeyEncoding: { type: "pkcs8", format: "pem" },
+}).privateKey;
 const keyLines = pem.trim().split("\n");
 const body = keyLines.slice(1, -1);
 // The key starts ~1,000 bytes in: the spill's 1,500-byte preview cuts it after a few lines.
@@ -27,7 +48,8 @@ const file = lines.join("\n");
 const keyAt = 17;
 
 /** Body lines of the key found in `text` (a whole line, or 20 characters of its start or end). */
-const found = (text: string) => body.filter((line) => text.includes(line) || text.includes(line.slice(0, 20)) || text.includes(line.slice(-20)));
+const found = (text: string) =>
+  body.filter((line) => text.includes(line) || text.includes(line.slice(0, 20)) || text.includes(line.slice(-20)));
 /** Per sink, the body lines found anywhere in it: the figure docs/reliability.md quotes. */
 const leaked = new Map<string, Set<string>>();
 function check(sink: string, text: string): string[] {
@@ -71,7 +93,10 @@ before(async () => {
   const agent = new Agent({
     provider,
     maxResultChars: 1_000,
-    tools: [tool({ name: "cat", description: "reads a file", execute: () => file }), tool({ name: "read_bytes", description: "reads a file's bytes", execute: () => Buffer.from(pem) })],
+    tools: [
+      tool({ name: "cat", description: "reads a file", execute: () => file }),
+      tool({ name: "read_bytes", description: "reads a file's bytes", execute: () => Buffer.from(pem) }),
+    ],
     durable: { store: new FileDurableStore(journals) },
     extensions: [
       new FlightRecorderExtension({ dir: cli.store }),
@@ -88,7 +113,9 @@ before(async () => {
 });
 
 after(async () => {
-  console.log(`private key body lines (of ${body.length}) per sink: ${[...leaked].map(([sink, lines]) => `${sink} ${lines.size}`).join(", ")}`);
+  console.log(
+    `private key body lines (of ${body.length}) per sink: ${[...leaked].map(([sink, lines]) => `${sink} ${lines.size}`).join(", ")}`,
+  );
   await langsmith.close();
   await otlp.close();
   rmSync(journals, { recursive: true, force: true });
@@ -96,12 +123,21 @@ after(async () => {
 });
 
 /** Every file under `dir` as text, zstd files decompressed; `skip` names files left out. */
-async function filesUnder(dir: string, skip: (name: string) => boolean = () => false): Promise<Array<[string, string]>> {
+async function filesUnder(
+  dir: string,
+  skip: (name: string) => boolean = () => false,
+): Promise<Array<[string, string]>> {
   const out: Array<[string, string]> = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...(await filesUnder(path, skip)));
-    else if (!skip(name)) out.push([path, name.endsWith(".zst") ? (await zstdDecompress(readFileSync(path))).toString("utf8") : readFileSync(path, "latin1")]);
+    else if (!skip(name))
+      out.push([
+        path,
+        name.endsWith(".zst")
+          ? (await zstdDecompress(readFileSync(path))).toString("utf8")
+          : readFileSync(path, "latin1"),
+      ]);
   }
   return out;
 }
@@ -116,7 +152,8 @@ describe("no body line of a private key reaches any sink", () => {
   test("the recording (the raw spill the model reads aside: the store keeps it raw, as documented)", async () => {
     const raw = createHash("sha256").update(file).digest("hex");
     assert.ok((await new ArtifactStore(cli.store).list()).includes(raw), "the spilled result is in the store");
-    for (const [path, text] of await filesUnder(cli.store, (name) => name.startsWith(raw))) assert.deepEqual(check("recording", text), [], path);
+    for (const [path, text] of await filesUnder(cli.store, (name) => name.startsWith(raw)))
+      assert.deepEqual(check("recording", text), [], path);
   });
 
   test("the journal", async () => {
@@ -126,15 +163,27 @@ describe("no body line of a private key reaches any sink", () => {
   test("a bundle, and a scrubbed bundle", async () => {
     await trace("export", runId, "-o", join(cli.work, "incident.tar"));
     await trace("scrub", join(cli.work, "incident.tar"), "-o", join(cli.work, "scrubbed.tar"));
-    const members = async (name: string, sink: string) => [...(await bundleText(join(cli.work, name)))].filter(([, text]) => check(sink, text).length > 0).map(([member]) => member);
-    assert.deepEqual({ bundle: await members("incident.tar", "bundle"), scrubbed: await members("scrubbed.tar", "scrubbed bundle") }, { bundle: [], scrubbed: [] });
+    const members = async (name: string, sink: string) =>
+      [...(await bundleText(join(cli.work, name)))]
+        .filter(([, text]) => check(sink, text).length > 0)
+        .map(([member]) => member);
+    assert.deepEqual(
+      { bundle: await members("incident.tar", "bundle"), scrubbed: await members("scrubbed.tar", "scrubbed bundle") },
+      { bundle: [], scrubbed: [] },
+    );
   });
 
   test("a Parquet dataset", async () => {
     const dataset = join(cli.work, "dataset");
     await trace("export", "--format", "parquet", runId, "--out", dataset);
-    for (const table of ["runs", "events", "spans", "artifacts"]) assert.deepEqual(check("Parquet", await trace("--json", "query", "--dataset", dataset, `SELECT * FROM ${table}`)), [], table);
-    for (const [path, text] of await filesUnder(dataset, (name) => name.endsWith(".parquet"))) assert.deepEqual(check("Parquet", text), [], path);
+    for (const table of ["runs", "events", "spans", "artifacts"])
+      assert.deepEqual(
+        check("Parquet", await trace("--json", "query", "--dataset", dataset, `SELECT * FROM ${table}`)),
+        [],
+        table,
+      );
+    for (const [path, text] of await filesUnder(dataset, (name) => name.endsWith(".parquet")))
+      assert.deepEqual(check("Parquet", text), [], path);
   });
 
   test("OTLP and Chrome conversions, and the HTML report", async () => {
@@ -150,8 +199,15 @@ describe("no body line of a private key reaches any sink", () => {
         return [];
       }
     });
-    assert.ok(payloads.some((text) => text.includes("read_result")), "the report's payloads were read");
-    const texts: Array<[string, string]> = [["OTLP conversion", readFileSync(join(cli.work, "spans.jsonl"), "utf8")], ["Chrome conversion", readFileSync(join(cli.work, "trace.json"), "utf8")], ["HTML report", [html, ...payloads].join("\n")]];
+    assert.ok(
+      payloads.some((text) => text.includes("read_result")),
+      "the report's payloads were read",
+    );
+    const texts: Array<[string, string]> = [
+      ["OTLP conversion", readFileSync(join(cli.work, "spans.jsonl"), "utf8")],
+      ["Chrome conversion", readFileSync(join(cli.work, "trace.json"), "utf8")],
+      ["HTML report", [html, ...payloads].join("\n")],
+    ];
     for (const [sink, text] of texts) assert.deepEqual(check(sink, text), [], sink);
   });
 

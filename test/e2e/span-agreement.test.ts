@@ -6,7 +6,12 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 import { SpanStatusCode } from "@opentelemetry/api";
 import { Agent, FlightRecorderExtension, OpenTelemetryExtension, ScriptedProvider, runDirOf, tool } from "harnessx";
 import { cliWorkspace } from "@harnessx/cli/test-support";
@@ -24,10 +29,22 @@ const sorted = (spans: SpanFacts[]) => [...spans].sort((a, b) => a.spanId.locale
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tools = [
-  tool({ name: "lookup", description: "Status of a region.", concurrent: true, execute: async ({ region }) => { await sleep(25); return `${String(region)}: up`; } }),
-  tool({ name: "broken", description: "Always fails.", execute: () => {
-    throw new Error("backend unavailable");
-  } }),
+  tool({
+    name: "lookup",
+    description: "Status of a region.",
+    concurrent: true,
+    execute: async ({ region }) => {
+      await sleep(25);
+      return `${String(region)}: up`;
+    },
+  }),
+  tool({
+    name: "broken",
+    description: "Always fails.",
+    execute: () => {
+      throw new Error("backend unavailable");
+    },
+  }),
 ];
 
 const cli = cliWorkspace("hx-agreement-");
@@ -46,15 +63,26 @@ before(async () => {
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const agent = new Agent({
     name: "support",
-    provider: new ScriptedProvider([
-      { error: { status: 429, message: "slow down" } },
-      { toolCalls: [{ id: "a", name: "lookup", input: { region: "eu" } }, { id: "b", name: "lookup", input: { region: "us" } }] },
-      { toolCalls: [{ id: "c", name: "broken", input: {} }] },
-      { text: "EU and US are up; the backend is not." },
-    ], { model: "scripted-model" }),
+    provider: new ScriptedProvider(
+      [
+        { error: { status: 429, message: "slow down" } },
+        {
+          toolCalls: [
+            { id: "a", name: "lookup", input: { region: "eu" } },
+            { id: "b", name: "lookup", input: { region: "us" } },
+          ],
+        },
+        { toolCalls: [{ id: "c", name: "broken", input: {} }] },
+        { text: "EU and US are up; the backend is not." },
+      ],
+      { model: "scripted-model" },
+    ),
     tools,
     retry: { initialDelayMs: 1, maxDelayMs: 2 },
-    extensions: [new FlightRecorderExtension({ dir: cli.store }), new OpenTelemetryExtension({ tracer: provider.getTracer("agreement") })],
+    extensions: [
+      new FlightRecorderExtension({ dir: cli.store }),
+      new OpenTelemetryExtension({ tracer: provider.getTracer("agreement") }),
+    ],
   });
   const result = await agent.run("How are the regions?");
   assert.equal(result.status, "completed");
@@ -74,24 +102,69 @@ after(() => cli.cleanup());
 
 const SPANS_SQL = "SELECT trace_id, span_id, parent_span_id, name, status FROM spans";
 const fromTable = (json: string): SpanFacts[] =>
-  (JSON.parse(json) as Array<{ trace_id: string; span_id: string; parent_span_id: string | null; name: string; status: string }>).map((r) => ({ traceId: r.trace_id, spanId: r.span_id, parentSpanId: r.parent_span_id, name: r.name, error: r.status === "error" }));
+  (
+    JSON.parse(json) as Array<{
+      trace_id: string;
+      span_id: string;
+      parent_span_id: string | null;
+      name: string;
+      status: string;
+    }>
+  ).map((r) => ({
+    traceId: r.trace_id,
+    spanId: r.span_id,
+    parentSpanId: r.parent_span_id,
+    name: r.name,
+    error: r.status === "error",
+  }));
 
 interface OtlpDocument {
-  resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; status?: { code?: number } }> }> }>;
+  resourceSpans: Array<{
+    scopeSpans: Array<{
+      spans: Array<{
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        status?: { code?: number };
+      }>;
+    }>;
+  }>;
 }
 const fromOtlp = (json: string): SpanFacts[] =>
-  (JSON.parse(json) as OtlpDocument).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).map((s) => ({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || null, name: s.name, error: s.status?.code === 2 }));
+  (JSON.parse(json) as OtlpDocument).resourceSpans
+    .flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
+    .map((s) => ({
+      traceId: s.traceId,
+      spanId: s.spanId,
+      parentSpanId: s.parentSpanId || null,
+      name: s.name,
+      error: s.status?.code === 2,
+    }));
 
 describe("the live trace, the recording and every converted form name the same spans", () => {
   test("the live trace has the run's shape: a retry, two concurrent tool calls, a failing one", () => {
     const names = live.map((s) => s.name).sort();
-    assert.deepEqual(names, ["chat scripted-model", "chat scripted-model", "chat scripted-model", "execute_tool broken", "execute_tool lookup", "execute_tool lookup", "invoke_agent support"]);
+    assert.deepEqual(names, [
+      "chat scripted-model",
+      "chat scripted-model",
+      "chat scripted-model",
+      "execute_tool broken",
+      "execute_tool lookup",
+      "execute_tool lookup",
+      "invoke_agent support",
+    ]);
     assert.equal(new Set(live.map((s) => s.traceId)).size, 1);
-    assert.deepEqual(live.filter((s) => s.error).map((s) => s.name), ["execute_tool broken"]);
+    assert.deepEqual(
+      live.filter((s) => s.error).map((s) => s.name),
+      ["execute_tool broken"],
+    );
   });
 
   test("run.json carries the live trace id", () => {
-    const manifest = JSON.parse(readFileSync(join(runDirOf(cli.store, runId), "run.json"), "utf8")) as { traceId?: string };
+    const manifest = JSON.parse(readFileSync(join(runDirOf(cli.store, runId), "run.json"), "utf8")) as {
+      traceId?: string;
+    };
     assert.equal(manifest.traceId, live[0]!.traceId);
   });
 

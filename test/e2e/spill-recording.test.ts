@@ -3,7 +3,17 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Agent, ArtifactStore, FlightRecorderExtension, Redactor, ResultSpillExtension, ScriptedProvider, exportIncident, openBundle, tool } from "harnessx";
+import {
+  Agent,
+  ArtifactStore,
+  FlightRecorderExtension,
+  Redactor,
+  ResultSpillExtension,
+  ScriptedProvider,
+  exportIncident,
+  openBundle,
+  tool,
+} from "harnessx";
 import { tempStore } from "@harnessx/spill/test-support";
 import { bundleText } from "@harnessx/recorder/test-support";
 import { tempDir } from "../support/system.js";
@@ -30,7 +40,11 @@ describe("a recording keeps a spilled result alive and bundles it", () => {
         await agent.close();
         assert.equal(await tmp.store.has(spilled.sha256), true, "the recording's pin keeps the artifact");
         assert.deepEqual(await tmp.store.holders(spilled.sha256), [`run:${run.runId}`]);
-        const bundle = await recorder.exportIncident({ runId: run.runId, reason: "test", out: `${tmp.root}/incident.tar` });
+        const bundle = await recorder.exportIncident({
+          runId: run.runId,
+          reason: "test",
+          out: `${tmp.root}/incident.tar`,
+        });
         assert.ok(bundle.artifacts >= 1);
         const opened = await openBundle(bundle.path);
         assert.ok(opened.artifacts.includes(spilled.sha256), "the bundle carries the spilled artifact");
@@ -45,11 +59,23 @@ describe("a recording keeps a spilled result alive and bundles it", () => {
 
 describe("spilled results enter a bundle redacted unless asked for raw", () => {
   async function spilledRun(dir: string, redact?: ConstructorParameters<typeof Agent>[0]["redact"]) {
-    const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, email: `customer${i}@example.com`, note: i === 7 ? `password=${PASSWORD}` : i === 9 ? "see TICKET-4711" : "ok" }));
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      id: i,
+      email: `customer${i}@example.com`,
+      note: i === 7 ? `password=${PASSWORD}` : i === 9 ? "see TICKET-4711" : "ok",
+    }));
     const exportRows = tool({ name: "export_rows", description: "exports rows", execute: () => rows });
-    const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "export_rows", input: {} }] }, { text: "done" }]);
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ id: "c1", name: "export_rows", input: {} }] },
+      { text: "done" },
+    ]);
     const recorder = new FlightRecorderExtension({ dir });
-    const agent = new Agent({ provider, tools: [exportRows], ...(redact ? { redact } : {}), extensions: [recorder, new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(dir) })] });
+    const agent = new Agent({
+      provider,
+      tools: [exportRows],
+      ...(redact ? { redact } : {}),
+      extensions: [recorder, new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(dir) })],
+    });
     const result = await agent.run("export");
     await agent.close();
     return { recorder, runId: result.runId };
@@ -62,12 +88,19 @@ describe("spilled results enter a bundle redacted unless asked for raw", () => {
       const exported = await recorder.exportIncident({ runId, out: join(dir, "b.tar") });
       assert.deepEqual([exported.spills.count, exported.spills.redacted, exported.spills.raw], [1, 1, false]);
       for (const [name, text] of await bundleText(exported.path)) {
-        assert.ok(!text.includes("customer1234@example.com") && !text.includes(PASSWORD), `${name} holds raw spill data`);
+        assert.ok(
+          !text.includes("customer1234@example.com") && !text.includes(PASSWORD),
+          `${name} holds raw spill data`,
+        );
       }
       const bundle = await openBundle(exported.path);
       const spillEvent = bundle.events.find((e) => e.kind === "custom")!;
       const original = (spillEvent.attrs.artifacts as Array<{ sha256: string }>)[0].sha256;
-      assert.deepEqual(bundle.events.find((e) => e.kind === "tool_call_end")!.attrs.artifacts, spillEvent.attrs.artifacts, "the tool result names the same stored result");
+      assert.deepEqual(
+        bundle.events.find((e) => e.kind === "tool_call_end")!.attrs.artifacts,
+        spillEvent.attrs.artifacts,
+        "the tool result names the same stored result",
+      );
       assert.notEqual(bundle.manifest.spills?.copies[original], undefined);
       const copy = (await bundle.artifact(original)).toString("utf8");
       assert.match(copy, /\[REDACTED:email\]/);
@@ -85,7 +118,8 @@ describe("spilled results enter a bundle redacted unless asked for raw", () => {
       assert.equal(exported.spills.raw, true);
       const bundle = await openBundle(exported.path);
       assert.equal(bundle.manifest.spills?.redacted, false);
-      const original = (bundle.events.find((e) => e.kind === "custom")!.attrs.artifacts as Array<{ sha256: string }>)[0].sha256;
+      const original = (bundle.events.find((e) => e.kind === "custom")!.attrs.artifacts as Array<{ sha256: string }>)[0]
+        .sha256;
       assert.match((await bundle.artifact(original)).toString("utf8"), /customer1234@example\.com/);
     } finally {
       cleanup();
@@ -99,7 +133,9 @@ describe("spilled results enter a bundle redacted unless asked for raw", () => {
       const { recorder, runId } = await spilledRun(dir, { extraPatterns: [ticket] });
       const spillOf = async (path: string) => {
         const bundle = await openBundle(path);
-        const original = (bundle.events.find((e) => e.kind === "custom")!.attrs.artifacts as Array<{ sha256: string }>)[0].sha256;
+        const original = (
+          bundle.events.find((e) => e.kind === "custom")!.attrs.artifacts as Array<{ sha256: string }>
+        )[0].sha256;
         return (await bundle.artifact(original)).toString("utf8");
       };
       const own = await recorder.exportIncident({ runId, out: join(dir, "own.tar") });
@@ -109,7 +145,13 @@ describe("spilled results enter a bundle redacted unless asked for raw", () => {
       const plain = await exportIncident({ dir, runId, reason: "manual", out: join(dir, "plain.tar") });
       assert.deepEqual(plain.unappliedPatterns, ["ticket"]);
       assert.match(await spillOf(plain.path), /see TICKET-4711/);
-      const given = await exportIncident({ dir, runId, reason: "manual", out: join(dir, "given.tar"), redactor: new Redactor({ extraPatterns: [ticket] }) });
+      const given = await exportIncident({
+        dir,
+        runId,
+        reason: "manual",
+        out: join(dir, "given.tar"),
+        redactor: new Redactor({ extraPatterns: [ticket] }),
+      });
       assert.deepEqual(given.unappliedPatterns, []);
       assert.match(await spillOf(given.path), /see \[REDACTED:ticket\]/);
     } finally {

@@ -6,9 +6,23 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 import { SpanStatusCode } from "@opentelemetry/api";
-import { Agent, FlightRecorderExtension, OpenTelemetryExtension, ScriptedProvider, runDirOf, tool, type Extension, type RunManifest } from "harnessx";
+import {
+  Agent,
+  FlightRecorderExtension,
+  OpenTelemetryExtension,
+  ScriptedProvider,
+  runDirOf,
+  tool,
+  type Extension,
+  type RunManifest,
+} from "harnessx";
 import { LangSmithExtension } from "harnessx/langsmith";
 import { startLangSmithServer, type LangSmithServer, type StoredRun } from "@harnessx/exporters/test-support";
 import { cliWorkspace } from "@harnessx/cli/test-support";
@@ -18,7 +32,11 @@ let server: LangSmithServer;
 let spans: ReadableSpan[];
 let parentRunId: string;
 
-const lookup = tool({ name: "lookup", description: "Status of a region.", execute: ({ region }) => `${String(region)}: up` });
+const lookup = tool({
+  name: "lookup",
+  description: "Status of a region.",
+  execute: ({ region }) => `${String(region)}: up`,
+});
 
 before(async () => {
   server = await startLangSmithServer("ok");
@@ -32,18 +50,33 @@ before(async () => {
   ];
   const researcher = new Agent({
     name: "researcher",
-    provider: new ScriptedProvider([{ toolCalls: [{ name: "lookup", input: { region: "eu" } }] }, { text: "EU is up." }]),
+    provider: new ScriptedProvider([
+      { toolCalls: [{ name: "lookup", input: { region: "eu" } }] },
+      { text: "EU is up." },
+    ]),
     tools: [lookup],
     extensions: tracing(),
   });
-  const auditor = new Agent({ name: "auditor", provider: new ScriptedProvider([{ error: { status: 400, message: "the audit model refused the request" } }]), extensions: tracing() });
+  const auditor = new Agent({
+    name: "auditor",
+    provider: new ScriptedProvider([{ error: { status: 400, message: "the audit model refused the request" } }]),
+    extensions: tracing(),
+  });
   const boss = new Agent({
     name: "boss",
     provider: new ScriptedProvider([
-      { toolCalls: [{ id: "r", name: "research", input: { input: "How is the EU region?" } }, { id: "a", name: "audit", input: { input: "Audit the EU region." } }] },
+      {
+        toolCalls: [
+          { id: "r", name: "research", input: { input: "How is the EU region?" } },
+          { id: "a", name: "audit", input: { input: "Audit the EU region." } },
+        ],
+      },
       { text: "EU is up; the audit failed." },
     ]),
-    tools: [researcher.asTool({ name: "research", description: "Finds out a region's status." }), auditor.asTool({ name: "audit", description: "Audits a region." })],
+    tools: [
+      researcher.asTool({ name: "research", description: "Finds out a region's status." }),
+      auditor.asTool({ name: "audit", description: "Audits a region." }),
+    ],
     extensions: tracing(),
   });
   const result = await boss.run("Report on the EU region.");
@@ -64,7 +97,8 @@ const span = (name: string) => {
   assert.ok(found, `a span named ${name} among ${spans.map((s) => s.name).join(", ")}`);
   return found;
 };
-const runJson = (runId: string) => JSON.parse(readFileSync(join(runDirOf(cli.store, runId), "run.json"), "utf8")) as RunManifest;
+const runJson = (runId: string) =>
+  JSON.parse(readFileSync(join(runDirOf(cli.store, runId), "run.json"), "utf8")) as RunManifest;
 /** The recorded runs: the boss's and its children's (linked by `parentRunId`), by agent name. */
 function recorded() {
   const runs = readdirSync(join(cli.store, "runs")).map(runJson);
@@ -86,12 +120,19 @@ describe("one identity for the parent and its subagents", () => {
   test("OpenTelemetry: one trace; each child's invoke_agent span is a child of the parent's execute_tool span", () => {
     const traceIds = new Set(spans.map((s) => s.spanContext().traceId));
     assert.equal(traceIds.size, 1, "the children are in the parent's trace");
-    for (const [toolName, agent] of [["research", "researcher"], ["audit", "auditor"]]) {
+    for (const [toolName, agent] of [
+      ["research", "researcher"],
+      ["audit", "auditor"],
+    ]) {
       const call = span(`execute_tool ${toolName}`);
       assert.equal(span(`invoke_agent ${agent}`).parentSpanContext?.spanId, call.spanContext().spanId);
       assert.equal(call.parentSpanContext?.spanId, span("invoke_agent boss").spanContext().spanId);
     }
-    assert.equal(span("execute_tool lookup").parentSpanContext?.spanId, span("invoke_agent researcher").spanContext().spanId, "the child's own tool calls nest under its run");
+    assert.equal(
+      span("execute_tool lookup").parentSpanContext?.spanId,
+      span("invoke_agent researcher").spanContext().spanId,
+      "the child's own tool calls nest under its run",
+    );
     assert.equal(span("invoke_agent auditor").status.code, SpanStatusCode.ERROR);
     assert.equal(span("execute_tool audit").status.code, SpanStatusCode.ERROR, "a failing child is a failed tool call");
     assert.equal(span("execute_tool research").status.code, SpanStatusCode.UNSET);
@@ -99,7 +140,10 @@ describe("one identity for the parent and its subagents", () => {
 
   test("LangSmith: each child's chain run is nested under the parent's tool run, in its trace", () => {
     const boss = lsRun("boss", "chain");
-    for (const [toolName, agent] of [["research", "researcher"], ["audit", "auditor"]]) {
+    for (const [toolName, agent] of [
+      ["research", "researcher"],
+      ["audit", "auditor"],
+    ]) {
       const toolRun = lsRun(toolName, "tool");
       const child = lsRun(agent, "chain");
       assert.equal(toolRun.parent_run_id, boss.id);
@@ -116,7 +160,10 @@ describe("one identity for the parent and its subagents", () => {
     const traceId = span("invoke_agent boss").spanContext().traceId;
     assert.equal(boss.traceId, traceId);
     assert.equal(boss.parentRunId, undefined);
-    for (const [toolName, agent, status] of [["research", "researcher", "completed"], ["audit", "auditor", "failed"]]) {
+    for (const [toolName, agent, status] of [
+      ["research", "researcher", "completed"],
+      ["audit", "auditor", "failed"],
+    ]) {
       const run = child(agent);
       assert.equal(run.parentRunId, boss.runId);
       assert.equal(run.parentSpanId, span(`execute_tool ${toolName}`).spanContext().spanId);
@@ -142,15 +189,27 @@ describe("the CLI reads a parent with its subagents", () => {
     const researchStart = at(/tool_call_start\s+research/);
     const researcher = at(/↳ subagent run run_\S+\s+researcher, completed/);
     const auditor = at(/✗ subagent run run_\S+\s+auditor, failed/);
-    assert.ok(researchStart < researcher && researcher < at(/tool_call_end\s+research/), "the researcher's run sits inside the research call");
-    assert.ok(at(/tool_call_start\s+audit/) < auditor && auditor < at(/tool_call_end\s+audit/), "the auditor's run sits inside the audit call");
+    assert.ok(
+      researchStart < researcher && researcher < at(/tool_call_end\s+research/),
+      "the researcher's run sits inside the research call",
+    );
+    assert.ok(
+      at(/tool_call_start\s+audit/) < auditor && auditor < at(/tool_call_end\s+audit/),
+      "the auditor's run sits inside the audit call",
+    );
     const lookup = at(/tool_call_start\s+lookup/);
     assert.ok(researcher < lookup && lookup < at(/tool_call_end\s+research/), "the child's own tool call is shown");
     assert.ok(indent(lines[lookup]) > indent(lines[researchStart]), "the child's events are indented under the call");
     assert.match(out, /audit model refused the request/, "the failing child's error is shown");
-    const json = JSON.parse(await trace("--json", "show", parentRunId)) as Array<{ kind: string; linkedRuns?: Array<{ agent: string; status: string; events: unknown[] }> }>;
+    const json = JSON.parse(await trace("--json", "show", parentRunId)) as Array<{
+      kind: string;
+      linkedRuns?: Array<{ agent: string; status: string; events: unknown[] }>;
+    }>;
     const linked = json.flatMap((e) => e.linkedRuns ?? []).map((r) => [r.agent, r.status, r.events.length > 0]);
-    assert.deepEqual(linked, [["researcher", "completed", true], ["auditor", "failed", true]]);
+    assert.deepEqual(linked, [
+      ["researcher", "completed", true],
+      ["auditor", "failed", true],
+    ]);
   });
 
   test("trace export bundles the children with the parent; verify, show and scrub read the bundle", async () => {
@@ -167,7 +226,11 @@ describe("the CLI reads a parent with its subagents", () => {
     await trace("scrub", bundle, "-o", scrubbed);
     await trace("verify", scrubbed);
     const scrubbedShow = await trace("--no-color", "show", scrubbed);
-    assert.match(scrubbedShow, /↳ subagent run run_\S+\s+researcher, completed/, "the scrubbed bundle keeps the children");
+    assert.match(
+      scrubbedShow,
+      /↳ subagent run run_\S+\s+researcher, completed/,
+      "the scrubbed bundle keeps the children",
+    );
     assert.match(scrubbedShow, /✗ subagent run run_\S+\s+auditor, failed/);
   });
 });

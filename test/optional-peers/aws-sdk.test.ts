@@ -6,7 +6,8 @@ import { after, test } from "node:test";
 import { isolatedPackages, runModule, runNode } from "../support/isolated-package.js";
 
 const AWS = ["@aws-sdk/client-s3", "@aws-sdk/lib-storage"];
-const MESSAGE = 'An S3 dataset (sync, fetch or query) needs the "@aws-sdk/client-s3" package: npm install @aws-sdk/client-s3@^3.1175.0 @aws-sdk/lib-storage@^3.1175.0';
+const MESSAGE =
+  'An S3 dataset (sync, fetch or query) needs the "@aws-sdk/client-s3" package: npm install @aws-sdk/client-s3@^3.1175.0 @aws-sdk/lib-storage@^3.1175.0';
 const app = isolatedPackages(["recorder"], AWS);
 // The CLI with the recorder copied beside it: the recorder loads the SDK.
 const cliApp = isolatedPackages(["cli", "exporters", "recorder"], AWS);
@@ -51,7 +52,11 @@ test("without the AWS SDK: trace sync, and ls and query on an S3 dataset, exit 1
   );
   assert.equal(recorded.status, 0, recorded.stderr);
   const env = { AWS_ENDPOINT_URL: "http://127.0.0.1:9", AWS_ACCESS_KEY_ID: "a", AWS_SECRET_ACCESS_KEY: "b" };
-  for (const args of [["sync", ".harnessx", "s3://bucket/prefix"], ["ls", "--dataset", "s3://bucket/prefix"], ["query", "--dataset", "s3://bucket/prefix", "select 1"]]) {
+  for (const args of [
+    ["sync", ".harnessx", "s3://bucket/prefix"],
+    ["ls", "--dataset", "s3://bucket/prefix"],
+    ["query", "--dataset", "s3://bucket/prefix", "select 1"],
+  ]) {
     const out = runNode(cliApp, ["node_modules/@harnessx/cli/bin/trace.js", ...args], env);
     assert.equal(out.status, 1, `${args.join(" ")}: ${out.stderr}`);
     assert.equal(out.stderr, `trace: ${MESSAGE}\n`, args.join(" "));

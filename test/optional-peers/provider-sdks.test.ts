@@ -22,13 +22,25 @@ const script = (provider: string) => `
   console.log(JSON.stringify({ direct, streamed, run: { status: result.status, error: describe(result.error), cause: describe(result.error?.cause) } }));
 `;
 
-const providers: Array<[provider: string, pkg: string, range: string]> = [["OpenAIProvider", "openai", "^6.30.1"], ["AnthropicProvider", "@anthropic-ai/sdk", "^1.14.0"]];
+const providers: Array<[provider: string, pkg: string, range: string]> = [
+  ["OpenAIProvider", "openai", "^6.30.1"],
+  ["AnthropicProvider", "@anthropic-ai/sdk", "^1.14.0"],
+];
 for (const [provider, pkg, range] of providers) {
   test(`${provider} without "${pkg}": the package loads; a request, a stream and an agent's run fail with MissingPackageError`, () => {
     const out = runModule(app, script(provider));
     assert.equal(out.status, 0, out.stderr);
-    const seen = JSON.parse(out.stdout) as { direct: unknown; streamed: unknown; run: { status: string; error: { code: string; message: string }; cause: unknown } };
-    const expected = { harness: true, name: "MissingPackageError", code: "missing_package", message: `${provider} needs the "${pkg}" package: npm install ${pkg}@${range}` };
+    const seen = JSON.parse(out.stdout) as {
+      direct: unknown;
+      streamed: unknown;
+      run: { status: string; error: { code: string; message: string }; cause: unknown };
+    };
+    const expected = {
+      harness: true,
+      name: "MissingPackageError",
+      code: "missing_package",
+      message: `${provider} needs the "${pkg}" package: npm install ${pkg}@${range}`,
+    };
     assert.deepEqual(seen.direct, expected);
     assert.deepEqual(seen.streamed, expected);
     // The engine reports any provider failure as a ProviderError (a fallback chain moves on); the cause is kept.

@@ -13,13 +13,17 @@ import { repositoryRoot, userEnv } from "./packed-app.js";
  */
 export function isolatedPackages(workspaces: readonly string[], without: readonly string[]): string {
   const app = mkdtempSync(join(tmpdir(), "hx-isolated-"));
-  const manifests = workspaces.map((dir) => ({ dir, ...(JSON.parse(readFileSync(join(repositoryRoot, dir, "package.json"), "utf8")) as Manifest) }));
+  const manifests = workspaces.map((dir) => ({
+    dir,
+    ...(JSON.parse(readFileSync(join(repositoryRoot, dir, "package.json"), "utf8")) as Manifest),
+  }));
   const copied = new Set(manifests.map((m) => m.name));
   for (const manifest of manifests) {
     const target = join(app, "node_modules", manifest.name);
     mkdirSync(target, { recursive: true });
     for (const part of ["package.json", "dist", "bin"]) {
-      if (existsSync(join(repositoryRoot, manifest.dir, part))) cpSync(join(repositoryRoot, manifest.dir, part), join(target, part), { recursive: true });
+      if (existsSync(join(repositoryRoot, manifest.dir, part)))
+        cpSync(join(repositoryRoot, manifest.dir, part), join(target, part), { recursive: true });
     }
     for (const name of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
       const link = join(app, "node_modules", name);
@@ -38,12 +42,25 @@ interface Manifest {
 }
 
 /** Runs an ES module script in `app` as a user's process; its stdout, stderr and exit status. */
-export function runModule(app: string, script: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+export function runModule(
+  app: string,
+  script: string,
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } {
   return runNode(app, ["--input-type=module", "-e", script], env);
 }
 
 /** Runs node with `args` in `app` as a user's process, `env` added to the user's environment. */
-export function runNode(app: string, args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, args, { cwd: app, encoding: "utf8", timeout: 60_000, env: { ...userEnv(), ...env } });
+export function runNode(
+  app: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, args, {
+    cwd: app,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...userEnv(), ...env },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

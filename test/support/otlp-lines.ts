@@ -21,8 +21,13 @@ export function readOtlpSpans(path: string): OtlpSpan[] {
   return readFileSync(path, "utf8")
     .trim()
     .split("\n")
-    .flatMap((line) => (JSON.parse(line) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> }).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
+    .flatMap((line) =>
+      (
+        JSON.parse(line) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> }
+      ).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)),
+    );
 }
 
 /** A span's attribute value, or undefined. */
-export const otlpAttr = (span: OtlpSpan, key: string): OtlpAttribute["value"] | undefined => span.attributes.find((a) => a.key === key)?.value;
+export const otlpAttr = (span: OtlpSpan, key: string): OtlpAttribute["value"] | undefined =>
+  span.attributes.find((a) => a.key === key)?.value;

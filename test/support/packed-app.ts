@@ -9,23 +9,38 @@ import { join } from "node:path";
 export const repositoryRoot = new URL("../..", import.meta.url).pathname;
 
 /** The optional peers `harnessx/otel-setup` needs, which an app that exports spans installs. */
-export const OTEL_PEERS = ["@opentelemetry/sdk-node", "@opentelemetry/sdk-trace-base", "@opentelemetry/resources", "@opentelemetry/core", "@opentelemetry/otlp-exporter-base", "@opentelemetry/otlp-transformer"];
+export const OTEL_PEERS = [
+  "@opentelemetry/sdk-node",
+  "@opentelemetry/sdk-trace-base",
+  "@opentelemetry/resources",
+  "@opentelemetry/core",
+  "@opentelemetry/otlp-exporter-base",
+  "@opentelemetry/otlp-transformer",
+];
 
 /** The workspaces that are published: every one not marked private. */
 export function publishedWorkspaces(): string[] {
-  const readJson = (dir: string) => JSON.parse(readFileSync(join(repositoryRoot, dir, "package.json"), "utf8")) as { workspaces?: string[]; private?: boolean };
+  const readJson = (dir: string) =>
+    JSON.parse(readFileSync(join(repositoryRoot, dir, "package.json"), "utf8")) as {
+      workspaces?: string[];
+      private?: boolean;
+    };
   return (readJson(".").workspaces ?? []).filter((dir) => !readJson(dir).private);
 }
 
 /** `name@version` as the repository has it installed: the app gets the versions CI checked. */
 export function installed(name: string): string {
-  const manifest = JSON.parse(readFileSync(join(repositoryRoot, "node_modules", name, "package.json"), "utf8")) as { version: string };
+  const manifest = JSON.parse(readFileSync(join(repositoryRoot, "node_modules", name, "package.json"), "utf8")) as {
+    version: string;
+  };
   return `${name}@${manifest.version}`;
 }
 
 /** The environment of a user's shell: none of the npm settings or harnessx folders of this repository's run. */
 export function userEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_|^HARNESSX_|^NODE_OPTIONS$|^INIT_CWD$/i.test(key)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_|^HARNESSX_|^NODE_OPTIONS$|^INIT_CWD$/i.test(key)),
+  );
   return { ...env, OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", LANGSMITH_API_KEY: "", OTEL_EXPORTER_OTLP_ENDPOINT: "" };
 }
 
@@ -33,7 +48,9 @@ export function userEnv(): NodeJS.ProcessEnv {
 export function runAsUser(command: string, args: string[], cwd: string, timeout = 300_000): SpawnSyncReturns<string> {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout, env: userEnv() });
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(" ")} failed in ${cwd} (status ${result.status}, ${result.error?.message ?? result.signal ?? "no signal"}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+    throw new Error(
+      `${command} ${args.join(" ")} failed in ${cwd} (status ${result.status}, ${result.error?.message ?? result.signal ?? "no signal"}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+    );
   }
   return result;
 }
@@ -47,8 +64,15 @@ export interface Tarball {
 /** Packs every published workspace (built `dist/` included) into `destination`. */
 export function packWorkspaces(destination: string): Tarball[] {
   mkdirSync(destination, { recursive: true });
-  const packed = runAsUser("npm", ["pack", "--json", "--pack-destination", destination, ...publishedWorkspaces().flatMap((dir) => ["-w", dir])], repositoryRoot);
-  return (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => ({ name: p.name, path: join(destination, p.filename) }));
+  const packed = runAsUser(
+    "npm",
+    ["pack", "--json", "--pack-destination", destination, ...publishedWorkspaces().flatMap((dir) => ["-w", dir])],
+    repositoryRoot,
+  );
+  return (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => ({
+    name: p.name,
+    path: join(destination, p.filename),
+  }));
 }
 
 /**
@@ -58,7 +82,10 @@ export function packWorkspaces(destination: string): Tarball[] {
 export function harnessxTarballs(tarballs: Tarball[]): string[] {
   const manifests = new Map(
     publishedWorkspaces().map((dir) => {
-      const manifest = JSON.parse(readFileSync(join(repositoryRoot, dir, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string> };
+      const manifest = JSON.parse(readFileSync(join(repositoryRoot, dir, "package.json"), "utf8")) as {
+        name: string;
+        dependencies?: Record<string, string>;
+      };
       return [manifest.name, Object.keys(manifest.dependencies ?? {})] as const;
     }),
   );
@@ -78,7 +105,10 @@ export function harnessxTarballs(tarballs: Tarball[]): string[] {
  */
 export function installApp(folder: string, packages: string[]): SpawnSyncReturns<string> {
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "my-agent-app", private: true, type: "module" }, null, 2));
+  writeFileSync(
+    join(folder, "package.json"),
+    JSON.stringify({ name: "my-agent-app", private: true, type: "module" }, null, 2),
+  );
   // The packages depend on one another by version: installing every tarball at once satisfies them from the app's top level.
   return runAsUser("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...packages], folder, 600_000);
 }

@@ -42,9 +42,17 @@ function segmentsHold(store: string, text: string, count: number): string | unde
 }
 
 /** Starts a recording child in `work` and resolves once `count` tool calls are on disk in a plain segment. */
-export async function startRecording(work: string, store: string, mode: RecordingMode, count = 1): Promise<RecordingProcess> {
+export async function startRecording(
+  work: string,
+  store: string,
+  mode: RecordingMode,
+  count = 1,
+): Promise<RecordingProcess> {
   const script = join(work, `record-${mode}.mjs`);
-  writeFileSync(script, SCRIPT(import.meta.resolve("@harnessx/core"), import.meta.resolve("@harnessx/recorder"), store, mode));
+  writeFileSync(
+    script,
+    SCRIPT(import.meta.resolve("@harnessx/core"), import.meta.resolve("@harnessx/recorder"), store, mode),
+  );
   const child = spawn(process.execPath, [script], { stdio: "ignore" });
   const kill = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;

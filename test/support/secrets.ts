@@ -19,15 +19,36 @@ const alnum = (seed: number, length: number): string => {
   }
   return out;
 };
-const hex = (seed: number, length: number) => alnum(seed, length * 2).replace(/[^0-9a-f]/gi, "").toLowerCase().padEnd(length, "7").slice(0, length).replace(/[g-z]/g, "a");
-const digits = (seed: number, length: number) => alnum(seed, length * 3).replace(/\D/g, "").padEnd(length, "4").slice(0, length);
-const letters = (seed: number, length: number) => alnum(seed, length * 2).replace(/[^A-Za-z]/g, "").padEnd(length, "q").slice(0, length);
+const hex = (seed: number, length: number) =>
+  alnum(seed, length * 2)
+    .replace(/[^0-9a-f]/gi, "")
+    .toLowerCase()
+    .padEnd(length, "7")
+    .slice(0, length)
+    .replace(/[g-z]/g, "a");
+const digits = (seed: number, length: number) =>
+  alnum(seed, length * 3)
+    .replace(/\D/g, "")
+    .padEnd(length, "4")
+    .slice(0, length);
+const letters = (seed: number, length: number) =>
+  alnum(seed, length * 2)
+    .replace(/[^A-Za-z]/g, "")
+    .padEnd(length, "q")
+    .slice(0, length);
 
 const PEM_BODY = Array.from({ length: 5 }, (_, i) => alnum(900 + i, 64)).join("\n");
 
 /** A 1Password service account token: base64 of a JSON object, padded so that it ends in `fQ==`. */
 function onePasswordToken(): string {
-  const fields = { signInAddress: "https://my.1password.com", email: "svc@example.com", srpX: hex(43, 64), muk: { alg: "A256GCM", k: alnum(76, 43), kty: "oct" }, secretKey: `A3-${alnum(77, 6)}-${alnum(78, 6)}`, deviceUuid: alnum(79, 26) };
+  const fields = {
+    signInAddress: "https://my.1password.com",
+    email: "svc@example.com",
+    srpX: hex(43, 64),
+    muk: { alg: "A256GCM", k: alnum(76, 43), kty: "oct" },
+    secretKey: `A3-${alnum(77, 6)}-${alnum(78, 6)}`,
+    deviceUuid: alnum(79, 26),
+  };
   for (let pad = ""; ; pad += "x") {
     const json = JSON.stringify({ ...fields, pad });
     if (Buffer.byteLength(json) % 3 === 1) return `ops_${Buffer.from(json).toString("base64")}`;
@@ -37,7 +58,11 @@ function onePasswordToken(): string {
 export const PLANTED_SECRETS: readonly PlantedSecret[] = [
   { name: "aws access key id", secret: `AKIA${alnum(1, 16).toUpperCase()}` },
   { name: "aws temporary key id", secret: `ASIA${alnum(2, 16).toUpperCase()}` },
-  { name: "aws secret access key", secret: `aws_secret_access_key = ${alnum(3, 30)}/${alnum(4, 9)}`, core: `${alnum(3, 30)}/${alnum(4, 9)}` },
+  {
+    name: "aws secret access key",
+    secret: `aws_secret_access_key = ${alnum(3, 30)}/${alnum(4, 9)}`,
+    core: `${alnum(3, 30)}/${alnum(4, 9)}`,
+  },
   { name: "github classic token", secret: `ghp_${alnum(5, 36)}` },
   { name: "github oauth token", secret: `gho_${alnum(6, 36)}` },
   { name: "github user-to-server token", secret: `ghu_${alnum(7, 36)}` },
@@ -48,7 +73,10 @@ export const PLANTED_SECRETS: readonly PlantedSecret[] = [
   { name: "slack bot token", secret: `xoxb-${digits(12, 12)}-${digits(13, 13)}-${alnum(14, 24)}` },
   { name: "slack user token", secret: `xoxp-${digits(15, 12)}-${digits(16, 12)}-${digits(17, 13)}-${hex(18, 32)}` },
   { name: "slack app token", secret: `xapp-1-A${alnum(19, 10).toUpperCase()}-${digits(20, 13)}-${hex(21, 64)}` },
-  { name: "slack webhook", secret: `https://hooks.slack.com/services/T${alnum(22, 8).toUpperCase()}/B${alnum(23, 8).toUpperCase()}/${alnum(24, 24)}` },
+  {
+    name: "slack webhook",
+    secret: `https://hooks.slack.com/services/T${alnum(22, 8).toUpperCase()}/B${alnum(23, 8).toUpperCase()}/${alnum(24, 24)}`,
+  },
   { name: "stripe live key", secret: `sk_live_${alnum(25, 24)}` },
   { name: "stripe restricted key", secret: `rk_live_${alnum(26, 24)}` },
   { name: "stripe test key", secret: `sk_test_${alnum(27, 24)}` },
@@ -67,9 +95,21 @@ export const PLANTED_SECRETS: readonly PlantedSecret[] = [
   { name: "postgres url", secret: `postgres://app:${alnum(44, 16)}@db.internal:5432/orders`, core: alnum(44, 16) },
   { name: "mysql url", secret: `mysql://root:${alnum(45, 14)}@10.0.0.5:3306/shop`, core: alnum(45, 14) },
   { name: "mongodb url", secret: `mongodb+srv://svc:${alnum(46, 18)}@cluster0.example.net/prod`, core: alnum(46, 18) },
-  { name: "basic auth in url", secret: `https://deploy:${alnum(47, 12)}@registry.example.com/v2/`, core: alnum(47, 12) },
-  { name: "rsa private key", secret: `-----BEGIN RSA PRIVATE KEY-----\nMII${PEM_BODY}\n-----END RSA PRIVATE KEY-----`, core: PEM_BODY.slice(0, 64) },
-  { name: "openssh private key", secret: `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE${PEM_BODY}\n-----END OPENSSH PRIVATE KEY-----`, core: PEM_BODY.slice(64, 128) },
+  {
+    name: "basic auth in url",
+    secret: `https://deploy:${alnum(47, 12)}@registry.example.com/v2/`,
+    core: alnum(47, 12),
+  },
+  {
+    name: "rsa private key",
+    secret: `-----BEGIN RSA PRIVATE KEY-----\nMII${PEM_BODY}\n-----END RSA PRIVATE KEY-----`,
+    core: PEM_BODY.slice(0, 64),
+  },
+  {
+    name: "openssh private key",
+    secret: `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE${PEM_BODY}\n-----END OPENSSH PRIVATE KEY-----`,
+    core: PEM_BODY.slice(64, 128),
+  },
   { name: "vault service token", secret: `hvs.${alnum(48, 95)}` },
   { name: "vercel token", secret: `vcp_${alnum(49, 24)}` },
   { name: "databricks token", secret: `dapi${hex(50, 32)}` },
@@ -82,7 +122,11 @@ export const PLANTED_SECRETS: readonly PlantedSecret[] = [
   { name: "google api key", secret: `AIza${alnum(60, 35)}` },
   { name: "jwt", secret: `eyJhbGciOiJIUzI1NiJ9.eyJ${alnum(61, 40)}.${alnum(62, 43)}` },
   { name: "bearer token in prose", secret: `use Bearer ${alnum(63, 32)} for the call`, core: alnum(63, 32) },
-  { name: "email address", secret: `${letters(64, 8).toLowerCase()}.${letters(65, 6).toLowerCase()}@example.org`, core: `${letters(64, 8).toLowerCase()}.${letters(65, 6).toLowerCase()}` },
+  {
+    name: "email address",
+    secret: `${letters(64, 8).toLowerCase()}.${letters(65, 6).toLowerCase()}@example.org`,
+    core: `${letters(64, 8).toLowerCase()}.${letters(65, 6).toLowerCase()}`,
+  },
   { name: "visa card", secret: "4111 1111 1111 1111" },
   { name: "mastercard", secret: "5555555555554444" },
   { name: "password assignment", secret: `password=${alnum(66, 14)}`, core: alnum(66, 14) },
@@ -90,8 +134,16 @@ export const PLANTED_SECRETS: readonly PlantedSecret[] = [
   { name: "client secret header", secret: `client_secret: ${alnum(68, 32)}`, core: alnum(68, 32) },
   { name: "x-api-key header", secret: `x-api-key: ${alnum(69, 28)}`, core: alnum(69, 28) },
   { name: "refresh token json", secret: `{"refresh_token":"${alnum(70, 40)}"}`, core: alnum(70, 40) },
-  { name: "connection string password", secret: `Server=db;User Id=app;Password=${alnum(71, 10)};Tail=${alnum(72, 6)}`, core: alnum(71, 10) },
-  { name: "private key json field", secret: `{"type":"service_account","private_key_id":"${hex(73, 40)}","private_key":"-----BEGIN PRIVATE KEY-----\\n${alnum(74, 64)}\\n-----END PRIVATE KEY-----\\n"}`, core: alnum(74, 64) },
+  {
+    name: "connection string password",
+    secret: `Server=db;User Id=app;Password=${alnum(71, 10)};Tail=${alnum(72, 6)}`,
+    core: alnum(71, 10),
+  },
+  {
+    name: "private key json field",
+    secret: `{"type":"service_account","private_key_id":"${hex(73, 40)}","private_key":"-----BEGIN PRIVATE KEY-----\\n${alnum(74, 64)}\\n-----END PRIVATE KEY-----\\n"}`,
+    core: alnum(74, 64),
+  },
   { name: "dsn", secret: `SENTRY_DSN=https://${hex(75, 32)}@o1.ingest.sentry.io/42`, core: hex(75, 32) },
 ];
 

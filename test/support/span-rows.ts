@@ -13,7 +13,8 @@ export interface SpanRow {
 }
 
 /** The columns a test checks, in start order. */
-export const SPAN_ROWS = "SELECT span_id, parent_span_id, kind, name, status, input_tokens, output_tokens FROM spans ORDER BY start_ts, kind DESC";
+export const SPAN_ROWS =
+  "SELECT span_id, parent_span_id, kind, name, status, input_tokens, output_tokens FROM spans ORDER BY start_ts, kind DESC";
 
 /** The run span (a root) and its children, checking every other span hangs directly under it. */
 export function runAndCalls(rows: SpanRow[]): { root: SpanRow; calls: SpanRow[] } {
@@ -21,6 +22,9 @@ export function runAndCalls(rows: SpanRow[]): { root: SpanRow; calls: SpanRow[] 
   assert.ok(root, "the run has a run span");
   assert.equal(root.parent_span_id, null);
   const calls = rows.filter((r) => r !== root);
-  assert.ok(calls.every((r) => r.parent_span_id === root.span_id), "every call hangs under the run");
+  assert.ok(
+    calls.every((r) => r.parent_span_id === root.span_id),
+    "every call hangs under the run",
+  );
   return { root, calls };
 }

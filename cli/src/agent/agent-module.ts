@@ -12,7 +12,8 @@ async function loadFactory<Parts>(file: string): Promise<Factory<Parts>> {
     throw invalidInput(`cannot load the agent module ${file}: ${(err as Error).message}`);
   }
   const factory = module.createAgent ?? module.default;
-  if (typeof factory !== "function") throw invalidInput(`${file} must export createAgent (or a default function) returning an Agent`);
+  if (typeof factory !== "function")
+    throw invalidInput(`${file} must export createAgent (or a default function) returning an Agent`);
   return factory as Factory<Parts>;
 }
 
@@ -29,6 +30,9 @@ export async function buildAgent<Parts>(file: string, parts: Parts): Promise<Age
     throw invalidInput(`the agent module ${file} failed to build its agent: ${(err as Error).message}`);
   }
   // By shape, not instanceof: the module may load its own copy of harnessx.
-  if (typeof (agent as Partial<Agent> | null)?.run !== "function") throw invalidInput(`the agent module ${file} must return an Agent (from harnessx), got ${agent === null ? "null" : typeof agent}`);
+  if (typeof (agent as Partial<Agent> | null)?.run !== "function")
+    throw invalidInput(
+      `the agent module ${file} must return an Agent (from harnessx), got ${agent === null ? "null" : typeof agent}`,
+    );
   return agent as Agent;
 }

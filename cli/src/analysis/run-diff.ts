@@ -97,7 +97,10 @@ function walk(events: readonly RecordedEvent[]): { steps: Step[]; tools: EndedTo
   let step: Step | undefined;
   for (const event of events) {
     const a = event.attrs ?? {};
-    if (event.kind === "llm_request") steps.push((step = { inputTokens: 0, outputTokens: 0, modelMs: 0, toolCalls: 0, toolMs: 0, errors: 0, costUsd: 0 }));
+    if (event.kind === "llm_request")
+      steps.push(
+        (step = { inputTokens: 0, outputTokens: 0, modelMs: 0, toolCalls: 0, toolMs: 0, errors: 0, costUsd: 0 }),
+      );
     if (!step) continue;
     const toolCallId = typeof a.toolCallId === "string" ? a.toolCallId : null;
     if (event.kind === "llm_response") {
@@ -108,14 +111,23 @@ function walk(events: readonly RecordedEvent[]): { steps: Step[]; tools: EndedTo
       // One reply without a price makes the call's cost unknown.
       step.costUsd = usd !== null && step.costUsd !== null ? step.costUsd + usd : null;
     } else if (event.kind === "tool_call_start") {
-      const started: EndedTool = { call: steps.length, toolCallId, tool: a.toolName, outcome: undefined, result: undefined };
+      const started: EndedTool = {
+        call: steps.length,
+        toolCallId,
+        tool: a.toolName,
+        outcome: undefined,
+        result: undefined,
+      };
       tools.push(started);
       if (toolCallId !== null) byId.set(toolCallId, started);
     } else if (event.kind === "tool_call_end") {
       step.toolCalls++;
       step.toolMs += num(a.durationMs);
       let ended = toolCallId === null ? undefined : byId.get(toolCallId);
-      if (!ended) tools.push((ended = { call: steps.length, toolCallId, tool: a.toolName, outcome: undefined, result: undefined }));
+      if (!ended)
+        tools.push(
+          (ended = { call: steps.length, toolCallId, tool: a.toolName, outcome: undefined, result: undefined }),
+        );
       ended.outcome = a.outcome;
       ended.result = (event.payload as { result?: { content?: unknown } } | undefined)?.result?.content;
     }
@@ -146,8 +158,19 @@ function firstRequestChange(a: DiffSide, b: DiffSide): RequestChange | null {
   const comparer = new RequestComparer();
   for (let i = 0; i < Math.max(callsA.length, callsB.length); i++) {
     const [callA, callB] = [callsA[i], callsB[i]];
-    const diff = !callA || !callB ? { path: "(call)", recorded: callA ? "a model call" : "no call", actual: callB ? "a model call" : "no call" } : comparer.compare(callA.request, callB.request);
-    if (diff) return { call: i + 1, seqA: callA?.seq ?? null, seqB: callB?.seq ?? null, path: diff.path, a: diff.recorded, b: diff.actual };
+    const diff =
+      !callA || !callB
+        ? { path: "(call)", recorded: callA ? "a model call" : "no call", actual: callB ? "a model call" : "no call" }
+        : comparer.compare(callA.request, callB.request);
+    if (diff)
+      return {
+        call: i + 1,
+        seqA: callA?.seq ?? null,
+        seqB: callB?.seq ?? null,
+        path: diff.path,
+        a: diff.recorded,
+        b: diff.actual,
+      };
   }
   return null;
 }
@@ -158,16 +181,26 @@ function firstToolResultChange(a: readonly EndedTool[], b: readonly EndedTool[])
     // i is below the longer list's length, so one of the two is there.
     const either = (toolA ?? toolB)!;
     const at = { index: i + 1, call: either.call, toolCallId: either.toolCallId };
-    if (!toolA || !toolB) return { ...at, field: "missing", a: toolA ? toolA.tool : null, b: toolB ? toolB.tool : null };
+    if (!toolA || !toolB)
+      return { ...at, field: "missing", a: toolA ? toolA.tool : null, b: toolB ? toolB.tool : null };
     if (toolA.tool !== toolB.tool) return { ...at, field: "tool", a: toolA.tool, b: toolB.tool };
     if (toolA.outcome !== toolB.outcome) return { ...at, field: "outcome", a: toolA.outcome, b: toolB.outcome };
-    if (JSON.stringify(toolA.result) !== JSON.stringify(toolB.result)) return { ...at, field: "result", a: toolA.result, b: toolB.result };
+    if (JSON.stringify(toolA.result) !== JSON.stringify(toolB.result))
+      return { ...at, field: "result", a: toolA.result, b: toolB.result };
   }
   return null;
 }
 
 function minus(b: Step, a: Step): Step {
-  return { inputTokens: b.inputTokens - a.inputTokens, outputTokens: b.outputTokens - a.outputTokens, modelMs: b.modelMs - a.modelMs, toolCalls: b.toolCalls - a.toolCalls, toolMs: b.toolMs - a.toolMs, errors: b.errors - a.errors, costUsd: a.costUsd === null || b.costUsd === null ? null : nanoDollars(b.costUsd - a.costUsd) };
+  return {
+    inputTokens: b.inputTokens - a.inputTokens,
+    outputTokens: b.outputTokens - a.outputTokens,
+    modelMs: b.modelMs - a.modelMs,
+    toolCalls: b.toolCalls - a.toolCalls,
+    toolMs: b.toolMs - a.toolMs,
+    errors: b.errors - a.errors,
+    costUsd: a.costUsd === null || b.costUsd === null ? null : nanoDollars(b.costUsd - a.costUsd),
+  };
 }
 
 /**
@@ -192,6 +225,10 @@ export function diffRuns(a: DiffSide, b: DiffSide): RunDiff {
     steps,
     same: false,
   };
-  diff.same = diff.configDifferences.length === 0 && !diff.firstRequestChange && !diff.firstToolResultChange && diff.a.status === diff.b.status;
+  diff.same =
+    diff.configDifferences.length === 0 &&
+    !diff.firstRequestChange &&
+    !diff.firstToolResultChange &&
+    diff.a.status === diff.b.status;
   return diff;
 }

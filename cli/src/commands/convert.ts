@@ -26,7 +26,11 @@ export const convertCommand: CommandSpec<[run: string]> = {
     await using recording = await openTarget(ctx, text);
     const progress = ctx.progress(`convert to ${String(options.to)}`, "events");
     progress.total(recording.summary.events);
-    const convertOptions = { agent: { name: recording.run.agent, sessionId: recording.run.sessionId }, captureContent: Boolean(options.content), keepDetail: false };
+    const convertOptions = {
+      agent: { name: recording.run.agent, sessionId: recording.run.sessionId },
+      captureContent: Boolean(options.content),
+      keepDetail: false,
+    };
     // Events are mapped as they are read: a long run's spans are held, never its events with their payloads.
     const spans: MappedSpan[] = [];
     const stream = new SpanStream(convertOptions, (span, order) => {
@@ -44,7 +48,13 @@ export const convertCommand: CommandSpec<[run: string]> = {
       return;
     }
     await writeFileAtomically(out, body.endsWith("\n") ? body : `${body}\n`);
-    if (ctx.options.json) ctx.printJson({ path: out, format: options.to, runId: recording.run.runId, bytes: Buffer.byteLength(body) });
-    else ctx.print(terminalSafe(`wrote ${out} (${options.to === "otlp" ? "OTLP JSON Lines" : "Chrome trace-event JSON"}, ${formatBytes(Buffer.byteLength(body))})`));
+    if (ctx.options.json)
+      ctx.printJson({ path: out, format: options.to, runId: recording.run.runId, bytes: Buffer.byteLength(body) });
+    else
+      ctx.print(
+        terminalSafe(
+          `wrote ${out} (${options.to === "otlp" ? "OTLP JSON Lines" : "Chrome trace-event JSON"}, ${formatBytes(Buffer.byteLength(body))})`,
+        ),
+      );
   },
 };

@@ -25,7 +25,11 @@ const STEP_COLUMNS: Column<AlignedStep>[] = [
   { header: "Δ in", value: (s) => (s.delta ? signed(s.delta.inputTokens) : "-"), align: "right" },
   { header: "tokens out A/B", value: (s) => `${s.a?.outputTokens ?? "-"}/${s.b?.outputTokens ?? "-"}`, align: "right" },
   { header: "Δ out", value: (s) => (s.delta ? signed(s.delta.outputTokens) : "-"), align: "right" },
-  { header: "cost A/B", value: (s) => `${s.a ? formatCost(s.a.costUsd) : "-"}/${s.b ? formatCost(s.b.costUsd) : "-"}`, align: "right" },
+  {
+    header: "cost A/B",
+    value: (s) => `${s.a ? formatCost(s.a.costUsd) : "-"}/${s.b ? formatCost(s.b.costUsd) : "-"}`,
+    align: "right",
+  },
   { header: "Δ cost", value: (s) => deltaCost(s.delta?.costUsd), align: "right" },
   { header: "model ms A/B", value: (s) => `${ms(s.a, "modelMs")}/${ms(s.b, "modelMs")}`, align: "right" },
   { header: "tools A/B", value: (s) => `${s.a?.toolCalls ?? "-"}/${s.b?.toolCalls ?? "-"}`, align: "right" },
@@ -56,13 +60,17 @@ function print(ctx: CommandContext, d: RunDiff): void {
   }
   const request = d.firstRequestChange;
   if (request) {
-    line(`first request difference: model call ${request.call} (A event #${request.seqA ?? "-"}, B event #${request.seqB ?? "-"}), at ${request.path}`);
+    line(
+      `first request difference: model call ${request.call} (A event #${request.seqA ?? "-"}, B event #${request.seqB ?? "-"}), at ${request.path}`,
+    );
     line(`  A: ${value(request.a)}`);
     line(`  B: ${value(request.b)}`);
   }
   const tool = d.firstToolResultChange;
   if (tool) {
-    line(`first tool result difference: tool call ${tool.index}${tool.toolCallId ? ` (${tool.toolCallId})` : ""} after model call ${tool.call}, ${tool.field}`);
+    line(
+      `first tool result difference: tool call ${tool.index}${tool.toolCallId ? ` (${tool.toolCallId})` : ""} after model call ${tool.call}, ${tool.field}`,
+    );
     line(`  A: ${value(tool.a)}`);
     line(`  B: ${value(tool.b)}`);
   }
@@ -79,13 +87,18 @@ function print(ctx: CommandContext, d: RunDiff): void {
 export const diffCommand: CommandSpec<[runA: string, runB: string]> = {
   define: () =>
     new Command("diff")
-      .description("compare two runs (e.g. a good run and a failed one, or a run and its replay): configuration, first differing request and tool result, per-call token and latency deltas; exit 1 when they differ")
+      .description(
+        "compare two runs (e.g. a good run and a failed one, or a run and its replay): configuration, first differing request and tool result, per-call token and latency deltas; exit 1 when they differ",
+      )
       .argument("<runA>", "run id (or unique prefix), run directory or bundle file")
       .argument("<runB>", "the run to compare with it"),
   async run(ctx, [textA, textB]) {
     await using recordingA = await openTarget(ctx, textA);
     await using recordingB = await openTarget(ctx, textB);
-    const [eventsA, eventsB] = await Promise.all([recordingA.readEvents({ payloads: true }), recordingB.readEvents({ payloads: true })]);
+    const [eventsA, eventsB] = await Promise.all([
+      recordingA.readEvents({ payloads: true }),
+      recordingB.readEvents({ payloads: true }),
+    ]);
     const diff = diffRuns({ run: recordingA.run, events: eventsA }, { run: recordingB.run, events: eventsB });
     if (ctx.options.json) ctx.printJson(diff);
     else print(ctx, diff);

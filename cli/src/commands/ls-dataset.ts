@@ -16,13 +16,18 @@ export interface RunFilters {
 }
 
 type RunRow = Record<string, unknown>;
-const num = (value: unknown): number | null => (typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : null);
+const num = (value: unknown): number | null =>
+  typeof value === "number" ? value : typeof value === "bigint" ? Number(value) : null;
 const ms = (value: unknown): number | null => (value instanceof Date ? value.getTime() : null);
 
 function columns(c: Colors): Column<RunRow>[] {
   const status = (r: RunRow): string => {
     const text = r.detail === "summary" ? `${r.status} (summary)` : String(r.status);
-    return r.status === "completed" ? c.green(text) : r.status === "failed" || r.status === "crashed" ? c.red(text) : c.yellow(text);
+    return r.status === "completed"
+      ? c.green(text)
+      : r.status === "failed" || r.status === "crashed"
+        ? c.red(text)
+        : c.yellow(text);
   };
   const tokens = (r: RunRow) => (num(r.input_tokens) ?? 0) + (num(r.output_tokens) ?? 0);
   return [
@@ -31,13 +36,30 @@ function columns(c: Colors): Column<RunRow>[] {
     { header: "SERVICE", value: (r) => (r.service as string | null) ?? "-" },
     { header: "AGENT", value: (r) => (r.framework ? `${r.agent} (${r.framework})` : String(r.agent)) },
     { header: "STATUS", value: (r) => String(r.status), format: status },
-    { header: "START", value: (r) => new Date(ms(r.started_at) ?? 0).toISOString(), format: (r) => formatTime(ms(r.started_at)) },
-    { header: "DURATION", value: (r) => num(r.duration_ms), format: (r) => formatDuration(num(r.duration_ms)), align: "right" },
+    {
+      header: "START",
+      value: (r) => new Date(ms(r.started_at) ?? 0).toISOString(),
+      format: (r) => formatTime(ms(r.started_at)),
+    },
+    {
+      header: "DURATION",
+      value: (r) => num(r.duration_ms),
+      format: (r) => formatDuration(num(r.duration_ms)),
+      align: "right",
+    },
     { header: "MODEL CALLS", value: (r) => num(r.model_calls), align: "right" },
     { header: "TOOL CALLS", value: (r) => num(r.tool_calls), align: "right" },
     { header: "ERRORS", value: (r) => num(r.errors), align: "right" },
     { header: "TOKENS", value: tokens, format: (r) => formatCount(tokens(r)), align: "right" },
-    { header: "COST", value: (r) => num(r.cost_usd), format: (r) => formatRunCost(r.unpriced_calls === null ? null : { usd: num(r.cost_usd), unpricedCalls: num(r.unpriced_calls) ?? 0 }), align: "right" },
+    {
+      header: "COST",
+      value: (r) => num(r.cost_usd),
+      format: (r) =>
+        formatRunCost(
+          r.unpriced_calls === null ? null : { usd: num(r.cost_usd), unpricedCalls: num(r.unpriced_calls) ?? 0 },
+        ),
+      align: "right",
+    },
   ];
 }
 
@@ -56,7 +78,8 @@ async function selectRuns(db: RecordingTables, filters: RunFilters): Promise<Run
   const select = described.map(({ column_name: name, column_type: type }) => {
     const column = quoted(name);
     if (type === "VARCHAR") return `left(${column}, ${MAX_LISTED_CHARS}) AS ${column}`;
-    if (type === "JSON") return `CASE WHEN strlen(${column}::VARCHAR) <= ${MAX_LISTED_CHARS} THEN ${column} END AS ${column}`;
+    if (type === "JSON")
+      return `CASE WHEN strlen(${column}::VARCHAR) <= ${MAX_LISTED_CHARS} THEN ${column} END AS ${column}`;
     return column;
   });
   const where: string[] = [];
@@ -83,20 +106,29 @@ async function selectRuns(db: RecordingTables, filters: RunFilters): Promise<Run
  * `runs` table; `--since` skips the date partitions before it, then filters by the exact time.
  */
 export async function listDatasetRuns(ctx: CommandContext, dataset: string, filters: RunFilters): Promise<void> {
-  const db = await openDataset(ctx, dataset, { readOnly: true, ...(filters.since !== undefined ? { since: filters.since } : {}) });
+  const db = await openDataset(ctx, dataset, {
+    readOnly: true,
+    ...(filters.since !== undefined ? { since: filters.since } : {}),
+  });
   let shown: RunRow[];
   let empty = false;
   try {
     shown = await selectRuns(db, filters);
-    if (shown.length === 0) empty = Number((await runQuery(db, "SELECT count(*) AS n FROM runs")).rows[0]?.n ?? 0) === 0;
+    if (shown.length === 0)
+      empty = Number((await runQuery(db, "SELECT count(*) AS n FROM runs")).rows[0]?.n ?? 0) === 0;
   } catch (error) {
     // This SQL is harnessx's own: when it fails, the dataset's files are not the exporter's (columns missing, wrong types).
-    if (error instanceof CliError && error.code === "query_failed") throw invalidInput(`the runs table of ${dataset} cannot be read (${error.message}): its files were not written by trace export`, error);
+    if (error instanceof CliError && error.code === "query_failed")
+      throw invalidInput(
+        `the runs table of ${dataset} cannot be read (${error.message}): its files were not written by trace export`,
+        error,
+      );
     throw error;
   } finally {
     db.close();
   }
-  if (ctx.options.json) ctx.printJson(shown.map((r) => ({ ...r, started_at: toIso(r.started_at), ended_at: toIso(r.ended_at) })));
+  if (ctx.options.json)
+    ctx.printJson(shown.map((r) => ({ ...r, started_at: toIso(r.started_at), ended_at: toIso(r.ended_at) })));
   else if (shown.length === 0) ctx.note(empty ? "no runs in this dataset yet" : "no runs match the filters");
   else ctx.printRows(shown, columns(ctx.colors));
 }

@@ -18,27 +18,59 @@ type Row = ListedRun | InvalidRun;
 /** A run's figure, or null on a folder that is not a readable run. */
 const of = <T>(r: Row, pick: (run: ListedRun) => T): T | null => (r.status === "invalid" ? null : pick(r));
 
-
 function columns(c: Colors): Column<Row>[] {
   const status = (r: Row): string => {
     if (r.status === "invalid") return c.red(r.status);
     // A run reduced by tail retention keeps only its summary: commands that read events refuse it.
     // A durable run its process left unfinished is resumed (agent.resume) rather than recovered.
-    const text = r.resumable ? `${r.status} (${r.stale ? "dead, " : ""}resumable)` : r.stale ? `${r.status} (dead: trace recover)` : r.detail === "summary" ? `${r.status} (summary)` : r.status;
-    return r.status === "completed" ? c.green(text) : r.status === "failed" || r.status === "crashed" || r.stale ? c.red(text) : c.yellow(text);
+    const text = r.resumable
+      ? `${r.status} (${r.stale ? "dead, " : ""}resumable)`
+      : r.stale
+        ? `${r.status} (dead: trace recover)`
+        : r.detail === "summary"
+          ? `${r.status} (summary)`
+          : r.status;
+    return r.status === "completed"
+      ? c.green(text)
+      : r.status === "failed" || r.status === "crashed" || r.stale
+        ? c.red(text)
+        : c.yellow(text);
   };
   return [
     { header: "RUN", value: (r) => r.runId },
     { header: "AGENT", value: (r) => of(r, (x) => (x.framework ? `${x.agent} (${x.framework})` : x.agent)) },
     { header: "STATUS", value: (r) => r.status, format: status },
-    { header: "START", value: (r) => of(r, (x) => new Date(x.startedAt).toISOString()), format: (r) => formatTime(of(r, (x) => x.startedAt)) },
-    { header: "DURATION", value: (r) => of(r, (x) => x.durationMs), format: (r) => formatDuration(of(r, (x) => x.durationMs)), align: "right" },
+    {
+      header: "START",
+      value: (r) => of(r, (x) => new Date(x.startedAt).toISOString()),
+      format: (r) => formatTime(of(r, (x) => x.startedAt)),
+    },
+    {
+      header: "DURATION",
+      value: (r) => of(r, (x) => x.durationMs),
+      format: (r) => formatDuration(of(r, (x) => x.durationMs)),
+      align: "right",
+    },
     { header: "MODEL CALLS", value: (r) => of(r, (x) => x.modelCalls), align: "right" },
     { header: "TOOL CALLS", value: (r) => of(r, (x) => x.toolCalls), align: "right" },
     { header: "ERRORS", value: (r) => of(r, (x) => x.errors), align: "right" },
-    { header: "TOKENS", value: (r) => of(r, (x) => x.inputTokens + x.outputTokens), format: (r) => formatCount(of(r, (x) => x.inputTokens + x.outputTokens)), align: "right" },
-    { header: "COST", value: (r) => of(r, (x) => x.cost?.usd ?? null), format: (r) => formatRunCost(of(r, (x) => x.cost)), align: "right" },
-    { header: "BUNDLE", value: (r) => of(r, (x) => x.bundle), format: (r) => terminalSafe(basename(of(r, (x) => x.bundle) ?? "-")) },
+    {
+      header: "TOKENS",
+      value: (r) => of(r, (x) => x.inputTokens + x.outputTokens),
+      format: (r) => formatCount(of(r, (x) => x.inputTokens + x.outputTokens)),
+      align: "right",
+    },
+    {
+      header: "COST",
+      value: (r) => of(r, (x) => x.cost?.usd ?? null),
+      format: (r) => formatRunCost(of(r, (x) => x.cost)),
+      align: "right",
+    },
+    {
+      header: "BUNDLE",
+      value: (r) => of(r, (x) => x.bundle),
+      format: (r) => terminalSafe(basename(of(r, (x) => x.bundle) ?? "-")),
+    },
   ];
 }
 
@@ -47,20 +79,41 @@ export const lsCommand: CommandSpec = {
   define: () =>
     new Command("ls")
       .description("list the runs in the store (or in a Parquet dataset: --dataset), newest first")
-      .option("--dataset <dir|s3://bucket/prefix>", "list the runs of a dataset (a folder written by trace export --format parquet, or one trace sync uploaded), with HOST and SERVICE")
-      .option("--status <status>", `only runs with these statuses (comma-separated: ${[...RUN_STATUSES, "invalid"].join(", ")})`)
+      .option(
+        "--dataset <dir|s3://bucket/prefix>",
+        "list the runs of a dataset (a folder written by trace export --format parquet, or one trace sync uploaded), with HOST and SERVICE",
+      )
+      .option(
+        "--status <status>",
+        `only runs with these statuses (comma-separated: ${[...RUN_STATUSES, "invalid"].join(", ")})`,
+      )
       .option("--since <when>", "only runs started since a duration ago (30m, 2h, 7d) or an ISO date")
-      .addOption(new Option("--trace-id <id>", "only the run(s) with this trace id (32 hex digits, as a tracing backend shows it)").argParser((v) => traceIdValue("--trace-id", v)))
-      .addOption(new Option("--limit <n>", "at most this many runs").argParser((v) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n <= 0) throw usageError(`--limit must be a positive integer, got "${v}"`);
-        return n;
-      })),
+      .addOption(
+        new Option(
+          "--trace-id <id>",
+          "only the run(s) with this trace id (32 hex digits, as a tracing backend shows it)",
+        ).argParser((v) => traceIdValue("--trace-id", v)),
+      )
+      .addOption(
+        new Option("--limit <n>", "at most this many runs").argParser((v) => {
+          const n = Number(v);
+          if (!Number.isInteger(n) || n <= 0) throw usageError(`--limit must be a positive integer, got "${v}"`);
+          return n;
+        }),
+      ),
   async run(ctx, _args, options) {
     const since = sinceOption(options.since);
-    const statuses = typeof options.status === "string" ? choiceList("--status", options.status, [...RUN_STATUSES, "invalid"]) : undefined;
+    const statuses =
+      typeof options.status === "string"
+        ? choiceList("--status", options.status, [...RUN_STATUSES, "invalid"])
+        : undefined;
     if (typeof options.dataset === "string") {
-      const filters = { statuses, since, traceId: typeof options.traceId === "string" ? options.traceId : undefined, limit: typeof options.limit === "number" ? options.limit : undefined };
+      const filters = {
+        statuses,
+        since,
+        traceId: typeof options.traceId === "string" ? options.traceId : undefined,
+        limit: typeof options.limit === "number" ? options.limit : undefined,
+      };
       return listDatasetRuns(ctx, options.dataset, filters);
     }
     const storeDir = await ensureStore(ctx);
@@ -80,7 +133,11 @@ export const lsCommand: CommandSpec = {
         shown.map((r) => {
           if (r.status === "invalid") return r;
           const { byKind: _byKind, ...rest } = r;
-          return { ...rest, startedAt: new Date(r.startedAt).toISOString(), endedAt: r.endedAt === null ? null : new Date(r.endedAt).toISOString() };
+          return {
+            ...rest,
+            startedAt: new Date(r.startedAt).toISOString(),
+            endedAt: r.endedAt === null ? null : new Date(r.endedAt).toISOString(),
+          };
         }),
       );
     } else if (shown.length === 0) {
@@ -89,7 +146,10 @@ export const lsCommand: CommandSpec = {
       ctx.printRows(shown, columns(ctx.colors));
       for (const r of shown) if (r.status === "invalid") ctx.note(`${r.runId}: not a readable run: ${r.problem}`);
       const stats = storeStats({ runs, invalid });
-      if (stats.reduced > 0) ctx.note(`${stats.runs} run(s) in the store: ${stats.kept} with their events, ${stats.reduced} reduced to their summary by retention (trace summary reads them)`);
+      if (stats.reduced > 0)
+        ctx.note(
+          `${stats.runs} run(s) in the store: ${stats.kept} with their events, ${stats.reduced} reduced to their summary by retention (trace summary reads them)`,
+        );
     }
   },
 };

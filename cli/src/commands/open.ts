@@ -28,20 +28,30 @@ async function reportPath(recording: Recording): Promise<string> {
 export const openCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("open")
-      .description("write the run's HTML report and open it in the browser; prints the report's path (all there is to do where no browser can be opened)")
+      .description(
+        "write the run's HTML report and open it in the browser; prints the report's path (all there is to do where no browser can be opened)",
+      )
       .argument("<run>", "run id (or unique prefix), last or last-<status>, run directory or bundle file")
       .option("--no-browser", "only write the report and print its path"),
   async run(ctx, [text], options) {
     await using recording = await openTarget(ctx, text);
     const written = await writeReport(ctx, recording, await reportPath(recording));
-    const opener = options.browser === false ? { reason: "--no-browser" } : browserOpener(written.path, process.platform, ctx.io.env);
-    const outcome = "command" in opener ? await launchBrowser(opener) : { opened: false as const, reason: opener.reason };
+    const opener =
+      options.browser === false
+        ? { reason: "--no-browser" }
+        : browserOpener(written.path, process.platform, ctx.io.env);
+    const outcome =
+      "command" in opener ? await launchBrowser(opener) : { opened: false as const, reason: opener.reason };
     if (ctx.options.json) {
       ctx.printJson({ ...written, opened: outcome.opened, ...(outcome.opened ? {} : { reason: outcome.reason }) });
       return;
     }
     // The path alone on stdout, so `trace open` works in scripts and where nothing could be opened.
     ctx.print(terminalSafe(written.path));
-    ctx.note(outcome.opened ? `opened in the browser (${"command" in opener ? opener.command : ""})` : `not opened: ${outcome.reason}; open the file above in a browser`);
+    ctx.note(
+      outcome.opened
+        ? `opened in the browser (${"command" in opener ? opener.command : ""})`
+        : `not opened: ${outcome.reason}; open the file above in a browser`,
+    );
   },
 };

@@ -32,22 +32,39 @@ Examples:
 export const queryCommand: CommandSpec = {
   define: () =>
     new Command("query")
-      .description("DuckDB SQL over runs, events, spans and artifacts of a run, a bundle, the whole store (--all) or a Parquet dataset (--dataset)")
+      .description(
+        "DuckDB SQL over runs, events, spans and artifacts of a run, a bundle, the whole store (--all) or a Parquet dataset (--dataset)",
+      )
       .argument("<args...>", "<run> <sql>, or <sql> with --all or --dataset")
       .option("--all", "query every run of the store")
-      .option("--dataset <dir|s3://bucket/prefix>", "query a dataset: a folder written by trace export --format parquet, or one trace sync uploaded (docs/datasets.md)")
-      .option("--since <when>", "with --dataset: only runs started since a duration ago (30m, 2h, 7d) or an ISO date, by whole UTC days (older date partitions are not read)")
+      .option(
+        "--dataset <dir|s3://bucket/prefix>",
+        "query a dataset: a folder written by trace export --format parquet, or one trace sync uploaded (docs/datasets.md)",
+      )
+      .option(
+        "--since <when>",
+        "with --dataset: only runs started since a duration ago (30m, 2h, 7d) or an ISO date, by whole UTC days (older date partitions are not read)",
+      )
       .option("--csv", "CSV output")
-      .option("--allow-write", "let the SQL write or read other files, ATTACH, INSTALL, create tables (read-only by default)")
+      .option(
+        "--allow-write",
+        "let the SQL write or read other files, ATTACH, INSTALL, create tables (read-only by default)",
+      )
       .addHelpText("after", QUERY_HELP),
   async run(ctx, args, options) {
     const dataset = typeof options.dataset === "string" ? options.dataset : undefined;
-    if (options.all && dataset !== undefined) throw usageError("give --all (the store) or --dataset (a dataset), not both");
-    if (options.since !== undefined && dataset === undefined) throw usageError("--since filters a dataset's date partitions: use it with --dataset");
+    if (options.all && dataset !== undefined)
+      throw usageError("give --all (the store) or --dataset (a dataset), not both");
+    if (options.since !== undefined && dataset === undefined)
+      throw usageError("--since filters a dataset's date partitions: use it with --dataset");
     const whole = options.all || dataset !== undefined;
     const expected = whole ? 1 : 2;
     if (args.length !== expected) {
-      throw usageError(whole ? `with ${options.all ? "--all" : "--dataset"} give only the SQL: trace query ${options.all ? "--all" : "--dataset <dir>"} "<sql>"` : 'give a run and the SQL: trace query <run> "<sql>" (or --all "<sql>")');
+      throw usageError(
+        whole
+          ? `with ${options.all ? "--all" : "--dataset"} give only the SQL: trace query ${options.all ? "--all" : "--dataset <dir>"} "<sql>"`
+          : 'give a run and the SQL: trace query <run> "<sql>" (or --all "<sql>")',
+      );
     }
     const sql = args[expected - 1];
     if (sql.trim() === "") throw usageError("the SQL is empty");
@@ -66,7 +83,11 @@ export const queryCommand: CommandSpec = {
       ? await recording.database({ readOnly, spans })
       : dataset !== undefined
         ? await openDataset(ctx, dataset, { readOnly, ...(since !== undefined ? { since } : {}) })
-        : await openSegmentTables(storeDir!, (await runFolders(storeDir!)).map((r) => r.dir), { readOnly, spans });
+        : await openSegmentTables(
+            storeDir!,
+            (await runFolders(storeDir!)).map((r) => r.dir),
+            { readOnly, spans },
+          );
     progress.tick();
     try {
       const result = await runQuery(db, sql, access);

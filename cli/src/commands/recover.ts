@@ -1,5 +1,13 @@
 import { Command } from "commander";
-import { isProcessAlive, lockHolder, readRunManifest, recover, reductionPending, runFolders, type RecoverResult } from "@harnessx/recorder";
+import {
+  isProcessAlive,
+  lockHolder,
+  readRunManifest,
+  recover,
+  reductionPending,
+  runFolders,
+  type RecoverResult,
+} from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { terminalSafe } from "../output/terminal-safe.js";
@@ -12,7 +20,12 @@ async function deadRuns(storeDir: string): Promise<string[]> {
     // An unreadable run is not recovered here: `trace ls` lists it as invalid.
     const run = await readRunManifest(dir).catch(() => undefined);
     // A run that ended but whose process died before its tail retention (retain) reduced it is finished too.
-    if ((pid !== undefined && !isProcessAlive(pid)) || (pid === undefined && run?.status === "running") || (run !== undefined && (await reductionPending(dir, run)))) out.push(dir);
+    if (
+      (pid !== undefined && !isProcessAlive(pid)) ||
+      (pid === undefined && run?.status === "running") ||
+      (run !== undefined && (await reductionPending(dir, run)))
+    )
+      out.push(dir);
   }
   return out;
 }
@@ -42,8 +55,12 @@ export const recoverCommand: CommandSpec = {
     if (results.length === 0) ctx.print("no dead runs to recover");
     for (const r of results) {
       const runId = terminalSafe(r.runId);
-      if (r.recovered && r.sealed === 0) ctx.print(`${runId}: reduced to its summary by its retention policy (status ${r.status})`);
-      else if (r.recovered) ctx.print(`recovered ${runId}: status ${ctx.colors.red(r.status)}, ${r.sealed} segment(s) sealed, ${r.reduced ? "reduced to its summary by its retention policy" : `${r.events} events`}${r.tornBytes ? `, ${r.tornBytes} torn bytes cut` : ""}`);
+      if (r.recovered && r.sealed === 0)
+        ctx.print(`${runId}: reduced to its summary by its retention policy (status ${r.status})`);
+      else if (r.recovered)
+        ctx.print(
+          `recovered ${runId}: status ${ctx.colors.red(r.status)}, ${r.sealed} segment(s) sealed, ${r.reduced ? "reduced to its summary by its retention policy" : `${r.events} events`}${r.tornBytes ? `, ${r.tornBytes} torn bytes cut` : ""}`,
+        );
       else ctx.print(`${runId} is already sealed (status ${r.status}); nothing to do`);
     }
   },

@@ -12,17 +12,22 @@ function printReport(ctx: CommandContext, r: ReplayReport): void {
   // Ids, paths, values and errors come from the recording (or the rerun of it): printed safe.
   const line = (text: string) => ctx.print(terminalSafe(text));
   const settings = () => {
-    if (!r.configRecorded) line("  the recording holds no agent configuration (an older recorder): the agent was rebuilt with the defaults");
+    if (!r.configRecorded)
+      line("  the recording holds no agent configuration (an older recorder): the agent was rebuilt with the defaults");
     if (r.configDifferences.length === 0) return;
     line(`  configuration differs from the recording (${r.configDifferences.length}):`);
     for (const difference of r.configDifferences) line(`    ${difference}`);
   };
   if (r.reproduced) {
-    ctx.print(`${c.green("reproduced")} ${terminalSafe(`run ${r.runId}: ${r.replayedCalls}/${r.recordedCalls} model calls matched the recording, status ${r.replayedStatus}`)}`);
+    ctx.print(
+      `${c.green("reproduced")} ${terminalSafe(`run ${r.runId}: ${r.replayedCalls}/${r.recordedCalls} model calls matched the recording, status ${r.replayedStatus}`)}`,
+    );
     settings();
     return;
   }
-  ctx.print(`${c.red("diverged")} ${terminalSafe(`run ${r.runId}: ${r.replayedCalls} of ${r.recordedCalls} recorded model calls replayed, status ${r.replayedStatus} (recorded ${r.recordedStatus})`)}`);
+  ctx.print(
+    `${c.red("diverged")} ${terminalSafe(`run ${r.runId}: ${r.replayedCalls} of ${r.recordedCalls} recorded model calls replayed, status ${r.replayedStatus} (recorded ${r.recordedStatus})`)}`,
+  );
   if (r.divergence) {
     const d = r.divergence;
     line(`  first divergence at model call ${d.call + 1} (recorded event #${d.recordedSeq}), at ${d.path}`);
@@ -31,7 +36,9 @@ function printReport(ctx: CommandContext, r: ReplayReport): void {
   }
   if (r.unmatchedToolCalls.length) line(`  tool calls with no recorded result: ${r.unmatchedToolCalls.join(", ")}`);
   if (r.unappliedPatterns.length) {
-    line(`  the recording names redaction pattern(s) this replay does not apply (${fewNames(r.unappliedPatterns)}): a recording's patterns are never run; --agent <module> compares with your agent's policy`);
+    line(
+      `  the recording names redaction pattern(s) this replay does not apply (${fewNames(r.unappliedPatterns)}): a recording's patterns are never run; --agent <module> compares with your agent's policy`,
+    );
   }
   if (!r.textMatches) line("  the final answer differs from the recorded one");
   if (r.error) line(`  rerun error: ${r.error}`);
@@ -42,9 +49,14 @@ function printReport(ctx: CommandContext, r: ReplayReport): void {
 export const replayCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("replay")
-      .description("rerun the recorded conversation (recorded model replies and tool results); exit 0 when it reproduces, 1 when it diverges")
+      .description(
+        "rerun the recorded conversation (recorded model replies and tool results); exit 0 when it reproduces, 1 when it diverges",
+      )
       .argument("<run>", "run id (or unique prefix), run directory or bundle file")
-      .option("--agent <module>", "a JS module exporting createAgent({ provider, tools, model, name }): rerun your (changed) agent code"),
+      .option(
+        "--agent <module>",
+        "a JS module exporting createAgent({ provider, tools, model, name }): rerun your (changed) agent code",
+      ),
   async run(ctx, [text], options) {
     await using recording = await openTarget(ctx, text);
     const report = await replayRun(recording, typeof options.agent === "string" ? ctx.path(options.agent) : undefined);

@@ -10,7 +10,9 @@ import { openTarget } from "../store/target.js";
 export const reportCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("report")
-      .description("write one self-contained HTML report: summary, zoomable timeline, figures, errors, payloads on click")
+      .description(
+        "write one self-contained HTML report: summary, zoomable timeline, figures, errors, payloads on click",
+      )
       .argument("<run>", "run id (or unique prefix), last or last-<status>, run directory or bundle file")
       .option("-o, --out <file>", "output HTML file", "report.html")
       .option("--force", "replace the output file if it exists"),
@@ -20,6 +22,9 @@ export const reportCommand: CommandSpec<[run: string]> = {
     await using recording = await openTarget(ctx, text);
     const written = await writeReport(ctx, recording, out);
     if (ctx.options.json) ctx.printJson(written);
-    else ctx.print(terminalSafe(`wrote ${out} (${formatBytes(written.bytes)}, ${written.events} events, ${written.spans} spans)`));
+    else
+      ctx.print(
+        terminalSafe(`wrote ${out} (${formatBytes(written.bytes)}, ${written.events} events, ${written.spans} spans)`),
+      );
   },
 };

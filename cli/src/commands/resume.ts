@@ -42,7 +42,11 @@ function decisionsOf(options: Record<string, unknown>): Record<string, ApprovalD
 }
 
 /** Resumes, then answers the waits the user decided ahead; stops at a wait with an undecided call. */
-async function resumeDeciding(agent: Agent, runId: string, decisions: Record<string, ApprovalDecision>): Promise<RunResult> {
+async function resumeDeciding(
+  agent: Agent,
+  runId: string,
+  decisions: Record<string, ApprovalDecision>,
+): Promise<RunResult> {
   let result = await agent.resume(runId);
   while (result.status === "awaiting_approval" && result.pending.every((p) => p.id in decisions)) {
     result = await agent.resume(Object.fromEntries(result.pending.map((p) => [p.id, decisions[p.id]!])));
@@ -52,7 +56,12 @@ async function resumeDeciding(agent: Agent, runId: string, decisions: Record<str
 
 function report(ctx: CommandContext, result: RunResult): void {
   const c = ctx.colors;
-  const status = result.status === "completed" ? c.green(result.status) : result.status === "awaiting_approval" ? c.yellow(result.status) : c.red(result.status);
+  const status =
+    result.status === "completed"
+      ? c.green(result.status)
+      : result.status === "awaiting_approval"
+        ? c.yellow(result.status)
+        : c.red(result.status);
   ctx.print(`${terminalSafe(result.runId)}: ${status}, ${result.modelCalls} model call(s) in all`);
   if (result.text) ctx.print(terminalSafe(result.text));
   if (result.error) ctx.print(terminalSafe(`error: ${result.error.message}`));
@@ -63,9 +72,14 @@ function report(ctx: CommandContext, result: RunResult): void {
 export const resumeCommand: CommandSpec<[run: string]> = {
   define: () =>
     new Command("resume")
-      .description("continue a durable run whose process died, from its last committed phase (exit 0 when it completes)")
+      .description(
+        "continue a durable run whose process died, from its last committed phase (exit 0 when it completes)",
+      )
       .argument("<run>", "run id (or unique prefix of a recorded run)")
-      .requiredOption("--agent <module>", "a JS module exporting createAgent({ resume }) that returns the agent which journaled the run (its tools and durable store)")
+      .requiredOption(
+        "--agent <module>",
+        "a JS module exporting createAgent({ resume }) that returns the agent which journaled the run (its tools and durable store)",
+      )
       .option("--approve <ids...>", "approve these waiting calls when the run asks")
       .option("--deny <ids...>", "deny these waiting calls when the run asks"),
   async run(ctx, [text], options) {
@@ -82,12 +96,26 @@ export const resumeCommand: CommandSpec<[run: string]> = {
     } finally {
       await agent.close();
     }
-    if (ctx.options.json) ctx.printJson({ runId: result.runId, status: result.status, text: result.text, pending: result.pending, modelCalls: result.modelCalls, usage: result.usage, ...(result.error ? { error: { code: result.error.code, message: result.error.message } } : {}) });
+    if (ctx.options.json)
+      ctx.printJson({
+        runId: result.runId,
+        status: result.status,
+        text: result.text,
+        pending: result.pending,
+        modelCalls: result.modelCalls,
+        usage: result.usage,
+        ...(result.error ? { error: { code: result.error.code, message: result.error.message } } : {}),
+      });
     else report(ctx, result);
     if (result.status === "awaiting_approval") {
       const ids = result.pending.map((p) => p.id).join(" ");
-      throw new CliError(ExitCode.FAILURE, "awaiting_approval", `${result.runId} waits for approval of ${ids}: run trace resume again with --approve ${ids} (or --deny)`);
+      throw new CliError(
+        ExitCode.FAILURE,
+        "awaiting_approval",
+        `${result.runId} waits for approval of ${ids}: run trace resume again with --approve ${ids} (or --deny)`,
+      );
     }
-    if (result.status !== "completed") throw new CliError(ExitCode.FAILURE, `run_${result.status}`, `${result.runId} ended ${result.status}`);
+    if (result.status !== "completed")
+      throw new CliError(ExitCode.FAILURE, `run_${result.status}`, `${result.runId} ended ${result.status}`);
   },
 };

@@ -55,14 +55,28 @@ export const showCommand: CommandSpec<[run: string]> = {
       // Read to the end: what had to be skipped on the way is known.
       const integrity = await recording.integrity();
       const bad = integrity.firstBadLine;
-      if (bad) ctx.note(`skipped ${integrity.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`);
+      if (bad)
+        ctx.note(
+          `skipped ${integrity.badLines} damaged line(s) that are not events (first: ${bad.segment} line ${bad.line}: ${bad.problem})`,
+        );
     }
-    const paging = next === undefined ? undefined : `showing ${selected.length} matching events from #${selected[0]!.e.seq}; --from ${next} for the next ones`;
+    const paging =
+      next === undefined
+        ? undefined
+        : `showing ${selected.length} matching events from #${selected[0]!.e.seq}; --from ${next} for the next ones`;
     if (ctx.options.json) {
       const out = [];
       for (const { e, depth, gap } of selected) {
         const linkedRuns = await linked.json(e, depth, start);
-        out.push({ ...eventJson(e, depth, start, gap), ...(options.full ? { payload: await recording.payloadOf(e) } : e.payloadRef ? { payloadRef: e.payloadRef } : {}), ...(linkedRuns ? { linkedRuns } : {}) });
+        out.push({
+          ...eventJson(e, depth, start, gap),
+          ...(options.full
+            ? { payload: await recording.payloadOf(e) }
+            : e.payloadRef
+              ? { payloadRef: e.payloadRef }
+              : {}),
+          ...(linkedRuns ? { linkedRuns } : {}),
+        });
       }
       ctx.printJson(out);
       if (paging) ctx.note(paging);
@@ -93,7 +107,12 @@ export const showCommand: CommandSpec<[run: string]> = {
       if (options.full) {
         const payload = await recording.payloadOf(e);
         const body = stringifyJson(payload === undefined ? null : payload);
-        ctx.print(body.split("\n").map((l) => `${" ".repeat(18)}${"  ".repeat(depth)}${c.dim(l)}`).join("\n"));
+        ctx.print(
+          body
+            .split("\n")
+            .map((l) => `${" ".repeat(18)}${"  ".repeat(depth)}${c.dim(l)}`)
+            .join("\n"),
+        );
       }
       for await (const line of linked.lines(c, e, depth, start)) ctx.print(line);
     }

@@ -26,11 +26,21 @@ function summaryLine(storeDir: string, result: DatasetSync): string {
 export const syncCommand: CommandSpec = {
   define: () =>
     new Command("sync")
-      .description("upload the store's ended runs to S3-compatible storage as a Parquet dataset (new runs only; credentials and endpoint from the AWS environment: AWS_ENDPOINT_URL, AWS_PROFILE, ...)")
-      .argument("<args...>", "[store] s3://bucket/prefix (the store defaults to --store, HARNESSX_DIR or the nearest .harnessx)")
-      .addOption(new Option("--concurrency <n>", "uploads in flight at once").default(4).argParser(positiveInteger("--concurrency"))),
+      .description(
+        "upload the store's ended runs to S3-compatible storage as a Parquet dataset (new runs only; credentials and endpoint from the AWS environment: AWS_ENDPOINT_URL, AWS_PROFILE, ...)",
+      )
+      .argument(
+        "<args...>",
+        "[store] s3://bucket/prefix (the store defaults to --store, HARNESSX_DIR or the nearest .harnessx)",
+      )
+      .addOption(
+        new Option("--concurrency <n>", "uploads in flight at once")
+          .default(4)
+          .argParser(positiveInteger("--concurrency")),
+      ),
   async run(ctx, args, options) {
-    if (args.length < 1 || args.length > 2) throw usageError("give the target, and optionally the store first: trace sync [store] s3://bucket/prefix");
+    if (args.length < 1 || args.length > 2)
+      throw usageError("give the target, and optionally the store first: trace sync [store] s3://bucket/prefix");
     const to = args[args.length - 1]!;
     const storeDir = args.length === 2 ? ctx.path(args[0]!) : await ensureStore(ctx);
     if (args.length === 2) await checkStore(storeDir);
@@ -38,7 +48,15 @@ export const syncCommand: CommandSpec = {
     let result: DatasetSync;
     try {
       // The AWS SDK loads inside, on first use: the other commands never pay for it.
-      result = await explainingS3(() => syncDataset({ storeDir, to, concurrency: Number(options.concurrency), onStart: (files) => progress.total(files), onFile: () => progress.tick() }));
+      result = await explainingS3(() =>
+        syncDataset({
+          storeDir,
+          to,
+          concurrency: Number(options.concurrency),
+          onStart: (files) => progress.total(files),
+          onFile: () => progress.tick(),
+        }),
+      );
     } finally {
       progress.stop();
     }
@@ -49,11 +67,18 @@ export const syncCommand: CommandSpec = {
     } else {
       ctx.print(terminalSafe(summaryLine(storeDir, result)));
       if (result.exportedRuns > 0) ctx.note(`${result.exportedRuns} run(s) newly exported to ${result.staging}`);
-      if (live > 0) ctx.note(`${live} run(s) still being recorded (or waiting for retention): the next sync sends them`);
-      for (const run of result.skippedRuns.filter((r) => r.reason === "invalid")) ctx.note(`${run.runId}: not a readable run, not synced: ${run.problem}`);
+      if (live > 0)
+        ctx.note(`${live} run(s) still being recorded (or waiting for retention): the next sync sends them`);
+      for (const run of result.skippedRuns.filter((r) => r.reason === "invalid"))
+        ctx.note(`${run.runId}: not a readable run, not synced: ${run.problem}`);
       for (const file of result.failed) ctx.note(`failed: ${file.path}: ${file.error}`);
     }
     if (result.stoppedBy) throw s3CliError(result.stoppedBy);
-    if (result.failed.length > 0) throw new CliError(ExitCode.FAILURE, "sync_incomplete", `${result.failed.length} file(s) not uploaded (listed above); local data is untouched and the next sync tries them again`);
+    if (result.failed.length > 0)
+      throw new CliError(
+        ExitCode.FAILURE,
+        "sync_incomplete",
+        `${result.failed.length} file(s) not uploaded (listed above); local data is untouched and the next sync tries them again`,
+      );
   },
 };

@@ -20,7 +20,10 @@ async function runDirOf(ctx: CommandContext, text: string | undefined, latest: b
     return target.runDir;
   }
   const { runs } = await listRuns(await ensureStore(ctx));
-  const newest = runs.reduce<(typeof runs)[number] | undefined>((best, run) => (!best || run.startedAt > best.startedAt ? run : best), undefined);
+  const newest = runs.reduce<(typeof runs)[number] | undefined>(
+    (best, run) => (!best || run.startedAt > best.startedAt ? run : best),
+    undefined,
+  );
   if (!newest) throw notFound(`no runs in ${ctx.options.store} yet`);
   return newest.dir;
 }
@@ -29,7 +32,9 @@ async function runDirOf(ctx: CommandContext, text: string | undefined, latest: b
 export const tailCommand: CommandSpec = {
   define: () =>
     new Command("tail")
-      .description("the last events of a run; with --follow, each new one as it is written, until the run ends (a live run is readable while it runs)")
+      .description(
+        "the last events of a run; with --follow, each new one as it is written, until the run ends (a live run is readable while it runs)",
+      )
       .argument("[run]", "run id (or unique prefix) or run directory")
       .option("--latest", "the run that started last in the store")
       .option("-f, --follow", "keep printing events as the recorder writes them, until the run ends (Ctrl-C stops)")
@@ -44,7 +49,11 @@ export const tailCommand: CommandSpec = {
     const nesting = new SpanNesting();
     let start: number | undefined;
     const print = (event: RecordedEvent, depth: number) =>
-      ctx.print(ctx.options.json ? stringifyJson(eventJson(event, depth, start!), false) : eventLine(ctx.colors, event, depth, start!));
+      ctx.print(
+        ctx.options.json
+          ? stringifyJson(eventJson(event, depth, start!), false)
+          : eventLine(ctx.colors, event, depth, start!),
+      );
     // Until the reader has caught up with what is on disk, only the last `--lines` matches are kept.
     let backlog: Array<[RecordedEvent, number]> | undefined = [];
     const flushBacklog = () => {
@@ -55,7 +64,11 @@ export const tailCommand: CommandSpec = {
     const interrupt = () => stop.abort();
     process.once("SIGINT", interrupt);
     try {
-      for await (const event of followRun(runDir, { follow: Boolean(options.follow), signal: stop.signal, onCaughtUp: flushBacklog })) {
+      for await (const event of followRun(runDir, {
+        follow: Boolean(options.follow),
+        signal: stop.signal,
+        onCaughtUp: flushBacklog,
+      })) {
         start ??= event.ts;
         nesting.note(event);
         if (!filter.keeps(event)) continue;

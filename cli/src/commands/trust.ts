@@ -1,6 +1,16 @@
 import { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
-import { harnessxHome, planDiscovery, ProjectDigestError, resourceFiles, TrustStore, TrustStoreError, trustFilePath, type ExtensionCandidate, type TrustRecord } from "@harnessx/core";
+import {
+  harnessxHome,
+  planDiscovery,
+  ProjectDigestError,
+  resourceFiles,
+  TrustStore,
+  TrustStoreError,
+  trustFilePath,
+  type ExtensionCandidate,
+  type TrustRecord,
+} from "@harnessx/core";
 import type { CommandContext } from "../context.js";
 import type { CommandSpec } from "../command-spec.js";
 import { invalidInput, notFound, usageError } from "../errors.js";
@@ -16,7 +26,11 @@ const STATUS_LABEL = { trusted: "trusted", changed: "changed since trusted", unt
 function listColumns(c: Colors): Column<ListedProject>[] {
   return [
     { header: "DIR", value: (p) => p.dir },
-    { header: "STATUS", value: (p) => p.status, format: (p) => (p.status === "trusted" ? c.green(p.status) : c.red(p.status)) },
+    {
+      header: "STATUS",
+      value: (p) => p.status,
+      format: (p) => (p.status === "trusted" ? c.green(p.status) : c.red(p.status)),
+    },
     { header: "TRUSTED AT", value: (p) => p.trustedAt },
     { header: "DIGEST", value: (p) => p.digest, format: (p) => p.digest.slice(0, 12) },
   ];
@@ -39,7 +53,9 @@ function trust(ctx: CommandContext, store: TrustStore, dir: string, home: string
   const record = store.trust(existingFolder(dir));
   // File names only: printing what would load must not run it.
   const plan = planDiscovery({ cwd: record.dir, userDir: home, trustStore: store });
-  const resources = plan.resourceRoots.flatMap((root) => (["skill", "command", "prompt", "knowledge"] as const).flatMap((kind) => resourceFiles(root, kind)));
+  const resources = plan.resourceRoots.flatMap((root) =>
+    (["skill", "command", "prompt", "knowledge"] as const).flatMap((kind) => resourceFiles(root, kind)),
+  );
   if (ctx.options.json) {
     ctx.printJson({ ...record, load: plan.load, resources, skipped: plan.skipped });
     return;
@@ -62,11 +78,20 @@ function revoke(ctx: CommandContext, store: TrustStore, dir: string): void {
   // A gone project can still be revoked; a mistyped path that was never trusted is an error.
   if (!revoked && !existsSync(dir)) throw notFound(`no such folder, and no trust record for it: ${dir}`);
   if (ctx.options.json) ctx.printJson({ dir, revoked });
-  else ctx.print(terminalSafe(revoked ? `revoked trust in ${dir}: its .harnessx/ extensions, skills, commands and prompts no longer load` : `${dir} was not trusted; nothing to revoke`));
+  else
+    ctx.print(
+      terminalSafe(
+        revoked
+          ? `revoked trust in ${dir}: its .harnessx/ extensions, skills, commands and prompts no longer load`
+          : `${dir} was not trusted; nothing to revoke`,
+      ),
+    );
 }
 
 function list(ctx: CommandContext, store: TrustStore): void {
-  const projects: ListedProject[] = store.list().map((r) => ({ ...r, status: existsSync(r.dir) ? STATUS_LABEL[store.status(r.dir)] : "missing" }));
+  const projects: ListedProject[] = store
+    .list()
+    .map((r) => ({ ...r, status: existsSync(r.dir) ? STATUS_LABEL[store.status(r.dir)] : "missing" }));
   if (projects.length === 0 && !ctx.options.json) ctx.note("no trusted projects");
   else ctx.printRows(projects, listColumns(ctx.colors), { keys: ["dir", "status", "trustedAt", "digest"] });
 }
@@ -75,14 +100,20 @@ function list(ctx: CommandContext, store: TrustStore): void {
 export const trustCommand: CommandSpec = {
   define: () =>
     new Command("trust")
-      .description("trust a project so its .harnessx/extensions/ load (printing what would load), revoke that, or list trusted projects")
+      .description(
+        "trust a project so its .harnessx/extensions/ load (printing what would load), revoke that, or list trusted projects",
+      )
       .argument("[dir]", "project folder (default: the current folder)")
       .option("--revoke", "stop trusting the project")
       .option("--list", "list trusted projects with their status (trusted, changed since trusted, missing)")
-      .addHelpText("after", "\nTrust is kept in $HARNESSX_HOME/trust.json (default ~/.harnessx/trust.json) and pinned to the\nproject's extension files: editing or adding one makes the project untrusted until trusted again."),
+      .addHelpText(
+        "after",
+        "\nTrust is kept in $HARNESSX_HOME/trust.json (default ~/.harnessx/trust.json) and pinned to the\nproject's extension files: editing or adding one makes the project untrusted until trusted again.",
+      ),
   async run(ctx, args, options) {
     const [dirText] = args;
-    if (options.list && (options.revoke || dirText !== undefined)) throw usageError("--list takes no folder and no --revoke");
+    if (options.list && (options.revoke || dirText !== undefined))
+      throw usageError("--list takes no folder and no --revoke");
     const home = ctx.path(harnessxHome(ctx.io.env));
     const store = new TrustStore(trustFilePath(home));
     try {

@@ -10,7 +10,11 @@ describe("colours only on a terminal and never with NO_COLOR", () => {
     assert.equal(colorsFor({ isTTY: false }, {}, false).red("x"), "x");
     assert.equal(colorsFor({ isTTY: true }, { NO_COLOR: "1" }, false).red("x"), "x");
     assert.equal(colorsFor({ isTTY: true }, {}, true).red("x"), "x", "--no-color");
-    assert.equal(colorsFor({ isTTY: true }, { NO_COLOR: "" }, false).red("x"), "\u001b[31mx\u001b[39m", "an empty NO_COLOR is unset");
+    assert.equal(
+      colorsFor({ isTTY: true }, { NO_COLOR: "" }, false).red("x"),
+      "\u001b[31mx\u001b[39m",
+      "an empty NO_COLOR is unset",
+    );
   });
 });
 
@@ -34,11 +38,20 @@ describe("figures read well", () => {
 });
 
 describe("rows print as a table, JSON or CSV", () => {
-  const rows = [{ name: "a,b", n: 1n }, { name: 'say "hi"', n: 2n }];
-  const columns = [{ header: "name", value: (r: (typeof rows)[0]) => r.name }, { header: "n", value: (r: (typeof rows)[0]) => r.n }];
+  const rows = [
+    { name: "a,b", n: 1n },
+    { name: 'say "hi"', n: 2n },
+  ];
+  const columns = [
+    { header: "name", value: (r: (typeof rows)[0]) => r.name },
+    { header: "n", value: (r: (typeof rows)[0]) => r.n },
+  ];
   test("CSV quotes what needs quoting; bigints print as numbers", () => {
     assert.equal(renderRows(rows, columns, { format: "csv" }), 'name,n\n"a,b",1\n"say ""hi""",2');
-    assert.deepEqual(JSON.parse(renderRows(rows, columns, { format: "json" })), [{ name: "a,b", n: 1 }, { name: 'say "hi"', n: 2 }]);
+    assert.deepEqual(JSON.parse(renderRows(rows, columns, { format: "json" })), [
+      { name: "a,b", n: 1 },
+      { name: 'say "hi"', n: 2 },
+    ]);
   });
   test("a plain table has no borders when not on a terminal", () => {
     assert.equal(renderRows(rows, columns), 'name      n\na,b       1\nsay "hi"  2');

@@ -46,7 +46,11 @@ export function formatCost(usd: number | null | undefined): string {
 /** A run's cost: `-` before it ends, `unknown` when no call had a price, a `+` when some had none (the sum is a lower bound). */
 export function formatRunCost(cost: { usd: number | null; unpricedCalls: number } | null): string {
   if (!cost) return "-";
-  return cost.usd === null ? (cost.unpricedCalls ? "unknown" : "$0") : `${formatCost(cost.usd)}${cost.unpricedCalls ? "+" : ""}`;
+  return cost.usd === null
+    ? cost.unpricedCalls
+      ? "unknown"
+      : "$0"
+    : `${formatCost(cost.usd)}${cost.unpricedCalls ? "+" : ""}`;
 }
 
 /** Cuts a string to `max` characters, marking the cut. */
@@ -57,7 +61,12 @@ export function cut(text: string, max: number): string {
 
 /** The first few of a list of names from a recording, each cut short: a hostile file may list thousands, or one very long. */
 export function fewNames(names: readonly string[], shown = 5): string {
-  return names.slice(0, shown).map((name) => cut(name, 40)).join(", ") + (names.length > shown ? ` and ${names.length - shown} more` : "");
+  return (
+    names
+      .slice(0, shown)
+      .map((name) => cut(name, 40))
+      .join(", ") + (names.length > shown ? ` and ${names.length - shown} more` : "")
+  );
 }
 
 /**
@@ -67,7 +76,9 @@ export function fewNames(names: readonly string[], shown = 5): string {
 export function parseSince(text: string, now: number = Date.now()): number | undefined {
   const relative = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/i.exec(text.trim());
   if (relative) {
-    const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[relative[2]!.toLowerCase() as "s" | "m" | "h" | "d" | "w"];
+    const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[
+      relative[2]!.toLowerCase() as "s" | "m" | "h" | "d" | "w"
+    ];
     return now - Number(relative[1]) * unitMs;
   }
   if (!/^\d{4}-\d{2}-\d{2}/.test(text.trim())) return undefined;

@@ -17,7 +17,10 @@ const NO_PROGRESS: Progress = { total() {}, tick() {}, update() {}, stop() {} };
  * A bar on stderr, shown only when stderr is a terminal and the output is not `--quiet` or `--json`:
  * scripts reading stdout or logs never see control characters.
  */
-export function createProgress(label: string, options: { enabled: boolean; stream: NodeJS.WriteStream; units?: string }): Progress {
+export function createProgress(
+  label: string,
+  options: { enabled: boolean; stream: NodeJS.WriteStream; units?: string },
+): Progress {
   if (!options.enabled || !options.stream.isTTY) return NO_PROGRESS;
   const bar = new cliProgress.SingleBar(
     {

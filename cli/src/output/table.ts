@@ -27,9 +27,21 @@ export interface RenderRowsOptions {
 }
 
 const PLAIN_CHARS = {
-  top: "", "top-mid": "", "top-left": "", "top-right": "",
-  bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
-  left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  ",
+  top: "",
+  "top-mid": "",
+  "top-left": "",
+  "top-right": "",
+  bottom: "",
+  "bottom-mid": "",
+  "bottom-left": "",
+  "bottom-right": "",
+  left: "",
+  "left-mid": "",
+  mid: "",
+  "mid-mid": "",
+  right: "",
+  "right-mid": "",
+  middle: "  ",
 } as const;
 
 /** A cell's text: values from recordings and SQL are untrusted, so control sequences go. */
@@ -49,7 +61,11 @@ function csvCell(value: unknown): string {
 }
 
 /** Renders rows as a table (bordered on a terminal, plain and aligned otherwise), JSON or CSV. */
-export function renderRows<Row>(rows: readonly Row[], columns: readonly Column<Row>[], options: RenderRowsOptions = {}): string {
+export function renderRows<Row>(
+  rows: readonly Row[],
+  columns: readonly Column<Row>[],
+  options: RenderRowsOptions = {},
+): string {
   const format = options.format ?? "table";
   const keys = options.keys ?? columns.map((c) => c.header);
   if (format === "json") {
@@ -64,7 +80,9 @@ export function renderRows<Row>(rows: readonly Row[], columns: readonly Column<R
   const table = new Table({
     head: columns.map((c) => (colors ? colors.bold(terminalSafe(c.header)) : terminalSafe(c.header))),
     colAligns: columns.map((c) => c.align ?? "left"),
-    style: options.terminal ? { head: [], border: [], compact: true } : { head: [], border: [], "padding-left": 0, "padding-right": 0 },
+    style: options.terminal
+      ? { head: [], border: [], compact: true }
+      : { head: [], border: [], "padding-left": 0, "padding-right": 0 },
     ...(options.terminal ? {} : { chars: PLAIN_CHARS }),
   });
   for (const row of rows) table.push(columns.map((c) => (c.format ? c.format(row) : display(c.value(row)))));

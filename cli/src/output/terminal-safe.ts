@@ -4,7 +4,8 @@
 // `terminalSafe`; JSON output keeps every character, escaped (`escapeJsonControls`).
 
 /** ESC and C1 sequences: CSI, OSC / DCS / SOS / PM / APC strings up to their terminator, and two-byte escapes. */
-const SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|[ -/]*[0-~]?)|\x9b[0-?]*[ -/]*[@-~]?|[\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
+const SEQUENCE =
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|[ -/]*[0-~]?)|\x9b[0-?]*[ -/]*[@-~]?|[\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
 
 /** C0 controls except tab and newline, DEL, and C1 controls. */
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;

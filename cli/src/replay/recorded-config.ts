@@ -5,10 +5,27 @@ type ModelPrices = AgentConfig["prices"];
 /** The settings a recorded run was made with that replay applies: every `AgentConfig` field but the ones the requests carry. */
 export type ReplayedConfig = Partial<Omit<AgentConfig, "name" | "model" | "system">>;
 
-const NUMBERS = ["maxIterations", "maxTokens", "maxReplyTokens", "maxResultChars", "contextBudgetTokens", "requestTimeoutMs", "maxPromptFragmentChars"] as const;
+const NUMBERS = [
+  "maxIterations",
+  "maxTokens",
+  "maxReplyTokens",
+  "maxResultChars",
+  "contextBudgetTokens",
+  "requestTimeoutMs",
+  "maxPromptFragmentChars",
+] as const;
 const BOOLEANS = ["condense", "todos"] as const;
 /** The fields `configDifferences` reports, in this order (`system` is compared as part of each request). */
-const COMPARED_FIELDS = ["name", "model", ...NUMBERS, "temperature", ...BOOLEANS, "retry", "repetition", "prices"] as const;
+const COMPARED_FIELDS = [
+  "name",
+  "model",
+  ...NUMBERS,
+  "temperature",
+  ...BOOLEANS,
+  "retry",
+  "repetition",
+  "prices",
+] as const;
 
 function positive(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value) && value > 0;
@@ -26,9 +43,11 @@ export function replayConfig(config: unknown): ReplayedConfig | undefined {
   const out: ReplayedConfig = {};
   for (const key of NUMBERS) if (positive(source[key])) out[key] = source[key];
   for (const key of BOOLEANS) if (typeof source[key] === "boolean") out[key] = source[key];
-  if (typeof source.temperature === "number" && Number.isFinite(source.temperature)) out.temperature = source.temperature;
+  if (typeof source.temperature === "number" && Number.isFinite(source.temperature))
+    out.temperature = source.temperature;
   const retry = source.retry as Partial<Record<keyof ModelRetryOptions, unknown>> | undefined;
-  if (retry && positive(retry.maxAttempts)) out.retry = { maxAttempts: Math.min(retry.maxAttempts, 100), initialDelayMs: 0, maxDelayMs: 0 };
+  if (retry && positive(retry.maxAttempts))
+    out.retry = { maxAttempts: Math.min(retry.maxAttempts, 100), initialDelayMs: 0, maxDelayMs: 0 };
   const repetition = source.repetition as { threshold?: unknown } | false | undefined;
   if (repetition === false) out.repetition = false;
   else if (repetition && positive(repetition.threshold)) out.repetition = { threshold: repetition.threshold };
@@ -62,7 +81,9 @@ export function configDifferences(before: unknown, after: unknown): string[] {
 /** The recorded `prices` whose every figure is a price (a number of dollars, 0 or more); undefined otherwise. */
 function pricesOf(value: unknown): ModelPrices | undefined {
   if (!isRecord(value) || Object.keys(value).length === 0) return undefined;
-  return Object.values(value).every((price) => modelPriceProblem(price) === undefined) ? (value as ModelPrices) : undefined;
+  return Object.values(value).every((price) => modelPriceProblem(price) === undefined)
+    ? (value as ModelPrices)
+    : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -85,7 +106,12 @@ const TOOL_FIELDS = ["description", "permission", "concurrent", "replayPolicy", 
 export function toolDifferences(before: unknown, after: unknown): string[] {
   if (!Array.isArray(before)) return [];
   const byName = (list: unknown): Map<string, Record<string, unknown>> =>
-    new Map((Array.isArray(list) ? list : []).filter(isRecord).filter((t) => typeof t.name === "string").map((t) => [t.name as string, t]));
+    new Map(
+      (Array.isArray(list) ? list : [])
+        .filter(isRecord)
+        .filter((t) => typeof t.name === "string")
+        .map((t) => [t.name as string, t]),
+    );
   const [was, now] = [byName(before), byName(after)];
   const differences: string[] = [];
   for (const [name, tool] of was) {
@@ -94,7 +120,10 @@ export function toolDifferences(before: unknown, after: unknown): string[] {
       differences.push(`tool ${name}: removed`);
       continue;
     }
-    if (tool.schemaSha256 !== next.schemaSha256) differences.push(`tool ${name}: schema ${String(tool.schemaSha256).slice(0, 8)} -> ${String(next.schemaSha256).slice(0, 8)}`);
+    if (tool.schemaSha256 !== next.schemaSha256)
+      differences.push(
+        `tool ${name}: schema ${String(tool.schemaSha256).slice(0, 8)} -> ${String(next.schemaSha256).slice(0, 8)}`,
+      );
     for (const key of TOOL_FIELDS) {
       const [a, b] = [JSON.stringify(tool[key] ?? null), JSON.stringify(next[key] ?? null)];
       if (a !== b) differences.push(`tool ${name}: ${key} ${a} -> ${b}`);

@@ -1,4 +1,15 @@
-import { contribution, defineExtension, parseSystemPrompt, tool, type Extension, type ModelRequest, type PromptFragment, type Tool, type ToolDefinition, type ToolSummary } from "@harnessx/core";
+import {
+  contribution,
+  defineExtension,
+  parseSystemPrompt,
+  tool,
+  type Extension,
+  type ModelRequest,
+  type PromptFragment,
+  type Tool,
+  type ToolDefinition,
+  type ToolSummary,
+} from "@harnessx/core";
 import type { RecordedEvent } from "@harnessx/recorder";
 
 interface RecordedToolEnd {
@@ -21,7 +32,10 @@ export class RecordedTools {
   /** Calls the rerun made that the recording has no result for (it took another path). */
   readonly unmatched: string[] = [];
 
-  constructor(events: readonly RecordedEvent[], private readonly answerWith: RecordedAnswer = "raw") {
+  constructor(
+    events: readonly RecordedEvent[],
+    private readonly answerWith: RecordedAnswer = "raw",
+  ) {
     for (const event of events) {
       if (event.kind !== "tool_call_end") continue;
       const id = typeof event.attrs.toolCallId === "string" ? event.attrs.toolCallId : undefined;
@@ -87,6 +101,8 @@ export function recordedPrompt(request: ModelRequest): { system: string; extensi
     list.push({ id, tier, text, order });
     byExtension.set(extension, list);
   });
-  const extensions = [...byExtension].map(([name, prompts]) => defineExtension({ name, contribute: () => contribution(name, { prompts }) }));
+  const extensions = [...byExtension].map(([name, prompts]) =>
+    defineExtension({ name, contribute: () => contribution(name, { prompts }) }),
+  );
   return { system: parsed.operator, extensions };
 }

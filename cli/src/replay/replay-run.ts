@@ -1,12 +1,24 @@
 import { Agent, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
-import { ReplayProvider, recordedCalls, unappliedPatterns, type RecordedEvent, type ReplayDivergence, type Recording } from "@harnessx/recorder";
+import {
+  ReplayProvider,
+  recordedCalls,
+  unappliedPatterns,
+  type RecordedEvent,
+  type ReplayDivergence,
+  type Recording,
+} from "@harnessx/recorder";
 import { buildAgent } from "../agent/agent-module.js";
 import { invalidInput } from "../errors.js";
 import { configDifferences, replayConfig, toolDifferences } from "./recorded-config.js";
 import { RecordedTools, recordedPrompt } from "./recorded-tools.js";
 
 /** What `--agent MODULE` exports (default export or `createAgent`): the user's agent, built around the replay provider. */
-export type AgentFactory = (options: { provider: ModelProvider; tools: Tool[]; model: string; name: string }) => Agent | Promise<Agent>;
+export type AgentFactory = (options: {
+  provider: ModelProvider;
+  tools: Tool[];
+  model: string;
+  name: string;
+}) => Agent | Promise<Agent>;
 
 /** The outcome of a replay, also the `--json` shape of `trace replay`. */
 export interface ReplayReport {
@@ -51,8 +63,12 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
   const calls = recordedCalls(events);
   const start = events.find((e) => e.kind === "agent_start");
   const input = (start?.payload as { input?: unknown } | undefined)?.input;
-  if (!start || typeof input !== "string") throw invalidInput(`run ${run.runId} has no recorded input (AGENT_START missing)`);
-  if (input === "[content not captured]") throw invalidInput(`run ${run.runId} was recorded with captureContent: false; replay needs the recorded conversation`);
+  if (!start || typeof input !== "string")
+    throw invalidInput(`run ${run.runId} has no recorded input (AGENT_START missing)`);
+  if (input === "[content not captured]")
+    throw invalidInput(
+      `run ${run.runId} was recorded with captureContent: false; replay needs the recorded conversation`,
+    );
   const first: ModelRequest | undefined = calls[0]?.request;
   if (!first) throw invalidInput(`run ${run.runId} has no recorded model call to replay`);
 
@@ -84,7 +100,7 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
   }
   const end = events.find((e) => e.kind === "agent_end");
   // A rebuilt agent has no slash commands: it is given the message the command expanded to.
-  const sent = agentModule ? input : commandMessage(events, first) ?? input;
+  const sent = agentModule ? input : (commandMessage(events, first) ?? input);
   const recordedText = (end?.payload as { result?: { text?: unknown } } | undefined)?.result?.text;
   try {
     const result = await agent.run(sent);
@@ -101,11 +117,18 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
       divergences: provider.divergences.length,
       unmatchedToolCalls: recordedTools.unmatched,
       error: result.error ? `${result.error.name}: ${result.error.message}` : null,
-      configDifferences: agentModule ? [...configDifferences(run.config, agent.config), ...toolDifferences(run.tools, agent.info.tools)] : [],
+      configDifferences: agentModule
+        ? [...configDifferences(run.config, agent.config), ...toolDifferences(run.tools, agent.info.tools)]
+        : [],
       configRecorded: config !== undefined,
       unappliedPatterns: unappliedPatterns(run, agent.redactor),
     };
-    report.reproduced = report.divergences === 0 && report.replayedCalls === report.recordedCalls && report.recordedStatus === report.replayedStatus && textMatches && report.unmatchedToolCalls.length === 0;
+    report.reproduced =
+      report.divergences === 0 &&
+      report.replayedCalls === report.recordedCalls &&
+      report.recordedStatus === report.replayedStatus &&
+      textMatches &&
+      report.unmatchedToolCalls.length === 0;
     return report;
   } finally {
     await agent.close();
@@ -120,7 +143,9 @@ function commandMessage(events: readonly RecordedEvent[], first: ModelRequest): 
   const command = events.find((e) => e.kind === "command_invoked");
   if (command?.attrs.sent !== true) return undefined;
   const chars = command.attrs.messageChars;
-  const texts = first.messages.flatMap((m) => (m.role === "user" ? m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])) : []));
+  const texts = first.messages.flatMap((m) =>
+    m.role === "user" ? m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])) : [],
+  );
   // Redaction may have changed its length: then it is the last text the run added before its first call.
   return texts.find((text) => text.length === chars) ?? texts.at(-1);
 }

@@ -9,12 +9,46 @@ const T0 = Date.UTC(2026, 0, 1);
 /** A run whose tool call fails at once, then whose model call fails (retried, then reported by an ERROR event), failing the run. */
 function failedRun(): ReportData {
   return {
-    run: { runId: "run_f", agent: "bot", status: "failed", startTs: T0, endTs: T0 + 60, error: "model overloaded", errorClass: "ProviderError" },
+    run: {
+      runId: "run_f",
+      agent: "bot",
+      status: "failed",
+      startTs: T0,
+      endTs: T0 + 60,
+      error: "model overloaded",
+      errorClass: "ProviderError",
+    },
     spans: [
-      { spanId: "r", kind: "run", name: "invoke_agent bot", startTs: T0, endTs: T0 + 60, error: "model overloaded", errorClass: "ProviderError" },
+      {
+        spanId: "r",
+        kind: "run",
+        name: "invoke_agent bot",
+        startTs: T0,
+        endTs: T0 + 60,
+        error: "model overloaded",
+        errorClass: "ProviderError",
+      },
       { spanId: "m1", parentSpanId: "r", kind: "model", name: "chat m", startTs: T0 + 1, endTs: T0 + 5 },
-      { spanId: "t1", parentSpanId: "r", kind: "tool", name: "execute_tool charge_card", startTs: T0 + 6, endTs: T0 + 6, error: "card declined", errorClass: "Error" },
-      { spanId: "m2", parentSpanId: "r", kind: "model", name: "chat m", startTs: T0 + 6, endTs: T0 + 59, error: "model overloaded", errorClass: "ProviderError" },
+      {
+        spanId: "t1",
+        parentSpanId: "r",
+        kind: "tool",
+        name: "execute_tool charge_card",
+        startTs: T0 + 6,
+        endTs: T0 + 6,
+        error: "card declined",
+        errorClass: "Error",
+      },
+      {
+        spanId: "m2",
+        parentSpanId: "r",
+        kind: "model",
+        name: "chat m",
+        startTs: T0 + 6,
+        endTs: T0 + 59,
+        error: "model overloaded",
+        errorClass: "ProviderError",
+      },
     ],
     events: [
       { seq: 1, ts: T0, spanId: "r", kind: "agent_start" },
@@ -40,7 +74,13 @@ describe("the error list", () => {
 
   test("an ERROR event that no failed call explains is listed, linked to its span; the run's own different failure too", () => {
     const data = failedRun();
-    data.events[1] = { seq: 9, ts: T0 + 30, spanId: "r", kind: "error", payload: { source: "extension", error: { name: "ExtensionError", message: "hook threw" } } };
+    data.events[1] = {
+      seq: 9,
+      ts: T0 + 30,
+      spanId: "r",
+      kind: "error",
+      payload: { source: "extension", error: { name: "ExtensionError", message: "hook threw" } },
+    };
     data.run.error = "gave up";
     data.run.errorClass = "RunError";
     const layout = layoutReport(data);
@@ -61,8 +101,16 @@ describe("the error list", () => {
     const html = renderReportHtml(data);
     const layout = layoutReport(data);
     const tool = layout.spans.findIndex((s) => s.spanId === "t1");
-    assert.match(html, new RegExp(`<li class="error-entry" data-span="${tool}"><a href="#timeline" class="error-link" data-goto-span="${tool}"><span class="error-class">Error</span>: <span class="error-message">card declined</span></a>`));
-    assert.match(html, /data-goto-span="\d+"><span class="error-class">ProviderError<\/span>: <span class="error-message">model overloaded<\/span><\/a> <span class="mono meta">\+6ms chat m<\/span> <a href="#" data-goto-seq="9">event #9<\/a>/);
+    assert.match(
+      html,
+      new RegExp(
+        `<li class="error-entry" data-span="${tool}"><a href="#timeline" class="error-link" data-goto-span="${tool}"><span class="error-class">Error</span>: <span class="error-message">card declined</span></a>`,
+      ),
+    );
+    assert.match(
+      html,
+      /data-goto-span="\d+"><span class="error-class">ProviderError<\/span>: <span class="error-message">model overloaded<\/span><\/a> <span class="mono meta">\+6ms chat m<\/span> <a href="#" data-goto-seq="9">event #9<\/a>/,
+    );
     assert.match(html, /<div class="run-error" id="run-error">ProviderError: model overloaded<\/div>/);
   });
 

@@ -48,7 +48,14 @@ export function errorList(run: Run, events: readonly Event[], spans: readonly Ca
   const ends = new Map<ReportError, number>();
   for (const [i, span] of spans.entries()) {
     if (span.error === undefined || span.kind === "run") continue;
-    const entry: ReportError = { ts: span.startTs, where: span.name, errorClass: span.errorClass ?? "error", message: span.error, spanId: span.spanId, span: i };
+    const entry: ReportError = {
+      ts: span.startTs,
+      where: span.name,
+      errorClass: span.errorClass ?? "error",
+      message: span.error,
+      spanId: span.spanId,
+      span: i,
+    };
     ends.set(entry, span.endTs ?? endTs);
     calls.push(entry);
   }
@@ -73,7 +80,13 @@ export function errorList(run: Run, events: readonly Event[], spans: readonly Ca
   const errors = [...calls, ...reported];
   if (run.error) {
     const runSpan = spans.findIndex((s) => s.kind === "run");
-    const entry: ReportError = { ts: run.endTs ?? endTs, where: "run", errorClass: run.errorClass ?? "error", message: run.error, ...(runSpan >= 0 ? { spanId: spans[runSpan].spanId, span: runSpan } : {}) };
+    const entry: ReportError = {
+      ts: run.endTs ?? endTs,
+      where: "run",
+      errorClass: run.errorClass ?? "error",
+      message: run.error,
+      ...(runSpan >= 0 ? { spanId: spans[runSpan].spanId, span: runSpan } : {}),
+    };
     if (!errors.some((e) => sameFailure(e, entry))) errors.push(entry);
   }
   return errors.sort((a, b) => a.ts - b.ts || (ends.get(a) ?? a.ts) - (ends.get(b) ?? b.ts));

@@ -8,7 +8,14 @@ import { PayloadPacker } from "./payload-packer.js";
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
 /** Events whose one-line summary the event list shows beside the span: rare, and what a reader looks for. */
-const NOTED_KINDS = new Set(["command_invoked", "skill_invoked", "message_appended", "context_condensed", "custom", "checkpoint"]);
+const NOTED_KINDS = new Set([
+  "command_invoked",
+  "skill_invoked",
+  "message_appended",
+  "context_condensed",
+  "custom",
+  "checkpoint",
+]);
 
 function noteOf(event: RecordedEvent): string | undefined {
   if (event.kind === "error") return str(event.attrs.errorMessage) ?? "error";
@@ -28,24 +35,34 @@ interface Failure {
 function toolError(end: RecordedEvent, payload: unknown): Failure | undefined {
   const a = end.attrs ?? {};
   if (a.isError !== true && (a.outcome === undefined || a.outcome === "executed")) return undefined;
-  const recorded = payload as { result?: { content?: unknown }; rawResult?: { name?: unknown; message?: unknown } } | undefined;
+  const recorded = payload as
+    | { result?: { content?: unknown }; rawResult?: { name?: unknown; message?: unknown } }
+    | undefined;
   const raw = recorded?.rawResult;
   const outcome = String(a.outcome ?? "failed");
   if (outcome === "failed" && raw && typeof raw === "object" && typeof raw.message === "string") {
     return { errorClass: typeof raw.name === "string" ? raw.name : outcome, message: cut(raw.message, 200) };
   }
   const content = recorded?.result?.content;
-  return { errorClass: outcome === "executed" ? "tool error" : outcome, message: typeof content === "string" ? cut(content, 200) : outcome };
+  return {
+    errorClass: outcome === "executed" ? "tool error" : outcome,
+    message: typeof content === "string" ? cut(content, 200) : outcome,
+  };
 }
 
 /** What an ERROR or RETRY event says failed, from its attributes. */
 function eventFailure(event: RecordedEvent): Failure {
-  return { ...(str(event.attrs.errorName) ? { errorClass: str(event.attrs.errorName) } : {}), message: str(event.attrs.errorMessage) ?? "failed" };
+  return {
+    ...(str(event.attrs.errorName) ? { errorClass: str(event.attrs.errorName) } : {}),
+    message: str(event.attrs.errorMessage) ?? "failed",
+  };
 }
 
 /** A failed span's `error` and `errorClass`: what it failed with, else only that it failed. */
 const spanFailure = (failure: Failure | undefined): Pick<ReportSpan, "error" | "errorClass"> =>
-  failure ? { error: failure.message, ...(failure.errorClass ? { errorClass: failure.errorClass } : {}) } : { error: "failed" };
+  failure
+    ? { error: failure.message, ...(failure.errorClass ? { errorClass: failure.errorClass } : {}) }
+    : { error: "failed" };
 
 /**
  * The report's plain data from a recording (a run or a bundle): spans are those every backend
@@ -64,15 +81,25 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
   for await (const event of recording.events()) {
     const { payload: _payload, payloadRef: _ref, ...attrsOnly } = event;
     attributed.push(attrsOnly);
-    const payload = await recording.payloadOf(event).catch((error: unknown) => ({ unavailable: (error as Error).message }));
+    const payload = await recording
+      .payloadOf(event)
+      .catch((error: unknown) => ({ unavailable: (error as Error).message }));
     packer.add(payload);
     await packer.room();
     const spanId = event.spanId ?? event.parentSpanId;
     const note = noteOf(event);
     const errorClass = event.kind === "error" ? str(event.attrs.errorName) : undefined;
-    reportEvents.push({ seq: event.seq, ts: event.ts, ...(spanId ? { spanId } : {}), kind: event.kind, ...(note !== undefined ? { message: note } : {}), ...(errorClass ? { errorClass } : {}) });
+    reportEvents.push({
+      seq: event.seq,
+      ts: event.ts,
+      ...(spanId ? { spanId } : {}),
+      kind: event.kind,
+      ...(note !== undefined ? { message: note } : {}),
+      ...(errorClass ? { errorClass } : {}),
+    });
     // A retried model call that still failed failed with what its last attempt said; an ERROR event names its call's failure.
-    if ((event.kind === "error" || event.kind === "retry") && event.parentSpanId) errorsBySpan.set(event.parentSpanId, eventFailure(event));
+    if ((event.kind === "error" || event.kind === "retry") && event.parentSpanId)
+      errorsBySpan.set(event.parentSpanId, eventFailure(event));
     if (event.kind === "tool_call_end" && event.spanId) {
       const failure = toolError(event, payload);
       if (failure) errorsBySpan.set(event.spanId, failure);
@@ -86,10 +113,20 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
     name: s.name,
     startTs: s.startTs,
     ...(s.endTs !== null ? { endTs: s.endTs } : s.kind === "run" && run.endedAt ? { endTs: run.endedAt } : {}),
-    ...(s.status === "error" ? spanFailure(s.kind === "run" ? (run.error ? { errorClass: run.error.name, message: run.error.message } : undefined) : errorsBySpan.get(s.spanId)) : {}),
+    ...(s.status === "error"
+      ? spanFailure(
+          s.kind === "run"
+            ? run.error
+              ? { errorClass: run.error.name, message: run.error.message }
+              : undefined
+            : errorsBySpan.get(s.spanId),
+        )
+      : {}),
     ...(s.kind === "model" ? { model: String(s.attrs[GenAI.REQUEST_MODEL] ?? "") } : {}),
     ...(s.kind === "tool" ? { tool: String(s.attrs[GenAI.TOOL_NAME] ?? "") } : {}),
-    ...(s.inputTokens !== null && s.kind === "model" ? { inputTokens: s.inputTokens, outputTokens: s.outputTokens ?? 0 } : {}),
+    ...(s.inputTokens !== null && s.kind === "model"
+      ? { inputTokens: s.inputTokens, outputTokens: s.outputTokens ?? 0 }
+      : {}),
   }));
   return {
     run: {
@@ -100,7 +137,16 @@ export async function reportDataFrom(recording: Recording, onEvent?: () => void)
       ...(run.error ? { error: run.error.message, errorClass: run.error.name } : {}),
       startTs: run.startedAt,
       ...(run.endedAt !== null && run.endedAt !== undefined ? { endTs: run.endedAt } : {}),
-      redaction: run.redaction === undefined ? undefined : run.redaction === "off" ? ["off"] : [`${run.redaction.keys.length} sensitive keys`, ...run.redaction.patterns.map((p) => `pattern ${p.name}`), ...(run.redaction.custom ? ["custom function"] : [])],
+      redaction:
+        run.redaction === undefined
+          ? undefined
+          : run.redaction === "off"
+            ? ["off"]
+            : [
+                `${run.redaction.keys.length} sensitive keys`,
+                ...run.redaction.patterns.map((p) => `pattern ${p.name}`),
+                ...(run.redaction.custom ? ["custom function"] : []),
+              ],
       droppedEvents: recording.summary.dropped,
     },
     spans,

@@ -6,7 +6,8 @@ import { PayloadPacker, type PackedPayloads } from "./payload-packer.js";
 import { REPORT_CSS } from "./styles.js";
 
 /** The page may load nothing: no network, no external scripts, fonts or images. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 function escapeHtml(text: unknown): string {
   return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -65,11 +66,13 @@ function figuresSection(layout: ReportLayout): string {
  * event reported links to that event in the event list too.
  */
 function errorsSection(layout: ReportLayout): string {
-  if (layout.errors.length === 0) return `<section id="errors"><h2>Errors</h2><p class="meta">none recorded</p></section>`;
+  if (layout.errors.length === 0)
+    return `<section id="errors"><h2>Errors</h2><p class="meta">none recorded</p></section>`;
   const items = layout.errors
     .map((e) => {
       const what = `<span class="error-class">${escapeHtml(e.errorClass)}</span>: <span class="error-message">${escapeHtml(e.message)}</span>`;
-      const entry = e.span !== undefined ? `<a href="#timeline" class="error-link" data-goto-span="${e.span}">${what}</a>` : what;
+      const entry =
+        e.span !== undefined ? `<a href="#timeline" class="error-link" data-goto-span="${e.span}">${what}</a>` : what;
       const where = ` <span class="mono meta">+${formatDuration(e.ts - layout.startTs)} ${escapeHtml(e.where)}</span>`;
       const event = e.seq !== undefined ? ` <a href="#" data-goto-seq="${e.seq}">event #${e.seq}</a>` : "";
       return `<li class="error-entry"${e.span !== undefined ? ` data-span="${e.span}"` : ""}>${entry}${where}${event}</li>`;
@@ -98,8 +101,16 @@ export function renderReportHtml(data: ReportData): string {
   const run = data.run;
   const payloads = packedPayloadsOf(data);
   const index = packedIndex(pageIndex(data, layout, payloads));
-  const subtitle = [run.agent && `agent ${run.agent}`, run.model && `model ${run.model}`, `started ${formatTime(run.startTs)}`].filter(Boolean).join(" · ");
-  const redaction = run.redaction?.length ? `<div class="meta">redaction applied: ${escapeHtml(run.redaction.join(", "))}</div>` : "";
+  const subtitle = [
+    run.agent && `agent ${run.agent}`,
+    run.model && `model ${run.model}`,
+    `started ${formatTime(run.startTs)}`,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  const redaction = run.redaction?.length
+    ? `<div class="meta">redaction applied: ${escapeHtml(run.redaction.join(", "))}</div>`
+    : "";
   return `<!doctype html>
 <html lang="en">
 <head>

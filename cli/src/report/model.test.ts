@@ -10,12 +10,43 @@ function data(): ReportData {
     run: { runId: "run_1", agent: "bot", status: "completed", startTs: T0, endTs: T0 + 100 },
     spans: [
       { spanId: "r", kind: "run", name: "run bot", startTs: T0, endTs: T0 + 100 },
-      { spanId: "m1", parentSpanId: "r", kind: "model", name: "chat m", model: "m", startTs: T0 + 1, endTs: T0 + 10, inputTokens: 100, outputTokens: 10 },
+      {
+        spanId: "m1",
+        parentSpanId: "r",
+        kind: "model",
+        name: "chat m",
+        model: "m",
+        startTs: T0 + 1,
+        endTs: T0 + 10,
+        inputTokens: 100,
+        outputTokens: 10,
+      },
       { spanId: "t1", parentSpanId: "r", kind: "tool", name: "a", tool: "a", startTs: T0 + 11, endTs: T0 + 50 },
-      { spanId: "t2", parentSpanId: "r", kind: "tool", name: "b", tool: "b", startTs: T0 + 12, endTs: T0 + 40, error: "failed: boom" },
-      { spanId: "m2", parentSpanId: "r", kind: "model", name: "chat m", model: "m", startTs: T0 + 55, endTs: T0 + 60, inputTokens: 200, outputTokens: 20 },
+      {
+        spanId: "t2",
+        parentSpanId: "r",
+        kind: "tool",
+        name: "b",
+        tool: "b",
+        startTs: T0 + 12,
+        endTs: T0 + 40,
+        error: "failed: boom",
+      },
+      {
+        spanId: "m2",
+        parentSpanId: "r",
+        kind: "model",
+        name: "chat m",
+        model: "m",
+        startTs: T0 + 55,
+        endTs: T0 + 60,
+        inputTokens: 200,
+        outputTokens: 20,
+      },
     ],
-    events: [{ seq: 1, ts: T0, spanId: "r", kind: "agent_start", payload: { input: "</script><script>alert(1)</script>" } }],
+    events: [
+      { seq: 1, ts: T0, spanId: "r", kind: "agent_start", payload: { input: "</script><script>alert(1)</script>" } },
+    ],
   };
 }
 
@@ -33,8 +64,17 @@ describe("the timeline puts parallel calls on separate lanes", () => {
   test("figures: tokens by model, tool latency and errors", () => {
     const layout = layoutReport(data());
     assert.deepEqual(layout.models, [{ model: "m", calls: 2, inputTokens: 300, outputTokens: 30, p50Ms: 5, maxMs: 9 }]);
-    assert.deepEqual(layout.tools.map((t) => [t.tool, t.calls, t.errors, t.maxMs]), [["a", 1, 0, 39], ["b", 1, 1, 28]]);
-    assert.deepEqual(layout.errors.map((e) => e.message), ["failed: boom"]);
+    assert.deepEqual(
+      layout.tools.map((t) => [t.tool, t.calls, t.errors, t.maxMs]),
+      [
+        ["a", 1, 0, 39],
+        ["b", 1, 1, 28],
+      ],
+    );
+    assert.deepEqual(
+      layout.errors.map((e) => e.message),
+      ["failed: boom"],
+    );
     assert.equal(layout.totals.toolCalls, 2);
   });
   test("an unfinished span runs to the end of the recording and is marked open", () => {

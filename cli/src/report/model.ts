@@ -75,7 +75,9 @@ export function layoutReport(data: ReportData): ReportLayout {
 
   const laneEnds: number[] = [];
   const placed: PlacedSpan[] = [];
-  const ordered = [...data.spans].sort((a, b) => a.startTs - b.startTs || (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0));
+  const ordered = [...data.spans].sort(
+    (a, b) => a.startTs - b.startTs || (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0),
+  );
   for (const span of ordered) {
     const open = span.endTs === undefined;
     const end = span.endTs ?? endTs;

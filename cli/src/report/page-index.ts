@@ -43,13 +43,39 @@ export function pageIndex(data: ReportData, layout: ReportLayout, packed: Packed
   const spanAt = new Map<string, number>();
   const spans = layout.spans.map((s, i): IndexedSpan => {
     spanAt.set(s.spanId, i);
-    return [names.id(s.name), kinds.id(s.kind), s.lane, s.offsetMs, s.durationMs, (s.open ? 1 : 0) | (s.error !== undefined ? 2 : 0), s.error === undefined ? null : s.errorClass ? `${s.errorClass}: ${s.error}` : s.error, s.inputTokens ?? null, s.outputTokens ?? null];
+    return [
+      names.id(s.name),
+      kinds.id(s.kind),
+      s.lane,
+      s.offsetMs,
+      s.durationMs,
+      (s.open ? 1 : 0) | (s.error !== undefined ? 2 : 0),
+      s.error === undefined ? null : s.errorClass ? `${s.errorClass}: ${s.error}` : s.error,
+      s.inputTokens ?? null,
+      s.outputTokens ?? null,
+    ];
   });
   const events = data.events.map((e): IndexedEvent => {
-    const at: IndexedEvent = [e.seq, e.ts - layout.startTs, e.spanId === undefined ? -1 : spanAt.get(e.spanId) ?? -1, kinds.id(e.kind)];
+    const at: IndexedEvent = [
+      e.seq,
+      e.ts - layout.startTs,
+      e.spanId === undefined ? -1 : (spanAt.get(e.spanId) ?? -1),
+      kinds.id(e.kind),
+    ];
     return e.message === undefined ? at : [...at, e.message];
   });
-  return { run: data.run, startTs: layout.startTs, endTs: layout.endTs, lanes: layout.lanes, names: names.table, kinds: kinds.table, spans, events, eventsPerBlock: packed.eventsPerBlock, stringsPerBlock: packed.stringsPerBlock };
+  return {
+    run: data.run,
+    startTs: layout.startTs,
+    endTs: layout.endTs,
+    lanes: layout.lanes,
+    names: names.table,
+    kinds: kinds.table,
+    spans,
+    events,
+    eventsPerBlock: packed.eventsPerBlock,
+    stringsPerBlock: packed.stringsPerBlock,
+  };
 }
 
 /** The index as the page embeds it: gzip, base64 (inflated by the browser's `DecompressionStream`). */

@@ -63,7 +63,11 @@ export class PayloadPacker {
   constructor(private readonly options: { background?: boolean } = {}) {}
 
   add(payload: unknown): void {
-    this.pending.push(payload === undefined ? "null" : JSON.stringify(payload, (_key, value: unknown) => this.shared(value)) ?? "null");
+    this.pending.push(
+      payload === undefined
+        ? "null"
+        : (JSON.stringify(payload, (_key, value: unknown) => this.shared(value)) ?? "null"),
+    );
     if (this.pending.length === EVENTS_PER_BLOCK) this.flush();
   }
 
@@ -75,7 +79,8 @@ export class PayloadPacker {
   /** Every block packed (a packer built without `background`). */
   finish(): PackedPayloads {
     this.flushAll();
-    const done = (list: Array<string | Promise<string>>) => list.map((block) => (typeof block === "string" ? block : unfinished()));
+    const done = (list: Array<string | Promise<string>>) =>
+      list.map((block) => (typeof block === "string" ? block : unfinished()));
     return this.packed(done(this.blocks), done(this.stringBlocks));
   }
 
@@ -119,7 +124,11 @@ export class PayloadPacker {
     if (id === undefined) {
       id = this.stringCount++;
       this.ids.set(digest, id);
-      this.pendingStrings.push(value.length > MAX_STRING_CHARS ? `${value.slice(0, MAX_STRING_CHARS)}… [cut to ${MAX_STRING_CHARS} of ${value.length} characters in the report; trace show --full has it whole]` : value);
+      this.pendingStrings.push(
+        value.length > MAX_STRING_CHARS
+          ? `${value.slice(0, MAX_STRING_CHARS)}… [cut to ${MAX_STRING_CHARS} of ${value.length} characters in the report; trace show --full has it whole]`
+          : value,
+      );
       if (this.pendingStrings.length === STRINGS_PER_BLOCK) {
         this.stringBlocks.push(this.pack(JSON.stringify(this.pendingStrings)));
         this.pendingStrings = [];

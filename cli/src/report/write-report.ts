@@ -22,5 +22,11 @@ export async function writeReport(ctx: CommandContext, recording: Recording, pat
   progress.stop();
   const html = renderReportHtml({ ...data, producer: `harnessx trace ${CLI_VERSION}` });
   await writeFileAtomically(path, html);
-  return { path, runId: recording.run.runId, bytes: Buffer.byteLength(html), events: data.events.length, spans: data.spans.length };
+  return {
+    path,
+    runId: recording.run.runId,
+    bytes: Buffer.byteLength(html),
+    events: data.events.length,
+    spans: data.spans.length,
+  };
 }

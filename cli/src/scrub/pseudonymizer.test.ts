@@ -9,7 +9,11 @@ import { DEFAULT_SCRUB_RULES, loadScrubRules } from "./rules.js";
 describe("the same original value always gets the same pseudonym", () => {
   test("emails across strings and objects: <email-1>, <email-2> in order of first sight", () => {
     const p = new Pseudonymizer(DEFAULT_SCRUB_RULES);
-    const out = p.scrubValue({ to: "bob@example.org", body: "cc alice@example.com and bob@example.org", list: ["alice@example.com"] });
+    const out = p.scrubValue({
+      to: "bob@example.org",
+      body: "cc alice@example.com and bob@example.org",
+      list: ["alice@example.com"],
+    });
     assert.deepEqual(out, { to: "<email-1>", body: "cc <email-2> and <email-1>", list: ["<email-2>"] });
     assert.deepEqual(p.mapping(), { "<email-1>": "bob@example.org", "<email-2>": "alice@example.com" });
     assert.deepEqual(p.stats(), { replaced: { email: 4 }, distinct: 2 });
@@ -34,7 +38,12 @@ describe("the same original value always gets the same pseudonym", () => {
     assert.equal(p.scrubString("card 4111 1111 1111 1111 at 1732900000000"), "card <card-1> at 1732900000000");
   });
   test("pseudonyms already placed are not scrubbed again", () => {
-    const p = new Pseudonymizer({ keys: [], patterns: [{ name: "tag", regex: "<[a-z]+-\\d+>" }], kinds: [], defaults: false });
+    const p = new Pseudonymizer({
+      keys: [],
+      patterns: [{ name: "tag", regex: "<[a-z]+-\\d+>" }],
+      kinds: [],
+      defaults: false,
+    });
     assert.equal(p.scrubString("see <email-1>"), "see <email-1>");
   });
   test("removed kinds", () => {
@@ -53,20 +62,39 @@ describe("rules files are validated and merged with the defaults", () => {
     return path;
   };
   test("own patterns are added; replaceDefaults drops the defaults", () => {
-    const merged = loadScrubRules(write("a.json", { patterns: [{ name: "cust", regex: "CUST-\\d+" }], keys: ["plan"] }));
-    assert.ok(merged.defaults && merged.patterns.some((p) => p.name === "ipv4") && merged.patterns.some((p) => p.name === "cust"));
+    const merged = loadScrubRules(
+      write("a.json", { patterns: [{ name: "cust", regex: "CUST-\\d+" }], keys: ["plan"] }),
+    );
+    assert.ok(
+      merged.defaults &&
+        merged.patterns.some((p) => p.name === "ipv4") &&
+        merged.patterns.some((p) => p.name === "cust"),
+    );
     assert.ok(merged.keys.includes("plan"));
     const own = loadScrubRules(write("b.json", { replaceDefaults: true, kinds: ["custom"] }));
     assert.deepEqual(own, { keys: [], patterns: [], kinds: ["custom"], defaults: false });
-    assert.equal(new Pseudonymizer(own).scrubString("mail bob@example.org"), "mail bob@example.org", "without defaults only the file's rules apply");
+    assert.equal(
+      new Pseudonymizer(own).scrubString("mail bob@example.org"),
+      "mail bob@example.org",
+      "without defaults only the file's rules apply",
+    );
   });
   test("bad files are refused with the reason", () => {
     assert.throws(() => loadScrubRules(join(dir, "missing.json")), /does not exist/);
     assert.throws(() => loadScrubRules(write("c.json", "{nope")), /not valid JSON/);
-    assert.throws(() => loadScrubRules(write("d.json", { patterns: [{ name: "x", regex: "(" }] })), /not a valid regular expression/);
+    assert.throws(
+      () => loadScrubRules(write("d.json", { patterns: [{ name: "x", regex: "(" }] })),
+      /not a valid regular expression/,
+    );
     assert.throws(() => loadScrubRules(write("e.json", { keyz: [] })), /unknown field "keyz"/);
-    assert.throws(() => loadScrubRules(write("f.json", { keys: [""] })), /"keys" must be an array of non-empty strings/);
-    assert.throws(() => loadScrubRules(write("g.json", { patterns: [{ name: "x", regex: "a", check: "crc" }] })), /unknown check "crc"/);
+    assert.throws(
+      () => loadScrubRules(write("f.json", { keys: [""] })),
+      /"keys" must be an array of non-empty strings/,
+    );
+    assert.throws(
+      () => loadScrubRules(write("g.json", { patterns: [{ name: "x", regex: "a", check: "crc" }] })),
+      /unknown check "crc"/,
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 });

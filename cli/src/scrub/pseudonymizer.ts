@@ -30,10 +30,13 @@ export class Pseudonymizer {
       pattern: new RegExp(p.regex, `${(p.flags ?? "").replace(/g/g, "")}g`),
       ...(p.check === "luhn" ? { accept: luhnValid } : {}),
     }));
-    const policy: RedactionOptions = rules.defaults ? { extraKeys: rules.keys, extraPatterns: patterns } : { keys: rules.keys, patterns, secretShapes: false };
+    const policy: RedactionOptions = rules.defaults
+      ? { extraKeys: rules.keys, extraPatterns: patterns }
+      : { keys: rules.keys, patterns, secretShapes: false };
     this.redactor = new Redactor(policy, {
       shape: (name, found) => (PSEUDONYM.test(found) ? found : this.replace(name, name, found)),
-      key: (key, found) => this.replace(`key:${key.toLowerCase()}`, key.toLowerCase().replace(/[^a-z0-9_.-]/g, "_"), found),
+      key: (key, found) =>
+        this.replace(`key:${key.toLowerCase()}`, key.toLowerCase().replace(/[^a-z0-9_.-]/g, "_"), found),
     });
     this.kinds = new Set(rules.kinds);
   }

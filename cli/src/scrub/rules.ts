@@ -47,19 +47,32 @@ function stringList(value: unknown, field: string, file: string): string[] {
 
 function patternList(value: unknown, file: string): PatternRule[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw invalidInput(`rules file ${file}: "patterns" must be an array of { name, regex, flags? }`);
+  if (!Array.isArray(value))
+    throw invalidInput(`rules file ${file}: "patterns" must be an array of { name, regex, flags? }`);
   return value.map((p: unknown, i) => {
     const rule = p as Partial<PatternRule> | null;
-    if (!rule || typeof rule.name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(rule.name) || typeof rule.regex !== "string") {
-      throw invalidInput(`rules file ${file}: patterns[${i}] needs a "name" (letters, digits, _ . -) and a "regex" string`);
+    if (
+      !rule ||
+      typeof rule.name !== "string" ||
+      !/^[A-Za-z0-9_.-]+$/.test(rule.name) ||
+      typeof rule.regex !== "string"
+    ) {
+      throw invalidInput(
+        `rules file ${file}: patterns[${i}] needs a "name" (letters, digits, _ . -) and a "regex" string`,
+      );
     }
     const flags = typeof rule.flags === "string" ? rule.flags : "";
     try {
       new RegExp(rule.regex, `${flags.replace(/g/g, "")}g`);
     } catch (err) {
-      throw invalidInput(`rules file ${file}: patterns[${i}] (${rule.name}) is not a valid regular expression: ${(err as Error).message}`);
+      throw invalidInput(
+        `rules file ${file}: patterns[${i}] (${rule.name}) is not a valid regular expression: ${(err as Error).message}`,
+      );
     }
-    if (rule.check !== undefined && rule.check !== "luhn") throw invalidInput(`rules file ${file}: patterns[${i}] (${rule.name}) has an unknown check "${String(rule.check)}" (only "luhn")`);
+    if (rule.check !== undefined && rule.check !== "luhn")
+      throw invalidInput(
+        `rules file ${file}: patterns[${i}] (${rule.name}) has an unknown check "${String(rule.check)}" (only "luhn")`,
+      );
     return { name: rule.name, regex: rule.regex, flags, ...(rule.check ? { check: rule.check } : {}) };
   });
 }
@@ -71,19 +84,34 @@ export function loadScrubRules(file: string | undefined): ScrubRules {
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : `is not valid JSON (${(err as Error).message})`;
+    const reason =
+      (err as NodeJS.ErrnoException).code === "ENOENT"
+        ? "does not exist"
+        : `is not valid JSON (${(err as Error).message})`;
     throw invalidInput(`rules file ${file} ${reason}`);
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw invalidInput(`rules file ${file} must hold a JSON object { keys, patterns, kinds }`);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw invalidInput(`rules file ${file} must hold a JSON object { keys, patterns, kinds }`);
   const raw = parsed as Record<string, unknown>;
   const known = new Set(["keys", "patterns", "kinds", "replaceDefaults"]);
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
-  if (unknown.length) throw invalidInput(`rules file ${file}: unknown field ${unknown.map((k) => `"${k}"`).join(", ")} (expected keys, patterns, kinds, replaceDefaults)`);
-  const own: ScrubRules = { keys: stringList(raw.keys, "keys", file), patterns: patternList(raw.patterns, file), kinds: stringList(raw.kinds, "kinds", file), defaults: false };
+  if (unknown.length)
+    throw invalidInput(
+      `rules file ${file}: unknown field ${unknown.map((k) => `"${k}"`).join(", ")} (expected keys, patterns, kinds, replaceDefaults)`,
+    );
+  const own: ScrubRules = {
+    keys: stringList(raw.keys, "keys", file),
+    patterns: patternList(raw.patterns, file),
+    kinds: stringList(raw.kinds, "kinds", file),
+    defaults: false,
+  };
   if (raw.replaceDefaults === true) return own;
   return {
     keys: [...DEFAULT_SCRUB_RULES.keys, ...own.keys],
-    patterns: [...DEFAULT_SCRUB_RULES.patterns.filter((d) => !own.patterns.some((p) => p.name === d.name)), ...own.patterns],
+    patterns: [
+      ...DEFAULT_SCRUB_RULES.patterns.filter((d) => !own.patterns.some((p) => p.name === d.name)),
+      ...own.patterns,
+    ],
     kinds: [...DEFAULT_SCRUB_RULES.kinds, ...own.kinds],
     defaults: true,
   };

@@ -2,7 +2,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ArtifactStore, sha256Hex } from "@harnessx/artifacts";
-import { artifactsOf, exportIncident, SealedRunWriter, type IncidentExport, type RecordedEvent, type Recording, type SigningKey } from "@harnessx/recorder";
+import {
+  artifactsOf,
+  exportIncident,
+  SealedRunWriter,
+  type IncidentExport,
+  type RecordedEvent,
+  type Recording,
+  type SigningKey,
+} from "@harnessx/recorder";
 import { Pseudonymizer, type ScrubStats } from "./pseudonymizer.js";
 import type { ScrubRules } from "./rules.js";
 
@@ -29,7 +37,8 @@ function scrubText(p: Pseudonymizer, text: string): string {
 function renameId(value: unknown, from: string, to: string): unknown {
   if (value === from) return to;
   if (Array.isArray(value)) return value.map((v) => renameId(v, from, to));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameId(v, from, to)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameId(v, from, to)]));
   return value;
 }
 
@@ -41,7 +50,14 @@ function renameId(value: unknown, from: string, to: string): unknown {
  * pseudonyms and bundled with it, as `trace export` bundles them. The source is only read. The
  * scrubbed bundle is a new document: `signingKey` (the scrubber's) signs it.
  */
-export async function scrubRun(recording: Recording, rules: ScrubRules, out: string, reason: string, signingKey: SigningKey, onEvent?: () => void): Promise<ScrubOutcome> {
+export async function scrubRun(
+  recording: Recording,
+  rules: ScrubRules,
+  out: string,
+  reason: string,
+  signingKey: SigningKey,
+  onEvent?: () => void,
+): Promise<ScrubOutcome> {
   const p = new Pseudonymizer(rules);
   const temp = await mkdtemp(join(tmpdir(), "trace-scrub-"));
   try {
@@ -59,7 +75,14 @@ export async function scrubRun(recording: Recording, rules: ScrubRules, out: str
 }
 
 /** Writes the scrubbed copy of one run (its events, artifacts and run.json) into the store `temp`. */
-async function scrubInto(temp: string, recording: Recording, p: Pseudonymizer, rules: ScrubRules, renamed: Map<string, string>, onEvent?: () => void): Promise<void> {
+async function scrubInto(
+  temp: string,
+  recording: Recording,
+  p: Pseudonymizer,
+  rules: ScrubRules,
+  renamed: Map<string, string>,
+  onEvent?: () => void,
+): Promise<void> {
   const artifacts = new ArtifactStore(temp);
   const writes = new Set<Promise<unknown>>();
   // The scrubbed text is hashed here (its id is known at once) and stored in the background.
@@ -81,7 +104,11 @@ async function scrubInto(temp: string, recording: Recording, p: Pseudonymizer, r
       clean.payload = p.removedPayload(event.kind);
     } else if (event.payloadRef) {
       const stored = await rewrite(event.payloadRef.sha256);
-      clean.payloadRef = { sha256: stored.sha256, bytes: stored.bytes, preview: stored.text.slice(0, event.payloadRef.preview.length) };
+      clean.payloadRef = {
+        sha256: stored.sha256,
+        bytes: stored.bytes,
+        preview: stored.text.slice(0, event.payloadRef.preview.length),
+      };
     } else if (event.payload !== undefined) clean.payload = p.scrubValue(event.payload);
     for (const id of artifactsOf(event.attrs)) {
       const stored = renamed.get(id) ?? (await rewrite(id).catch(() => undefined))?.sha256;
@@ -106,7 +133,13 @@ async function scrubInto(temp: string, recording: Recording, p: Pseudonymizer, r
     ...(recording.run.extensions ? { extensions: p.scrubValue(recording.run.extensions) } : {}),
     ...(recording.run.tools ? { tools: p.scrubValue(recording.run.tools) } : {}),
     ...(recording.run.error ? { error: p.scrubValue(recording.run.error) } : {}),
-    scrubbed: { at: new Date().toISOString(), defaults: rules.defaults, keys: rules.keys, patterns: rules.patterns.map((r) => r.name), kinds: rules.kinds },
+    scrubbed: {
+      at: new Date().toISOString(),
+      defaults: rules.defaults,
+      keys: rules.keys,
+      patterns: rules.patterns.map((r) => r.name),
+      kinds: rules.kinds,
+    },
   };
   await writer.finish(run);
 }

@@ -1,4 +1,14 @@
-import { existingSigningKey, isFingerprint, keysDir, loadSigningKey, readPublicKeyFile, TRUSTED_KEYS_FILE, TrustedKeys, type LoadedSigningKey, type SigningKey } from "@harnessx/recorder";
+import {
+  existingSigningKey,
+  isFingerprint,
+  keysDir,
+  loadSigningKey,
+  readPublicKeyFile,
+  TRUSTED_KEYS_FILE,
+  TrustedKeys,
+  type LoadedSigningKey,
+  type SigningKey,
+} from "@harnessx/recorder";
 import { join } from "node:path";
 import type { CommandContext } from "../context.js";
 import { usageError } from "../errors.js";
@@ -20,19 +30,31 @@ export function userTrustedKeys(ctx: CommandContext): TrustedKeys {
 
 /** A key as the user typed it (`--key`, `--trust`): a fingerprint as it is, else a public key file. */
 export function fingerprintOfRef(ctx: CommandContext, ref: string): Promise<string> {
-  if (ref.trim() === "") throw usageError("a key is a public key file or a fingerprint (SHA256:...), not an empty string");
+  if (ref.trim() === "")
+    throw usageError("a key is a public key file or a fingerprint (SHA256:...), not an empty string");
   return isFingerprint(ref) ? Promise.resolve(ref) : readPublicKeyFile(ctx.path(ref));
 }
 
 /** Whose a key is, for people: the user's own, a trusted one by its name, or a stranger's. */
-export async function whoseKey(ctx: CommandContext, fingerprint: string): Promise<{ own: boolean; trustedAs: string | null }> {
+export async function whoseKey(
+  ctx: CommandContext,
+  fingerprint: string,
+): Promise<{ own: boolean; trustedAs: string | null }> {
   const own = (await existingSigningKey(userKeysDir(ctx)).catch(() => undefined))?.fingerprint === fingerprint;
-  const trusted = own ? undefined : (await userTrustedKeys(ctx).list().catch(() => [])).find((k) => k.fingerprint === fingerprint);
+  const trusted = own
+    ? undefined
+    : (
+        await userTrustedKeys(ctx)
+          .list()
+          .catch(() => [])
+      ).find((k) => k.fingerprint === fingerprint);
   return { own, trustedAs: trusted?.name ?? null };
 }
 
 /** What `export` and `scrub` say of the signature they made. */
 export function signedWithLine(key: SigningKey, created: boolean): string {
-  const made = created ? `; it was made now, in ${key.path} (keep it private; share the public key: trace keys --public > me.pub)` : "";
+  const made = created
+    ? `; it was made now, in ${key.path} (keep it private; share the public key: trace keys --public > me.pub)`
+    : "";
   return `  signed with your key ${key.fingerprint}${made}`;
 }

@@ -16,7 +16,11 @@ export interface DatasetReadOptions {
  * (the recorder's `openDatasetTables`, partitions before `since` never opened), or `s3://bucket/prefix`
  * (remote-dataset.ts: its partitions from `since` on fetched into the local cache, then read alike).
  */
-export async function openDataset(ctx: CommandContext, text: string, options: DatasetReadOptions): Promise<RecordingTables> {
+export async function openDataset(
+  ctx: CommandContext,
+  text: string,
+  options: DatasetReadOptions,
+): Promise<RecordingTables> {
   if (text.trim() === "") throw usageError("--dataset is empty: give a dataset folder");
   // A remote dataset is fetched into the local cache, then read by the same reader.
   if (isS3Url(text)) return (await import("./remote-dataset.js")).openRemoteDataset(ctx, text, options);

@@ -2,10 +2,15 @@ import type { DuckDBConnection, DuckDBExtractedStatements, DuckDBPreparedStateme
 import { CliError, ExitCode, oneLine } from "../errors.js";
 
 /** First keywords of statements that change something: refused even when they fail to bind. */
-const WRITING_VERB = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*(delete|update|insert|merge|create|drop|alter|truncate|copy|attach|detach|install|load|set|reset|export|import|call|vacuum|checkpoint|use)\b/i;
+const WRITING_VERB =
+  /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*(delete|update|insert|merge|create|drop|alter|truncate|copy|attach|detach|install|load|set|reset|export|import|call|vacuum|checkpoint|use)\b/i;
 
 function refused(reason: string): CliError {
-  return new CliError(ExitCode.USAGE, "query_read_only", `trace query is read-only: ${reason}; pass --allow-write to run it`);
+  return new CliError(
+    ExitCode.USAGE,
+    "query_read_only",
+    `trace query is read-only: ${reason}; pass --allow-write to run it`,
+  );
 }
 
 /**
@@ -41,6 +46,9 @@ export async function assertReadOnly(connection: DuckDBConnection, sql: string):
     }
     const type = prepared.statementType;
     prepared.destroySync();
-    if (!reading.has(type)) throw refused(`statement ${i + 1} is ${StatementType[type] ?? "of an unknown type"}, not a query (SELECT, EXPLAIN)`);
+    if (!reading.has(type))
+      throw refused(
+        `statement ${i + 1} is ${StatementType[type] ?? "of an unknown type"}, not a query (SELECT, EXPLAIN)`,
+      );
   }
 }

@@ -1,5 +1,11 @@
 import { rmSync } from "node:fs";
-import { fetchDataset, httpfsInstalled, openDatasetTables, openS3DatasetTables, type RecordingTables } from "@harnessx/recorder";
+import {
+  fetchDataset,
+  httpfsInstalled,
+  openDatasetTables,
+  openS3DatasetTables,
+  type RecordingTables,
+} from "@harnessx/recorder";
 import type { CommandContext } from "../context.js";
 import { formatBytes } from "../output/format.js";
 import { explainingS3 } from "./s3-errors.js";
@@ -12,13 +18,21 @@ import { explainingS3 } from "./s3-errors.js";
  * dataset folder, so the SQL and its answers are the same. With caching off
  * (`HARNESSX_CACHE_DIR=off`) the copy is a temp folder removed when the tables close.
  */
-export async function openRemoteDataset(ctx: CommandContext, url: string, options: { readOnly: boolean; since?: number }): Promise<RecordingTables> {
+export async function openRemoteDataset(
+  ctx: CommandContext,
+  url: string,
+  options: { readOnly: boolean; since?: number },
+): Promise<RecordingTables> {
   // Where DuckDB's httpfs is installed, the files are read in place; it never is unless someone installed it.
   if (await httpfsInstalled()) return explainingS3(() => openS3DatasetTables({ from: url, ...options }));
   const progress = ctx.progress("fetch dataset", "steps");
   progress.total(1);
-  const fetched = await explainingS3(() => fetchDataset({ from: url, ...(options.since !== undefined ? { since: options.since } : {}) })).finally(() => progress.stop());
-  ctx.note(`${url}: ${fetched.fetched} file(s) fetched (${formatBytes(fetched.bytes)}), ${fetched.cached} from the cache`);
+  const fetched = await explainingS3(() =>
+    fetchDataset({ from: url, ...(options.since !== undefined ? { since: options.since } : {}) }),
+  ).finally(() => progress.stop());
+  ctx.note(
+    `${url}: ${fetched.fetched} file(s) fetched (${formatBytes(fetched.bytes)}), ${fetched.cached} from the cache`,
+  );
   const tables = await openDatasetTables(fetched.dir, options);
   if (!fetched.temporary) return tables;
   return {

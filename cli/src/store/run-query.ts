@@ -21,7 +21,12 @@ export interface QueryResult {
  * Runs SQL; a DuckDB error becomes a one-line CliError (exit 1) carrying DuckDB's own message.
  * Without `allowWrite`, statements other than reads are refused first (exit 2).
  */
-export async function runQuery(db: RecordingTables, sql: string, access: SqlAccess = {}, values?: QueryValue[]): Promise<QueryResult> {
+export async function runQuery(
+  db: RecordingTables,
+  sql: string,
+  access: SqlAccess = {},
+  values?: QueryValue[],
+): Promise<QueryResult> {
   if (!access.allowWrite) await assertReadOnly(db.connection, sql);
   let reader: DuckDBResultReader;
   try {
@@ -29,7 +34,9 @@ export async function runQuery(db: RecordingTables, sql: string, access: SqlAcce
   } catch (err) {
     const limit = sqlLimitErrorOf(err);
     if (limit) throw new CliError(ExitCode.INVALID_INPUT, limit.code, `query failed: ${limit.message}`, { cause: err });
-    throw new CliError(ExitCode.FAILURE, "query_failed", `query failed: ${oneLine((err as Error).message)}`, { cause: err });
+    throw new CliError(ExitCode.FAILURE, "query_failed", `query failed: ${oneLine((err as Error).message)}`, {
+      cause: err,
+    });
   }
   const columns = reader.columnNames();
   const jsonColumns = columns.filter((_, i) => reader.columnTypes()[i]?.alias === "JSON");

@@ -25,7 +25,11 @@ export function parseRunRef(text: string): RunRef | undefined {
 export async function runDirOfRef(storeDir: string, ref: RunRef, text: string): Promise<string> {
   const { runs } = await listRuns(storeDir);
   let newest: (typeof runs)[number] | undefined;
-  for (const run of runs) if ((!ref.status || run.status === ref.status) && (!newest || run.startedAt > newest.startedAt)) newest = run;
-  if (!newest) throw notFound(`no ${ref.status ? `${ref.status} ` : ""}run in ${storeDir} for ${JSON.stringify(text)} (trace ls lists the runs)`);
+  for (const run of runs)
+    if ((!ref.status || run.status === ref.status) && (!newest || run.startedAt > newest.startedAt)) newest = run;
+  if (!newest)
+    throw notFound(
+      `no ${ref.status ? `${ref.status} ` : ""}run in ${storeDir} for ${JSON.stringify(text)} (trace ls lists the runs)`,
+    );
   return newest.dir;
 }

@@ -13,7 +13,8 @@ const EXIT_OF: Record<S3TargetProblem, ExitCode> = {
 };
 
 /** An S3 target problem as the CLI reports it: its one-line message, its exit code. */
-export const s3CliError = (error: S3TargetError): CliError => new CliError(EXIT_OF[error.problem], error.code, error.message, { cause: error });
+export const s3CliError = (error: S3TargetError): CliError =>
+  new CliError(EXIT_OF[error.problem], error.code, error.message, { cause: error });
 
 /** Runs `work`, turning an `S3TargetError` into the CLI's error for it. */
 export async function explainingS3<T>(work: () => Promise<T>): Promise<T> {

@@ -32,7 +32,10 @@ before(async () => {
   await recordFailedRun(store);
   const recordings = new RecordingStore(store);
   const runs = await recordings.listRuns();
-  ours = await openSegmentTables(store, runs.map((r) => r.dir));
+  ours = await openSegmentTables(
+    store,
+    runs.map((r) => r.dir),
+  );
   theirs = await recordings.openDatabase();
 });
 after(() => {
@@ -42,7 +45,11 @@ after(() => {
 });
 
 describe("tables read from segment files equal the recorder's RecordingDatabase", () => {
-  for (const [table, order] of [["events", "run_id, seq"], ["spans", "run_id, span_id"], ["artifacts", "run_id, seq"]] as const) {
+  for (const [table, order] of [
+    ["events", "run_id, seq"],
+    ["spans", "run_id, span_id"],
+    ["artifacts", "run_id, seq"],
+  ] as const) {
     test(`${table}: same columns, same rows`, async () => {
       const a = await ours.connection.runAndReadAll(`SELECT * FROM ${table} LIMIT 0`);
       const b = await theirs.connection.runAndReadAll(`SELECT * FROM ${table} LIMIT 0`);

@@ -1,5 +1,12 @@
 import { promises as fs } from "node:fs";
-import { checkStore, openRecording, RecordingSourceError, resolveRecordingSource, type Recording, type ResolvedSource } from "@harnessx/recorder";
+import {
+  checkStore,
+  openRecording,
+  RecordingSourceError,
+  resolveRecordingSource,
+  type Recording,
+  type ResolvedSource,
+} from "@harnessx/recorder";
 import type { CommandContext } from "../context.js";
 import { CliError, ExitCode, invalidInput, notFound, usageError } from "../errors.js";
 import { parseRunRef, runDirOfRef } from "./run-ref.js";
@@ -22,7 +29,9 @@ function explained(ctx: CommandContext, error: RecordingSourceError): CliError {
     case "store_not_run":
       return usageError(`${error.source} is a store; pass it as --store ${error.source} and name a run`);
     case "no_store":
-      return notFound(`no recording store at ${store} (record a run with FlightRecorderExtension, or pass --store DIR)`);
+      return notFound(
+        `no recording store at ${store} (record a run with FlightRecorderExtension, or pass --store DIR)`,
+      );
     case "not_a_store":
       return invalidInput(`${store} is not a harnessx recording store (it has no runs/ folder)`);
     case "no_match":
@@ -30,7 +39,9 @@ function explained(ctx: CommandContext, error: RecordingSourceError): CliError {
     case "not_a_run":
       return invalidInput(error.message);
     default:
-      return new CliError(error.notFound ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT, error.code, error.message, { cause: error });
+      return new CliError(error.notFound ? ExitCode.NOT_FOUND : ExitCode.INVALID_INPUT, error.code, error.message, {
+        cause: error,
+      });
   }
 }
 
@@ -67,10 +78,17 @@ async function dereferenced(ctx: CommandContext, text: string): Promise<string> 
  * `last-<status>` the newest run (of that status), anything else a run id or a unique prefix of
  * one in `--store`.
  */
-export async function resolveTarget(ctx: CommandContext, text: string, options: TargetOptions = {}): Promise<ResolvedSource> {
+export async function resolveTarget(
+  ctx: CommandContext,
+  text: string,
+  options: TargetOptions = {},
+): Promise<ResolvedSource> {
   const source = await dereferenced(ctx, text);
   const target = await explaining(ctx, () => resolveRecordingSource(source, where(ctx)));
-  if (target.kind === "bundle" && options.bundles === false) throw usageError(`${text} is a file; this command works on a recorded run (an id or a run directory), not a bundle`);
+  if (target.kind === "bundle" && options.bundles === false)
+    throw usageError(
+      `${text} is a file; this command works on a recorded run (an id or a run directory), not a bundle`,
+    );
   return target;
 }
 
@@ -81,4 +99,5 @@ export async function openTarget(ctx: CommandContext, text: string): Promise<Rec
 }
 
 /** Where a recording was read from, as `trace summary` names it: the run directory or the bundle file. */
-export const sourcePath = (recording: Recording): string => (recording.source.kind === "run" ? recording.source.runDir : recording.source.path);
+export const sourcePath = (recording: Recording): string =>
+  recording.source.kind === "run" ? recording.source.runDir : recording.source.path;

@@ -16,7 +16,9 @@ const lookup = tool({
     return `record ${q}: ${"detail ".repeat(40)}`;
   },
 });
-const steps: ScriptStep[] = Array.from({ length: calls }, (_, i) => ({ toolCalls: [{ name: "lookup", input: { q: `r${i}` } }] }));
+const steps: ScriptStep[] = Array.from({ length: calls }, (_, i) => ({
+  toolCalls: [{ name: "lookup", input: { q: `r${i}` } }],
+}));
 steps.push({ text: "done" });
 const agent = new Agent({
   provider: new ScriptedProvider(steps),

@@ -2,7 +2,17 @@
  * Recordings for the CLI's end-to-end tests: real Agent runs with the real FlightRecorderExtension
  * on a ScriptedProvider, written to a temporary store.
  */
-import { Agent, ScriptedProvider, contribution, defineExtension, tool, type AgentOptions, type RunResult, type ScriptStep, type Tool } from "@harnessx/core";
+import {
+  Agent,
+  ScriptedProvider,
+  contribution,
+  defineExtension,
+  tool,
+  type AgentOptions,
+  type RunResult,
+  type ScriptStep,
+  type Tool,
+} from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { FlightRecorderExtension, type FlightRecorderOptions } from "@harnessx/recorder";
 import { ResultSpillExtension } from "@harnessx/spill";
@@ -13,7 +23,9 @@ export const SUPPORT_SYSTEM = "You are the support bot of Example Corp.";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The support agent's tools; `searchResult` lets a test change what search answers. */
-export function supportTools(searchResult: (query: string) => string = (q) => `product_docs: ${q} costs $10 per seat`): Tool[] {
+export function supportTools(
+  searchResult: (query: string) => string = (q) => `product_docs: ${q} costs $10 per seat`,
+): Tool[] {
   return [
     tool({
       name: "search",
@@ -58,12 +70,20 @@ export function supportScript(): ScriptStep[] {
       usage: { inputTokens: 120, outputTokens: 30 },
     },
     { toolCalls: [{ id: "call_flaky", name: "flaky", input: {} }], usage: { inputTokens: 200, outputTokens: 12 } },
-    { text: "Pricing is $10 per seat; alice@example.com (CUST-4711) is on pro.", usage: { inputTokens: 260, outputTokens: 25 } },
+    {
+      text: "Pricing is $10 per seat; alice@example.com (CUST-4711) is on pro.",
+      usage: { inputTokens: 260, outputTokens: 25 },
+    },
   ];
 }
 
 /** Runs the support agent once with the recorder; returns the run's result. */
-export async function recordSupportRun(store: string, recorder: Omit<FlightRecorderOptions, "dir"> = {}, script: ScriptStep[] = supportScript(), agentOptions: Pick<AgentOptions, "redact"> = {}): Promise<RunResult> {
+export async function recordSupportRun(
+  store: string,
+  recorder: Omit<FlightRecorderOptions, "dir"> = {},
+  script: ScriptStep[] = supportScript(),
+  agentOptions: Pick<AgentOptions, "redact"> = {},
+): Promise<RunResult> {
   const agent = new Agent({
     ...agentOptions,
     provider: new ScriptedProvider(script),
@@ -89,7 +109,9 @@ export async function recordGuardedRun(store: string): Promise<RunResult> {
     contribute: () =>
       contribution("guard", {
         prompts: [{ id: "etiquette", text: "Never call flaky tools twice." }],
-        policies: [{ id: "no-flaky", actions: ["flaky"], decide: () => ({ decision: "deny", reason: "flaky is quarantined" }) }],
+        policies: [
+          { id: "no-flaky", actions: ["flaky"], decide: () => ({ decision: "deny", reason: "flaky is quarantined" }) },
+        ],
       }),
   });
   const agent = new Agent({
@@ -127,7 +149,8 @@ export async function recordBusyRun(store: string): Promise<RunResult> {
     name: "export_report",
     description: "Exports the full ticket report.",
     inputSchema: { type: "object", properties: {} },
-    execute: () => Array.from({ length: 400 }, (_, i) => ({ ticket: i, status: i % 3 ? "open" : "closed", note: "x".repeat(20) })),
+    execute: () =>
+      Array.from({ length: 400 }, (_, i) => ({ ticket: i, status: i % 3 ? "open" : "closed", note: "x".repeat(20) })),
   });
   const agent = new Agent({
     provider: new ScriptedProvider([
@@ -138,7 +161,10 @@ export async function recordBusyRun(store: string): Promise<RunResult> {
     name: "report-bot",
     tools: [report],
     retry: { initialDelayMs: 1, maxDelayMs: 5 },
-    extensions: [new FlightRecorderExtension({ dir: store }), new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(store) })],
+    extensions: [
+      new FlightRecorderExtension({ dir: store }),
+      new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(store) }),
+    ],
   });
   try {
     return await agent.run("Export the ticket report");

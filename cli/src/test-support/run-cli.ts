@@ -32,11 +32,19 @@ const REPORT_PEAK_RSS = `data:text/javascript,import { readFileSync, writeFileSy
 
 /** Runs `node cli/dist/bin.js ...args` as a child process (no TTY: no colours, no progress bars). */
 export function runTrace(args: readonly string[], options: RunTraceOptions = {}): Promise<CliRun> {
-  const rssFile = options.measureMemory ? join(tmpdir(), `trace-rss-${process.pid}-${randomBytes(4).toString("hex")}`) : undefined;
+  const rssFile = options.measureMemory
+    ? join(tmpdir(), `trace-rss-${process.pid}-${randomBytes(4).toString("hex")}`)
+    : undefined;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(rssFile ? ["--import", REPORT_PEAK_RSS] : []), TRACE_BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "0", ...options.env, ...(rssFile ? { TRACE_PEAK_RSS_FILE: rssFile } : {}) },
+      env: {
+        ...process.env,
+        NO_COLOR: "",
+        FORCE_COLOR: "0",
+        ...options.env,
+        ...(rssFile ? { TRACE_PEAK_RSS_FILE: rssFile } : {}),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -11,9 +11,14 @@ const LINE_CHARS = 96;
  */
 export function describeConfig(config: unknown, provider?: string): string[] {
   if (typeof config !== "object" || config === null || Array.isArray(config)) return [];
-  const entries = [...(provider ? [["provider", provider] as const] : []), ...Object.entries(config as Record<string, unknown>)];
+  const entries = [
+    ...(provider ? [["provider", provider] as const] : []),
+    ...Object.entries(config as Record<string, unknown>),
+  ];
   const pairs = entries.map(([key, value]) =>
-    key === "system" && typeof value === "string" ? `system (${value.length} chars)` : `${key} ${typeof value === "string" ? value : JSON.stringify(value) ?? "unset"}`,
+    key === "system" && typeof value === "string"
+      ? `system (${value.length} chars)`
+      : `${key} ${typeof value === "string" ? value : (JSON.stringify(value) ?? "unset")}`,
   );
   const lines: string[] = [];
   for (const pair of pairs) {
@@ -28,7 +33,10 @@ export function describeConfig(config: unknown, provider?: string): string[] {
 export function describeTools(tools: unknown): string[] {
   if (!Array.isArray(tools)) return [];
   return tools
-    .filter((t): t is Record<string, unknown> => typeof t === "object" && t !== null && typeof (t as { name?: unknown }).name === "string")
+    .filter(
+      (t): t is Record<string, unknown> =>
+        typeof t === "object" && t !== null && typeof (t as { name?: unknown }).name === "string",
+    )
     .map((t) =>
       terminalSafe(
         [

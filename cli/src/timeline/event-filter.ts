@@ -22,7 +22,10 @@ export class EventFilter {
   private readonly toolSpans = new Set<string>();
 
   constructor(options: EventFilterOptions, seenKinds: Iterable<string> = []) {
-    this.kinds = typeof options.kind === "string" ? choiceList("--kind", options.kind, [...new Set([...KNOWN_EVENT_KINDS, ...seenKinds])]) : undefined;
+    this.kinds =
+      typeof options.kind === "string"
+        ? choiceList("--kind", options.kind, [...new Set([...KNOWN_EVENT_KINDS, ...seenKinds])])
+        : undefined;
     this.tool = typeof options.tool === "string" ? options.tool : undefined;
     this.errors = Boolean(options.errors);
   }

@@ -1,7 +1,17 @@
 import type { ExtensionSummary } from "@harnessx/core";
 import { terminalSafe } from "../output/terminal-safe.js";
 
-const KINDS = ["tools", "prompts", "policies", "lifecycle", "middleware", "observers", "commands", "templates", "messageTypes"] as const;
+const KINDS = [
+  "tools",
+  "prompts",
+  "policies",
+  "lifecycle",
+  "middleware",
+  "observers",
+  "commands",
+  "templates",
+  "messageTypes",
+] as const;
 
 /**
  * One line per extension a run was recorded with: its name (and version, when it declares one),
@@ -11,6 +21,10 @@ const KINDS = ["tools", "prompts", "policies", "lifecycle", "middleware", "obser
 export function describeExtensions(extensions: readonly ExtensionSummary[]): string[] {
   return extensions.map((e) => {
     const parts = KINDS.filter((k) => e[k]?.length).map((k) => `${k} ${e[k].join(", ")}`);
-    return terminalSafe([e.version ? `${e.name}@${e.version}` : e.name, `[${e.level}]`, e.source, parts.join("; ")].filter(Boolean).join("  "));
+    return terminalSafe(
+      [e.version ? `${e.name}@${e.version}` : e.name, `[${e.level}]`, e.source, parts.join("; ")]
+        .filter(Boolean)
+        .join("  "),
+    );
   });
 }

@@ -67,7 +67,13 @@ export class LinkedRuns implements AsyncDisposable {
         const linked = await deeper.json(e, at, start);
         events.push({ ...eventJson(e, at, start), ...(linked ? { linkedRuns: linked } : {}) });
       }
-      out.push({ runId: child.run.runId, agent: child.run.agent, status: child.run.status, parentSpanId: child.run.parentSpanId, events });
+      out.push({
+        runId: child.run.runId,
+        agent: child.run.agent,
+        status: child.run.status,
+        parentSpanId: child.run.parentSpanId,
+        events,
+      });
     }
     return out;
   }

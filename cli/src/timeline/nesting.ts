@@ -11,7 +11,8 @@ export class SpanNesting {
 
   /** Learns the span an event carries; call it for an event before asking its depth. */
   note(event: RecordedEvent): void {
-    if (event.spanId !== null && event.spanId !== undefined && !this.parentOf.has(event.spanId)) this.parentOf.set(event.spanId, event.parentSpanId ?? null);
+    if (event.spanId !== null && event.spanId !== undefined && !this.parentOf.has(event.spanId))
+      this.parentOf.set(event.spanId, event.parentSpanId ?? null);
   }
 
   depthOf(event: RecordedEvent): number {

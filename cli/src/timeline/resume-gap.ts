@@ -11,7 +11,10 @@ export class ResumeGaps {
   /** Notes an event; for a `resumed` recovery, the milliseconds since the run's last event before it was resumed. */
   note(event: RecordedEvent): number | undefined {
     if (event.kind === "agent_start" && event.attrs?.restored === true) this.beforeRestart = this.lastTs;
-    const gap = event.kind === "recovery" && event.attrs?.reason === "resumed" && this.beforeRestart !== undefined ? event.ts - this.beforeRestart : undefined;
+    const gap =
+      event.kind === "recovery" && event.attrs?.reason === "resumed" && this.beforeRestart !== undefined
+        ? event.ts - this.beforeRestart
+        : undefined;
     // The recorder's own events (`recorder.recovered`) are stamped when the recording was sealed, not when the run acted.
     if (!event.kind.startsWith("recorder.")) this.lastTs = event.ts;
     return gap;

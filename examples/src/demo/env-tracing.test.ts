@@ -11,7 +11,9 @@ describe("the demo's tracing comes from the environment", () => {
   });
 
   test("LANGSMITH_ENDPOINT: a LangSmith extension per agent", async () => {
-    const tracing = (await tracingFromEnv({ env: { LANGSMITH_ENDPOINT: "http://127.0.0.1:9", LANGSMITH_API_KEY: "k" } }))!;
+    const tracing = (await tracingFromEnv({
+      env: { LANGSMITH_ENDPOINT: "http://127.0.0.1:9", LANGSMITH_API_KEY: "k" },
+    }))!;
     const first = tracing.createExtensions();
     assert.equal(first.length, 1);
     assert.ok(first[0] instanceof LangSmithExtension);
@@ -28,11 +30,18 @@ describe("the demo's tracing comes from the environment", () => {
       const tracing = (await tracingFromEnv({ serviceName: "demo" }))!;
       const [extension] = tracing.createExtensions();
       assert.ok(extension instanceof OpenTelemetryExtension);
-      const agent = new Agent({ name: "demo", provider: new ScriptedProvider([{ text: "hello" }]), extensions: [extension] });
+      const agent = new Agent({
+        name: "demo",
+        provider: new ScriptedProvider([{ text: "hello" }]),
+        extensions: [extension],
+      });
       await agent.run("hi");
       await agent.close();
       await tracing.shutdown();
-      assert.deepEqual(receiver.spans.map((s) => [s.name, s.serviceName]).sort(), [["chat scripted-model", "demo"], ["invoke_agent demo", "demo"]]);
+      assert.deepEqual(receiver.spans.map((s) => [s.name, s.serviceName]).sort(), [
+        ["chat scripted-model", "demo"],
+        ["invoke_agent demo", "demo"],
+      ]);
     } finally {
       if (saved === undefined) delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
       else process.env.OTEL_EXPORTER_OTLP_ENDPOINT = saved;

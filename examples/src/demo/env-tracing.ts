@@ -31,7 +31,9 @@ export async function tracingFromEnv(options: EnvTracingOptions = {}): Promise<E
   let telemetry: Telemetry | undefined;
   const targets: string[] = [];
   if (otlp) {
-    const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${String(env.OTEL_EXPORTER_OTLP_ENDPOINT).replace(/\/+$/, "")}/v1/traces`;
+    const url =
+      env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ||
+      `${String(env.OTEL_EXPORTER_OTLP_ENDPOINT).replace(/\/+$/, "")}/v1/traces`;
     const { setupTelemetry } = await import("harnessx/otel-setup");
     telemetry = setupTelemetry({ serviceName: options.serviceName ?? "harnessx-demo", url });
     targets.push(`OTLP ${otlp}`);
@@ -42,8 +44,17 @@ export async function tracingFromEnv(options: EnvTracingOptions = {}): Promise<E
     targets,
     createExtensions() {
       const out: Extension[] = [];
-      if (telemetry) out.push(new OpenTelemetryExtension({ telemetry, captureContent: options.captureContent ?? false }));
-      if (LangSmithExtension) out.push(new LangSmithExtension({ clientConfig: { ...(env.LANGSMITH_ENDPOINT ? { apiUrl: env.LANGSMITH_ENDPOINT } : {}), ...(env.LANGSMITH_API_KEY ? { apiKey: env.LANGSMITH_API_KEY } : {}) } }));
+      if (telemetry)
+        out.push(new OpenTelemetryExtension({ telemetry, captureContent: options.captureContent ?? false }));
+      if (LangSmithExtension)
+        out.push(
+          new LangSmithExtension({
+            clientConfig: {
+              ...(env.LANGSMITH_ENDPOINT ? { apiUrl: env.LANGSMITH_ENDPOINT } : {}),
+              ...(env.LANGSMITH_API_KEY ? { apiKey: env.LANGSMITH_API_KEY } : {}),
+            },
+          }),
+        );
       return out;
     },
     async shutdown() {

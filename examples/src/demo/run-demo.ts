@@ -2,7 +2,17 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Agent, ArtifactStore, connectMcpServers, discover, FlightRecorderExtension, RecordingStore, ResultSpillExtension, type McpStdioServer, type RunResult } from "harnessx";
+import {
+  Agent,
+  ArtifactStore,
+  connectMcpServers,
+  discover,
+  FlightRecorderExtension,
+  RecordingStore,
+  ResultSpillExtension,
+  type McpStdioServer,
+  type RunResult,
+} from "harnessx";
 import { toOtlpJsonLines } from "harnessx/convert";
 import { tracingFromEnv } from "./env-tracing.js";
 import { recordFailingRun } from "./failing-run.js";
@@ -26,7 +36,9 @@ export const DEMO_HOME = fileURLToPath(new URL("../../demo-home", import.meta.ur
 /** The demo's MCP server (a shipping tracker), started over stdio (from its source under tsx when not built); optional: the demo runs without it. */
 function shippingServer(): McpStdioServer {
   const built = fileURLToPath(new URL("./shipping-server.js", import.meta.url));
-  const args = existsSync(built) ? [built] : ["--import", "tsx", fileURLToPath(new URL("./shipping-server.ts", import.meta.url))];
+  const args = existsSync(built)
+    ? [built]
+    : ["--import", "tsx", fileURLToPath(new URL("./shipping-server.ts", import.meta.url))];
   return { command: process.execPath, args, optional: true };
 }
 
@@ -62,14 +74,23 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
     name: "support-agent",
     system,
     tools: [...demoTools(), exportSalesTool()],
-    extensions: [recorder, new ResultSpillExtension({ store: new ArtifactStore(dir) }), ...(tracing?.createExtensions() ?? []), ...declared.extensions, mcp, statusLine()],
+    extensions: [
+      recorder,
+      new ResultSpillExtension({ store: new ArtifactStore(dir) }),
+      ...(tracing?.createExtensions() ?? []),
+      ...declared.extensions,
+      mcp,
+      statusLine(),
+    ],
     prices: DEMO_PRICES,
   });
   let result: RunResult;
   let status: ReturnType<Agent["status"]> = [];
   try {
     printTimeline(agent, write);
-    result = await agent.run(`/support ada@example.com "what is the status of my orders, please charge the open one, what's the weather in Lisbon, and what sold best this quarter?"`);
+    result = await agent.run(
+      `/support ada@example.com "what is the status of my orders, please charge the open one, what's the weather in Lisbon, and what sold best this quarter?"`,
+    );
     status = agent.status();
   } finally {
     await agent.close();
@@ -78,25 +99,38 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   write("");
   write(`status: ${result.status}${result.error ? ` (${result.error.message})` : ""}`);
   write(`answer: ${result.text}`);
-  write(`usage: ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens over ${result.modelCalls} model calls`);
+  write(
+    `usage: ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens over ${result.modelCalls} model calls`,
+  );
   for (const line of status) write(`status [${line.extension}]: ${line.text}`);
 
   const store = new RecordingStore(dir);
   const runDir = store.runDir(result.runId);
   const bundle = await store.exportIncident({ runId: result.runId, reason: "demo run" });
   write(`recording: ${relative(process.cwd(), runDir) || runDir}`);
-  write(`incident bundle: ${relative(process.cwd(), bundle.path)} (${bundle.events} events, ${bundle.artifacts} artifacts, ${bundle.bytes} bytes)`);
+  write(
+    `incident bundle: ${relative(process.cwd(), bundle.path)} (${bundle.events} events, ${bundle.artifacts} artifacts, ${bundle.bytes} bytes)`,
+  );
   let otlpPath: string | undefined;
   if (tracing) {
     write(`traces exported to ${tracing.targets.join(" and ")}`);
   } else {
     const recording = await store.traceEvents(result.runId);
     otlpPath = join(runDir, "trace.otlp.jsonl");
-    await writeFile(otlpPath, toOtlpJsonLines(recording.events, { agent: { name: recording.run.agent, sessionId: recording.run.sessionId } }));
-    write(`OTLP JSON Lines: ${relative(process.cwd(), otlpPath)} (set OTEL_EXPORTER_OTLP_ENDPOINT or LANGSMITH_API_KEY to export live)`);
+    await writeFile(
+      otlpPath,
+      toOtlpJsonLines(recording.events, { agent: { name: recording.run.agent, sessionId: recording.run.sessionId } }),
+    );
+    write(
+      `OTLP JSON Lines: ${relative(process.cwd(), otlpPath)} (set OTEL_EXPORTER_OTLP_ENDPOINT or LANGSMITH_API_KEY to export live)`,
+    );
   }
   const failed = await recordFailingRun({ dir, system, tools: [...demoTools(), exportSalesTool()] });
-  write(`failing run: ${failed.runId} ${failed.status}${failed.error ? ` (${failed.error.name}: ${failed.error.message})` : ""}; npx trace ls --status failed lists it`);
-  write(`next: npx trace show last-failed --errors   |   npx trace open last-failed   |   npx trace report ${result.runId.slice(0, 12)} -o report.html`);
+  write(
+    `failing run: ${failed.runId} ${failed.status}${failed.error ? ` (${failed.error.name}: ${failed.error.message})` : ""}; npx trace ls --status failed lists it`,
+  );
+  write(
+    `next: npx trace show last-failed --errors   |   npx trace open last-failed   |   npx trace report ${result.runId.slice(0, 12)} -o report.html`,
+  );
   return { result, failed, bundlePath: bundle.path, otlpPath };
 }

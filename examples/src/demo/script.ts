@@ -41,14 +41,20 @@ export function demoScript(): ScriptStep[] {
         toolCalls: [
           {
             name: "read_result",
-            input: { resultId: envelope.resultId, op: "query", sql: "SELECT product, sum(units) AS units FROM result GROUP BY product ORDER BY units DESC LIMIT 3" },
+            input: {
+              resultId: envelope.resultId,
+              op: "query",
+              sql: "SELECT product, sum(units) AS units FROM result GROUP BY product ORDER BY units DESC LIMIT 3",
+            },
           },
         ],
         usage: { inputTokens: 1180, outputTokens: 52, cacheReadTokens: 680 },
       };
     },
     (request) => {
-      const answer = JSON.parse(lastResult(request, "read_result")) as { rows: Array<{ product: string; units: number }> };
+      const answer = JSON.parse(lastResult(request, "read_result")) as {
+        rows: Array<{ product: string; units: number }>;
+      };
       const top = answer.rows.map((r) => `${r.product} (${r.units})`).join(", ");
       return {
         text: `Order A-1002 (42.00) is still processing and the card was declined, so nothing was charged. Weather in Lisbon: 14°C, overcast. Best sellers this quarter: ${top}.`,

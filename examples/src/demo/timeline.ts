@@ -16,7 +16,9 @@ function describe(ctx: AnyHookContext): string | undefined {
     case HookEvent.AGENT_START:
       return `run ${ctx.data.runId} started on ${ctx.data.model}`;
     case HookEvent.LLM_RESPONSE: {
-      const calls = ctx.data.response.content.filter((b) => b.type === "tool_call").map((b) => (b.type === "tool_call" ? b.name : ""));
+      const calls = ctx.data.response.content
+        .filter((b) => b.type === "tool_call")
+        .map((b) => (b.type === "tool_call" ? b.name : ""));
       return `model replied (${ctx.data.stopReason}, ${ctx.data.usage.inputTokens}+${ctx.data.usage.outputTokens} tokens, ${Math.round(ctx.data.durationMs)} ms)${calls.length ? `: calls ${calls.join(", ")}` : ""}`;
     }
     case HookEvent.TOOL_CALL_START:

@@ -31,7 +31,11 @@ export function demoTools(): Tool[] {
     tool({
       name: "charge_card",
       description: "charge_card charges the customer's card on file.",
-      inputSchema: { type: "object", properties: { customer: { type: "string" }, amount: { type: "number" } }, required: ["customer", "amount"] },
+      inputSchema: {
+        type: "object",
+        properties: { customer: { type: "string" }, amount: { type: "number" } },
+        required: ["customer", "amount"],
+      },
       replayPolicy: "never",
       execute: async ({ amount }) => {
         throw new Error(`card declined for amount ${String(amount)} (insufficient funds)`);

@@ -6,7 +6,12 @@ export function bashTool(cwd: string, timeoutSeconds = 30): Tool {
   return tool({
     name: "bash",
     description: "bash runs one shell command in the project folder and returns its exit code and output.",
-    inputSchema: { type: "object", properties: { command: { type: "string" } }, required: ["command"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { command: { type: "string" } },
+      required: ["command"],
+      additionalProperties: false,
+    },
     timeoutSeconds,
     execute: ({ command }, { signal }) =>
       new Promise<string>((resolve) => {

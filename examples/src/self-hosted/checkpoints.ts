@@ -16,7 +16,12 @@ export function checkpoints(dir: string): { extension: Extension; files: string[
     const file = join(dir, `${snapshot.sessionId}-${files.length + 1}-${phase}.json`);
     writeFileSync(file, `${JSON.stringify(ctx.redactor.redact(snapshot, "session", []), null, 2)}\n`);
     files.push(file);
-    await ctx.report(HookEvent.CHECKPOINT, { sessionId: snapshot.sessionId, runId: currentScope()?.runId ?? "", status: "saved", phase });
+    await ctx.report(HookEvent.CHECKPOINT, {
+      sessionId: snapshot.sessionId,
+      runId: currentScope()?.runId ?? "",
+      status: "saved",
+      phase,
+    });
   };
   const extension = defineExtension({
     name: "checkpoints",

@@ -12,9 +12,21 @@ export function toolLedgerCompaction(): Extension {
       ctx.addMiddleware({
         name: "ToolLedger",
         async beforeCompact({ dropping }: CompactRequest) {
-          const failed = new Set(dropping.flatMap((m) => m.content.flatMap((b) => (b.type === "tool_result" && b.isError ? [b.toolCallId] : []))));
-          const calls = dropping.flatMap((m) => m.content.flatMap((b) => (b.type === "tool_call" ? [`- ${b.name} ${JSON.stringify(b.input)}${failed.has(b.id) ? " (failed)" : ""}`] : [])));
-          return calls.length ? { summary: `Tool calls made so far (outputs dropped):\n${calls.join("\n")}` } : undefined;
+          const failed = new Set(
+            dropping.flatMap((m) =>
+              m.content.flatMap((b) => (b.type === "tool_result" && b.isError ? [b.toolCallId] : [])),
+            ),
+          );
+          const calls = dropping.flatMap((m) =>
+            m.content.flatMap((b) =>
+              b.type === "tool_call"
+                ? [`- ${b.name} ${JSON.stringify(b.input)}${failed.has(b.id) ? " (failed)" : ""}`]
+                : [],
+            ),
+          );
+          return calls.length
+            ? { summary: `Tool calls made so far (outputs dropped):\n${calls.join("\n")}` }
+            : undefined;
         },
       });
     },

@@ -2,7 +2,10 @@ import { contribution, defineExtension, type Extension } from "harnessx";
 
 /** Shell commands no agent should run unasked, each with the reason given to the model. */
 export const DANGEROUS_COMMANDS: ReadonlyArray<{ pattern: RegExp; why: string }> = [
-  { pattern: /\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+-?[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*[rR]|-[a-zA-Z]*[rR][a-zA-Z]*f)/, why: "a recursive forced delete" },
+  {
+    pattern: /\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+-?[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*[rR]|-[a-zA-Z]*[rR][a-zA-Z]*f)/,
+    why: "a recursive forced delete",
+  },
   { pattern: /\b(curl|wget)\b[^|;]*\|\s*(sudo\s+)?(ba|z)?sh\b/, why: "piping a download into a shell" },
   { pattern: /\bmkfs(\.\w+)?\b|\bdd\b[^;]*\bof=\/dev\//, why: "writing to a disk device" },
   { pattern: /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/, why: "a fork bomb" },

@@ -10,7 +10,13 @@ export function permissionConfirmation(tools: readonly string[]): Extension {
     name: "confirm",
     contribute: () =>
       contribution("confirm", {
-        policies: [{ id: "confirm-changes", actions: tools, decide: ({ toolCall }) => ({ decision: "ask", reason: `${toolCall.name} changes files: confirm it first` }) }],
+        policies: [
+          {
+            id: "confirm-changes",
+            actions: tools,
+            decide: ({ toolCall }) => ({ decision: "ask", reason: `${toolCall.name} changes files: confirm it first` }),
+          },
+        ],
       }),
   });
 }

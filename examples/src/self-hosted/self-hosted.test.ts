@@ -6,8 +6,24 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Agent, HookEvent, ScriptedProvider, tool, type CheckpointData, type ContextCondensedData, type ScriptStep, type ToolCallEndData } from "harnessx";
-import { bashTool, checkpoints, dangerousCommandGuard, permissionConfirmation, statusLine, toolLedgerCompaction } from "./index.js";
+import {
+  Agent,
+  HookEvent,
+  ScriptedProvider,
+  tool,
+  type CheckpointData,
+  type ContextCondensedData,
+  type ScriptStep,
+  type ToolCallEndData,
+} from "harnessx";
+import {
+  bashTool,
+  checkpoints,
+  dangerousCommandGuard,
+  permissionConfirmation,
+  statusLine,
+  toolLedgerCompaction,
+} from "./index.js";
 
 test("five product features as extensions, together on one agent", async () => {
   const root = mkdtempSync(join(tmpdir(), "hx-self-hosted-"));
@@ -19,7 +35,11 @@ test("five product features as extensions, together on one agent", async () => {
     const writeFile = tool({
       name: "write_file",
       description: "write_file writes text to a file in the project.",
-      inputSchema: { type: "object", properties: { path: { type: "string" }, text: { type: "string" } }, required: ["path", "text"] },
+      inputSchema: {
+        type: "object",
+        properties: { path: { type: "string" }, text: { type: "string" } },
+        required: ["path", "text"],
+      },
       writes: ({ path }) => [join(work, String(path))],
       execute: ({ path, text }) => {
         writeFileSync(join(work, String(path)), String(text));
@@ -31,7 +51,13 @@ test("five product features as extensions, together on one agent", async () => {
       { toolCalls: [{ name: "bash", input: { command: "echo hello from bash" } }], usage },
       { toolCalls: [{ name: "bash", input: { command: `rm -rf ${precious}` } }], usage },
       { toolCalls: [{ name: "write_file", input: { path: "notes.md", text: "# notes" } }], usage },
-      ...Array.from({ length: 5 }, (_, i): ScriptStep => ({ toolCalls: [{ name: "bash", input: { command: `printf '%.0s-' $(seq 1 1200); echo ${i}` } }], usage })),
+      ...Array.from(
+        { length: 5 },
+        (_, i): ScriptStep => ({
+          toolCalls: [{ name: "bash", input: { command: `printf '%.0s-' $(seq 1 1200); echo ${i}` } }],
+          usage,
+        }),
+      ),
       { text: "All done.", usage },
     ];
     const saved = checkpoints(join(root, "checkpoints"));
@@ -41,7 +67,13 @@ test("five product features as extensions, together on one agent", async () => {
       contextBudgetTokens: 1_500,
       repetition: false,
       prices: { "scripted-model": { inputPerMTok: 3, outputPerMTok: 15 } },
-      extensions: [permissionConfirmation(["write_file"]), dangerousCommandGuard(), toolLedgerCompaction(), saved.extension, statusLine()],
+      extensions: [
+        permissionConfirmation(["write_file"]),
+        dangerousCommandGuard(),
+        toolLedgerCompaction(),
+        saved.extension,
+        statusLine(),
+      ],
     });
     const ends: ToolCallEndData[] = [];
     const condensed: ContextCondensedData[] = [];
@@ -53,7 +85,10 @@ test("five product features as extensions, together on one agent", async () => {
     // Permission confirmation: the write waits for the user.
     const paused = await agent.run("tidy up the project");
     assert.equal(paused.status, "awaiting_approval");
-    assert.deepEqual(paused.pending.map((p) => [p.toolCall.name, p.reason]), [["write_file", "write_file changes files: confirm it first"]]);
+    assert.deepEqual(
+      paused.pending.map((p) => [p.toolCall.name, p.reason]),
+      [["write_file", "write_file changes files: confirm it first"]],
+    );
     assert.equal(existsSync(join(work, "notes.md")), false);
     const result = await agent.resume({ [paused.pending[0].id]: "approve" });
     assert.equal(result.status, "completed", result.error?.message);
@@ -61,23 +96,37 @@ test("five product features as extensions, together on one agent", async () => {
 
     // Dangerous-command interception: denied before it ran.
     assert.match(ends[0].result.content, /^exit 0\nhello from bash/);
-    assert.deepEqual([ends[1].outcome, ends[1].permission?.source], ["denied", "policy:no-dangerous-commands@command-guard"]);
+    assert.deepEqual(
+      [ends[1].outcome, ends[1].permission?.source],
+      ["denied", "policy:no-dangerous-commands@command-guard"],
+    );
     assert.match(ends[1].result.content, /blocked: a recursive forced delete/);
     assert.ok(existsSync(join(precious, "data.txt")), "the guarded command never ran");
 
     // Custom compaction: the ledger replaced the dropped history.
     assert.ok(condensed.length > 0, "the history was compacted");
     assert.deepEqual([condensed[0].summarized, condensed[0].summarizedBy], [true, "tool-ledger"]);
-    assert.match(condensed[0].summary!, /^Tool calls made so far \(outputs dropped\):\n- bash \{"command":"echo hello from bash"\}\n- bash \{"command":"rm -rf .*"\} \(failed\)/);
+    assert.match(
+      condensed[0].summary!,
+      /^Tool calls made so far \(outputs dropped\):\n- bash \{"command":"echo hello from bash"\}\n- bash \{"command":"rm -rf .*"\} \(failed\)/,
+    );
 
     // The status line.
-    assert.deepEqual(agent.status(), [{ extension: "status-line", text: `${steps.length} model calls · ${(steps.length * 1000).toLocaleString("en-US")} in + ${steps.length * 50} out tokens · $${((steps.length * 1000 * 3 + steps.length * 50 * 15) / 1e6).toFixed(4)}` }]);
+    assert.deepEqual(agent.status(), [
+      {
+        extension: "status-line",
+        text: `${steps.length} model calls · ${(steps.length * 1000).toLocaleString("en-US")} in + ${steps.length * 50} out tokens · $${((steps.length * 1000 * 3 + steps.length * 50 * 15) / 1e6).toFixed(4)}`,
+      },
+    ]);
 
     // Checkpoints: one at the turn's start, one at shutdown; saved, redacted, reported.
     await agent.close();
     // (The engine's own CHECKPOINT of the approval wait is there too, with its status.)
     const ours = checkpointEvents.filter((c) => c.status === "saved");
-    assert.deepEqual(ours.map((c) => c.phase), ["turn_start", "session_shutdown"]);
+    assert.deepEqual(
+      ours.map((c) => c.phase),
+      ["turn_start", "session_shutdown"],
+    );
     assert.equal(ours[0].runId, paused.runId);
     assert.equal(saved.files.length, 2);
     const last = JSON.parse(readFileSync(saved.files[1], "utf8"));

@@ -22,7 +22,10 @@ export function statusLine(): Extension {
         else usd += data.cost.usd;
       });
       ctx.registerStatus(() => {
-        const cost = unpriced === calls && calls > 0 ? "cost unknown" : `$${usd.toFixed(4)}${unpriced ? ` + ${unpriced} unpriced call(s)` : ""}`;
+        const cost =
+          unpriced === calls && calls > 0
+            ? "cost unknown"
+            : `$${usd.toFixed(4)}${unpriced ? ` + ${unpriced} unpriced call(s)` : ""}`;
         return `${calls} model calls · ${input.toLocaleString("en-US")} in + ${output.toLocaleString("en-US")} out tokens · ${cost}`;
       });
     },

@@ -63,7 +63,12 @@ function args(span: MappedSpan): Record<string, unknown> {
 function processName(run: MappedSpan): string {
   const fromDetail = run.detail.role === "agent" ? run.detail.start.runId : undefined;
   const fromAttributes = run.attributes[Hx.RUN_ID];
-  const runId = typeof fromDetail === "string" && fromDetail !== "" ? fromDetail : typeof fromAttributes === "string" && fromAttributes !== "" ? fromAttributes : undefined;
+  const runId =
+    typeof fromDetail === "string" && fromDetail !== ""
+      ? fromDetail
+      : typeof fromAttributes === "string" && fromAttributes !== ""
+        ? fromAttributes
+        : undefined;
   return runId === undefined ? run.name : `${run.name} (${runId})`;
 }
 
@@ -91,15 +96,34 @@ export function spansToChromeTrace(spans: readonly MappedSpan[]): ChromeTrace {
     out.push({ name: "process_name", ph: "M", pid, tid: AGENT_TID, args: { name: processName(run) } });
     out.push({ name: "thread_name", ph: "M", pid, tid: AGENT_TID, args: { name: "agent" } });
     out.push({ name: "thread_name", ph: "M", pid, tid: MODEL_TID, args: { name: "model" } });
-    out.push({ name: run.name, cat: "agent", ph: "X", pid, tid: AGENT_TID, ts: us(run.startMs), dur: us(run.endMs) - us(run.startMs), args: args(run) });
+    out.push({
+      name: run.name,
+      cat: "agent",
+      ph: "X",
+      pid,
+      tid: AGENT_TID,
+      ts: us(run.startMs),
+      dur: us(run.endMs) - us(run.startMs),
+      args: args(run),
+    });
     const lanes: number[] = [];
     const tidOfCall = new Map<string, { tid: number; start: number }>();
     for (const child of children) {
       if (child.role !== "tool") continue;
       const tid = FIRST_TOOL_TID + laneOf(lanes, child.startMs, child.endMs);
       if (child.detail.role === "tool") tidOfCall.set(child.detail.toolCall.id, { tid, start: child.startMs });
-      out.push({ name: child.name, cat: "tool", ph: "X", pid, tid, ts: us(child.startMs), dur: us(child.endMs) - us(child.startMs), args: args(child) });
-      for (const e of child.events) out.push({ name: e.name, cat: "event", ph: "i", s: "t", pid, tid, ts: us(e.time), args: e.attributes });
+      out.push({
+        name: child.name,
+        cat: "tool",
+        ph: "X",
+        pid,
+        tid,
+        ts: us(child.startMs),
+        dur: us(child.endMs) - us(child.startMs),
+        args: args(child),
+      });
+      for (const e of child.events)
+        out.push({ name: e.name, cat: "event", ph: "i", s: "t", pid, tid, ts: us(e.time), args: e.attributes });
     }
     lanes.forEach((_, lane) => {
       out.push({ name: "thread_name", ph: "M", pid, tid: FIRST_TOOL_TID + lane, args: { name: `tools #${lane + 1}` } });
@@ -108,8 +132,27 @@ export function spansToChromeTrace(spans: readonly MappedSpan[]): ChromeTrace {
       if (child.role !== "chat") continue;
       const start = us(child.startMs);
       const end = us(child.endMs);
-      out.push({ name: child.name, cat: "model", ph: "X", pid, tid: MODEL_TID, ts: start, dur: end - start, args: args(child) });
-      for (const e of child.events) out.push({ name: e.name, cat: "event", ph: "i", s: "t", pid, tid: MODEL_TID, ts: us(e.time), args: e.attributes });
+      out.push({
+        name: child.name,
+        cat: "model",
+        ph: "X",
+        pid,
+        tid: MODEL_TID,
+        ts: start,
+        dur: end - start,
+        args: args(child),
+      });
+      for (const e of child.events)
+        out.push({
+          name: e.name,
+          cat: "event",
+          ph: "i",
+          s: "t",
+          pid,
+          tid: MODEL_TID,
+          ts: us(e.time),
+          args: e.attributes,
+        });
       const reply = child.detail.role === "chat" ? child.detail.response?.response?.content : undefined;
       for (const block of Array.isArray(reply) ? reply : []) {
         if (block.type !== "tool_call") continue;
@@ -121,11 +164,24 @@ export function spansToChromeTrace(spans: readonly MappedSpan[]): ChromeTrace {
         out.push({ name: "tool_call", cat: "flow", ph: "f", bp: "e", id, pid, tid: target.tid, ts: us(target.start) });
       }
     }
-    for (const e of run.events) out.push({ name: e.name, cat: "event", ph: "i", s: "t", pid, tid: AGENT_TID, ts: us(e.time), args: e.attributes });
+    for (const e of run.events)
+      out.push({
+        name: e.name,
+        cat: "event",
+        ph: "i",
+        s: "t",
+        pid,
+        tid: AGENT_TID,
+        ts: us(e.time),
+        args: e.attributes,
+      });
   });
   return {
     traceEvents: out,
     displayTimeUnit: "ms",
-    otherData: { producer: "@harnessx/exporters", ...(Number.isFinite(t0) ? { startTime: new Date(t0).toISOString() } : {}) },
+    otherData: {
+      producer: "@harnessx/exporters",
+      ...(Number.isFinite(t0) ? { startTime: new Date(t0).toISOString() } : {}),
+    },
   };
 }

@@ -18,14 +18,17 @@ function shape(spans: OtlpSpan[]) {
     .map((s) => ({
       name: s.name,
       kind: s.kind,
-      parent: s.parentSpanId ? byId.get(s.parentSpanId)?.name ?? "<missing>" : null,
+      parent: s.parentSpanId ? (byId.get(s.parentSpanId)?.name ?? "<missing>") : null,
       attributes: s.attributes,
       events: s.events.map((e) => ({ name: e.name, attributes: e.attributes })),
       status: s.status,
     }))
-    .sort((a, b) => JSON.stringify([a.name, a.attributes["gen_ai.tool.call.id"], a.attributes["gen_ai.response.id"]]).localeCompare(JSON.stringify([b.name, b.attributes["gen_ai.tool.call.id"], b.attributes["gen_ai.response.id"]])));
+    .sort((a, b) =>
+      JSON.stringify([a.name, a.attributes["gen_ai.tool.call.id"], a.attributes["gen_ai.response.id"]]).localeCompare(
+        JSON.stringify([b.name, b.attributes["gen_ai.tool.call.id"], b.attributes["gen_ai.response.id"]]),
+      ),
+    );
 }
-
 
 describe("a recording converts to the same span tree the live extension exported", () => {
   let receiver: OtlpReceiver;
@@ -40,7 +43,9 @@ describe("a recording converts to the same span tree the live extension exported
     const telemetry = setupTelemetry({ serviceName: "convert-test", url: receiver.url });
     const holder: { dir?: string } = {};
     const recorderFor = (dir: string) => new FlightRecorderExtension({ dir });
-    const scenario = scenarioAgent([new OpenTelemetryExtension({ telemetry, captureContent })], { extra: (dir) => [recorderFor((holder.dir = join(dir, "recordings")))] });
+    const scenario = scenarioAgent([new OpenTelemetryExtension({ telemetry, captureContent })], {
+      extra: (dir) => [recorderFor((holder.dir = join(dir, "recordings")))],
+    });
     cleanups.push(scenario.cleanup);
     const result = await scenario.agent.run("How are the regions?");
     assert.equal(result.status, "completed");
@@ -63,7 +68,9 @@ describe("a recording converts to the same span tree the live extension exported
     const text = toOtlpJsonLines(recording.events, { ...recording.options, serviceName: "convert-test" });
     const lines = text.trim().split("\n");
     assert.equal(lines.length, 1, "one run, one line");
-    const data = JSON.parse(lines[0]) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }> };
+    const data = JSON.parse(lines[0]) as {
+      resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }>;
+    };
     const spans = data.resourceSpans[0].scopeSpans[0].spans;
     assert.equal(spans.length, 9);
     for (const s of spans) {
@@ -77,13 +84,17 @@ describe("a recording converts to the same span tree the live extension exported
   });
 
   test("names, kinds, parents, attributes, events and statuses match the live export", () => {
-    const converted = parseOtlpJson(toOtlpJsonLines(recording.events, { ...recording.options, serviceName: "convert-test" }));
+    const converted = parseOtlpJson(
+      toOtlpJsonLines(recording.events, { ...recording.options, serviceName: "convert-test" }),
+    );
     assert.equal(converted.length, live.length);
     assert.deepEqual(shape(converted), shape(live));
   });
 
   test("with content on both sides, the content attributes match too", () => {
-    const converted = parseOtlpJson(toOtlpJsonLines(recordingWithContent.events, { ...recordingWithContent.options, captureContent: true }));
+    const converted = parseOtlpJson(
+      toOtlpJsonLines(recordingWithContent.events, { ...recordingWithContent.options, captureContent: true }),
+    );
     assert.ok(liveContent.some((s) => s.attributes["gen_ai.input.messages"] !== undefined));
     assert.deepEqual(shape(converted), shape(liveContent));
   });
@@ -92,7 +103,9 @@ describe("a recording converts to the same span tree the live extension exported
     const trace = toChromeTrace(recording.events, recording.options);
     const events = trace.traceEvents;
     const phases = new Set(["X", "M", "s", "f", "i"]);
-    const named = new Set(events.filter((e) => e.ph === "M" && e.name === "thread_name").map((e) => `${e.pid}:${e.tid}`));
+    const named = new Set(
+      events.filter((e) => e.ph === "M" && e.name === "thread_name").map((e) => `${e.pid}:${e.tid}`),
+    );
     const slices = new Map<string, TraceEventEntry[]>();
     for (const e of events) {
       assert.ok(phases.has(e.ph), `phase ${e.ph}`);
@@ -112,7 +125,11 @@ describe("a recording converts to the same span tree the live extension exported
       const open: TraceEventEntry[] = [];
       for (const s of sorted) {
         while (open.length && open[open.length - 1].ts! + open[open.length - 1].dur! <= s.ts!) open.pop();
-        if (open.length) assert.ok(s.ts! + s.dur! <= open[open.length - 1].ts! + open[open.length - 1].dur!, `${s.name} overlaps its track partially`);
+        if (open.length)
+          assert.ok(
+            s.ts! + s.dur! <= open[open.length - 1].ts! + open[open.length - 1].dur!,
+            `${s.name} overlaps its track partially`,
+          );
         open.push(s);
       }
     }
@@ -123,7 +140,11 @@ describe("a recording converts to the same span tree the live extension exported
     assert.notEqual(lookups[0].tid, lookups[1].tid, "parallel calls are on separate tracks");
     const runId = recording.events.find((e) => e.kind === "agent_start")?.runId;
     const processes = events.filter((e) => e.ph === "M" && e.name === "process_name").map((e) => String(e.args?.name));
-    assert.deepEqual(processes, [`invoke_agent ${recording.options.agent?.name} (${runId})`], "the process is named after its run, never '(undefined)'");
+    assert.deepEqual(
+      processes,
+      [`invoke_agent ${recording.options.agent?.name} (${runId})`],
+      "the process is named after its run, never '(undefined)'",
+    );
     const starts = events.filter((e) => e.ph === "s");
     const finishes = events.filter((e) => e.ph === "f");
     assert.equal(starts.length, 5, "an arrow from each reply to each tool call it asked for");
@@ -147,7 +168,9 @@ describe("the Chrome trace names each run's process", () => {
         const { runId: _left, ...data } = e.data as unknown as Record<string, unknown>;
         return { ...e, data } as unknown as typeof e;
       });
-      const names = toChromeTrace(withoutIds, recording.options).traceEvents.filter((e) => e.ph === "M").map((e) => String(e.args?.name));
+      const names = toChromeTrace(withoutIds, recording.options)
+        .traceEvents.filter((e) => e.ph === "M")
+        .map((e) => String(e.args?.name));
       assert.ok(names.includes(`invoke_agent ${recording.options.agent?.name} (${runId})`), names.join(", "));
       assert.ok(!names.some((n) => n.includes("undefined")), names.join(", "));
     } finally {
@@ -177,26 +200,36 @@ describe("a recording made without content still converts", () => {
 describe("a long run's trace", () => {
   test("is written in lines of at most 1,000 spans that read back as every span, in order", () => {
     const traceId = "ab".repeat(16);
-    const spans: MappedSpan[] = Array.from({ length: 2_345 }, (_, i) => ({
-      traceId,
-      spanId: (i + 1).toString(16).padStart(16, "0"),
-      ...(i > 0 ? { parentSpanId: "1".padStart(16, "0") } : {}),
-      name: i === 0 ? "invoke_agent long" : `execute_tool t${i}`,
-      kind: "INTERNAL",
-      role: i === 0 ? "agent" : "tool",
-      startMs: 1_700_000_000_000 + i,
-      endMs: 1_700_000_000_000 + i + 0.5,
-      attributes: { "gen_ai.tool.name": `t${i}` },
-      events: [],
-      detail: i === 0 ? { role: "agent", start: { runId: "run_long", input: "", model: "m" } } : { role: "tool", toolCall: { id: `c${i}`, name: `t${i}`, input: {} } },
-    }) as MappedSpan);
+    const spans: MappedSpan[] = Array.from(
+      { length: 2_345 },
+      (_, i) =>
+        ({
+          traceId,
+          spanId: (i + 1).toString(16).padStart(16, "0"),
+          ...(i > 0 ? { parentSpanId: "1".padStart(16, "0") } : {}),
+          name: i === 0 ? "invoke_agent long" : `execute_tool t${i}`,
+          kind: "INTERNAL",
+          role: i === 0 ? "agent" : "tool",
+          startMs: 1_700_000_000_000 + i,
+          endMs: 1_700_000_000_000 + i + 0.5,
+          attributes: { "gen_ai.tool.name": `t${i}` },
+          events: [],
+          detail:
+            i === 0
+              ? { role: "agent", start: { runId: "run_long", input: "", model: "m" } }
+              : { role: "tool", toolCall: { id: `c${i}`, name: `t${i}`, input: {} } },
+        }) as MappedSpan,
+    );
     const text = spansToOtlpJsonLines(spans, { serviceName: "long" });
     const lines = text.trim().split("\n");
     assert.equal(lines.length, 3);
     const perLine = lines.map((line) => parseOtlpJson(line).length);
     assert.deepEqual(perLine, [1_000, 1_000, 345]);
     const back = parseOtlpJson(text);
-    assert.deepEqual(back.map((s) => s.spanId), spans.map((s) => s.spanId));
+    assert.deepEqual(
+      back.map((s) => s.spanId),
+      spans.map((s) => s.spanId),
+    );
     assert.ok(back.every((s) => s.traceId === traceId && s.serviceName === "long"));
   });
 });

@@ -38,7 +38,9 @@ export function spansToOtlpJsonLines(spans: readonly MappedSpan[], options: Otlp
   const lines: string[] = [];
   for (const group of byTrace.values()) {
     for (let from = 0; from < group.length; from += SPANS_PER_LINE) {
-      const bytes = JsonTraceSerializer.serializeRequest(toReadableSpans(group.slice(from, from + SPANS_PER_LINE), options.serviceName ?? "harnessx"));
+      const bytes = JsonTraceSerializer.serializeRequest(
+        toReadableSpans(group.slice(from, from + SPANS_PER_LINE), options.serviceName ?? "harnessx"),
+      );
       if (bytes) lines.push(decoder.decode(bytes));
     }
   }
@@ -114,12 +116,32 @@ export function parseOtlpJson(text: string): OtlpSpan[] {
   const docs = lines.length > 1 && !lines[0]!.trim().endsWith("}") ? [text] : lines;
   const out: OtlpSpan[] = [];
   for (const doc of docs) {
-    const data = JSON.parse(doc) as { resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string; value: AnyValue }> }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }> };
+    const data = JSON.parse(doc) as {
+      resourceSpans?: Array<{
+        resource?: { attributes?: Array<{ key: string; value: AnyValue }> };
+        scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }>;
+      }>;
+    };
     for (const rs of data.resourceSpans ?? []) {
       const serviceName = readAttributes(rs.resource?.attributes)["service.name"] as string | undefined;
       for (const ss of rs.scopeSpans ?? []) {
         for (const s of ss.spans ?? []) {
-          const span = s as { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; startTimeUnixNano: string; endTimeUnixNano: string; attributes?: Array<{ key: string; value: AnyValue }>; events?: Array<{ name: string; timeUnixNano: string; attributes?: Array<{ key: string; value: AnyValue }> }>; status?: { code?: number; message?: string } };
+          const span = s as {
+            traceId: string;
+            spanId: string;
+            parentSpanId?: string;
+            name: string;
+            kind: number;
+            startTimeUnixNano: string;
+            endTimeUnixNano: string;
+            attributes?: Array<{ key: string; value: AnyValue }>;
+            events?: Array<{
+              name: string;
+              timeUnixNano: string;
+              attributes?: Array<{ key: string; value: AnyValue }>;
+            }>;
+            status?: { code?: number; message?: string };
+          };
           out.push({
             traceId: span.traceId,
             spanId: span.spanId,
@@ -129,7 +151,11 @@ export function parseOtlpJson(text: string): OtlpSpan[] {
             startTimeUnixNano: String(span.startTimeUnixNano),
             endTimeUnixNano: String(span.endTimeUnixNano),
             attributes: readAttributes(span.attributes),
-            events: (span.events ?? []).map((e) => ({ name: e.name, timeUnixNano: String(e.timeUnixNano), attributes: readAttributes(e.attributes) })),
+            events: (span.events ?? []).map((e) => ({
+              name: e.name,
+              timeUnixNano: String(e.timeUnixNano),
+              attributes: readAttributes(e.attributes),
+            })),
             status: { code: span.status?.code ?? 0, ...(span.status?.message ? { message: span.status.message } : {}) },
             ...(serviceName ? { serviceName } : {}),
           });

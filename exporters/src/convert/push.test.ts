@@ -16,7 +16,11 @@ describe("a recording pushed to a backend (the CLI's trace push)", () => {
   test("to OTLP/HTTP through OpenTelemetry's export delegate and serializer: every span arrives", async () => {
     const receiver = await startOtlpReceiver();
     try {
-      const result = await pushToOtlp(recording.events, { ...recording.options, url: receiver.url, serviceName: "pushed" });
+      const result = await pushToOtlp(recording.events, {
+        ...recording.options,
+        url: receiver.url,
+        serviceName: "pushed",
+      });
       assert.deepEqual(result, { sent: 9, failed: 0 });
       assert.equal(receiver.spans.length, 9);
       assert.ok(receiver.spans.every((s) => s.serviceName === "pushed"));
@@ -27,20 +31,38 @@ describe("a recording pushed to a backend (the CLI's trace push)", () => {
   });
 
   test("to an OTLP endpoint that refuses: every span counted as failed", async () => {
-    const result = await pushToOtlp(recording.events, { ...recording.options, url: await refusedUrl(), timeoutMs: 500 });
+    const result = await pushToOtlp(recording.events, {
+      ...recording.options,
+      url: await refusedUrl(),
+      timeoutMs: 500,
+    });
     assert.deepEqual(result, { sent: 0, failed: 9 });
   });
 
   test("to LangSmith through the real Client: the run tree arrives", async () => {
     const server = await startLangSmithServer();
     try {
-      const result = await pushToLangSmith(recording.events, { ...recording.options, clientConfig: { apiUrl: server.url, apiKey: "k" }, projectName: "pushed" });
+      const result = await pushToLangSmith(recording.events, {
+        ...recording.options,
+        clientConfig: { apiUrl: server.url, apiKey: "k" },
+        projectName: "pushed",
+      });
       assert.deepEqual(result, { sent: 9, failed: 0 });
       const runs = [...server.runs.values()];
       assert.equal(runs.length, 9);
       const root = runs.find((r) => !r.parent_run_id)!;
       assert.equal(root.name, "support");
-      assert.deepEqual(runs.map((r) => r.run_type).sort(), ["chain", "llm", "llm", "llm", "tool", "tool", "tool", "tool", "tool"]);
+      assert.deepEqual(runs.map((r) => r.run_type).sort(), [
+        "chain",
+        "llm",
+        "llm",
+        "llm",
+        "tool",
+        "tool",
+        "tool",
+        "tool",
+        "tool",
+      ]);
     } finally {
       await server.close();
     }
@@ -48,13 +70,22 @@ describe("a recording pushed to a backend (the CLI's trace push)", () => {
 
   test("to LangSmith without an API key: refused with a typed error before any request", async () => {
     const server = await startLangSmithServer();
-    const saved = { LANGSMITH_API_KEY: process.env.LANGSMITH_API_KEY, LANGCHAIN_API_KEY: process.env.LANGCHAIN_API_KEY };
+    const saved = {
+      LANGSMITH_API_KEY: process.env.LANGSMITH_API_KEY,
+      LANGCHAIN_API_KEY: process.env.LANGCHAIN_API_KEY,
+    };
     delete process.env.LANGSMITH_API_KEY;
     delete process.env.LANGCHAIN_API_KEY;
     try {
       await assert.rejects(
-        pushToLangSmith(recording.events, { ...recording.options, clientConfig: { apiUrl: server.url, profileConfigPath: "/nonexistent/langsmith-config.json" } }),
-        (err: unknown) => err instanceof ExporterError && err.code === "langsmith_credentials_missing" && /LANGSMITH_API_KEY/.test(err.message),
+        pushToLangSmith(recording.events, {
+          ...recording.options,
+          clientConfig: { apiUrl: server.url, profileConfigPath: "/nonexistent/langsmith-config.json" },
+        }),
+        (err: unknown) =>
+          err instanceof ExporterError &&
+          err.code === "langsmith_credentials_missing" &&
+          /LANGSMITH_API_KEY/.test(err.message),
       );
       assert.deepEqual(server.paths, []);
     } finally {
@@ -66,7 +97,11 @@ describe("a recording pushed to a backend (the CLI's trace push)", () => {
   test("to a LangSmith endpoint that fails: runs counted as failed, bounded by the time limit", async () => {
     const server = await startLangSmithServer("status_500");
     try {
-      const result = await pushToLangSmith(recording.events, { ...recording.options, clientConfig: { apiUrl: server.url, apiKey: "k" }, timeoutMs: 1500 });
+      const result = await pushToLangSmith(recording.events, {
+        ...recording.options,
+        clientConfig: { apiUrl: server.url, apiKey: "k" },
+        timeoutMs: 1500,
+      });
       assert.deepEqual(result, { sent: 0, failed: 9 });
     } finally {
       await server.close();

@@ -26,7 +26,12 @@ const BATCH = 512;
 export async function pushToOtlp(events: readonly TraceEvent[], options: OtlpPushOptions = {}): Promise<PushResult> {
   const spans = mapSpans(events, options);
   const readable = toReadableSpans(spans, options.serviceName ?? "harnessx");
-  const exporter = createOtlpExporter({ url: options.url, headers: options.headers, timeoutMs: options.timeoutMs ?? 10_000, protocol: options.protocol });
+  const exporter = createOtlpExporter({
+    url: options.url,
+    headers: options.headers,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    protocol: options.protocol,
+  });
   const result: PushResult = { sent: 0, failed: 0 };
   try {
     for (let i = 0; i < readable.length; i += BATCH) {

@@ -35,7 +35,9 @@ export function toReadableSpans(spans: readonly MappedSpan[], serviceName: strin
       name: s.name,
       kind: s.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL,
       spanContext: () => context,
-      ...(s.parentSpanId ? { parentSpanContext: { traceId: s.traceId, spanId: s.parentSpanId, traceFlags: TraceFlags.SAMPLED } } : {}),
+      ...(s.parentSpanId
+        ? { parentSpanContext: { traceId: s.traceId, spanId: s.parentSpanId, traceFlags: TraceFlags.SAMPLED } }
+        : {}),
       startTime,
       endTime,
       status: s.error ? { code: SpanStatusCode.ERROR, message: s.error.message } : { code: SpanStatusCode.UNSET },

@@ -11,8 +11,13 @@ describe("LangSmith runs carry each model call's cost, as its SDK documents usag
   let runCost: number | null = null;
   before(async () => {
     server = await startLangSmithServer("ok");
-    const extension = new LangSmithExtension({ clientConfig: { apiUrl: server.url, apiKey: "test-key" }, projectName: "cost-test" });
-    const { agent, cleanup } = scenarioAgent([extension], { prices: { [MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3 } } });
+    const extension = new LangSmithExtension({
+      clientConfig: { apiUrl: server.url, apiKey: "test-key" },
+      projectName: "cost-test",
+    });
+    const { agent, cleanup } = scenarioAgent([extension], {
+      prices: { [MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3 } },
+    });
     agent.hooks.on(HookEvent.LLM_RESPONSE, ({ data }) => void costs.push(data.cost));
     try {
       const result = await agent.run("How are the regions?");

@@ -7,6 +7,10 @@ import { Client, type ClientConfig } from "langsmith";
  */
 export function hasLangSmithCredentials(config: ClientConfig = {}): boolean {
   if (config.apiKey?.trim()) return true;
-  const found = Client.getDefaultClientConfig({ profile: config.profile, profileConfigPath: config.profileConfigPath, preferProfileAuth: config.preferProfileAuth });
+  const found = Client.getDefaultClientConfig({
+    profile: config.profile,
+    profileConfigPath: config.profileConfigPath,
+    preferProfileAuth: config.preferProfileAuth,
+  });
   return Boolean(found.apiKey?.trim() || found.oauthAccessToken || found.profileAuth);
 }

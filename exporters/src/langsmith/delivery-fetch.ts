@@ -49,7 +49,14 @@ function handled(): Response {
   return Response.json({}, { status: 202 });
 }
 
-async function deliver(inner: typeof fetch, input: string | URL | Request, init: RequestInit & { signal: AbortSignal }, url: URL, ledger: DeliveryLedger, retries: number): Promise<Response> {
+async function deliver(
+  inner: typeof fetch,
+  input: string | URL | Request,
+  init: RequestInit & { signal: AbortSignal },
+  url: URL,
+  ledger: DeliveryLedger,
+  retries: number,
+): Promise<Response> {
   const body = new Uint8Array(await new Response(init.body).arrayBuffer());
   const where = `${url.origin}${url.pathname}`;
   for (let attempt = 0; ; attempt++) {

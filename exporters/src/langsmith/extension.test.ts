@@ -8,7 +8,11 @@ import { refusedUrl } from "../test-support/otlp-receiver.js";
 import { captureStderr } from "../test-support/stderr.js";
 
 async function traceScenario(apiUrl: string, flushTimeoutMs = 5000) {
-  const extension = new LangSmithExtension({ clientConfig: { apiUrl, apiKey: "test-key" }, projectName: "exporters-test", flushTimeoutMs });
+  const extension = new LangSmithExtension({
+    clientConfig: { apiUrl, apiKey: "test-key" },
+    projectName: "exporters-test",
+    flushTimeoutMs,
+  });
   const { agent, cleanup } = scenarioAgent([extension]);
   const reports: ErrorData[] = [];
   agent.hooks.on(HookEvent.ERROR, (e) => {
@@ -39,7 +43,12 @@ function runTreeChecks(getServer: () => LangSmithServer) {
     assert.equal((chain.outputs as { status: string }).status, "completed");
     assert.ok(chain.end_time, "the chain run was ended");
     assert.equal(children("llm").length, 3);
-    assert.deepEqual(children("tool").map((r) => r.name).sort(), ["big", "broken", "forbidden", "lookup", "lookup"]);
+    assert.deepEqual(
+      children("tool")
+        .map((r) => r.name)
+        .sort(),
+      ["big", "broken", "forbidden", "lookup", "lookup"],
+    );
   });
 
   test("parent links, trace id and dotted order as the SDK builds them", () => {
@@ -69,13 +78,29 @@ function runTreeChecks(getServer: () => LangSmithServer) {
     assert.equal(meta.thread_id, "session-42");
     const inputs = first.inputs as { messages: Array<{ role: string; content: string }> };
     assert.deepEqual(inputs.messages.at(-1), { role: "user", content: "How are the regions?" });
-    const outputs = first.outputs as { messages: Array<{ role: string; tool_calls: unknown[] }>; usage_metadata: Record<string, unknown> };
+    const outputs = first.outputs as {
+      messages: Array<{ role: string; tool_calls: unknown[] }>;
+      usage_metadata: Record<string, unknown>;
+    };
     assert.equal(outputs.messages[0].role, "assistant");
     assert.equal(outputs.messages[0].tool_calls.length, 2);
-    assert.deepEqual(outputs.usage_metadata, { input_tokens: 120, output_tokens: 30, total_tokens: 150, input_token_details: { cache_read: 100 } });
-    assert.deepEqual((llms[1].outputs as { usage_metadata: Record<string, unknown> }).usage_metadata, { input_tokens: 200, output_tokens: 20, total_tokens: 220, input_token_details: { cache_creation: 50 } });
+    assert.deepEqual(outputs.usage_metadata, {
+      input_tokens: 120,
+      output_tokens: 30,
+      total_tokens: 150,
+      input_token_details: { cache_read: 100 },
+    });
+    assert.deepEqual((llms[1].outputs as { usage_metadata: Record<string, unknown> }).usage_metadata, {
+      input_tokens: 200,
+      output_tokens: 20,
+      total_tokens: 220,
+      input_token_details: { cache_creation: 50 },
+    });
     const second = llms[1].inputs as { messages: Array<{ role: string; tool_call_id?: string }> };
-    assert.deepEqual(second.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id), ["call_a", "call_b"]);
+    assert.deepEqual(
+      second.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id),
+      ["call_a", "call_b"],
+    );
   });
 
   test("tool runs: arguments in, result or spill reference out, error when failed", () => {
@@ -138,7 +163,11 @@ describe("an unreachable or failing LangSmith endpoint never fails or blocks a r
         const out = await traceScenario(server?.url ?? (await refusedUrl("")), FLUSH_LIMIT_MS);
         assert.equal(out.result.status, "completed");
         assert.ok(out.closeMs < FLUSH_LIMIT_MS + SLACK_MS, `close took ${out.closeMs} ms`);
-        assert.equal(out.reports.reduce((n, r) => n + (r.dropped ?? 0), 0), 9, "all nine runs reported lost");
+        assert.equal(
+          out.reports.reduce((n, r) => n + (r.dropped ?? 0), 0),
+          9,
+          "all nine runs reported lost",
+        );
         assert.equal(out.reports[0].extension, "langsmith");
       } finally {
         await server?.close();
@@ -162,7 +191,10 @@ describe("after close the LangSmith exporter prints nothing; losses are events",
         await out.extension.client.awaitPendingTraceBatches(); // whatever the SDK still had queued has run
         stderr.stop();
         assert.equal(stderr.text(), "");
-        assert.equal(out.reports.reduce((n, r) => n + (r.dropped ?? 0), 0), 9);
+        assert.equal(
+          out.reports.reduce((n, r) => n + (r.dropped ?? 0), 0),
+          9,
+        );
       } finally {
         stderr.stop();
         await server?.close();

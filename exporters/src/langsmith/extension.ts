@@ -1,4 +1,14 @@
-import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent, packageVersion } from "@harnessx/core";
+import {
+  DEFAULT_MAX_CONTENT_CHARS,
+  SpanMapper,
+  TRACED_EVENTS,
+  traceEventOf,
+  Extension,
+  type ExtensionContext,
+  type HookCallback,
+  type HookEvent,
+  packageVersion,
+} from "@harnessx/core";
 import type { Client, ClientConfig } from "langsmith";
 import { DropReporter } from "../util/drop-reporter.js";
 import { RunSampling } from "../sampling/run-sampling.js";
@@ -75,9 +85,20 @@ export class LangSmithExtension extends Extension {
 
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
-    const sink = new LangSmithSink({ client: this.client, projectName: this.projectName, maxContentChars: this.maxContentChars, ledger: this.watched?.ledger, metadata: { thread_id: ctx.info.sessionId }, redactor: ctx.redactor });
+    const sink = new LangSmithSink({
+      client: this.client,
+      projectName: this.projectName,
+      maxContentChars: this.maxContentChars,
+      ledger: this.watched?.ledger,
+      metadata: { thread_id: ctx.info.sessionId },
+      redactor: ctx.redactor,
+    });
     this.sink = sink;
-    const tracker = new SpanMapper(sink, { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, { captureContent: false, maxContentChars: this.maxContentChars });
+    const tracker = new SpanMapper(
+      sink,
+      { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider },
+      { captureContent: false, maxContentChars: this.maxContentChars },
+    );
     this.tracker = tracker;
     const sampling = this.sampling;
     const observe: HookCallback = (hook) => {
@@ -118,9 +139,17 @@ export class LangSmithExtension extends Extension {
     if (this.watched) {
       // Nothing may keep retrying, or print, after close: what did not arrive by now is lost.
       this.watched.close();
-      await this.drops.report(this.ctx, this.watched.ledger.dropped, done ? this.lastFailure() : `flush did not finish within ${this.flushTimeoutMs} ms`);
+      await this.drops.report(
+        this.ctx,
+        this.watched.ledger.dropped,
+        done ? this.lastFailure() : `flush did not finish within ${this.flushTimeoutMs} ms`,
+      );
     } else if (!done) {
-      await this.drops.report(this.ctx, this.sink?.inFlight.size ?? 0, `flush did not finish within ${this.flushTimeoutMs} ms`);
+      await this.drops.report(
+        this.ctx,
+        this.sink?.inFlight.size ?? 0,
+        `flush did not finish within ${this.flushTimeoutMs} ms`,
+      );
     }
   }
 

@@ -68,18 +68,27 @@ export class DeliveryLedger {
     const encoding = headers.get("content-encoding");
     const plain = encoding === "gzip" ? gunzipSync(body) : body;
     if (path.endsWith("/runs/multipart")) {
-      const form = await new Response(plain, { headers: { "content-type": headers.get("content-type") ?? "" } }).formData();
+      const form = await new Response(plain, {
+        headers: { "content-type": headers.get("content-type") ?? "" },
+      }).formData();
       for (const [name, value] of form) {
         const m = /^(post|patch)\.([^.]+)$/.exec(name);
         if (!m) continue;
         const op = m[1] as Op;
         this.accept(m[2]!, op);
         // A create merged with its update carries the end time: both are delivered.
-        if (op === "post" && "end_time" in (JSON.parse(typeof value === "string" ? value : await value.text()) as object)) this.accept(m[2]!, "patch");
+        if (
+          op === "post" &&
+          "end_time" in (JSON.parse(typeof value === "string" ? value : await value.text()) as object)
+        )
+          this.accept(m[2]!, "patch");
       }
       return;
     }
-    const batch = JSON.parse(new TextDecoder().decode(plain)) as { post?: Array<{ id: string; end_time?: unknown }>; patch?: Array<{ id: string }> };
+    const batch = JSON.parse(new TextDecoder().decode(plain)) as {
+      post?: Array<{ id: string; end_time?: unknown }>;
+      patch?: Array<{ id: string }>;
+    };
     for (const p of batch.post ?? []) {
       this.accept(p.id, "post");
       if (p.end_time !== undefined) this.accept(p.id, "patch");

@@ -21,7 +21,12 @@ export function assistantMessage(content: readonly ContentBlock[] | unknown, max
   // A recording made without content keeps a marker string instead of blocks.
   for (const b of Array.isArray(content) ? (content as ContentBlock[]) : []) {
     if (b.type === "text") text += b.text;
-    else if (b.type === "tool_call") calls.push({ id: b.id, type: "function", function: { name: b.name, arguments: clip(JSON.stringify(b.input ?? {}), max) } });
+    else if (b.type === "tool_call")
+      calls.push({
+        id: b.id,
+        type: "function",
+        function: { name: b.name, arguments: clip(JSON.stringify(b.input ?? {}), max) },
+      });
   }
   return { role: "assistant", content: clip(text, max), ...(calls.length ? { tool_calls: calls } : {}) };
 }
@@ -37,7 +42,8 @@ export function requestMessages(system: unknown, messages: readonly Message[] | 
     }
     let text = "";
     for (const b of m.content) {
-      if (b.type === "tool_result") out.push({ role: "tool", tool_call_id: b.toolCallId, content: clip(b.content, max) });
+      if (b.type === "tool_result")
+        out.push({ role: "tool", tool_call_id: b.toolCallId, content: clip(b.content, max) });
       else if (b.type === "text") text += b.text;
     }
     if (text) out.push({ role: "user", content: clip(text, max) });
@@ -46,5 +52,8 @@ export function requestMessages(system: unknown, messages: readonly Message[] | 
 }
 
 export function toolSchemas(tools: readonly ToolDefinition[]): Array<Record<string, unknown>> {
-  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+  return tools.map((t) => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.inputSchema },
+  }));
 }

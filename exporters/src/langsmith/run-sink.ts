@@ -1,6 +1,16 @@
 import type { Client, RunTree as RunTreeType } from "langsmith";
 import { RunTree } from "langsmith";
-import { redactEvent, type Redactor, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink, type Usage, type CallCost, type RunCost } from "@harnessx/core";
+import {
+  redactEvent,
+  type Redactor,
+  type SpanClose,
+  type SpanEventSpec,
+  type SpanOpen,
+  type SpanSink,
+  type Usage,
+  type CallCost,
+  type RunCost,
+} from "@harnessx/core";
 import { assistantMessage, requestMessages, toolSchemas } from "./messages.js";
 import type { DeliveryLedger } from "./ledger.js";
 import { listToolRun, toolRunOf } from "./tool-runs.js";
@@ -77,7 +87,10 @@ export class LangSmithSink implements SpanSink<RunHandle> {
     const max = this.o.maxContentChars;
     let tree: RunTreeType;
     if (d.role === "agent" || !parent) {
-      const name = typeof span.attributes["gen_ai.agent.name"] === "string" ? (span.attributes["gen_ai.agent.name"] as string) : span.name;
+      const name =
+        typeof span.attributes["gen_ai.agent.name"] === "string"
+          ? (span.attributes["gen_ai.agent.name"] as string)
+          : span.name;
       // A subagent's run nests under its parent's tool run, in that run's project and trace.
       const above = d.role === "agent" ? toolRunOf(span.span?.parentSpanId) : undefined;
       tree = new RunTree({
@@ -88,7 +101,12 @@ export class LangSmithSink implements SpanSink<RunHandle> {
         project_name: above?.project_name ?? this.o.projectName,
         client: this.o.client,
         start_time: span.time,
-        extra: this.redacted({ metadata: { ...this.o.metadata, ...(d.role === "agent" ? { harnessx_run_id: d.start.runId, ls_model_name: d.start.model } : {}) } }),
+        extra: this.redacted({
+          metadata: {
+            ...this.o.metadata,
+            ...(d.role === "agent" ? { harnessx_run_id: d.start.runId, ls_model_name: d.start.model } : {}),
+          },
+        }),
       });
     } else if (d.role === "chat") {
       const req = d.request;
@@ -113,7 +131,13 @@ export class LangSmithSink implements SpanSink<RunHandle> {
         }),
       });
     } else {
-      tree = parent.tree.createChild({ name: this.name(d.toolCall.name), run_type: "tool", start_time: span.time, inputs: this.redacted(d.toolCall.input ?? {}), extra: this.redacted({ metadata: { tool_call_id: d.toolCall.id } }) });
+      tree = parent.tree.createChild({
+        name: this.name(d.toolCall.name),
+        run_type: "tool",
+        start_time: span.time,
+        inputs: this.redacted(d.toolCall.input ?? {}),
+        extra: this.redacted({ metadata: { tool_call_id: d.toolCall.id } }),
+      });
     }
     this.o.ledger?.expect(tree.id, "post");
     const posted = this.track(tree.postRun());
@@ -121,7 +145,11 @@ export class LangSmithSink implements SpanSink<RunHandle> {
   }
 
   event(handle: RunHandle, event: SpanEventSpec): void {
-    handle.tree.addEvent({ name: event.name, time: new Date(event.time).toISOString(), kwargs: redactEvent(event, this.o.redactor).attributes });
+    handle.tree.addEvent({
+      name: event.name,
+      time: new Date(event.time).toISOString(),
+      kwargs: redactEvent(event, this.o.redactor).attributes,
+    });
   }
 
   close(handle: RunHandle, close: SpanClose): void {
@@ -135,10 +163,16 @@ export class LangSmithSink implements SpanSink<RunHandle> {
       metadata = { usage_metadata: usageMetadata(d.result.usage, d.result.usage?.cost) };
     } else if (d.role === "chat" && d.response) {
       const usage = usageMetadata(d.response.usage, d.response.cost);
-      outputs = { messages: [assistantMessage(d.response.response?.content, max)], stop_reason: d.response.stopReason, ...(usage ? { usage_metadata: usage } : {}) };
+      outputs = {
+        messages: [assistantMessage(d.response.response?.content, max)],
+        stop_reason: d.response.stopReason,
+        ...(usage ? { usage_metadata: usage } : {}),
+      };
       metadata = { ls_provider: d.response.provider, ...(usage ? { usage_metadata: usage } : {}) };
     } else if (d.role === "tool" && d.end) {
-      outputs = d.spill ? { spilled: { resultId: d.spill.resultId, bytes: d.spill.bytes } } : { output: d.end.result?.content ?? "" };
+      outputs = d.spill
+        ? { spilled: { resultId: d.spill.resultId, bytes: d.spill.bytes } }
+        : { output: d.end.result?.content ?? "" };
       metadata = { outcome: d.end.outcome };
     }
     const error = close.error ? this.o.redactor.redactText(`${close.error.type}: ${close.error.message}`) : undefined;

@@ -33,9 +33,15 @@ describe("a collector that asks the exporter to wait", { concurrency: true }, ()
       try {
         const { flushed, counts } = await withOtelEnv({}, () => exportTo(receiver.url, 3));
         assert.deepEqual(flushed, { flushed: true, dropped: 0 });
-        assert.deepEqual(receiver.received.map((r) => r.status), [status, 200]);
+        assert.deepEqual(
+          receiver.received.map((r) => r.status),
+          [status, 200],
+        );
         const waited = receiver.received[1]!.atMs - receiver.received[0]!.atMs;
-        assert.ok(waited >= RETRY_AFTER_S * 1000 - TIMER_SLACK_MS, `the retry came ${waited.toFixed(0)} ms after the ${status}`);
+        assert.ok(
+          waited >= RETRY_AFTER_S * 1000 - TIMER_SLACK_MS,
+          `the retry came ${waited.toFixed(0)} ms after the ${status}`,
+        );
         assert.deepEqual(receiver.bodies[1], receiver.bodies[0], "the same batch is sent again");
         assert.deepEqual(receiver.spans.map((s) => s.name).sort(), ["span 0", "span 1", "span 2"]);
         assert.equal(counts.exported, 3);
@@ -54,7 +60,10 @@ describe("a collector that refuses the request", () => {
       const { flushed, counts } = await withOtelEnv({}, () => exportTo(receiver.url, 2));
       // The flush settled once the export answered: any retry would have been sent before that.
       assert.deepEqual(flushed, { flushed: true, dropped: 2 });
-      assert.deepEqual(receiver.received.map((r) => r.status), [400]);
+      assert.deepEqual(
+        receiver.received.map((r) => r.status),
+        [400],
+      );
       assert.deepEqual([counts.exported, counts.lost], [0, 2]);
       assert.deepEqual(receiver.spans, []);
     } finally {
@@ -67,7 +76,10 @@ describe("a collector that refuses the request", () => {
     try {
       const { flushed, counts } = await withOtelEnv({}, () => exportTo(receiver.url, 1));
       assert.deepEqual(flushed, { flushed: true, dropped: 1 });
-      assert.deepEqual(receiver.received.map((r) => r.status), [429]);
+      assert.deepEqual(
+        receiver.received.map((r) => r.status),
+        [429],
+      );
       assert.equal(counts.lost, 1);
     } finally {
       await receiver.close();

@@ -1,6 +1,13 @@
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import type { Context, MeterProvider } from "@opentelemetry/api";
-import { BatchSpanProcessor, type BufferConfig, type ReadableSpan, type Span, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BatchSpanProcessor,
+  type BufferConfig,
+  type ReadableSpan,
+  type Span,
+  type SpanExporter,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import type { ExportPipeline, FlushOutcome } from "../otel/export-pipeline.js";
 import { settleWithin } from "../util/time.js";
 import { queueFullListener } from "./drop-meter.js";
@@ -94,7 +101,10 @@ export class ExportCounts {
 
 /** Tells `counts` what the exporter was handed and how each export ended; delegates everything. */
 export class CountingSpanExporter implements SpanExporter {
-  constructor(private readonly inner: SpanExporter, private readonly counts: ExportCounts) {}
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly counts: ExportCounts,
+  ) {}
 
   /** Passes the `ReadableSpan`s to the wrapped exporter and counts them exported or lost when it answers (or throws). */
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
@@ -179,7 +189,14 @@ export class CountingSpanProcessor implements SpanProcessor, ExportPipeline {
 export function countingBatchProcessor(exporter: SpanExporter, batch: BufferConfig = {}): CountingSpanProcessor {
   const counts = new ExportCounts();
   // An option of the processor the shim extends (`@opentelemetry/sdk-trace`), not yet in the shim's type.
-  const config: BufferConfig & { selfObsMeterProvider: MeterProvider } = { ...batch, selfObsMeterProvider: queueFullListener((n) => counts.refused(n)) };
+  const config: BufferConfig & { selfObsMeterProvider: MeterProvider } = {
+    ...batch,
+    selfObsMeterProvider: queueFullListener((n) => counts.refused(n)),
+  };
   const abandon = canAbandon(exporter) ? () => exporter.abortInFlight() : undefined;
-  return new CountingSpanProcessor(new BatchSpanProcessor(new CountingSpanExporter(exporter, counts), config), counts, abandon);
+  return new CountingSpanProcessor(
+    new BatchSpanProcessor(new CountingSpanExporter(exporter, counts), config),
+    counts,
+    abandon,
+  );
 }

@@ -12,7 +12,10 @@ const QUEUE_FULL = "queue_full";
 export function queueFullListener(onDropped: (spans: number) => void): MeterProvider {
   const meter: Meter = Object.create(createNoopMeter());
   const noop = meter.createCounter.bind(meter);
-  meter.createCounter = <A extends Attributes>(name: string, options?: Parameters<Meter["createCounter"]>[1]): Counter<A> => {
+  meter.createCounter = <A extends Attributes>(
+    name: string,
+    options?: Parameters<Meter["createCounter"]>[1],
+  ): Counter<A> => {
     if (name !== PROCESSED) return noop<A>(name, options);
     return {
       add(value: number, attributes?: A) {

@@ -11,11 +11,19 @@ import { withOtelEnv } from "../test-support/otel-env.js";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The resource attributes a collector received with one span sent under `env`. */
-async function resourceSent(env: Record<string, string>, options: TelemetryOptions = {}): Promise<Record<string, unknown>> {
+async function resourceSent(
+  env: Record<string, string>,
+  options: TelemetryOptions = {},
+): Promise<Record<string, unknown>> {
   const receiver = await startOtlpReceiver();
   try {
     await withOtelEnv(env, async () => {
-      const telemetry = setupTelemetry({ serviceName: "from-code", url: receiver.url, protocol: "http/protobuf", ...options });
+      const telemetry = setupTelemetry({
+        serviceName: "from-code",
+        url: receiver.url,
+        protocol: "http/protobuf",
+        ...options,
+      });
       telemetry.tracer.startSpan("one").end();
       assert.deepEqual(await telemetry.shutdown(), { flushed: true, dropped: 0 });
     });
@@ -34,7 +42,11 @@ describe("the resource without OTEL_* resource variables", () => {
     assert.equal(second["service.name"], "other");
     assert.equal(first["host.name"], hostname());
     assert.match(String(first["service.instance.id"]), UUID);
-    assert.equal(second["service.instance.id"], first["service.instance.id"], "one id per process, whatever sets telemetry up");
+    assert.equal(
+      second["service.instance.id"],
+      first["service.instance.id"],
+      "one id per process, whatever sets telemetry up",
+    );
     assert.equal(first["telemetry.sdk.language"], "nodejs");
     assert.equal(first["process.pid"], process.pid);
   });
@@ -42,15 +54,27 @@ describe("the resource without OTEL_* resource variables", () => {
 
 describe("the resource from the environment", () => {
   test("OTEL_RESOURCE_ATTRIBUTES names all three, and wins over what is detected", async () => {
-    const resource = await resourceSent({ OTEL_RESOURCE_ATTRIBUTES: "service.name=checkout,service.instance.id=pod-7f9c,host.name=node-7,deployment.environment.name=prod" });
+    const resource = await resourceSent({
+      OTEL_RESOURCE_ATTRIBUTES:
+        "service.name=checkout,service.instance.id=pod-7f9c,host.name=node-7,deployment.environment.name=prod",
+    });
     assert.deepEqual(
-      [resource["service.name"], resource["service.instance.id"], resource["host.name"], resource["deployment.environment.name"]],
+      [
+        resource["service.name"],
+        resource["service.instance.id"],
+        resource["host.name"],
+        resource["deployment.environment.name"],
+      ],
       ["checkout", "pod-7f9c", "node-7", "prod"],
     );
   });
 
   test("OTEL_SERVICE_NAME and OTEL_SERVICE_INSTANCE_ID win over OTEL_RESOURCE_ATTRIBUTES and code", async () => {
-    const resource = await resourceSent({ OTEL_SERVICE_NAME: "billing", OTEL_SERVICE_INSTANCE_ID: "billing-3", OTEL_RESOURCE_ATTRIBUTES: "service.name=checkout,service.instance.id=pod-7f9c" });
+    const resource = await resourceSent({
+      OTEL_SERVICE_NAME: "billing",
+      OTEL_SERVICE_INSTANCE_ID: "billing-3",
+      OTEL_RESOURCE_ATTRIBUTES: "service.name=checkout,service.instance.id=pod-7f9c",
+    });
     assert.equal(resource["service.name"], "billing");
     assert.equal(resource["service.instance.id"], "billing-3");
     assert.equal(resource["host.name"], hostname());
@@ -58,16 +82,26 @@ describe("the resource from the environment", () => {
 
   test("OTEL_NODE_RESOURCE_DETECTORS chooses the detectors; the service variables still apply with none", async () => {
     const none = await resourceSent({ OTEL_NODE_RESOURCE_DETECTORS: "none", OTEL_SERVICE_INSTANCE_ID: "worker-1" });
-    assert.deepEqual([none["service.name"], none["service.instance.id"], none["host.name"], none["process.pid"]], ["from-code", "worker-1", undefined, undefined]);
+    assert.deepEqual(
+      [none["service.name"], none["service.instance.id"], none["host.name"], none["process.pid"]],
+      ["from-code", "worker-1", undefined, undefined],
+    );
     const hostOnly = await resourceSent({ OTEL_NODE_RESOURCE_DETECTORS: "host" });
-    assert.deepEqual([hostOnly["host.name"], hostOnly["process.pid"], hostOnly["service.instance.id"]], [hostname(), undefined, undefined]);
+    assert.deepEqual(
+      [hostOnly["host.name"], hostOnly["process.pid"], hostOnly["service.instance.id"]],
+      [hostname(), undefined, undefined],
+    );
   });
 
   test("an unknown detector name is an ExporterError naming it and the known ones", async () => {
     await withOtelEnv({ OTEL_NODE_RESOURCE_DETECTORS: "host,gcp" }, async () => {
       assert.throws(
         () => setupTelemetry({ url: "http://127.0.0.1:9/v1/traces" }),
-        (error: unknown) => error instanceof ExporterError && error.code === "unsupported_resource_detector" && /"gcp"/.test(error.message) && /serviceinstance/.test(error.message),
+        (error: unknown) =>
+          error instanceof ExporterError &&
+          error.code === "unsupported_resource_detector" &&
+          /"gcp"/.test(error.message) &&
+          /serviceinstance/.test(error.message),
       );
     });
   });
@@ -80,7 +114,10 @@ describe("the resource passes redaction", () => {
     try {
       const redacted = await resourceSent({});
       const args = redacted["process.command_args"] as string[];
-      assert.ok(args.some((arg) => arg.startsWith("--api-key=[REDACTED")), `command args: ${args.join(" ")}`);
+      assert.ok(
+        args.some((arg) => arg.startsWith("--api-key=[REDACTED")),
+        `command args: ${args.join(" ")}`,
+      );
       assert.ok(!JSON.stringify(redacted).includes(secret));
       const raw = await resourceSent({}, { redact: false });
       assert.ok((raw["process.command_args"] as string[]).includes(`--api-key=${secret}`));
@@ -93,7 +130,10 @@ describe("the resource passes redaction", () => {
     const password = "Tr0ub4dor-argv-77";
     process.argv.push("--password", password, "--port", "8080");
     try {
-      const resource = await resourceSent({ OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=prod,db.password=Hunter2-attr,service.api_key=plainvalue" });
+      const resource = await resourceSent({
+        OTEL_RESOURCE_ATTRIBUTES:
+          "deployment.environment.name=prod,db.password=Hunter2-attr,service.api_key=plainvalue",
+      });
       const args = resource["process.command_args"] as string[];
       assert.deepEqual(args.slice(-4), ["--password", "[REDACTED]", "--port", "8080"]);
       assert.equal(resource["db.password"], "[REDACTED]");

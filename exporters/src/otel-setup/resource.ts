@@ -1,6 +1,22 @@
-import { redactAttributes, Redactor, type AttributeValue as HarnessAttributeValue, type RedactionOptions } from "@harnessx/core";
+import {
+  redactAttributes,
+  Redactor,
+  type AttributeValue as HarnessAttributeValue,
+  type RedactionOptions,
+} from "@harnessx/core";
 import type { AttributeValue } from "@opentelemetry/api";
-import { defaultResource, envDetector, hostDetector, osDetector, processDetector, resourceFromAttributes, serviceInstanceIdDetector, type DetectedResourceAttributes, type Resource, type ResourceDetector } from "@opentelemetry/resources";
+import {
+  defaultResource,
+  envDetector,
+  hostDetector,
+  osDetector,
+  processDetector,
+  resourceFromAttributes,
+  serviceInstanceIdDetector,
+  type DetectedResourceAttributes,
+  type Resource,
+  type ResourceDetector,
+} from "@opentelemetry/resources";
 import { ExporterError } from "../errors.js";
 
 // Semantic-convention names (kept literal: `@opentelemetry/semantic-conventions` is not a peer of this package).
@@ -31,18 +47,29 @@ const serviceVariablesDetector: ResourceDetector = {
   detect() {
     const name = process.env.OTEL_SERVICE_NAME?.trim();
     const instance = process.env.OTEL_SERVICE_INSTANCE_ID?.trim();
-    return { attributes: { ...(name ? { [SERVICE_NAME]: name } : {}), ...(instance ? { [SERVICE_INSTANCE_ID]: instance } : {}) } };
+    return {
+      attributes: {
+        ...(name ? { [SERVICE_NAME]: name } : {}),
+        ...(instance ? { [SERVICE_INSTANCE_ID]: instance } : {}),
+      },
+    };
   },
 };
 
 function chosenDetectors(): Set<string> {
   const variable = process.env.OTEL_NODE_RESOURCE_DETECTORS?.trim();
   if (!variable) return DEFAULT_DETECTORS;
-  const names = variable.split(",").map((name) => name.trim()).filter(Boolean);
+  const names = variable
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   const known = new Set(DETECTORS.map(([name]) => name));
   const unknown = names.filter((name) => name !== "all" && name !== "none" && !known.has(name));
   if (unknown.length > 0) {
-    throw new ExporterError("unsupported_resource_detector", `OTEL_NODE_RESOURCE_DETECTORS names ${unknown.map((n) => `"${n}"`).join(", ")}; use a comma-separated list of ${[...known, "all", "none"].join(", ")}`);
+    throw new ExporterError(
+      "unsupported_resource_detector",
+      `OTEL_NODE_RESOURCE_DETECTORS names ${unknown.map((n) => `"${n}"`).join(", ")}; use a comma-separated list of ${[...known, "all", "none"].join(", ")}`,
+    );
   }
   if (names.includes("none")) return new Set();
   return names.includes("all") ? known : new Set(names);
@@ -54,13 +81,21 @@ function chosenDetectors(): Set<string> {
  */
 function redacting(detector: ResourceDetector, redactor: Redactor): ResourceDetector {
   const clean = (key: string, value: AttributeValue | undefined): AttributeValue | undefined =>
-    value === undefined || value === null ? value : (redactAttributes({ [key]: value as HarnessAttributeValue }, redactor)[key] as AttributeValue);
+    value === undefined || value === null
+      ? value
+      : (redactAttributes({ [key]: value as HarnessAttributeValue }, redactor)[key] as AttributeValue);
   return {
     detect(config) {
       const detected = detector.detect(config);
       const attributes: DetectedResourceAttributes = {};
       for (const [key, value] of Object.entries(detected.attributes ?? {})) {
-        attributes[key] = value instanceof Promise ? value.then((resolved: AttributeValue | undefined) => clean(key, resolved), () => undefined) : clean(key, value);
+        attributes[key] =
+          value instanceof Promise
+            ? value.then(
+                (resolved: AttributeValue | undefined) => clean(key, resolved),
+                () => undefined,
+              )
+            : clean(key, value);
       }
       return { ...detected, attributes };
     },
@@ -86,7 +121,10 @@ export interface TelemetryResource {
 export function telemetryResource(serviceName: string, redaction?: RedactionOptions | false): TelemetryResource {
   const chosen = chosenDetectors();
   const redactor = new Redactor(redaction);
-  const detectors = [...DETECTORS.filter(([name]) => chosen.has(name)).map(([, detector]) => detector), serviceVariablesDetector];
+  const detectors = [
+    ...DETECTORS.filter(([name]) => chosen.has(name)).map(([, detector]) => detector),
+    serviceVariablesDetector,
+  ];
   return {
     resource: defaultResource().merge(resourceFromAttributes({ [SERVICE_NAME]: serviceName })),
     resourceDetectors: detectors.map((detector) => redacting(detector, redactor)),

@@ -9,13 +9,23 @@ describe("setupTelemetry wires the NodeSDK from the standard OTEL_* variables", 
     const receiver = await startOtlpReceiver();
     try {
       const endpoint = receiver.url.replace(/\/v1\/traces$/, "");
-      const stopped = await withOtelEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: "from-env", OTEL_EXPORTER_OTLP_HEADERS: "x-team=tracing" }, async () => {
-        const telemetry = setupTelemetry({ serviceName: "from-code" });
-        telemetry.tracer.startSpan("hello").end();
-        return telemetry.shutdown();
-      });
+      const stopped = await withOtelEnv(
+        {
+          OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+          OTEL_SERVICE_NAME: "from-env",
+          OTEL_EXPORTER_OTLP_HEADERS: "x-team=tracing",
+        },
+        async () => {
+          const telemetry = setupTelemetry({ serviceName: "from-code" });
+          telemetry.tracer.startSpan("hello").end();
+          return telemetry.shutdown();
+        },
+      );
       assert.deepEqual(stopped, { flushed: true, dropped: 0 });
-      assert.deepEqual(receiver.spans.map((s) => [s.name, s.serviceName]), [["hello", "from-env"]]);
+      assert.deepEqual(
+        receiver.spans.map((s) => [s.name, s.serviceName]),
+        [["hello", "from-env"]],
+      );
       assert.equal(receiver.headers[0]!["x-team"], "tracing");
     } finally {
       await receiver.close();
@@ -33,7 +43,10 @@ describe("setupTelemetry wires the NodeSDK from the standard OTEL_* variables", 
         assert.deepEqual(first, await telemetry.shutdown());
         assert.equal(telemetry.counts.exported, 2);
       });
-      assert.deepEqual(receiver.spans.map((s) => s.serviceName), ["from-code", "from-code"]);
+      assert.deepEqual(
+        receiver.spans.map((s) => s.serviceName),
+        ["from-code", "from-code"],
+      );
     } finally {
       await receiver.close();
     }

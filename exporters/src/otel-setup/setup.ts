@@ -63,7 +63,15 @@ export interface Telemetry extends ExportPipeline {
  */
 export function setupTelemetry(options: TelemetryOptions = {}): Telemetry {
   const resource = telemetryResource(options.serviceName || "harnessx", options.redact);
-  const exporter = options.exporter ?? createOtlpExporter({ url: options.url, headers: options.headers, timeoutMs: options.exportTimeoutMs, protocol: options.protocol, compression: options.compression });
+  const exporter =
+    options.exporter ??
+    createOtlpExporter({
+      url: options.url,
+      headers: options.headers,
+      timeoutMs: options.exportTimeoutMs,
+      protocol: options.protocol,
+      compression: options.compression,
+    });
   const processor = countingBatchProcessor(exporter, options.batch);
   const counts = processor.counts;
   const sdk = new NodeSDK({

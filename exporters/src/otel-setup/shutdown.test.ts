@@ -77,7 +77,10 @@ describe("flush and shutdown are bounded even when the collector is unreachable"
       const shutdown = await timed(() => telemetry.shutdown());
       assert.ok(shutdown.ms < GRACE_MS, `shutdown took ${Math.round(shutdown.ms)} ms after close had given up`);
       assert.equal(shutdown.value.dropped, SPANS_PER_RUN);
-      assert.deepEqual(reports.map((r) => r.dropped), [SPANS_PER_RUN]);
+      assert.deepEqual(
+        reports.map((r) => r.dropped),
+        [SPANS_PER_RUN],
+      );
       assert.match(reports[0]!.error.message, /flush did not finish within 1000 ms/);
     } finally {
       cleanup();

@@ -15,23 +15,44 @@ function sdk() {
 
 const SCRIPT: ScriptedReply[] = [{ toolCalls: [{ id: "c1", name: "lookup", input: {} }] }, { text: "done" }];
 const provider = () => new ScriptedProvider(SCRIPT, { stepBy: "conversation" });
-const lookup = (hang: boolean) => tool({ name: "lookup", description: "looks up", replayPolicy: "safe", execute: () => (hang ? new Promise<string>(() => {}) : "found") });
+const lookup = (hang: boolean) =>
+  tool({
+    name: "lookup",
+    description: "looks up",
+    replayPolicy: "safe",
+    execute: () => (hang ? new Promise<string>(() => {}) : "found"),
+  });
 
 describe("a durable run resumed in a new process stays in its trace", () => {
   test("the resumed part is a span under the run's original span, with its model and tool spans under it", async () => {
     const journals = mkdtempSync(join(tmpdir(), "hx-otel-durable-"));
     try {
       const before = sdk();
-      const first = new Agent({ name: "durable", provider: provider(), tools: [lookup(true)], durable: { store: new FileDurableStore(journals) }, extensions: [new OpenTelemetryExtension({ tracer: before.tracer })] });
+      const first = new Agent({
+        name: "durable",
+        provider: provider(),
+        tools: [lookup(true)],
+        durable: { store: new FileDurableStore(journals) },
+        extensions: [new OpenTelemetryExtension({ tracer: before.tracer })],
+      });
       const runId = await new Promise<string>((resolve) => {
-        first.hooks.on(HookEvent.CHECKPOINT, (ctx) => void (ctx.data.phase === "tool_started" && resolve(ctx.data.runId)));
+        first.hooks.on(
+          HookEvent.CHECKPOINT,
+          (ctx) => void (ctx.data.phase === "tool_started" && resolve(ctx.data.runId)),
+        );
         void first.run("go");
       });
       const [firstChat] = before.exporter.getFinishedSpans();
       const originalRun = firstChat!.parentSpanContext!;
 
       const after = sdk();
-      const second = new Agent({ name: "durable", provider: provider(), tools: [lookup(false)], durable: { store: new FileDurableStore(journals) }, extensions: [new OpenTelemetryExtension({ tracer: after.tracer })] });
+      const second = new Agent({
+        name: "durable",
+        provider: provider(),
+        tools: [lookup(false)],
+        durable: { store: new FileDurableStore(journals) },
+        extensions: [new OpenTelemetryExtension({ tracer: after.tracer })],
+      });
       const errors: unknown[] = [];
       second.hooks.on(HookEvent.ERROR, (ctx) => void errors.push(ctx.data));
       assert.equal((await second.resume(runId)).status, "completed");

@@ -10,9 +10,18 @@ const KIND_INTERNAL = 1;
 const KIND_CLIENT = 3;
 const STATUS_ERROR = 2;
 
-async function exportScenario(receiver: OtlpReceiver, options: { captureContent?: boolean; maxContentChars?: number; question?: string } = {}) {
+async function exportScenario(
+  receiver: OtlpReceiver,
+  options: { captureContent?: boolean; maxContentChars?: number; question?: string } = {},
+) {
   const telemetry = setupTelemetry({ serviceName: "exporters-test", url: receiver.url, shutdownTimeoutMs: 5000 });
-  const { agent, cleanup } = scenarioAgent([new OpenTelemetryExtension({ telemetry, captureContent: options.captureContent, maxContentChars: options.maxContentChars })]);
+  const { agent, cleanup } = scenarioAgent([
+    new OpenTelemetryExtension({
+      telemetry,
+      captureContent: options.captureContent,
+      maxContentChars: options.maxContentChars,
+    }),
+  ]);
   try {
     const result = await agent.run(options.question ?? "How are the regions?");
     await agent.close();
@@ -49,7 +58,13 @@ describe("live spans follow the GenAI conventions (real SDK, OTLP/HTTP to a loca
     const chats = byName(spans, `chat ${MODEL}`);
     assert.equal(chats.length, 3, "three model calls (the 429 is retried inside the first)");
     const tools = spans.filter((s) => s.name.startsWith("execute_tool "));
-    assert.deepEqual(tools.map((t) => t.name).sort(), ["execute_tool big", "execute_tool broken", "execute_tool forbidden", "execute_tool lookup", "execute_tool lookup"]);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      "execute_tool big",
+      "execute_tool broken",
+      "execute_tool forbidden",
+      "execute_tool lookup",
+      "execute_tool lookup",
+    ]);
     assert.equal(spans.length, 1 + 3 + 5);
     for (const child of [...chats, ...tools]) {
       assert.equal(child.parentSpanId, run.spanId, `${child.name} hangs under the run span`);
@@ -62,7 +77,11 @@ describe("live spans follow the GenAI conventions (real SDK, OTLP/HTTP to a loca
   test("parallel tool calls are overlapping siblings, not nested", () => {
     const [a, b] = byName(spans, "execute_tool lookup");
     assert.equal(a.parentSpanId, b.parentSpanId);
-    assert.ok(BigInt(a.startTimeUnixNano) < BigInt(b.endTimeUnixNano) && BigInt(b.startTimeUnixNano) < BigInt(a.endTimeUnixNano), "the two lookups ran at the same time");
+    assert.ok(
+      BigInt(a.startTimeUnixNano) < BigInt(b.endTimeUnixNano) &&
+        BigInt(b.startTimeUnixNano) < BigInt(a.endTimeUnixNano),
+      "the two lookups ran at the same time",
+    );
   });
 
   test("run, chat and tool attributes", () => {
@@ -74,7 +93,9 @@ describe("live spans follow the GenAI conventions (real SDK, OTLP/HTTP to a loca
     assert.equal(run.attributes["gen_ai.usage.input_tokens"], 620);
     assert.equal(run.attributes["harnessx.run.status"], "completed");
 
-    const chats = byName(spans, `chat ${MODEL}`).sort((x, y) => Number(BigInt(x.startTimeUnixNano) - BigInt(y.startTimeUnixNano)));
+    const chats = byName(spans, `chat ${MODEL}`).sort((x, y) =>
+      Number(BigInt(x.startTimeUnixNano) - BigInt(y.startTimeUnixNano)),
+    );
     const first = chats[0];
     assert.equal(first.attributes["gen_ai.operation.name"], "chat");
     assert.equal(first.attributes["gen_ai.provider.name"], "scripted");
@@ -127,7 +148,14 @@ describe("live spans follow the GenAI conventions (real SDK, OTLP/HTTP to a loca
     assert.match(String(bigSpan.attributes["harnessx.result.id"]), /\S/);
     assert.ok(Number(bigSpan.attributes["harnessx.result.bytes"]) > 2000);
     for (const s of spans) {
-      for (const key of ["gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions", "gen_ai.tool.definitions", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"]) {
+      for (const key of [
+        "gen_ai.input.messages",
+        "gen_ai.output.messages",
+        "gen_ai.system_instructions",
+        "gen_ai.tool.definitions",
+        "gen_ai.tool.call.arguments",
+        "gen_ai.tool.call.result",
+      ]) {
         assert.equal(s.attributes[key], undefined, `${key} on ${s.name}`);
       }
     }
@@ -140,27 +168,59 @@ describe("content capture (opt-in) keeps the conventions' JSON shapes, truncated
   let spans: OtlpSpan[];
   before(async () => {
     receiver = await startOtlpReceiver();
-    spans = (await exportScenario(receiver, { captureContent: true, maxContentChars: 200, question: LONG_QUESTION })).spans;
+    spans = (await exportScenario(receiver, { captureContent: true, maxContentChars: 200, question: LONG_QUESTION }))
+      .spans;
   });
   after(() => receiver.close());
 
   test("input and output messages are valid JSON in the GenAI message schema", () => {
-    const chats = byName(spans, `chat ${MODEL}`).sort((x, y) => Number(BigInt(x.startTimeUnixNano) - BigInt(y.startTimeUnixNano)));
-    const input = JSON.parse(String(chats[1].attributes["gen_ai.input.messages"])) as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
-    assert.deepEqual(input.map((m) => m.role), ["user", "assistant", "tool"]);
-    assert.deepEqual(input[1].parts.map((p) => p.type), ["text", "tool_call", "tool_call"]);
-    assert.deepEqual(input[1].parts[1], { type: "tool_call", id: "call_a", name: "lookup", arguments: { region: "eu" } });
-    assert.deepEqual(input[2].parts.map((p) => [p.type, p.id]), [["tool_call_response", "call_a"], ["tool_call_response", "call_b"]]);
-    const output = JSON.parse(String(chats[0].attributes["gen_ai.output.messages"])) as Array<{ role: string; finish_reason: string; parts: unknown[] }>;
+    const chats = byName(spans, `chat ${MODEL}`).sort((x, y) =>
+      Number(BigInt(x.startTimeUnixNano) - BigInt(y.startTimeUnixNano)),
+    );
+    const input = JSON.parse(String(chats[1].attributes["gen_ai.input.messages"])) as Array<{
+      role: string;
+      parts: Array<Record<string, unknown>>;
+    }>;
+    assert.deepEqual(
+      input.map((m) => m.role),
+      ["user", "assistant", "tool"],
+    );
+    assert.deepEqual(
+      input[1].parts.map((p) => p.type),
+      ["text", "tool_call", "tool_call"],
+    );
+    assert.deepEqual(input[1].parts[1], {
+      type: "tool_call",
+      id: "call_a",
+      name: "lookup",
+      arguments: { region: "eu" },
+    });
+    assert.deepEqual(
+      input[2].parts.map((p) => [p.type, p.id]),
+      [
+        ["tool_call_response", "call_a"],
+        ["tool_call_response", "call_b"],
+      ],
+    );
+    const output = JSON.parse(String(chats[0].attributes["gen_ai.output.messages"])) as Array<{
+      role: string;
+      finish_reason: string;
+      parts: unknown[];
+    }>;
     assert.equal(output[0].role, "assistant");
     assert.equal(output[0].finish_reason, "tool_call");
-    const defs = JSON.parse(String(chats[0].attributes["gen_ai.tool.definitions"])) as Array<{ type: string; name: string }>;
+    const defs = JSON.parse(String(chats[0].attributes["gen_ai.tool.definitions"])) as Array<{
+      type: string;
+      name: string;
+    }>;
     assert.ok(defs.some((d) => d.type === "function" && d.name === "lookup"));
   });
 
   test("a long part is cut, marked, and keeps its original size", () => {
     const chat = byName(spans, `chat ${MODEL}`)[0];
-    const input = JSON.parse(String(chat.attributes["gen_ai.input.messages"])) as Array<{ parts: Array<{ content: string; truncated?: boolean; original_chars?: number }> }>;
+    const input = JSON.parse(String(chat.attributes["gen_ai.input.messages"])) as Array<{
+      parts: Array<{ content: string; truncated?: boolean; original_chars?: number }>;
+    }>;
     const part = input[0].parts[0];
     assert.equal(part.content.length, 200);
     assert.equal(part.truncated, true);

@@ -1,4 +1,16 @@
-import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, currentScope, redactSpanName, traceEventOf, Extension, type ExtensionContext, type HookCallback, type HookEvent, packageVersion } from "@harnessx/core";
+import {
+  DEFAULT_MAX_CONTENT_CHARS,
+  SpanMapper,
+  TRACED_EVENTS,
+  currentScope,
+  redactSpanName,
+  traceEventOf,
+  Extension,
+  type ExtensionContext,
+  type HookCallback,
+  type HookEvent,
+  packageVersion,
+} from "@harnessx/core";
 import { TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { nowMs } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";
@@ -42,7 +54,9 @@ export class OpenTelemetryExtension extends Extension {
   readonly name = "opentelemetry";
   override readonly version = packageVersion(import.meta.url);
   private readonly tracer: Tracer;
-  private readonly options: Required<Pick<OpenTelemetryExtensionOptions, "captureContent" | "maxContentChars" | "flushTimeoutMs">>;
+  private readonly options: Required<
+    Pick<OpenTelemetryExtensionOptions, "captureContent" | "maxContentChars" | "flushTimeoutMs">
+  >;
   private readonly telemetry: ExportPipeline | undefined;
   private readonly drops = new DropReporter("opentelemetry", "spans");
   private readonly sampling: RunSampling;
@@ -68,7 +82,11 @@ export class OpenTelemetryExtension extends Extension {
     const live = new LiveSpans(this.tracer, sampling, (name) => redactSpanName(name, ctx.redactor));
     this.live = live;
     ctx.useSpanIds(live);
-    const tracker = new SpanMapper(new OtelSink(this.tracer, ctx.redactor, live), { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider }, this.options);
+    const tracker = new SpanMapper(
+      new OtelSink(this.tracer, ctx.redactor, live),
+      { name: ctx.info.name, sessionId: ctx.info.sessionId, provider: ctx.info.provider },
+      this.options,
+    );
     this.tracker = tracker;
     const observe: HookCallback = (hook) => {
       if (!sampling.admits(hook)) return;
@@ -83,7 +101,16 @@ export class OpenTelemetryExtension extends Extension {
     const active = () => {
       const scope = currentScope();
       if (!scope) return undefined;
-      return live.spanOf(scope.span.spanId) ?? (sampling.keeps(scope.runId) ? undefined : trace.wrapSpanContext({ traceId: scope.span.traceId, spanId: scope.span.spanId, traceFlags: TraceFlags.NONE }));
+      return (
+        live.spanOf(scope.span.spanId) ??
+        (sampling.keeps(scope.runId)
+          ? undefined
+          : trace.wrapSpanContext({
+              traceId: scope.span.traceId,
+              spanId: scope.span.spanId,
+              traceFlags: TraceFlags.NONE,
+            }))
+      );
     };
     ctx.addMiddleware({
       name: "OpenTelemetryContext",
@@ -102,7 +129,8 @@ export class OpenTelemetryExtension extends Extension {
    * parent work started elsewhere. Falls back to the active context.
    */
   contextFor(execution: { runId: string; toolCall?: { id: string } }): Context {
-    const span = this.tracker?.openHandle(execution.runId, execution.toolCall?.id) ?? this.tracker?.openHandle(execution.runId);
+    const span =
+      this.tracker?.openHandle(execution.runId, execution.toolCall?.id) ?? this.tracker?.openHandle(execution.runId);
     return span ? trace.setSpan(context.active(), span) : context.active();
   }
 
@@ -119,6 +147,10 @@ export class OpenTelemetryExtension extends Extension {
     this.sampling.clear();
     if (!this.telemetry) return;
     const { flushed, dropped } = await this.telemetry.flushWithin(this.options.flushTimeoutMs);
-    await this.drops.report(this.ctx, dropped, flushed ? "" : `flush did not finish within ${this.options.flushTimeoutMs} ms`);
+    await this.drops.report(
+      this.ctx,
+      dropped,
+      flushed ? "" : `flush did not finish within ${this.options.flushTimeoutMs} ms`,
+    );
   }
 }

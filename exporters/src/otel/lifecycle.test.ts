@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Agent, ScriptedProvider, tool } from "@harnessx/core";
 import { context, trace } from "@opentelemetry/api";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 import { OpenTelemetryExtension } from "./extension.js";
 import { setupTelemetry } from "../otel-setup/setup.js";
 
@@ -20,13 +25,20 @@ describe("span lifecycle across pauses, failures and the caller's context", () =
     const risky = tool({ name: "risky", description: "Needs approval.", permission: "ask", execute: () => "done" });
     const agent = new Agent({
       name: "pauser",
-      provider: new ScriptedProvider([{ toolCalls: [{ id: "call_r", name: "risky", input: {} }] }, { text: "finished" }]),
+      provider: new ScriptedProvider([
+        { toolCalls: [{ id: "call_r", name: "risky", input: {} }] },
+        { text: "finished" },
+      ]),
       tools: [risky],
       extensions: [new OpenTelemetryExtension({ tracer })],
     });
     const paused = await agent.run("do it");
     assert.equal(paused.status, "awaiting_approval");
-    assert.equal(named(exporter.getFinishedSpans(), "invoke_agent pauser").length, 0, "the run span stays open while waiting");
+    assert.equal(
+      named(exporter.getFinishedSpans(), "invoke_agent pauser").length,
+      0,
+      "the run span stays open while waiting",
+    );
     const resumed = await agent.resume({ call_r: "approve" });
     assert.equal(resumed.status, "completed");
     await agent.close();
@@ -41,7 +53,11 @@ describe("span lifecycle across pauses, failures and the caller's context", () =
 
   test("a provider failure ends the model span with ERROR and fails the run span", async () => {
     const { exporter, tracer } = sdk();
-    const agent = new Agent({ name: "failer", provider: new ScriptedProvider([{ error: { status: 400, message: "bad request" } }]), extensions: [new OpenTelemetryExtension({ tracer })] });
+    const agent = new Agent({
+      name: "failer",
+      provider: new ScriptedProvider([{ error: { status: 400, message: "bad request" } }]),
+      extensions: [new OpenTelemetryExtension({ tracer })],
+    });
     const result = await agent.run("hi");
     assert.equal(result.status, "failed");
     await agent.close();
@@ -59,7 +75,11 @@ describe("span lifecycle across pauses, failures and the caller's context", () =
   test("the run span is a child of the span active where run() was called (NodeSDK context manager)", async () => {
     const exporter = new InMemorySpanExporter();
     const telemetry = setupTelemetry({ exporter });
-    const agent = new Agent({ name: "nested", provider: new ScriptedProvider([{ text: "ok" }]), extensions: [new OpenTelemetryExtension({ telemetry })] });
+    const agent = new Agent({
+      name: "nested",
+      provider: new ScriptedProvider([{ text: "ok" }]),
+      extensions: [new OpenTelemetryExtension({ telemetry })],
+    });
     const outer = telemetry.tracer.startSpan("http request");
     await context.with(trace.setSpan(context.active(), outer), () => agent.run("hi"));
     outer.end();
@@ -74,7 +94,12 @@ describe("span lifecycle across pauses, failures and the caller's context", () =
   test("spans still open at close are ended, marked unfinished", async () => {
     const { exporter, tracer } = sdk();
     const risky = tool({ name: "risky", description: "Needs approval.", permission: "ask", execute: () => "done" });
-    const agent = new Agent({ name: "left", provider: new ScriptedProvider([{ toolCalls: [{ name: "risky", input: {} }] }]), tools: [risky], extensions: [new OpenTelemetryExtension({ tracer })] });
+    const agent = new Agent({
+      name: "left",
+      provider: new ScriptedProvider([{ toolCalls: [{ name: "risky", input: {} }] }]),
+      tools: [risky],
+      extensions: [new OpenTelemetryExtension({ tracer })],
+    });
     await agent.run("do it");
     await agent.close();
     const run = named(exporter.getFinishedSpans(), "invoke_agent left")[0];
@@ -96,9 +121,28 @@ describe("span lifecycle across pauses, failures and the caller's context", () =
         return "ok";
       },
     });
-    const scripted = new ScriptedProvider([{ toolCalls: [{ name: "fetchy", input: { n: 1 } }, { name: "fetchy", input: { n: 2 } }] }, { text: "done" }]);
-    const provider = { name: "traced", complete: async (request: Parameters<typeof scripted.complete>[0]) => { tracer.startSpan("POST /v1/chat").end(); return scripted.complete(request); } };
-    const agent = new Agent({ name: "inner", provider, tools: [fetchy], extensions: [new OpenTelemetryExtension({ telemetry })] });
+    const scripted = new ScriptedProvider([
+      {
+        toolCalls: [
+          { name: "fetchy", input: { n: 1 } },
+          { name: "fetchy", input: { n: 2 } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const provider = {
+      name: "traced",
+      complete: async (request: Parameters<typeof scripted.complete>[0]) => {
+        tracer.startSpan("POST /v1/chat").end();
+        return scripted.complete(request);
+      },
+    };
+    const agent = new Agent({
+      name: "inner",
+      provider,
+      tools: [fetchy],
+      extensions: [new OpenTelemetryExtension({ telemetry })],
+    });
     await agent.run("go");
     await agent.close();
     await telemetry.forceFlush();
@@ -108,12 +152,23 @@ describe("span lifecycle across pauses, failures and the caller's context", () =
     assert.equal(toolSpans.length, 2);
     for (const n of [1, 2]) {
       const inner = named(spans, `GET /status/${n}`)[0];
-      assert.ok(toolSpans.some((t) => t.spanContext().spanId === inner.parentSpanContext?.spanId), `GET /status/${n} nests under an execute_tool span`);
+      assert.ok(
+        toolSpans.some((t) => t.spanContext().spanId === inner.parentSpanContext?.spanId),
+        `GET /status/${n} nests under an execute_tool span`,
+      );
     }
-    assert.notEqual(named(spans, "GET /status/1")[0].parentSpanContext?.spanId, named(spans, "GET /status/2")[0].parentSpanContext?.spanId, "parallel calls keep their own spans");
+    assert.notEqual(
+      named(spans, "GET /status/1")[0].parentSpanContext?.spanId,
+      named(spans, "GET /status/2")[0].parentSpanContext?.spanId,
+      "parallel calls keep their own spans",
+    );
     const chats = spans.filter((s) => s.name.startsWith("chat "));
     const posts = named(spans, "POST /v1/chat");
     assert.equal(posts.length, 2);
-    for (const post of posts) assert.ok(chats.some((c) => c.spanContext().spanId === post.parentSpanContext?.spanId), "the provider's HTTP span nests under chat");
+    for (const post of posts)
+      assert.ok(
+        chats.some((c) => c.spanContext().spanId === post.parentSpanContext?.spanId),
+        "the provider's HTTP span nests under chat",
+      );
   });
 });

@@ -15,9 +15,16 @@ function stampsOf(agent: Agent): Map<HookEvent, SpanContext[]> {
   return seen;
 }
 
-const idsOf = (span: ReadableSpan) => ({ traceId: span.spanContext().traceId, spanId: span.spanContext().spanId, parentSpanId: span.parentSpanContext?.spanId });
+const idsOf = (span: ReadableSpan) => ({
+  traceId: span.spanContext().traceId,
+  spanId: span.spanContext().spanId,
+  parentSpanId: span.parentSpanContext?.spanId,
+});
 
-async function finished(telemetry: ReturnType<typeof setupTelemetry>, exporter: InMemorySpanExporter): Promise<ReadableSpan[]> {
+async function finished(
+  telemetry: ReturnType<typeof setupTelemetry>,
+  exporter: InMemorySpanExporter,
+): Promise<ReadableSpan[]> {
   await telemetry.forceFlush();
   const spans = exporter.getFinishedSpans().slice();
   await telemetry.shutdown();
@@ -29,7 +36,12 @@ describe("the OpenTelemetry extension gives core its span ids", () => {
     const exporter = new InMemorySpanExporter();
     const telemetry = setupTelemetry({ exporter });
     const echo = tool({ name: "echo", description: "e", execute: () => "echoed" });
-    const agent = new Agent({ name: "ids", provider: new ScriptedProvider([{ toolCalls: [{ name: "echo", input: {} }] }, { text: "ok" }]), tools: [echo], extensions: [new OpenTelemetryExtension({ telemetry })] });
+    const agent = new Agent({
+      name: "ids",
+      provider: new ScriptedProvider([{ toolCalls: [{ name: "echo", input: {} }] }, { text: "ok" }]),
+      tools: [echo],
+      extensions: [new OpenTelemetryExtension({ telemetry })],
+    });
     const stamps = stampsOf(agent);
     const outer = telemetry.tracer.startSpan("http request");
     await context.with(trace.setSpan(context.active(), outer), () => agent.run("hi"));
@@ -38,18 +50,43 @@ describe("the OpenTelemetry extension gives core its span ids", () => {
     const spans = await finished(telemetry, exporter);
     const live = (name: string) => spans.filter((s) => s.name === name).map(idsOf);
     const run = stamps.get(HookEvent.AGENT_START)![0];
-    assert.deepEqual(live("invoke_agent ids"), [{ traceId: run!.traceId, spanId: run!.spanId, parentSpanId: outer.spanContext().spanId }]);
-    assert.equal(run!.parentSpanId, outer.spanContext().spanId, "the recording names the caller's span as the run's parent");
-    assert.deepEqual(live("chat scripted-model"), stamps.get(HookEvent.LLM_REQUEST)!.map((s) => ({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId })));
-    assert.deepEqual(live("execute_tool echo"), stamps.get(HookEvent.TOOL_CALL_START)!.map((s) => ({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId })));
+    assert.deepEqual(live("invoke_agent ids"), [
+      { traceId: run!.traceId, spanId: run!.spanId, parentSpanId: outer.spanContext().spanId },
+    ]);
+    assert.equal(
+      run!.parentSpanId,
+      outer.spanContext().spanId,
+      "the recording names the caller's span as the run's parent",
+    );
+    assert.deepEqual(
+      live("chat scripted-model"),
+      stamps
+        .get(HookEvent.LLM_REQUEST)!
+        .map((s) => ({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId })),
+    );
+    assert.deepEqual(
+      live("execute_tool echo"),
+      stamps
+        .get(HookEvent.TOOL_CALL_START)!
+        .map((s) => ({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId })),
+    );
   });
 
   test("an agent run inside another agent's tool call is one trace: its run span hangs under that call", async () => {
     const exporter = new InMemorySpanExporter();
     const telemetry = setupTelemetry({ exporter });
-    const inner = new Agent({ name: "inner", provider: new ScriptedProvider([{ text: "inner done" }]), extensions: [new OpenTelemetryExtension({ telemetry })] });
+    const inner = new Agent({
+      name: "inner",
+      provider: new ScriptedProvider([{ text: "inner done" }]),
+      extensions: [new OpenTelemetryExtension({ telemetry })],
+    });
     const delegate = tool({ name: "delegate", description: "d", execute: async () => (await inner.run("sub")).text });
-    const outer = new Agent({ name: "outer", provider: new ScriptedProvider([{ toolCalls: [{ name: "delegate", input: {} }] }, { text: "ok" }]), tools: [delegate], extensions: [new OpenTelemetryExtension({ telemetry })] });
+    const outer = new Agent({
+      name: "outer",
+      provider: new ScriptedProvider([{ toolCalls: [{ name: "delegate", input: {} }] }, { text: "ok" }]),
+      tools: [delegate],
+      extensions: [new OpenTelemetryExtension({ telemetry })],
+    });
     await outer.run("x");
     await inner.close();
     await outer.close();
@@ -65,11 +102,19 @@ describe("the OpenTelemetry extension gives core its span ids", () => {
     const telemetry = setupTelemetry({ exporter });
     const breaking = defineExtension({
       name: "breaking",
-      install: (ctx) => void ctx.addMiddleware({ name: "Broken", beforeLlmCall: () => {
-        throw new Error("middleware bug");
-      } }),
+      install: (ctx) =>
+        void ctx.addMiddleware({
+          name: "Broken",
+          beforeLlmCall: () => {
+            throw new Error("middleware bug");
+          },
+        }),
     });
-    const agent = new Agent({ name: "broken", provider: new ScriptedProvider([{ text: "never" }]), extensions: [new OpenTelemetryExtension({ telemetry }), breaking] });
+    const agent = new Agent({
+      name: "broken",
+      provider: new ScriptedProvider([{ text: "never" }]),
+      extensions: [new OpenTelemetryExtension({ telemetry }), breaking],
+    });
     const result = await agent.run("hi");
     assert.equal(result.status, "failed");
     await agent.close();

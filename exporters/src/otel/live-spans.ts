@@ -1,5 +1,24 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { SPAN_KIND, isSpanId, isTraceId, newSpanId, type SpanContext, type SpanIdSource, type SpanIds, type SpanStart } from "@harnessx/core";
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context,
+  trace,
+  type Context,
+  type Span,
+  type Tracer,
+} from "@opentelemetry/api";
+import {
+  SPAN_KIND,
+  isSpanId,
+  isTraceId,
+  newSpanId,
+  type SpanContext,
+  type SpanIdSource,
+  type SpanIds,
+  type SpanStart,
+} from "@harnessx/core";
 import type { RunSampling } from "../sampling/run-sampling.js";
 
 interface Started {
@@ -36,16 +55,29 @@ export class LiveSpans implements SpanIdSource {
   ) {}
 
   open(start: SpanStart): SpanIds | undefined {
-    if (start.role === "agent" ? this.sampling.decide(start.runId, undefined) === false : !this.sampling.keeps(start.runId)) return this.unsampled(start);
+    if (
+      start.role === "agent"
+        ? this.sampling.decide(start.runId, undefined) === false
+        : !this.sampling.keeps(start.runId)
+    )
+      return this.unsampled(start);
     const outer = start.parent ? this.contextOf(start.parent) : context.active();
     const kind = SPAN_KIND[start.role] === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL;
     const span = this.tracer.startSpan(this.spanName(start.name), { kind, startTime: start.time }, outer);
     const ids = span.spanContext();
     // With no SDK the API hands back its parent's (or an invalid) context: core then makes the ids.
     // Core's own id checks (the ones it applies to this answer), so a span kept here is one core takes.
-    if (!isTraceId(ids.traceId) || !isSpanId(ids.spanId) || ids.spanId === start.parent?.spanId || this.live.has(ids.spanId)) return undefined;
+    if (
+      !isTraceId(ids.traceId) ||
+      !isSpanId(ids.spanId) ||
+      ids.spanId === start.parent?.spanId ||
+      this.live.has(ids.spanId)
+    )
+      return undefined;
     const outerSpanId = start.parent ? undefined : trace.getSpanContext(outer)?.spanId;
-    const given = outerSpanId ? { traceId: ids.traceId, spanId: ids.spanId, parentSpanId: outerSpanId } : { traceId: ids.traceId, spanId: ids.spanId };
+    const given = outerSpanId
+      ? { traceId: ids.traceId, spanId: ids.spanId, parentSpanId: outerSpanId }
+      : { traceId: ids.traceId, spanId: ids.spanId };
     // Sampled out by its trace id, known only now: the span is never ended, so no processor exports
     // it, and core takes its ids, so every exporter of the agent decides on the same trace id.
     if (start.role === "agent" && this.sampling.decide(start.runId, ids.traceId) === false) return given;
@@ -61,7 +93,9 @@ export class LiveSpans implements SpanIdSource {
   private unsampled(start: SpanStart): SpanIds | undefined {
     if (start.role !== "agent" || start.parent) return undefined;
     const outer = trace.getSpanContext(context.active());
-    return outer && isTraceId(outer.traceId) && isSpanId(outer.spanId) ? { traceId: outer.traceId, spanId: newSpanId(), parentSpanId: outer.spanId } : undefined;
+    return outer && isTraceId(outer.traceId) && isSpanId(outer.spanId)
+      ? { traceId: outer.traceId, spanId: newSpanId(), parentSpanId: outer.spanId }
+      : undefined;
   }
 
   /** The live span started for core's span and its start name, handed over once (to the sink that will end it). */
@@ -110,6 +144,11 @@ export class LiveSpans implements SpanIdSource {
     const live = this.live.get(parent.spanId);
     if (live) return (live.children ??= trace.setSpan(ROOT_CONTEXT, live.span));
     // A parent another agent opened (a nested run whose outer agent traces elsewhere): its ids suffice.
-    return trace.setSpanContext(ROOT_CONTEXT, { traceId: parent.traceId, spanId: parent.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: false });
+    return trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: parent.traceId,
+      spanId: parent.spanId,
+      traceFlags: TraceFlags.SAMPLED,
+      isRemote: false,
+    });
   }
 }

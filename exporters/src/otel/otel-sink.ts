@@ -1,5 +1,26 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { redactAttributes, redactEvent, redactSpanName, type Redactor, type RepeatedValues, type SpanClose, type SpanContext, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core";
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context,
+  trace,
+  type Context,
+  type Span,
+  type Tracer,
+} from "@opentelemetry/api";
+import {
+  redactAttributes,
+  redactEvent,
+  redactSpanName,
+  type Redactor,
+  type RepeatedValues,
+  type SpanClose,
+  type SpanContext,
+  type SpanEventSpec,
+  type SpanOpen,
+  type SpanSink,
+} from "@harnessx/core";
 import type { LiveSpans } from "./live-spans.js";
 
 /**
@@ -15,7 +36,11 @@ export class OtelSink implements SpanSink<Span> {
   /** Redacted values of the attributes that repeat on every span (provider, session, model...). */
   private readonly repeated: RepeatedValues = new Map();
 
-  constructor(private readonly tracer: Tracer, private readonly redactor: Redactor, private readonly live: LiveSpans) {}
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly redactor: Redactor,
+    private readonly live: LiveSpans,
+  ) {}
 
   private contextOf(parent: Span): Context {
     let ctx = this.contexts.get(parent);
@@ -35,7 +60,11 @@ export class OtelSink implements SpanSink<Span> {
     const parentContext = parent ? this.contextOf(parent) : resumed ? continuing(resumed) : context.active();
     const started = this.tracer.startSpan(
       redactSpanName(span.name, this.redactor, this.repeated),
-      { kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: redactAttributes(span.attributes, this.redactor, this.repeated), startTime: span.time },
+      {
+        kind: span.kind === "CLIENT" ? SpanKind.CLIENT : SpanKind.INTERNAL,
+        attributes: redactAttributes(span.attributes, this.redactor, this.repeated),
+        startTime: span.time,
+      },
       parentContext,
     );
     if (resumed) this.live.continueAs(resumed.spanId, started);
@@ -48,7 +77,8 @@ export class OtelSink implements SpanSink<Span> {
 
   close(handle: Span, close: SpanClose): void {
     handle.setAttributes(redactAttributes(close.attributes, this.redactor, this.repeated));
-    if (close.error) handle.setStatus({ code: SpanStatusCode.ERROR, message: this.redactor.redactText(close.error.message) });
+    if (close.error)
+      handle.setStatus({ code: SpanStatusCode.ERROR, message: this.redactor.redactText(close.error.message) });
     handle.end(close.time);
     this.live.ended(handle);
   }
@@ -61,5 +91,10 @@ export class OtelSink implements SpanSink<Span> {
  * tool spans go under it.
  */
 function continuing(run: SpanContext): Context {
-  return trace.setSpanContext(ROOT_CONTEXT, { traceId: run.traceId, spanId: run.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
+  return trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: run.traceId,
+    spanId: run.spanId,
+    traceFlags: TraceFlags.SAMPLED,
+    isRemote: true,
+  });
 }

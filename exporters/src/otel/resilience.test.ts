@@ -45,7 +45,10 @@ describe("an unreachable or failing OTLP endpoint never fails or blocks a run", 
         assert.equal(out.result.status, "completed");
         assert.ok(out.closeMs < FLUSH_LIMIT_MS + SLACK_MS, `close took ${out.closeMs} ms`);
         assert.ok(out.reports.length >= 1, "an ERROR event with source exporter");
-        assert.equal(out.reports.reduce((n, r) => n + (r.dropped ?? 0), 0), SPANS_PER_RUN);
+        assert.equal(
+          out.reports.reduce((n, r) => n + (r.dropped ?? 0), 0),
+          SPANS_PER_RUN,
+        );
         assert.equal(out.reports[0]!.extension, "opentelemetry");
         if (receiver) assert.ok(receiver.requests >= 1, "the exporter did try");
       } finally {

@@ -1,6 +1,14 @@
-import { CompressionAlgorithm, OTLPExporterBase, createOtlpNetworkExportDelegate } from "@opentelemetry/otlp-exporter-base";
+import {
+  CompressionAlgorithm,
+  OTLPExporterBase,
+  createOtlpNetworkExportDelegate,
+} from "@opentelemetry/otlp-exporter-base";
 import { convertLegacyHttpOptions, createOtlpHttpExporterMetrics } from "@opentelemetry/otlp-exporter-base/node-http";
-import { JsonTraceSerializer, ProtobufTraceSerializer, TraceExporterMetricsHelper } from "@opentelemetry/otlp-transformer";
+import {
+  JsonTraceSerializer,
+  ProtobufTraceSerializer,
+  TraceExporterMetricsHelper,
+} from "@opentelemetry/otlp-transformer";
 import type { ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { OtlpHttpTransport } from "./otlp-transport.js";
@@ -29,7 +37,10 @@ export interface OtlpExporterOptions {
 function compressionOf(requested: OtlpCompression): CompressionAlgorithm {
   if (requested === "gzip") return CompressionAlgorithm.GZIP;
   if (requested === "none") return CompressionAlgorithm.NONE;
-  throw new ExporterError("unsupported_compression", `OTLP compression "${String(requested)}" is not supported; use "gzip" or "none" (OTEL_EXPORTER_OTLP_COMPRESSION)`);
+  throw new ExporterError(
+    "unsupported_compression",
+    `OTLP compression "${String(requested)}" is not supported; use "gzip" or "none" (OTEL_EXPORTER_OTLP_COMPRESSION)`,
+  );
 }
 
 /** A span exporter whose requests in flight can be abandoned (see `OtlpHttpTransport`). */
@@ -45,7 +56,10 @@ export function canAbandon(exporter: SpanExporter): exporter is AbortableSpanExp
 }
 
 class OtlpHttpSpanExporter extends OTLPExporterBase<ReadableSpan[]> implements AbortableSpanExporter {
-  constructor(private readonly transport: OtlpHttpTransport, delegate: ConstructorParameters<typeof OTLPExporterBase<ReadableSpan[]>>[0]) {
+  constructor(
+    private readonly transport: OtlpHttpTransport,
+    delegate: ConstructorParameters<typeof OTLPExporterBase<ReadableSpan[]>>[0],
+  ) {
     super(delegate);
   }
 
@@ -73,7 +87,17 @@ export function createOtlpExporter(options: OtlpExporterOptions = {}): Abortable
     { "Content-Type": json ? "application/json" : "application/x-protobuf" },
   );
   const transport = new OtlpHttpTransport(config);
-  const metrics = createOtlpHttpExporterMetrics("otlp_http_span_exporter", TraceExporterMetricsHelper, config.url, undefined);
-  const delegate = createOtlpNetworkExportDelegate(config, json ? JsonTraceSerializer : ProtobufTraceSerializer, metrics, transport);
+  const metrics = createOtlpHttpExporterMetrics(
+    "otlp_http_span_exporter",
+    TraceExporterMetricsHelper,
+    config.url,
+    undefined,
+  );
+  const delegate = createOtlpNetworkExportDelegate(
+    config,
+    json ? JsonTraceSerializer : ProtobufTraceSerializer,
+    metrics,
+    transport,
+  );
   return new OtlpHttpSpanExporter(transport, delegate);
 }

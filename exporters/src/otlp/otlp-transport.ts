@@ -51,27 +51,41 @@ export class OtlpHttpTransport implements IExporterTransport {
 
   shutdown(): void {
     this.abortInFlight();
-    void this.agent?.then((agent) => agent.destroy(), () => {});
+    void this.agent?.then(
+      (agent) => agent.destroy(),
+      () => {},
+    );
   }
 
   private async post(body: Uint8Array, timeoutMs: number, signal: AbortSignal): Promise<ExportResponse> {
-    if (timeoutMs <= 0 || signal.aborted) return { status: "failure", error: new OTLPExporterError("export time limit reached") };
+    if (timeoutMs <= 0 || signal.aborted)
+      return { status: "failure", error: new OTLPExporterError("export time limit reached") };
     const url = new URL(this.config.url);
     const agent = await (this.agent ??= Promise.resolve(this.config.agentFactory(url.protocol)));
-    const headers: Record<string, string> = { ...(await this.config.headers()), "User-Agent": this.config.userAgent ?? "harnessx-exporters" };
+    const headers: Record<string, string> = {
+      ...(await this.config.headers()),
+      "User-Agent": this.config.userAgent ?? "harnessx-exporters",
+    };
     if (this.config.compression === "gzip") headers["Content-Encoding"] = "gzip";
     return new Promise((resolve) => {
-      const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, { method: "POST", headers, agent, signal }, (res) => {
-        let received = 0;
-        res.on("data", (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) res.destroy();
-        });
-        res.on("error", () => {});
-        resolve(classify(res.statusCode ?? 0, res.statusMessage, res.headers));
-      });
+      const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(
+        url,
+        { method: "POST", headers, agent, signal },
+        (res) => {
+          let received = 0;
+          res.on("data", (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > MAX_RESPONSE_BYTES) res.destroy();
+          });
+          res.on("error", () => {});
+          resolve(classify(res.statusCode ?? 0, res.statusMessage, res.headers));
+        },
+      );
       // A hard limit, not an idle one: a server dribbling bytes must not outlast the export.
-      const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
+      const timer = setTimeout(
+        () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })),
+        timeoutMs,
+      );
       timer.unref();
       req.on("close", () => clearTimeout(timer));
       req.on("error", (error) => resolve({ status: isRetryableNetworkError(error) ? "retryable" : "failure", error }));

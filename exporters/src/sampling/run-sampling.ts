@@ -17,7 +17,11 @@ export function activeParentSampled(): boolean | undefined {
  * there is a parent; otherwise the trace id at `ratio`, as OpenTelemetry's `TraceIdRatioBased`
  * does. Undefined when only the trace id can decide and it is not known yet.
  */
-export function runSampled(traceId: string | undefined, ratio: number, parentSampled: boolean | undefined): boolean | undefined {
+export function runSampled(
+  traceId: string | undefined,
+  ratio: number,
+  parentSampled: boolean | undefined,
+): boolean | undefined {
   if (parentSampled !== undefined) return parentSampled;
   if (ratio >= 1) return true;
   if (ratio <= 0) return false;

@@ -9,7 +9,10 @@ import { LangSmithExtension } from "../langsmith/extension.js";
 import { runSampled } from "./run-sampling.js";
 
 function sdkSampled(traceId: string, ratio: number): boolean {
-  return new TraceIdRatioBasedSampler(ratio).shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED;
+  return (
+    new TraceIdRatioBasedSampler(ratio).shouldSample(ROOT_CONTEXT, traceId).decision ===
+    SamplingDecision.RECORD_AND_SAMPLED
+  );
 }
 
 /** A trace id whose four words XOR to `value`: the value in the first word, zeros after it. */
@@ -32,7 +35,11 @@ describe("core's traceIdRatioSampled is OpenTelemetry's TraceIdRatioBased, id fo
     const ids = [`${"0".repeat(31)}1`, "f".repeat(32), `ffffffff${"0".repeat(24)}`, foldingTo(1)];
     for (const ratio of RATIOS) {
       const bound = Math.floor(ratio * 0xffffffff);
-      for (const id of [...ids, ...(bound > 0 ? [foldingTo(bound - 1), foldingTo(bound)] : []), ...(bound < 0xffffffff ? [foldingTo(bound + 1)] : [])]) {
+      for (const id of [
+        ...ids,
+        ...(bound > 0 ? [foldingTo(bound - 1), foldingTo(bound)] : []),
+        ...(bound < 0xffffffff ? [foldingTo(bound + 1)] : []),
+      ]) {
         assert.equal(traceIdRatioSampled(id, ratio), sdkSampled(id, ratio), `${id} at ${ratio}`);
       }
     }
@@ -70,11 +77,25 @@ describe("sample is checked when the extension is made", () => {
   const bad: unknown[] = [-0.1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "0.5", null];
   for (const [name, make] of [
     ["OpenTelemetryExtension", (sample: unknown) => new OpenTelemetryExtension({ sample: sample as number })],
-    ["LangSmithExtension", (sample: unknown) => new LangSmithExtension({ sample: sample as number, clientConfig: { apiUrl: "http://127.0.0.1:9", apiKey: "k" } })],
+    [
+      "LangSmithExtension",
+      (sample: unknown) =>
+        new LangSmithExtension({
+          sample: sample as number,
+          clientConfig: { apiUrl: "http://127.0.0.1:9", apiKey: "k" },
+        }),
+    ],
   ] as const) {
     test(`${name}: a value outside 0..1 or not a number is a ConfigError naming the option`, () => {
       for (const sample of bad) {
-        assert.throws(() => make(sample), (err: unknown) => err instanceof ConfigError && err.code === "invalid_config" && err.message.startsWith(`${name}: sample must be a number from 0 to 1`), `sample ${String(sample)}`);
+        assert.throws(
+          () => make(sample),
+          (err: unknown) =>
+            err instanceof ConfigError &&
+            err.code === "invalid_config" &&
+            err.message.startsWith(`${name}: sample must be a number from 0 to 1`),
+          `sample ${String(sample)}`,
+        );
       }
     });
 

@@ -26,9 +26,11 @@ export interface HostileEndpoint {
 
 function answer(mode: HostileMode, res: ServerResponse): void {
   if (mode === "black_hole") return;
-  if (mode === "status_500") return void res.writeHead(500, { "content-type": "application/json" }).end('{"detail":"boom"}');
+  if (mode === "status_500")
+    return void res.writeHead(500, { "content-type": "application/json" }).end('{"detail":"boom"}');
   if (mode === "status_429") return void res.writeHead(429, { "retry-after": "30" }).end("slow down");
-  if (mode === "malformed_200") return void res.writeHead(200, { "content-type": "application/json" }).end("<html>this is not json");
+  if (mode === "malformed_200")
+    return void res.writeHead(200, { "content-type": "application/json" }).end("<html>this is not json");
   setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end("{}"), SLOW_MS);
 }
 

@@ -29,9 +29,14 @@ export async function packagesLoadedBy(specifier: string, cwd: string): Promise<
     await import(${JSON.stringify(specifier)});
     process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url)("node:module")._cache)));`;
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", program], { cwd, timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", program], {
+      cwd,
+      timeout: 60_000,
+    });
     const files = [...readFileSync(log, "utf8").split("\n"), ...(JSON.parse(stdout) as string[])];
-    const names = files.map((f) => /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1]).filter((n): n is string => n !== undefined);
+    const names = files
+      .map((f) => /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1])
+      .filter((n): n is string => n !== undefined);
     return [...new Set(names)].sort();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -12,10 +12,29 @@ const OTLP_TRACES = protobuf.Root.fromJSON({
     otlp: {
       nested: {
         ExportTraceServiceRequest: { fields: { resourceSpans: repeated("ResourceSpans", 1) } },
-        ResourceSpans: { fields: { resource: field("Resource", 1), scopeSpans: repeated("ScopeSpans", 2), schemaUrl: field("string", 3) } },
+        ResourceSpans: {
+          fields: {
+            resource: field("Resource", 1),
+            scopeSpans: repeated("ScopeSpans", 2),
+            schemaUrl: field("string", 3),
+          },
+        },
         Resource: { fields: { attributes: repeated("KeyValue", 1), droppedAttributesCount: field("uint32", 2) } },
-        ScopeSpans: { fields: { scope: field("InstrumentationScope", 1), spans: repeated("Span", 2), schemaUrl: field("string", 3) } },
-        InstrumentationScope: { fields: { name: field("string", 1), version: field("string", 2), attributes: repeated("KeyValue", 3), droppedAttributesCount: field("uint32", 4) } },
+        ScopeSpans: {
+          fields: {
+            scope: field("InstrumentationScope", 1),
+            spans: repeated("Span", 2),
+            schemaUrl: field("string", 3),
+          },
+        },
+        InstrumentationScope: {
+          fields: {
+            name: field("string", 1),
+            version: field("string", 2),
+            attributes: repeated("KeyValue", 3),
+            droppedAttributesCount: field("uint32", 4),
+          },
+        },
         Span: {
           fields: {
             traceId: field("bytes", 1),
@@ -35,11 +54,22 @@ const OTLP_TRACES = protobuf.Root.fromJSON({
             flags: field("fixed32", 16),
           },
         },
-        Event: { fields: { timeUnixNano: field("fixed64", 1), name: field("string", 2), attributes: repeated("KeyValue", 3), droppedAttributesCount: field("uint32", 4) } },
+        Event: {
+          fields: {
+            timeUnixNano: field("fixed64", 1),
+            name: field("string", 2),
+            attributes: repeated("KeyValue", 3),
+            droppedAttributesCount: field("uint32", 4),
+          },
+        },
         Status: { fields: { message: field("string", 2), code: field("int32", 3) } },
         KeyValue: { fields: { key: field("string", 1), value: field("AnyValue", 2) } },
         AnyValue: {
-          oneofs: { value: { oneof: ["stringValue", "boolValue", "intValue", "doubleValue", "arrayValue", "kvlistValue", "bytesValue"] } },
+          oneofs: {
+            value: {
+              oneof: ["stringValue", "boolValue", "intValue", "doubleValue", "arrayValue", "kvlistValue", "bytesValue"],
+            },
+          },
           fields: {
             stringValue: field("string", 1),
             boolValue: field("bool", 2),
@@ -71,7 +101,9 @@ const hex = (bytes: number[] | undefined) => Buffer.from(bytes ?? []).toString("
  * as (hex ids, nanosecond strings, camelCase fields). Throws on a body that is not one.
  */
 export function otlpProtobufToJson(body: Uint8Array): { resourceSpans: unknown[] } {
-  const decoded = OTLP_TRACES.toObject(OTLP_TRACES.decode(body), { longs: String, bytes: Array }) as { resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: unknown[] }> }> };
+  const decoded = OTLP_TRACES.toObject(OTLP_TRACES.decode(body), { longs: String, bytes: Array }) as {
+    resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: unknown[] }> }>;
+  };
   for (const resourceSpans of decoded.resourceSpans ?? []) {
     for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
       scopeSpans.spans = ((scopeSpans.spans ?? []) as DecodedSpan[]).map((span) => ({

@@ -48,8 +48,13 @@ async function body(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** The request body as a Collector's OTLP/HTTP receiver reads it: JSON, or protobuf by its Content-Type. */
-function otlpDocument(contentType: string | undefined, raw: Buffer): { resourceSpans?: Array<{ resource?: { attributes?: Parameters<typeof readAttributes>[0] } }> } {
-  return contentType?.includes("protobuf") ? (otlpProtobufToJson(raw) as ReturnType<typeof otlpDocument>) : JSON.parse(raw.toString("utf8"));
+function otlpDocument(
+  contentType: string | undefined,
+  raw: Buffer,
+): { resourceSpans?: Array<{ resource?: { attributes?: Parameters<typeof readAttributes>[0] } }> } {
+  return contentType?.includes("protobuf")
+    ? (otlpProtobufToJson(raw) as ReturnType<typeof otlpDocument>)
+    : JSON.parse(raw.toString("utf8"));
 }
 
 /** The answer to the request at `index` (0-based); undefined: accept it. */
@@ -64,13 +69,26 @@ function answersOf(mode: ReceiverMode | { answers: ReceiverAnswer[] }): (index: 
  * A local OTLP/HTTP traces endpoint that decodes what it receives (JSON or protobuf, gzip or not)
  * and answers 200, or fails on purpose: a `mode`, or scripted `answers` for its first requests.
  */
-export async function startOtlpReceiver(mode: ReceiverMode | { answers: ReceiverAnswer[] } = "ok"): Promise<OtlpReceiver> {
-  const state = { spans: [] as OtlpSpan[], resources: [] as Array<Record<string, unknown>>, bodies: [] as string[], received: [] as ReceivedRequest[], headers: [] as Array<Record<string, string | string[] | undefined>> };
+export async function startOtlpReceiver(
+  mode: ReceiverMode | { answers: ReceiverAnswer[] } = "ok",
+): Promise<OtlpReceiver> {
+  const state = {
+    spans: [] as OtlpSpan[],
+    resources: [] as Array<Record<string, unknown>>,
+    bodies: [] as string[],
+    received: [] as ReceivedRequest[],
+    headers: [] as Array<Record<string, string | string[] | undefined>>,
+  };
   const answerTo = answersOf(mode);
   const hanging = new Set<() => void>();
   const server: Server = createServer(async (req, res) => {
     const index = state.received.length;
-    const seen: ReceivedRequest = { atMs: performance.now(), contentType: req.headers["content-type"], contentEncoding: req.headers["content-encoding"], status: 0 };
+    const seen: ReceivedRequest = {
+      atMs: performance.now(),
+      contentType: req.headers["content-type"],
+      contentEncoding: req.headers["content-encoding"],
+      status: 0,
+    };
     state.received.push(seen);
     state.headers.push(req.headers);
     let raw: Buffer;
@@ -88,7 +106,9 @@ export async function startOtlpReceiver(mode: ReceiverMode | { answers: Receiver
     const answer = answerTo(index);
     if (answer && (answer.status < 200 || answer.status >= 300)) {
       seen.status = answer.status;
-      return void res.writeHead(answer.status, answer.retryAfter ? { "retry-after": answer.retryAfter } : {}).end("refused on purpose");
+      return void res
+        .writeHead(answer.status, answer.retryAfter ? { "retry-after": answer.retryAfter } : {})
+        .end("refused on purpose");
     }
     let document: ReturnType<typeof otlpDocument>;
     try {

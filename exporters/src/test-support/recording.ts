@@ -16,9 +16,19 @@ export async function loadRecording(dir: string, runId: string): Promise<LoadedR
 }
 
 /** Runs the shared scenario under a real FlightRecorderExtension and reads the recording back. */
-export async function recordScenario(extensions: ExtensionLike[] = [], options: { captureContent?: boolean } = {}): Promise<{ recording: LoadedRecording; cleanup: () => void }> {
+export async function recordScenario(
+  extensions: ExtensionLike[] = [],
+  options: { captureContent?: boolean } = {},
+): Promise<{ recording: LoadedRecording; cleanup: () => void }> {
   let recordings = "";
-  const scenario = scenarioAgent(extensions, { extra: (dir) => [new FlightRecorderExtension({ dir: (recordings = join(dir, "recordings")), captureContent: options.captureContent ?? true })] });
+  const scenario = scenarioAgent(extensions, {
+    extra: (dir) => [
+      new FlightRecorderExtension({
+        dir: (recordings = join(dir, "recordings")),
+        captureContent: options.captureContent ?? true,
+      }),
+    ],
+  });
   try {
     const result = await scenario.agent.run("How are the regions?");
     await scenario.agent.close();

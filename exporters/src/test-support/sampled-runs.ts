@@ -1,7 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, HookEvent, ScriptedProvider, tool, type ErrorData, type RunResult, type ScriptStep } from "@harnessx/core";
+import {
+  Agent,
+  HookEvent,
+  ScriptedProvider,
+  tool,
+  type ErrorData,
+  type RunResult,
+  type ScriptStep,
+} from "@harnessx/core";
 import { FlightRecorderExtension, RecordingStore } from "@harnessx/recorder";
 import { context, propagation, trace, type Tracer } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
@@ -53,7 +61,10 @@ function probeAgent(runs: number, sent: string[]): { tools: ReturnType<typeof to
       return "up";
     },
   });
-  const steps = Array.from({ length: runs }, (): ScriptStep[] => [{ toolCalls: [{ name: "probe", input: {} }] }, { text: "ok" }]).flat();
+  const steps = Array.from({ length: runs }, (): ScriptStep[] => [
+    { toolCalls: [{ name: "probe", input: {} }] },
+    { text: "ok" },
+  ]).flat();
   return { tools: [probe], steps };
 }
 
@@ -77,7 +88,11 @@ export async function sampledRuns(server: LangSmithServer, options: SampledRunsO
   const telemetry = setupTelemetry({ serviceName: "sampling-test", exporter });
   const sentTraceparents: string[] = [];
   const { tools, steps } = probeAgent(options.runs, sentTraceparents);
-  const otel = new OpenTelemetryExtension({ telemetry, sample: options.sample, ...(options.tracer ? { tracer: options.tracer(telemetry.tracer) } : {}) });
+  const otel = new OpenTelemetryExtension({
+    telemetry,
+    sample: options.sample,
+    ...(options.tracer ? { tracer: options.tracer(telemetry.tracer) } : {}),
+  });
   const agent = new Agent({
     name: "sampled",
     provider: new ScriptedProvider(steps),
@@ -85,7 +100,11 @@ export async function sampledRuns(server: LangSmithServer, options: SampledRunsO
     extensions: [
       new FlightRecorderExtension({ dir }),
       ...(options.langsmithOnly ? [] : [otel]),
-      new LangSmithExtension({ clientConfig: { apiUrl: server.url, apiKey: "test-key" }, projectName: "sampling", sample: options.sample }),
+      new LangSmithExtension({
+        clientConfig: { apiUrl: server.url, apiKey: "test-key" },
+        projectName: "sampling",
+        sample: options.sample,
+      }),
     ],
   });
   /** Core's trace id of each run, by run id. */
@@ -102,7 +121,14 @@ export async function sampledRuns(server: LangSmithServer, options: SampledRunsO
     const droppedSpans = (await telemetry.shutdown()).dropped;
     // A LangSmith trace is its chain run's; the chain run names the harnessx run it stands for.
     const stored = [...server.runs.values()];
-    const chainRun = new Map(stored.filter((run) => run.run_type === "chain").map((chain) => [chain.trace_id, (chain.extra as { metadata?: { harnessx_run_id?: string } }).metadata?.harnessx_run_id ?? ""]));
+    const chainRun = new Map(
+      stored
+        .filter((run) => run.run_type === "chain")
+        .map((chain) => [
+          chain.trace_id,
+          (chain.extra as { metadata?: { harnessx_run_id?: string } }).metadata?.harnessx_run_id ?? "",
+        ]),
+    );
     const langsmith = grouped(stored, (run) => runs.get(chainRun.get(run.trace_id) ?? ""));
     const recorded = (await new RecordingStore(dir).listRuns()).map((run) => run.traceId ?? "");
     return { traceIds: [...runs.values()], spans, langsmith, recorded, sentTraceparents, losses, droppedSpans };

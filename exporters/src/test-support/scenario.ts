@@ -1,7 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, ScriptedProvider, defineExtension, tool, type AgentOptions, type ExtensionLike, type ScriptStep } from "@harnessx/core";
+import {
+  Agent,
+  ScriptedProvider,
+  defineExtension,
+  tool,
+  type AgentOptions,
+  type ExtensionLike,
+  type ScriptStep,
+} from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { ResultSpillExtension } from "@harnessx/spill";
 
@@ -20,8 +28,22 @@ export const MODEL = "scripted-model";
 export function scenarioSteps(): ScriptStep[] {
   return [
     { error: { status: 429, message: "slow down" } },
-    { text: "Checking both regions.", toolCalls: [{ id: "call_a", name: "lookup", input: { region: "eu" } }, { id: "call_b", name: "lookup", input: { region: "us" } }], usage: { inputTokens: 120, outputTokens: 30, cacheReadTokens: 100 } },
-    { toolCalls: [{ id: "call_c", name: "broken", input: {} }, { id: "call_d", name: "big", input: { rows: 2000 } }, { id: "call_e", name: "forbidden", input: {} }], usage: { inputTokens: 200, outputTokens: 20, cacheWriteTokens: 50 } },
+    {
+      text: "Checking both regions.",
+      toolCalls: [
+        { id: "call_a", name: "lookup", input: { region: "eu" } },
+        { id: "call_b", name: "lookup", input: { region: "us" } },
+      ],
+      usage: { inputTokens: 120, outputTokens: 30, cacheReadTokens: 100 },
+    },
+    {
+      toolCalls: [
+        { id: "call_c", name: "broken", input: {} },
+        { id: "call_d", name: "big", input: { rows: 2000 } },
+        { id: "call_e", name: "forbidden", input: {} },
+      ],
+      usage: { inputTokens: 200, outputTokens: 20, cacheWriteTokens: 50 },
+    },
     { text: "EU is up, US is up.", usage: { inputTokens: 300, outputTokens: 10 } },
   ];
 }
@@ -36,9 +58,13 @@ const lookup = tool({
     return `${String(region)}: up`;
   },
 });
-const broken = tool({ name: "broken", description: "Always fails.", execute: () => {
-  throw new Error("backend unavailable");
-} });
+const broken = tool({
+  name: "broken",
+  description: "Always fails.",
+  execute: () => {
+    throw new Error("backend unavailable");
+  },
+});
 const big = tool({
   name: "big",
   description: "A large table.",
@@ -50,7 +76,11 @@ const forbidden = tool({ name: "forbidden", description: "Never allowed.", execu
 const denyForbidden = defineExtension({
   name: "deny_forbidden",
   install(ctx) {
-    ctx.addPolicy({ id: "no-forbidden", actions: ["forbidden"], decide: () => ({ decision: "deny", reason: "forbidden by policy" }) });
+    ctx.addPolicy({
+      id: "no-forbidden",
+      actions: ["forbidden"],
+      decide: () => ({ decision: "deny", reason: "forbidden by policy" }),
+    });
   },
 });
 
@@ -61,7 +91,10 @@ export interface Scenario {
 }
 
 /** A fresh agent for the scenario with the given tracing extensions (plus the real spill extension and a denying policy). */
-export function scenarioAgent(extensions: ExtensionLike[], options: { steps?: ScriptStep[]; extra?: (dir: string) => ExtensionLike[]; prices?: AgentOptions["prices"] } = {}): Scenario {
+export function scenarioAgent(
+  extensions: ExtensionLike[],
+  options: { steps?: ScriptStep[]; extra?: (dir: string) => ExtensionLike[]; prices?: AgentOptions["prices"] } = {},
+): Scenario {
   const dir = mkdtempSync(join(tmpdir(), "hx-exporters-"));
   const agent = new Agent({
     name: AGENT_NAME,
@@ -72,7 +105,12 @@ export function scenarioAgent(extensions: ExtensionLike[], options: { steps?: Sc
     retry: { initialDelayMs: 5, maxDelayMs: 10 },
     sessionId: "session-42",
     ...(options.prices ? { prices: options.prices } : {}),
-    extensions: [new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(join(dir, "spill")) }), denyForbidden, ...(options.extra?.(dir) ?? []), ...extensions],
+    extensions: [
+      new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(join(dir, "spill")) }),
+      denyForbidden,
+      ...(options.extra?.(dir) ?? []),
+      ...extensions,
+    ],
   });
   return { agent, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -8,14 +8,20 @@ import { ExporterError } from "../errors.js";
 export class DropReporter {
   private reported = 0;
 
-  constructor(private readonly extension: string, private readonly what: string) {}
+  constructor(
+    private readonly extension: string,
+    private readonly what: string,
+  ) {}
 
   /** `total` is the running count of losses; only the increase is reported. */
   report(ctx: ExtensionContext | undefined, total: number, detail = ""): Promise<void> | undefined {
     const dropped = total - this.reported;
     if (!ctx || dropped <= 0) return undefined;
     this.reported = total;
-    const error = new ExporterError("export_dropped", `${this.extension}: ${dropped} ${this.what} could not be exported${detail ? ` (${detail})` : ""}`);
+    const error = new ExporterError(
+      "export_dropped",
+      `${this.extension}: ${dropped} ${this.what} could not be exported${detail ? ` (${detail})` : ""}`,
+    );
     return ctx.reportError(error, { source: "exporter", dropped });
   }
 }

@@ -3,12 +3,22 @@
  * yet. A refused connection (nothing listens), an unknown host and an unreadable answer are not:
  * retrying them only holds a flush until its deadline, so they fail at once and count as lost.
  */
-const RETRYABLE_NETWORK = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET"]);
+const RETRYABLE_NETWORK = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+]);
 
 /** Whether a failed request (Node's http error, or fetch's with its `cause`) may succeed if sent again. */
 export function isRetryableNetworkError(error: unknown): boolean {
   const code = (e: unknown) => (e && typeof e === "object" && "code" in e ? String(e.code) : "");
-  return RETRYABLE_NETWORK.has(code(error)) || RETRYABLE_NETWORK.has(code((error as { cause?: unknown } | null)?.cause));
+  return (
+    RETRYABLE_NETWORK.has(code(error)) || RETRYABLE_NETWORK.has(code((error as { cause?: unknown } | null)?.cause))
+  );
 }
 
 /** `Retry-After` as seconds or an HTTP date, in ms; undefined when absent or unreadable. */

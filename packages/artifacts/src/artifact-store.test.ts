@@ -69,7 +69,10 @@ describe("ids are validated and never used as paths", () => {
       const store = new ArtifactStore(dir);
       await assert.rejects(store.get("0".repeat(64)), ArtifactNotFoundError);
       for (const bad of ["../../etc/passwd", "ABC", "0".repeat(63), `${"0".repeat(64)}/..`, "G".repeat(64)]) {
-        await assert.rejects(store.get(bad), (e: unknown) => e instanceof ArtifactNotFoundError && /invalid artifact id/.test(e.message));
+        await assert.rejects(
+          store.get(bad),
+          (e: unknown) => e instanceof ArtifactNotFoundError && /invalid artifact id/.test(e.message),
+        );
         assert.equal(await store.has(bad), false);
       }
       await assert.rejects(store.pin("../x", "run:1"), ArtifactNotFoundError);
@@ -120,7 +123,9 @@ describe("pins keep artifacts alive", () => {
 
 function runChild(script: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk));
     child.on("error", reject);

@@ -83,7 +83,9 @@ export class ArtifactStore {
   /** The uncompressed bytes (at most `maxBytes`, default 256 MiB); verifies them against the id. */
   async get(sha256: string, maxBytes: number = MAX_DECOMPRESSED_BYTES): Promise<Buffer> {
     const data = await zstdDecompressWithin(await this.getCompressed(sha256), maxBytes).catch((error: unknown) => {
-      throw new ArtifactCorruptError(sha256, `its zstd frame does not decode (${(error as Error).message})`, { cause: error });
+      throw new ArtifactCorruptError(sha256, `its zstd frame does not decode (${(error as Error).message})`, {
+        cause: error,
+      });
     });
     if (sha256Hex(data) !== sha256) throw new ArtifactCorruptError(sha256, "its content no longer matches its sha256");
     return data;
@@ -97,7 +99,14 @@ export class ArtifactStore {
     } catch (error) {
       if (isMissing(error)) throw new ArtifactNotFoundError(sha256, "unknown");
       // A FIFO would block the reader, a device or a huge file never end: none is a stored frame.
-      if (error instanceof RefusedFileError) throw new ArtifactCorruptError(sha256, error.problem === "too_large" ? `its file is larger than the ${MAX_FRAME_BYTES} bytes a reader takes` : "its file is not a regular file (a FIFO, device or link)", { cause: error });
+      if (error instanceof RefusedFileError)
+        throw new ArtifactCorruptError(
+          sha256,
+          error.problem === "too_large"
+            ? `its file is larger than the ${MAX_FRAME_BYTES} bytes a reader takes`
+            : "its file is not a regular file (a FIFO, device or link)",
+          { cause: error },
+        );
       throw error;
     }
   }
@@ -203,9 +212,14 @@ export class ArtifactStore {
 function holderFileName(holder: string): string {
   if (typeof holder !== "string" || holder.length === 0) throw new TypeError("pin holder must be a non-empty string");
   const name = Array.from(Buffer.from(holder, "utf8"))
-    .map((byte) => (/[A-Za-z0-9_-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`))
+    .map((byte) =>
+      /[A-Za-z0-9_-]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
     .join("");
-  if (name.length > 200) throw new TypeError(`pin holder is too long (${holder.length} characters); keep it under about 60`);
+  if (name.length > 200)
+    throw new TypeError(`pin holder is too long (${holder.length} characters); keep it under about 60`);
   return name;
 }
 

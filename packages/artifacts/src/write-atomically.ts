@@ -6,8 +6,15 @@ import { basename, dirname, join } from "node:path";
  * Writes a whole file or nothing: the data goes to a temporary file (in `tmpDir`, default the
  * target's folder; it must be on the same filesystem) that is then renamed into place.
  */
-export async function writeFileAtomically(path: string, data: string | Uint8Array, options: { tmpDir?: string } = {}): Promise<void> {
-  const tmp = join(options.tmpDir ?? dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
+export async function writeFileAtomically(
+  path: string,
+  data: string | Uint8Array,
+  options: { tmpDir?: string } = {},
+): Promise<void> {
+  const tmp = join(
+    options.tmpDir ?? dirname(path),
+    `.${basename(path)}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`,
+  );
   try {
     await fs.writeFile(tmp, data);
     await fs.rename(tmp, path);

@@ -16,6 +16,12 @@ const { version, license } = JSON.parse(readFileSync(join(packageRoot, "package.
 const out = join(core, "dist", "vendor");
 mkdirSync(out, { recursive: true });
 
-const code = readFileSync(join(packageRoot, "module", "index.js"), "utf8").replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n");
-writeFileSync(join(out, "secretlint-preset.js"), `// ${name}@${version} (${license}); its license is in secretlint-preset.LICENSE\n${code}`);
+const code = readFileSync(join(packageRoot, "module", "index.js"), "utf8").replace(
+  /\n\/\/# sourceMappingURL=.*\s*$/,
+  "\n",
+);
+writeFileSync(
+  join(out, "secretlint-preset.js"),
+  `// ${name}@${version} (${license}); its license is in secretlint-preset.LICENSE\n${code}`,
+);
 copyFileSync(join(packageRoot, "LICENSE"), join(out, "secretlint-preset.LICENSE"));

@@ -52,7 +52,9 @@ export class ProviderError extends HarnessError {
   }
   /** True for `rate_limit`, `server`, `timeout` and `connection`: the engine retries these with backoff. */
   get retryable(): boolean {
-    return this.kind === "rate_limit" || this.kind === "server" || this.kind === "timeout" || this.kind === "connection";
+    return (
+      this.kind === "rate_limit" || this.kind === "server" || this.kind === "timeout" || this.kind === "connection"
+    );
   }
 }
 
@@ -208,7 +210,10 @@ export class UnknownCommandError extends HarnessError {
   /** The command name as typed, without the slash. */
   readonly command: string;
   constructor(command: string, known: readonly string[]) {
-    super("unknown_command", `unknown command "/${command}"; ${known.length ? `the commands are ${known.map((k) => `/${k}`).join(", ")}` : "no command is registered"} (agent.commands() lists them)`);
+    super(
+      "unknown_command",
+      `unknown command "/${command}"; ${known.length ? `the commands are ${known.map((k) => `/${k}`).join(", ")}` : "no command is registered"} (agent.commands() lists them)`,
+    );
     this.command = command;
   }
 }
@@ -257,5 +262,5 @@ export class CancelledError extends HarnessError {
 /** Wraps any thrown value into an Error so reports always have a message. */
 export function toError(value: unknown): Error {
   if (value instanceof Error) return value;
-  return new Error(typeof value === "string" ? value : JSON.stringify(value) ?? String(value));
+  return new Error(typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)));
 }

@@ -7,20 +7,43 @@ export { HostedModelCall, HostedToolCall, type HostedToolEnd } from "./external/
 export { Pricer, type PricingOptions } from "./cost/pricer.js";
 export { budgetExtension, type BudgetOptions } from "./budgets/budget-extension.js";
 export { promptCacheExtension, type PromptCacheOptions } from "./caching/prompt-cache-extension.js";
-export { PROMPT_CACHE_BREAK, type HistoryChange, type HistoryRewriteCause, type PrefixPart, type PromptCacheBreak, type SystemPromptChange, type ToolListChange } from "./caching/cache-break.js";
+export {
+  PROMPT_CACHE_BREAK,
+  type HistoryChange,
+  type HistoryRewriteCause,
+  type PrefixPart,
+  type PromptCacheBreak,
+  type SystemPromptChange,
+  type ToolListChange,
+} from "./caching/cache-break.js";
 export type { RunLimit, RunLimitVerdict, RunProgress } from "./budgets/run-limit.js";
 export { SubagentError, type SubagentInput, type SubagentToolOptions } from "./subagents/subagent-tool.js";
 export type { DelegatedUsage } from "./subagents/parent-run.js";
 export type { DurableStore, DurableOptions, Durability, InterruptedCallAction } from "./durable/durable-store.js";
 export { FileDurableStore, MAX_JOURNAL_BYTES, type FileDurableStoreOptions } from "./durable/file-durable-store.js";
 export { MAX_JOURNAL_LINE_BYTES, type JournalPiece } from "./durable/journal-lines.js";
-export { openRegularFile, readRegularFile, RefusedFileError, type ReadRegularFileOptions, type RefusedFileProblem, type RegularFileOptions } from "./files/regular-file.js";
+export {
+  openRegularFile,
+  readRegularFile,
+  RefusedFileError,
+  type ReadRegularFileOptions,
+  type RefusedFileProblem,
+  type RegularFileOptions,
+} from "./files/regular-file.js";
 export { ResumeError, type ResumeProblem } from "./durable/resume-error.js";
 export { readResumePoint, parseJournal, type ResumePoint, type ParsedJournal } from "./durable/read-journal.js";
 export type * from "./durable/journal-entry.js";
 export { idempotencyKeyOf } from "./tools/idempotency.js";
 export { addCost, modelPriceProblem, type CallCost, type ModelPrice, type RunCost } from "./cost/call-cost.js";
-export type { RunResult, RunUsage, RunStatus, RunEvent, RunOptions, PendingApproval, ApprovalDecision } from "./engine/run-types.js";
+export type {
+  RunResult,
+  RunUsage,
+  RunStatus,
+  RunEvent,
+  RunOptions,
+  PendingApproval,
+  ApprovalDecision,
+} from "./engine/run-types.js";
 export type { RunStream } from "./engine/run-stream.js";
 export { prefixKey } from "./prompt/system-prompt.js";
 export { parseSystemPrompt, renderSystemPrompt, type RenderedFragment } from "./prompt/sections.js";
@@ -32,18 +55,46 @@ export * from "./types/provider.js";
 export * from "./errors.js";
 export { registration, type Registration } from "./registration.js";
 
-export { tool, renderToolOutput, type Tool, type ToolSpec, type ToolSettings, type ToolExecutionContext, type ToolRetryOptions, type ReplayPolicy } from "./tools/tool.js";
+export {
+  tool,
+  renderToolOutput,
+  type Tool,
+  type ToolSpec,
+  type ToolSettings,
+  type ToolExecutionContext,
+  type ToolRetryOptions,
+  type ReplayPolicy,
+} from "./tools/tool.js";
 export type { ToolSummary } from "./tools/tool-summary.js";
 export { ToolRegistry, type RegisterToolOptions as ToolRegistryOptions } from "./tools/registry.js";
-export { compileSchema, isZodSchema, type JsonSchema, type InputSchema, type CompiledSchema, type ValidationOutcome } from "./tools/schema.js";
+export {
+  compileSchema,
+  isZodSchema,
+  type JsonSchema,
+  type InputSchema,
+  type CompiledSchema,
+  type ValidationOutcome,
+} from "./tools/schema.js";
 export { writeTodosTool, summarizeTodos, type TodoItem, type TodoStatus } from "./tools/todos.js";
 export { cutForModel, cutPoint } from "./tools/truncate.js";
 
-export { MCP_EXTENSION, MCP_TOOL_PREFIX, PermissionManager, type PermissionManagerOptions } from "./permissions/permission-manager.js";
+export {
+  MCP_EXTENSION,
+  MCP_TOOL_PREFIX,
+  PermissionManager,
+  type PermissionManagerOptions,
+} from "./permissions/permission-manager.js";
 export type { Permission, PermissionDecision } from "./permissions/decision.js";
 export type { Policy, PolicyRequest, PolicyVerdict } from "./permissions/policy.js";
 
-export { Middleware, type CompactAnswer, type CompactReason, type CompactRequest, type MiddlewareLike, type MiddlewareStage } from "./middleware/middleware.js";
+export {
+  Middleware,
+  type CompactAnswer,
+  type CompactReason,
+  type CompactRequest,
+  type MiddlewareLike,
+  type MiddlewareStage,
+} from "./middleware/middleware.js";
 export { MiddlewarePipeline } from "./middleware/pipeline.js";
 
 export { HookEvent, ALL_HOOK_EVENTS, REPORTED_EVENTS, type ReportedEvent } from "./hooks/events.js";
@@ -63,7 +114,13 @@ export {
   type JsonValue,
   type LoadedExtension,
 } from "./extensions/extension.js";
-export type { ExtensionContext, PromptProvider, RegisterToolOptions, ReportedErrorSource, ToolHandler } from "./extensions/extension-context.js";
+export type {
+  ExtensionContext,
+  PromptProvider,
+  RegisterToolOptions,
+  ReportedErrorSource,
+  ToolHandler,
+} from "./extensions/extension-context.js";
 export type { StatusProvider } from "./extensions/extension-services.js";
 export type { StatusLine } from "./extensions/status-lines.js";
 export {
@@ -84,13 +141,32 @@ export {
 export type { TrustLevel } from "./extensions/trust-level.js";
 export type { SavedExtensionState } from "./session/session-state.js";
 
-export { discover, planDiscovery, type DiscoverOptions, type DiscoveryPlan, type DiscoveryResult, type ExtensionCandidate, type SkippedExtension } from "./discovery/discover.js";
+export {
+  discover,
+  planDiscovery,
+  type DiscoverOptions,
+  type DiscoveryPlan,
+  type DiscoveryResult,
+  type ExtensionCandidate,
+  type SkippedExtension,
+} from "./discovery/discover.js";
 export { loadDeclarativeResources, type DeclarativeResources } from "./declarative/declarative-extensions.js";
-export { MAX_RESOURCE_BYTES, resourceFiles, type InvalidResource, type ResourceKind, type ResourceRoot } from "./declarative/resource-files.js";
+export {
+  MAX_RESOURCE_BYTES,
+  resourceFiles,
+  type InvalidResource,
+  type ResourceKind,
+  type ResourceRoot,
+} from "./declarative/resource-files.js";
 export { loadSkills, SKILL_DESCRIPTION_MAX, SKILL_NAME_MAX, type Skill } from "./declarative/skills.js";
 export { LOAD_SKILL_TOOL, skillsExtension } from "./declarative/skills-extension.js";
 export { parseFrontmatter, type MarkdownDocument } from "./declarative/frontmatter.js";
-export { KnowledgeBundle, KNOWLEDGE_LIMITS, type KnowledgeHit, type KnowledgeSource } from "./knowledge/knowledge-bundle.js";
+export {
+  KnowledgeBundle,
+  KNOWLEDGE_LIMITS,
+  type KnowledgeHit,
+  type KnowledgeSource,
+} from "./knowledge/knowledge-bundle.js";
 export { knowledgeExtension } from "./knowledge/knowledge-extension.js";
 export { parseCommandLine, splitArguments, substituteArguments, type CommandLine } from "./commands/command-line.js";
 export type { CommandInfo, CommandOutcome, CommandSpec } from "./commands/command-registry.js";
@@ -98,7 +174,13 @@ export { renderTemplate, templateParameters, type TemplateValue } from "./templa
 export type { PromptTemplates, TemplateInfo, TemplateSpec } from "./templates/template-registry.js";
 export { TrustStore, type TrustInspection, type TrustRecord, type TrustStatus } from "./discovery/trust-store.js";
 export { projectDigest, TRUSTED_FILES, TRUSTED_SURFACES } from "./discovery/project-digest.js";
-export { ProjectPin, type PinnedEntry, type PinnedFile, type PinnedLink, type PinnedListing } from "./discovery/project-pin.js";
+export {
+  ProjectPin,
+  type PinnedEntry,
+  type PinnedFile,
+  type PinnedLink,
+  type PinnedListing,
+} from "./discovery/project-pin.js";
 export type { DiscoveredMcpServer, McpConfigFile } from "./discovery/mcp-config.js";
 export { harnessxHome, trustFilePath } from "./discovery/home.js";
 export { defaultStoreDir, findStoreDir, noteStoreDir, STORE_FOLDER } from "./discovery/store-dir.js";
@@ -131,19 +213,59 @@ export { mapSpans } from "./spans/map-spans.js";
 export { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./spans/span-specs.js";
 export { CostAttributes, GenAI, Hx } from "./spans/attributes.js";
 export { redactAttributes, redactEvent, redactSpanName, type RepeatedValues } from "./spans/redacted.js";
-export { inputMessages, outputMessages, systemInstructions, toolDefinitions, type GenAIMessage, type GenAIPart } from "./spans/content.js";
-export { traceEventOf, type AttributeValue, type Attributes, type SpanClose, type SpanDetail, type SpanError, type SpanEventSpec, type SpanOpen, type SpanSink, type SpillReference, type TraceEvent, type TracedAgent } from "./spans/span-model.js";
+export {
+  inputMessages,
+  outputMessages,
+  systemInstructions,
+  toolDefinitions,
+  type GenAIMessage,
+  type GenAIPart,
+} from "./spans/content.js";
+export {
+  traceEventOf,
+  type AttributeValue,
+  type Attributes,
+  type SpanClose,
+  type SpanDetail,
+  type SpanError,
+  type SpanEventSpec,
+  type SpanOpen,
+  type SpanSink,
+  type SpillReference,
+  type TraceEvent,
+  type TracedAgent,
+} from "./spans/span-model.js";
 
 export { ConversationMemory } from "./memory/conversation.js";
-export { isCustomEntry, type ConversationEntry, type CustomEntry, type CustomMessageData, type CustomMessages, type CustomMessageType } from "./messages/custom-messages.js";
+export {
+  isCustomEntry,
+  type ConversationEntry,
+  type CustomEntry,
+  type CustomMessageData,
+  type CustomMessages,
+  type CustomMessageType,
+} from "./messages/custom-messages.js";
 export type { MessageTypeSpec } from "./messages/message-types.js";
 export { projectConversation } from "./messages/projection.js";
 export type { SessionState } from "./session/session-state.js";
 export { assertJsonCompatible } from "./session/json-check.js";
 
-export { FallbackProvider, type FallbackChain, type FallbackEntry, type ProviderOption } from "./providers/fallback-provider.js";
+export {
+  FallbackProvider,
+  type FallbackChain,
+  type FallbackEntry,
+  type ProviderOption,
+} from "./providers/fallback-provider.js";
 export { FallbackError, switchesProvider, type FallbackFailure, type ProviderRoute } from "./engine/fallback.js";
-export { ScriptedProvider, parseArguments, type ScriptStep, type ScriptedReply, type ScriptedToolCall, type ScriptedError, type ScriptedProviderOptions } from "./providers/scripted.js";
+export {
+  ScriptedProvider,
+  parseArguments,
+  type ScriptStep,
+  type ScriptedReply,
+  type ScriptedToolCall,
+  type ScriptedError,
+  type ScriptedProviderOptions,
+} from "./providers/scripted.js";
 export { newId } from "./util/ids.js";
 export { packageVersion } from "./util/package-version.js";
 export { importOptional, type OptionalPackages } from "./util/optional-package.js";

@@ -14,7 +14,9 @@ function blockText(block: Block): string {
       return `[resource ${block.name}: ${block.uri}${block.mimeType ? ` (${block.mimeType})` : ""}]`;
     case "resource": {
       const r = block.resource;
-      return "text" in r && typeof r.text === "string" ? r.text : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}, binary]`;
+      return "text" in r && typeof r.text === "string"
+        ? r.text
+        : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}, binary]`;
     }
     default:
       return `[${(block as { type: string }).type} content]`;

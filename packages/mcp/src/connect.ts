@@ -27,7 +27,9 @@ export async function connectMcpServers(options: ConnectMcpOptions): Promise<Mcp
     Object.assign(servers, parseServers({ [name]: found.config }, found.source));
   }
   const cwd = options.cwd ?? process.cwd();
-  const outcomes = await Promise.allSettled(Object.entries(servers).map(([name, config]) => connectServer(name, config, cwd)));
+  const outcomes = await Promise.allSettled(
+    Object.entries(servers).map(([name, config]) => connectServer(name, config, cwd)),
+  );
   const connections: McpConnection[] = [];
   const skipped: McpConnectError[] = [];
   let failure: unknown;

@@ -33,7 +33,9 @@ export interface McpConnection {
 }
 
 /** Every page of a paginated listing. */
-async function allPages<T>(list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+async function allPages<T>(
+  list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
+): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -67,8 +69,17 @@ export async function connectServer(name: string, config: McpServerConfig, cwd: 
   try {
     if (isStdio(config)) {
       kind = "stdio";
-      const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env: { ...getDefaultEnvironment(), ...config.env }, cwd: config.cwd ?? cwd, stderr: "pipe" });
-      transport.stderr?.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL)));
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: config.args ?? [],
+        env: { ...getDefaultEnvironment(), ...config.env },
+        cwd: config.cwd ?? cwd,
+        stderr: "pipe",
+      });
+      transport.stderr?.on(
+        "data",
+        (chunk: Buffer) => void (stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL)),
+      );
       await client.connect(transport, withTimeout).catch(fail);
     } else {
       kind = "http";
@@ -83,13 +94,30 @@ export async function connectServer(name: string, config: McpServerConfig, cwd: 
         client = newClient();
         http = undefined;
         kind = "sse";
-        await client.connect(new SSEClientTransport(url, { requestInit }) as Transport, withTimeout).catch(() => fail(error));
+        await client
+          .connect(new SSEClientTransport(url, { requestInit }) as Transport, withTimeout)
+          .catch(() => fail(error));
       }
     }
     const capabilities = client.getServerCapabilities() ?? {};
-    const tools = capabilities.tools ? await allPages(async (cursor) => { const r = await client.listTools(cursor ? { cursor } : {}, withTimeout); return { items: r.tools, nextCursor: r.nextCursor }; }) : [];
-    const prompts = capabilities.prompts ? await allPages(async (cursor) => { const r = await client.listPrompts(cursor ? { cursor } : {}, withTimeout); return { items: r.prompts, nextCursor: r.nextCursor }; }) : [];
-    const resources = capabilities.resources ? await allPages(async (cursor) => { const r = await client.listResources(cursor ? { cursor } : {}, withTimeout); return { items: r.resources, nextCursor: r.nextCursor }; }) : [];
+    const tools = capabilities.tools
+      ? await allPages(async (cursor) => {
+          const r = await client.listTools(cursor ? { cursor } : {}, withTimeout);
+          return { items: r.tools, nextCursor: r.nextCursor };
+        })
+      : [];
+    const prompts = capabilities.prompts
+      ? await allPages(async (cursor) => {
+          const r = await client.listPrompts(cursor ? { cursor } : {}, withTimeout);
+          return { items: r.prompts, nextCursor: r.nextCursor };
+        })
+      : [];
+    const resources = capabilities.resources
+      ? await allPages(async (cursor) => {
+          const r = await client.listResources(cursor ? { cursor } : {}, withTimeout);
+          return { items: r.resources, nextCursor: r.nextCursor };
+        })
+      : [];
     const info = client.getServerVersion();
     const transport = http;
     return {

@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { contribution, Extension, MCP_EXTENSION, packageVersion, tool, type ExtensionContext, type ExtensionContribution, type Tool } from "@harnessx/core";
+import {
+  contribution,
+  Extension,
+  MCP_EXTENSION,
+  packageVersion,
+  tool,
+  type ExtensionContext,
+  type ExtensionContribution,
+  type Tool,
+} from "@harnessx/core";
 import type { McpConnection } from "./connection.js";
 import { McpConnectError } from "./errors.js";
 import { promptArguments, promptText } from "./mcp-prompts.js";
@@ -71,7 +80,11 @@ export class McpExtension extends Extension {
     const byName = new Map<string, string>();
     for (const t of this.tools) {
       const other = byName.get(t.name);
-      if (other) throw new McpConnectError(other, `two tools are both named ${t.name} (names are cut to 64 characters); rename the server shorter`);
+      if (other)
+        throw new McpConnectError(
+          other,
+          `two tools are both named ${t.name} (names are cut to 64 characters); rename the server shorter`,
+        );
       byName.set(t.name, t.description);
     }
     if (connections.some((c) => c.resources.length > 0)) this.tools.push(this.resourceTool());
@@ -79,7 +92,14 @@ export class McpExtension extends Extension {
 
   /** The connected servers: what each said of itself and offers. */
   get servers(): McpServerInfo[] {
-    return this.connections.map((c) => ({ name: c.name, transport: c.transport, server: c.server, tools: c.tools.map((t) => t.name), prompts: c.prompts.map((p) => p.name), resources: c.resources.length }));
+    return this.connections.map((c) => ({
+      name: c.name,
+      transport: c.transport,
+      server: c.server,
+      tools: c.tools.map((t) => t.name),
+      prompts: c.prompts.map((p) => p.name),
+      resources: c.resources.length,
+    }));
   }
 
   override contribute(): ExtensionContribution {
@@ -92,7 +112,10 @@ export class McpExtension extends Extension {
       for (const prompt of connection.prompts) {
         ctx.registerCommand(mcpPromptCommand(connection.name, prompt.name), {
           description: `${prompt.description ?? prompt.name} (MCP server "${connection.name}", prompt "${prompt.name}")`,
-          handler: async (args) => promptText(await connection.client.getPrompt({ name: prompt.name, arguments: promptArguments(prompt, args) })),
+          handler: async (args) =>
+            promptText(
+              await connection.client.getPrompt({ name: prompt.name, arguments: promptArguments(prompt, args) }),
+            ),
         });
       }
     }
@@ -101,7 +124,14 @@ export class McpExtension extends Extension {
   override async onSessionStart(ctx: ExtensionContext): Promise<void> {
     for (const c of this.connections) {
       const toolsSha256 = createHash("sha256").update(JSON.stringify(c.tools)).digest("hex");
-      await ctx.emit("mcp.connected", { server: c.name, transport: c.transport, serverName: c.server.name, serverVersion: c.server.version, tools: c.tools.map((t) => t.name), toolsSha256 });
+      await ctx.emit("mcp.connected", {
+        server: c.name,
+        transport: c.transport,
+        serverName: c.server.name,
+        serverVersion: c.server.version,
+        tools: c.tools.map((t) => t.name),
+        toolsSha256,
+      });
     }
     for (const error of this.skipped) await ctx.reportError(error);
   }
@@ -114,15 +144,34 @@ export class McpExtension extends Extension {
     const servers = new Map(this.connections.filter((c) => c.resources.length > 0).map((c) => [c.name, c]));
     return tool({
       name: "read_mcp_resource",
-      description: `Reads a resource of an MCP server by its URI. Servers and their resources: ${[...servers.values()].map((c) => `${c.name} (${c.resources.slice(0, 20).map((r) => r.uri).join(", ")})`).join("; ")}.`,
-      inputSchema: { type: "object", properties: { server: { type: "string", enum: [...servers.keys()] }, uri: { type: "string" } }, required: ["server", "uri"], additionalProperties: false },
+      description: `Reads a resource of an MCP server by its URI. Servers and their resources: ${[...servers.values()]
+        .map(
+          (c) =>
+            `${c.name} (${c.resources
+              .slice(0, 20)
+              .map((r) => r.uri)
+              .join(", ")})`,
+        )
+        .join("; ")}.`,
+      inputSchema: {
+        type: "object",
+        properties: { server: { type: "string", enum: [...servers.keys()] }, uri: { type: "string" } },
+        required: ["server", "uri"],
+        additionalProperties: false,
+      },
       replayPolicy: "recorded",
       async execute({ server, uri }) {
         const connection = servers.get(String(server))!;
         const answer = await connection.client.readResource({ uri: String(uri) }).catch((error: Error) => {
           throw new Error(`MCP server "${String(server)}" could not read ${String(uri)}: ${error.message}`);
         });
-        return answer.contents.map((c) => ("text" in c && typeof c.text === "string" ? c.text : `[${c.uri}${c.mimeType ? ` (${c.mimeType})` : ""}, binary]`)).join("\n");
+        return answer.contents
+          .map((c) =>
+            "text" in c && typeof c.text === "string"
+              ? c.text
+              : `[${c.uri}${c.mimeType ? ` (${c.mimeType})` : ""}, binary]`,
+          )
+          .join("\n");
       },
     });
   }

@@ -18,13 +18,22 @@ export function promptArguments(prompt: Prompt, args: string): Record<string, st
     if (out[argument.name] === undefined && positional.length) out[argument.name] = positional.shift()!;
   }
   const missing = declared.find((a) => a.required && out[a.name] === undefined);
-  if (missing) throw new Error(`prompt "${prompt.name}" needs the argument "${missing.name}" (${declared.map((a) => `${a.name}${a.required ? "" : "?"}`).join(" ")})`);
+  if (missing)
+    throw new Error(
+      `prompt "${prompt.name}" needs the argument "${missing.name}" (${declared.map((a) => `${a.name}${a.required ? "" : "?"}`).join(" ")})`,
+    );
   return out;
 }
 
 /** A prompt's messages as the one user message a command sends: their texts, in order. */
 export function promptText(result: GetPromptResult): string {
   return result.messages
-    .map((m) => (m.content.type === "text" ? m.content.text : m.content.type === "resource" && "text" in m.content.resource ? String(m.content.resource.text) : `[${m.content.type} content]`))
+    .map((m) =>
+      m.content.type === "text"
+        ? m.content.text
+        : m.content.type === "resource" && "text" in m.content.resource
+          ? String(m.content.resource.text)
+          : `[${m.content.type} content]`,
+    )
     .join("\n\n");
 }

@@ -1,4 +1,9 @@
-import { CallToolResultSchema, McpError, type CallToolResult, type CompatibilityCallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  McpError,
+  type CallToolResult,
+  type CompatibilityCallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { tool, type Tool } from "@harnessx/core";
 import { resultText } from "./call-result.js";
 import type { McpConnection } from "./connection.js";
@@ -12,7 +17,11 @@ const DEFAULT_TIMEOUT_SECONDS = 60;
  * HTTP) and the server's address; `mcp.server.name` is harnessx's own, the configured name.
  */
 export function mcpSpanAttributes(connection: McpConnection): Record<string, string | number> {
-  const attributes: Record<string, string | number> = { "mcp.method.name": "tools/call", "mcp.server.name": connection.name, "network.transport": connection.transport === "stdio" ? "pipe" : "tcp" };
+  const attributes: Record<string, string | number> = {
+    "mcp.method.name": "tools/call",
+    "mcp.server.name": connection.name,
+    "network.transport": connection.transport === "stdio" ? "pipe" : "tcp",
+  };
   const session = connection.sessionId();
   if (session) attributes["mcp.session.id"] = session;
   if (connection.transport !== "stdio" && "url" in connection.config) {
@@ -45,14 +54,23 @@ export function toolsOf(connection: McpConnection): Tool[] {
       async execute(input, { signal }) {
         let result: CallToolResult | CompatibilityCallToolResult;
         try {
-          result = await client.callTool({ name: listed.name, arguments: input }, CallToolResultSchema, { signal, timeout });
+          result = await client.callTool({ name: listed.name, arguments: input }, CallToolResultSchema, {
+            signal,
+            timeout,
+          });
         } catch (error) {
           const reason = error instanceof McpError ? error.message : (error as Error).message;
-          throw new Error(`MCP server "${server}" failed the call to "${listed.name}": ${reason}${connection.stderr().trim() ? ` (stderr: ${connection.stderr().trim().slice(-300)})` : ""}`);
+          throw new Error(
+            `MCP server "${server}" failed the call to "${listed.name}": ${reason}${connection.stderr().trim() ? ` (stderr: ${connection.stderr().trim().slice(-300)})` : ""}`,
+          );
         }
         // Servers of the 2024-10 protocol may answer `{ toolResult }` instead of content blocks.
-        const text = "content" in result && Array.isArray(result.content) ? resultText(result as CallToolResult) : JSON.stringify((result as { toolResult?: unknown }).toolResult ?? null);
-        if (result.isError === true) throw new Error(`MCP server "${server}", tool "${listed.name}": ${text || "error"}`);
+        const text =
+          "content" in result && Array.isArray(result.content)
+            ? resultText(result as CallToolResult)
+            : JSON.stringify((result as { toolResult?: unknown }).toolResult ?? null);
+        if (result.isError === true)
+          throw new Error(`MCP server "${server}", tool "${listed.name}": ${text || "error"}`);
         return text;
       },
     }),

@@ -45,29 +45,35 @@ const SERVER_NAME_RULE = `needs a name of 1-32 letters, digits, '_' or '-', with
 const PERMISSIONS = new Set(["allow", "ask", "deny"]);
 
 const stringList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
-const stringMap = (v: unknown) => !!v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+const stringMap = (v: unknown) =>
+  !!v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
 
 /**
  * The servers of a configuration value: `{ mcpServers: { name: entry } }` as in `.mcp.json`, or
  * the map itself. Each entry is checked whole; `source` names the file in errors.
  */
 export function parseServers(value: unknown, source: string): Record<string, McpServerConfig> {
-  const map = value && typeof value === "object" && "mcpServers" in value ? (value as { mcpServers: unknown }).mcpServers : value;
-  if (!map || typeof map !== "object" || Array.isArray(map)) throw new McpConfigError(`${source}: expected { "mcpServers": { "<name>": { ... } } }`);
+  const map =
+    value && typeof value === "object" && "mcpServers" in value ? (value as { mcpServers: unknown }).mcpServers : value;
+  if (!map || typeof map !== "object" || Array.isArray(map))
+    throw new McpConfigError(`${source}: expected { "mcpServers": { "<name>": { ... } } }`);
   const out: Record<string, McpServerConfig> = {};
   for (const [name, entry] of Object.entries(map)) {
     const bad = (why: string) => new McpConfigError(`${source}: server "${name}" ${why}`);
     if (!SERVER_NAME.test(name)) throw bad(SERVER_NAME_RULE);
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw bad("must be an object");
     const e = entry as Record<string, unknown>;
-    if ((typeof e.command === "string") === (typeof e.url === "string")) throw bad('needs either "command" (stdio) or "url" (HTTP)');
+    if ((typeof e.command === "string") === (typeof e.url === "string"))
+      throw bad('needs either "command" (stdio) or "url" (HTTP)');
     if (e.args !== undefined && !stringList(e.args)) throw bad('"args" must be a list of strings');
     if (e.env !== undefined && !stringMap(e.env)) throw bad('"env" must map names to strings');
     if (e.headers !== undefined && !stringMap(e.headers)) throw bad('"headers" must map names to strings');
     if (e.cwd !== undefined && typeof e.cwd !== "string") throw bad('"cwd" must be a string');
     if (e.optional !== undefined && typeof e.optional !== "boolean") throw bad('"optional" must be true or false');
-    if (e.permission !== undefined && !PERMISSIONS.has(e.permission as string)) throw bad('"permission" must be allow, ask or deny');
-    if (e.timeoutSeconds !== undefined && !(typeof e.timeoutSeconds === "number" && e.timeoutSeconds > 0)) throw bad('"timeoutSeconds" must be a positive number');
+    if (e.permission !== undefined && !PERMISSIONS.has(e.permission as string))
+      throw bad('"permission" must be allow, ask or deny');
+    if (e.timeoutSeconds !== undefined && !(typeof e.timeoutSeconds === "number" && e.timeoutSeconds > 0))
+      throw bad('"timeoutSeconds" must be a positive number');
     if (typeof e.url === "string") {
       try {
         const url = new URL(e.url);

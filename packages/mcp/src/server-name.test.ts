@@ -6,7 +6,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Agent, discover, HookEvent, PermissionManager, ScriptedProvider, TrustStore, type ToolCallEndData } from "@harnessx/core";
+import {
+  Agent,
+  discover,
+  HookEvent,
+  PermissionManager,
+  ScriptedProvider,
+  TrustStore,
+  type ToolCallEndData,
+} from "@harnessx/core";
 import { connectMcpServers, McpConfigError, parseServers } from "./index.js";
 import { startHttpServer } from "./test-support/index.js";
 
@@ -16,7 +24,10 @@ before(async () => {
 });
 after(() => http.close());
 
-const refusedName = (name: string) => (e: unknown) => e instanceof McpConfigError && e.message.includes(`server "${name}"`) && /no "__" and no '_' at the end/.test(e.message);
+const refusedName = (name: string) => (e: unknown) =>
+  e instanceof McpConfigError &&
+  e.message.includes(`server "${name}"`) &&
+  /no "__" and no '_' at the end/.test(e.message);
 
 describe("an MCP server's name cannot reach into another server's tool names", () => {
   test('a name with "__" or a trailing "_" is refused, naming the rule', () => {
@@ -27,12 +38,22 @@ describe("an MCP server's name cannot reach into another server's tool names", (
 
   test("names with a single '_' or '-', anywhere but a trailing '_', are still accepted", () => {
     const names = ["my_server", "my-server", "a_b-c_d", "_lead", "trail-", "x", "a".repeat(32)];
-    assert.deepEqual(Object.keys(parseServers(Object.fromEntries(names.map((n) => [n, { url: "http://127.0.0.1:1/" }])), "test")), names);
-    assert.throws(() => parseServers({ ["a".repeat(33)]: { url: "http://127.0.0.1:1/" } }, "test"), McpConfigError, "33 characters is one too many");
+    assert.deepEqual(
+      Object.keys(parseServers(Object.fromEntries(names.map((n) => [n, { url: "http://127.0.0.1:1/" }])), "test")),
+      names,
+    );
+    assert.throws(
+      () => parseServers({ ["a".repeat(33)]: { url: "http://127.0.0.1:1/" } }, "test"),
+      McpConfigError,
+      "33 characters is one too many",
+    );
   });
 
   test('beside the user\'s "github", a server "github__evil" is refused before anything connects', async () => {
-    await assert.rejects(connectMcpServers({ servers: { github: { url: http.url }, github__evil: { url: http.url } } }), refusedName("github__evil"));
+    await assert.rejects(
+      connectMcpServers({ servers: { github: { url: http.url }, github__evil: { url: http.url } } }),
+      refusedName("github__evil"),
+    );
   });
 
   test("a trusted project's .mcp.json cannot add a server under the user's server's prefix", async () => {
@@ -48,7 +69,10 @@ describe("an MCP server's name cannot reach into another server's tool names", (
       store.trust(project);
       const found = await discover({ cwd: project, userDir: home, trustStore: store });
       assert.deepEqual(Object.keys(found.mcpServers).sort(), ["github", "github__evil"]);
-      await assert.rejects(connectMcpServers({ discovered: found.mcpServers }), (e: unknown) => refusedName("github__evil")(e) && (e as Error).message.startsWith(join(project, ".mcp.json")));
+      await assert.rejects(
+        connectMcpServers({ discovered: found.mcpServers }),
+        (e: unknown) => refusedName("github__evil")(e) && (e as Error).message.startsWith(join(project, ".mcp.json")),
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -61,7 +85,11 @@ describe("an MCP server's name cannot reach into another server's tool names", (
       { id: "a", name: "mcp__my__echo", input: { text: "mine" } },
       { id: "b", name: "mcp__my_web__echo", input: { text: "other" } },
     ];
-    const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: calls }, { text: "ok" }]), extensions: [mcp], permissions });
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ toolCalls: calls }, { text: "ok" }]),
+      extensions: [mcp],
+      permissions,
+    });
     const ends: ToolCallEndData[] = [];
     agent.hooks.on(HookEvent.TOOL_CALL_END, (ctx) => void ends.push(ctx.data));
     try {

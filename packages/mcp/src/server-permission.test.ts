@@ -3,7 +3,14 @@
 // server over streamable HTTP on a loopback port.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { Agent, HookEvent, PermissionManager, ScriptedProvider, type Permission, type ToolCallEndData } from "@harnessx/core";
+import {
+  Agent,
+  HookEvent,
+  PermissionManager,
+  ScriptedProvider,
+  type Permission,
+  type ToolCallEndData,
+} from "@harnessx/core";
 import { connectMcpServers } from "./index.js";
 import { startHttpServer } from "./test-support/index.js";
 
@@ -16,7 +23,14 @@ after(() => http.close());
 /** Runs one call of mcp__web__echo with the server's `permission`; its result and how the call ended. */
 async function echoWith(permission: Permission | undefined, permissions?: PermissionManager) {
   const mcp = await connectMcpServers({ servers: { web: { url: http.url, ...(permission ? { permission } : {}) } } });
-  const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ id: "e1", name: "mcp__web__echo", input: { text: "hi" } }] }, { text: "ok" }]), extensions: [mcp], permissions });
+  const agent = new Agent({
+    provider: new ScriptedProvider([
+      { toolCalls: [{ id: "e1", name: "mcp__web__echo", input: { text: "hi" } }] },
+      { text: "ok" },
+    ]),
+    extensions: [mcp],
+    permissions,
+  });
   const ends: ToolCallEndData[] = [];
   agent.hooks.on(HookEvent.TOOL_CALL_END, (ctx) => void ends.push(ctx.data));
   try {
@@ -38,7 +52,10 @@ describe("an MCP server's permission applies to each of its tools", () => {
   test("ask: the run waits for a human's approval of the call", async () => {
     const { result, end } = await echoWith("ask");
     assert.equal(result.status, "awaiting_approval");
-    assert.deepEqual(result.pending.map((p) => p.toolCall.name), ["mcp__web__echo"]);
+    assert.deepEqual(
+      result.pending.map((p) => p.toolCall.name),
+      ["mcp__web__echo"],
+    );
     assert.equal(end, undefined, "nothing ran");
   });
 

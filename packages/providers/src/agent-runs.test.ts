@@ -51,9 +51,14 @@ const vendors: Vendor[] = [
   {
     name: "OpenAIProvider",
     provider: () => new OpenAIProvider({ baseURL: `${server.url}/v1`, apiKey: "sk-test" }),
-    toolTurn: openAITurn({ toolCalls: [{ id: "call_w1", name: "get_weather", arguments: '{"city":"Paris"}' }], finishReason: "tool_calls", usage: { prompt: 100, completion: 20 } }),
+    toolTurn: openAITurn({
+      toolCalls: [{ id: "call_w1", name: "get_weather", arguments: '{"city":"Paris"}' }],
+      finishReason: "tool_calls",
+      usage: { prompt: 100, completion: 20 },
+    }),
     textTurn: (text) => openAITurn({ text, finishReason: "stop", usage: { prompt: 130, completion: 8, cached: 100 } }),
-    rateLimited: (headers) => openAIErrorReply(429, { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" }, headers),
+    rateLimited: (headers) =>
+      openAIErrorReply(429, { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" }, headers),
     usage: { inputTokens: 230, outputTokens: 28, cacheReadTokens: 100 },
     toolResultIn: (body) => body.messages.find((m) => (m as { role: string }).role === "tool"),
   },
@@ -61,12 +66,27 @@ const vendors: Vendor[] = [
     name: "AnthropicProvider",
     provider: () => new AnthropicProvider({ baseURL: server.url, apiKey: "sk-ant-test" }),
     toolTurn: anthropicTurn({
-      content: [thinking, redacted, { type: "tool_use", id: "toolu_w1", name: "get_weather", input: { city: "Paris" } }],
+      content: [
+        thinking,
+        redacted,
+        { type: "tool_use", id: "toolu_w1", name: "get_weather", input: { city: "Paris" } },
+      ],
       stopReason: "tool_use",
       usage: { input_tokens: 100, output_tokens: 20 },
     }),
-    textTurn: (text) => anthropicTurn({ content: [{ type: "text", text }], stopReason: "end_turn", usage: { input_tokens: 30, output_tokens: 8, cache_read_input_tokens: 100 } }),
-    rateLimited: (headers) => anthropicErrorReply(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", headers),
+    textTurn: (text) =>
+      anthropicTurn({
+        content: [{ type: "text", text }],
+        stopReason: "end_turn",
+        usage: { input_tokens: 30, output_tokens: 8, cache_read_input_tokens: 100 },
+      }),
+    rateLimited: (headers) =>
+      anthropicErrorReply(
+        429,
+        "rate_limit_error",
+        "Number of request tokens has exceeded your per-minute rate limit",
+        headers,
+      ),
     // Cache counts are part of inputTokens: 100 + (30 + 100 read).
     usage: { inputTokens: 230, outputTokens: 28, cacheReadTokens: 100, cacheWriteTokens: 0 },
     toolResultIn: (body) => (body.messages.at(-1) as { content: unknown[] }).content[0],
@@ -89,10 +109,16 @@ for (const vendor of vendors) {
       assert.equal(result.text, "Paris is sunny, 24 C.");
       assert.deepEqual(calls, [{ city: "Paris" }]);
       assert.equal(events.flatMap((e) => (e.type === "text_delta" ? [e.text] : [])).join(""), "Paris is sunny, 24 C.");
-      assert.deepEqual(events.filter((e) => e.type.startsWith("tool_call")).map((e) => e.type), ["tool_call_start", "tool_call_end"]);
+      assert.deepEqual(
+        events.filter((e) => e.type.startsWith("tool_call")).map((e) => e.type),
+        ["tool_call_start", "tool_call_end"],
+      );
       const { cost, ...tokens } = result.usage;
       assert.deepEqual(tokens, vendor.usage);
-      assert.ok(cost.usd !== null && cost.usd > 0 && cost.unpricedCalls === 0, `the vendor's default model is priced by genai-prices: ${JSON.stringify(cost)}`);
+      assert.ok(
+        cost.usd !== null && cost.usd > 0 && cost.unpricedCalls === 0,
+        `the vendor's default model is priced by genai-prices: ${JSON.stringify(cost)}`,
+      );
 
       const [firstRequest, secondRequest] = server.requests.slice(first);
       assert.equal(firstRequest.body.stream, true, "runStream streams from the provider");
@@ -121,10 +147,17 @@ for (const vendor of vendors) {
       assert.equal(result.status, "completed", result.error?.message);
       assert.equal(result.text, "Done.");
       assert.equal(retries.length, 1);
-      assert.ok(Math.abs(retries[0].delayMs - 1000) <= 50, `delayMs ${retries[0].delayMs} should honour Retry-After: 1, not the 10 ms backoff`);
+      assert.ok(
+        Math.abs(retries[0].delayMs - 1000) <= 50,
+        `delayMs ${retries[0].delayMs} should honour Retry-After: 1, not the 10 ms backoff`,
+      );
       assert.ok(retries[0].error instanceof ProviderError && retries[0].error.kind === "rate_limit");
       assert.ok(waits.length >= 1, "the stream tells the consumer it is waiting");
-      assert.equal(server.requests.length - first, 2, "one refused request, one retried by the engine (the SDK does not retry)");
+      assert.equal(
+        server.requests.length - first,
+        2,
+        "one refused request, one retried by the engine (the SDK does not retry)",
+      );
     });
   });
 
@@ -143,14 +176,23 @@ for (const vendor of vendors) {
 describe("an Agent asks again after unreadable tool arguments (OpenAIProvider)", () => {
   test("the engine sees the parse error (no throw), asks the same question again, and the run completes", async () => {
     const calls: Array<Record<string, unknown>> = [];
-    await using agent = new Agent({ provider: new OpenAIProvider({ baseURL: `${server.url}/v1`, apiKey: "sk-test" }), tools: [weatherTool(calls)] });
+    await using agent = new Agent({
+      provider: new OpenAIProvider({ baseURL: `${server.url}/v1`, apiKey: "sk-test" }),
+      tools: [weatherTool(calls)],
+    });
     const recoveries: string[] = [];
     agent.hooks.on(HookEvent.RECOVERY, (e) => {
       recoveries.push(e.data.reason);
     });
     server.reply(
-      openAITurn({ toolCalls: [{ id: "call_bad", name: "get_weather", arguments: '{"city": Paris' }], finishReason: "tool_calls" }),
-      openAITurn({ toolCalls: [{ id: "call_good", name: "get_weather", arguments: '{"city": "Paris"}' }], finishReason: "tool_calls" }),
+      openAITurn({
+        toolCalls: [{ id: "call_bad", name: "get_weather", arguments: '{"city": Paris' }],
+        finishReason: "tool_calls",
+      }),
+      openAITurn({
+        toolCalls: [{ id: "call_good", name: "get_weather", arguments: '{"city": "Paris"}' }],
+        finishReason: "tool_calls",
+      }),
       openAITurn({ text: "Sunny.", finishReason: "stop" }),
     );
     const first = server.requests.length;
@@ -158,6 +200,10 @@ describe("an Agent asks again after unreadable tool arguments (OpenAIProvider)",
     assert.equal(result.status, "completed", result.error?.message);
     assert.deepEqual(calls, [{ city: "Paris" }], "only the readable call ran");
     assert.deepEqual(recoveries, ["malformed_tool_input"]);
-    assert.deepEqual(server.requests[first + 1].body.messages, server.requests[first].body.messages, "the unreadable reply was asked again");
+    assert.deepEqual(
+      server.requests[first + 1].body.messages,
+      server.requests[first].body.messages,
+      "the unreadable reply was asked again",
+    );
   });
 });

@@ -27,7 +27,13 @@ export interface Connection {
  * without a key is a configuration error, raised now rather than at the first
  * request; otherwise the SDK's own credential chain gets its chance.
  */
-export function resolveConnection(vendor: string, env: ConnectionEnv, defaultModel: string, options: ConnectionOptions, keyRequired: boolean): Connection {
+export function resolveConnection(
+  vendor: string,
+  env: ConnectionEnv,
+  defaultModel: string,
+  options: ConnectionOptions,
+  keyRequired: boolean,
+): Connection {
   const read = (name: string) => {
     const value = process.env[name]?.trim();
     return value ? value : undefined;

@@ -1,4 +1,10 @@
-import { CancelledError, HarnessError, ProviderError, providerErrorKindForStatus, type ProviderErrorKind } from "@harnessx/core";
+import {
+  CancelledError,
+  HarnessError,
+  ProviderError,
+  providerErrorKindForStatus,
+  type ProviderErrorKind,
+} from "@harnessx/core";
 
 /** The SDK error classes both official clients define (same names, same meaning). */
 export interface SdkErrorClasses {
@@ -52,11 +58,15 @@ export function toProviderError(err: unknown, ctx: ErrorMappingContext): Error {
   }
   if (err instanceof sdk.APIConnectionError) {
     const reason = err.cause instanceof Error ? `: ${err.cause.message}` : "";
-    return new ProviderError("connection", `${provider}: could not reach the server (${err.message}${reason})`, { cause: err });
+    return new ProviderError("connection", `${provider}: could not reach the server (${err.message}${reason})`, {
+      cause: err,
+    });
   }
   if (err instanceof sdk.APIError) return fromApiError(err as Error & ApiErrorView, ctx);
   if (err instanceof SyntaxError) {
-    return new ProviderError("bad_response", `${provider}: the server's reply is not valid JSON (${err.message})`, { cause: err });
+    return new ProviderError("bad_response", `${provider}: the server's reply is not valid JSON (${err.message})`, {
+      cause: err,
+    });
   }
   const message = err instanceof Error ? err.message : String(err);
   return new ProviderError("bad_response", `${provider}: the request failed: ${message}`, { cause: err });
@@ -69,12 +79,21 @@ function fromApiError(err: Error & ApiErrorView, ctx: ErrorMappingContext): Prov
   const retryAfter = retryAfterMs(err.headers);
   // SDK messages start with the status ("429 ..."), already given above.
   const detail = err.apiMessage || err.message.replace(/^\d{3} /, "");
-  const parts = [`${ctx.provider}: ${KIND_TEXT[kind]}`, err.status !== undefined ? ` (HTTP ${err.status})` : "", `: ${detail}`];
+  const parts = [
+    `${ctx.provider}: ${KIND_TEXT[kind]}`,
+    err.status !== undefined ? ` (HTTP ${err.status})` : "",
+    `: ${detail}`,
+  ];
   if (retryAfter !== undefined) parts.push(`; the server asks to retry after ${retryAfter} ms`);
   if (refined.limit !== undefined) parts.push(`; the largest accepted reply budget is ${refined.limit} tokens`);
   const hint = refined.hint ?? (err.status === 404 ? "check the model name and the baseURL" : undefined);
   if (hint) parts.push(` (${hint})`);
-  return new ProviderError(kind, parts.join(""), { status: err.status, retryAfterMs: retryAfter, limit: refined.limit, cause: err });
+  return new ProviderError(kind, parts.join(""), {
+    status: err.status,
+    retryAfterMs: retryAfter,
+    limit: refined.limit,
+    cause: err,
+  });
 }
 
 const KIND_TEXT: Record<ProviderErrorKind, string> = {
@@ -110,7 +129,9 @@ export function retryAfterMs(headers: Headers | undefined, now: number = Date.no
 export function abortedError(signal: AbortSignal, provider: string): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error && reason.name === "TimeoutError") {
-    return new ProviderError("timeout", `${provider}: the request was aborted by its timeout signal`, { cause: reason });
+    return new ProviderError("timeout", `${provider}: the request was aborted by its timeout signal`, {
+      cause: reason,
+    });
   }
   return new CancelledError(`${provider}: the request was cancelled`);
 }

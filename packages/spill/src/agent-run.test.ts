@@ -1,7 +1,15 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { Agent, HookEvent, ScriptedProvider, tool, type Message, type ModelRequest, type SandboxExecData } from "@harnessx/core";
+import {
+  Agent,
+  HookEvent,
+  ScriptedProvider,
+  tool,
+  type Message,
+  type ModelRequest,
+  type SandboxExecData,
+} from "@harnessx/core";
 import { ResultSpillExtension } from "./result-spill-extension.js";
 import { tempStore } from "./test-support/spill-harness.js";
 
@@ -13,31 +21,56 @@ function lastToolResults(request: ModelRequest): Array<{ content: string; isErro
 describe("an agent answers from a big table through the envelope and read_result", () => {
   test("the model sees the envelope, queries the stored table and answers; the big table never reaches it", async () => {
     const tmp = tempStore();
-    const sales = Array.from({ length: 20_000 }, (_, i) => ({ order: i, product: ["tea", "coffee", "cocoa"][i % 3], units: (i * 13) % 50 }));
+    const sales = Array.from({ length: 20_000 }, (_, i) => ({
+      order: i,
+      product: ["tea", "coffee", "cocoa"][i % 3],
+      units: (i * 13) % 50,
+    }));
     const csv = ["order,product,units", ...sales.map((s) => `${s.order},${s.product},${s.units}`)].join("\n");
     const coffee = sales.filter((s) => s.product === "coffee").reduce((sum, s) => sum + s.units, 0);
     const exportSales = tool({ name: "export_sales", description: "all sales as CSV", execute: () => csv });
     let envelope: Record<string, unknown> = {};
-    const provider = new ScriptedProvider([
-      { toolCalls: [{ name: "export_sales", input: {} }] },
-      (request) => {
-        envelope = JSON.parse(lastToolResults(request)[0].content);
-        return { toolCalls: [{ name: "read_result", input: { resultId: envelope.resultId, op: "query", sql: "SELECT sum(units) AS coffee_units FROM result WHERE product = 'coffee'" } }] };
-      },
-      (request) => {
-        const [answer] = lastToolResults(request);
-        assert.equal(answer.isError, false, answer.content);
-        return { text: `Coffee units sold: ${JSON.parse(answer.content).rows[0].coffee_units}` };
-      },
-    ], { recordRequests: true });
-    const agent = new Agent({ provider, tools: [exportSales], extensions: [new ResultSpillExtension({ store: tmp.store })] });
+    const provider = new ScriptedProvider(
+      [
+        { toolCalls: [{ name: "export_sales", input: {} }] },
+        (request) => {
+          envelope = JSON.parse(lastToolResults(request)[0].content);
+          return {
+            toolCalls: [
+              {
+                name: "read_result",
+                input: {
+                  resultId: envelope.resultId,
+                  op: "query",
+                  sql: "SELECT sum(units) AS coffee_units FROM result WHERE product = 'coffee'",
+                },
+              },
+            ],
+          };
+        },
+        (request) => {
+          const [answer] = lastToolResults(request);
+          assert.equal(answer.isError, false, answer.content);
+          return { text: `Coffee units sold: ${JSON.parse(answer.content).rows[0].coffee_units}` };
+        },
+      ],
+      { recordRequests: true },
+    );
+    const agent = new Agent({
+      provider,
+      tools: [exportSales],
+      extensions: [new ResultSpillExtension({ store: tmp.store })],
+    });
     try {
       const result = await agent.run("How many coffee units did we sell?");
       assert.equal(result.status, "completed");
       assert.equal(result.text, `Coffee units sold: ${coffee}`);
       assert.equal(envelope.kind, "csv");
       assert.equal(envelope.rows, sales.length);
-      assert.ok(provider.requests.every((r) => JSON.stringify(r.messages).length < 10_000), "no request carries the whole table");
+      assert.ok(
+        provider.requests.every((r) => JSON.stringify(r.messages).length < 10_000),
+        "no request carries the whole table",
+      );
       assert.ok(provider.requests[0].tools.some((t) => t.name === "read_result"));
     } finally {
       await agent.close();
@@ -58,17 +91,44 @@ describe("every statement the SQL sandbox runs or refuses is a SANDBOX_EXEC even
       return { toolCalls: [{ name: "read_result", input: { resultId, op: "query", sql } }] };
     };
     let resultId: string | undefined;
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "export", input: {} }] }, query(select), query(write), { text: "done" }]);
-    const agent = new Agent({ provider, tools: [tool({ name: "export", description: "exports customers", execute: () => csv })], extensions: [new ResultSpillExtension({ store: tmp.store })] });
+    const provider = new ScriptedProvider([
+      { toolCalls: [{ name: "export", input: {} }] },
+      query(select),
+      query(write),
+      { text: "done" },
+    ]);
+    const agent = new Agent({
+      provider,
+      tools: [tool({ name: "export", description: "exports customers", execute: () => csv })],
+      extensions: [new ResultSpillExtension({ store: tmp.store })],
+    });
     const seen: SandboxExecData[] = [];
     agent.hooks.on(HookEvent.SANDBOX_EXEC, (ctx) => void seen.push(ctx.data));
     try {
       assert.equal((await agent.run("count them")).status, "completed");
       assert.deepEqual(
-        seen.map(({ durationMs, ...rest }) => { assert.ok(durationMs >= 0); return rest; }),
+        seen.map(({ durationMs, ...rest }) => {
+          assert.ok(durationMs >= 0);
+          return rest;
+        }),
         [
-          { engine: "duckdb", statementSha256: createHash("sha256").update(select).digest("hex"), tool: "read_result", rows: 1, refused: false, extension: "result_spill" },
-          { engine: "duckdb", statementSha256: createHash("sha256").update(write).digest("hex"), tool: "read_result", rows: 0, refused: true, code: "sql_refused", extension: "result_spill" },
+          {
+            engine: "duckdb",
+            statementSha256: createHash("sha256").update(select).digest("hex"),
+            tool: "read_result",
+            rows: 1,
+            refused: false,
+            extension: "result_spill",
+          },
+          {
+            engine: "duckdb",
+            statementSha256: createHash("sha256").update(write).digest("hex"),
+            tool: "read_result",
+            rows: 0,
+            refused: true,
+            code: "sql_refused",
+            extension: "result_spill",
+          },
         ],
       );
     } finally {

@@ -15,7 +15,12 @@ after(async () => {
 });
 
 function orders(n: number) {
-  return Array.from({ length: n }, (_, i) => ({ id: i, customer: `customer ${i}`, region: ["eu", "us", "apac"][i % 3], amount: (i * 37) % 1000 / 10 }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: i,
+    customer: `customer ${i}`,
+    region: ["eu", "us", "apac"][i % 3],
+    amount: ((i * 37) % 1000) / 10,
+  }));
 }
 
 describe("a result over the threshold becomes an envelope", () => {
@@ -61,7 +66,11 @@ describe("a result over the threshold becomes an envelope", () => {
     assert.equal(env.unreadableLines, 1);
     assert.equal(env.rows, 100);
     assert.deepEqual((env.preview as unknown[])[0], orders(1)[0]);
-    const answer = await h.read({ resultId: env.resultId, op: "query", sql: "SELECT count(*) AS n, count(customer) AS named FROM result" });
+    const answer = await h.read({
+      resultId: env.resultId,
+      op: "query",
+      sql: "SELECT count(*) AS n, count(customer) AS named FROM result",
+    });
     assert.deepEqual(JSON.parse(answer.content).rows, [{ n: 100, named: 100 }]);
   });
 
@@ -71,13 +80,22 @@ describe("a result over the threshold becomes an envelope", () => {
     const env = await h.spill(csv);
     assert.equal(env.kind, "csv");
     assert.equal(env.rows, 200);
-    assert.deepEqual((env.columns as Array<{ name: string }>).map((c) => c.name), ["id", "customer", "region", "amount"]);
+    assert.deepEqual(
+      (env.columns as Array<{ name: string }>).map((c) => c.name),
+      ["id", "customer", "region", "amount"],
+    );
     const preview = String(env.preview);
     assert.ok(csv.startsWith(preview), "the preview is the head of the CSV");
     assert.ok(preview.endsWith("\n") && preview.split("\n").length > 2, "whole records only");
-    const answer = await h.read({ resultId: env.resultId, op: "query", sql: "SELECT customer, region FROM result WHERE id = 7" });
+    const answer = await h.read({
+      resultId: env.resultId,
+      op: "query",
+      sql: "SELECT customer, region FROM result WHERE id = 7",
+    });
     const seventh = orders(200)[7];
-    assert.deepEqual(JSON.parse(answer.content).rows, [{ customer: `${seventh!.customer}, Ltd.`, region: `${seventh!.region}, north` }]);
+    assert.deepEqual(JSON.parse(answer.content).rows, [
+      { customer: `${seventh!.customer}, Ltd.`, region: `${seventh!.region}, north` },
+    ]);
   });
 
   test("plain text: kind text, preview is the head", async () => {
@@ -99,7 +117,9 @@ describe("a result over the threshold becomes an envelope", () => {
 
 describe("wide tables stay within the caps", () => {
   test("the envelope lists the first 60 columns; a SELECT * answer drops column types before it floods", async () => {
-    const wide = Array.from({ length: 40 }, (_, r) => Object.fromEntries(Array.from({ length: 300 }, (_, c) => [`column_number_${c}`, r * c])));
+    const wide = Array.from({ length: 40 }, (_, r) =>
+      Object.fromEntries(Array.from({ length: 300 }, (_, c) => [`column_number_${c}`, r * c])),
+    );
     const env = await h.spill(JSON.stringify(wide));
     assert.equal((env.columns as unknown[]).length, 60);
     assert.equal(env.moreColumns, 240);

@@ -1,7 +1,13 @@
 // Runs one model-written query inside the query process: DuckDB must parse it as exactly one
 // SELECT, the whole of it (prepare, execution, shaping) is interrupted at the time limit, and rows
 // are streamed a chunk at a time and shaped only until a cap is reached.
-import type { DuckDBConnection, DuckDBExtractedStatements, DuckDBPreparedStatement, DuckDBResult, DuckDBTypeId as TypeId } from "@duckdb/node-api";
+import type {
+  DuckDBConnection,
+  DuckDBExtractedStatements,
+  DuckDBPreparedStatement,
+  DuckDBResult,
+  DuckDBTypeId as TypeId,
+} from "@duckdb/node-api";
 import type { JsonValue } from "@harnessx/core";
 import { duckdb } from "./duckdb.js";
 import { timeoutMessage, type QueryAnswer, type QueryLimits } from "./sandbox-protocol.js";
@@ -17,9 +23,18 @@ export class QueryRefusal extends Error {
 }
 
 const { DuckDBTypeId, JsonDuckDBValueConverter, StatementType } = duckdb;
-const WIDE_INTEGERS = new Set<TypeId>([DuckDBTypeId.BIGINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
+const WIDE_INTEGERS = new Set<TypeId>([
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UHUGEINT,
+]);
 
-export async function runGuardedQuery(connection: DuckDBConnection, sql: string, limits: QueryLimits): Promise<QueryAnswer> {
+export async function runGuardedQuery(
+  connection: DuckDBConnection,
+  sql: string,
+  limits: QueryLimits,
+): Promise<QueryAnswer> {
   const deadline = Date.now() + limits.timeoutMs;
   let interrupted = false;
   // DuckDB works on libuv threads, so this timer fires even while it folds constants in prepare.
@@ -34,7 +49,10 @@ export async function runGuardedQuery(connection: DuckDBConnection, sql: string,
   } catch (error) {
     if (interrupted || Date.now() >= deadline) throw new QueryRefusal("timeout", timeoutMessage(limits.timeoutMs));
     if (error instanceof QueryRefusal) throw error;
-    throw new QueryRefusal("sql_failed", `the query failed: ${firstLine(error)}. Fix the SQL (one SELECT over table "result") and try again.`);
+    throw new QueryRefusal(
+      "sql_failed",
+      `the query failed: ${firstLine(error)}. Fix the SQL (one SELECT over table "result") and try again.`,
+    );
   } finally {
     clearTimeout(timer);
     prepared?.destroySync();
@@ -42,26 +60,42 @@ export async function runGuardedQuery(connection: DuckDBConnection, sql: string,
 }
 
 async function prepareSelect(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
-  if (/^[\s;]*$/.test(sql)) throw new QueryRefusal("bad_sql", 'sql is empty: send one SELECT over table "result", e.g. SELECT count(*) FROM result.');
+  if (/^[\s;]*$/.test(sql))
+    throw new QueryRefusal(
+      "bad_sql",
+      'sql is empty: send one SELECT over table "result", e.g. SELECT count(*) FROM result.',
+    );
   let extracted: DuckDBExtractedStatements;
   try {
     extracted = await connection.extractStatements(sql);
   } catch (error) {
-    throw new QueryRefusal("bad_sql", `the SQL does not parse: ${firstLine(error)}. Send one SELECT over table "result".`);
+    throw new QueryRefusal(
+      "bad_sql",
+      `the SQL does not parse: ${firstLine(error)}. Send one SELECT over table "result".`,
+    );
   }
   if (extracted.count !== 1) {
-    throw new QueryRefusal("bad_sql", `send exactly one SQL statement; got ${extracted.count}. Remove the extra statements (no ";" between statements).`);
+    throw new QueryRefusal(
+      "bad_sql",
+      `send exactly one SQL statement; got ${extracted.count}. Remove the extra statements (no ";" between statements).`,
+    );
   }
   let prepared: DuckDBPreparedStatement;
   try {
     prepared = await extracted.prepare(0);
   } catch (error) {
-    throw new QueryRefusal("sql_refused", `the query was refused: ${firstLine(error)}. Only table "result" can be read; files, network, extensions and settings are off.`);
+    throw new QueryRefusal(
+      "sql_refused",
+      `the query was refused: ${firstLine(error)}. Only table "result" can be read; files, network, extensions and settings are off.`,
+    );
   }
   if (prepared.statementType !== StatementType.SELECT) {
     const type = StatementType[prepared.statementType] ?? String(prepared.statementType);
     prepared.destroySync();
-    throw new QueryRefusal("sql_refused", `only a SELECT is allowed, this is a ${type} statement. Read table "result" with SELECT (WITH, FROM-first and VALUES forms are fine).`);
+    throw new QueryRefusal(
+      "sql_refused",
+      `only a SELECT is allowed, this is a ${type} statement. Read table "result" with SELECT (WITH, FROM-first and VALUES forms are fine).`,
+    );
   }
   return prepared;
 }
@@ -93,7 +127,9 @@ async function shapeAnswer(result: DuckDBResult, limits: QueryLimits, deadline: 
       });
       const budget = limits.maxChars - used;
       // A single giant string is measured by its length, not copied again by JSON.stringify.
-      const size = values.some((v) => typeof v === "string" && v.length > budget) ? Infinity : JSON.stringify(row).length + 1;
+      const size = values.some((v) => typeof v === "string" && v.length > budget)
+        ? Infinity
+        : JSON.stringify(row).length + 1;
       if (size > budget) {
         cutBySize = true;
         break reading;
@@ -104,10 +140,15 @@ async function shapeAnswer(result: DuckDBResult, limits: QueryLimits, deadline: 
   }
   let note: string | undefined;
   if (cutBySize && rows.length === 0) {
-    throw new QueryRefusal("too_large", `the first row alone is over the ${limits.maxChars}-character answer limit. Select fewer columns or shorten long values (e.g. left(col, 200), length(col)).`);
+    throw new QueryRefusal(
+      "too_large",
+      `the first row alone is over the ${limits.maxChars}-character answer limit. Select fewer columns or shorten long values (e.g. left(col, 200), length(col)).`,
+    );
   }
-  if (cutBySize) note = `output cut at ${rows.length} rows to stay under ${limits.maxChars} characters; select fewer columns, aggregate, or page with LIMIT/OFFSET.`;
-  else if (more) note = `only the first ${limits.maxRows} rows are shown; aggregate, filter, or page with LIMIT ${limits.maxRows} OFFSET ${limits.maxRows}.`;
+  if (cutBySize)
+    note = `output cut at ${rows.length} rows to stay under ${limits.maxChars} characters; select fewer columns, aggregate, or page with LIMIT/OFFSET.`;
+  else if (more)
+    note = `only the first ${limits.maxRows} rows are shown; aggregate, filter, or page with LIMIT ${limits.maxRows} OFFSET ${limits.maxRows}.`;
   return { columns, rows, ...(note ? { note } : {}) };
 }
 

@@ -16,11 +16,17 @@ describe("HostPaths replaces whole directories", () => {
   ]);
 
   test("only whole path components, at any position, quoted or not", () => {
-    assert.equal(paths.scrub(`/srv/home/.ssh "/srv/home" /srv/homework /x/srv/home [/srv/home/]`), `~/.ssh "~" /srv/homework /x/srv/home [~/]`);
+    assert.equal(
+      paths.scrub(`/srv/home/.ssh "/srv/home" /srv/homework /x/srv/home [/srv/home/]`),
+      `~/.ssh "~" /srv/homework /x/srv/home [~/]`,
+    );
   });
 
   test("the longest directory first; a filesystem root alone never", () => {
-    assert.equal(paths.scrub("/var/tmp/harnessx-spill-abc/db-1/swap and /var/tmp/x and /etc/passwd"), "<sandbox>/db-1/swap and <tmp>/x and /etc/passwd");
+    assert.equal(
+      paths.scrub("/var/tmp/harnessx-spill-abc/db-1/swap and /var/tmp/x and /etc/passwd"),
+      "<sandbox>/db-1/swap and <tmp>/x and /etc/passwd",
+    );
   });
 });
 
@@ -54,7 +60,10 @@ describe("read_result never tells the model a host directory", () => {
 
   // Found by read-result.fuzz.test.ts: DuckDB derives the secret directory from $HOME.
   test("SELECT current_setting('secret_directory') names no home directory", async () => {
-    assert.doesNotMatch(await hidden("SELECT current_setting('secret_directory') AS s", { isError: false }), new RegExp(`${homedir()}/`));
+    assert.doesNotMatch(
+      await hidden("SELECT current_setting('secret_directory') AS s", { isError: false }),
+      new RegExp(`${homedir()}/`),
+    );
   });
 
   test("current_setting('allowed_directories') shows the sandbox's own directory as <sandbox>", async () => {
@@ -73,7 +82,9 @@ describe("read_result never tells the model a host directory", () => {
   });
 
   test("a file error on a path under the working directory shows it as <cwd>", async () => {
-    const content = (await h.read({ resultId, op: "query", sql: `SELECT * FROM read_text('${join(process.cwd(), "package.json")}')` })).content;
+    const content = (
+      await h.read({ resultId, op: "query", sql: `SELECT * FROM read_text('${join(process.cwd(), "package.json")}')` })
+    ).content;
     assert.match(content, /Cannot access file "<cwd>\/package.json"/);
     assert.deepEqual(leakedDirs(content, "", dirs()), []);
   });

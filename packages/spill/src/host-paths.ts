@@ -50,7 +50,11 @@ export class HostPaths {
       if (!path || !isAbsolute(path)) continue;
       for (const form of spellings(path)) {
         if (form.length <= parse(form).root.length + 1) continue;
-        rules.push({ pattern: new RegExp(`(?<![\\w.-])${escapeRegExp(form)}(?![\\w.-])`, "g"), label, length: form.length });
+        rules.push({
+          pattern: new RegExp(`(?<![\\w.-])${escapeRegExp(form)}(?![\\w.-])`, "g"),
+          label,
+          length: form.length,
+        });
       }
     }
     this.rules = rules.sort((a, b) => b.length - a.length);
@@ -58,7 +62,12 @@ export class HostPaths {
 
   /** The agent's directories a spill can touch: its working, home and temp directories and `extra`. */
   static ofHost(extra: HostDir[]): HostPaths {
-    return new HostPaths([...extra, { path: process.cwd(), label: "<cwd>" }, { path: homedir(), label: "~" }, { path: tmpdir(), label: "<tmp>" }]);
+    return new HostPaths([
+      ...extra,
+      { path: process.cwd(), label: "<cwd>" },
+      { path: homedir(), label: "~" },
+      { path: tmpdir(), label: "<tmp>" },
+    ]);
   }
 
   scrub(text: string): string {

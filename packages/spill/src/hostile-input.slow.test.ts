@@ -17,7 +17,10 @@ let resultId: string;
 const rows = Array.from({ length: 1_000 }, (_, i) => ({ id: i, name: `row ${i}`, amount: i * 2 }));
 
 before(async () => {
-  h = new SpillHarness(tmp.store, { thresholdBytes: 1_000, limits: { queryTimeoutMs: LIMIT_MS, searchTimeoutMs: LIMIT_MS } });
+  h = new SpillHarness(tmp.store, {
+    thresholdBytes: 1_000,
+    limits: { queryTimeoutMs: LIMIT_MS, searchTimeoutMs: LIMIT_MS },
+  });
   resultId = (await h.spill(JSON.stringify(rows))).resultId;
 });
 after(async () => {
@@ -61,7 +64,8 @@ describe("SQL cannot change the sandbox", () => {
   test("SET", () => refused("SET enable_external_access = true", /only a SELECT is allowed, this is a SET/));
   test("PRAGMA", () => refused("PRAGMA threads = 4", /only a SELECT is allowed/));
   test("two statements joined by ;", () => refused("SELECT 1; DROP TABLE result", /exactly one SQL statement; got 2/));
-  test("CREATE", () => refused("CREATE TABLE stolen AS SELECT * FROM result", /only a SELECT is allowed, this is a CREATE/));
+  test("CREATE", () =>
+    refused("CREATE TABLE stolen AS SELECT * FROM result", /only a SELECT is allowed, this is a CREATE/));
   test("INSERT", () => refused("INSERT INTO result (id) VALUES (99999)", /only a SELECT is allowed, this is a INSERT/));
   test("DELETE", () => refused("DELETE FROM result", /only a SELECT is allowed, this is a DELETE/));
   test("UPDATE", () => refused("UPDATE result SET amount = 0", /only a SELECT is allowed, this is a UPDATE/));
@@ -74,18 +78,24 @@ describe("SQL cannot change the sandbox", () => {
 
 describe("SQL cannot run forever", () => {
   test("an endless recursive CTE is interrupted by the time limit and the table still answers", () =>
-    refused("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t", /stopped after 400 ms \(time limit\)/));
+    refused(
+      "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t",
+      /stopped after 400 ms \(time limit\)/,
+    ));
   test("a huge cross join is interrupted", () => refused("SELECT count(*) FROM range(1000000000000) a", /time limit/));
-  test("constant folding while preparing is stopped too", () => refused("SELECT len(list_filter(range(60000000), x -> x % 7 = 0))", /time limit/));
+  test("constant folding while preparing is stopped too", () =>
+    refused("SELECT len(list_filter(range(60000000), x -> x % 7 = 0))", /time limit/));
   // Found by read-result.fuzz.test.ts against the in-process sandbox: a constant list built in prepare.
-  test("unnest(range(100000000)) is stopped by a limit", () => refused("SELECT unnest(range(100000000)) AS i", /time limit|more memory than allowed/));
+  test("unnest(range(100000000)) is stopped by a limit", () =>
+    refused("SELECT unnest(range(100000000)) AS i", /time limit|more memory than allowed/));
 });
 
 describe("read_result only reads this session's results", () => {
   test("a resultId spilled by another session is unknown here", async () => {
     const other = new SpillHarness(tmp.store, { thresholdBytes: 1_000 });
     try {
-      const foreign = (await other.spill(JSON.stringify(rows.map((r) => ({ ...r, secret: "other session" }))))).resultId;
+      const foreign = (await other.spill(JSON.stringify(rows.map((r) => ({ ...r, secret: "other session" })))))
+        .resultId;
       const before = snapshot(tmp.root);
       const result = await h.read({ resultId: foreign, op: "slice" });
       assert.equal(result.isError, true);
@@ -112,7 +122,10 @@ describe("search cannot hang on a catastrophic regular expression", () => {
     const text = Array.from({ length: 200 }, (_, i) => `${"a".repeat(40)}! line ${i}`).join("\n");
     const id = (await h.spill(text)).resultId;
     const before = snapshot(tmp.root);
-    const { value: slow } = await probe(() => h.read({ resultId: id, op: "search", pattern: "^(a+)+$", regex: true }), PROMPT_MS);
+    const { value: slow } = await probe(
+      () => h.read({ resultId: id, op: "search", pattern: "^(a+)+$", regex: true }),
+      PROMPT_MS,
+    );
     assert.equal(slow.isError, true);
     assert.match(slow.content, /did not finish within 400 ms/);
     assert.deepEqual(snapshot(tmp.root), before);

@@ -32,8 +32,14 @@ describe("JSON is re-indented without parsing it", () => {
   test("first elements of an array are read from its head only", () => {
     const rows = [{ a: "x,]}" }, [1, [2]], "s", 4, { b: {} }];
     const text = ` [ ${rows.map((r) => JSON.stringify(r)).join(" ,\n ")} ] `;
-    assert.deepEqual(firstArrayElements(text, 3, 10_000).map((e) => JSON.parse(e)), rows.slice(0, 3));
-    assert.deepEqual(firstArrayElements(text, 99, 10_000).map((e) => JSON.parse(e)), rows);
+    assert.deepEqual(
+      firstArrayElements(text, 3, 10_000).map((e) => JSON.parse(e)),
+      rows.slice(0, 3),
+    );
+    assert.deepEqual(
+      firstArrayElements(text, 99, 10_000).map((e) => JSON.parse(e)),
+      rows,
+    );
   });
 });
 

@@ -95,7 +95,8 @@ export function resolveLimits(limits: ReadResultLimits = {}): ResolvedLimits {
 
 export function positiveInt(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`ResultSpillExtension: ${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new ConfigError(`ResultSpillExtension: ${name} must be a positive integer, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -104,7 +105,9 @@ const MEMORY_UNIT = { kb: 1e3, mb: 1e6, gb: 1e9, kib: 2 ** 10, mib: 2 ** 20, gib
 
 function memoryLimit(value: string): string {
   if (!MEMORY.test(value)) {
-    throw new ConfigError(`ResultSpillExtension: limits.queryMemoryLimit must look like "512MB" or "1GB", got ${JSON.stringify(value)}`);
+    throw new ConfigError(
+      `ResultSpillExtension: limits.queryMemoryLimit must look like "512MB" or "1GB", got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }
@@ -116,7 +119,11 @@ const PROCESS_HEADROOM_BYTES = 256 * 2 ** 20;
 export function lockSettings(limits: ResolvedLimits): LockSettings {
   const [, amount, unit] = MEMORY.exec(limits.queryMemoryLimit) as RegExpExecArray;
   const bytes = Number(amount) * MEMORY_UNIT[unit!.toLowerCase() as keyof typeof MEMORY_UNIT];
-  return { memoryLimit: limits.queryMemoryLimit, maxTempSize: `${Math.ceil((2 * bytes) / 2 ** 20)}MiB`, growthLimitBytes: bytes + PROCESS_HEADROOM_BYTES };
+  return {
+    memoryLimit: limits.queryMemoryLimit,
+    maxTempSize: `${Math.ceil((2 * bytes) / 2 ** 20)}MiB`,
+    growthLimitBytes: bytes + PROCESS_HEADROOM_BYTES,
+  };
 }
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -131,5 +138,7 @@ export function resolveRetention(value: SpillRetention | undefined): "session" |
     const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(value);
     if (m) return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
   }
-  throw new ConfigError(`ResultSpillExtension: retention must be "session", a positive number of milliseconds, or a duration like "12h" or "7d"; got ${JSON.stringify(value)}`);
+  throw new ConfigError(
+    `ResultSpillExtension: retention must be "session", a positive number of milliseconds, or a duration like "12h" or "7d"; got ${JSON.stringify(value)}`,
+  );
 }

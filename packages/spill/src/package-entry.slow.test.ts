@@ -30,8 +30,17 @@ process.stdout.write(result.text);
 function countEvenRows(spill: string, execArgv: string[] = []): unknown {
   const tmp = tempStore();
   try {
-    const script = SCRIPT(import.meta.resolve("@harnessx/core"), import.meta.resolve("@harnessx/artifacts"), spill, tmp.root);
-    const run = spawnSync(process.execPath, [...execArgv, "--input-type=module", "-e", script], { cwd: tmp.root, encoding: "utf8", timeout: 60_000 });
+    const script = SCRIPT(
+      import.meta.resolve("@harnessx/core"),
+      import.meta.resolve("@harnessx/artifacts"),
+      spill,
+      tmp.root,
+    );
+    const run = spawnSync(process.execPath, [...execArgv, "--input-type=module", "-e", script], {
+      cwd: tmp.root,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     assert.equal(run.status, 0, run.stderr);
     return JSON.parse(run.stdout).rows;
   } finally {
@@ -47,6 +56,9 @@ describe("the query process is found wherever the package runs from", () => {
   });
 
   test("from the sources (src/, under tsx)", () => {
-    assert.deepEqual(countEvenRows(new URL("./index.ts", import.meta.url).href, ["--import", import.meta.resolve("tsx")]), [{ n: 1000 }]);
+    assert.deepEqual(
+      countEvenRows(new URL("./index.ts", import.meta.url).href, ["--import", import.meta.resolve("tsx")]),
+      [{ n: 1000 }],
+    );
   });
 });

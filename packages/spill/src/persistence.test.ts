@@ -31,15 +31,22 @@ describe("the spill index survives saveSession / loadSession", () => {
 
     const second = harness({ thresholdBytes: 1_000 });
     await second.agent.loadSession(saved);
-    const answer = await second.read({ resultId, op: "query", sql: "SELECT count(*) AS n FROM result WHERE city = 'Oslo'" });
+    const answer = await second.read({
+      resultId,
+      op: "query",
+      sql: "SELECT count(*) AS n FROM result WHERE city = 'Oslo'",
+    });
     assert.equal(answer.isError, false, answer.content);
     assert.deepEqual(JSON.parse(answer.content).rows, [{ n: oslo }]);
     const slice = await second.read({ resultId, op: "slice", start: 2, count: 5 });
     assert.ok(slice.content.includes('"city": "Lyon"'));
-    assert.deepEqual(second.extension.spills.map((s) => s.resultId), [resultId]);
+    assert.deepEqual(
+      second.extension.spills.map((s) => s.resultId),
+      [resultId],
+    );
   });
 
-  test("with retention \"session\" close() deletes the spill, and a later reader gets a clear error", async () => {
+  test('with retention "session" close() deletes the spill, and a later reader gets a clear error', async () => {
     const first = harness({ thresholdBytes: 1_000, retention: "session" });
     const { resultId } = await first.spill(content);
     const sha = String(first.events.find((e) => e.name === "spill")?.data.sha256);
@@ -54,7 +61,7 @@ describe("the spill index survives saveSession / loadSession", () => {
     assert.match(result.content, /no longer available.*Run the tool "produce" again/);
   });
 
-  test("with retention \"session\" an artifact pinned by a recording survives close()", async () => {
+  test('with retention "session" an artifact pinned by a recording survives close()', async () => {
     const first = harness({ thresholdBytes: 1_000, retention: "session" });
     await first.spill(content);
     const sha = String(first.events.find((e) => e.name === "spill")?.data.sha256);
@@ -64,7 +71,7 @@ describe("the spill index survives saveSession / loadSession", () => {
     assert.deepEqual(await tmp.store.holders(sha), ["run:recorded"]);
   });
 
-  test("a session loaded into a second agent keeps the artifact alive when the first closes with retention \"session\"", async () => {
+  test('a session loaded into a second agent keeps the artifact alive when the first closes with retention "session"', async () => {
     const first = harness({ thresholdBytes: 1_000, retention: "session" });
     const { resultId } = await first.spill(content);
     const second = harness({ thresholdBytes: 1_000, retention: "session" });
@@ -97,7 +104,10 @@ describe("the spill index survives saveSession / loadSession", () => {
     const second = harness({ thresholdBytes: 1_000 });
     const tampered = structuredClone(saved);
     tampered.extensions.result_spill.state.records[0].resultId = "res_0000000000000000";
-    await assert.rejects(second.agent.loadSession(tampered), (e: unknown) => e instanceof SessionStateError && /resultId does not match sha256/.test(e.message));
+    await assert.rejects(
+      second.agent.loadSession(tampered),
+      (e: unknown) => e instanceof SessionStateError && /resultId does not match sha256/.test(e.message),
+    );
     const wrongFormat = structuredClone(saved);
     wrongFormat.extensions.result_spill.state.format = "something else";
     await assert.rejects(second.agent.loadSession(wrongFormat), /spill state format must be "harnessx.spill-index"/);

@@ -37,7 +37,8 @@ export function shrink(value: unknown, detail: Detail, depth = 0): JsonValue {
     const keys = Object.keys(value);
     if (depth >= detail.depth) return `{object with ${keys.length} keys}`;
     const out: { [key: string]: JsonValue } = {};
-    for (const key of keys.slice(0, detail.keys)) out[key] = shrink((value as Record<string, unknown>)[key], detail, depth + 1);
+    for (const key of keys.slice(0, detail.keys))
+      out[key] = shrink((value as Record<string, unknown>)[key], detail, depth + 1);
     if (keys.length > detail.keys) out["…"] = `${keys.length - detail.keys} more keys`;
     return out;
   }

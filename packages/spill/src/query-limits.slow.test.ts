@@ -32,7 +32,10 @@ async function stillAnswers(h: SpillHarness, resultId: string): Promise<void> {
 describe("the time limit covers prepare, execution and shaping", () => {
   test("constant folding while preparing (list_filter over range(60000000)) is stopped at the limit; the agent's timer keeps ticking", async () => {
     const { h, resultId } = await table({ queryTimeoutMs: 1_000, queryMemoryLimit: "2GB" });
-    const run = await probe(() => h.read({ resultId, op: "query", sql: "SELECT len(list_filter(range(60000000), x -> x % 7 = 0))" }), 1_000 + 1_500);
+    const run = await probe(
+      () => h.read({ resultId, op: "query", sql: "SELECT len(list_filter(range(60000000), x -> x % 7 = 0))" }),
+      1_000 + 1_500,
+    );
     assert.equal(run.value.isError, true, run.value.content);
     assert.match(run.value.content, /stopped after 1000 ms \(time limit\)/);
     assert.ok(run.elapsedMs < 1_000 + 1_500, `answered after ${run.elapsedMs} ms`);
@@ -43,7 +46,15 @@ describe("the time limit covers prepare, execution and shaping", () => {
 
   test("an endless recursive CTE is interrupted inside the query process, which keeps its table", async () => {
     const { h, resultId } = await table({ queryTimeoutMs: 500 });
-    const run = await probe(() => h.read({ resultId, op: "query", sql: "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t" }), 500 + 1_500);
+    const run = await probe(
+      () =>
+        h.read({
+          resultId,
+          op: "query",
+          sql: "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t",
+        }),
+      500 + 1_500,
+    );
     assert.match(run.value.content, /stopped after 500 ms \(time limit\)/);
     assert.ok(run.elapsedMs < 500 + 1_500, `answered after ${run.elapsedMs} ms`);
     const next = await probe(() => stillAnswers(h, resultId), 5_000);
@@ -54,7 +65,10 @@ describe("the time limit covers prepare, execution and shaping", () => {
 describe("memory stays bounded", () => {
   test("repeat('x', 100000000) FROM range(45) is refused as over the memory limit; the agent's memory does not grow", async () => {
     const { h, resultId } = await table({ queryTimeoutMs: 20_000, queryMemoryLimit: "64MB" });
-    const run = await probe(() => h.read({ resultId, op: "query", sql: "SELECT repeat('x', 100000000) FROM range(45)" }), 20_000);
+    const run = await probe(
+      () => h.read({ resultId, op: "query", sql: "SELECT repeat('x', 100000000) FROM range(45)" }),
+      20_000,
+    );
     assert.equal(run.value.isError, true, run.value.content);
     assert.match(run.value.content, /needed more memory than allowed \(64MB\) and was stopped/);
     assert.ok(run.rssGrowthMb < 100, `the agent grew by ${run.rssGrowthMb} MB`);
@@ -65,7 +79,10 @@ describe("memory stays bounded", () => {
 
   test("a chunk of 2048 large values is not turned into JavaScript whole: the first value over the answer limit is refused", async () => {
     const { h, resultId } = await table({ queryTimeoutMs: 5_000 });
-    const run = await probe(() => h.read({ resultId, op: "query", sql: "SELECT repeat('x', 100000) AS v FROM range(2048)" }), 5_000);
+    const run = await probe(
+      () => h.read({ resultId, op: "query", sql: "SELECT repeat('x', 100000) AS v FROM range(2048)" }),
+      5_000,
+    );
     assert.equal(run.value.isError, true, run.value.content);
     assert.match(run.value.content, /first row alone is over the 9600-character answer limit.*left\(col, 200\)/);
     assert.ok(run.rssGrowthMb < 100, `the agent grew by ${run.rssGrowthMb} MB`);
@@ -74,7 +91,10 @@ describe("memory stays bounded", () => {
 
   test("a result of a hundred million rows stops at the caps while streaming", async () => {
     const { h, resultId } = await table({ queryTimeoutMs: 5_000 });
-    const run = await probe(() => h.read({ resultId, op: "query", sql: "SELECT i, repeat('y', 100) AS pad FROM range(100000000) t(i)" }), 5_000);
+    const run = await probe(
+      () => h.read({ resultId, op: "query", sql: "SELECT i, repeat('y', 100) AS pad FROM range(100000000) t(i)" }),
+      5_000,
+    );
     assert.equal(run.value.isError, false, run.value.content);
     const answer = JSON.parse(run.value.content);
     assert.ok(answer.rows.length > 0 && answer.rows.length < 200);

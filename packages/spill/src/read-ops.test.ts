@@ -6,7 +6,14 @@ import { SpillHarness, tempStore } from "./test-support/spill-harness.js";
 const ROWS = 360_000;
 const NEEDLE_ROW = 271_828;
 const REGIONS = ["eu", "us", "apac", "latam"];
-interface Row { id: number; name: string; region: string; amount: number; active: boolean; note: string }
+interface Row {
+  id: number;
+  name: string;
+  region: string;
+  amount: number;
+  active: boolean;
+  note: string;
+}
 function rowAt(i: number): Row {
   return {
     id: i,
@@ -54,10 +61,16 @@ describe("read_result answers correctly on a 50 MB JSON array", () => {
       e.total += Math.round(r.amount * 100);
       expected.set(r.region, e);
     }
-    const result = await h.read({ resultId, op: "query", sql: "SELECT region, count(*) AS n, CAST(round(sum(amount) * 100) AS BIGINT) AS cents FROM result WHERE active GROUP BY region ORDER BY region" });
+    const result = await h.read({
+      resultId,
+      op: "query",
+      sql: "SELECT region, count(*) AS n, CAST(round(sum(amount) * 100) AS BIGINT) AS cents FROM result WHERE active GROUP BY region ORDER BY region",
+    });
     assert.equal(result.isError, false, result.content);
     const answer = JSON.parse(result.content);
-    const want = [...expected.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([region, e]) => ({ region, n: e.n, cents: e.total }));
+    const want = [...expected.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([region, e]) => ({ region, n: e.n, cents: e.total }));
     assert.deepEqual(answer.rows, want);
   });
 
@@ -67,7 +80,9 @@ describe("read_result answers correctly on a 50 MB JSON array", () => {
   });
 
   test("query: a large answer is capped with a note", async () => {
-    const answer = JSON.parse((await h.read({ resultId, op: "query", sql: "SELECT id FROM result ORDER BY id" })).content);
+    const answer = JSON.parse(
+      (await h.read({ resultId, op: "query", sql: "SELECT id FROM result ORDER BY id" })).content,
+    );
     assert.equal(answer.rows.length, 200);
     assert.deepEqual(answer.rows[199], { id: 199 });
     assert.match(answer.note, /only the first 200 rows/);
@@ -75,10 +90,21 @@ describe("read_result answers correctly on a 50 MB JSON array", () => {
 
   test("slice by lines pages the pretty-printed JSON, deep inside the one-line document", async () => {
     const i = 123_456;
-    const result = await h.read({ resultId, op: "slice", unit: "lines", start: firstLineOfRow(i), count: LINES_PER_ROW });
+    const result = await h.read({
+      resultId,
+      op: "slice",
+      unit: "lines",
+      start: firstLineOfRow(i),
+      count: LINES_PER_ROW,
+    });
     assert.equal(result.isError, false, result.content);
     const [header, ...lines] = result.content.split("\n");
-    assert.match(header, new RegExp(`^\\[lines ${firstLineOfRow(i)}-${firstLineOfRow(i) + LINES_PER_ROW - 1} of ${2 + LINES_PER_ROW * ROWS}`));
+    assert.match(
+      header,
+      new RegExp(
+        `^\\[lines ${firstLineOfRow(i)}-${firstLineOfRow(i) + LINES_PER_ROW - 1} of ${2 + LINES_PER_ROW * ROWS}`,
+      ),
+    );
     assert.deepEqual(JSON.parse(lines.join("\n").replace(/,\s*$/, "")), rowAt(i));
     assert.equal(lines.join("\n"), `${JSON.stringify(rowAt(i), null, 2).replace(/^/gm, "  ")},`);
   });

@@ -39,8 +39,22 @@ let textId: string;
 let reloading = false;
 
 before(async () => {
-  h = new SpillHarness(tmp.store, { thresholdBytes: 1_000, limits: { queryTimeoutMs: LIMIT_MS, searchTimeoutMs: LIMIT_MS, maxOutputChars: MAX_OUTPUT, queryMemoryLimit: "128MB" } });
-  tableId = (await h.spill(JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: i, name: `row ${i}`, tags: ["a", "b"].slice(i % 2) }))))).resultId;
+  h = new SpillHarness(tmp.store, {
+    thresholdBytes: 1_000,
+    limits: {
+      queryTimeoutMs: LIMIT_MS,
+      searchTimeoutMs: LIMIT_MS,
+      maxOutputChars: MAX_OUTPUT,
+      queryMemoryLimit: "128MB",
+    },
+  });
+  tableId = (
+    await h.spill(
+      JSON.stringify(
+        Array.from({ length: 300 }, (_, i) => ({ id: i, name: `row ${i}`, tags: ["a", "b"].slice(i % 2) })),
+      ),
+    )
+  ).resultId;
   textId = (await h.spill(Array.from({ length: 400 }, (_, i) => `${"a".repeat(40)}! line ${i} é`).join("\n"))).resultId;
 });
 after(async () => {
@@ -73,26 +87,46 @@ async function contained(input: Record<string, unknown>): Promise<void> {
 
 describe("read_result contains whatever a hostile model sends", () => {
   test("SQL from a grammar of string, list, regex, range, file, extension and settings functions", async () => {
-    const input = fc.record({ resultId: fc.constant(tableId), op: fc.constant("query"), sql: hostileSql(hostilePaths(canary, tmp.root)) });
+    const input = fc.record({
+      resultId: fc.constant(tableId),
+      op: fc.constant("query"),
+      sql: hostileSql(hostilePaths(canary, tmp.root)),
+    });
     await fc.assert(fc.asyncProperty(input, contained), fuzzParameters(RUNS.sql, REPORT));
   });
 
   test("slices with absurd ids, units, offsets and counts", async () => {
     const input = fc.record(
-      { resultId: hostileId([tableId, textId]), op: fc.constant("slice"), unit: fc.constantFrom("lines", "chars", "bytes", undefined), start: hostileNumber, count: hostileNumber },
+      {
+        resultId: hostileId([tableId, textId]),
+        op: fc.constant("slice"),
+        unit: fc.constantFrom("lines", "chars", "bytes", undefined),
+        start: hostileNumber,
+        count: hostileNumber,
+      },
       { requiredKeys: ["resultId", "op"] },
     );
     await fc.assert(fc.asyncProperty(input, contained), fuzzParameters(RUNS.slice, REPORT));
   });
 
   test("searches with catastrophic regular expressions, and schema and unknown ops", async () => {
-    const search = fc.tuple(hostileId([textId, tableId]), hostilePattern).map(([resultId, p]) => ({ resultId, op: "search", ...p }));
-    const other = fc.record({ resultId: hostileId([tableId, textId]), op: fc.constantFrom("schema", "delete", "query") });
-    await fc.assert(fc.asyncProperty(fc.oneof({ weight: 3, arbitrary: search }, { weight: 1, arbitrary: other }), contained), fuzzParameters(RUNS.search, REPORT));
+    const search = fc
+      .tuple(hostileId([textId, tableId]), hostilePattern)
+      .map(([resultId, p]) => ({ resultId, op: "search", ...p }));
+    const other = fc.record({
+      resultId: hostileId([tableId, textId]),
+      op: fc.constantFrom("schema", "delete", "query"),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof({ weight: 3, arbitrary: search }, { weight: 1, arbitrary: other }), contained),
+      fuzzParameters(RUNS.search, REPORT),
+    );
   });
 
   test("every hostile input tried was refused or answered within the caps", (t) => {
-    t.diagnostic(`${stats.tried} hostile inputs tried: ${stats.refused} refused, ${stats.contained} answered within the caps`);
+    t.diagnostic(
+      `${stats.tried} hostile inputs tried: ${stats.refused} refused, ${stats.contained} answered within the caps`,
+    );
     const scale = Math.max(1, Number(process.env.FUZZ_SCALE) || 1);
     assert.ok(stats.tried >= (RUNS.sql + RUNS.slice + RUNS.search) * scale, `${stats.tried} inputs tried`);
     assert.equal(stats.refused + stats.contained, stats.tried);

@@ -56,7 +56,11 @@ export class RegexRunner {
     while (from < view.length && matches.length < limit) {
       const to = pieceEnd(view, from);
       const text = view.text(from, to);
-      const found = await this.run({ text, source: re.source, flags: re.flags, limit: limit - matches.length }, deadline - Date.now(), timeoutMs);
+      const found = await this.run(
+        { text, source: re.source, flags: re.flags, limit: limit - matches.length },
+        deadline - Date.now(),
+        timeoutMs,
+      );
       const ascii = text.length === to - from;
       // Matches come in order, so string offsets become byte offsets in one pass over the piece.
       let chars = 0;
@@ -76,7 +80,11 @@ export class RegexRunner {
     return matches;
   }
 
-  private run(job: { text: string; source: string; flags: string; limit: number }, remainingMs: number, timeoutMs: number): Promise<number[]> {
+  private run(
+    job: { text: string; source: string; flags: string; limit: number },
+    remainingMs: number,
+    timeoutMs: number,
+  ): Promise<number[]> {
     const worker = (this.worker ??= this.spawn());
     return new Promise((resolve, reject) => {
       const stop = (error: Error) => {
@@ -85,14 +93,21 @@ export class RegexRunner {
         reject(error);
       };
       const timer = setTimeout(
-        () => stop(new ReadResultError("search_timeout", `the regular expression did not finish within ${timeoutMs} ms (likely catastrophic backtracking, e.g. nested quantifiers like (a+)+). Use a simpler pattern or a literal search (regex: false).`)),
+        () =>
+          stop(
+            new ReadResultError(
+              "search_timeout",
+              `the regular expression did not finish within ${timeoutMs} ms (likely catastrophic backtracking, e.g. nested quantifiers like (a+)+). Use a simpler pattern or a literal search (regex: false).`,
+            ),
+          ),
         Math.max(0, remainingMs),
       );
       const onMessage = (found: number[]) => {
         cleanup();
         resolve(found);
       };
-      const onError = (error: Error) => stop(new ReadResultError("bad_pattern", `the regular expression failed: ${error.message}`));
+      const onError = (error: Error) =>
+        stop(new ReadResultError("bad_pattern", `the regular expression failed: ${error.message}`));
       const cleanup = () => {
         clearTimeout(timer);
         worker.off("message", onMessage);

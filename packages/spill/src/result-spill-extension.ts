@@ -1,4 +1,13 @@
-import { defaultStoreDir, noteStoreDir, Extension, HookEvent, type ExtensionContext, type JsonValue, type ToolResult, packageVersion } from "@harnessx/core";
+import {
+  defaultStoreDir,
+  noteStoreDir,
+  Extension,
+  HookEvent,
+  type ExtensionContext,
+  type JsonValue,
+  type ToolResult,
+  packageVersion,
+} from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { positiveInt, resolveLimits, resolveRetention, type ResultSpillOptions, type SpillStore } from "./options.js";
 import { readResultTool } from "./read-result-tool.js";
@@ -52,7 +61,10 @@ export class ResultSpillExtension extends Extension {
   override install(ctx: ExtensionContext): void {
     this.ctx = ctx;
     if (this.store.root) noteStoreDir(ctx, this.name, this.store.root);
-    ctx.addMiddleware({ name: "ResultSpill", afterToolExecution: (result: ToolResult) => this.spiller.afterToolExecution(result) });
+    ctx.addMiddleware({
+      name: "ResultSpill",
+      afterToolExecution: (result: ToolResult) => this.spiller.afterToolExecution(result),
+    });
     ctx.registerTool(readResultTool(this.reader));
   }
 
@@ -113,6 +125,10 @@ export class ResultSpillExtension extends Extension {
         failures.push(error as Error);
       }
     }
-    if (failures.length) throw new AggregateError(failures, `result_spill: ${failures.length} artifact(s) could not be released: ${failures[0]!.message}`);
+    if (failures.length)
+      throw new AggregateError(
+        failures,
+        `result_spill: ${failures.length} artifact(s) could not be released: ${failures[0]!.message}`,
+      );
   }
 }

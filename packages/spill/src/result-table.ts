@@ -50,7 +50,9 @@ export class ResultTable {
     // Relative to the database's working directory: DuckDB's errors then name no host path.
     const file = `${randomUUID()}.${source.kind === "csv" ? "csv" : "json"}`;
     // Written while the query process starts, not after.
-    const sandbox = await SqlSandbox.open(options.tempDir, async (dir) => fs.writeFile(join(dir, file), await source.data, { mode: 0o600 }));
+    const sandbox = await SqlSandbox.open(options.tempDir, async (dir) =>
+      fs.writeFile(join(dir, file), await source.data, { mode: 0o600 }),
+    );
     try {
       try {
         await sandbox.trusted(`CREATE TABLE result AS SELECT * FROM ${reader(source, file, false)}`);
@@ -82,7 +84,11 @@ export class ResultTable {
 
   /** The first `n` rows, for `schema`. */
   async sample(n: number): Promise<Array<Record<string, JsonValue>>> {
-    const answer = await this.sandbox.query(`SELECT * FROM result LIMIT ${Math.max(0, Math.floor(n))}`, { timeoutMs: 10_000, maxRows: n, maxChars: 1_000_000 });
+    const answer = await this.sandbox.query(`SELECT * FROM result LIMIT ${Math.max(0, Math.floor(n))}`, {
+      timeoutMs: 10_000,
+      maxRows: n,
+      maxChars: 1_000_000,
+    });
     return answer.rows;
   }
 

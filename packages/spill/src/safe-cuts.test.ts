@@ -1,14 +1,29 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
-import { Agent, HookEvent, ScriptedProvider, tool, type Message, type ModelRequest, type RedactionOptions } from "@harnessx/core";
+import {
+  Agent,
+  HookEvent,
+  ScriptedProvider,
+  tool,
+  type Message,
+  type ModelRequest,
+  type RedactionOptions,
+} from "@harnessx/core";
 import { ResultSpillExtension } from "./result-spill-extension.js";
 import { tempStore } from "./test-support/spill-harness.js";
 
-const pem = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } }).privateKey;
+const pem = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: "spki", format: "pem" },
+  privateKeyEncoding: { type: "pkcs8", format: "pem" },
+}).privateKey;
 const keyLines = pem.trim().split("\n");
 const body = keyLines.slice(1, -1);
-const logLines = Array.from({ length: 400 }, (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z worker ${i} processed batch ${i * 7}`);
+const logLines = Array.from(
+  { length: 400 },
+  (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, "0")}Z worker ${i} processed batch ${i * 7}`,
+);
 logLines.splice(200, 0, ...keyLines);
 logLines.splice(100, 0, "password=Hunter2-in-spill");
 const text = logLines.join("\n");
@@ -20,19 +35,32 @@ function lastToolResult(request: ModelRequest): string {
   return block?.type === "tool_result" ? block.content : "";
 }
 /** Whole body lines (or 20 characters of one) found in `out`. */
-const keyLinesIn = (out: string) => body.filter((line) => out.includes(line.slice(0, 20)) || out.includes(line.slice(-20)));
+const keyLinesIn = (out: string) =>
+  body.filter((line) => out.includes(line.slice(0, 20)) || out.includes(line.slice(-20)));
 
 async function readThrough(calls: Array<Record<string, unknown>>, redact?: RedactionOptions | false) {
   const tmp = tempStore();
   let resultId = "";
-  const steps = [{ toolCalls: [{ name: "dump", input: {} }] }, ...calls.map((input, i) => (request: ModelRequest) => {
-    if (i === 0) resultId = JSON.parse(lastToolResult(request)).resultId;
-    return { toolCalls: [{ name: "read_result", input: { resultId, ...input } }] };
-  }), { text: "done" }];
+  const steps = [
+    { toolCalls: [{ name: "dump", input: {} }] },
+    ...calls.map((input, i) => (request: ModelRequest) => {
+      if (i === 0) resultId = JSON.parse(lastToolResult(request)).resultId;
+      return { toolCalls: [{ name: "read_result", input: { resultId, ...input } }] };
+    }),
+    { text: "done" },
+  ];
   const provider = new ScriptedProvider(steps, { recordRequests: true });
-  const agent = new Agent({ provider, redact, tools: [tool({ name: "dump", description: "dumps the logs", execute: () => text })], extensions: [new ResultSpillExtension({ store: tmp.store, thresholdBytes: 4_000 })] });
+  const agent = new Agent({
+    provider,
+    redact,
+    tools: [tool({ name: "dump", description: "dumps the logs", execute: () => text })],
+    extensions: [new ResultSpillExtension({ store: tmp.store, thresholdBytes: 4_000 })],
+  });
   const recorded: string[] = [];
-  agent.hooks.on(HookEvent.TOOL_CALL_END, (ctx) => void recorded.push(agent.redactor.redactToJson(ctx.data, "payload", []) ?? ""));
+  agent.hooks.on(
+    HookEvent.TOOL_CALL_END,
+    (ctx) => void recorded.push(agent.redactor.redactToJson(ctx.data, "payload", []) ?? ""),
+  );
   try {
     assert.equal((await agent.run("read the logs")).status, "completed");
     const answers = provider.requests.slice(2).map(lastToolResult);
@@ -53,7 +81,8 @@ describe("read_result cuts never show key lines without the line that names them
       { op: "search", pattern: middle.slice(20, 36) },
       { op: "search", pattern: "^[A-Za-z0-9+/]{64}$", regex: true },
     ]);
-    for (const [i, answer] of answers.entries()) assert.deepEqual(keyLinesIn(answer), [], `answer ${i}: ${answer.slice(0, 400)}`);
+    for (const [i, answer] of answers.entries())
+      assert.deepEqual(keyLinesIn(answer), [], `answer ${i}: ${answer.slice(0, 400)}`);
     assert.match(answers[0], /\[REDACTED:privatekey\]/);
     for (const event of recorded) assert.deepEqual(keyLinesIn(event), []);
   });
@@ -65,7 +94,11 @@ describe("read_result cuts never show key lines without the line that names them
     ]);
     assert.equal(keyLinesIn(answers[0]).length, body.length, "the model reads the real data");
     assert.match(answers[1], /password=Hunter2-in-spill/);
-    for (const event of recorded) assert.ok(keyLinesIn(event).length === 0 && !event.includes("Hunter2-in-spill"), "the recording redacts it whole");
+    for (const event of recorded)
+      assert.ok(
+        keyLinesIn(event).length === 0 && !event.includes("Hunter2-in-spill"),
+        "the recording redacts it whole",
+      );
   });
 
   test("with redaction off, cuts show the text as stored", async () => {

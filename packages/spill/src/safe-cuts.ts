@@ -32,7 +32,12 @@ export class SafeCuts {
     const windowEnd = view.boundary(Math.min(view.length, Math.ceil(end / BLOCK) * BLOCK + BLOCK));
     const window = this.window(windowStart, Math.max(windowEnd, end));
     const base = view.charOfByte(windowStart);
-    return this.redactor.redactCut(window.text, view.charOfByte(start) - base, view.charOfByte(end) - base, window.spans);
+    return this.redactor.redactCut(
+      window.text,
+      view.charOfByte(start) - base,
+      view.charOfByte(end) - base,
+      window.spans,
+    );
   }
 
   private window(from: number, to: number): { text: string; spans: SecretSpan[] } {

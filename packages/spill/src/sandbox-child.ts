@@ -62,7 +62,11 @@ async function handle(request: SandboxRequest): Promise<SandboxReply> {
   try {
     switch (request.op) {
       case "trusted":
-        return { id: request.id, ok: true, value: (await connection.runAndReadAll(request.sql)).getRowsJson() as JsonValue[][] };
+        return {
+          id: request.id,
+          ok: true,
+          value: (await connection.runAndReadAll(request.sql)).getRowsJson() as JsonValue[][],
+        };
       case "lock":
         await lock(connection, request.settings);
         return { id: request.id, ok: true, value: null };

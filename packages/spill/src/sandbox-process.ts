@@ -63,7 +63,13 @@ export class SandboxProcess {
   /** Starts the process in `dir` with an empty environment; resolves once DuckDB is open. */
   static start(dir: string): Promise<SandboxProcess> {
     const { path, execArgv } = childEntry();
-    const child = fork(path, [], { cwd: dir, env: {}, execArgv, stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "advanced" });
+    const child = fork(path, [], {
+      cwd: dir,
+      env: {},
+      execArgv,
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      serialization: "advanced",
+    });
     const sandbox = new SandboxProcess(child);
     return new Promise((resolve, reject) => {
       sandbox.track(0, { resolve: () => resolve(sandbox), reject });
@@ -83,7 +89,10 @@ export class SandboxProcess {
     if (this.exit) return Promise.reject(this.exit);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = deadlineMs === undefined ? undefined : setTimeout(() => this.kill("timeout", `no answer within ${deadlineMs} ms`), deadlineMs);
+      const timer =
+        deadlineMs === undefined
+          ? undefined
+          : setTimeout(() => this.kill("timeout", `no answer within ${deadlineMs} ms`), deadlineMs);
       this.track(id, { resolve, reject, timer });
       this.child.send({ ...body, id });
     });
@@ -126,7 +135,12 @@ export class SandboxProcess {
     const memory = this.stderr.includes(MEMORY_MARKER) || /heap out of memory|Reached heap limit/i.test(this.stderr);
     const reason: ExitReason = memory ? "memory" : "crashed";
     const last = this.stderr.trim().split("\n").pop() ?? "";
-    this.fail(new SandboxExit(reason, `the query process ended (${signal ?? `exit code ${code}`})${last ? `: ${last.slice(0, 300)}` : ""}`));
+    this.fail(
+      new SandboxExit(
+        reason,
+        `the query process ended (${signal ?? `exit code ${code}`})${last ? `: ${last.slice(0, 300)}` : ""}`,
+      ),
+    );
   }
 
   private fail(exit: SandboxExit): void {

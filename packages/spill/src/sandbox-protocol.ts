@@ -41,7 +41,9 @@ export interface SandboxFailure {
   message: string;
 }
 
-export type SandboxReply = { id: number; ok: true; value: JsonValue[][] | QueryAnswer | null } | ({ id: number; ok: false } & SandboxFailure);
+export type SandboxReply =
+  | { id: number; ok: true; value: JsonValue[][] | QueryAnswer | null }
+  | ({ id: number; ok: false } & SandboxFailure);
 
 export function timeoutMessage(timeoutMs: number): string {
   return `the query was stopped after ${timeoutMs} ms (time limit). Make it cheaper: filter with WHERE, aggregate, add LIMIT, or avoid unbounded recursion and huge constant lists.`;

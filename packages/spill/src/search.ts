@@ -28,14 +28,21 @@ export function compilePattern(pattern: string): RegExp {
   } catch (error) {
     // The engine's message quotes the whole pattern: only its reason is repeated.
     const reason = (error as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, "");
-    throw new ReadResultError("bad_pattern", `the pattern ${quotePattern(pattern)} is not a valid JavaScript regular expression: ${reason.slice(0, PATTERN_SHOWN)}. Fix it, or search literally with regex: false.`);
+    throw new ReadResultError(
+      "bad_pattern",
+      `the pattern ${quotePattern(pattern)} is not a valid JavaScript regular expression: ${reason.slice(0, PATTERN_SHOWN)}. Fix it, or search literally with regex: false.`,
+    );
   }
 }
 
 function literalMatches(view: TextView, pattern: string, limit: number): RegexMatch[] {
   const needle = Buffer.from(pattern, "utf8");
   const matches: RegexMatch[] = [];
-  for (let at = view.bytes.indexOf(needle); at >= 0 && matches.length < limit; at = view.bytes.indexOf(needle, at + needle.length)) {
+  for (
+    let at = view.bytes.indexOf(needle);
+    at >= 0 && matches.length < limit;
+    at = view.bytes.indexOf(needle, at + needle.length)
+  ) {
     matches.push({ index: at, length: needle.length });
   }
   return matches;
@@ -54,15 +61,23 @@ const PATTERN_SHOWN = 200;
 
 /** The pattern as an answer quotes it, cut to PATTERN_SHOWN characters. */
 export function quotePattern(pattern: string): string {
-  return pattern.length <= PATTERN_SHOWN ? JSON.stringify(pattern) : `${JSON.stringify(pattern.slice(0, cutPoint(pattern, PATTERN_SHOWN) || PATTERN_SHOWN))}… (${pattern.length} characters)`;
+  return pattern.length <= PATTERN_SHOWN
+    ? JSON.stringify(pattern)
+    : `${JSON.stringify(pattern.slice(0, cutPoint(pattern, PATTERN_SHOWN) || PATTERN_SHOWN))}… (${pattern.length} characters)`;
 }
 
 /**
  * Matches with line numbers and context lines (grep style: `12:` matching line, `11-` context).
  * Lines shown pass `show` (see `ShowText`).
  */
-export async function searchView(view: TextView, request: SearchRequest, runner: RegexRunner, show: ShowText = (a, b) => view.text(a, b)): Promise<string> {
-  if (request.pattern === "") throw new ReadResultError("bad_pattern", "pattern is empty: give the text (or regex) to look for.");
+export async function searchView(
+  view: TextView,
+  request: SearchRequest,
+  runner: RegexRunner,
+  show: ShowText = (a, b) => view.text(a, b),
+): Promise<string> {
+  if (request.pattern === "")
+    throw new ReadResultError("bad_pattern", "pattern is empty: give the text (or regex) to look for.");
   const limit = request.maxMatches + 1;
   const matches = request.regex
     ? await runner.find(view, compilePattern(request.pattern), limit, request.timeoutMs)
@@ -71,7 +86,8 @@ export async function searchView(view: TextView, request: SearchRequest, runner:
   const shown = matches.slice(0, request.maxMatches);
   const context = request.context ?? 1;
   const what = view.prettyJson ? "pretty-printed JSON" : "text";
-  if (shown.length === 0) return `no match for ${quotePattern(request.pattern)} in the ${what} (${view.lineCount} lines).`;
+  if (shown.length === 0)
+    return `no match for ${quotePattern(request.pattern)} in the ${what} (${view.lineCount} lines).`;
 
   const blocks: string[] = [];
   let used = 0;
@@ -106,7 +122,9 @@ export async function searchView(view: TextView, request: SearchRequest, runner:
     lastShownLine = line + context;
   }
   const header = `${more ? `more than ${request.maxMatches} matches` : `${shown.length} ${shown.length === 1 ? "match" : "matches"}`} for ${quotePattern(request.pattern)} in the ${what} (${view.lineCount} lines)${
-    more || cut ? `; showing ${blocks.length} line groups: narrow the pattern, or read around a line with op "slice"` : ""
+    more || cut
+      ? `; showing ${blocks.length} line groups: narrow the pattern, or read around a line with op "slice"`
+      : ""
   }`;
   return `[${header}]\n${blocks.join("\n--\n")}`;
 }

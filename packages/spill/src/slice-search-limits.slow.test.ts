@@ -23,7 +23,8 @@ let manyLines: string;
 before(async () => {
   h = new SpillHarness(tmp.store, { thresholdBytes: 1_000, limits: { searchTimeoutMs: 1_000 } });
   longLine = (await h.spill("é".repeat(LONG_LINE_CHARS))).resultId;
-  manyLines = (await h.spill(`${Array.from({ length: MANY_LINES }, (_, i) => `l${i % 10}`).join("\n")}\nneedle\n`)).resultId;
+  manyLines = (await h.spill(`${Array.from({ length: MANY_LINES }, (_, i) => `l${i % 10}`).join("\n")}\nneedle\n`))
+    .resultId;
   for (const resultId of [longLine, manyLines]) assert.equal((await h.read({ resultId, op: "schema" })).isError, false);
 });
 after(async () => {
@@ -33,9 +34,15 @@ after(async () => {
 
 describe("slice costs what it shows", () => {
   test("slice by lines of a 60 MB one-line text decodes only the characters it returns", async () => {
-    const run = await probe(() => h.read({ resultId: longLine, op: "slice", unit: "lines", start: 1, count: 5 }), 5_000);
+    const run = await probe(
+      () => h.read({ resultId: longLine, op: "slice", unit: "lines", start: 1, count: 5 }),
+      5_000,
+    );
     assert.equal(run.value.isError, false, run.value.content);
-    assert.match(run.value.content, /^\[lines 1-1 of 1 \(text\); line 1 has 30000000 characters and was cut: read the rest with unit "chars", start=12000\]/);
+    assert.match(
+      run.value.content,
+      /^\[lines 1-1 of 1 \(text\); line 1 has 30000000 characters and was cut: read the rest with unit "chars", start=12000\]/,
+    );
     assert.ok(run.value.content.length < 12_200);
     assert.ok(run.maxGapMs < MAX_STALL_MS, `the event loop stalled for ${run.maxGapMs} ms`);
     assert.ok(run.rssGrowthMb < 40, `the agent grew by ${run.rssGrowthMb} MB`);
@@ -47,7 +54,10 @@ describe("slice costs what it shows", () => {
       for (const start of starts) {
         const result = await h.read({ resultId: longLine, op: "slice", unit: "chars", start, count: 50 });
         const end = Math.min(start + 50, LONG_LINE_CHARS);
-        assert.equal(result.content, `[chars ${start}-${end} of ${LONG_LINE_CHARS} (text); ${end < LONG_LINE_CHARS ? `next: unit "chars", start=${end}` : "end of result"}]\n${"é".repeat(end - start)}`);
+        assert.equal(
+          result.content,
+          `[chars ${start}-${end} of ${LONG_LINE_CHARS} (text); ${end < LONG_LINE_CHARS ? `next: unit "chars", start=${end}` : "end of result"}]\n${"é".repeat(end - start)}`,
+        );
       }
     }, 5_000);
     assert.ok(run.elapsedMs < 500, `${starts.length} slices took ${run.elapsedMs} ms`);
@@ -66,7 +76,10 @@ describe("slice costs what it shows", () => {
 
 describe("search costs its matches, under the time limit", () => {
   test("a catastrophic regex over a 60 MB line stops at the limit and the agent's thread never stalls", async () => {
-    const run = await probe(() => h.read({ resultId: longLine, op: "search", pattern: "(é+)+x", regex: true }), 1_000 + 1_500);
+    const run = await probe(
+      () => h.read({ resultId: longLine, op: "search", pattern: "(é+)+x", regex: true }),
+      1_000 + 1_500,
+    );
     assert.equal(run.value.isError, true, run.value.content);
     assert.match(run.value.content, /did not finish within 1000 ms/);
     assert.ok(run.elapsedMs < 1_000 + 1_500, `answered after ${run.elapsedMs} ms`);
@@ -77,7 +90,8 @@ describe("search costs its matches, under the time limit", () => {
     const first = await h.read({ resultId: manyLines, op: "search", pattern: "needle" });
     assert.match(first.content, new RegExp(`^\\[1 match .*\\n${MANY_LINES}-l9\\n${MANY_LINES + 1}:needle$`));
     const run = await probe(async () => {
-      for (let i = 0; i < 10; i++) assert.equal((await h.read({ resultId: manyLines, op: "search", pattern: "needle" })).content, first.content);
+      for (let i = 0; i < 10; i++)
+        assert.equal((await h.read({ resultId: manyLines, op: "search", pattern: "needle" })).content, first.content);
     }, 5_000);
     assert.ok(run.elapsedMs < 600, `10 searches took ${run.elapsedMs} ms`);
     assert.ok(run.maxGapMs < MAX_STALL_MS, `the event loop stalled for ${run.maxGapMs} ms`);

@@ -17,7 +17,12 @@ export type ShowText = (from: number, to: number) => string;
  * A range of the view, capped at `maxChars`, with a header saying where it is and how to continue.
  * Offsets and sizes are the stored text's; what is shown passes `show`.
  */
-export function sliceView(view: TextView, request: SliceRequest, maxChars: number, show: ShowText = (a, b) => view.text(a, b)): string {
+export function sliceView(
+  view: TextView,
+  request: SliceRequest,
+  maxChars: number,
+  show: ShowText = (a, b) => view.text(a, b),
+): string {
   const what = view.prettyJson ? "pretty-printed JSON" : "text";
   if (request.unit === "chars") return sliceChars(view, request, maxChars, what, show);
   const first = request.start ?? 1;
@@ -25,7 +30,8 @@ export function sliceView(view: TextView, request: SliceRequest, maxChars: numbe
   const count = request.count ?? DEFAULT_LINES;
   const total = view.lineCount;
   const from = view.lineStart(first);
-  if (from < 0) throw new ReadResultError("bad_range", `start=${first} is past the end: the ${what} has ${total} lines.`);
+  if (from < 0)
+    throw new ReadResultError("bad_range", `start=${first} is past the end: the ${what} has ${total} lines.`);
   let pos = from;
   let line = first;
   let shownEnd = from;
@@ -61,7 +67,10 @@ function sliceChars(view: TextView, request: SliceRequest, maxChars: number, wha
   const count = Math.min(request.count ?? maxChars, maxChars);
   const total = view.charCount;
   if (start >= total && total > 0) {
-    throw new ReadResultError("bad_range", `start=${start} is past the end: the ${what} has ${total} characters (offsets 0-${total - 1}).`);
+    throw new ReadResultError(
+      "bad_range",
+      `start=${start} is past the end: the ${what} has ${total} characters (offsets 0-${total - 1}).`,
+    );
   }
   const from = view.byteOfChar(start);
   // Exactly the characters asked for: a secret the range splits is replaced by `show`.

@@ -61,14 +61,19 @@ export class SpillIndex {
 
   /** Saved state: `{ format, sessionId, records }` (the host adds the version). */
   toState(sessionId: string): JsonValue {
-    return { format: SPILL_INDEX_FORMAT, sessionId, records: this.all().map((r) => ({ ...r }) as unknown as JsonValue) };
+    return {
+      format: SPILL_INDEX_FORMAT,
+      sessionId,
+      records: this.all().map((r) => ({ ...r }) as unknown as JsonValue),
+    };
   }
 }
 
 /** Reads saved state, refusing anything that is not exactly what `toState` writes. */
 export function readSpillState(state: JsonValue): { sessionId: string; records: SpillRecord[] } {
   if (!state || typeof state !== "object" || Array.isArray(state)) throw new TypeError("spill state must be an object");
-  if (state.format !== SPILL_INDEX_FORMAT) throw new TypeError(`spill state format must be "${SPILL_INDEX_FORMAT}", got ${JSON.stringify(state.format)}`);
+  if (state.format !== SPILL_INDEX_FORMAT)
+    throw new TypeError(`spill state format must be "${SPILL_INDEX_FORMAT}", got ${JSON.stringify(state.format)}`);
   if (typeof state.sessionId !== "string") throw new TypeError("spill state sessionId must be a string");
   if (!Array.isArray(state.records)) throw new TypeError("spill state records must be an array");
   return { sessionId: state.sessionId, records: state.records.map((r, i) => readRecord(r, `records[${i}]`)) };
@@ -77,7 +82,8 @@ export function readSpillState(state: JsonValue): { sessionId: string; records: 
 function readRecord(value: JsonValue, where: string): SpillRecord {
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new TypeError(`${where} must be an object`);
   const v = value as Record<string, JsonValue>;
-  const fail = (field: string, expected: string) => new TypeError(`${where}.${field} must be ${expected}, got ${JSON.stringify(v[field])}`);
+  const fail = (field: string, expected: string) =>
+    new TypeError(`${where}.${field} must be ${expected}, got ${JSON.stringify(v[field])}`);
   if (!isResultId(v.resultId)) throw fail("resultId", 'a result id like "res_0123456789abcdef"');
   if (typeof v.sha256 !== "string" || !SHA256.test(v.sha256)) throw fail("sha256", "a sha256 hex digest");
   if (resultIdFor(v.sha256) !== v.resultId) throw new TypeError(`${where}: resultId does not match sha256`);
@@ -86,10 +92,20 @@ function readRecord(value: JsonValue, where: string): SpillRecord {
   if (!Number.isInteger(v.bytes) || (v.bytes as number) < 0) throw fail("bytes", "a non-negative integer");
   if (!KINDS.includes(v.kind as ResultKind)) throw fail("kind", KINDS.join(" | "));
   if (typeof v.spilledAt !== "number" || !Number.isFinite(v.spilledAt)) throw fail("spilledAt", "epoch milliseconds");
-  if (v.rows !== undefined && (!Number.isInteger(v.rows) || (v.rows as number) < 0)) throw fail("rows", "a non-negative integer");
-  if (v.unreadableLines !== undefined && (!Number.isInteger(v.unreadableLines) || (v.unreadableLines as number) < 0)) throw fail("unreadableLines", "a non-negative integer");
-  if (v.delimiter !== undefined && !CSV_DELIMITERS.includes(v.delimiter as CsvDelimiter)) throw fail("delimiter", CSV_DELIMITERS.map((d) => JSON.stringify(d)).join(" | "));
-  if (v.columns !== undefined && (!Array.isArray(v.columns) || !v.columns.every((c) => c && typeof c === "object" && !Array.isArray(c) && typeof c.name === "string" && typeof c.type === "string"))) {
+  if (v.rows !== undefined && (!Number.isInteger(v.rows) || (v.rows as number) < 0))
+    throw fail("rows", "a non-negative integer");
+  if (v.unreadableLines !== undefined && (!Number.isInteger(v.unreadableLines) || (v.unreadableLines as number) < 0))
+    throw fail("unreadableLines", "a non-negative integer");
+  if (v.delimiter !== undefined && !CSV_DELIMITERS.includes(v.delimiter as CsvDelimiter))
+    throw fail("delimiter", CSV_DELIMITERS.map((d) => JSON.stringify(d)).join(" | "));
+  if (
+    v.columns !== undefined &&
+    (!Array.isArray(v.columns) ||
+      !v.columns.every(
+        (c) =>
+          c && typeof c === "object" && !Array.isArray(c) && typeof c.name === "string" && typeof c.type === "string",
+      ))
+  ) {
     throw fail("columns", "an array of { name, type } strings");
   }
   return {
@@ -101,7 +117,9 @@ function readRecord(value: JsonValue, where: string): SpillRecord {
     kind: v.kind as ResultKind,
     spilledAt: v.spilledAt,
     ...(v.rows !== undefined ? { rows: v.rows as number } : {}),
-    ...(v.columns !== undefined ? { columns: (v.columns as Array<{ name: string; type: string }>).map((c) => ({ name: c.name, type: c.type })) } : {}),
+    ...(v.columns !== undefined
+      ? { columns: (v.columns as Array<{ name: string; type: string }>).map((c) => ({ name: c.name, type: c.type })) }
+      : {}),
     ...(v.unreadableLines !== undefined ? { unreadableLines: v.unreadableLines as number } : {}),
     ...(v.delimiter !== undefined ? { delimiter: v.delimiter as CsvDelimiter } : {}),
   };

@@ -32,7 +32,11 @@ export interface SpillerOptions {
   reader: ResultReader;
   /** Pin holder of this session, e.g. "spill:<sessionId>". */
   holder: () => string;
-  emit: <K extends CustomEventName>(name: K, data: CustomEvents[K], options?: { artifacts?: readonly ArtifactRef[] }) => Promise<void>;
+  emit: <K extends CustomEventName>(
+    name: K,
+    data: CustomEvents[K],
+    options?: { artifacts?: readonly ArtifactRef[] },
+  ) => Promise<void>;
 }
 
 /** The `data` of a `spill_failed` CUSTOM event: the result stayed whole, for this reason. */
@@ -72,7 +76,12 @@ export class Spiller {
       return await this.spill(result);
     } catch (error) {
       // The run goes on with the whole result (core cuts it to maxResultChars); observers learn why.
-      await this.o.emit("spill_failed", { toolName: result.name, toolCallId: result.toolCallId, bytes: bytes || Buffer.byteLength(result.content, "utf8"), error: (error as Error).message });
+      await this.o.emit("spill_failed", {
+        toolName: result.name,
+        toolCallId: result.toolCallId,
+        bytes: bytes || Buffer.byteLength(result.content, "utf8"),
+        error: (error as Error).message,
+      });
       return result;
     }
   }
@@ -86,7 +95,12 @@ export class Spiller {
     let detection = detectKind(result.content, this.o.previewBytes);
     let encoded!: (data: Buffer) => void;
     const encoding = new Promise<Buffer>((resolve) => (encoded = resolve));
-    const tabular = isTabular(detection.kind) ? this.o.reader.loadTable(detection.kind, encoding, detection).then((t) => t, () => undefined) : undefined;
+    const tabular = isTabular(detection.kind)
+      ? this.o.reader.loadTable(detection.kind, encoding, detection).then(
+          (t) => t,
+          () => undefined,
+        )
+      : undefined;
     const data = Buffer.from(result.content, "utf8");
     encoded(data);
     const bytes = data.byteLength;
@@ -115,8 +129,20 @@ export class Spiller {
     this.o.index.add(record);
     if (table) this.o.reader.adoptTable(record.resultId, table);
     this.o.reader.adoptBytes(record, data);
-    const artifact: ArtifactRef = { sha256: record.sha256, bytes, mediaType: MEDIA_TYPES[record.kind], id: record.resultId };
-    const event: SpillEventData = { toolName: record.toolName, toolCallId: record.toolCallId, bytes, resultId: record.resultId, sha256: record.sha256, kind: record.kind };
+    const artifact: ArtifactRef = {
+      sha256: record.sha256,
+      bytes,
+      mediaType: MEDIA_TYPES[record.kind],
+      id: record.resultId,
+    };
+    const event: SpillEventData = {
+      toolName: record.toolName,
+      toolCallId: record.toolCallId,
+      bytes,
+      resultId: record.resultId,
+      sha256: record.sha256,
+      kind: record.kind,
+    };
     await this.o.emit("spill", event, { artifacts: [artifact] });
     return { ...result, content: envelopeFor(record, detection.preview), artifacts: [artifact] };
   }

@@ -2,7 +2,13 @@ import { mkdtempSync, promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { JsonValue } from "@harnessx/core";
 import { ReadResultError } from "./errors.js";
-import { timeoutMessage, type LockSettings, type QueryAnswer, type QueryLimits, type SandboxReply } from "./sandbox-protocol.js";
+import {
+  timeoutMessage,
+  type LockSettings,
+  type QueryAnswer,
+  type QueryLimits,
+  type SandboxReply,
+} from "./sandbox-protocol.js";
 import { SandboxExit, SandboxProcess } from "./sandbox-process.js";
 
 /**
@@ -48,7 +54,10 @@ export class SqlSandbox {
       await started.value.exited;
     }
     await fs.rm(dir, { recursive: true, force: true });
-    if (started.status === "rejected") throw new Error(`the query process did not start: ${(started.reason as Error).message}`, { cause: started.reason });
+    if (started.status === "rejected")
+      throw new Error(`the query process did not start: ${(started.reason as Error).message}`, {
+        cause: started.reason,
+      });
     throw (prepared as PromiseRejectedResult).reason;
   }
 
@@ -75,22 +84,41 @@ export class SqlSandbox {
     const deadline = Date.now() + limits.timeoutMs;
     return this.exclusive(async () => {
       const remaining = deadline - Date.now();
-      if (this.process.exitReason === "closed") throw new ReadResultError("closed", "the result database was closed; call read_result again");
-      if (!this.process.alive) throw new ReadResultError("restarted", "an earlier query on this result hit a limit and its database was stopped; send this query again.");
-      if (remaining <= 0) throw new ReadResultError("timeout", `${timeoutMessage(limits.timeoutMs)} It waited behind earlier queries on the same result.`);
+      if (this.process.exitReason === "closed")
+        throw new ReadResultError("closed", "the result database was closed; call read_result again");
+      if (!this.process.alive)
+        throw new ReadResultError(
+          "restarted",
+          "an earlier query on this result hit a limit and its database was stopped; send this query again.",
+        );
+      if (remaining <= 0)
+        throw new ReadResultError(
+          "timeout",
+          `${timeoutMessage(limits.timeoutMs)} It waited behind earlier queries on the same result.`,
+        );
       let reply: SandboxReply;
       try {
-        reply = await this.process.request({ op: "query", sql, limits: { ...limits, timeoutMs: remaining } }, remaining + KILL_GRACE_MS);
+        reply = await this.process.request(
+          { op: "query", sql, limits: { ...limits, timeoutMs: remaining } },
+          remaining + KILL_GRACE_MS,
+        );
       } catch (error) {
         throw this.stopped(error, limits);
       }
-      if (!reply.ok) throw new ReadResultError(reply.code, reply.code === "timeout" ? timeoutMessage(limits.timeoutMs) : reply.message);
+      if (!reply.ok)
+        throw new ReadResultError(
+          reply.code,
+          reply.code === "timeout" ? timeoutMessage(limits.timeoutMs) : reply.message,
+        );
       return reply.value as QueryAnswer;
     });
   }
 
   private stopped(error: unknown, limits: QueryLimits): ReadResultError {
-    if (!(error instanceof SandboxExit)) return new ReadResultError("sandbox_failed", `the query could not be run: ${(error as Error).message}`, { cause: error });
+    if (!(error instanceof SandboxExit))
+      return new ReadResultError("sandbox_failed", `the query could not be run: ${(error as Error).message}`, {
+        cause: error,
+      });
     const reload = "The result is loaded again on the next call.";
     switch (error.reason) {
       case "timeout":
@@ -102,9 +130,15 @@ export class SqlSandbox {
           { cause: error },
         );
       case "crashed":
-        return new ReadResultError("sandbox_crashed", `the query crashed its database (${error.message}). Simplify the query. ${reload}`, { cause: error });
+        return new ReadResultError(
+          "sandbox_crashed",
+          `the query crashed its database (${error.message}). Simplify the query. ${reload}`,
+          { cause: error },
+        );
       case "closed":
-        return new ReadResultError("closed", "the result database was closed; call read_result again", { cause: error });
+        return new ReadResultError("closed", "the result database was closed; call read_result again", {
+          cause: error,
+        });
     }
   }
 

@@ -10,7 +10,8 @@ export class TableCache {
 
   get(key: string, load: () => Promise<ResultTable>): Promise<ResultTable> {
     // A load started after closeAll (a reload in the background) would start a process nobody closes.
-    if (this.closed) return Promise.reject(new ReadResultError("closed", "the result database was closed; call read_result again"));
+    if (this.closed)
+      return Promise.reject(new ReadResultError("closed", "the result database was closed; call read_result again"));
     let table = this.tables.get(key);
     if (table) {
       this.tables.delete(key);
@@ -37,14 +38,20 @@ export class TableCache {
   delete(key: string): void {
     const table = this.tables.get(key);
     this.tables.delete(key);
-    void table?.then((t) => t.close(), () => undefined);
+    void table?.then(
+      (t) => t.close(),
+      () => undefined,
+    );
   }
 
   private evict(): void {
     while (this.tables.size > this.capacity) {
       const [oldest, table] = this.tables.entries().next().value as [string, Promise<ResultTable>];
       this.tables.delete(oldest);
-      void table.then((t) => t.close(), () => undefined);
+      void table.then(
+        (t) => t.close(),
+        () => undefined,
+      );
     }
   }
 
@@ -52,6 +59,13 @@ export class TableCache {
     this.closed = true;
     const all = [...this.tables.values()];
     this.tables.clear();
-    await Promise.all(all.map((t) => t.then((table) => table.close(), () => undefined)));
+    await Promise.all(
+      all.map((t) =>
+        t.then(
+          (table) => table.close(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 }

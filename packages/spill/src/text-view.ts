@@ -97,7 +97,12 @@ export class TextView {
       else hi = mid - 1;
     }
     let line = lo * LINE_STEP + 1;
-    for (let at = this.bytes.indexOf(LF, this.checkpoints[lo]); at >= 0 && at < offset; at = this.bytes.indexOf(LF, at + 1)) line++;
+    for (
+      let at = this.bytes.indexOf(LF, this.checkpoints[lo]);
+      at >= 0 && at < offset;
+      at = this.bytes.indexOf(LF, at + 1)
+    )
+      line++;
     return line;
   }
 

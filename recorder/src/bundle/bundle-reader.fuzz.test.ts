@@ -12,7 +12,14 @@ import { fuzzParameters } from "../../../test/support/fuzz.js";
 import { BundleError, openBundle, type OpenedBundle } from "../index.js";
 import { recordRunWithArtifact } from "../test-support/agents.js";
 import { zstdBomb } from "../../../packages/artifacts/src/test-support/bombs.js";
-import { anyMutation, hostileMutation, mutate, sampleOf, type BundleSample, type Mutation } from "../test-support/bundle-mutations.js";
+import {
+  anyMutation,
+  hostileMutation,
+  mutate,
+  sampleOf,
+  type BundleSample,
+  type Mutation,
+} from "../test-support/bundle-mutations.js";
 import { membersOf } from "../test-support/bundle-surgery.js";
 import { tempDir } from "../../../test/support/system.js";
 
@@ -50,7 +57,9 @@ async function openAndRead(bytes: Buffer, label: string): Promise<{ bundle?: Ope
     return { bundle };
   })().catch((error: unknown) => ({ error }));
   let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${HANG_MS} ms`)), HANG_MS)));
+  const hang = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${HANG_MS} ms`)), HANG_MS)),
+  );
   try {
     return await Promise.race([work, hang]);
   } finally {
@@ -90,26 +99,35 @@ describe("openBundle on hostile bundles", () => {
 
   test("any damage: opened with the original content, or refused with a BundleError", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(anyMutation(sample.members.length), { minLength: 1, maxLength: 3 }), async (mutations) => {
-        tally.any.tried++;
-        const { bundle, error } = await openAndRead(await mutate(sample, mutations), labels(mutations));
-        if (bundle) {
-          assertOriginal(bundle);
-          tally.any.intact++;
-        } else {
-          assertTyped(error, labels(mutations));
-          tally.any.refused++;
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(anyMutation(sample.members.length), { minLength: 1, maxLength: 3 }),
+        async (mutations) => {
+          tally.any.tried++;
+          const { bundle, error } = await openAndRead(await mutate(sample, mutations), labels(mutations));
+          if (bundle) {
+            assertOriginal(bundle);
+            tally.any.intact++;
+          } else {
+            assertTyped(error, labels(mutations));
+            tally.any.refused++;
+          }
+        },
+      ),
       fuzzParameters(RUNS, { includeErrorInReport: true }),
     );
   });
 
   test("tally: all hostile bundles refused; memory stayed bounded", (t) => {
     const growth = peakRss - baselineRss;
-    t.diagnostic(`hostile: ${tally.hostile.tried} bundles tried, ${tally.hostile.refused} refused with BundleError (exit 4)`);
-    t.diagnostic(`any damage: ${tally.any.tried} tried, ${tally.any.refused} refused, ${tally.any.intact} opened intact (damage outside the content)`);
-    t.diagnostic(`peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB, ${(growth / 2 ** 20).toFixed(0)} MiB over the start (after: ${peakCase})`);
+    t.diagnostic(
+      `hostile: ${tally.hostile.tried} bundles tried, ${tally.hostile.refused} refused with BundleError (exit 4)`,
+    );
+    t.diagnostic(
+      `any damage: ${tally.any.tried} tried, ${tally.any.refused} refused, ${tally.any.intact} opened intact (damage outside the content)`,
+    );
+    t.diagnostic(
+      `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB, ${(growth / 2 ** 20).toFixed(0)} MiB over the start (after: ${peakCase})`,
+    );
     assert.ok(tally.hostile.tried >= fuzzParameters(RUNS).numRuns!, `${tally.hostile.tried} tried`);
     assert.equal(tally.hostile.refused, tally.hostile.tried);
     assert.equal(tally.any.refused + tally.any.intact, tally.any.tried);

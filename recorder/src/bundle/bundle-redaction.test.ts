@@ -15,18 +15,27 @@ describe("run metadata and bundle manifests are redacted like events", () => {
     const { dir, cleanup } = tempDir();
     try {
       const recorder = new FlightRecorderExtension({ dir });
-      const provider = new ScriptedProvider([{ error: { status: 400, message: `bad request: password=${PASSWORD} with key ${API_KEY}` } }]);
+      const provider = new ScriptedProvider([
+        { error: { status: 400, message: `bad request: password=${PASSWORD} with key ${API_KEY}` } },
+      ]);
       const agent = new Agent({ provider, extensions: [recorder] });
       const result = await agent.run("go");
       await agent.close();
       assert.equal(result.status, "failed");
       const runJson = readFileSync(join(runDirOf(dir, result.runId), "run.json"), "utf8");
       assert.match(runJson, /"message": "bad request: password=\[REDACTED\]/);
-      const bundle = await recorder.exportIncident({ runId: result.runId, reason: `ticket 7: user pasted ${API_KEY}`, out: join(dir, "b.tar") });
+      const bundle = await recorder.exportIncident({
+        runId: result.runId,
+        reason: `ticket 7: user pasted ${API_KEY}`,
+        out: join(dir, "b.tar"),
+      });
       for (const [name, text] of [["run.json", runJson], ...(await bundleText(bundle.path))] as const) {
         assert.ok(!text.includes(PASSWORD) && !text.includes(API_KEY), `${name} holds a secret`);
       }
-      assert.match((await openBundle(bundle.path)).manifest.trigger.reason, /^ticket 7: user pasted \[REDACTED:api_key\]$/);
+      assert.match(
+        (await openBundle(bundle.path)).manifest.trigger.reason,
+        /^ticket 7: user pasted \[REDACTED:api_key\]$/,
+      );
     } finally {
       cleanup();
     }

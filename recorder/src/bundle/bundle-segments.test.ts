@@ -12,7 +12,11 @@ import { tempDir } from "../../../test/support/system.js";
 /** A segment of `count` events with varied text, big enough for zstd to write several compressed blocks. */
 function segment(runId: string, firstSeq: number, count: number): string {
   let text = "";
-  for (let i = 0; i < count; i++) text += eventLine(runId, firstSeq + i, "tool_call_end", { toolName: "search", note: `result ${(firstSeq + i) * 7919} of ${Math.sin(firstSeq + i)}` });
+  for (let i = 0; i < count; i++)
+    text += eventLine(runId, firstSeq + i, "tool_call_end", {
+      toolName: "search",
+      note: `result ${(firstSeq + i) * 7919} of ${Math.sin(firstSeq + i)}`,
+    });
   return text;
 }
 
@@ -23,7 +27,12 @@ describe("a run of several sealed segments exports to a bundle that opens", () =
     try {
       const runId = "run_segments";
       const segments = [1, 4001, 8001, 12001].map((first) => segment(runId, first, 4000));
-      const runDir = writeHandMadeRun(dir, runId, segments, runManifest(runId, { status: "completed", endedAt: 1_700_000_100_000 }));
+      const runDir = writeHandMadeRun(
+        dir,
+        runId,
+        segments,
+        runManifest(runId, { status: "completed", endedAt: 1_700_000_100_000 }),
+      );
       for (const name of readdirSync(join(runDir, "segments"))) await sealSegment(join(runDir, "segments", name));
       const { path } = await exportIncident({ dir, runId, reason: "segments", out: join(dir, "b.tar") });
       const bundle = await openBundle(path);
@@ -43,10 +52,18 @@ describe("a run of several sealed segments exports to a bundle that opens", () =
     const { dir, cleanup } = tempDir();
     try {
       const runId = "run_damaged";
-      const runDir = writeHandMadeRun(dir, runId, [segment(runId, 1, 10), `${eventLine(runId, 11, "error")}not json\n${eventLine(runId, 12, "agent_end")}`]);
+      const runDir = writeHandMadeRun(dir, runId, [
+        segment(runId, 1, 10),
+        `${eventLine(runId, 11, "error")}not json\n${eventLine(runId, 12, "agent_end")}`,
+      ]);
       for (const name of readdirSync(join(runDir, "segments"))) await sealSegment(join(runDir, "segments", name));
-      const bundle = await openBundle((await exportIncident({ dir, runId, reason: "damage", out: join(dir, "d.tar") })).path);
-      assert.deepEqual(bundle.events.map((e) => e.seq), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      const bundle = await openBundle(
+        (await exportIncident({ dir, runId, reason: "damage", out: join(dir, "d.tar") })).path,
+      );
+      assert.deepEqual(
+        bundle.events.map((e) => e.seq),
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+      );
       assert.equal(bundle.manifest.run.summary.errors, 1);
     } finally {
       cleanup();

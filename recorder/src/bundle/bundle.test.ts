@@ -6,8 +6,14 @@ import { join } from "node:path";
 import { Agent, ScriptedProvider } from "@harnessx/core";
 import { ArtifactStore } from "@harnessx/artifacts";
 import {
-  BundleChecksumError, BundleFormatError, BundleTruncatedError, BundleUnsafePathError, BundleVersionError,
-  FlightRecorderExtension, openBundle, type BundleManifest,
+  BundleChecksumError,
+  BundleFormatError,
+  BundleTruncatedError,
+  BundleUnsafePathError,
+  BundleVersionError,
+  FlightRecorderExtension,
+  openBundle,
+  type BundleManifest,
 } from "../index.js";
 import { echoScript, recordRunWithArtifact, scriptedAgent } from "../test-support/agents.js";
 import { membersOf, writeTar } from "../test-support/bundle-surgery.js";
@@ -34,19 +40,35 @@ describe("an incident bundle holds the run, exactly its artifacts, and checksums
       assert.equal(m.producer.node, process.version);
       assert.equal(m.countsByKind.tool_call_end, 2);
       assert.ok(m.window.fromTs! <= m.window.toTs!, "time window");
-      assert.ok(m.redaction !== undefined && m.redaction !== "off" && m.redaction !== "unknown" && m.redaction.keys.includes("authorization"), "redaction listed");
+      assert.ok(
+        m.redaction !== undefined &&
+          m.redaction !== "off" &&
+          m.redaction !== "unknown" &&
+          m.redaction.keys.includes("authorization"),
+        "redaction listed",
+      );
       assert.equal(bundle.events.length, m.run.summary.events);
       const payloadRefs = bundle.events.filter((e) => e.payloadRef).map((e) => e.payloadRef!.sha256);
       assert.ok(payloadRefs.length > 0, "some payload went to an artifact");
-      assert.deepEqual(new Set(bundle.artifacts), new Set([...payloadRefs, sha256]), "exactly the referenced artifacts");
+      assert.deepEqual(
+        new Set(bundle.artifacts),
+        new Set([...payloadRefs, sha256]),
+        "exactly the referenced artifacts",
+      );
       assert.match((await bundle.artifact(sha256)).toString(), /^row,value/);
-      assert.deepEqual(await new ArtifactStore(dir).holders(sha256), [`run:${runId}`], "the spill artifact is pinned by the run");
+      assert.deepEqual(
+        await new ArtifactStore(dir).holders(sha256),
+        [`run:${runId}`],
+        "the spill artifact is pinned by the run",
+      );
     } finally {
       cleanup();
     }
   });
 
-  test("tar -xf then zstd -d read it", { skip: (!hasTar || !hasZstd) && "tar or zstd command not installed" }, async () => {
+  test("tar -xf then zstd -d read it", {
+    skip: (!hasTar || !hasZstd) && "tar or zstd command not installed",
+  }, async () => {
     const { dir, cleanup } = tempDir();
     try {
       const { runId, recorder, sha256 } = await recordRunWithArtifact(dir);
@@ -72,7 +94,10 @@ describe("an incident bundle holds the run, exactly its artifacts, and checksums
     const { dir, cleanup } = tempDir();
     try {
       const recorder = new FlightRecorderExtension({ dir, autoExport: "on_failure" });
-      const agent = new Agent({ provider: new ScriptedProvider([{ error: { status: 400, message: "bad request" } }]), extensions: [recorder] });
+      const agent = new Agent({
+        provider: new ScriptedProvider([{ error: { status: 400, message: "bad request" } }]),
+        extensions: [recorder],
+      });
       const result = await agent.run("fail please");
       await agent.close();
       assert.equal(result.status, "failed");
@@ -105,7 +130,11 @@ describe("openBundle refuses damaged or hostile bundles, naming the problem", ()
       const offset = bytes.indexOf(target.data) + Math.floor(target.data.length / 2);
       bytes[offset] ^= 0xff;
       writeFileSync(path, bytes);
-      await assert.rejects(openBundle(path), (e: unknown) => e instanceof BundleChecksumError && e.member === "events.ndjson.zst" && /events\.ndjson\.zst/.test(e.message));
+      await assert.rejects(
+        openBundle(path),
+        (e: unknown) =>
+          e instanceof BundleChecksumError && e.member === "events.ndjson.zst" && /events\.ndjson\.zst/.test(e.message),
+      );
     } finally {
       cleanup();
     }
@@ -136,18 +165,31 @@ describe("openBundle refuses damaged or hostile bundles, naming the problem", ()
       const evil = join(dir, "evil.tar");
       for (const name of ["../escape.txt", "/etc/evil", "artifacts/../../x"]) {
         await writeTar(evil, [members[0], { name, data: Buffer.from("x") }]);
-        await assert.rejects(openBundle(evil), (e: unknown) => e instanceof BundleUnsafePathError && e.member === name, name);
+        await assert.rejects(
+          openBundle(evil),
+          (e: unknown) => e instanceof BundleUnsafePathError && e.member === name,
+          name,
+        );
       }
       await writeTar(evil, [members[0], { name: "link", data: Buffer.alloc(0), type: "symlink" }]);
       await assert.rejects(openBundle(evil), BundleUnsafePathError);
-      await writeTar(evil, [{ name: "manifest.json", data: Buffer.from(JSON.stringify({ ...manifest, version: 99 })) }, ...members.slice(1)]);
-      await assert.rejects(openBundle(evil), (e: unknown) => e instanceof BundleVersionError && /version 99/.test(e.message));
+      await writeTar(evil, [
+        { name: "manifest.json", data: Buffer.from(JSON.stringify({ ...manifest, version: 99 })) },
+        ...members.slice(1),
+      ]);
+      await assert.rejects(
+        openBundle(evil),
+        (e: unknown) => e instanceof BundleVersionError && /version 99/.test(e.message),
+      );
       await writeTar(evil, [...members.slice(1), members[0]]);
       await assert.rejects(openBundle(evil), BundleFormatError, "manifest not first");
       writeFileSync(evil, "this is not a tar file at all, just text ".repeat(40));
       await assert.rejects(openBundle(evil), BundleFormatError);
       await assert.rejects(openBundle(join(dir, "missing.tar")), BundleFormatError);
-      assert.ok(existsSync(path) && statSync(path).size > 0 && readdirSync(dir).includes("good.tar"), "the good bundle is untouched");
+      assert.ok(
+        existsSync(path) && statSync(path).size > 0 && readdirSync(dir).includes("good.tar"),
+        "the good bundle is untouched",
+      );
     } finally {
       cleanup();
     }

@@ -2,31 +2,58 @@
 // manifest's claims (run, totals, artifacts) against what run.json and the events hold.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { BundleContentError, BundleFormatError, MAX_EVENT_LINE_BYTES, type BundleManifest, type RunManifest } from "../index.js";
+import {
+  BundleContentError,
+  BundleFormatError,
+  MAX_EVENT_LINE_BYTES,
+  type BundleManifest,
+  type RunManifest,
+} from "../index.js";
 import { checkConsistency, parseManifest, tallyEvents, type EventTotals } from "./contents.js";
 import { eventLine } from "../test-support/hand-made-run.js";
 
 const PATH = "hand-made.tar";
 const X = "a".repeat(64);
 const Y = "b".repeat(64);
-const content = (member: string, message: RegExp) => (e: unknown) => e instanceof BundleContentError && e.code === "bundle_invalid_content" && e.member === member && message.test(e.message);
+const content = (member: string, message: RegExp) => (e: unknown) =>
+  e instanceof BundleContentError &&
+  e.code === "bundle_invalid_content" &&
+  e.member === member &&
+  message.test(e.message);
 
 describe("parseManifest", () => {
   test("not JSON, and JSON that does not name the format", () => {
-    assert.throws(() => parseManifest(PATH, Buffer.from("{ not json")), content("manifest.json", /member "manifest\.json" is not valid: not valid JSON \(.+\)$/));
-    assert.throws(() => parseManifest(PATH, Buffer.from('{"format":"tarball"}')), (e: unknown) => e instanceof BundleFormatError && /: manifest\.json does not name the format "harnessx\.incident"$/.test(e.message));
+    assert.throws(
+      () => parseManifest(PATH, Buffer.from("{ not json")),
+      content("manifest.json", /member "manifest\.json" is not valid: not valid JSON \(.+\)$/),
+    );
+    assert.throws(
+      () => parseManifest(PATH, Buffer.from('{"format":"tarball"}')),
+      (e: unknown) =>
+        e instanceof BundleFormatError &&
+        /: manifest\.json does not name the format "harnessx\.incident"$/.test(e.message),
+    );
   });
 });
 
 describe("tallyEvents", () => {
   const good = (seq: number) => eventLine("r", seq, "agent_start");
   test("the first bad line is named; how many more follow is said only when there are more", () => {
-    assert.throws(() => tallyEvents(PATH, Buffer.from(`${good(1)}not json\n${good(3)}`)), content("events.ndjson.zst", /: line 2: not valid JSON \([^()]*\)$/));
-    assert.throws(() => tallyEvents(PATH, Buffer.from(`${good(1)}not json\n[]\n${good(4)}{}\n`)), content("events.ndjson.zst", /: line 2: .+ \(and 2 more bad line\(s\)\)$/));
+    assert.throws(
+      () => tallyEvents(PATH, Buffer.from(`${good(1)}not json\n${good(3)}`)),
+      content("events.ndjson.zst", /: line 2: not valid JSON \([^()]*\)$/),
+    );
+    assert.throws(
+      () => tallyEvents(PATH, Buffer.from(`${good(1)}not json\n[]\n${good(4)}{}\n`)),
+      content("events.ndjson.zst", /: line 2: .+ \(and 2 more bad line\(s\)\)$/),
+    );
   });
   test("a line over the reader's limit is refused, naming it", () => {
     const long = Buffer.concat([Buffer.from(good(1)), Buffer.alloc(MAX_EVENT_LINE_BYTES + 1, 0x20), Buffer.from("\n")]);
-    assert.throws(() => tallyEvents(PATH, long), content("events.ndjson.zst", /: line 2 is 16,777,217 bytes, longer than/));
+    assert.throws(
+      () => tallyEvents(PATH, long),
+      content("events.ndjson.zst", /: line 2 is 16,777,217 bytes, longer than/),
+    );
   });
 });
 
@@ -53,21 +80,33 @@ describe("checkConsistency", () => {
     const { totals, manifest } = agreeing([spill(X)]);
     manifest.spills = { count: 1, redacted: true, copies: { [X]: Y } };
     assert.doesNotThrow(() => checkConsistency(PATH, manifest, run, totals, [Y]));
-    assert.throws(() => checkConsistency(PATH, manifest, run, totals, [Y, X]), content(`artifacts/${X}.zst`, /no event references it$/));
+    assert.throws(
+      () => checkConsistency(PATH, manifest, run, totals, [Y, X]),
+      content(`artifacts/${X}.zst`, /no event references it$/),
+    );
   });
   test("another run id than run.json's, the status the same", () => {
     const { totals, manifest } = agreeing([spill(X)]);
     manifest.run.runId = "other";
-    assert.throws(() => checkConsistency(PATH, manifest, run, totals, [X]), content("manifest.json", /: it describes run other \(completed\), run\.json is run r \(completed\)$/));
+    assert.throws(
+      () => checkConsistency(PATH, manifest, run, totals, [X]),
+      content("manifest.json", /: it describes run other \(completed\), run\.json is run r \(completed\)$/),
+    );
   });
   test("the run summary's dropped count alone contradicting the events", () => {
     const { totals, manifest } = agreeing([eventLine("r", 1, "recorder.dropped", { count: 3 })]);
     manifest.run.summary.dropped = 2;
-    assert.throws(() => checkConsistency(PATH, manifest, run, totals, []), content("manifest.json", /it counts 1 events \(3 dropped\), events\.ndjson\.zst holds 1 \(3 dropped\)$/));
+    assert.throws(
+      () => checkConsistency(PATH, manifest, run, totals, []),
+      content("manifest.json", /it counts 1 events \(3 dropped\), events\.ndjson\.zst holds 1 \(3 dropped\)$/),
+    );
   });
   test("an artifact inside that the manifest also lists as missing", () => {
     const { totals, manifest } = agreeing([spill(X)]);
     manifest.missingArtifacts = [X];
-    assert.throws(() => checkConsistency(PATH, manifest, run, totals, [X]), content(`artifacts/${X}.zst`, /: the manifest lists it as missing$/));
+    assert.throws(
+      () => checkConsistency(PATH, manifest, run, totals, [X]),
+      content(`artifacts/${X}.zst`, /: the manifest lists it as missing$/),
+    );
   });
 });

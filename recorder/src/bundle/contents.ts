@@ -17,8 +17,10 @@ export function parseManifest(path: string, bytes: Buffer): BundleManifest {
     throw new BundleContentError(path, MEMBER.manifest, `not valid JSON (${(error as Error).message})`);
   }
   const fields = (typeof manifest === "object" && manifest !== null ? manifest : {}) as Record<string, unknown>;
-  if (fields.format !== BUNDLE_FORMAT) throw new BundleFormatError(path, `manifest.json does not name the format "${BUNDLE_FORMAT}"`);
-  if (!SUPPORTED_BUNDLE_VERSIONS.includes(fields.version as number)) throw new BundleVersionError(path, fields.version, SUPPORTED_BUNDLE_VERSIONS);
+  if (fields.format !== BUNDLE_FORMAT)
+    throw new BundleFormatError(path, `manifest.json does not name the format "${BUNDLE_FORMAT}"`);
+  if (!SUPPORTED_BUNDLE_VERSIONS.includes(fields.version as number))
+    throw new BundleVersionError(path, fields.version, SUPPORTED_BUNDLE_VERSIONS);
   const problem = BUNDLE_MANIFEST_SCHEMA(manifest, "");
   if (problem) throw new BundleContentError(path, MEMBER.manifest, problem);
   return manifest as BundleManifest;
@@ -58,7 +60,12 @@ export function tallyEvents(path: string, content: Buffer, keep?: RecordedEvent[
     for (const id of referencedArtifacts([parsed])) totals.referenced.add(id);
     keep?.push(parsed);
   }
-  if (firstBad) throw new BundleContentError(path, MEMBER.events, `line ${firstBad.line}: ${firstBad.problem}${badLines > 1 ? ` (and ${badLines - 1} more bad line(s))` : ""}`);
+  if (firstBad)
+    throw new BundleContentError(
+      path,
+      MEMBER.events,
+      `line ${firstBad.line}: ${firstBad.problem}${badLines > 1 ? ` (and ${badLines - 1} more bad line(s))` : ""}`,
+    );
   return totals;
 }
 
@@ -77,16 +84,34 @@ function* refusingLongLines<T>(path: string, lines: Generator<T>): Generator<T> 
  * run.json, the totals (events, per kind, dropped) the events add up to, and the artifacts the
  * events reference. The exporter computes them from the same events, so any difference is an edit.
  */
-export function checkConsistency(path: string, manifest: BundleManifest, run: RunManifest, events: EventTotals, artifacts: readonly string[]): void {
+export function checkConsistency(
+  path: string,
+  manifest: BundleManifest,
+  run: RunManifest,
+  events: EventTotals,
+  artifacts: readonly string[],
+): void {
   const claims = manifest.run;
   if (claims.runId !== run.runId || claims.status !== run.status) {
-    throw new BundleContentError(path, MEMBER.manifest, `it describes run ${claims.runId} (${claims.status}), ${MEMBER.run} is run ${run.runId} (${run.status})`);
+    throw new BundleContentError(
+      path,
+      MEMBER.manifest,
+      `it describes run ${claims.runId} (${claims.status}), ${MEMBER.run} is run ${run.runId} (${run.status})`,
+    );
   }
   const actual = events.summary;
   const said = { events: claims.summary.events, dropped: manifest.dropped.events, byKind: manifest.countsByKind };
   const found = { events: actual.events, dropped: actual.dropped, byKind: actual.byKind };
-  if (!isDeepStrictEqual(said, found) || claims.summary.dropped !== actual.dropped || !isDeepStrictEqual(claims.summary.byKind, actual.byKind)) {
-    throw new BundleContentError(path, MEMBER.manifest, `it counts ${said.events} events (${said.dropped} dropped), ${MEMBER.events} holds ${found.events} (${found.dropped} dropped)`);
+  if (
+    !isDeepStrictEqual(said, found) ||
+    claims.summary.dropped !== actual.dropped ||
+    !isDeepStrictEqual(claims.summary.byKind, actual.byKind)
+  ) {
+    throw new BundleContentError(
+      path,
+      MEMBER.manifest,
+      `it counts ${said.events} events (${said.dropped} dropped), ${MEMBER.events} holds ${found.events} (${found.dropped} dropped)`,
+    );
   }
   // Exactly the artifacts the events reference are inside (a spill as its redacted copy, under the
   // copy's own id), or listed as missing at export time.
@@ -94,7 +119,17 @@ export function checkConsistency(path: string, manifest: BundleManifest, run: Ru
   const referenced = new Set([...events.referenced].map((id) => copies[id] ?? id));
   const missing = new Set(manifest.missingArtifacts);
   const absent = [...referenced].find((id) => !artifacts.includes(id) && !missing.has(id));
-  if (absent) throw new BundleContentError(path, MEMBER.events, `an event references artifact ${absent}, which is neither inside nor listed as missing`);
+  if (absent)
+    throw new BundleContentError(
+      path,
+      MEMBER.events,
+      `an event references artifact ${absent}, which is neither inside nor listed as missing`,
+    );
   const extra = artifacts.find((id) => !referenced.has(id) || missing.has(id));
-  if (extra) throw new BundleContentError(path, MEMBER.artifact(extra), missing.has(extra) ? "the manifest lists it as missing" : "no event references it");
+  if (extra)
+    throw new BundleContentError(
+      path,
+      MEMBER.artifact(extra),
+      missing.has(extra) ? "the manifest lists it as missing" : "no event references it",
+    );
 }

@@ -21,7 +21,11 @@ export class BundleChecksumError extends BundleError {
     readonly member: string,
     detail: string,
   ) {
-    super("bundle_checksum_mismatch", bundlePath, `member "${member}" fails verification: ${detail} (corrupt or tampered)`);
+    super(
+      "bundle_checksum_mismatch",
+      bundlePath,
+      `member "${member}" fails verification: ${detail} (corrupt or tampered)`,
+    );
   }
 }
 
@@ -53,7 +57,11 @@ export class BundleVersionError extends BundleError {
     /** The versions this reader can read. */
     readonly supported: readonly number[],
   ) {
-    super("bundle_unsupported_version", bundlePath, `format version ${JSON.stringify(version)} is not supported (this reader knows ${supported.join(", ")}); upgrade @harnessx/recorder`);
+    super(
+      "bundle_unsupported_version",
+      bundlePath,
+      `format version ${JSON.stringify(version)} is not supported (this reader knows ${supported.join(", ")}); upgrade @harnessx/recorder`,
+    );
   }
 }
 
@@ -95,7 +103,11 @@ export class BundleTooLargeError extends BundleError {
     why = "refused (a compression bomb, or a size that lies)",
   ) {
     const n = (value: number) => value.toLocaleString("en-US");
-    super("bundle_too_large", bundlePath, `member "${member}" ${what} ${n(bytes)} bytes, more than the ${n(limit)} allowed; ${why}`);
+    super(
+      "bundle_too_large",
+      bundlePath,
+      `member "${member}" ${what} ${n(bytes)} bytes, more than the ${n(limit)} allowed; ${why}`,
+    );
   }
 }
 
@@ -124,11 +136,18 @@ export class BundleSignerError extends BundleError {
     /** The fingerprints the reader accepts. */
     readonly required: readonly string[],
   ) {
-    const wanted = required.length === 0 ? "no key (none was given)" : required.length === 1 ? required[0] : `one of ${required.join(", ")}`;
+    const wanted =
+      required.length === 0
+        ? "no key (none was given)"
+        : required.length === 1
+          ? required[0]
+          : `one of ${required.join(", ")}`;
     super(
       "bundle_untrusted_signer",
       bundlePath,
-      signer ? `signed by ${signer}, not by the key required (${wanted})` : `unsigned (anyone could have written or changed it), and a signature by ${wanted} is required`,
+      signer
+        ? `signed by ${signer}, not by the key required (${wanted})`
+        : `unsigned (anyone could have written or changed it), and a signature by ${wanted} is required`,
     );
   }
 }

@@ -1,9 +1,21 @@
 import { dirname } from "node:path";
-import { isArtifactId, MAX_DECOMPRESSED_BYTES, zstdCompress, zstdDecompressWithin, ZSTD_MAX_BLOCK_BYTES } from "@harnessx/artifacts";
+import {
+  isArtifactId,
+  MAX_DECOMPRESSED_BYTES,
+  zstdCompress,
+  zstdDecompressWithin,
+  ZSTD_MAX_BLOCK_BYTES,
+} from "@harnessx/artifacts";
 import type { RecordedEvent, RunSummary } from "../format/event.js";
 import { completeLines } from "../recording/seal.js";
 import { parseEventLines } from "../store/event-lines.js";
-import { listSegments, readSegmentFile, SegmentCorruptError, verifySealedSegment, type SegmentFile } from "../store/read-run.js";
+import {
+  listSegments,
+  readSegmentFile,
+  SegmentCorruptError,
+  verifySealedSegment,
+  type SegmentFile,
+} from "../store/read-run.js";
 import { countEvent, emptySummary } from "../format/run-summary.js";
 import { artifactsOf } from "../store/references.js";
 import { sealedLineFacts } from "./sealed-lines.js";
@@ -41,7 +53,15 @@ export interface EventMember {
  * (off the main thread) while this one is scanned: two segments in memory at a time.
  */
 export async function buildEventMember(runDir: string): Promise<EventMember> {
-  const member: EventMember = { frames: Buffer.alloc(0), contentBytes: 0, summary: emptySummary(), window: { fromTs: null, toTs: null }, gaps: [], referenced: new Set(), spilled: new Set() };
+  const member: EventMember = {
+    frames: Buffer.alloc(0),
+    contentBytes: 0,
+    summary: emptySummary(),
+    window: { fromTs: null, toTs: null },
+    gaps: [],
+    referenced: new Set(),
+    spilled: new Set(),
+  };
   const frames: Buffer[] = [];
   const segments = await listSegments(runDir);
   let next = segments.length > 0 ? prefetch(segments[0]) : undefined;
@@ -50,7 +70,8 @@ export async function buildEventMember(runDir: string): Promise<EventMember> {
     next = i + 1 < segments.length ? prefetch(segments[i + 1]) : undefined;
     const facts = frame && verified ? refusingLongLines(segments[i], () => sealedLineFacts(content)) : undefined;
     if (facts) {
-      for (const fact of facts) account(member, "event" in fact ? fact.event : { kind: fact.kind, ts: fact.ts, attrs: NO_ATTRS });
+      for (const fact of facts)
+        account(member, "event" in fact ? fact.event : { kind: fact.kind, ts: fact.ts, attrs: NO_ATTRS });
       frames.push(frame!);
       member.contentBytes += content.byteLength;
       continue;
@@ -99,7 +120,12 @@ function account(member: EventMember, event: Accounted): void {
   member.window.toTs = event.ts;
   if (event.kind === "recorder.dropped") {
     const attrs = event.attrs;
-    member.gaps.push({ seq: event.seq!, count: Number(attrs.count) || 0, fromTs: Number(attrs.fromTs) || event.ts, toTs: Number(attrs.toTs) || event.ts });
+    member.gaps.push({
+      seq: event.seq!,
+      count: Number(attrs.count) || 0,
+      fromTs: Number(attrs.fromTs) || event.ts,
+      toTs: Number(attrs.toTs) || event.ts,
+    });
   }
   if (event.payloadRef && isArtifactId(event.payloadRef.sha256)) member.referenced.add(event.payloadRef.sha256);
   for (const id of artifactsOf(event.attrs)) {
@@ -125,17 +151,25 @@ async function readSegment(segment: SegmentFile): Promise<ReadSegment> {
     });
     // Sealed by its recorder since it was listed: read the sealed copy instead.
     if (raw === undefined) {
-      const sealed = (await listSegments(dirname(dirname(segment.path)))).find((s) => s.index === segment.index && s.sealed);
+      const sealed = (await listSegments(dirname(dirname(segment.path)))).find(
+        (s) => s.index === segment.index && s.sealed,
+      );
       if (!sealed) throw new SegmentCorruptError(segment.path, "it disappeared while being read, with no sealed copy");
       return readSegment(sealed);
     }
     return { content: completeLines(raw).complete, verified: false };
   }
   const frame = await verifySealedSegment(segment);
-  const limit = segment.info ? Math.min(segment.info.bytes + ZSTD_MAX_BLOCK_BYTES, MAX_DECOMPRESSED_BYTES) : MAX_DECOMPRESSED_BYTES;
+  const limit = segment.info
+    ? Math.min(segment.info.bytes + ZSTD_MAX_BLOCK_BYTES, MAX_DECOMPRESSED_BYTES)
+    : MAX_DECOMPRESSED_BYTES;
   const content = await zstdDecompressWithin(frame, limit).catch((error: unknown) => {
     throw new SegmentCorruptError(segment.path, `its zstd frame does not decode (${(error as Error).message})`);
   });
-  if (segment.info && content.byteLength !== segment.info.bytes) throw new SegmentCorruptError(segment.path, `it decodes to ${content.byteLength} bytes, its sidecar says ${segment.info.bytes}`);
+  if (segment.info && content.byteLength !== segment.info.bytes)
+    throw new SegmentCorruptError(
+      segment.path,
+      `it decodes to ${content.byteLength} bytes, its sidecar says ${segment.info.bytes}`,
+    );
   return { frame, content, verified: segment.info !== undefined };
 }

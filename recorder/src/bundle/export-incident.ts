@@ -11,7 +11,15 @@ import { assertEventsKept, readRunManifest, readRunManifestFile } from "../store
 import { artifactCopy, type ArtifactCopy } from "../store/artifact-copy.js";
 import { unappliedPatterns } from "../store/recorded-policy.js";
 import { buildEventMember } from "./event-member.js";
-import { BUNDLE_FORMAT, BUNDLE_VERSION, LINKED_BUNDLE_VERSION, MEMBER, type BundleManifest, type BundleMember, type LinkedRunEntry } from "./manifest.js";
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  LINKED_BUNDLE_VERSION,
+  MEMBER,
+  type BundleManifest,
+  type BundleMember,
+  type LinkedRunEntry,
+} from "./manifest.js";
 import { childRunsOf } from "../store/linked-runs.js";
 import { loadSigningKey, type SigningKey } from "../signing/signing-key.js";
 import { signManifest } from "./signature.js";
@@ -123,7 +131,12 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
   const copies: Array<ArtifactCopy | undefined> = new Array(ids.length);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < ids.length; i = next++) copies[i] = await artifactCopy(store, ids[i], spilled.has(ids[i]) && !request.includeRawSpills ? redactor : undefined);
+    for (let i = next++; i < ids.length; i = next++)
+      copies[i] = await artifactCopy(
+        store,
+        ids[i],
+        spilled.has(ids[i]) && !request.includeRawSpills ? redactor : undefined,
+      );
   };
   await Promise.all(Array.from({ length: Math.min(ARTIFACT_READS, ids.length) }, worker));
   ids.forEach((id, i) => {
@@ -176,15 +189,29 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
   const sumLines = [`${sha256(manifestBytes)}  ${MEMBER.manifest}`, ...listed.map((m) => `${m.sha256}  ${m.path}`)];
   const sums = `${sumLines.join("\n")}\n`;
 
-  const out = request.out ?? join(request.dir, "incidents", `${safeRunDirName(request.runId)}-${new Date().toISOString().replace(/[:.]/g, "-")}.tar`);
+  const out =
+    request.out ??
+    join(
+      request.dir,
+      "incidents",
+      `${safeRunDirName(request.runId)}-${new Date().toISOString().replace(/[:.]/g, "-")}.tar`,
+    );
   await fs.mkdir(dirname(out), { recursive: true });
   const tmp = `${out}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   const pack = tar.pack();
   const mtime = new Date();
   const writing = pipeline(pack, createWriteStream(tmp));
-  const entries: Array<[string, Buffer]> = [[MEMBER.manifest, manifestBytes], ...members, [MEMBER.sums, Buffer.from(sums)]];
+  const entries: Array<[string, Buffer]> = [
+    [MEMBER.manifest, manifestBytes],
+    ...members,
+    [MEMBER.sums, Buffer.from(sums)],
+  ];
   for (const [name, data] of entries) {
-    await new Promise<void>((resolve, reject) => pack.entry({ name, size: data.byteLength, mode: 0o644, mtime }, data, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      pack.entry({ name, size: data.byteLength, mode: 0o644, mtime }, data, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
   }
   pack.finalize();
   try {
@@ -195,7 +222,11 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
     throw error;
   }
   const { size } = await fs.stat(out);
-  const spills = { count: [...spilled].filter((id) => !missingArtifacts.includes(id)).length, redacted: Object.keys(redactedSpills).length, raw: request.includeRawSpills === true };
+  const spills = {
+    count: [...spilled].filter((id) => !missingArtifacts.includes(id)).length,
+    redacted: Object.keys(redactedSpills).length,
+    raw: request.includeRawSpills === true,
+  };
   const linkedRuns = linked.flatMap((child) => child.runIds);
   return {
     path: out,
@@ -216,16 +247,28 @@ async function exportBundle(request: ExportIncidentRequest, ancestors: ReadonlyS
  * Each run the run's tool calls started (a subagent's, linked by its run.json), bundled whole
  * with its own children: the bundle of a parent holds the runs it delegated to.
  */
-async function bundleChildren(request: ExportIncidentRequest, runId: string, ancestors: ReadonlySet<string>): Promise<Array<{ entry: LinkedRunEntry; bytes: Buffer; runIds: string[] }>> {
+async function bundleChildren(
+  request: ExportIncidentRequest,
+  runId: string,
+  ancestors: ReadonlySet<string>,
+): Promise<Array<{ entry: LinkedRunEntry; bytes: Buffer; runIds: string[] }>> {
   const out = [];
   for (const child of await childRunsOf(request.dir, runId)) {
     // A child retention reduced to its summary has no events to bundle: the parent's bundle goes without it.
-    if (ancestors.has(child.runId) || (await readRunManifest(runDirOf(request.dir, child.runId))).detail === "summary") continue;
+    if (ancestors.has(child.runId) || (await readRunManifest(runDirOf(request.dir, child.runId))).detail === "summary")
+      continue;
     const tmp = join(tmpdir(), `hx-linked-${process.pid}-${randomBytes(6).toString("hex")}.tar`);
     try {
-      const made = await exportBundle({ ...request, runId: child.runId, reason: `linked run of ${runId}`, out: tmp }, ancestors);
+      const made = await exportBundle(
+        { ...request, runId: child.runId, reason: `linked run of ${runId}`, out: tmp },
+        ancestors,
+      );
       const member = MEMBER.linked(safeRunDirName(child.runId));
-      out.push({ entry: { runId: child.runId, ...(child.parentSpanId ? { parentSpanId: child.parentSpanId } : {}), member }, bytes: await fs.readFile(tmp), runIds: [child.runId, ...made.linkedRuns] });
+      out.push({
+        entry: { runId: child.runId, ...(child.parentSpanId ? { parentSpanId: child.parentSpanId } : {}), member },
+        bytes: await fs.readFile(tmp),
+        runIds: [child.runId, ...made.linkedRuns],
+      });
     } finally {
       await fs.rm(tmp, { force: true });
     }

@@ -42,11 +42,19 @@ describe("a nested run must name the bundle's run as its parent", () => {
 
   test("a child whose parentRunId was edited to another run is refused", async () => {
     const path = await withChildRun("other-parent", (run) => void (run.parentRunId = "run_someone_else"));
-    await assert.rejects(openBundle(path), (e: unknown) => e instanceof BundleContentError && /\(parent run_someone_else\), the manifest links run .* to run_/.test(e.message));
+    await assert.rejects(
+      openBundle(path),
+      (e: unknown) =>
+        e instanceof BundleContentError &&
+        /\(parent run_someone_else\), the manifest links run .* to run_/.test(e.message),
+    );
   });
 
   test("a child whose parentRunId was removed is refused", async () => {
     const path = await withChildRun("no-parent", (run) => void delete run.parentRunId);
-    await assert.rejects(openBundle(path), (e: unknown) => e instanceof BundleContentError && /\(parent none\)/.test(e.message));
+    await assert.rejects(
+      openBundle(path),
+      (e: unknown) => e instanceof BundleContentError && /\(parent none\)/.test(e.message),
+    );
   });
 });

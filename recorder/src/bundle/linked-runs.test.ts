@@ -4,8 +4,24 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BundleChecksumError, BundleContentError, BundleFormatError, LINKED_BUNDLE_VERSION, openBundle, openRecording, type BundleManifest } from "../index.js";
-import { manifestOf, membersOf, reseal, tarOf, withMember, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
+import {
+  BundleChecksumError,
+  BundleContentError,
+  BundleFormatError,
+  LINKED_BUNDLE_VERSION,
+  openBundle,
+  openRecording,
+  type BundleManifest,
+} from "../index.js";
+import {
+  manifestOf,
+  membersOf,
+  reseal,
+  tarOf,
+  withMember,
+  writeTar,
+  type TarMember,
+} from "../test-support/bundle-surgery.js";
 import { exportParentWithChild } from "../test-support/linked-run.js";
 import { tempDir } from "../../../test/support/system.js";
 
@@ -66,7 +82,18 @@ describe("a tampered linked run is refused", () => {
 
   test("a nested bundle edited inside and resealed at both levels is refused by its own checks", async () => {
     const inner = await membersOf(good.find((m) => m.name === linkedMember())!.data);
-    const forged = reseal(withMember(inner, "run.json", Buffer.from(JSON.stringify({ ...JSON.parse(inner.find((m) => m.name === "run.json")!.data.toString()), status: "failed" }))));
+    const forged = reseal(
+      withMember(
+        inner,
+        "run.json",
+        Buffer.from(
+          JSON.stringify({
+            ...JSON.parse(inner.find((m) => m.name === "run.json")!.data.toString()),
+            status: "failed",
+          }),
+        ),
+      ),
+    );
     const path = join(dir, "forged-inner.tar");
     await writeTar(path, forged);
     await assert.rejects(open(reseal(withMember(good, linkedMember(), readFileSync(path)))), BundleContentError);
@@ -74,7 +101,10 @@ describe("a tampered linked run is refused", () => {
 
   test("a nested run that is not the one linked (another run put in its place) is refused", async () => {
     const manifest = (m: BundleManifest) => void (m.linkedRuns![0].runId = "run_someone_else");
-    await assert.rejects(open(reseal(good, manifest)), (e: unknown) => e instanceof BundleContentError && /manifest links run run_someone_else/.test(e.message));
+    await assert.rejects(
+      open(reseal(good, manifest)),
+      (e: unknown) => e instanceof BundleContentError && /manifest links run run_someone_else/.test(e.message),
+    );
   });
 
   test("bundles nested deeper than 8 levels are refused, the error naming the path down to the deepest", async () => {
@@ -83,11 +113,19 @@ describe("a tampered linked run is refused", () => {
     for (let level = 0; level < 8; level++) nested = reseal(withMember(good, linkedMember(), await tarOf(nested)));
     const path = join(dir, "deep.tar");
     await writeTar(path, nested);
-    await assert.rejects(openBundle(path), (e: unknown) =>
-      e instanceof BundleFormatError && e.bundlePath === path + `#${linkedMember()}`.repeat(8) && e.message.endsWith(": linked runs nest deeper than 8 levels"));
+    await assert.rejects(
+      openBundle(path),
+      (e: unknown) =>
+        e instanceof BundleFormatError &&
+        e.bundlePath === path + `#${linkedMember()}`.repeat(8) &&
+        e.message.endsWith(": linked runs nest deeper than 8 levels"),
+    );
   });
 
   test("a linked member the manifest does not name is refused", async () => {
-    await assert.rejects(open(reseal(good, (m) => void delete m.linkedRuns)), (e: unknown) => e instanceof BundleFormatError && /not part of the bundle format/.test(e.message));
+    await assert.rejects(
+      open(reseal(good, (m) => void delete m.linkedRuns)),
+      (e: unknown) => e instanceof BundleFormatError && /not part of the bundle format/.test(e.message),
+    );
   });
 });

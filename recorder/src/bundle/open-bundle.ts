@@ -73,7 +73,12 @@ export function openBundle(path: string, options: OpenBundleOptions = {}): Promi
 /** Linked runs nest (a subagent's subagent); deeper than this is refused as a hostile bundle. */
 const MAX_LINK_DEPTH = 8;
 
-async function openBundleData(path: string, options: OpenBundleOptions, data: Buffer | undefined, depth: number): Promise<OpenedBundle> {
+async function openBundleData(
+  path: string,
+  options: OpenBundleOptions,
+  data: Buffer | undefined,
+  depth: number,
+): Promise<OpenedBundle> {
   const limits = { ...DEFAULT_BUNDLE_LIMITS, ...options.limits };
   const members = await readMembers(path, limits, data);
   const manifest = parseManifest(path, members.get(MEMBER.manifest)!);
@@ -84,7 +89,8 @@ async function openBundleData(path: string, options: OpenBundleOptions, data: Bu
   const declared = new Map(manifest.members.map((m) => [m.path, m.contentBytes]));
   const inflater = new MemberInflater(path, limits);
   // Every frame's headers first: a bomb anywhere is refused before any member is inflated.
-  for (const name of [MEMBER.events, ...artifacts.map(MEMBER.artifact)]) inflater.check(name, members.get(name)!, declared.get(name));
+  for (const name of [MEMBER.events, ...artifacts.map(MEMBER.artifact)])
+    inflater.check(name, members.get(name)!, declared.get(name));
 
   const run = parseRun(path, members.get(MEMBER.run)!);
   const events: RecordedEvent[] = [];
@@ -105,14 +111,23 @@ async function openBundleData(path: string, options: OpenBundleOptions, data: Bu
   for (const id of artifacts) await readArtifact(id, inflater);
   const linked: OpenedBundle[] = [];
   for (const entry of manifest.linkedRuns ?? []) {
-    if (depth >= MAX_LINK_DEPTH) throw new BundleFormatError(path, `linked runs nest deeper than ${MAX_LINK_DEPTH} levels`);
+    if (depth >= MAX_LINK_DEPTH)
+      throw new BundleFormatError(path, `linked runs nest deeper than ${MAX_LINK_DEPTH} levels`);
     const child = await openBundleData(`${path}#${entry.member}`, options, members.get(entry.member)!, depth + 1);
     if (child.run.runId !== entry.runId || child.run.parentRunId !== run.runId) {
-      throw new BundleContentError(path, entry.member, `it holds run ${child.run.runId} (parent ${child.run.parentRunId ?? "none"}), the manifest links run ${entry.runId} to ${run.runId}`);
+      throw new BundleContentError(
+        path,
+        entry.member,
+        `it holds run ${child.run.runId} (parent ${child.run.parentRunId ?? "none"}), the manifest links run ${entry.runId} to ${run.runId}`,
+      );
     }
     // One export signs a run and its linked runs with one key.
     if (child.signer?.fingerprint !== signer?.fingerprint) {
-      throw new BundleSignatureError(path, entry.member, `it is ${child.signer ? `signed by ${child.signer.fingerprint}` : "unsigned"}, its parent ${signer ? `by ${signer.fingerprint}` : "is unsigned"}`);
+      throw new BundleSignatureError(
+        path,
+        entry.member,
+        `it is ${child.signer ? `signed by ${child.signer.fingerprint}` : "unsigned"}, its parent ${signer ? `by ${signer.fingerprint}` : "is unsigned"}`,
+      );
     }
     linked.push(child);
   }
@@ -130,7 +145,8 @@ async function openBundleData(path: string, options: OpenBundleOptions, data: Bu
         for (const event of eventLines(content, skip)) if ("kind" in event) yield event;
         return;
       }
-      for (const event of events) yield event.payload === undefined || !skipsPayload(skip, event) ? event : withoutPayload(event);
+      for (const event of events)
+        yield event.payload === undefined || !skipsPayload(skip, event) ? event : withoutPayload(event);
     },
     *lines() {
       if (content) {

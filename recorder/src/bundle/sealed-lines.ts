@@ -86,6 +86,7 @@ function headFacts(content: Buffer, start: number, end: number): { kind: string;
   const seq = Number(match[1]);
   const ts = Number(match[2]);
   const kind = match[3];
-  if (!Number.isSafeInteger(seq) || seq <= 0 || !Number.isFinite(ts) || KINDS_WITH_COUNTED_ATTRS.has(kind)) return undefined;
+  if (!Number.isSafeInteger(seq) || seq <= 0 || !Number.isFinite(ts) || KINDS_WITH_COUNTED_ATTRS.has(kind))
+    return undefined;
   return { kind, ts };
 }

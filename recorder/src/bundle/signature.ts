@@ -40,8 +40,13 @@ function signedBytes(manifest: BundleManifest): Buffer {
 
 /** The manifest signed with `key`: its `signature` names the key and covers everything else in it. */
 export function signManifest(manifest: BundleManifest, key: Pick<SigningKey, "publicKey" | "sign">): BundleManifest {
-  const unsigned = JSON.parse(JSON.stringify({ ...manifest, signature: { algorithm: "ed25519", publicKey: key.publicKey, value: "" } })) as BundleManifest;
-  return { ...unsigned, signature: { ...unsigned.signature!, value: key.sign(signedBytes(unsigned)).toString("base64") } };
+  const unsigned = JSON.parse(
+    JSON.stringify({ ...manifest, signature: { algorithm: "ed25519", publicKey: key.publicKey, value: "" } }),
+  ) as BundleManifest;
+  return {
+    ...unsigned,
+    signature: { ...unsigned.signature!, value: key.sign(signedBytes(unsigned)).toString("base64") },
+  };
 }
 
 /**
@@ -53,7 +58,12 @@ export function checkSignature(path: string, manifest: BundleManifest): BundleSi
   if (!signature) return null;
   const raw = Buffer.from(signature.publicKey, "base64");
   const key = publicKeyOfRaw(raw);
-  if (!key) throw new BundleSignatureError(path, MEMBER.manifest, "its signature names a public key that is not an Ed25519 key");
+  if (!key)
+    throw new BundleSignatureError(
+      path,
+      MEMBER.manifest,
+      "its signature names a public key that is not an Ed25519 key",
+    );
   let bytes: Buffer;
   try {
     bytes = signedBytes(manifest);
@@ -63,12 +73,17 @@ export function checkSignature(path: string, manifest: BundleManifest): BundleSi
   }
   const fingerprint = fingerprintOf(raw);
   if (!verify(null, bytes, key, Buffer.from(signature.value, "base64"))) {
-    throw new BundleSignatureError(path, MEMBER.manifest, `the signature by ${fingerprint} does not match it: changed after it was signed (tampered), or its key swapped`);
+    throw new BundleSignatureError(
+      path,
+      MEMBER.manifest,
+      `the signature by ${fingerprint} does not match it: changed after it was signed (tampered), or its key swapped`,
+    );
   }
   return { fingerprint, publicKey: signature.publicKey };
 }
 
 /** Refuses a bundle whose signer is not one of `accepted` (fingerprints): unsigned, or signed by another key. */
 export function requireSigner(path: string, signer: BundleSigner | null, accepted: readonly string[]): void {
-  if (!signer || !accepted.includes(signer.fingerprint)) throw new BundleSignerError(path, signer?.fingerprint ?? null, accepted);
+  if (!signer || !accepted.includes(signer.fingerprint))
+    throw new BundleSignerError(path, signer?.fingerprint ?? null, accepted);
 }

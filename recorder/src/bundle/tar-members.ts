@@ -1,7 +1,13 @@
 import { posix } from "node:path";
 import { Readable } from "node:stream";
 import tar from "tar-stream";
-import { BundleError, BundleFormatError, BundleTooLargeError, BundleTruncatedError, BundleUnsafePathError } from "./errors.js";
+import {
+  BundleError,
+  BundleFormatError,
+  BundleTooLargeError,
+  BundleTruncatedError,
+  BundleUnsafePathError,
+} from "./errors.js";
 import type { BundleLimits } from "./inflate.js";
 import { MEMBER } from "./manifest.js";
 import { openRegularFile, RefusedFileError } from "@harnessx/core";
@@ -18,9 +24,12 @@ const TEXT_MEMBER_LIMITS = new Map<string, number>([
 
 /** Refuses absolute paths, `..` segments, backslashes and anything that normalizes elsewhere. */
 export function checkMemberPath(bundle: string, name: string): void {
-  if (name.length === 0 || name.includes("\0")) throw new BundleUnsafePathError(bundle, name, "empty or NUL in the name");
-  if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || name.includes("\\")) throw new BundleUnsafePathError(bundle, name, "absolute or Windows-style path");
-  if (name.split("/").includes("..")) throw new BundleUnsafePathError(bundle, name, "a '..' segment escapes the bundle folder");
+  if (name.length === 0 || name.includes("\0"))
+    throw new BundleUnsafePathError(bundle, name, "empty or NUL in the name");
+  if (name.startsWith("/") || /^[A-Za-z]:/.test(name) || name.includes("\\"))
+    throw new BundleUnsafePathError(bundle, name, "absolute or Windows-style path");
+  if (name.split("/").includes(".."))
+    throw new BundleUnsafePathError(bundle, name, "a '..' segment escapes the bundle folder");
   if (posix.normalize(name) !== name) throw new BundleUnsafePathError(bundle, name, "not a normalized relative path");
 }
 
@@ -29,7 +38,8 @@ async function bundleFile(path: string): Promise<Readable> {
   try {
     return (await openRegularFile(path, { followSymlinks: true })).createReadStream();
   } catch (error) {
-    if (error instanceof RefusedFileError) throw new BundleFormatError(path, "not a regular file (a FIFO, device or directory): refused unread");
+    if (error instanceof RefusedFileError)
+      throw new BundleFormatError(path, "not a regular file (a FIFO, device or directory): refused unread");
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new BundleFormatError(path, "file not found", { cause: error });
     // ENOTDIR, EACCES, ELOOP...: the user named a path that cannot be read, not a bundle.
@@ -54,15 +64,27 @@ export async function readMembers(path: string, limits: BundleLimits, data?: Buf
     for await (const entry of extract) {
       const { name, type, size = 0 } = entry.header;
       checkMemberPath(path, name);
-      if (type !== "file") throw new BundleUnsafePathError(path, name, `a ${type ?? "special"} entry, not a regular file`);
-      if (members.size === 0 && name !== MEMBER.manifest) throw new BundleFormatError(path, `the first member is "${name}", expected ${MEMBER.manifest}`);
+      if (type !== "file")
+        throw new BundleUnsafePathError(path, name, `a ${type ?? "special"} entry, not a regular file`);
+      if (members.size === 0 && name !== MEMBER.manifest)
+        throw new BundleFormatError(path, `the first member is "${name}", expected ${MEMBER.manifest}`);
       if (members.has(name)) throw new BundleFormatError(path, `member "${name}" appears twice`);
       if (members.size >= MAX_MEMBERS) throw new BundleFormatError(path, `more than ${MAX_MEMBERS} members`);
-      if (size > limits.maxMemberBytes) throw new BundleTooLargeError(path, name, size, limits.maxMemberBytes, "is stored as");
+      if (size > limits.maxMemberBytes)
+        throw new BundleTooLargeError(path, name, size, limits.maxMemberBytes, "is stored as");
       const textLimit = TEXT_MEMBER_LIMITS.get(name);
-      if (textLimit !== undefined && size > textLimit) throw new BundleTooLargeError(path, name, size, textLimit, "is stored as", "refused unread (the exporter never writes one this large)");
+      if (textLimit !== undefined && size > textLimit)
+        throw new BundleTooLargeError(
+          path,
+          name,
+          size,
+          textLimit,
+          "is stored as",
+          "refused unread (the exporter never writes one this large)",
+        );
       total += size;
-      if (total > limits.maxTotalBytes) throw new BundleTooLargeError(path, name, total, limits.maxTotalBytes, "brings the bundle to");
+      if (total > limits.maxTotalBytes)
+        throw new BundleTooLargeError(path, name, total, limits.maxTotalBytes, "brings the bundle to");
       const chunks: Buffer[] = [];
       for await (const chunk of entry) chunks.push(chunk as Buffer);
       members.set(name, Buffer.concat(chunks));
@@ -71,7 +93,8 @@ export async function readMembers(path: string, limits: BundleLimits, data?: Buf
     source.destroy();
     if (error instanceof BundleError) throw error;
     const message = (error as Error).message ?? String(error);
-    if (/unexpected end|premature|truncat/i.test(message)) throw new BundleTruncatedError(path, message, { cause: error });
+    if (/unexpected end|premature|truncat/i.test(message))
+      throw new BundleTruncatedError(path, message, { cause: error });
     throw new BundleFormatError(path, `not a readable tar archive (${message})`, { cause: error });
   }
   if (members.size === 0) throw new BundleTruncatedError(path, "the archive holds no members");

@@ -30,17 +30,24 @@ async function crafted(name: string, select: string): Promise<string> {
   return copy;
 }
 
-const invalidFile = (message: RegExp) => (error: unknown) => error instanceof DatasetError && error.problem === "invalid_file" && message.test(error.message);
+const invalidFile = (message: RegExp) => (error: unknown) =>
+  error instanceof DatasetError && error.problem === "invalid_file" && message.test(error.message);
 
 describe("dataset files made elsewhere", () => {
   test("a runs file of one row opens; of two rows it is refused, counted from the footers", async () => {
     const tables = await openDatasetTables(await crafted("one", "SELECT * FROM runs"));
     tables.close();
-    await assert.rejects(openDatasetTables(await crafted("two", "SELECT runs.* FROM runs, range(2)")), invalidFile(/holds 2 rows in 1 file\(s\): the exporter writes one run per file/));
+    await assert.rejects(
+      openDatasetTables(await crafted("two", "SELECT runs.* FROM runs, range(2)")),
+      invalidFile(/holds 2 rows in 1 file\(s\): the exporter writes one run per file/),
+    );
   });
 
   test("a runs file without the dataset's columns is refused when the view is made", async () => {
-    await assert.rejects(openDatasetTables(await crafted("columns", "SELECT run_id FROM runs")), invalidFile(/the runs files of .* do not hold the dataset's columns \(Binder Error/));
+    await assert.rejects(
+      openDatasetTables(await crafted("columns", "SELECT run_id FROM runs")),
+      invalidFile(/the runs files of .* do not hold the dataset's columns \(Binder Error/),
+    );
   });
 
   test("a FIFO named like a table file is left out, never opened", async () => {

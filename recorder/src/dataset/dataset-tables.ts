@@ -35,7 +35,10 @@ function columnsOfStoreTables(): Promise<Map<DatasetTable, Array<[string, string
       const columns = new Map<DatasetTable, Array<[string, string]>>();
       for (const table of DATASET_TABLES) {
         const rows = (await tables.connection.runAndReadAll(`DESCRIBE ${table}`)).getRowObjectsJson();
-        columns.set(table, [...rows.map((r): [string, string] => [String(r.column_name), String(r.column_type)]), ...(DATASET_ONLY_COLUMNS[table] ?? [])]);
+        columns.set(table, [
+          ...rows.map((r): [string, string] => [String(r.column_name), String(r.column_type)]),
+          ...(DATASET_ONLY_COLUMNS[table] ?? []),
+        ]);
       }
       return columns;
     } finally {
@@ -47,13 +50,18 @@ function columnsOfStoreTables(): Promise<Map<DatasetTable, Array<[string, string
 /** The Parquet files of a table in the partitions asked for (a folder whose name is not `date=...` is not a partition). */
 async function tableFiles(dataset: string, table: DatasetTable, fromDate: string | undefined): Promise<string[]> {
   const folder = join(dataset, table);
-  const partitions = (await fs.readdir(folder).catch(() => [] as string[])).filter((name) => /^date=\d{4}-\d{2}-\d{2}$/.test(name)).sort();
+  const partitions = (await fs.readdir(folder).catch(() => [] as string[]))
+    .filter((name) => /^date=\d{4}-\d{2}-\d{2}$/.test(name))
+    .sort();
   const files: string[] = [];
   for (const partition of partitions) {
     if (fromDate !== undefined && partition.slice("date=".length) < fromDate) continue;
     // Regular files only: DuckDB would block on a FIFO named like a table file.
     const entries = await fs.readdir(join(folder, partition), { withFileTypes: true });
-    for (const name of entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort()) {
+    for (const name of entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name)
+      .sort()) {
       if (name.endsWith(".parquet") && !name.startsWith(".")) files.push(join(folder, partition, name));
     }
   }
@@ -65,10 +73,22 @@ async function tableFiles(dataset: string, table: DatasetTable, fromDate: string
  * rows (a hundred million of them compress to a few megabytes) every listing would read. The
  * count comes from the files' footers, without reading their rows.
  */
-async function checkOneRunPerFile(connection: RecordingTables["connection"], files: readonly string[], dataset: string): Promise<void> {
+async function checkOneRunPerFile(
+  connection: RecordingTables["connection"],
+  files: readonly string[],
+  dataset: string,
+): Promise<void> {
   if (files.length === 0) return;
-  const rows = Number((await connection.runAndReadAll(`SELECT count(*) AS n FROM read_parquet(${sqlList(files)})`)).getRowObjectsJson()[0].n);
-  if (rows > files.length) throw new DatasetError("invalid_file", dataset, `the runs table of ${dataset} holds ${rows} rows in ${files.length} file(s): the exporter writes one run per file, so a file was made elsewhere; refused`);
+  const rows = Number(
+    (await connection.runAndReadAll(`SELECT count(*) AS n FROM read_parquet(${sqlList(files)})`)).getRowObjectsJson()[0]
+      .n,
+  );
+  if (rows > files.length)
+    throw new DatasetError(
+      "invalid_file",
+      dataset,
+      `the runs table of ${dataset} holds ${rows} rows in ${files.length} file(s): the exporter writes one run per file, so a file was made elsewhere; refused`,
+    );
 }
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -84,7 +104,10 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 export async function openDatasetTables(dataset: string, options: DatasetTableOptions = {}): Promise<RecordingTables> {
   await readDatasetMarker(dataset);
   const fromDate = options.since === undefined ? undefined : partitionDate(options.since);
-  return openParquetViews((table) => tableFiles(dataset, table, fromDate), { readOnly: options.readOnly, name: dataset });
+  return openParquetViews((table) => tableFiles(dataset, table, fromDate), {
+    readOnly: options.readOnly,
+    name: dataset,
+  });
 }
 
 /**
@@ -94,7 +117,11 @@ export async function openDatasetTables(dataset: string, options: DatasetTableOp
  */
 export async function openParquetViews(
   filesOf: (table: DatasetTable) => Promise<string[]>,
-  options: { readOnly?: boolean; prepare?: (connection: RecordingTables["connection"]) => Promise<void>; /** The dataset, for errors. */ name?: string } = {},
+  options: {
+    readOnly?: boolean;
+    prepare?: (connection: RecordingTables["connection"]) => Promise<void> /** The dataset, for errors. */;
+    name?: string;
+  } = {},
 ): Promise<RecordingTables> {
   const columns = await columnsOfStoreTables();
   const tables = await newTables();
@@ -110,7 +137,14 @@ export async function openParquetViews(
         : `SELECT ${list.map(([name, type]) => `NULL::${type} AS ${quoted(name)}`).join(", ")} WHERE false`;
       await tables.connection.run(`CREATE VIEW ${table} AS ${select}`).catch((error: unknown) => {
         // The columns the exporter writes cannot be read from these files: they were made elsewhere.
-        throw sqlLimitErrorOf(error) ?? new DatasetError("invalid_file", options.name ?? "the dataset", `the ${table} files of ${options.name ?? "the dataset"} do not hold the dataset's columns (${(error as Error).message.split("\n", 1)[0].slice(0, 200)})`);
+        throw (
+          sqlLimitErrorOf(error) ??
+          new DatasetError(
+            "invalid_file",
+            options.name ?? "the dataset",
+            `the ${table} files of ${options.name ?? "the dataset"} do not hold the dataset's columns (${(error as Error).message.split("\n", 1)[0].slice(0, 200)})`,
+          )
+        );
       });
       if (table === "runs") await checkOneRunPerFile(tables.connection, files, options.name ?? "the dataset");
     }

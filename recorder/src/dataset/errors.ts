@@ -11,7 +11,15 @@ import { HarnessError } from "@harnessx/core";
  * - `unknown_run`: a run asked for is not in the store;
  * - `invalid_file`: a table file the exporter would not write (a `runs` file holding more than its one run, files without the dataset's columns).
  */
-export type DatasetProblem = "missing" | "not_a_folder" | "not_a_dataset" | "invalid_marker" | "unsupported_version" | "no_store" | "unknown_run" | "invalid_file";
+export type DatasetProblem =
+  | "missing"
+  | "not_a_folder"
+  | "not_a_dataset"
+  | "invalid_marker"
+  | "unsupported_version"
+  | "no_store"
+  | "unknown_run"
+  | "invalid_file";
 
 /** A dataset (or the store exported to one) that cannot be used; `code` is `dataset_<problem>`. */
 export class DatasetError extends HarnessError {

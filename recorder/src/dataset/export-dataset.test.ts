@@ -17,7 +17,12 @@ async function recordEchoRun(store: string, calls: number, name = "echoer"): Pro
 }
 
 const filesUnder = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort() : [];
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name))
+        .sort()
+    : [];
 
 const runOf = (result: DatasetExport, runId: string) => result.runs.find((r) => r.runId === runId)!;
 
@@ -30,12 +35,18 @@ describe("exportDataset writes the documented layout for ended runs", () => {
       const echo = await recordEchoRun(store, 2);
       const spilled = await recordRunWithArtifact(store);
       const result = await exportDataset({ storeDir: store, out });
-      assert.deepEqual(JSON.parse(readFileSync(join(out, "harnessx-dataset.json"), "utf8")), { format: "harnessx-dataset", version: 1 });
+      assert.deepEqual(JSON.parse(readFileSync(join(out, "harnessx-dataset.json"), "utf8")), {
+        format: "harnessx-dataset",
+        version: 1,
+      });
       assert.deepEqual(result.skipped, []);
       assert.deepEqual(result.runs.map((r) => r.runId).sort(), [echo, spilled.runId].sort());
       for (const run of result.runs) {
         assert.match(run.date, /^\d{4}-\d{2}-\d{2}$/);
-        assert.deepEqual(run.files.map((f) => f.key), ["events", "spans", "artifacts", "runs"].map((t) => `${t}/date=${run.date}/${run.runId}.parquet`));
+        assert.deepEqual(
+          run.files.map((f) => f.key),
+          ["events", "spans", "artifacts", "runs"].map((t) => `${t}/date=${run.date}/${run.runId}.parquet`),
+        );
         for (const file of run.files) {
           assert.equal(statSync(file.path).size, file.bytes);
           assert.equal(readFileSync(file.path).subarray(0, 4).toString(), "PAR1", `${file.key} is Parquet`);
@@ -43,10 +54,17 @@ describe("exportDataset writes the documented layout for ended runs", () => {
         assert.equal(run.written, true);
       }
       const withArtifacts = runOf(result, spilled.runId);
-      assert.ok(withArtifacts.objects.some((o) => o.sha256 === spilled.sha256), "the spilled result is an object");
+      assert.ok(
+        withArtifacts.objects.some((o) => o.sha256 === spilled.sha256),
+        "the spilled result is an object",
+      );
       for (const object of withArtifacts.objects) {
         assert.equal(object.key, objectKey(object.sha256));
-        assert.deepEqual(readFileSync(object.path), await new ArtifactStore(store).getCompressed(object.sha256), "the store's zstd frame, as is");
+        assert.deepEqual(
+          readFileSync(object.path),
+          await new ArtifactStore(store).getCompressed(object.sha256),
+          "the store's zstd frame, as is",
+        );
       }
       assert.deepEqual(withArtifacts.missingArtifacts, []);
       assert.ok(!filesUnder(out).some((f) => f.includes(".tmp-")), "no temporary file is left");
@@ -66,7 +84,11 @@ describe("exportDataset writes the documented layout for ended runs", () => {
       const before = new Map(filesUnder(out).map((f) => [f, statSync(f).mtimeMs]));
       const again = await exportDataset({ storeDir: store, out });
       assert.ok(again.runs.every((r) => !r.written && r.objects.every((o) => !o.written)));
-      assert.deepEqual(new Map(filesUnder(out).map((f) => [f, statSync(f).mtimeMs])), before, "no file was rewritten or added");
+      assert.deepEqual(
+        new Map(filesUnder(out).map((f) => [f, statSync(f).mtimeMs])),
+        before,
+        "no file was rewritten or added",
+      );
       assert.deepEqual(
         again.runs.map((r) => ({ runId: r.runId, files: r.files, objects: r.objects.map((o) => o.sha256) })),
         first.runs.map((r) => ({ runId: r.runId, files: r.files, objects: r.objects.map((o) => o.sha256) })),
@@ -74,7 +96,11 @@ describe("exportDataset writes the documented layout for ended runs", () => {
       );
       const newer = await recordEchoRun(store, 1);
       const third = await exportDataset({ storeDir: store, out });
-      assert.deepEqual(third.runs.filter((r) => r.written).map((r) => r.runId), [newer], "only the new run is written");
+      assert.deepEqual(
+        third.runs.filter((r) => r.written).map((r) => r.runId),
+        [newer],
+        "only the new run is written",
+      );
     } finally {
       cleanup();
     }
@@ -87,23 +113,37 @@ describe("exportDataset writes the documented layout for ended runs", () => {
       const out = join(dir, "dataset");
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      const hold = tool({ name: "hold", description: "waits to be released", execute: async () => { await held; return "released"; } });
+      const hold = tool({
+        name: "hold",
+        description: "waits to be released",
+        execute: async () => {
+          await held;
+          return "released";
+        },
+      });
       const agent = new Agent({
         provider: new ScriptedProvider([{ toolCalls: [{ id: "h", name: "hold", input: {} }] }, { text: "done" }]),
         tools: [hold],
         extensions: [new FlightRecorderExtension({ dir: store, flushIntervalMs: 5 })],
       });
       const running = agent.run("go");
-      while (!existsSync(join(store, "runs")) || readdirSync(join(store, "runs")).length === 0) await new Promise((r) => setTimeout(r, 5));
+      while (!existsSync(join(store, "runs")) || readdirSync(join(store, "runs")).length === 0)
+        await new Promise((r) => setTimeout(r, 5));
       const during = await exportDataset({ storeDir: store, out });
       assert.deepEqual(during.runs, []);
-      assert.deepEqual(during.skipped.map((s) => s.reason), ["recording"]);
+      assert.deepEqual(
+        during.skipped.map((s) => s.reason),
+        ["recording"],
+      );
       assert.ok(!existsSync(join(out, "runs")), "nothing of the run was written");
       release();
       const { runId } = await running;
       await agent.close();
       const after = await exportDataset({ storeDir: store, out });
-      assert.deepEqual(after.runs.map((r) => r.runId), [runId]);
+      assert.deepEqual(
+        after.runs.map((r) => r.runId),
+        [runId],
+      );
       assert.deepEqual(after.skipped, []);
     } finally {
       cleanup();
@@ -140,15 +180,28 @@ describe("exportDataset writes the documented layout for ended runs", () => {
       const spill = defineExtension({
         name: "spill-like",
         install(ctx) {
-          ctx.registerTool(tool({ name: "dump", description: "d", execute: async () => {
-            const stored = await artifacts.put(`token=${secret}\n`);
-            raw = stored.sha256;
-            await ctx.emit("spill", { toolName: "dump", toolCallId: "d", bytes: stored.bytes, resultId: "r1", sha256: raw, kind: "text" }, { artifacts: [{ sha256: raw, bytes: stored.bytes, mediaType: "text/plain" }] });
-            return "spilled";
-          } }));
+          ctx.registerTool(
+            tool({
+              name: "dump",
+              description: "d",
+              execute: async () => {
+                const stored = await artifacts.put(`token=${secret}\n`);
+                raw = stored.sha256;
+                await ctx.emit(
+                  "spill",
+                  { toolName: "dump", toolCallId: "d", bytes: stored.bytes, resultId: "r1", sha256: raw, kind: "text" },
+                  { artifacts: [{ sha256: raw, bytes: stored.bytes, mediaType: "text/plain" }] },
+                );
+                return "spilled";
+              },
+            }),
+          );
         },
       });
-      const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ id: "d", name: "dump", input: {} }] }, { text: "ok" }]), extensions: [new FlightRecorderExtension({ dir: store }), spill] });
+      const agent = new Agent({
+        provider: new ScriptedProvider([{ toolCalls: [{ id: "d", name: "dump", input: {} }] }, { text: "ok" }]),
+        extensions: [new FlightRecorderExtension({ dir: store }), spill],
+      });
       await agent.run("go");
       await agent.close();
       const result = await exportDataset({ storeDir: store, out });
@@ -179,8 +232,14 @@ describe("exportDataset refuses what it cannot use, with a DatasetError", () => 
       await assert.rejects(exportDataset({ storeDir: store, out: join(dir, "busy") }), problem("not_a_dataset"));
       assert.deepEqual(readdirSync(join(dir, "busy")), ["notes.txt"]);
       mkdirSync(join(dir, "future"));
-      writeFileSync(join(dir, "future", "harnessx-dataset.json"), JSON.stringify({ format: "harnessx-dataset", version: 2 }));
-      await assert.rejects(exportDataset({ storeDir: store, out: join(dir, "future") }), problem("unsupported_version"));
+      writeFileSync(
+        join(dir, "future", "harnessx-dataset.json"),
+        JSON.stringify({ format: "harnessx-dataset", version: 2 }),
+      );
+      await assert.rejects(
+        exportDataset({ storeDir: store, out: join(dir, "future") }),
+        problem("unsupported_version"),
+      );
     } finally {
       cleanup();
     }
@@ -192,7 +251,10 @@ describe("exportDataset refuses what it cannot use, with a DatasetError", () => 
       await assert.rejects(exportDataset({ storeDir: join(dir, "nowhere"), out: join(dir, "d") }), problem("no_store"));
       const store = join(dir, "store");
       await recordEchoRun(store, 0);
-      await assert.rejects(exportDataset({ storeDir: store, out: join(dir, "d"), runIds: ["no-such-run"] }), problem("unknown_run"));
+      await assert.rejects(
+        exportDataset({ storeDir: store, out: join(dir, "d"), runIds: ["no-such-run"] }),
+        problem("unknown_run"),
+      );
       assert.ok(!existsSync(join(dir, "d")), "nothing is created for a request that fails");
     } finally {
       cleanup();

@@ -77,13 +77,19 @@ const BATCH_EVENTS = 100_000;
 /** The store's run folders the request names (all by default): `DatasetError` for a missing store or an unknown run. */
 async function foldersToExport(request: ExportDatasetRequest): Promise<RunFolder[]> {
   const stat = await fs.stat(join(request.storeDir, "runs")).catch(() => undefined);
-  if (!stat?.isDirectory()) throw new DatasetError("no_store", request.storeDir, `${request.storeDir} is not a recording store (no runs/ folder)`);
+  if (!stat?.isDirectory())
+    throw new DatasetError(
+      "no_store",
+      request.storeDir,
+      `${request.storeDir} is not a recording store (no runs/ folder)`,
+    );
   const folders = (await runFolders(request.storeDir)).sort((a, b) => a.runId.localeCompare(b.runId));
   if (!request.runIds) return folders;
   const byId = new Map(folders.map((f) => [f.runId, f]));
   return request.runIds.map((runId) => {
     const folder = byId.get(runId);
-    if (!folder) throw new DatasetError("unknown_run", runId, `the store ${request.storeDir} has no run ${JSON.stringify(runId)}`);
+    if (!folder)
+      throw new DatasetError("unknown_run", runId, `the store ${request.storeDir} has no run ${JSON.stringify(runId)}`);
     return folder;
   });
 }

@@ -14,9 +14,17 @@ export async function readDatasetMarker(dataset: string): Promise<DatasetMarker>
     throw error;
   });
   if (!stat.isDirectory()) throw new DatasetError("not_a_folder", dataset, `${dataset} is not a folder`);
-  const bytes = await readRegularFile(localPathOf(dataset, DATASET_MARKER), { maxBytes: MAX_METADATA_FILE_BYTES }).catch((error: unknown) => {
-    if (isMissing(error)) throw new DatasetError("not_a_dataset", dataset, `${dataset} is not a dataset: it has no ${DATASET_MARKER}`);
-    if (error instanceof RefusedFileError) throw new DatasetError("invalid_marker", dataset, `${DATASET_MARKER} of ${dataset} is ${error.problem === "too_large" ? "too large to be a marker" : "not a regular file"}`);
+  const bytes = await readRegularFile(localPathOf(dataset, DATASET_MARKER), {
+    maxBytes: MAX_METADATA_FILE_BYTES,
+  }).catch((error: unknown) => {
+    if (isMissing(error))
+      throw new DatasetError("not_a_dataset", dataset, `${dataset} is not a dataset: it has no ${DATASET_MARKER}`);
+    if (error instanceof RefusedFileError)
+      throw new DatasetError(
+        "invalid_marker",
+        dataset,
+        `${DATASET_MARKER} of ${dataset} is ${error.problem === "too_large" ? "too large to be a marker" : "not a regular file"}`,
+      );
     throw error;
   });
   return parseDatasetMarker(bytes.toString("utf8"), dataset);
@@ -31,8 +39,18 @@ export function parseDatasetMarker(text: string, dataset: string): DatasetMarker
     throw new DatasetError("invalid_marker", dataset, `${DATASET_MARKER} of ${dataset} is not JSON`);
   }
   const { format, version } = (marker ?? {}) as Partial<DatasetMarker>;
-  if (format !== DATASET_FORMAT) throw new DatasetError("invalid_marker", dataset, `${DATASET_MARKER} of ${dataset} does not say "format": "${DATASET_FORMAT}"`);
-  if (version !== DATASET_VERSION) throw new DatasetError("unsupported_version", dataset, `${dataset} is a dataset of version ${JSON.stringify(version)}; this harnessx reads version ${DATASET_VERSION}`);
+  if (format !== DATASET_FORMAT)
+    throw new DatasetError(
+      "invalid_marker",
+      dataset,
+      `${DATASET_MARKER} of ${dataset} does not say "format": "${DATASET_FORMAT}"`,
+    );
+  if (version !== DATASET_VERSION)
+    throw new DatasetError(
+      "unsupported_version",
+      dataset,
+      `${dataset} is a dataset of version ${JSON.stringify(version)}; this harnessx reads version ${DATASET_VERSION}`,
+    );
   return { format, version };
 }
 
@@ -42,14 +60,24 @@ export function parseDatasetMarker(text: string, dataset: string): DatasetMarker
  */
 export async function prepareDataset(dataset: string): Promise<void> {
   const stat = await fs.stat(dataset).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
-  if (stat && !stat.isDirectory()) throw new DatasetError("not_a_folder", dataset, `${dataset} is not a folder: give a dataset folder (a new or empty one, or a dataset)`);
+  if (stat && !stat.isDirectory())
+    throw new DatasetError(
+      "not_a_folder",
+      dataset,
+      `${dataset} is not a folder: give a dataset folder (a new or empty one, or a dataset)`,
+    );
   if (stat) {
     const entries = await fs.readdir(dataset);
     if (entries.includes(DATASET_MARKER)) {
       await readDatasetMarker(dataset);
       return;
     }
-    if (entries.length > 0) throw new DatasetError("not_a_dataset", dataset, `${dataset} is not empty and not a dataset (no ${DATASET_MARKER}): give a new or empty folder, or a dataset`);
+    if (entries.length > 0)
+      throw new DatasetError(
+        "not_a_dataset",
+        dataset,
+        `${dataset} is not empty and not a dataset (no ${DATASET_MARKER}): give a new or empty folder, or a dataset`,
+      );
   }
   await fs.mkdir(dataset, { recursive: true });
   const marker: DatasetMarker = { format: DATASET_FORMAT, version: DATASET_VERSION };

@@ -16,11 +16,18 @@ export const SOURCE_DIGEST_KEY = "harnessx_source";
  * `COPY ... (FORMAT parquet, COMPRESSION zstd)` into a temporary file beside the target, then
  * renamed into place, so a reader (or a sync) never sees half a file.
  */
-export async function copyToParquet(connection: DuckDBConnection, query: string, path: string, digest: string): Promise<void> {
+export async function copyToParquet(
+  connection: DuckDBConnection,
+  query: string,
+  path: string,
+  digest: string,
+): Promise<void> {
   await fs.mkdir(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
   try {
-    await connection.run(`COPY (${query}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, KV_METADATA {${SOURCE_DIGEST_KEY}: ${sqlString(digest)}})`);
+    await connection.run(
+      `COPY (${query}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, KV_METADATA {${SOURCE_DIGEST_KEY}: ${sqlString(digest)}})`,
+    );
     await fs.rename(tmp, path);
   } catch (error) {
     await fs.rm(tmp, { force: true });
@@ -33,7 +40,9 @@ export async function fileSourceDigest(connection: DuckDBConnection, path: strin
   try {
     // DuckDB would block on a FIFO: only a regular file is opened.
     await (await openRegularFile(path)).close();
-    const reader = await connection.runAndReadAll(`SELECT decode(value) AS digest FROM parquet_kv_metadata(${sqlString(path)}) WHERE decode(key) = ${sqlString(SOURCE_DIGEST_KEY)}`);
+    const reader = await connection.runAndReadAll(
+      `SELECT decode(value) AS digest FROM parquet_kv_metadata(${sqlString(path)}) WHERE decode(key) = ${sqlString(SOURCE_DIGEST_KEY)}`,
+    );
     const digest = reader.getRowObjectsJson()[0]?.digest;
     return typeof digest === "string" ? digest : undefined;
   } catch {

@@ -10,7 +10,15 @@ import { isProcessAlive, lockHolder, reductionPending } from "../store/recover.j
 import { openSegmentTables } from "../store/segment-tables.js";
 import { sqlString } from "../store/sql-literal.js";
 import type { DatasetFile, DatasetObject, ExportedRun, SkippedRun } from "./export-types.js";
-import { DATASET_TABLES, DATASET_VERSION, localPathOf, objectKey, partitionDate, tableFileKey, type DatasetTable } from "./layout.js";
+import {
+  DATASET_TABLES,
+  DATASET_VERSION,
+  localPathOf,
+  objectKey,
+  partitionDate,
+  tableFileKey,
+  type DatasetTable,
+} from "./layout.js";
 import { copyToParquet, fileDigest, fileSourceDigest } from "./parquet-files.js";
 
 /** A run of the store as read for export: its run.json (and its bytes) and segments. */
@@ -70,13 +78,24 @@ function tableQuery(table: DatasetTable, runId: string, from: BatchSources): str
 }
 
 /** The export of a run whose `runs` file already carries its source digest (nothing is written), else undefined. */
-export async function exportedAlready(dataset: string, run: RunToExport, scratch: DuckDBConnection): Promise<ExportedRun | undefined> {
+export async function exportedAlready(
+  dataset: string,
+  run: RunToExport,
+  scratch: DuckDBConnection,
+): Promise<ExportedRun | undefined> {
   const { manifest } = run;
   const date = partitionDate(manifest.startedAt);
   const pathOf = (table: DatasetTable) => localPathOf(dataset, tableFileKey(table, date, manifest.runId));
   if ((await fileSourceDigest(scratch, pathOf("runs"))) !== sourceDigest(run)) return undefined;
   const detail = manifest.detail === "summary" ? "summary" : "full";
-  return { runId: manifest.runId, date, detail, written: false, files: await describeFiles(dataset, date, manifest), ...(await indexedObjects(scratch, dataset, pathOf("artifacts"), detail)) };
+  return {
+    runId: manifest.runId,
+    date,
+    detail,
+    written: false,
+    files: await describeFiles(dataset, date, manifest),
+    ...(await indexedObjects(scratch, dataset, pathOf("artifacts"), detail)),
+  };
 }
 
 /**
@@ -84,8 +103,16 @@ export async function exportedAlready(dataset: string, run: RunToExport, scratch
  * them all: per run, its artifacts' objects first, then its table files, `runs` last, each
  * written whole or not at all. Spilled results are redacted with `redactor`, the exporter's policy.
  */
-export async function exportRuns(storeDir: string, dataset: string, runs: readonly RunToExport[], redactor: Redactor): Promise<ExportedRun[]> {
-  const tables = await openSegmentTables(storeDir, runs.map((run) => run.runDir));
+export async function exportRuns(
+  storeDir: string,
+  dataset: string,
+  runs: readonly RunToExport[],
+  redactor: Redactor,
+): Promise<ExportedRun[]> {
+  const tables = await openSegmentTables(
+    storeDir,
+    runs.map((run) => run.runDir),
+  );
   try {
     const { connection } = tables;
     let from: BatchSources = { events: "events", artifacts: "artifacts" };
@@ -102,11 +129,27 @@ export async function exportRuns(storeDir: string, dataset: string, runs: readon
       const digest = sourceDigest(run);
       const date = partitionDate(manifest.startedAt);
       const detail = manifest.detail === "summary" ? "summary" : "full";
-      const copies = detail === "full" ? await copyObjects(connection, from, { storeDir, dataset, redactor }, manifest) : { objects: [], missing: [] };
+      const copies =
+        detail === "full"
+          ? await copyObjects(connection, from, { storeDir, dataset, redactor }, manifest)
+          : { objects: [], missing: [] };
       for (const table of tablesOf(manifest)) {
-        await copyToParquet(connection, tableQuery(table, manifest.runId, from), localPathOf(dataset, tableFileKey(table, date, manifest.runId)), digest);
+        await copyToParquet(
+          connection,
+          tableQuery(table, manifest.runId, from),
+          localPathOf(dataset, tableFileKey(table, date, manifest.runId)),
+          digest,
+        );
       }
-      exported.push({ runId: manifest.runId, date, detail, written: true, files: await describeFiles(dataset, date, manifest), objects: copies.objects, missingArtifacts: copies.missing });
+      exported.push({
+        runId: manifest.runId,
+        date,
+        detail,
+        written: true,
+        files: await describeFiles(dataset, date, manifest),
+        objects: copies.objects,
+        missingArtifacts: copies.missing,
+      });
     }
     return exported;
   } finally {
@@ -126,7 +169,12 @@ async function describeFiles(dataset: string, date: string, manifest: RunManifes
 }
 
 /** The objects (and missing artifacts) an exported run's artifact index names. */
-async function indexedObjects(scratch: DuckDBConnection, dataset: string, artifactsFile: string, detail: ExportedRun["detail"]): Promise<Pick<ExportedRun, "objects" | "missingArtifacts">> {
+async function indexedObjects(
+  scratch: DuckDBConnection,
+  dataset: string,
+  artifactsFile: string,
+  detail: ExportedRun["detail"],
+): Promise<Pick<ExportedRun, "objects" | "missingArtifacts">> {
   if (detail === "summary") return { objects: [], missingArtifacts: [] };
   const reader = await scratch.runAndReadAll(
     `SELECT DISTINCT sha256, object_sha256 FROM read_parquet(${sqlString(artifactsFile)}) ORDER BY sha256`,
@@ -154,7 +202,12 @@ const OBJECT_COPIES = 4;
  * artifact's id in the store, and the object holding its bytes). Spilled results are raw tool output the recorder
  * never redacted: like a bundle, the dataset gets copies redacted by the exporter's policy.
  */
-async function copyObjects(connection: DuckDBConnection, from: BatchSources, to: { storeDir: string; dataset: string; redactor: Redactor }, manifest: RunManifest): Promise<{ objects: DatasetObject[]; missing: string[] }> {
+async function copyObjects(
+  connection: DuckDBConnection,
+  from: BatchSources,
+  to: { storeDir: string; dataset: string; redactor: Redactor },
+  manifest: RunManifest,
+): Promise<{ objects: DatasetObject[]; missing: string[] }> {
   const { storeDir, dataset, redactor } = to;
   const reader = await connection.runAndReadAll(
     `SELECT sha256, bool_or(kind = 'extension') AS spilled FROM ${from.artifacts} WHERE run_id = ${sqlString(manifest.runId)} GROUP BY sha256 ORDER BY sha256`,

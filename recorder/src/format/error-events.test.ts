@@ -9,7 +9,18 @@ import { tempDir } from "../../../test/support/system.js";
 test("a failed or unknown tool call counts as an error in run.json, and the count is the events isErrorEvent picks", async () => {
   const { dir, cleanup } = tempDir();
   try {
-    const agent = scriptedAgent([{ toolCalls: [{ name: "echo", input: { text: "ok" } }, { name: "missing_tool", input: {} }] }, { text: "done" }], [new FlightRecorderExtension({ dir })]);
+    const agent = scriptedAgent(
+      [
+        {
+          toolCalls: [
+            { name: "echo", input: { text: "ok" } },
+            { name: "missing_tool", input: {} },
+          ],
+        },
+        { text: "done" },
+      ],
+      [new FlightRecorderExtension({ dir })],
+    );
     const { runId } = await agent.run("x");
     await agent.close();
     const runDir = join(dir, "runs", runId);
@@ -17,7 +28,10 @@ test("a failed or unknown tool call counts as an error in run.json, and the coun
     const manifest = await readRunManifest(runDir);
     assert.equal(manifest.summary?.errors, 1);
     assert.equal(events.filter(isErrorEvent).length, manifest.summary?.errors);
-    assert.deepEqual(events.filter(isErrorEvent).map((e) => [e.kind, e.attrs.outcome]), [["tool_call_end", "unknown_tool"]]);
+    assert.deepEqual(
+      events.filter(isErrorEvent).map((e) => [e.kind, e.attrs.outcome]),
+      [["tool_call_end", "unknown_tool"]],
+    );
   } finally {
     cleanup();
   }

@@ -16,5 +16,9 @@ export function isErrorEvent(event: Judged): boolean {
 
 /** What a reader looking for failures is shown: the errors, a failed run's end, and events the recorder had to drop. */
 export function isFailureEvent(event: Judged): boolean {
-  return isErrorEvent(event) || event.kind === "recorder.dropped" || (event.kind === "agent_end" && event.attrs?.status === "failed");
+  return (
+    isErrorEvent(event) ||
+    event.kind === "recorder.dropped" ||
+    (event.kind === "agent_end" && event.attrs?.status === "failed")
+  );
 }

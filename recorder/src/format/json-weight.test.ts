@@ -14,7 +14,8 @@ const lineWith = (inner: Buffer): Buffer => {
   const at = base.indexOf('"attrs":{') + 9;
   return Buffer.concat([base.subarray(0, at), text('"note":'), inner, text(","), base.subarray(at)]);
 };
-const array = (element: string, count: number): Buffer => Buffer.concat([text("["), Buffer.alloc(count * (element.length + 1) - 1, `${element},`), text("]")]);
+const array = (element: string, count: number): Buffer =>
+  Buffer.concat([text("["), Buffer.alloc(count * (element.length + 1) - 1, `${element},`), text("]")]);
 
 describe("jsonValues", () => {
   test("counts strings, objects, arrays and elements; braces, commas and escaped quotes inside strings are not values", () => {
@@ -32,16 +33,31 @@ describe("jsonValues", () => {
 describe("a line too dense to decode", () => {
   test("over 1 MiB with more than MAX_EVENT_LINE_VALUES values is refused undecoded; as long a line of text is read", () => {
     const dense = lineWith(array("0", MAX_EVENT_LINE_VALUES + 10));
-    assert.throws(() => parseEventLines(dense), (error: unknown) => error instanceof EventLineTooLongError && error.values === MAX_EVENT_LINE_VALUES && /holds more than the 2,097,152 JSON values/.test(error.message));
+    assert.throws(
+      () => parseEventLines(dense),
+      (error: unknown) =>
+        error instanceof EventLineTooLongError &&
+        error.values === MAX_EVENT_LINE_VALUES &&
+        /holds more than the 2,097,152 JSON values/.test(error.message),
+    );
     const long = lineWith(text(JSON.stringify("x".repeat(dense.length))));
     assert.equal(parseEventLines(long).events.length, 1);
-    assert.equal(parseEventLines(lineWith(array("0", MAX_EVENT_LINE_VALUES - 100))).events.length, 1, "just under the limit is decoded");
+    assert.equal(
+      parseEventLines(lineWith(array("0", MAX_EVENT_LINE_VALUES - 100))).events.length,
+      1,
+      "just under the limit is decoded",
+    );
   });
 });
 
 describe("a payload whose decoding would not fit", () => {
   test("17 million values (34 MB, past 1 GiB once decoded) are refused before JSON.parse; 34 MB of text is not", () => {
-    assert.throws(() => checkParseCost(array("0", 17_000_000)), (error: unknown) => error instanceof ReadMemoryError && /more than the 1,024 MiB a reader holds \(HARNESSX_READ_MEMORY=4GB raises it\)/.test(error.message));
+    assert.throws(
+      () => checkParseCost(array("0", 17_000_000)),
+      (error: unknown) =>
+        error instanceof ReadMemoryError &&
+        /more than the 1,024 MiB a reader holds \(HARNESSX_READ_MEMORY=4GB raises it\)/.test(error.message),
+    );
     checkParseCost(text(JSON.stringify({ text: "x".repeat(34_000_000) })));
   });
 });

@@ -79,6 +79,12 @@ export class LatencySketch {
   toJSON(): LatencySketchData {
     const buckets: Record<string, number> = {};
     for (const [key, n] of this.buckets) buckets[key] = n;
-    return { count: this.count, min: this.count ? this.min : 0, max: this.count ? this.max : 0, zero: this.zero, buckets };
+    return {
+      count: this.count,
+      min: this.count ? this.min : 0,
+      max: this.count ? this.max : 0,
+      zero: this.zero,
+      buckets,
+    };
   }
 }

@@ -6,8 +6,21 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  BundleContentError, BundleTooLargeError, EventLineTooLongError, FlightRecorderExtension, MAX_BUNDLE_MANIFEST_BYTES, MAX_EVENT_LINE_BYTES, MAX_RUN_MANIFEST_BYTES,
-  openBundle, openRecording, openSegmentTables, parseEventLines, readRunManifest, RunInvalidError, SegmentCorruptError, sqlLimitErrorOf,
+  BundleContentError,
+  BundleTooLargeError,
+  EventLineTooLongError,
+  FlightRecorderExtension,
+  MAX_BUNDLE_MANIFEST_BYTES,
+  MAX_EVENT_LINE_BYTES,
+  MAX_RUN_MANIFEST_BYTES,
+  openBundle,
+  openRecording,
+  openSegmentTables,
+  parseEventLines,
+  readRunManifest,
+  RunInvalidError,
+  SegmentCorruptError,
+  sqlLimitErrorOf,
 } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { manifestOf, membersOf, reseal, writeTar, type TarMember } from "../test-support/bundle-surgery.js";
@@ -43,35 +56,65 @@ describe("an event line", () => {
   test("of exactly MAX_EVENT_LINE_BYTES is read; one byte more is refused unread, naming the line and the limit", () => {
     assert.equal(lineOf(MAX_EVENT_LINE_BYTES).length, MAX_EVENT_LINE_BYTES);
     const atLimit = parseEventLines(Buffer.concat([lineOf(200), Buffer.from("\n"), lineOf(MAX_EVENT_LINE_BYTES, 2)]));
-    assert.deepEqual(atLimit.events.map((e) => e.seq), [1, 2]);
+    assert.deepEqual(
+      atLimit.events.map((e) => e.seq),
+      [1, 2],
+    );
     assert.throws(
       () => parseEventLines(Buffer.concat([lineOf(200), Buffer.from("\n"), lineOf(MAX_EVENT_LINE_BYTES + 1, 2)])),
-      (error: unknown) => error instanceof EventLineTooLongError && error.line === 2 && error.bytes === MAX_EVENT_LINE_BYTES + 1 && /longer than the 16,777,216 a reader takes/.test(error.message),
+      (error: unknown) =>
+        error instanceof EventLineTooLongError &&
+        error.line === 2 &&
+        error.bytes === MAX_EVENT_LINE_BYTES + 1 &&
+        /longer than the 16,777,216 a reader takes/.test(error.message),
     );
   });
 
   test("over the limit in a store's sealed segment: the segment is refused (SegmentCorruptError); SQL refuses it past DuckDB's own reading of the limit", async () => {
     const runDir = await writeRunWithHugeLine(dir, "run_long", MAX_EVENT_LINE_BYTES);
-    await assert.rejects(read(runDir), (error: unknown) => error instanceof SegmentCorruptError && /000001\.ndjson\.zst is corrupt: line 2 is .* bytes, longer than the 16,777,216/.test(error.message));
+    await assert.rejects(
+      read(runDir),
+      (error: unknown) =>
+        error instanceof SegmentCorruptError &&
+        /000001\.ndjson\.zst is corrupt: line 2 is .* bytes, longer than the 16,777,216/.test(error.message),
+    );
     // DuckDB applies maximum_object_size per read buffer: it takes up to about twice the limit, and refuses more.
     await writeRunWithHugeLine(dir, "run_longer", 3 * MAX_EVENT_LINE_BYTES);
     const tables = await openSegmentTables(dir, [join(dir, "runs", "run_longer")], { spans: false });
     try {
-      await assert.rejects(tables.connection.runAndReadAll("SELECT count(*) FROM events"), (error: unknown) => sqlLimitErrorOf(error)?.limit === "line");
+      await assert.rejects(
+        tables.connection.runAndReadAll("SELECT count(*) FROM events"),
+        (error: unknown) => sqlLimitErrorOf(error)?.limit === "line",
+      );
     } finally {
       tables.close();
     }
   });
 
   test("over the limit in a plain (unsealed) segment: refused as well", async () => {
-    const runDir = writeHandMadeRun(dir, "run_plain_long", [Buffer.concat([Buffer.from(eventLine("run_plain_long", 1, "agent_start")), lineOf(MAX_EVENT_LINE_BYTES + 1, 2), Buffer.from("\n")])]);
-    await assert.rejects(read(runDir), (error: unknown) => error instanceof SegmentCorruptError && /line 2 is/.test(error.message));
+    const runDir = writeHandMadeRun(dir, "run_plain_long", [
+      Buffer.concat([
+        Buffer.from(eventLine("run_plain_long", 1, "agent_start")),
+        lineOf(MAX_EVENT_LINE_BYTES + 1, 2),
+        Buffer.from("\n"),
+      ]),
+    ]);
+    await assert.rejects(
+      read(runDir),
+      (error: unknown) => error instanceof SegmentCorruptError && /line 2 is/.test(error.message),
+    );
   });
 
   test("over the limit in a bundle's events (sizes declared honestly): BundleContentError naming the member", async () => {
     const path = join(dir, "long-line.tar");
     await writeTar(path, await withHugeEventLine(good, MAX_EVENT_LINE_BYTES));
-    await assert.rejects(openBundle(path), (error: unknown) => error instanceof BundleContentError && error.member === "events.ndjson.zst" && /line 1 is .* longer than the 16,777,216/.test(error.message));
+    await assert.rejects(
+      openBundle(path),
+      (error: unknown) =>
+        error instanceof BundleContentError &&
+        error.member === "events.ndjson.zst" &&
+        /line 1 is .* longer than the 16,777,216/.test(error.message),
+    );
   });
 });
 
@@ -82,7 +125,11 @@ describe("run.json and manifest.json", () => {
     writeFileSync(join(runDir, "run.json"), text + " ".repeat(MAX_RUN_MANIFEST_BYTES - text.length));
     assert.equal((await readRunManifest(runDir)).runId, "run_json_edge");
     writeFileSync(join(runDir, "run.json"), text + " ".repeat(MAX_RUN_MANIFEST_BYTES - text.length + 1));
-    await assert.rejects(readRunManifest(runDir), (error: unknown) => error instanceof RunInvalidError && /larger than the 16,777,216 bytes a reader takes/.test(error.message));
+    await assert.rejects(
+      readRunManifest(runDir),
+      (error: unknown) =>
+        error instanceof RunInvalidError && /larger than the 16,777,216 bytes a reader takes/.test(error.message),
+    );
   });
 
   test("a manifest.json of exactly MAX_BUNDLE_MANIFEST_BYTES opens; one byte more is refused from its tar header, unread", async () => {
@@ -97,6 +144,13 @@ describe("run.json and manifest.json", () => {
     await writeTar(path, atLimit);
     assert.equal((await openBundle(path)).manifest.trigger.reason.length, manifestOf(atLimit).trigger.reason.length);
     await writeTar(path, sized(MAX_BUNDLE_MANIFEST_BYTES + 1));
-    await assert.rejects(openBundle(path), (error: unknown) => error instanceof BundleTooLargeError && error.member === "manifest.json" && error.limit === MAX_BUNDLE_MANIFEST_BYTES && /refused unread/.test(error.message));
+    await assert.rejects(
+      openBundle(path),
+      (error: unknown) =>
+        error instanceof BundleTooLargeError &&
+        error.member === "manifest.json" &&
+        error.limit === MAX_BUNDLE_MANIFEST_BYTES &&
+        /refused unread/.test(error.message),
+    );
   });
 });

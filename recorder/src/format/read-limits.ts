@@ -84,7 +84,8 @@ export class EventLineTooLongError extends HarnessError {
 export function checkEventLine(bytes: Uint8Array, start: number, end: number, line: number): void {
   const length = end - start;
   if (length > MAX_EVENT_LINE_BYTES) throw new EventLineTooLongError(line, length);
-  if (length > COUNTED_LINE_BYTES && jsonValues(bytes, start, end, MAX_EVENT_LINE_VALUES) > MAX_EVENT_LINE_VALUES) throw new EventLineTooLongError(line, length, MAX_EVENT_LINE_VALUES);
+  if (length > COUNTED_LINE_BYTES && jsonValues(bytes, start, end, MAX_EVENT_LINE_VALUES) > MAX_EVENT_LINE_VALUES)
+    throw new EventLineTooLongError(line, length, MAX_EVENT_LINE_VALUES);
 }
 
 /** The memory DuckDB may use for a reader's tables and SQL unless `HARNESSX_SQL_MEMORY` says otherwise: past it, DuckDB spills to a temporary folder, then fails. */
@@ -98,7 +99,11 @@ export const SQL_MEMORY_ENV = "HARNESSX_SQL_MEMORY";
 export function sqlMemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
   const asked = env[SQL_MEMORY_ENV]?.trim();
   if (!asked) return DEFAULT_SQL_MEMORY;
-  if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(asked)) throw new HarnessError("sql_memory_invalid", `${SQL_MEMORY_ENV} must be a size such as 2GB or 1.5GiB, got ${JSON.stringify(asked)}`);
+  if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(asked))
+    throw new HarnessError(
+      "sql_memory_invalid",
+      `${SQL_MEMORY_ENV} must be a size such as 2GB or 1.5GiB, got ${JSON.stringify(asked)}`,
+    );
   return asked;
 }
 

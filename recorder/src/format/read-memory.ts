@@ -12,14 +12,28 @@ export const DEFAULT_READ_MEMORY_BYTES = 1024 * 1024 * 1024;
 /** The environment variable that raises (or lowers) `DEFAULT_READ_MEMORY_BYTES`: a size such as `4GB` or `1.5GiB`. */
 export const READ_MEMORY_ENV = "HARNESSX_READ_MEMORY";
 
-const UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+const UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
 
 /** `HARNESSX_READ_MEMORY` in bytes (a size: `4GB`, `1.5GiB`, `800MB`), else `DEFAULT_READ_MEMORY_BYTES`. */
 export function readMemoryLimit(env: NodeJS.ProcessEnv = process.env): number {
   const asked = env[READ_MEMORY_ENV]?.trim();
   if (!asked) return DEFAULT_READ_MEMORY_BYTES;
   const match = /^(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)$/i.exec(asked);
-  if (!match) throw new HarnessError("read_memory_invalid", `${READ_MEMORY_ENV} must be a size such as 4GB or 1.5GiB, got ${JSON.stringify(asked)}`);
+  if (!match)
+    throw new HarnessError(
+      "read_memory_invalid",
+      `${READ_MEMORY_ENV} must be a size such as 4GB or 1.5GiB, got ${JSON.stringify(asked)}`,
+    );
   return Math.floor(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
 }
 
@@ -32,7 +46,10 @@ export class ReadMemoryError extends HarnessError {
     readonly limit: number,
   ) {
     const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20).toLocaleString("en-US")} MiB`;
-    super("read_memory_limit", `reading the recording would take ${mb(used)} of memory, more than the ${mb(limit)} a reader holds (${READ_MEMORY_ENV}=4GB raises it): a run too large to read here, or one crafted to expand when parsed`);
+    super(
+      "read_memory_limit",
+      `reading the recording would take ${mb(used)} of memory, more than the ${mb(limit)} a reader holds (${READ_MEMORY_ENV}=4GB raises it): a run too large to read here, or one crafted to expand when parsed`,
+    );
   }
 }
 
@@ -59,5 +76,6 @@ export function checkParseCost(bytes: Uint8Array): void {
   const used = getHeapStatistics().used_heap_size;
   const room = limit - used - 2 * bytes.byteLength;
   const values = room < 0 ? 0 : jsonValues(bytes, 0, bytes.byteLength, Math.floor(room / HEAP_PER_VALUE));
-  if (room < 0 || values * HEAP_PER_VALUE > room) throw new ReadMemoryError(used + 2 * bytes.byteLength + values * HEAP_PER_VALUE, limit);
+  if (room < 0 || values * HEAP_PER_VALUE > room)
+    throw new ReadMemoryError(used + 2 * bytes.byteLength + values * HEAP_PER_VALUE, limit);
 }

@@ -10,7 +10,9 @@ export function serviceName(agentName: string, env: NodeJS.ProcessEnv = process.
 }
 
 /** A subagent's run names the run and the tool-call span it started under (`agent.asTool`); a top-level run nothing. */
-export function linkOf(start: AnyHookContext & { event: "agent_start" }): Pick<RunManifest, "parentRunId" | "parentSpanId"> {
+export function linkOf(
+  start: AnyHookContext & { event: "agent_start" },
+): Pick<RunManifest, "parentRunId" | "parentSpanId"> {
   const parentRunId = start.data.parentRunId;
   if (!parentRunId) return {};
   return { parentRunId, ...(start.span?.parentSpanId ? { parentSpanId: start.span.parentSpanId } : {}) };

@@ -7,7 +7,8 @@ import type { ModelRollup, RunRollup, ToolRollup } from "./rollup-types.js";
 export type { ModelRollup, RunRollup, ToolRollup } from "./rollup-types.js";
 
 /** The parts of an event a rollup reads; `attrs` may be omitted for kinds it does not read them of. */
-export type RollupEvent = Pick<RecordedEvent, "kind"> & Partial<Pick<RecordedEvent, "attrs" | "payload" | "payloadRef" | "redacted">>;
+export type RollupEvent = Pick<RecordedEvent, "kind"> &
+  Partial<Pick<RecordedEvent, "attrs" | "payload" | "payloadRef" | "redacted">>;
 
 /** Kinds whose attributes (or payload) a rollup reads; the others count by kind and bytes only. */
 export const ROLLUP_DETAIL_KINDS: ReadonlySet<string> = new Set(["llm_response", "tool_call_end", "custom"]);
@@ -20,7 +21,10 @@ export class RollupTally {
   private readonly bytesByKind: Record<string, number> = {};
   /** By the name a reply reported, which a provider's endpoint chooses: a Map, so no name (`__proto__`) reaches a prototype. */
   private readonly models = new Map<string, ModelRollup>();
-  private readonly tools = new Map<string, { calls: number; errors: number; latency: LatencySketch; costUsd: number | null }>();
+  private readonly tools = new Map<
+    string,
+    { calls: number; errors: number; latency: LatencySketch; costUsd: number | null }
+  >();
   private readonly spills = { count: 0, bytes: 0 };
   private redactedValues = 0;
 
@@ -29,7 +33,13 @@ export class RollupTally {
     const tally = new RollupTally();
     Object.assign(tally.bytesByKind, rollup.bytesByKind);
     for (const [model, m] of Object.entries(rollup.models)) tally.models.set(model, { ...m });
-    for (const [tool, t] of Object.entries(rollup.tools)) tally.tools.set(tool, { calls: t.calls, errors: t.errors, latency: LatencySketch.from(t.latency), costUsd: t.costUsd ?? null });
+    for (const [tool, t] of Object.entries(rollup.tools))
+      tally.tools.set(tool, {
+        calls: t.calls,
+        errors: t.errors,
+        latency: LatencySketch.from(t.latency),
+        costUsd: t.costUsd ?? null,
+      });
     Object.assign(tally.spills, rollup.spills);
     tally.redactedValues = rollup.redactedValues;
     return tally;
@@ -44,7 +54,8 @@ export class RollupTally {
     if (kind === "llm_response") {
       const model = nameOf(attrs.model);
       let m = this.models.get(model);
-      if (!m) this.models.set(model, (m = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, unpricedCalls: 0 }));
+      if (!m)
+        this.models.set(model, (m = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, unpricedCalls: 0 }));
       m.calls++;
       m.inputTokens += numberOf(attrs.inputTokens);
       m.outputTokens += numberOf(attrs.outputTokens);
@@ -80,9 +91,20 @@ export class RollupTally {
   /** The rollup so far, as `run.json` holds it. */
   toJSON(): RunRollup {
     // fromEntries defines each member, where `record[name] =` would set a prototype for `__proto__`.
-    const tools = Object.fromEntries(Array.from(this.tools, ([tool, t]): [string, ToolRollup] => [tool, { calls: t.calls, errors: t.errors, latency: t.latency.toJSON(), costUsd: t.costUsd }]));
+    const tools = Object.fromEntries(
+      Array.from(this.tools, ([tool, t]): [string, ToolRollup] => [
+        tool,
+        { calls: t.calls, errors: t.errors, latency: t.latency.toJSON(), costUsd: t.costUsd },
+      ]),
+    );
     const models = Object.fromEntries(Array.from(this.models, ([model, m]) => [model, { ...m }]));
-    return { bytesByKind: { ...this.bytesByKind }, models, tools, spills: { ...this.spills }, redactedValues: this.redactedValues };
+    return {
+      bytesByKind: { ...this.bytesByKind },
+      models,
+      tools,
+      spills: { ...this.spills },
+      redactedValues: this.redactedValues,
+    };
   }
 }
 

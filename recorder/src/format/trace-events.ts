@@ -1,4 +1,12 @@
-import { ALL_HOOK_EVENTS, isSpanId, isTraceId, type HookEvent, type SpanContext, type SpanRole, type TraceEvent } from "@harnessx/core";
+import {
+  ALL_HOOK_EVENTS,
+  isSpanId,
+  isTraceId,
+  type HookEvent,
+  type SpanContext,
+  type SpanRole,
+  type TraceEvent,
+} from "@harnessx/core";
 import { cacheTokensOf } from "./cache-tokens.js";
 import type { RecordedEvent } from "./event.js";
 import { isRecord, RequestRebuilder } from "./request-rebuilder.js";
@@ -38,7 +46,10 @@ export interface RecordedTraceEvents {
  * an LLM_REQUEST's top-level facts put back from its attributes, and each span event given the
  * span identity the recording holds, so mapped spans keep the ids the live trace had.
  */
-export function traceEventsOf(recorded: Iterable<RecordedEvent>, options: TraceEventsOptions = {}): RecordedTraceEvents {
+export function traceEventsOf(
+  recorded: Iterable<RecordedEvent>,
+  options: TraceEventsOptions = {},
+): RecordedTraceEvents {
   const reader = new TraceEventReader(options);
   const events: TraceEvent[] = [];
   for (const raw of recorded) {
@@ -70,9 +81,19 @@ export class TraceEventReader {
     } else {
       const event = raw.kind === "llm_request" ? this.rebuilder.apply(raw) : raw;
       // AGENT_START's recorded payload leaves out the run id its line carries; the mapping reads it there.
-      data = event.kind === "llm_request" ? requestFacts(event.payload, event.attrs) : event.kind === "agent_start" && isRecord(event.payload) ? { runId: event.runId, ...event.payload } : event.payload;
+      data =
+        event.kind === "llm_request"
+          ? requestFacts(event.payload, event.attrs)
+          : event.kind === "agent_start" && isRecord(event.payload)
+            ? { runId: event.runId, ...event.payload }
+            : event.payload;
       // The span attributes of a run's or tool call's start are kept in the line's attributes only.
-      if ((raw.kind === "agent_start" || raw.kind === "tool_call_start") && isRecord(data) && isRecord(raw.attrs.spanAttributes)) data = { ...data, attributes: raw.attrs.spanAttributes };
+      if (
+        (raw.kind === "agent_start" || raw.kind === "tool_call_start") &&
+        isRecord(data) &&
+        isRecord(raw.attrs.spanAttributes)
+      )
+        data = { ...data, attributes: raw.attrs.spanAttributes };
     }
     if (data === undefined) return undefined;
     const span = spanOf(raw, this.options.traceId);
@@ -87,35 +108,79 @@ function factsFromAttrs(event: RecordedEvent): unknown {
   const num = (v: unknown): number => (typeof v === "number" ? v : 0);
   switch (event.kind) {
     case "agent_start":
-      return { runId: event.runId, input: "", model: a.model, resumed: a.resumed === true, ...(a.spanAttributes && typeof a.spanAttributes === "object" ? { attributes: a.spanAttributes } : {}) };
+      return {
+        runId: event.runId,
+        input: "",
+        model: a.model,
+        resumed: a.resumed === true,
+        ...(a.spanAttributes && typeof a.spanAttributes === "object" ? { attributes: a.spanAttributes } : {}),
+      };
     case "agent_end":
       return {
         result: {
           status: a.status,
           text: "",
           pending: [],
-          usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens), ...(isRecord(a.cost) ? { cost: a.cost } : {}) },
+          usage: {
+            inputTokens: num(a.inputTokens),
+            outputTokens: num(a.outputTokens),
+            ...(isRecord(a.cost) ? { cost: a.cost } : {}),
+          },
           runId: event.runId,
           modelCalls: num(a.modelCalls),
           ...(a.errorName ? { error: { name: a.errorName, code: a.errorCode, message: a.errorMessage ?? "" } } : {}),
         },
       };
     case "llm_request":
-      return requestFacts({ request: { model: a.model, maxTokens: a.maxTokens, temperature: a.temperature, stream: a.stream } }, a);
+      return requestFacts(
+        { request: { model: a.model, maxTokens: a.maxTokens, temperature: a.temperature, stream: a.stream } },
+        a,
+      );
     case "llm_response":
-      return { response: { content: [], id: a.responseId }, provider: a.provider, model: a.model, usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens), ...cacheTokensOf(a) }, ...(isRecord(a.cost) ? { cost: a.cost } : {}), stopReason: a.stopReason, durationMs: a.durationMs };
+      return {
+        response: { content: [], id: a.responseId },
+        provider: a.provider,
+        model: a.model,
+        usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens), ...cacheTokensOf(a) },
+        ...(isRecord(a.cost) ? { cost: a.cost } : {}),
+        stopReason: a.stopReason,
+        durationMs: a.durationMs,
+      };
     case "tool_call_start":
     case "tool_call_end": {
       const toolCall = { id: a.toolCallId, name: a.toolName, input: {} };
       const permission = a.permission ? { decision: a.permission, source: a.permissionSource } : undefined;
-      if (event.kind === "tool_call_start") return { toolCall, permission, ...(a.spanAttributes && typeof a.spanAttributes === "object" ? { attributes: a.spanAttributes } : {}) };
-      const result = { toolCallId: a.toolCallId, name: a.toolName, content: "", isError: a.isError === true, ...(Array.isArray(a.artifacts) ? { artifacts: a.artifacts } : {}) };
+      if (event.kind === "tool_call_start")
+        return {
+          toolCall,
+          permission,
+          ...(a.spanAttributes && typeof a.spanAttributes === "object" ? { attributes: a.spanAttributes } : {}),
+        };
+      const result = {
+        toolCallId: a.toolCallId,
+        name: a.toolName,
+        content: "",
+        isError: a.isError === true,
+        ...(Array.isArray(a.artifacts) ? { artifacts: a.artifacts } : {}),
+      };
       return { toolCall, result, durationMs: a.durationMs, outcome: a.outcome, ...(permission ? { permission } : {}) };
     }
     case "retry":
-      return { target: a.target, attempt: a.attempt, delayMs: a.delayMs, error: { name: a.errorName, message: a.errorMessage ?? "" }, ...(a.toolCallId ? { toolCall: { id: a.toolCallId, name: a.toolName, input: {} } } : {}) };
+      return {
+        target: a.target,
+        attempt: a.attempt,
+        delayMs: a.delayMs,
+        error: { name: a.errorName, message: a.errorMessage ?? "" },
+        ...(a.toolCallId ? { toolCall: { id: a.toolCallId, name: a.toolName, input: {} } } : {}),
+      };
     case "error":
-      return { source: a.source, error: { name: a.errorName, message: a.errorMessage ?? "", code: a.errorCode }, ...(a.extension ? { extension: a.extension } : {}), ...(a.event ? { event: a.event } : {}), ...(a.dropped !== undefined ? { dropped: a.dropped } : {}) };
+      return {
+        source: a.source,
+        error: { name: a.errorName, message: a.errorMessage ?? "", code: a.errorCode },
+        ...(a.extension ? { extension: a.extension } : {}),
+        ...(a.event ? { event: a.event } : {}),
+        ...(a.dropped !== undefined ? { dropped: a.dropped } : {}),
+      };
     default:
       return event.payload ?? a;
   }
@@ -124,7 +189,12 @@ function factsFromAttrs(event: RecordedEvent): unknown {
 function spanOf(event: RecordedEvent, traceId: string | undefined): SpanContext | undefined {
   const role = ROLE_OF[event.kind];
   if (!role || !isTraceId(traceId) || !isSpanId(event.spanId)) return undefined;
-  return { traceId, spanId: event.spanId, role, ...(isSpanId(event.parentSpanId) ? { parentSpanId: event.parentSpanId } : {}) };
+  return {
+    traceId,
+    spanId: event.spanId,
+    role,
+    ...(isSpanId(event.parentSpanId) ? { parentSpanId: event.parentSpanId } : {}),
+  };
 }
 
 /**
@@ -134,7 +204,10 @@ function spanOf(event: RecordedEvent, traceId: string | undefined): SpanContext 
 function requestFacts(data: unknown, attrs: Record<string, unknown>): unknown {
   if (!data || typeof data !== "object") return data;
   const payload = data as Record<string, unknown>;
-  const request = (payload.request && typeof payload.request === "object" ? payload.request : {}) as Record<string, unknown>;
+  const request = (payload.request && typeof payload.request === "object" ? payload.request : {}) as Record<
+    string,
+    unknown
+  >;
   return {
     model: request.model ?? attrs.model,
     maxTokens: request.maxTokens ?? attrs.maxTokens,

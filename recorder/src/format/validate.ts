@@ -6,7 +6,15 @@ import { ALL_HOOK_EVENTS } from "@harnessx/core";
 import type { RecordedRunStatus, RecorderEventKind } from "./event.js";
 
 /** Every status a run.json may hold. */
-export const RUN_STATUSES: readonly RecordedRunStatus[] = ["running", "completed", "failed", "cancelled", "awaiting_approval", "incomplete", "crashed"];
+export const RUN_STATUSES: readonly RecordedRunStatus[] = [
+  "running",
+  "completed",
+  "failed",
+  "cancelled",
+  "awaiting_approval",
+  "incomplete",
+  "crashed",
+];
 
 /** The recorder's own event kinds. */
 export const RECORDER_EVENT_KINDS: readonly RecorderEventKind[] = ["recorder.dropped", "recorder.recovered"];
@@ -17,7 +25,10 @@ export const KNOWN_EVENT_KINDS: readonly string[] = [...ALL_HOOK_EVENTS, ...RECO
 /** Returns what is wrong with `value` at `path` ("members[2].sha256 must be ..."), or undefined. */
 export type Schema = (value: unknown, path: string) => string | undefined;
 
-const is = (test: (v: unknown) => boolean, what: string): Schema => (value, path) => (test(value) ? undefined : `${path || "the value"} must be ${what}`);
+const is =
+  (test: (v: unknown) => boolean, what: string): Schema =>
+  (value, path) =>
+    test(value) ? undefined : `${path || "the value"} must be ${what}`;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const string = is((v) => typeof v === "string", "a string");
@@ -29,8 +40,12 @@ const sha256 = is((v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v), "a s
 const anything: Schema = () => undefined;
 const boolean = is((v) => typeof v === "boolean", "true or false");
 const literal = (expected: unknown): Schema => is((v) => v === expected, JSON.stringify(expected));
-const oneOf = (values: readonly string[]): Schema => is((v) => values.includes(v as string), `one of ${values.join(", ")}`);
-const nullable = (inner: Schema): Schema => (value, path) => (value === null ? undefined : inner(value, path));
+const oneOf = (values: readonly string[]): Schema =>
+  is((v) => values.includes(v as string), `one of ${values.join(", ")}`);
+const nullable =
+  (inner: Schema): Schema =>
+  (value, path) =>
+    value === null ? undefined : inner(value, path);
 
 function arrayOf(item: Schema): Schema {
   return (value, path) => {
@@ -76,11 +91,25 @@ function object(fields: Record<string, Schema>, optionalFields: Record<string, S
   };
 }
 
-const SUMMARY = object({ events: count, byKind: recordOf(count), inputTokens: finite, outputTokens: finite, modelCalls: count, toolCalls: count, errors: count, dropped: count });
+const SUMMARY = object({
+  events: count,
+  byKind: recordOf(count),
+  inputTokens: finite,
+  outputTokens: finite,
+  modelCalls: count,
+  toolCalls: count,
+  errors: count,
+  dropped: count,
+});
 const SKETCH = object({ count, min: finite, max: finite, zero: count, buckets: recordOf(count) });
 const ROLLUP = object({
   bytesByKind: recordOf(count),
-  models: recordOf(object({ calls: count, inputTokens: finite, outputTokens: finite }, { costUsd: nullable(finite), unpricedCalls: count, cacheReadTokens: finite, cacheWriteTokens: finite })),
+  models: recordOf(
+    object(
+      { calls: count, inputTokens: finite, outputTokens: finite },
+      { costUsd: nullable(finite), unpricedCalls: count, cacheReadTokens: finite, cacheWriteTokens: finite },
+    ),
+  ),
   tools: recordOf(object({ calls: count, errors: count, latency: SKETCH })),
   spills: object({ count, bytes: count }),
   redactedValues: count,
@@ -88,7 +117,19 @@ const ROLLUP = object({
 const RUN_ERROR = object({ message: string }, { name: string, code: string });
 const EXTENSION = object(
   { name: string, level: string },
-  { source: string, version: string, tools: arrayOf(string), prompts: arrayOf(string), policies: arrayOf(string), lifecycle: arrayOf(string), middleware: arrayOf(string), observers: arrayOf(string), commands: arrayOf(string), templates: arrayOf(string), messageTypes: arrayOf(string) },
+  {
+    source: string,
+    version: string,
+    tools: arrayOf(string),
+    prompts: arrayOf(string),
+    policies: arrayOf(string),
+    lifecycle: arrayOf(string),
+    middleware: arrayOf(string),
+    observers: arrayOf(string),
+    commands: arrayOf(string),
+    templates: arrayOf(string),
+    messageTypes: arrayOf(string),
+  },
 );
 
 // Conditions are plain strings: one a newer recorder adds must not make the whole run unreadable.
@@ -96,10 +137,24 @@ const RETAIN = object({ always: arrayOf(string) }, { slowerThanMs: finite, costA
 
 // The policy a run was recorded with, for people to read (no reader compiles its patterns); readers
 // print its names and counts, so its shape is checked like any field they read.
-const REDACTION_RULES = object({ keys: arrayOf(string), patterns: arrayOf(object({ name: string }, { source: string })) }, { secretShapes: arrayOf(string), custom: boolean });
+const REDACTION_RULES = object(
+  { keys: arrayOf(string), patterns: arrayOf(object({ name: string }, { source: string })) },
+  { secretShapes: arrayOf(string), custom: boolean },
+);
 const REDACTION: Schema = (value, path) => (value === "off" ? undefined : REDACTION_RULES(value, path));
 
-const TOOL = object({ name: string, schemaSha256: string }, { description: string, extension: string, permission: string, concurrent: is((v) => typeof v === "boolean", "true or false"), replayPolicy: string, timeoutSeconds: finite, attempts: finite });
+const TOOL = object(
+  { name: string, schemaSha256: string },
+  {
+    description: string,
+    extension: string,
+    permission: string,
+    concurrent: is((v) => typeof v === "boolean", "true or false"),
+    replayPolicy: string,
+    timeoutSeconds: finite,
+    attempts: finite,
+  },
+);
 
 /** One line of a segment or of a bundle's events. */
 export const EVENT_SCHEMA = object(
@@ -124,37 +179,83 @@ export const SUPPORTED_RUN_VERSIONS: readonly number[] = [1];
  * against. `format` and `v` are absent only in recordings older than them (read as version 1).
  */
 export const RUN_MANIFEST_SCHEMA = object(
-  { runId: nonEmpty, status: oneOf(RUN_STATUSES), agent: string, sessionId: string, models: arrayOf(string), startedAt: finite, endedAt: nullable(finite) },
+  {
+    runId: nonEmpty,
+    status: oneOf(RUN_STATUSES),
+    agent: string,
+    sessionId: string,
+    models: arrayOf(string),
+    startedAt: finite,
+    endedAt: nullable(finite),
+  },
   {
     format: literal(RUN_FORMAT),
-    v: is((v) => SUPPORTED_RUN_VERSIONS.includes(v as number), `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`),
-    traceId: string, runSpanId: string, parentRunId: nonEmpty, parentSpanId: string, error: nullable(RUN_ERROR), summary: SUMMARY, extensions: arrayOf(EXTENSION), artifacts: arrayOf(sha256), redaction: REDACTION,
-    provider: string, tools: arrayOf(TOOL), rollup: ROLLUP, framework: string, service: string, retain: RETAIN, detail: literal("summary"), reducedBy: literal("retain"), durable: boolean,
+    v: is(
+      (v) => SUPPORTED_RUN_VERSIONS.includes(v as number),
+      `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`,
+    ),
+    traceId: string,
+    runSpanId: string,
+    parentRunId: nonEmpty,
+    parentSpanId: string,
+    error: nullable(RUN_ERROR),
+    summary: SUMMARY,
+    extensions: arrayOf(EXTENSION),
+    artifacts: arrayOf(sha256),
+    redaction: REDACTION,
+    provider: string,
+    tools: arrayOf(TOOL),
+    rollup: ROLLUP,
+    framework: string,
+    service: string,
+    retain: RETAIN,
+    detail: literal("summary"),
+    reducedBy: literal("retain"),
+    durable: boolean,
   },
 );
 
 /** `NNNNNN.ndjson.zst.sha256`: the fields readers rely on. */
-export const SEALED_SEGMENT_SCHEMA = object({ sha256, bytes: count }, { contentSha256: sha256, compressedBytes: count, events: count });
+export const SEALED_SEGMENT_SCHEMA = object(
+  { sha256, bytes: count },
+  { contentSha256: sha256, compressedBytes: count, events: count },
+);
 
 /** A bundle's `manifest.json` (its format and version are checked first, for their own errors). */
 export const BUNDLE_MANIFEST_SCHEMA = object(
   {
-  createdAt: string,
-  run: object({ runId: nonEmpty, agent: string, sessionId: string, status: oneOf(RUN_STATUSES), models: arrayOf(string), startedAt: finite, endedAt: nullable(finite), error: nullable(RUN_ERROR), summary: SUMMARY }),
-  trigger: object({ reason: string, at: string }),
-  window: object({ fromTs: nullable(finite), toTs: nullable(finite) }),
-  countsByKind: recordOf(count),
-  dropped: object({ events: count, gaps: arrayOf(object({ seq: count, count, fromTs: finite, toTs: finite })) }),
-  missingArtifacts: arrayOf(sha256),
-  members: arrayOf(object({ path: nonEmpty, bytes: count, sha256 }, { contentBytes: count })),
+    createdAt: string,
+    run: object({
+      runId: nonEmpty,
+      agent: string,
+      sessionId: string,
+      status: oneOf(RUN_STATUSES),
+      models: arrayOf(string),
+      startedAt: finite,
+      endedAt: nullable(finite),
+      error: nullable(RUN_ERROR),
+      summary: SUMMARY,
+    }),
+    trigger: object({ reason: string, at: string }),
+    window: object({ fromTs: nullable(finite), toTs: nullable(finite) }),
+    countsByKind: recordOf(count),
+    dropped: object({ events: count, gaps: arrayOf(object({ seq: count, count, fromTs: finite, toTs: finite })) }),
+    missingArtifacts: arrayOf(sha256),
+    members: arrayOf(object({ path: nonEmpty, bytes: count, sha256 }, { contentBytes: count })),
   },
   {
     spills: object({ count, redacted: boolean, copies: recordOf(sha256) }),
     linkedRuns: arrayOf(object({ runId: nonEmpty, member: nonEmpty }, { parentSpanId: string })),
     signature: object({
       algorithm: literal("ed25519"),
-      publicKey: is((v) => typeof v === "string" && /^[A-Za-z0-9+/]{43}=$/.test(v), "an Ed25519 public key (32 bytes, base64)"),
-      value: is((v) => typeof v === "string" && /^[A-Za-z0-9+/]{86}==$/.test(v), "an Ed25519 signature (64 bytes, base64)"),
+      publicKey: is(
+        (v) => typeof v === "string" && /^[A-Za-z0-9+/]{43}=$/.test(v),
+        "an Ed25519 public key (32 bytes, base64)",
+      ),
+      value: is(
+        (v) => typeof v === "string" && /^[A-Za-z0-9+/]{86}==$/.test(v),
+        "an Ed25519 signature (64 bytes, base64)",
+      ),
     }),
   },
 );

@@ -17,8 +17,14 @@ export interface FrameworkRecordingOptions {
 }
 
 /** The recorder and the host a framework's runs are reported through, as the options ask. */
-export function frameworkRecording(framework: string, options: FrameworkRecordingOptions): { recorder: FlightRecorderExtension; host: RunHost } {
-  const recorder = options.recorder instanceof FlightRecorderExtension ? options.recorder : new FlightRecorderExtension(options.recorder);
+export function frameworkRecording(
+  framework: string,
+  options: FrameworkRecordingOptions,
+): { recorder: FlightRecorderExtension; host: RunHost } {
+  const recorder =
+    options.recorder instanceof FlightRecorderExtension
+      ? options.recorder
+      : new FlightRecorderExtension(options.recorder);
   const host = new RunHost({
     framework,
     name: options.name ?? framework,

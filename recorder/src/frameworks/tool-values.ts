@@ -3,7 +3,11 @@
 
 /** A tool's arguments as a JSON object (a tool whose input is not an object keeps it under `input`). */
 export function toolInput(input: unknown): Record<string, unknown> {
-  return input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : input === undefined ? {} : { input };
+  return input !== null && typeof input === "object" && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : input === undefined
+      ? {}
+      : { input };
 }
 
 /** A tool's output as the text a result carries. */

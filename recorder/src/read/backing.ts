@@ -20,7 +20,10 @@ export interface RecordingBacking {
   /** Totals known without reading the events (a run that ended, a bundle), else undefined. */
   readonly knownSummary?: RunSummary;
   /** The events as stored, in order (inline payloads left out where `read.skipPayloads` says); what had to be cut or skipped is added to `integrity`. */
-  events(integrity: RunIntegrity, read?: Pick<IterateRunOptions, "skipPayloads" | "readAhead">): AsyncIterable<RecordedEvent>;
+  events(
+    integrity: RunIntegrity,
+    read?: Pick<IterateRunOptions, "skipPayloads" | "readAhead">,
+  ): AsyncIterable<RecordedEvent>;
   /** An artifact's uncompressed bytes, verified (`ArtifactNotFoundError` when absent). */
   artifactBytes(sha256: string): Promise<Buffer>;
   tables(options: RecordingDatabaseOptions): Promise<RecordingTables>;
@@ -49,7 +52,16 @@ export async function runBacking(source: Extract<ResolvedSource, { kind: "run" }
     },
     async linked() {
       const children = await childRunsOf(source.storeDir, run.runId);
-      return Promise.all(children.map((child) => runBacking({ kind: "run", storeDir: source.storeDir, runDir: runDirOf(source.storeDir, child.runId), runId: child.runId })));
+      return Promise.all(
+        children.map((child) =>
+          runBacking({
+            kind: "run",
+            storeDir: source.storeDir,
+            runDir: runDirOf(source.storeDir, child.runId),
+            runId: child.runId,
+          }),
+        ),
+      );
     },
     release() {},
   };
@@ -86,7 +98,8 @@ export function bundleBacking(opened: OpenedBundle): RecordingBacking {
       // The events name a spilled result by its original id; the bundle holds its redacted copy.
       const storedSizes = new Map<string, number>();
       for (const id of current.artifacts) storedSizes.set(id, current.member(MEMBER.artifact(id))?.byteLength ?? 0);
-      for (const [id, copy] of Object.entries(copies)) if (storedSizes.has(copy)) storedSizes.set(id, storedSizes.get(copy)!);
+      for (const [id, copy] of Object.entries(copies))
+        if (storedSizes.has(copy)) storedSizes.set(id, storedSizes.get(copy)!);
       return openLineTables(current.lines(), { runs: new Map([[run.runId, run]]), storedSizes }, options);
     },
     linked: async () => held().linked.map(bundleBacking),

@@ -11,7 +11,15 @@ import { HarnessError } from "@harnessx/core";
  * - `no_match`: no run of the store has this id or starts with it;
  * - `ambiguous`: the id is a prefix of several runs (`matches` lists them).
  */
-export type RecordingSourceProblem = "empty" | "missing_path" | "no_store" | "not_a_store" | "not_a_run" | "store_not_run" | "no_match" | "ambiguous";
+export type RecordingSourceProblem =
+  | "empty"
+  | "missing_path"
+  | "no_store"
+  | "not_a_store"
+  | "not_a_run"
+  | "store_not_run"
+  | "no_match"
+  | "ambiguous";
 
 /** A source `openRecording` cannot read a recording from; `problem` says why, `code` is `recording_<problem>`. */
 export class RecordingSourceError extends HarnessError {
@@ -31,7 +39,12 @@ export class RecordingSourceError extends HarnessError {
 
   /** True for problems that mean "there is no such recording" (rather than "this is not one"). */
   get notFound(): boolean {
-    return this.problem === "missing_path" || this.problem === "no_store" || this.problem === "no_match" || this.problem === "ambiguous";
+    return (
+      this.problem === "missing_path" ||
+      this.problem === "no_store" ||
+      this.problem === "no_match" ||
+      this.problem === "ambiguous"
+    );
   }
 }
 

@@ -3,7 +3,15 @@ import assert from "node:assert/strict";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import {
-  BundleError, exportIncident, openRecording, RecordingClosedError, RecordingSourceError, RunInvalidError, RunNotFoundError, type Recording, type RecordingSourceProblem,
+  BundleError,
+  exportIncident,
+  openRecording,
+  RecordingClosedError,
+  RecordingSourceError,
+  RunInvalidError,
+  RunNotFoundError,
+  type Recording,
+  type RecordingSourceProblem,
   type RecordingTables,
 } from "../index.js";
 import { recordRunWithArtifact } from "../test-support/agents.js";
@@ -24,7 +32,8 @@ before(async () => {
   const recorded = await recordRunWithArtifact(store);
   [runId, spilled] = [recorded.runId, recorded.sha256];
   runDir = join(store, "runs", runId);
-  bundlePath = (await exportIncident({ dir: store, runId, reason: "read model test", out: join(store, "run.tar") })).path;
+  bundlePath = (await exportIncident({ dir: store, runId, reason: "read model test", out: join(store, "run.tar") }))
+    .path;
 });
 after(() => cleanup());
 
@@ -48,9 +57,15 @@ async function everything(recording: Recording): Promise<Record<string, unknown>
       spans: await recording.spans(),
       traceEvents: await recording.traceEvents(),
       artifacts,
-      artifactBytes: await Promise.all(artifacts.map(async (id) => (await recording.artifacts.bytes(id)).toString("base64"))),
+      artifactBytes: await Promise.all(
+        artifacts.map(async (id) => (await recording.artifacts.bytes(id)).toString("base64")),
+      ),
       integrity: await recording.integrity(),
-      tables: { events: await rows(db, "events", "seq"), spans: await rows(db, "spans", "span_id"), artifacts: await rows(db, "artifacts", "seq, sha256") },
+      tables: {
+        events: await rows(db, "events", "seq"),
+        spans: await rows(db, "spans", "span_id"),
+        artifacts: await rows(db, "artifacts", "seq, sha256"),
+      },
     };
   } finally {
     db.close();
@@ -80,7 +95,10 @@ describe("openRecording reads a run and its bundle alike", () => {
     assert.equal(recording.run.format, "harnessx.run");
     assert.match(recording.run.traceId ?? "", /^[0-9a-f]{32}$/);
     const events = await recording.readEvents();
-    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      events.map((_, i) => i + 1),
+    );
     assert.equal(recording.summary.events, events.length);
     const aside = events.filter((e) => e.payloadRef);
     assert.ok(aside.length > 0, "the long tool input went to an artifact");
@@ -112,7 +130,10 @@ describe("openRecording reads a run and its bundle alike", () => {
     assert.equal(await count("SELECT count(*) AS n FROM lines"), recording.summary.events);
     await assert.rejects(db.connection.run(`COPY events TO '${join(store, "out.csv")}'`), /Permission Error|disabled/);
     await recording.close();
-    await assert.rejects(async () => db.connection.runAndReadAll("SELECT 1"), "close() closes the databases still open");
+    await assert.rejects(
+      async () => db.connection.runAndReadAll("SELECT 1"),
+      "close() closes the databases still open",
+    );
   });
 
   test("a closed recording refuses to read", async () => {
@@ -128,12 +149,25 @@ describe("an unsealed run (its recorder killed) reads as far as it was written",
     const temp = tempDir();
     try {
       const id = "run_crashed";
-      const lines = [eventLine(id, 1, "agent_start", { model: "m" }), eventLine(id, 2, "llm_request", { model: "m" }), "not an event\n", eventLine(id, 3, "custom", { name: "note" })];
-      const dir = writeHandMadeRun(temp.dir, id, [lines.join(""), '{"v":1,"seq":4,"kind":"tor'], runManifest(id, { traceId: "0af7651916cd43dd8448eb211c80319c" }));
+      const lines = [
+        eventLine(id, 1, "agent_start", { model: "m" }),
+        eventLine(id, 2, "llm_request", { model: "m" }),
+        "not an event\n",
+        eventLine(id, 3, "custom", { name: "note" }),
+      ];
+      const dir = writeHandMadeRun(
+        temp.dir,
+        id,
+        [lines.join(""), '{"v":1,"seq":4,"kind":"tor'],
+        runManifest(id, { traceId: "0af7651916cd43dd8448eb211c80319c" }),
+      );
       await using recording = await openRecording(dir);
       assert.equal(recording.run.status, "running");
       assert.deepEqual(recording.summary.byKind, { agent_start: 1, llm_request: 1, custom: 1 });
-      assert.deepEqual((await recording.readEvents()).map((e) => e.seq), [1, 2, 3]);
+      assert.deepEqual(
+        (await recording.readEvents()).map((e) => e.seq),
+        [1, 2, 3],
+      );
       const integrity = await recording.integrity();
       assert.ok(integrity.tornBytes > 0, "the torn last line is cut and counted");
       assert.equal(integrity.badLines, 1);
@@ -143,12 +177,18 @@ describe("an unsealed run (its recorder killed) reads as far as it was written",
       assert.equal(spans.find((s) => s.kind === "run")?.status, "open");
       const db = await recording.database();
       try {
-        assert.equal(Number((await db.connection.runAndReadAll("SELECT count(*) AS n FROM events")).getRowObjectsJson()[0]!.n), 3);
+        assert.equal(
+          Number((await db.connection.runAndReadAll("SELECT count(*) AS n FROM events")).getRowObjectsJson()[0]!.n),
+          3,
+        );
       } finally {
         db.close();
       }
       // The recorder writes more: a new read sees it.
-      appendFileSync(join(dir, "segments", "000002.ndjson"), `\n${eventLine(id, 4, "agent_end", { status: "completed" })}`);
+      appendFileSync(
+        join(dir, "segments", "000002.ndjson"),
+        `\n${eventLine(id, 4, "agent_end", { status: "completed" })}`,
+      );
       assert.equal((await recording.readEvents()).length, 4);
     } finally {
       temp.cleanup();
@@ -169,11 +209,19 @@ describe("a source that names no readable recording is a typed error", () => {
     await assert.rejects(openRecording(""), problem("empty"));
     await assert.rejects(openRecording(join(store, "nope.tar")), problem("missing_path", /no such file or directory/));
     await assert.rejects(openRecording("run_x", { storeDir: join(store, "absent") }), problem("no_store"));
-    await assert.rejects(openRecording({ storeDir: store, runId: "run_nope" }), problem("no_match", /no run matches "run_nope"/));
+    await assert.rejects(
+      openRecording({ storeDir: store, runId: "run_nope" }),
+      problem("no_match", /no run matches "run_nope"/),
+    );
     const temp = tempDir();
     try {
       for (const id of ["run_a1", "run_a2"]) writeHandMadeRun(temp.dir, id, [eventLine(id, 1, "agent_start")]);
-      await assert.rejects(openRecording("run_a", { storeDir: temp.dir }), (error: unknown) => problem("ambiguous", /matches 2 runs \(run_a1, run_a2\)/)(error) && (error as RecordingSourceError).matches.length === 2);
+      await assert.rejects(
+        openRecording("run_a", { storeDir: temp.dir }),
+        (error: unknown) =>
+          problem("ambiguous", /matches 2 runs \(run_a1, run_a2\)/)(error) &&
+          (error as RecordingSourceError).matches.length === 2,
+      );
       assert.equal((await openRecording("run_a2", { storeDir: temp.dir })).run.runId, "run_a2");
     } finally {
       temp.cleanup();
@@ -198,7 +246,12 @@ describe("a source that names no readable recording is a typed error", () => {
       await assert.rejects(openRecording({ runDir: join(temp.dir, "runs", "run_gone") }), RunNotFoundError);
       const future = writeHandMadeRun(temp.dir, "run_v2", [eventLine("run_v2", 1, "agent_start")]);
       writeFileSync(join(future, "run.json"), JSON.stringify({ ...runManifest("run_v2"), v: 2 }));
-      await assert.rejects(openRecording(future), (error: unknown) => error instanceof RunInvalidError && /v must be a run\.json version this reader knows \(1\)/.test(error.message));
+      await assert.rejects(
+        openRecording(future),
+        (error: unknown) =>
+          error instanceof RunInvalidError &&
+          /v must be a run\.json version this reader knows \(1\)/.test(error.message),
+      );
       writeFileSync(join(future, "run.json"), JSON.stringify({ ...runManifest("run_v2"), format: "other" }));
       await assert.rejects(openRecording(future), RunInvalidError);
       writeFileSync(join(temp.dir, "notes.tar"), "not a tar at all");

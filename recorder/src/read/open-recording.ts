@@ -24,8 +24,12 @@ export interface OpenRecordingOptions extends ResolveSourceOptions {
  * that fails verification.
  */
 export async function openRecording(source: RecordingSource, options: OpenRecordingOptions = {}): Promise<Recording> {
-  if (typeof source === "object" && "bundle" in source && typeof source.bundle !== "string") return OpenedRecording.over(bundleBacking(source.bundle));
+  if (typeof source === "object" && "bundle" in source && typeof source.bundle !== "string")
+    return OpenedRecording.over(bundleBacking(source.bundle));
   const resolved = await resolveRecordingSource(source, options);
-  if (resolved.kind === "bundle") return OpenedRecording.over(bundleBacking(await openBundle(resolved.path, { limits: options.bundleLimits, keepEvents: false })));
+  if (resolved.kind === "bundle")
+    return OpenedRecording.over(
+      bundleBacking(await openBundle(resolved.path, { limits: options.bundleLimits, keepEvents: false })),
+    );
   return OpenedRecording.over(await runBacking(resolved));
 }

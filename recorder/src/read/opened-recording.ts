@@ -11,7 +11,14 @@ import { spanRows, type SpanRow } from "../store/span-rows.js";
 import type { RecordingBacking } from "./backing.js";
 import { RecordingClosedError } from "./errors.js";
 import { checkParseCost, checkReadMemory } from "../format/read-memory.js";
-import type { Recording, RecordingArtifacts, RecordingDatabaseOptions, RecordingEventsOptions, RecordingIntegrity, TraceEventsReadOptions } from "./recording.js";
+import type {
+  Recording,
+  RecordingArtifacts,
+  RecordingDatabaseOptions,
+  RecordingEventsOptions,
+  RecordingIntegrity,
+  TraceEventsReadOptions,
+} from "./recording.js";
 import type { ResolvedSource } from "./source.js";
 
 /** A payload's JSON text parsed; text that is not JSON stays text. */
@@ -40,7 +47,10 @@ export class OpenedRecording implements Recording {
   private found: RunIntegrity | undefined;
   private readonly databases = new Set<RecordingTables>();
 
-  private constructor(backing: RecordingBacking, readonly summary: RunSummary) {
+  private constructor(
+    backing: RecordingBacking,
+    readonly summary: RunSummary,
+  ) {
     this.backing = backing;
     this.source = backing.source;
     this.run = backing.run;
@@ -72,7 +82,8 @@ export class OpenedRecording implements Recording {
   }
 
   private live(): RecordingBacking {
-    if (!this.backing) throw new RecordingClosedError(this.source.kind === "run" ? this.source.runId : this.source.path);
+    if (!this.backing)
+      throw new RecordingClosedError(this.source.kind === "run" ? this.source.runId : this.source.path);
     return this.backing;
   }
 
@@ -96,7 +107,8 @@ export class OpenedRecording implements Recording {
   async spans(): Promise<SpanRow[]> {
     // The mapping reads summary attributes only: payloads are left behind to keep memory down.
     const events: RecordedEvent[] = [];
-    for await (const { payloadRef: _ref, ...event } of this.events({ skipPayloads: true, readAhead: true })) events.push(event);
+    for await (const { payloadRef: _ref, ...event } of this.events({ skipPayloads: true, readAhead: true }))
+      events.push(event);
     return spanRows(events, new Map([[this.run.runId, this.run]]));
   }
 
@@ -111,7 +123,10 @@ export class OpenedRecording implements Recording {
     return this.traceEventStream(new TraceEventReader({ traceId: this.run.traceId }), options);
   }
 
-  private async *traceEventStream(reader: TraceEventReader, options: TraceEventsReadOptions): AsyncGenerator<TraceEvent> {
+  private async *traceEventStream(
+    reader: TraceEventReader,
+    options: TraceEventsReadOptions,
+  ): AsyncGenerator<TraceEvent> {
     for await (const event of this.events({ payloads: true, readAhead: true })) {
       options.onEvent?.(event);
       const traced = reader.read(event);
@@ -131,7 +146,9 @@ export class OpenedRecording implements Recording {
 
   async integrity(): Promise<RecordingIntegrity> {
     // Reading the events to their end is what finds the integrity.
-    if (!this.found) for await (const _event of this.events()) {}
+    if (!this.found)
+      for await (const _event of this.events()) {
+      }
     return { ...this.found! };
   }
 

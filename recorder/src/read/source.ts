@@ -73,7 +73,12 @@ export async function checkStore(storeDir: string): Promise<void> {
   const stat = await statOf(storeDir);
   if (!stat) throw new RecordingSourceError("no_store", storeDir, `no recording store at ${storeDir}`, storeDir);
   if (!stat.isDirectory() || !(await isDir(join(storeDir, "runs")))) {
-    throw new RecordingSourceError("not_a_store", storeDir, `${storeDir} is not a harnessx recording store (it has no runs/ folder)`, storeDir);
+    throw new RecordingSourceError(
+      "not_a_store",
+      storeDir,
+      `${storeDir} is not a harnessx recording store (it has no runs/ folder)`,
+      storeDir,
+    );
   }
 }
 
@@ -92,7 +97,8 @@ export async function runFolders(storeDir: string): Promise<RunFolder[]> {
 }
 
 /** The store a run directory belongs to (`<store>/runs/<id>`; a run directory elsewhere stands for its own parent). */
-const storeOf = (runDir: string): string => (basename(dirname(runDir)) === "runs" ? resolve(runDir, "..", "..") : dirname(runDir));
+const storeOf = (runDir: string): string =>
+  basename(dirname(runDir)) === "runs" ? resolve(runDir, "..", "..") : dirname(runDir);
 
 async function runAt(runDir: string): Promise<ResolvedSource> {
   const { runId } = await readRunManifest(runDir);
@@ -105,11 +111,18 @@ async function findRun(storeDir: string, text: string): Promise<ResolvedSource> 
   const runs = await runFolders(storeDir);
   const exact = runs.find((r) => r.runId === text);
   const matches = exact ? [exact] : runs.filter((r) => r.runId.startsWith(text));
-  if (matches.length === 0) throw new RecordingSourceError("no_match", text, `no run matches ${JSON.stringify(text)} in ${storeDir}`, storeDir);
+  if (matches.length === 0)
+    throw new RecordingSourceError("no_match", text, `no run matches ${JSON.stringify(text)} in ${storeDir}`, storeDir);
   if (matches.length > 1) {
     const ids = matches.map((m) => m.runId).sort();
     const more = ids.length > 5 ? ` and ${ids.length - 5} more` : "";
-    throw new RecordingSourceError("ambiguous", text, `run id prefix ${JSON.stringify(text)} is ambiguous: it matches ${ids.length} runs (${ids.slice(0, 5).join(", ")}${more}); give more characters`, storeDir, ids);
+    throw new RecordingSourceError(
+      "ambiguous",
+      text,
+      `run id prefix ${JSON.stringify(text)} is ambiguous: it matches ${ids.length} runs (${ids.slice(0, 5).join(", ")}${more}); give more characters`,
+      storeDir,
+      ids,
+    );
   }
   const [match] = matches as [(typeof matches)[number]];
   return { kind: "run", storeDir, runDir: match.dir, runId: match.runId };
@@ -121,10 +134,17 @@ async function findRun(storeDir: string, text: string): Promise<ResolvedSource> 
  * `options.storeDir`. Failures are `RecordingSourceError`s (see `RecordingSourceProblem`), or
  * `RunNotFoundError` / `RunInvalidError` for a run directory whose run.json is missing or unusable.
  */
-export async function resolveRecordingSource(source: RecordingSource, options: ResolveSourceOptions = {}): Promise<ResolvedSource> {
+export async function resolveRecordingSource(
+  source: RecordingSource,
+  options: ResolveSourceOptions = {},
+): Promise<ResolvedSource> {
   const cwd = options.cwd ?? process.cwd();
   if (typeof source === "object") {
-    if ("bundle" in source) return { kind: "bundle", path: typeof source.bundle === "string" ? resolve(cwd, source.bundle) : source.bundle.path };
+    if ("bundle" in source)
+      return {
+        kind: "bundle",
+        path: typeof source.bundle === "string" ? resolve(cwd, source.bundle) : source.bundle.path,
+      };
     if ("runDir" in source) return runAt(resolve(cwd, source.runDir));
     if (source.runId === "") throw new RecordingSourceError("empty", "", "the run id is empty");
     return findRun(resolve(cwd, source.storeDir), source.runId);
@@ -135,11 +155,27 @@ export async function resolveRecordingSource(source: RecordingSource, options: R
   if (stat?.isFile()) return { kind: "bundle", path };
   if (stat?.isDirectory()) {
     if (await statOf(join(path, "run.json"))) return runAt(path);
-    if (await isDir(join(path, "runs"))) throw new RecordingSourceError("store_not_run", source, `${source} is a recording store, not a run: name a run in it`, path);
-    throw new RecordingSourceError("not_a_run", source, `${source} is a directory but not a recorded run (no run.json)`);
+    if (await isDir(join(path, "runs")))
+      throw new RecordingSourceError(
+        "store_not_run",
+        source,
+        `${source} is a recording store, not a run: name a run in it`,
+        path,
+      );
+    throw new RecordingSourceError(
+      "not_a_run",
+      source,
+      `${source} is a directory but not a recorded run (no run.json)`,
+    );
   }
   // A FIFO, socket or device: reading it could block or never end.
-  if (stat) throw new RecordingSourceError("not_a_run", source, `${source} is neither a bundle file nor a run directory (a FIFO, socket or device): refused unread`);
-  if (/[/\\]/.test(source) || /\.(tar|bundle)$/i.test(source)) throw new RecordingSourceError("missing_path", source, `no such file or directory: ${source}`);
+  if (stat)
+    throw new RecordingSourceError(
+      "not_a_run",
+      source,
+      `${source} is neither a bundle file nor a run directory (a FIFO, socket or device): refused unread`,
+    );
+  if (/[/\\]/.test(source) || /\.(tar|bundle)$/i.test(source))
+    throw new RecordingSourceError("missing_path", source, `no such file or directory: ${source}`);
   return findRun(resolve(cwd, options.storeDir ?? DEFAULT_STORE_DIR), source);
 }

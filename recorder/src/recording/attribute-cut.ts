@@ -8,7 +8,8 @@ export function cut(text: string, max: number = MAX_ATTRIBUTE_CHARS): string {
 function cutTexts(value: unknown, max: number): unknown {
   if (typeof value === "string") return cut(value, max);
   if (Array.isArray(value)) return value.map((item) => cutTexts(item, max));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutTexts(item, max)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutTexts(item, max)]));
   return value;
 }
 
@@ -22,8 +23,16 @@ function cutTexts(value: unknown, max: number): unknown {
 export function boundedAttributes(attrsJson: string): string | undefined {
   if (attrsJson.length <= MAX_ATTRIBUTES_JSON_CHARS) return undefined;
   const attrs = JSON.parse(attrsJson) as Record<string, unknown>;
-  const texts = JSON.stringify({ ...(cutTexts(attrs, MAX_ATTRIBUTE_CHARS) as Record<string, unknown>), attrsCut: attrsJson.length });
+  const texts = JSON.stringify({
+    ...(cutTexts(attrs, MAX_ATTRIBUTE_CHARS) as Record<string, unknown>),
+    attrsCut: attrsJson.length,
+  });
   if (texts.length <= MAX_ATTRIBUTES_JSON_CHARS) return texts;
-  const scalars = Object.entries(attrs).filter(([, value]) => value === null || typeof value !== "object").slice(0, 256);
-  return JSON.stringify({ ...(cutTexts(Object.fromEntries(scalars), 1024) as Record<string, unknown>), attrsCut: attrsJson.length });
+  const scalars = Object.entries(attrs)
+    .filter(([, value]) => value === null || typeof value !== "object")
+    .slice(0, 256);
+  return JSON.stringify({
+    ...(cutTexts(Object.fromEntries(scalars), 1024) as Record<string, unknown>),
+    attrsCut: attrsJson.length,
+  });
 }

@@ -27,7 +27,17 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
       const { input, model, resumed, attributes } = event.data;
       // A durable run says so, and a run rebuilt from its journal (after its process died) says that too.
       const durable = event.data.durable ? { durable: true, ...(event.data.restored ? { restored: true } : {}) } : {};
-      return { attrs: { agent: event.info.name, model, resumed, ...durable, sessionId: event.info.sessionId, ...(attributes ? { spanAttributes: attributes } : {}) }, payload: { input: captureContent ? input : OMITTED, model, resumed } };
+      return {
+        attrs: {
+          agent: event.info.name,
+          model,
+          resumed,
+          ...durable,
+          sessionId: event.info.sessionId,
+          ...(attributes ? { spanAttributes: attributes } : {}),
+        },
+        payload: { input: captureContent ? input : OMITTED, model, resumed },
+      };
     }
     case "agent_end": {
       const { result } = event.data;
@@ -38,7 +48,9 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
           inputTokens: result.usage.inputTokens,
           outputTokens: result.usage.outputTokens,
           ...(result.usage.cost ? { cost: result.usage.cost } : {}),
-          ...(result.error ? { errorName: result.error.name, errorCode: result.error.code, errorMessage: result.error.message } : {}),
+          ...(result.error
+            ? { errorName: result.error.name, errorCode: result.error.code, errorMessage: result.error.message }
+            : {}),
         },
         payload: { result: captureContent ? result : { ...result, text: OMITTED } },
       };
@@ -48,14 +60,40 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
     case "llm_response": {
       const { response, provider, model, usage, cost, stopReason, durationMs } = event.data;
       return {
-        attrs: { provider, model, stopReason, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, ...cacheTokensOf({ ...usage }), durationMs, responseId: response.id, ...(cost ? { cost } : {}), ...toolCallNames(response.content) },
-        payload: { response: captureContent ? response : { ...response, content: OMITTED }, provider, model, usage, cost, stopReason, durationMs },
+        attrs: {
+          provider,
+          model,
+          stopReason,
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+          ...cacheTokensOf({ ...usage }),
+          durationMs,
+          responseId: response.id,
+          ...(cost ? { cost } : {}),
+          ...toolCallNames(response.content),
+        },
+        payload: {
+          response: captureContent ? response : { ...response, content: OMITTED },
+          provider,
+          model,
+          usage,
+          cost,
+          stopReason,
+          durationMs,
+        },
       };
     }
     case "tool_call_start": {
       const { toolCall, permission, attributes, rewrittenBy } = event.data;
       return {
-        attrs: { toolName: toolCall.name, toolCallId: toolCall.id, permission: permission.decision, permissionSource: permission.source, ...(attributes ? { spanAttributes: attributes } : {}), ...(rewrittenBy ? { rewrittenBy } : {}) },
+        attrs: {
+          toolName: toolCall.name,
+          toolCallId: toolCall.id,
+          permission: permission.decision,
+          permissionSource: permission.source,
+          ...(attributes ? { spanAttributes: attributes } : {}),
+          ...(rewrittenBy ? { rewrittenBy } : {}),
+        },
         payload: { toolCall: captureContent ? toolCall : { ...toolCall, input: OMITTED }, permission },
       };
     }
@@ -74,18 +112,43 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
         },
         payload: captureContent
           ? { toolCall, result, rawResult, durationMs, outcome, permission }
-          : { toolCall: { ...toolCall, input: OMITTED }, result: { ...result, content: OMITTED }, rawResult: OMITTED, durationMs, outcome, permission },
+          : {
+              toolCall: { ...toolCall, input: OMITTED },
+              result: { ...result, content: OMITTED },
+              rawResult: OMITTED,
+              durationMs,
+              outcome,
+              permission,
+            },
       };
     }
     case "retry": {
       const { target, attempt, delayMs, error, toolCall } = event.data;
-      return { attrs: { target, attempt, delayMs, errorName: error?.name, errorMessage: error?.message, ...(toolCall ? { toolCallId: toolCall.id, toolName: toolCall.name } : {}) }, payload: event.data };
+      return {
+        attrs: {
+          target,
+          attempt,
+          delayMs,
+          errorName: error?.name,
+          errorMessage: error?.message,
+          ...(toolCall ? { toolCallId: toolCall.id, toolName: toolCall.name } : {}),
+        },
+        payload: event.data,
+      };
     }
     case "error": {
       const { source, error, extension, dropped } = event.data;
       const code = (error as { code?: unknown } | undefined)?.code;
       return {
-        attrs: { source, errorName: error?.name, errorMessage: error?.message, ...(code !== undefined ? { errorCode: code } : {}), ...(extension ? { extension } : {}), ...(event.data.event ? { event: event.data.event } : {}), ...(dropped !== undefined ? { dropped } : {}) },
+        attrs: {
+          source,
+          errorName: error?.name,
+          errorMessage: error?.message,
+          ...(code !== undefined ? { errorCode: code } : {}),
+          ...(extension ? { extension } : {}),
+          ...(event.data.event ? { event: event.data.event } : {}),
+          ...(dropped !== undefined ? { dropped } : {}),
+        },
         payload: event.data,
       };
     }
@@ -101,10 +164,15 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
     case "context_condensed": {
       // The summary is content (it retells the dropped conversation): the payload holds it, the attributes only its facts.
       const { summary, ...facts } = event.data;
-      return { attrs: scalarsOf(facts), payload: summary === undefined ? facts : { ...facts, summary: captureContent ? summary : OMITTED } };
+      return {
+        attrs: scalarsOf(facts),
+        payload: summary === undefined ? facts : { ...facts, summary: captureContent ? summary : OMITTED },
+      };
     }
     case "message_appended": {
-      const data = captureContent ? event.data : { ...event.data, data: OMITTED, ...(event.data.text !== undefined ? { text: OMITTED } : {}) };
+      const data = captureContent
+        ? event.data
+        : { ...event.data, data: OMITTED, ...(event.data.text !== undefined ? { text: OMITTED } : {}) };
       return { attrs: scalarsOf(data), payload: data };
     }
     default:
@@ -113,7 +181,12 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
 }
 
 /** `data.request.messages` already holds only the messages from `messagesFrom` on (see `trimRequest`). */
-function requestContent(data: Extract<AnyHookContext, { event: "llm_request" }>["data"], messagesFrom: number, state: ContentState, captureContent: boolean): EventContent {
+function requestContent(
+  data: Extract<AnyHookContext, { event: "llm_request" }>["data"],
+  messagesFrom: number,
+  state: ContentState,
+  captureContent: boolean,
+): EventContent {
   const { request, prefixKey } = data;
   const prefixReused = state.lastPrefixKey === prefixKey && messagesFrom > 0;
   state.lastPrefixKey = prefixKey;
@@ -142,7 +215,11 @@ function requestContent(data: Extract<AnyHookContext, { event: "llm_request" }>[
 /** The scalar members of an event's data; fromEntries keeps a `__proto__` member as one. */
 function scalarsOf(data: unknown): Record<string, unknown> {
   if (!data || typeof data !== "object") return {};
-  return Object.fromEntries(Object.entries(data).filter(([, value]) => value === null || ["string", "number", "boolean"].includes(typeof value)));
+  return Object.fromEntries(
+    Object.entries(data).filter(
+      ([, value]) => value === null || ["string", "number", "boolean"].includes(typeof value),
+    ),
+  );
 }
 
 /** The names of the tools a reply asked for, in order (what its cost is shared among, per tool); nothing for a reply without tool calls. */

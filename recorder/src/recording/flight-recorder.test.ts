@@ -3,7 +3,14 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, defineExtension, ScriptedProvider, tool } from "@harnessx/core";
-import { FlightRecorderExtension, readRun, rebuildRequests, runDirOf, type RecordedEvent, type RunManifest } from "../index.js";
+import {
+  FlightRecorderExtension,
+  readRun,
+  rebuildRequests,
+  runDirOf,
+  type RecordedEvent,
+  type RunManifest,
+} from "../index.js";
 import { echoScript, echoTool, scriptedAgent } from "../test-support/agents.js";
 
 declare module "@harnessx/core" {
@@ -34,10 +41,16 @@ describe("every event of a run is recorded in order with nested spans", () => {
       assert.match(manifest.producer.recorder, /^\d+\.\d+\.\d+/);
       assert.ok(manifest.endedAt! >= manifest.startedAt);
       assert.equal(existsSync(join(runDir, "lock")), false, "lock released");
-      assert.ok(readdirSync(join(runDir, "segments")).every((n) => n.endsWith(".zst") || n.endsWith(".sha256")), "all segments sealed");
+      assert.ok(
+        readdirSync(join(runDir, "segments")).every((n) => n.endsWith(".zst") || n.endsWith(".sha256")),
+        "all segments sealed",
+      );
 
       const { events } = await readRun(runDir);
-      assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+      assert.deepEqual(
+        events.map((e) => e.seq),
+        events.map((_, i) => i + 1),
+      );
       assert.equal(events[0].kind, "agent_start");
       assert.equal(events[events.length - 1].kind, "agent_end");
       const runSpan = events[0].spanId;
@@ -74,10 +87,27 @@ describe("every event of a run is recorded in order with nested spans", () => {
       const emitter = defineExtension({
         name: "emitter",
         install(ctx) {
-          ctx.registerTool(tool({ name: "spillish", description: "emits", execute: async () => { await ctx.emit("test.spillish", { toolName: "spillish", bytes: 3 }); return "ok"; } }));
+          ctx.registerTool(
+            tool({
+              name: "spillish",
+              description: "emits",
+              execute: async () => {
+                await ctx.emit("test.spillish", { toolName: "spillish", bytes: 3 });
+                return "ok";
+              },
+            }),
+          );
         },
       });
-      const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "nope" }, { id: "c2", name: "spillish" }] }, { text: "end" }]);
+      const provider = new ScriptedProvider([
+        {
+          toolCalls: [
+            { id: "c1", name: "nope" },
+            { id: "c2", name: "spillish" },
+          ],
+        },
+        { text: "end" },
+      ]);
       const agent = new Agent({ provider, extensions: [recorder, emitter] });
       const result = await agent.run("go");
       await agent.close();
@@ -107,9 +137,12 @@ describe("long conversations are stored incrementally and rebuilt whole", () => 
       await agent.close();
       const { events } = await readRun(runDirOf(dir, result.runId));
       const requests = byKind(events, "llm_request");
-      const stored = requests.map((e) => ((e.payload as { request: { messages: unknown[] } }).request.messages).length);
+      const stored = requests.map((e) => (e.payload as { request: { messages: unknown[] } }).request.messages.length);
       assert.equal(stored[0], 1);
-      assert.ok(stored.slice(1).every((n) => n === 2), `only the new assistant+tool messages: ${stored}`);
+      assert.ok(
+        stored.slice(1).every((n) => n === 2),
+        `only the new assistant+tool messages: ${stored}`,
+      );
       assert.ok(requests.slice(1).every((e) => e.attrs.prefixReused === true));
       const rebuilt = rebuildRequests(events);
       assert.deepEqual(JSON.parse(JSON.stringify(rebuilt)), JSON.parse(JSON.stringify(provider.requests)));

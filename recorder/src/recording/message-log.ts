@@ -29,7 +29,10 @@ export class MessageLog {
 // Identity is the cheap common case (the engine passes a slice of its memory); middleware
 // that copies messages still matches by content.
 function same(candidate: Message | undefined, known: Message | undefined): boolean {
-  return candidate === known || (candidate !== undefined && known !== undefined && JSON.stringify(candidate) === JSON.stringify(known));
+  return (
+    candidate === known ||
+    (candidate !== undefined && known !== undefined && JSON.stringify(candidate) === JSON.stringify(known))
+  );
 }
 
 /** An LLM_REQUEST reduced, when observed, to the messages its run had not recorded yet. */

@@ -46,7 +46,10 @@ export class OpenRuns {
         this.restored(event);
         return;
       }
-      run = this.openRun(event, event.data.resumed ? earlierPartOf(RunWriter.readManifest(runDirOf(this.options.dir, runId))) : undefined);
+      run = this.openRun(
+        event,
+        event.data.resumed ? earlierPartOf(RunWriter.readManifest(runDirOf(this.options.dir, runId))) : undefined,
+      );
     }
     if (run) this.recordIn(run, event); // else the recorder was installed after this run started
   }
@@ -84,7 +87,11 @@ export class OpenRuns {
     if (event.event === "agent_end") {
       this.byId.delete(run.manifest.runId);
       this.pending.ended.push([run, event.data.result, event.timestamp]);
-    } else if (event.event === "checkpoint" && event.data.status === "awaiting_approval" && event.data.extension === undefined) {
+    } else if (
+      event.event === "checkpoint" &&
+      event.data.status === "awaiting_approval" &&
+      event.data.extension === undefined
+    ) {
       // Only the engine pauses a run: an extension's checkpoint (it carries its name) is recorded, not obeyed.
       this.pending.statuses.push([run, "awaiting_approval"]);
     } else if (event.event === "agent_start" && event.data.resumed) {
@@ -94,7 +101,10 @@ export class OpenRuns {
 
   private openRun(start: AgentStart, earlier: EarlierPart | undefined): RunRecording {
     const runDir = runDirOf(this.options.dir, start.data.runId);
-    const writer = new RunWriter(runDir, { maxBytes: this.options.segmentMaxBytes, maxAgeMs: this.options.segmentMaxAgeMs });
+    const writer = new RunWriter(runDir, {
+      maxBytes: this.options.segmentMaxBytes,
+      maxAgeMs: this.options.segmentMaxAgeMs,
+    });
     const run = new RunRecording(writer, start, earlier, this.options, this.redactor);
     this.byId.set(start.data.runId, run);
     this.lastRunId = start.data.runId;

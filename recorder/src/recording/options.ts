@@ -3,7 +3,11 @@ import { defaultStoreDir } from "@harnessx/core";
 import { MAX_INLINE_PAYLOAD_BYTES } from "../format/read-limits.js";
 import { resolveRetainPolicy } from "../format/retain-policy.js";
 import type { ResolvedRetainPolicy, RetainPolicy } from "../format/retain-types.js";
-import { resolveRecorderSync, type RecorderSyncOptions, type ResolvedRecorderSync } from "../dataset/s3/recorder-sync-options.js";
+import {
+  resolveRecorderSync,
+  type RecorderSyncOptions,
+  type ResolvedRecorderSync,
+} from "../dataset/s3/recorder-sync-options.js";
 
 /** Options of `FlightRecorderExtension`; every field is optional. */
 export interface FlightRecorderOptions {
@@ -65,20 +69,27 @@ export interface ResolvedRecorderOptions {
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !(value > 0)) throw new TypeError(`FlightRecorderExtension: ${name} must be a positive number, got ${String(value)}`);
+  if (typeof value !== "number" || !(value > 0))
+    throw new TypeError(`FlightRecorderExtension: ${name} must be a positive number, got ${String(value)}`);
   return value;
 }
 
 function atMost(name: string, value: number, max: number): number {
-  if (value > max) throw new TypeError(`FlightRecorderExtension: ${name} must be at most ${max} (a longer line is more than a reader takes), got ${value}`);
+  if (value > max)
+    throw new TypeError(
+      `FlightRecorderExtension: ${name} must be at most ${max} (a longer line is more than a reader takes), got ${value}`,
+    );
   return value;
 }
 
 export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRecorderOptions {
   const customRedact = options.customRedact;
-  if (customRedact !== undefined && typeof customRedact !== "function") throw new TypeError("FlightRecorderExtension: customRedact must be a function (event) => event");
+  if (customRedact !== undefined && typeof customRedact !== "function")
+    throw new TypeError("FlightRecorderExtension: customRedact must be a function (event) => event");
   if (options.autoExport !== undefined && options.autoExport !== "off" && options.autoExport !== "on_failure") {
-    throw new TypeError(`FlightRecorderExtension: autoExport must be "off" or "on_failure", got ${JSON.stringify(options.autoExport)}`);
+    throw new TypeError(
+      `FlightRecorderExtension: autoExport must be "off" or "on_failure", got ${JSON.stringify(options.autoExport)}`,
+    );
   }
   return {
     dir: options.dir ?? defaultStoreDir(),
@@ -90,7 +101,11 @@ export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRec
     autoExport: options.autoExport ?? "off",
     segmentMaxBytes: positive("segmentMaxBytes", options.segmentMaxBytes, 4 * 1024 * 1024),
     segmentMaxAgeMs: positive("segmentMaxAgeMs", options.segmentMaxAgeMs, 60_000),
-    inlinePayloadBytes: atMost("inlinePayloadBytes", positive("inlinePayloadBytes", options.inlinePayloadBytes, 64 * 1024), MAX_INLINE_PAYLOAD_BYTES),
+    inlinePayloadBytes: atMost(
+      "inlinePayloadBytes",
+      positive("inlinePayloadBytes", options.inlinePayloadBytes, 64 * 1024),
+      MAX_INLINE_PAYLOAD_BYTES,
+    ),
     queueCapacity: positive("queueCapacity", options.queueCapacity, 100_000),
     flushIntervalMs: positive("flushIntervalMs", options.flushIntervalMs, 100),
     sync: resolveRecorderSync(options.sync),

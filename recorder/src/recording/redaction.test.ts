@@ -29,7 +29,11 @@ describe("secrets never reach the store", () => {
         }),
       });
       const provider = new ScriptedProvider([
-        { toolCalls: [{ id: "c1", name: "fetch_url", input: { url: "https://example.com", apiKey: SECRETS.toolInput } }] },
+        {
+          toolCalls: [
+            { id: "c1", name: "fetch_url", input: { url: "https://example.com", apiKey: SECRETS.toolInput } },
+          ],
+        },
         { text: `The key you want is ${SECRETS.modelReply}. Pass "Authorization: Bearer ${SECRETS.header}".` },
       ]);
       const recorder = new FlightRecorderExtension({ dir, inlinePayloadBytes: 4096 });
@@ -39,7 +43,10 @@ describe("secrets never reach the store", () => {
       assert.equal(result.status, "completed");
 
       const files = await allStoreBytes(dir);
-      assert.ok(files.some((f) => f.path.includes("artifacts") && f.path.endsWith("(decompressed)")), "a large payload went to an artifact");
+      assert.ok(
+        files.some((f) => f.path.includes("artifacts") && f.path.endsWith("(decompressed)")),
+        "a large payload went to an artifact",
+      );
       for (const [where, secret] of Object.entries(SECRETS)) {
         for (const file of files) assert.ok(!file.text.includes(secret), `${where} secret found in ${file.path}`);
       }
@@ -49,7 +56,10 @@ describe("secrets never reach the store", () => {
       assert.ok(end.redacted!.includes("payload.rawResult.headers.Authorization"), `paths: ${end.redacted}`);
       assert.ok(end.payloadRef, "the big result is referenced, not inline");
       const reply = events.filter((e) => e.kind === "llm_response").pop()!;
-      assert.ok(reply.redacted?.some((p) => p.startsWith("payload.response.content.0.text")), `reply paths: ${reply.redacted}`);
+      assert.ok(
+        reply.redacted?.some((p) => p.startsWith("payload.response.content.0.text")),
+        `reply paths: ${reply.redacted}`,
+      );
     } finally {
       cleanup();
     }
@@ -60,9 +70,20 @@ describe("secrets never reach the store", () => {
     try {
       const recorder = new FlightRecorderExtension({
         dir,
-        customRedact: (event) => (event.kind === "agent_start" ? { ...event, attrs: { ...event.attrs, agent: "hidden" }, redacted: [...(event.redacted ?? []), "attrs.agent"] } : event),
+        customRedact: (event) =>
+          event.kind === "agent_start"
+            ? {
+                ...event,
+                attrs: { ...event.attrs, agent: "hidden" },
+                redacted: [...(event.redacted ?? []), "attrs.agent"],
+              }
+            : event,
       });
-      const lookup = tool({ name: "lookup", description: "", execute: () => ({ employeeId: "E-77", note: "see TICKET-1234" }) });
+      const lookup = tool({
+        name: "lookup",
+        description: "",
+        execute: () => ({ employeeId: "E-77", note: "see TICKET-1234" }),
+      });
       const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "lookup", input: {} }] }, { text: "ok" }]);
       const agent = new Agent({
         provider,

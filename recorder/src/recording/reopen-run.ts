@@ -27,7 +27,10 @@ export class RunRecordedElsewhereError extends HarnessError {
     /** Id of the live process holding the run's lock. */
     readonly pid: number,
   ) {
-    super("run_recorded_elsewhere", `run ${runId} was resumed here, but live process ${pid} still records it in ${runDir}: that recording is left as it is and the resumed part is not recorded`);
+    super(
+      "run_recorded_elsewhere",
+      `run ${runId} was resumed here, but live process ${pid} still records it in ${runDir}: that recording is left as it is and the resumed part is not recorded`,
+    );
   }
 }
 
@@ -39,11 +42,18 @@ export class RunRecordedElsewhereError extends HarnessError {
  * `beforeRecover` runs once the lock is known to be no other live process's (this process's other
  * recorders then let the run go).
  */
-export async function reopenRecording(runDir: string, runId: string, beforeRecover: () => void): Promise<EarlierPart | undefined> {
+export async function reopenRecording(
+  runDir: string,
+  runId: string,
+  beforeRecover: () => void,
+): Promise<EarlierPart | undefined> {
   const live = await liveLockHolder(runDir);
   if (live !== undefined) throw new RunRecordedElsewhereError(runId, runDir, live);
   beforeRecover();
-  const present = await fs.access(runManifestPathOf(runDir)).then(() => true, () => false);
+  const present = await fs.access(runManifestPathOf(runDir)).then(
+    () => true,
+    () => false,
+  );
   if (!present) return undefined;
   try {
     await recover(runDir, { applyRetention: false });
@@ -60,7 +70,11 @@ export async function reopenRecording(runDir: string, runId: string, beforeRecov
   const { events } = await readRun(runDir);
   const lastSeq = events.reduce((last, event) => Math.max(last, event.seq), 0);
   // A run.json left by a clean pause has the exact rollup; after a recovery it is rebuilt from the lines.
-  return { manifest: { ...manifest, summary: summarize(events) }, lastSeq, rollup: manifest.rollup ?? rollupOf(events) };
+  return {
+    manifest: { ...manifest, summary: summarize(events) },
+    lastSeq,
+    rollup: manifest.rollup ?? rollupOf(events),
+  };
 }
 
 /** How reopening a restored run's recording turned out. */
@@ -89,7 +103,11 @@ export class ReopeningRuns {
   }
 
   /** Starts reopening (off the agent's path; see `reopenRecording` for `beforeRecover`). Resolves with the events held meanwhile. */
-  reopen(start: AnyHookContext & { event: "agent_start" }, runDir: string, beforeRecover: () => void): Promise<Reopened> {
+  reopen(
+    start: AnyHookContext & { event: "agent_start" },
+    runDir: string,
+    beforeRecover: () => void,
+  ): Promise<Reopened> {
     const runId = start.data.runId;
     const held: QueuedEvent[] = [];
     this.held.set(runId, held);

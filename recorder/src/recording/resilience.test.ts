@@ -70,7 +70,10 @@ describe("a full queue drops events and records the gap", () => {
       assert.ok(count > 0 && toTs >= fromTs, `count ${count}`);
       assert.equal(total, emitted, "recorded + dropped = every event of the run");
       assert.equal(events[events.length - 1].kind, "agent_end", "run boundaries are never dropped");
-      assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+      assert.deepEqual(
+        events.map((e) => e.seq),
+        events.map((_, i) => i + 1),
+      );
       const [listing] = await new RecordingStore(dir).listRuns();
       assert.equal(listing.dropped, count);
     } finally {
@@ -91,7 +94,10 @@ describe("a run that never yields to the event loop is recorded whole", () => {
       await agent.close();
       const { events } = await readRun(runDirOf(dir, result.runId));
       assert.equal(events.length, emitted);
-      assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+      assert.deepEqual(
+        events.map((e) => e.seq),
+        events.map((_, i) => i + 1),
+      );
       assert.equal(events.filter((e) => e.kind === "tool_call_end").length, 3000);
     } finally {
       cleanup();
@@ -103,7 +109,13 @@ describe("runs never mix", () => {
   test("several agents in one process record side by side", async () => {
     const { dir, cleanup } = tempDir();
     try {
-      const agents = [0, 1, 2].map((i) => scriptedAgent(echoScript(10 + i).map((s) => ({ ...s, delayMs: 1 })), [new FlightRecorderExtension({ dir })], `agent-${i}`));
+      const agents = [0, 1, 2].map((i) =>
+        scriptedAgent(
+          echoScript(10 + i).map((s) => ({ ...s, delayMs: 1 })),
+          [new FlightRecorderExtension({ dir })],
+          `agent-${i}`,
+        ),
+      );
       const results = await Promise.all(agents.map((a, i) => a.run(`task ${i}`)));
       await Promise.all(agents.map((a) => a.close()));
       const store = new RecordingStore(dir);
@@ -111,7 +123,10 @@ describe("runs never mix", () => {
       assert.equal(runs.length, 3);
       for (const [i, result] of results.entries()) {
         const events = await store.readEvents(result.runId);
-        assert.ok(events.every((e) => e.runId === result.runId), "only its own events");
+        assert.ok(
+          events.every((e) => e.runId === result.runId),
+          "only its own events",
+        );
         assert.equal(events.filter((e) => e.kind === "tool_call_end").length, 10 + i);
         assert.equal((await store.getRun(result.runId)).agent, `agent-${i}`);
       }
@@ -140,8 +155,14 @@ describe("runs never mix", () => {
         assert.equal(run.status, "completed");
         assert.equal(run.toolCalls, 40);
         const events = await store.readEvents(run.runId);
-        assert.ok(events.every((e) => e.runId === run.runId), "only its own events");
-        assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+        assert.ok(
+          events.every((e) => e.runId === run.runId),
+          "only its own events",
+        );
+        assert.deepEqual(
+          events.map((e) => e.seq),
+          events.map((_, i) => i + 1),
+        );
       }
     } finally {
       cleanup();

@@ -16,7 +16,12 @@ const cheap = { text: "ok", usage: { inputTokens: 1, outputTokens: 0 } };
 /** One run of a one-reply agent recording into `dir`; `priced` gives its model a price (a dollar per million tokens). */
 async function oneRun(dir: string, retain: RetainPolicy, priced: boolean): Promise<string> {
   const prices = priced ? { "house-model": { inputPerMTok: 1, outputPerMTok: 1 } } : undefined;
-  const agent = new Agent({ provider: new ScriptedProvider([cheap]), model: "house-model", extensions: [new FlightRecorderExtension({ dir, retain })], prices });
+  const agent = new Agent({
+    provider: new ScriptedProvider([cheap]),
+    model: "house-model",
+    extensions: [new FlightRecorderExtension({ dir, retain })],
+    prices,
+  });
   const { runId } = await agent.run("go");
   await agent.close();
   return runId;
@@ -33,7 +38,11 @@ describe("retain.costAbove keeps a run whose cost is unknown", () => {
       assert.equal(unpricedRun.rollup!.models["house-model"]!.unpricedCalls, 1, "the model has no price");
       assert.equal(unpricedRun.detail, undefined, "an unknown cost may be above the threshold: kept");
       assert.ok((await readRun(runDirOf(dir, unpriced))).events.length > 0);
-      assert.equal((await readRunManifest(runDirOf(dir, priced))).detail, "summary", "a known cost of $0.000001 is not above $1");
+      assert.equal(
+        (await readRunManifest(runDirOf(dir, priced))).detail,
+        "summary",
+        "a known cost of $0.000001 is not above $1",
+      );
     } finally {
       cleanup();
     }
@@ -48,9 +57,18 @@ describe("recover leaves a run waiting for approval whole", () => {
     const { dir, cleanup } = tempDir();
     const crashed = tempDir();
     try {
-      const transfer = tool({ name: "transfer", description: "moves money", permission: "ask", execute: () => "moved" });
+      const transfer = tool({
+        name: "transfer",
+        description: "moves money",
+        permission: "ask",
+        execute: () => "moved",
+      });
       const recorder = new FlightRecorderExtension({ dir, retain: { always: [] } });
-      const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ id: "t1", name: "transfer", input: {} }] }, cheap]), tools: [transfer], extensions: [recorder] });
+      const agent = new Agent({
+        provider: new ScriptedProvider([{ toolCalls: [{ id: "t1", name: "transfer", input: {} }] }, cheap]),
+        tools: [transfer],
+        extensions: [recorder],
+      });
       const paused = await agent.run("pay the bill");
       assert.equal(paused.status, "awaiting_approval");
       await recorder.flush();
@@ -85,7 +103,15 @@ describe("a durable run's recording reopened to go on is not reduced in between"
       // The policy keeps failed runs only: the first part, sealed as crashed, would not be kept alone.
       const retain = { always: ["failed" as const] };
       const runId = await crashInPay(journal.dir, [new FlightRecorderExtension({ dir, retain })]);
-      const failing = defineExtension("failing-limit", (hx) => void hx.addRunLimit({ check: () => { throw new Error("quota service down"); } }));
+      const failing = defineExtension(
+        "failing-limit",
+        (hx) =>
+          void hx.addRunLimit({
+            check: () => {
+              throw new Error("quota service down");
+            },
+          }),
+      );
       const agent = durableAgent(journal.dir, [new FlightRecorderExtension({ dir, retain }), failing]);
       const result = await agent.resume(runId);
       await agent.close();
@@ -97,8 +123,14 @@ describe("a durable run's recording reopened to go on is not reduced in between"
       const { events } = await readRun(runDir);
       const starts = events.filter((e) => e.kind === "agent_start").map((e) => e.attrs.restored ?? false);
       assert.deepEqual(starts, [false, true], "both parts are there, the first one included");
-      assert.ok(events.some((e) => e.kind === "tool_call_end" && e.attrs.toolName === "search"), "the first part's search call");
-      assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+      assert.ok(
+        events.some((e) => e.kind === "tool_call_end" && e.attrs.toolName === "search"),
+        "the first part's search call",
+      );
+      assert.deepEqual(
+        events.map((e) => e.seq),
+        events.map((_, i) => i + 1),
+      );
     } finally {
       cleanup();
       journal.cleanup();

@@ -21,7 +21,12 @@ interface SealedFile {
  * segments fit in `maxBytes`. A run left without segments (and not running) is removed whole,
  * and the artifacts it pinned are released and deleted when no other holder keeps them.
  */
-export async function enforceRetention(root: string, maxBytes: number, maxAgeMs: number, artifacts: ArtifactStore): Promise<number> {
+export async function enforceRetention(
+  root: string,
+  maxBytes: number,
+  maxAgeMs: number,
+  artifacts: ArtifactStore,
+): Promise<number> {
   if (!Number.isFinite(maxBytes) && !Number.isFinite(maxAgeMs)) return 0;
   const sealed = await listSealed(join(root, "runs"));
   sealed.sort((a, b) => a.mtimeMs - b.mtimeMs);
@@ -58,7 +63,13 @@ async function listSealed(runsDir: string): Promise<SealedFile[]> {
 async function removeIfEmpty(runDir: string, artifacts: ArtifactStore): Promise<void> {
   const left = await fs.readdir(segmentsDirOf(runDir)).catch(() => [] as string[]);
   if (left.some((name) => name.includes(".ndjson"))) return;
-  if (await fs.access(lockPathOf(runDir)).then(() => true, () => false)) return;
+  if (
+    await fs.access(lockPathOf(runDir)).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   const manifest = await readRegularFile(runManifestPathOf(runDir), { maxBytes: MAX_RUN_MANIFEST_BYTES })
     .then((bytes) => JSON.parse(bytes.toString("utf8")) as RunManifest)
     .catch(() => undefined);
@@ -67,7 +78,10 @@ async function removeIfEmpty(runDir: string, artifacts: ArtifactStore): Promise<
 }
 
 /** Unpins what the run pinned and deletes each artifact no other holder keeps. */
-async function releaseArtifacts(run: Pick<RunManifest, "runId" | "artifacts">, artifacts: ArtifactStore): Promise<void> {
+async function releaseArtifacts(
+  run: Pick<RunManifest, "runId" | "artifacts">,
+  artifacts: ArtifactStore,
+): Promise<void> {
   for (const sha256 of run.artifacts ?? []) {
     await artifacts.unpin(sha256, `run:${run.runId}`).catch(() => undefined);
     await artifacts.deleteIfUnpinned(sha256).catch(() => undefined);
@@ -78,7 +92,11 @@ async function releaseArtifacts(run: Pick<RunManifest, "runId" | "artifacts">, a
  * Tail retention, once a run has ended and its run.json (with its rollup) is written: a run its
  * policy does not keep (`retainReason`) is reduced to its summary. Then the store's size and age limits apply.
  */
-export async function retainAfterRun(run: RunManifest, options: Pick<ResolvedRecorderOptions, "dir" | "maxBytes" | "maxAge">, artifacts: ArtifactStore): Promise<void> {
+export async function retainAfterRun(
+  run: RunManifest,
+  options: Pick<ResolvedRecorderOptions, "dir" | "maxBytes" | "maxAge">,
+  artifacts: ArtifactStore,
+): Promise<void> {
   if (retainReason(run) === undefined) await reduceToSummary(runDirOf(options.dir, run.runId), run, artifacts);
   await enforceRetention(options.dir, options.maxBytes, options.maxAge, artifacts);
 }
@@ -88,7 +106,11 @@ export async function retainAfterRun(run: RunManifest, options: Pick<ResolvedRec
  * go and the artifacts the run pinned are released, then run.json lists none. Every step can be
  * repeated, so `recover` finishes a reduction a crash cut short by calling this again.
  */
-export async function reduceToSummary(runDir: string, run: RunManifest, artifacts: ArtifactStore): Promise<RunManifest> {
+export async function reduceToSummary(
+  runDir: string,
+  run: RunManifest,
+  artifacts: ArtifactStore,
+): Promise<RunManifest> {
   const reduced: RunManifest = { ...run, detail: "summary", reducedBy: "retain" };
   if (run.detail !== "summary") await writeManifest(runDir, reduced);
   await fs.rm(segmentsDirOf(runDir), { recursive: true, force: true });
@@ -98,4 +120,5 @@ export async function reduceToSummary(runDir: string, run: RunManifest, artifact
   return reduced;
 }
 
-const writeManifest = (runDir: string, run: RunManifest): Promise<void> => writeAtomically(runManifestPathOf(runDir), `${JSON.stringify(run, null, 2)}\n`);
+const writeManifest = (runDir: string, run: RunManifest): Promise<void> =>
+  writeAtomically(runManifestPathOf(runDir), `${JSON.stringify(run, null, 2)}\n`);

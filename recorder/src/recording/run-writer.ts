@@ -1,4 +1,16 @@
-import { closeSync, existsSync, mkdirSync, openSync, promises as fs, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  promises as fs,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { RunManifest } from "../format/event.js";
 import { lockPathOf, runManifestPathOf, segmentIndexOf, segmentName, segmentsDirOf } from "../format/layout.js";
@@ -32,7 +44,10 @@ export class RunWriter {
   private linked = false;
 
   /** No I/O until the first write: the directory, lock and segment numbering come then. */
-  constructor(readonly runDir: string, private readonly limits: SegmentLimits) {
+  constructor(
+    readonly runDir: string,
+    private readonly limits: SegmentLimits,
+  ) {
     this.segmentsDir = segmentsDirOf(runDir);
   }
 
@@ -40,7 +55,9 @@ export class RunWriter {
     if (this.segmentIndex !== 0) return;
     mkdirSync(this.segmentsDir, { recursive: true });
     // A resumed run (or a run reopened after recovery) continues in a new segment: sealed ones stay sealed.
-    const existing = readdirSync(this.segmentsDir).map(segmentIndexOf).filter((i): i is number => i !== undefined);
+    const existing = readdirSync(this.segmentsDir)
+      .map(segmentIndexOf)
+      .filter((i): i is number => i !== undefined);
     writeFileSync(lockPathOf(this.runDir), `${process.pid}\n`);
     this.segmentIndex = existing.length ? Math.max(...existing) + 1 : 1;
   }
@@ -101,7 +118,8 @@ export class RunWriter {
 
   /** Seals the active segment when it is older than the age limit. */
   tick(now: number): void {
-    if (this.fd !== undefined && this.segmentBytes > 0 && now - this.segmentOpenedAt >= this.limits.maxAgeMs) this.rotate();
+    if (this.fd !== undefined && this.segmentBytes > 0 && now - this.segmentOpenedAt >= this.limits.maxAgeMs)
+      this.rotate();
   }
 
   /** Seals what is open and waits for every seal; the lock goes when `releaseLock` is set. */

@@ -27,7 +27,11 @@ export async function sealSegment(plainPath: string): Promise<SealedSegmentInfo>
 }
 
 /** Writes complete NDJSON lines as the sealed segment `<plainPath>.zst` (then its sidecar), each atomically. */
-export async function writeSealed(plainPath: string, content: Buffer, alongside: Array<[string, string]> = []): Promise<SealedSegmentInfo> {
+export async function writeSealed(
+  plainPath: string,
+  content: Buffer,
+  alongside: Array<[string, string]> = [],
+): Promise<SealedSegmentInfo> {
   const { frame, info } = await sealedFrame(content);
   const sealedPath = `${plainPath}.zst`;
   await writeAllAtomically([[sealedPath, frame], [`${sealedPath}.sha256`, `${JSON.stringify(info)}\n`], ...alongside]);
@@ -67,7 +71,11 @@ function lineStats(content: Buffer): Pick<SealedSegmentInfo, "events" | "firstSe
     first ??= start;
     last = start;
   });
-  return { events, firstSeq: first === undefined ? null : seqAt(content, first), lastSeq: first === undefined ? null : seqAt(content, last) };
+  return {
+    events,
+    firstSeq: first === undefined ? null : seqAt(content, first),
+    lastSeq: first === undefined ? null : seqAt(content, last),
+  };
 }
 
 /** The `seq` of the line starting at `start` (it comes first in every line the recorder writes). */

@@ -28,7 +28,10 @@ describe("short runs are written whole", () => {
       const manifest = await readRunManifest(runDir);
       assert.equal(manifest.status, "completed");
       assert.equal(read.events.length, manifest.summary!.events);
-      assert.deepEqual(read.events.map((e) => e.seq), read.events.map((_, i) => i + 1));
+      assert.deepEqual(
+        read.events.map((e) => e.seq),
+        read.events.map((_, i) => i + 1),
+      );
       assert.equal(read.events.filter((e) => e.kind === "tool_call_end").length, 12);
     } finally {
       cleanup();

@@ -6,7 +6,14 @@ export interface SpanPlacement {
 }
 
 /** The events that open or close a span: they carry its id; every other event hangs under one. */
-const SPAN_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(["agent_start", "agent_end", "llm_request", "llm_response", "tool_call_start", "tool_call_end"]);
+const SPAN_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
+  "agent_start",
+  "agent_end",
+  "llm_request",
+  "llm_response",
+  "tool_call_start",
+  "tool_call_end",
+]);
 
 /**
  * Where an event goes in the recording's span tree, from the span core stamped on it (the same

@@ -2,8 +2,25 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, ConfigError, HookEvent, ScriptedProvider, tool, traceIdRatioSampled, type ScriptStep } from "@harnessx/core";
-import { exportIncident, FlightRecorderExtension, openRecording, RecordingStore, RunReducedError, runDirOf, type RetainPolicy, type RunManifest } from "../index.js";
+import {
+  Agent,
+  ConfigError,
+  HookEvent,
+  ScriptedProvider,
+  tool,
+  traceIdRatioSampled,
+  type ScriptStep,
+} from "@harnessx/core";
+import {
+  exportIncident,
+  FlightRecorderExtension,
+  openRecording,
+  RecordingStore,
+  RunReducedError,
+  runDirOf,
+  type RetainPolicy,
+  type RunManifest,
+} from "../index.js";
 import { echoTool } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";
 
@@ -15,25 +32,42 @@ const PRICES = { "scripted-model": { inputPerMTok: 1_000_000, outputPerMTok: 0 }
  */
 const SLOW_MS = 2_000;
 const SLOWER_THAN_MS = (SLOW_MS * 3) / 4;
-const wait = tool({ name: "wait", description: "waits", execute: () => new Promise<string>((resolve) => setTimeout(() => resolve("waited"), SLOW_MS)) });
+const wait = tool({
+  name: "wait",
+  description: "waits",
+  execute: () => new Promise<string>((resolve) => setTimeout(() => resolve("waited"), SLOW_MS)),
+});
 
 const cheap = (text = "ok"): ScriptStep => ({ text, usage: { inputTokens: 1, outputTokens: 1 } });
 
 /** One agent recording into `dir` under `retain`; each `agent.run` takes the next steps of `steps`. */
-function retainingAgent(dir: string, retain: RetainPolicy | undefined, steps: ScriptStep[]): { agent: Agent; recorder: FlightRecorderExtension } {
+function retainingAgent(
+  dir: string,
+  retain: RetainPolicy | undefined,
+  steps: ScriptStep[],
+): { agent: Agent; recorder: FlightRecorderExtension } {
   const recorder = new FlightRecorderExtension({ dir, retain, inlinePayloadBytes: 1024 });
-  const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [echoTool, wait], extensions: [recorder], prices: PRICES });
+  const agent = new Agent({
+    provider: new ScriptedProvider(steps),
+    tools: [echoTool, wait],
+    extensions: [recorder],
+    prices: PRICES,
+  });
   return { agent, recorder };
 }
 
-const manifestOf = (dir: string, runId: string): RunManifest => JSON.parse(readFileSync(join(runDirOf(dir, runId), "run.json"), "utf8")) as RunManifest;
+const manifestOf = (dir: string, runId: string): RunManifest =>
+  JSON.parse(readFileSync(join(runDirOf(dir, runId), "run.json"), "utf8")) as RunManifest;
 
 describe("tail retention keeps failed, slow and costly runs and reduces the rest to their summary", () => {
   test("each run is kept or reduced by its policy; a reduced run keeps run.json (rollup, totals) and loses its events and pins", async () => {
     const { dir, cleanup } = tempDir();
     try {
       const { agent } = retainingAgent(dir, { slowerThanMs: SLOWER_THAN_MS, costAbove: 5 }, [
-        { toolCalls: [{ id: "c1", name: "echo", input: { text: "step" } }], usage: { inputTokens: 1, outputTokens: 1 } },
+        {
+          toolCalls: [{ id: "c1", name: "echo", input: { text: "step" } }],
+          usage: { inputTokens: 1, outputTokens: 1 },
+        },
         cheap(),
         { error: { status: 400, message: "bad request" } },
         { toolCalls: [{ id: "c2", name: "wait", input: {} }], usage: { inputTokens: 1, outputTokens: 1 } },
@@ -47,7 +81,10 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
       const costly = await agent.run("costs $10");
       const plain = await agent.run("cheap");
       await agent.close();
-      assert.deepEqual([big, failed, slow, costly, plain].map((r) => r.status), ["completed", "failed", "completed", "completed", "completed"]);
+      assert.deepEqual(
+        [big, failed, slow, costly, plain].map((r) => r.status),
+        ["completed", "failed", "completed", "completed", "completed"],
+      );
 
       const store = new RecordingStore(dir);
       const detail = new Map((await store.listRuns()).map((r) => [r.runId, r.detail]));
@@ -60,7 +97,11 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
       const reduced = manifestOf(dir, big.runId);
       assert.equal(reduced.detail, "summary");
       assert.equal(reduced.reducedBy, "retain");
-      assert.deepEqual(reduced.retain, { always: ["failed", "crashed", "error"], slowerThanMs: SLOWER_THAN_MS, costAbove: 5 });
+      assert.deepEqual(reduced.retain, {
+        always: ["failed", "crashed", "error"],
+        slowerThanMs: SLOWER_THAN_MS,
+        costAbove: 5,
+      });
       assert.equal(reduced.status, "completed");
       assert.equal(reduced.summary!.toolCalls, 1);
       assert.equal(reduced.rollup!.models["scripted-model"]!.costUsd, 2, "the summary row keeps the cost");
@@ -76,7 +117,10 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
     for (const retain of [undefined, { always: [] }]) {
       const { dir, cleanup } = tempDir();
       try {
-        const { agent } = retainingAgent(dir, retain, [{ toolCalls: [{ id: "c1", name: "echo", input: { text: "x".repeat(4000) } }] }, cheap()]);
+        const { agent } = retainingAgent(dir, retain, [
+          { toolCalls: [{ id: "c1", name: "echo", input: { text: "x".repeat(4000) } }] },
+          cheap(),
+        ]);
         const { runId } = await agent.run("a tool result stored aside");
         await agent.close();
         const artifacts = await new RecordingStore(dir).artifacts.list();
@@ -116,7 +160,10 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
   });
 
   test("an ERROR event keeps a run under `error`; without `error` in always it is reduced", async () => {
-    for (const [always, expected] of [[["error"], undefined], [[], "summary"]] as const) {
+    for (const [always, expected] of [
+      [["error"], undefined],
+      [[], "summary"],
+    ] as const) {
       const { dir, cleanup } = tempDir();
       try {
         const { agent } = retainingAgent(dir, { always }, [cheap()]);
@@ -142,7 +189,10 @@ describe("tail retention keeps failed, slow and costly runs and reduces the rest
       await agent.run("b");
       await agent.close();
       const runs = await new RecordingStore(dir).listRuns();
-      assert.deepEqual(runs.map((r) => r.detail), ["full", "full"]);
+      assert.deepEqual(
+        runs.map((r) => r.detail),
+        ["full", "full"],
+      );
       assert.equal(manifestOf(dir, runs[0]!.runId).retain, undefined);
       assert.deepEqual(await new RecordingStore(dir).stats(), { runs: 2, kept: 2, reduced: 0, invalid: 0 });
     } finally {
@@ -156,12 +206,17 @@ describe("retain.sample keeps the runs OpenTelemetry's TraceIdRatioBased sampler
     const { dir, cleanup } = tempDir();
     try {
       const runs = 16;
-      const { agent } = retainingAgent(dir, { always: [], sample: 0.5 }, Array.from({ length: runs }, () => cheap()));
+      const { agent } = retainingAgent(
+        dir,
+        { always: [], sample: 0.5 },
+        Array.from({ length: runs }, () => cheap()),
+      );
       for (let i = 0; i < runs; i++) await agent.run(`run ${i}`);
       await agent.close();
       const listed = await new RecordingStore(dir).listRuns();
       assert.equal(listed.length, runs);
-      for (const run of listed) assert.equal(run.detail, traceIdRatioSampled(run.traceId!, 0.5) ? "full" : "summary", run.traceId!);
+      for (const run of listed)
+        assert.equal(run.detail, traceIdRatioSampled(run.traceId!, 0.5) ? "full" : "summary", run.traceId!);
       const kept = listed.filter((r) => r.detail === "full").length;
       assert.ok(kept > 0 && kept < runs, `a ratio of 0.5 keeps some and reduces some (kept ${kept} of ${runs})`);
     } finally {
@@ -172,9 +227,22 @@ describe("retain.sample keeps the runs OpenTelemetry's TraceIdRatioBased sampler
 
 describe("a bad retain policy is refused with a ConfigError", () => {
   test("unknown condition, sample out of [0, 1], negative threshold, not an object", () => {
-    const bad: unknown[] = [{ always: ["slow"] }, { always: "failed" }, { sample: 1.5 }, { sample: -0.1 }, { slowerThanMs: -1 }, { costAbove: Number.NaN }, "failed", null];
+    const bad: unknown[] = [
+      { always: ["slow"] },
+      { always: "failed" },
+      { sample: 1.5 },
+      { sample: -0.1 },
+      { slowerThanMs: -1 },
+      { costAbove: Number.NaN },
+      "failed",
+      null,
+    ];
     for (const retain of bad) {
-      assert.throws(() => new FlightRecorderExtension({ retain: retain as RetainPolicy }), (error: unknown) => error instanceof ConfigError && /retain/.test(error.message), JSON.stringify(retain));
+      assert.throws(
+        () => new FlightRecorderExtension({ retain: retain as RetainPolicy }),
+        (error: unknown) => error instanceof ConfigError && /retain/.test(error.message),
+        JSON.stringify(retain),
+      );
     }
   });
 });

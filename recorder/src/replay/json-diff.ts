@@ -1,5 +1,9 @@
 /** The first place two JSON values differ, as a path like `messages.3.content.0.text`; undefined when equal. */
-export function firstDifference(recorded: unknown, actual: unknown, path = ""): { path: string; recorded: unknown; actual: unknown } | undefined {
+export function firstDifference(
+  recorded: unknown,
+  actual: unknown,
+  path = "",
+): { path: string; recorded: unknown; actual: unknown } | undefined {
   if (recorded === actual) return undefined;
   const here = path || "(root)";
   if (typeof recorded !== typeof actual || recorded === null || actual === null || typeof recorded !== "object") {

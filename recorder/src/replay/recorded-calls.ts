@@ -23,7 +23,11 @@ export interface RecordedCall {
 
 function errorOf(attrsOrPayload: unknown): RecordedCall["error"] {
   const error = (attrsOrPayload as { error?: { kind?: string; message?: string; status?: number } } | undefined)?.error;
-  return { kind: (error?.kind as ProviderErrorKind) ?? "server", message: error?.message ?? "recorded provider failure", ...(error?.status !== undefined ? { status: error.status } : {}) };
+  return {
+    kind: (error?.kind as ProviderErrorKind) ?? "server",
+    message: error?.message ?? "recorded provider failure",
+    ...(error?.status !== undefined ? { status: error.status } : {}),
+  };
 }
 
 /**

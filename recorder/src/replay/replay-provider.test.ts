@@ -6,12 +6,22 @@ import { echoScript, echoTool } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";
 
 function counterTool(suffix: string) {
-  return tool({ name: "echo", description: "Echoes its input", inputSchema: { type: "object", properties: { text: { type: "string" } }, additionalProperties: true }, execute: (input) => ({ echoed: input, suffix }) });
+  return tool({
+    name: "echo",
+    description: "Echoes its input",
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, additionalProperties: true },
+    execute: (input) => ({ echoed: input, suffix }),
+  });
 }
 
 async function record(dir: string, steps = echoScript(4), tools = [echoTool]): Promise<string> {
   const recorder = new FlightRecorderExtension({ dir, inlinePayloadBytes: 512 });
-  const agent = new Agent({ provider: new ScriptedProvider(steps), tools, extensions: [recorder], system: "Replay me." });
+  const agent = new Agent({
+    provider: new ScriptedProvider(steps),
+    tools,
+    extensions: [recorder],
+    system: "Replay me.",
+  });
   const result = await agent.run("start the job");
   await agent.close();
   return result.runId;
@@ -24,7 +34,10 @@ describe("ReplayProvider answers with the recorded replies", () => {
       const runId = await record(dir);
       const store = new RecordingStore(dir);
       const original = await store.readEvents(runId);
-      for (const replay of [await ReplayProvider.fromRun(store, runId), await ReplayProvider.fromBundle((await store.exportIncident({ runId })).path)]) {
+      for (const replay of [
+        await ReplayProvider.fromRun(store, runId),
+        await ReplayProvider.fromBundle((await store.exportIncident({ runId })).path),
+      ]) {
         const agent = new Agent({ provider: replay, tools: [echoTool], system: "Replay me." });
         const result = await agent.run("start the job");
         assert.equal(result.status, "completed");
@@ -60,10 +73,20 @@ describe("ReplayProvider answers with the recorded replies", () => {
     try {
       const runId = await record(dir, [{ error: { status: 503, message: "overloaded" } }, { text: "after retry" }]);
       const replay = await ReplayProvider.fromRun(new RecordingStore(dir), runId);
-      const req = { model: "scripted-model", system: "Replay me.", messages: [], tools: [], maxTokens: 10, stream: false };
+      const req = {
+        model: "scripted-model",
+        system: "Replay me.",
+        messages: [],
+        tools: [],
+        maxTokens: 10,
+        stream: false,
+      };
       await assert.rejects(replay.complete(req), (e: unknown) => e instanceof ProviderError && e.kind === "server");
       assert.equal((await replay.complete(req)).content[0].type, "text");
-      await assert.rejects(replay.complete(req), (e: unknown) => e instanceof ProviderError && /has 2 model calls/.test(e.message));
+      await assert.rejects(
+        replay.complete(req),
+        (e: unknown) => e instanceof ProviderError && /has 2 model calls/.test(e.message),
+      );
     } finally {
       cleanup();
     }

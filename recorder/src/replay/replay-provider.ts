@@ -29,7 +29,6 @@ export interface ReplayProviderOptions {
   onDivergence?: (divergence: ReplayDivergence) => void;
 }
 
-
 /**
  * A `ModelProvider` that answers with a recorded run's replies in order (failed attempts are
  * thrown again as `ProviderError`s of the recorded kind) and compares each new request with the
@@ -58,11 +57,18 @@ export class ReplayProvider implements ModelProvider {
   /** Replays a recording opened with `openRecording` (a run or a bundle; payloads stored aside are loaded). */
   static async fromRecording(recording: Recording, options: ReplayProviderOptions = {}): Promise<ReplayProvider> {
     const events = await recording.readEvents({ payloads: true });
-    return new ReplayProvider(recordedCalls(events), { ...(recording.run.redaction === "off" ? { redaction: false as const } : {}), ...options });
+    return new ReplayProvider(recordedCalls(events), {
+      ...(recording.run.redaction === "off" ? { redaction: false as const } : {}),
+      ...options,
+    });
   }
 
   /** Replays a run of a store. */
-  static async fromRun(store: RecordingStore, runId: string, options: ReplayProviderOptions = {}): Promise<ReplayProvider> {
+  static async fromRun(
+    store: RecordingStore,
+    runId: string,
+    options: ReplayProviderOptions = {},
+  ): Promise<ReplayProvider> {
     await using recording = await openRecording({ runDir: store.runDir(runId) });
     return await ReplayProvider.fromRecording(recording, options);
   }
@@ -92,17 +98,23 @@ export class ReplayProvider implements ModelProvider {
     const call = this.index++;
     const recorded = this.calls[call];
     if (!recorded) {
-      throw new ProviderError("script_exhausted", `the recording has ${this.calls.length} model calls; call ${call + 1} has no recorded reply (the new run went further than the recorded one)`);
+      throw new ProviderError(
+        "script_exhausted",
+        `the recording has ${this.calls.length} model calls; call ${call + 1} has no recorded reply (the new run went further than the recorded one)`,
+      );
     }
     this.compare(call, recorded, request);
-    if (recorded.error) throw new ProviderError(recorded.error.kind, `replayed: ${recorded.error.message}`, { status: recorded.error.status });
+    if (recorded.error)
+      throw new ProviderError(recorded.error.kind, `replayed: ${recorded.error.message}`, {
+        status: recorded.error.status,
+      });
     return recorded.response!;
   }
 
   private compare(call: number, recorded: RecordedCall, request: ModelRequest): void {
     if (!this.comparer) {
       const chosen = typeof this.options.redaction === "function" ? this.options.redaction() : this.options.redaction;
-      this.comparer = new RequestComparer(chosen === false ? undefined : chosen ?? new Redactor());
+      this.comparer = new RequestComparer(chosen === false ? undefined : (chosen ?? new Redactor()));
     }
     const diff = this.comparer.compare(recorded.request, request);
     if (!diff) return;

@@ -33,14 +33,26 @@ export class RequestComparer {
 
   /** The first difference of `actual` from `recorded`, or undefined when they are the same. */
   compare(recorded: ModelRequest | undefined, actual: ModelRequest | undefined): RequestDifference | undefined {
-    return this.fieldsDifference(recorded, actual) ?? this.messagesDifference(recorded?.messages ?? [], actual?.messages ?? []);
+    return (
+      this.fieldsDifference(recorded, actual) ??
+      this.messagesDifference(recorded?.messages ?? [], actual?.messages ?? [])
+    );
   }
 
-  private fieldsDifference(recorded: ModelRequest | undefined, request: ModelRequest | undefined): RequestDifference | undefined {
+  private fieldsDifference(
+    recorded: ModelRequest | undefined,
+    request: ModelRequest | undefined,
+  ): RequestDifference | undefined {
     for (const key of COMPARED) {
       const expected = recorded?.[key];
       const actual = request?.[key];
-      if (this.lastFields.get(key) === expected && this.lastFields.get(`actual.${key}`) === actual && actual !== undefined && typeof actual === "object") continue;
+      if (
+        this.lastFields.get(key) === expected &&
+        this.lastFields.get(`actual.${key}`) === actual &&
+        actual !== undefined &&
+        typeof actual === "object"
+      )
+        continue;
       const diff = firstDifference(expected, this.comparable(actual, `request.${key}`), key);
       if (diff) return diff;
       this.lastFields.set(key, expected);
@@ -53,7 +65,13 @@ export class RequestComparer {
     for (let i = 0; i < Math.max(recorded.length, actual.length); i++) {
       const expected = recorded[i];
       const message = actual[i];
-      if (typeof message === "object" && message !== null && expected !== undefined && this.matched.get(message) === expected) continue;
+      if (
+        typeof message === "object" &&
+        message !== null &&
+        expected !== undefined &&
+        this.matched.get(message) === expected
+      )
+        continue;
       const diff = firstDifference(expected, this.comparable(message, `request.messages.${i}`), `messages.${i}`);
       if (diff) return diff;
       if (typeof message === "object" && message !== null) this.matched.set(message, expected);
@@ -66,7 +84,8 @@ export class RequestComparer {
    * JSON-shaped (the recorded side was read back from JSON; redacting gives JSON-safe data).
    */
   private comparable(value: unknown, path: string): unknown {
-    if (value === undefined || value === null || typeof value !== "object") return typeof value === "string" && this.redactor ? this.redactor.redactText(value) : value;
+    if (value === undefined || value === null || typeof value !== "object")
+      return typeof value === "string" && this.redactor ? this.redactor.redactText(value) : value;
     return this.redactor ? this.redactor.redact(value, path, []) : (JSON.parse(JSON.stringify(value)) as unknown);
   }
 }

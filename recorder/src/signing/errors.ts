@@ -10,7 +10,14 @@ import { HarnessError } from "@harnessx/core";
  * - `name_taken`: the trusted keys list already has another key under that name;
  * - `invalid`: a name or fingerprint given for the trusted keys list that is not one.
  */
-export type SigningKeyProblem = "loose_permissions" | "unreadable" | "not_ed25519" | "private_key_given" | "not_found" | "name_taken" | "invalid";
+export type SigningKeyProblem =
+  | "loose_permissions"
+  | "unreadable"
+  | "not_ed25519"
+  | "private_key_given"
+  | "not_found"
+  | "name_taken"
+  | "invalid";
 
 /** A key that cannot be used as asked; `problem` says why, `code` is `signing_key_<problem>`. */
 export class SigningKeyError extends HarnessError {

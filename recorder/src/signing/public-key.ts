@@ -27,7 +27,10 @@ export function rawPublicKeyOf(key: KeyObject): Buffer {
 export function publicKeyOfRaw(raw: Uint8Array): KeyObject | undefined {
   if (raw.byteLength !== 32) return undefined;
   try {
-    return createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(raw).toString("base64url") }, format: "jwk" });
+    return createPublicKey({
+      key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(raw).toString("base64url") },
+      format: "jwk",
+    });
   } catch {
     return undefined;
   }
@@ -41,15 +44,25 @@ export function publicKeyPem(raw: Uint8Array): string {
 /** The fingerprint of the Ed25519 public key in a PEM file; a private key, another algorithm or anything else is refused. */
 export async function readPublicKeyFile(path: string): Promise<string> {
   const text = await fs.readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") throw new SigningKeyError("not_found", path, `no such public key file: ${path} (a key is a PEM file, as trace keys --public prints it, or a fingerprint SHA256:...)`);
-    throw new SigningKeyError("unreadable", path, `cannot read the public key file ${path}: ${error.message}`, { cause: error });
+    if (error.code === "ENOENT")
+      throw new SigningKeyError(
+        "not_found",
+        path,
+        `no such public key file: ${path} (a key is a PEM file, as trace keys --public prints it, or a fingerprint SHA256:...)`,
+      );
+    throw new SigningKeyError("unreadable", path, `cannot read the public key file ${path}: ${error.message}`, {
+      cause: error,
+    });
   });
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
-    throw new SigningKeyError("private_key_given", path, `${path} holds a private key: give the public key (trace keys --public prints yours), and keep the private one to its owner`);
+    throw new SigningKeyError(
+      "private_key_given",
+      path,
+      `${path} holds a private key: give the public key (trace keys --public prints yours), and keep the private one to its owner`,
+    );
   }
   return fingerprintOf(rawPublicKeyOf(ed25519KeyOf(text, path, "public")));
 }
-
 
 /** The Ed25519 key of a PEM text, public or private; `path` names its file in errors. */
 export function ed25519KeyOf(pem: string, path: string, kind: "public" | "private"): KeyObject {
@@ -57,8 +70,18 @@ export function ed25519KeyOf(pem: string, path: string, kind: "public" | "privat
   try {
     key = kind === "public" ? createPublicKey(pem) : createPrivateKey(pem);
   } catch (error) {
-    throw new SigningKeyError("unreadable", path, `${path} does not hold a PEM ${kind} key (${(error as Error).message})`, { cause: error });
+    throw new SigningKeyError(
+      "unreadable",
+      path,
+      `${path} does not hold a PEM ${kind} key (${(error as Error).message})`,
+      { cause: error },
+    );
   }
-  if (key.asymmetricKeyType !== "ed25519") throw new SigningKeyError("not_ed25519", path, `${path} holds a ${key.asymmetricKeyType ?? "unknown"} key; bundles are signed with Ed25519 keys`);
+  if (key.asymmetricKeyType !== "ed25519")
+    throw new SigningKeyError(
+      "not_ed25519",
+      path,
+      `${path} holds a ${key.asymmetricKeyType ?? "unknown"} key; bundles are signed with Ed25519 keys`,
+    );
   return key;
 }

@@ -5,7 +5,19 @@ import { generateKeyPairSync } from "node:crypto";
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, HookEvent, ScriptedProvider } from "@harnessx/core";
-import { FlightRecorderExtension, SigningKey, SigningKeyError, existingSigningKey, exportIncident, keysDir, loadSigningKey, openBundle, readPublicKeyFile, rotateSigningKey, SIGNING_KEY_FILE } from "../index.js";
+import {
+  FlightRecorderExtension,
+  SigningKey,
+  SigningKeyError,
+  existingSigningKey,
+  exportIncident,
+  keysDir,
+  loadSigningKey,
+  openBundle,
+  readPublicKeyFile,
+  rotateSigningKey,
+  SIGNING_KEY_FILE,
+} from "../index.js";
 import { tempDir } from "../../../test/support/system.js";
 
 const { dir, cleanup } = tempDir("hx-keys-");
@@ -14,7 +26,8 @@ let n = 0;
 const fresh = () => join(dir, `keys-${++n}`);
 const posix = process.platform !== "win32";
 
-const refused = (problem: string, message?: RegExp) => (e: unknown) => e instanceof SigningKeyError && e.problem === problem && (message === undefined || message.test(e.message));
+const refused = (problem: string, message?: RegExp) => (e: unknown) =>
+  e instanceof SigningKeyError && e.problem === problem && (message === undefined || message.test(e.message));
 
 describe("where the key lives", () => {
   test("HARNESSX_KEYS_DIR when set and not empty, else keys/ in the user's harnessx folder", () => {
@@ -51,13 +64,18 @@ describe("loadSigningKey", () => {
     assert.equal(new Set(loaded.map((l) => l.key.fingerprint)).size, 1);
     assert.equal(loaded.filter((l) => l.created).length, 1);
   });
-  test("a key file others may read is refused, naming the fix; group or other bits alike", { skip: !posix && "no permission bits on Windows" }, async () => {
+  test("a key file others may read is refused, naming the fix; group or other bits alike", {
+    skip: !posix && "no permission bits on Windows",
+  }, async () => {
     const keys = fresh();
     await loadSigningKey(keys);
     const file = join(keys, SIGNING_KEY_FILE);
     for (const mode of [0o644, 0o640, 0o604, 0o660]) {
       chmodSync(file, mode);
-      await assert.rejects(loadSigningKey(keys), refused("loose_permissions", new RegExp(`mode 0${mode.toString(8)}.*chmod 600 ${file.replace(/[/\\]/g, ".")}`)));
+      await assert.rejects(
+        loadSigningKey(keys),
+        refused("loose_permissions", new RegExp(`mode 0${mode.toString(8)}.*chmod 600 ${file.replace(/[/\\]/g, ".")}`)),
+      );
     }
     chmodSync(file, 0o400);
     assert.equal((await loadSigningKey(keys)).created, false, "read-only to its owner is fine");
@@ -65,7 +83,10 @@ describe("loadSigningKey", () => {
   test("a file that holds no Ed25519 private key is refused", async () => {
     for (const [content, problem] of [
       ["not a key", "unreadable"],
-      [generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }), "not_ed25519"],
+      [
+        generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }),
+        "not_ed25519",
+      ],
     ] as const) {
       const keys = fresh();
       mkdirSync(keys);
@@ -80,7 +101,13 @@ describe("loadSigningKey", () => {
     assert.equal(rotated.retired?.fingerprint, old.fingerprint);
     assert.notEqual(rotated.key.fingerprint, old.fingerprint);
     assert.equal((await loadSigningKey(keys)).key.fingerprint, rotated.key.fingerprint);
-    assert.equal(SigningKey.fromPem(await import("node:fs/promises").then((fs) => fs.readFile(rotated.retiredPath!, "utf8")), rotated.retiredPath!).fingerprint, old.fingerprint);
+    assert.equal(
+      SigningKey.fromPem(
+        await import("node:fs/promises").then((fs) => fs.readFile(rotated.retiredPath!, "utf8")),
+        rotated.retiredPath!,
+      ).fingerprint,
+      old.fingerprint,
+    );
   });
 });
 
@@ -94,7 +121,10 @@ describe("public keys", () => {
     writeFileSync(priv, generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }));
     await assert.rejects(readPublicKeyFile(priv), refused("private_key_given"));
     const ec = join(dir, "ec.pub");
-    writeFileSync(ec, generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ type: "spki", format: "pem" }));
+    writeFileSync(
+      ec,
+      generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ type: "spki", format: "pem" }),
+    );
     await assert.rejects(readPublicKeyFile(ec), refused("not_ed25519"));
     await assert.rejects(readPublicKeyFile(join(dir, "missing.pub")), refused("not_found"));
   });
@@ -102,7 +132,10 @@ describe("public keys", () => {
 
 describe("exports sign with the user's key", () => {
   async function failedRun(recorder: FlightRecorderExtension): Promise<string> {
-    const agent = new Agent({ provider: new ScriptedProvider([{ error: { status: 400, message: "bad request" } }]), extensions: [recorder] });
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ error: { status: 400, message: "bad request" } }]),
+      extensions: [recorder],
+    });
     const { runId } = await agent.run("go");
     await agent.close();
     return runId;
@@ -111,31 +144,50 @@ describe("exports sign with the user's key", () => {
     const keys = fresh();
     const previous = process.env.HARNESSX_KEYS_DIR;
     process.env.HARNESSX_KEYS_DIR = keys;
-    t.after(() => (previous === undefined ? delete process.env.HARNESSX_KEYS_DIR : (process.env.HARNESSX_KEYS_DIR = previous)));
+    t.after(() =>
+      previous === undefined ? delete process.env.HARNESSX_KEYS_DIR : (process.env.HARNESSX_KEYS_DIR = previous),
+    );
     const store = join(dir, `store-${++n}`);
     const runId = await failedRun(new FlightRecorderExtension({ dir: store }));
     const exported = await exportIncident({ dir: store, runId, reason: "manual", out: join(store, "b.tar") });
     const { key } = await loadSigningKey(keys);
     assert.equal(exported.signedBy, key.fingerprint);
-    assert.equal((await openBundle(exported.path, { signedBy: [key.fingerprint] })).signer?.fingerprint, key.fingerprint);
+    assert.equal(
+      (await openBundle(exported.path, { signedBy: [key.fingerprint] })).signer?.fingerprint,
+      key.fingerprint,
+    );
   });
-  test("an automatic export with an unusable key is written unsigned, and the key's problem reported", { skip: !posix && "no permission bits on Windows" }, async (t) => {
+  test("an automatic export with an unusable key is written unsigned, and the key's problem reported", {
+    skip: !posix && "no permission bits on Windows",
+  }, async (t) => {
     const keys = fresh();
     await loadSigningKey(keys);
     chmodSync(join(keys, SIGNING_KEY_FILE), 0o644);
     const previous = process.env.HARNESSX_KEYS_DIR;
     process.env.HARNESSX_KEYS_DIR = keys;
-    t.after(() => (previous === undefined ? delete process.env.HARNESSX_KEYS_DIR : (process.env.HARNESSX_KEYS_DIR = previous)));
+    t.after(() =>
+      previous === undefined ? delete process.env.HARNESSX_KEYS_DIR : (process.env.HARNESSX_KEYS_DIR = previous),
+    );
     const store = join(dir, `store-${++n}`);
     const recorder = new FlightRecorderExtension({ dir: store, autoExport: "on_failure" });
     const errors: unknown[] = [];
-    const agent = new Agent({ provider: new ScriptedProvider([{ error: { status: 400, message: "bad request" } }]), extensions: [recorder] });
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ error: { status: 400, message: "bad request" } }]),
+      extensions: [recorder],
+    });
     agent.hooks.on(HookEvent.ERROR, (ctx) => void errors.push(ctx.data));
     await agent.run("go");
     await agent.close();
     assert.equal(recorder.bundles.length, 1, "the evidence is kept");
     assert.equal(recorder.bundles[0]!.signedBy, null);
     assert.equal((await openBundle(recorder.bundles[0]!.path)).signer, null);
-    assert.ok(errors.some((e) => (e as { source?: string }).source === "recorder" && /chmod 600/.test(String((e as { error?: Error }).error?.message))), "the key's problem is reported");
+    assert.ok(
+      errors.some(
+        (e) =>
+          (e as { source?: string }).source === "recorder" &&
+          /chmod 600/.test(String((e as { error?: Error }).error?.message)),
+      ),
+      "the key's problem is reported",
+    );
   });
 });

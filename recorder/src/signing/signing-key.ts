@@ -132,7 +132,9 @@ async function readKeyFile(path: string): Promise<SigningKey> {
   const stat = await statOf(path);
   if (stat) refuseLoose(path, stat, 0o077, "read");
   const pem = await fs.readFile(path, "utf8").catch((error: Error) => {
-    throw new SigningKeyError("unreadable", path, `cannot read the signing key ${path}: ${error.message}`, { cause: error });
+    throw new SigningKeyError("unreadable", path, `cannot read the signing key ${path}: ${error.message}`, {
+      cause: error,
+    });
   });
   return SigningKey.fromPem(pem, path);
 }
@@ -145,12 +147,18 @@ export function refuseLoose(path: string, stat: Stats, mask: number, access: "re
   if (process.platform === "win32" || (stat.mode & mask) === 0) return;
   const mode = (stat.mode & 0o777).toString(8).padStart(4, "0");
   const fix = mask === 0o077 ? "600" : "644";
-  throw new SigningKeyError("loose_permissions", path, `${path} has mode ${mode}: others than its owner may ${access} it, so it is not used; run chmod ${fix} ${path}`);
+  throw new SigningKeyError(
+    "loose_permissions",
+    path,
+    `${path} has mode ${mode}: others than its owner may ${access} it, so it is not used; run chmod ${fix} ${path}`,
+  );
 }
 
 async function statOf(path: string): Promise<Stats | undefined> {
   return fs.stat(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
-    throw new SigningKeyError("unreadable", path, `cannot read the signing key ${path}: ${error.message}`, { cause: error });
+    throw new SigningKeyError("unreadable", path, `cannot read the signing key ${path}: ${error.message}`, {
+      cause: error,
+    });
   });
 }

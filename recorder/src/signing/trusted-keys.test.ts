@@ -20,7 +20,13 @@ describe("TrustedKeys", () => {
     assert.deepEqual(await trusted.list(), []);
     await trusted.add("alice", alice);
     await trusted.add("bob", bob);
-    assert.deepEqual((await trusted.list()).map((k) => [k.name, k.fingerprint]), [["alice", alice], ["bob", bob]]);
+    assert.deepEqual(
+      (await trusted.list()).map((k) => [k.name, k.fingerprint]),
+      [
+        ["alice", alice],
+        ["bob", bob],
+      ],
+    );
     assert.equal((await trusted.remove(alice))?.name, "alice");
     assert.equal((await trusted.remove("bob"))?.fingerprint, bob);
     assert.equal(await trusted.remove("bob"), undefined);
@@ -30,7 +36,10 @@ describe("TrustedKeys", () => {
     const trusted = list();
     await trusted.add("alice", alice);
     await trusted.add("alice laptop", alice);
-    assert.deepEqual((await trusted.list()).map((k) => k.name), ["alice laptop"]);
+    assert.deepEqual(
+      (await trusted.list()).map((k) => k.name),
+      ["alice laptop"],
+    );
     await assert.rejects(trusted.add("alice laptop", bob), refused("name_taken"));
   });
   test("a name or fingerprint that is not one is refused", async () => {
@@ -50,7 +59,11 @@ describe("TrustedKeys", () => {
       chmodSync(trusted.path, 0o644);
       assert.equal((await trusted.list()).length, 1, "readable by others is fine: it holds no secret");
     }
-    for (const text of ["{ not json", '{"keys": 3}', '{"keys": [{"name": "x", "fingerprint": "SHA256:nope", "addedAt": "t"}]}']) {
+    for (const text of [
+      "{ not json",
+      '{"keys": 3}',
+      '{"keys": [{"name": "x", "fingerprint": "SHA256:nope", "addedAt": "t"}]}',
+    ]) {
       const damaged = list();
       mkdirSync(join(damaged.path, ".."), { recursive: true });
       writeFileSync(damaged.path, text);

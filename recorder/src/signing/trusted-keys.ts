@@ -49,7 +49,12 @@ export class TrustedKeys {
     if (!Array.isArray(keys)) throw this.unreadable('it must hold { "keys": [...] }');
     return keys.map((entry: unknown, i) => {
       const { name, fingerprint, addedAt } = (entry ?? {}) as Partial<Record<keyof TrustedKey, unknown>>;
-      if (typeof name !== "string" || typeof fingerprint !== "string" || !isFingerprint(fingerprint) || typeof addedAt !== "string") {
+      if (
+        typeof name !== "string" ||
+        typeof fingerprint !== "string" ||
+        !isFingerprint(fingerprint) ||
+        typeof addedAt !== "string"
+      ) {
         throw this.unreadable(`keys[${i}] must be { name, fingerprint: "SHA256:...", addedAt }`);
       }
       return { name, fingerprint, addedAt };
@@ -58,11 +63,26 @@ export class TrustedKeys {
 
   /** Adds a key under `name`; the same key again gets the new name. Another key of that name is refused (untrust it first). */
   async add(name: string, fingerprint: string): Promise<TrustedKey> {
-    if (!NAME.test(name)) throw new SigningKeyError("invalid", name, `a trusted key's name is 1 to 64 letters, digits, spaces or ._@+- (got ${JSON.stringify(name.slice(0, 80))})`);
-    if (!isFingerprint(fingerprint)) throw new SigningKeyError("invalid", fingerprint, `not a key fingerprint: ${JSON.stringify(fingerprint.slice(0, 80))}`);
+    if (!NAME.test(name))
+      throw new SigningKeyError(
+        "invalid",
+        name,
+        `a trusted key's name is 1 to 64 letters, digits, spaces or ._@+- (got ${JSON.stringify(name.slice(0, 80))})`,
+      );
+    if (!isFingerprint(fingerprint))
+      throw new SigningKeyError(
+        "invalid",
+        fingerprint,
+        `not a key fingerprint: ${JSON.stringify(fingerprint.slice(0, 80))}`,
+      );
     const keys = await this.list();
     const other = keys.find((k) => k.name === name && k.fingerprint !== fingerprint);
-    if (other) throw new SigningKeyError("name_taken", this.path, `"${name}" already names ${other.fingerprint}: untrust it first, or choose another name`);
+    if (other)
+      throw new SigningKeyError(
+        "name_taken",
+        this.path,
+        `"${name}" already names ${other.fingerprint}: untrust it first, or choose another name`,
+      );
     const added: TrustedKey = { name, fingerprint, addedAt: new Date().toISOString() };
     await this.write([...keys.filter((k) => k.fingerprint !== fingerprint), added]);
     return added;
@@ -82,6 +102,8 @@ export class TrustedKeys {
   }
 
   private unreadable(detail: string, cause?: unknown): SigningKeyError {
-    return new SigningKeyError("unreadable", this.path, `the trusted keys list ${this.path} is unreadable: ${detail}`, { cause });
+    return new SigningKeyError("unreadable", this.path, `the trusted keys list ${this.path} is unreadable: ${detail}`, {
+      cause,
+    });
   }
 }

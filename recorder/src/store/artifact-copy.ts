@@ -23,7 +23,11 @@ async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor
     return frame && { id, frame, bytes: raw.byteLength };
   }
   const bytes = Buffer.from(clean);
-  return { id: createHash("sha256").update(bytes).digest("hex"), frame: await zstdCompress(bytes), bytes: bytes.byteLength };
+  return {
+    id: createHash("sha256").update(bytes).digest("hex"),
+    frame: await zstdCompress(bytes),
+    bytes: bytes.byteLength,
+  };
 }
 
 /**
@@ -32,7 +36,11 @@ async function redactedCopy(store: ArtifactStore, id: string, redactor: Redactor
  * as is, read whole and verified against its id first to declare its size. Undefined when it is
  * missing or corrupt.
  */
-export async function artifactCopy(store: ArtifactStore, id: string, redactor: Redactor | undefined): Promise<ArtifactCopy | undefined> {
+export async function artifactCopy(
+  store: ArtifactStore,
+  id: string,
+  redactor: Redactor | undefined,
+): Promise<ArtifactCopy | undefined> {
   if (redactor) return redactedCopy(store, id, redactor);
   const content = await store.get(id).catch(() => undefined);
   const frame = content && (await store.getCompressed(id).catch(() => undefined));

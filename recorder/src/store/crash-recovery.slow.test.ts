@@ -3,14 +3,26 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { listSegments, readRun, recover, RecordingStore, RunStillActiveError, type RetainPolicy, type RunManifest } from "../index.js";
+import {
+  listSegments,
+  readRun,
+  recover,
+  RecordingStore,
+  RunStillActiveError,
+  type RetainPolicy,
+  type RunManifest,
+} from "../index.js";
 import { tempDir } from "../../../test/support/system.js";
 
 const child = new URL("../test-support/recording-child.ts", import.meta.url).pathname;
 
 function runUntilKilled(dir: string, retain?: RetainPolicy): Promise<void> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", child, dir, "100000", ...(retain ? [JSON.stringify(retain)] : [])], { stdio: ["ignore", "pipe", "inherit"] });
+    const proc = spawn(
+      process.execPath,
+      ["--import", "tsx", child, dir, "100000", ...(retain ? [JSON.stringify(retain)] : [])],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     let killed = false;
     proc.stdout.on("data", (chunk: Buffer) => {
       if (!killed && chunk.toString().includes("progress")) {
@@ -20,7 +32,9 @@ function runUntilKilled(dir: string, retain?: RetainPolicy): Promise<void> {
       }
     });
     proc.on("error", reject);
-    proc.on("exit", (_code, signal) => (signal === "SIGKILL" ? resolve() : reject(new Error(`child ended without being killed (${signal})`))));
+    proc.on("exit", (_code, signal) =>
+      signal === "SIGKILL" ? resolve() : reject(new Error(`child ended without being killed (${signal})`)),
+    );
   });
 }
 
@@ -44,15 +58,25 @@ describe("a run killed with SIGKILL keeps what was written and is recovered as c
       const before = await readRun(runDir);
       assert.ok(before.tornBytes > 0, "torn last line cut");
       assert.ok(before.events.length > 100, `recorded ${before.events.length} events before the kill`);
-      assert.deepEqual(before.events.map((e) => e.seq), before.events.map((_, i) => i + 1), "no gap before the kill");
-      assert.ok(before.segments.some((s) => s.sealed), "some segments were sealed while running");
+      assert.deepEqual(
+        before.events.map((e) => e.seq),
+        before.events.map((_, i) => i + 1),
+        "no gap before the kill",
+      );
+      assert.ok(
+        before.segments.some((s) => s.sealed),
+        "some segments were sealed while running",
+      );
 
       const result = await recover(runDir);
       assert.equal(result.status, "crashed");
       const manifest = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")) as RunManifest;
       assert.equal(manifest.status, "crashed");
       assert.equal(existsSync(join(runDir, "lock")), false);
-      assert.ok(readdirSync(join(runDir, "segments")).every((n) => !n.endsWith(".ndjson")), "every segment sealed");
+      assert.ok(
+        readdirSync(join(runDir, "segments")).every((n) => !n.endsWith(".ndjson")),
+        "every segment sealed",
+      );
       const after = await readRun(runDir);
       assert.equal(after.events.length, before.events.length + 1);
       const last = after.events[after.events.length - 1];
@@ -77,7 +101,9 @@ describe("a run killed with SIGKILL keeps what was written and is recovered as c
         console.log(r.status);
         process.exit(0);`;
       const { spawnSync } = await import("node:child_process");
-      const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+      const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        encoding: "utf8",
+      });
       assert.equal(out.stdout.trim(), "awaiting_approval", out.stderr);
       const [run] = await new RecordingStore(dir).listRuns();
       assert.equal(run.status, "incomplete");
@@ -113,7 +139,11 @@ describe("tail retention also after a crash and recover", () => {
         const store = new RecordingStore(dir);
         const [listing] = await store.listRuns();
         assert.equal(listing.stale, true);
-        assert.deepEqual((JSON.parse(readFileSync(join(listing.dir, "run.json"), "utf8")) as RunManifest).retain, { always }, "the policy is on disk from the run's start");
+        assert.deepEqual(
+          (JSON.parse(readFileSync(join(listing.dir, "run.json"), "utf8")) as RunManifest).retain,
+          { always },
+          "the policy is on disk from the run's start",
+        );
         const events = (await readRun(listing.dir)).events.length;
         const result = await recover(listing.dir);
         assert.equal(result.status, "crashed");
@@ -125,7 +155,11 @@ describe("tail retention also after a crash and recover", () => {
         } else {
           assert.equal(manifest.detail, "summary");
           assert.equal(existsSync(join(listing.dir, "segments")), false);
-          assert.equal(manifest.summary!.events, events + 1, "the summary counts every event, the recovery line included");
+          assert.equal(
+            manifest.summary!.events,
+            events + 1,
+            "the summary counts every event, the recovery line included",
+          );
           assert.equal(manifest.rollup!.tools.echo.calls, manifest.summary!.toolCalls, "a rollup of the events it had");
           assert.deepEqual(await store.stats(), { runs: 1, kept: 0, reduced: 1, invalid: 0 });
         }
@@ -150,7 +184,9 @@ describe("tail retention also after a crash and recover", () => {
         console.log((await agent().run("b")).status);
         process.exit(0);`;
       const { spawnSync } = await import("node:child_process");
-      const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+      const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        encoding: "utf8",
+      });
       assert.equal(out.stdout.trim(), "completed\ncompleted", out.stderr);
       const store = new RecordingStore(dir);
       const runs = await store.listRuns();

@@ -47,11 +47,15 @@ export function jsonStructure(shape: { readonly [field: string]: ColumnShape }):
 
 /** The shape as `read_ndjson(columns = ...)` takes it: a struct literal of DuckDB type names. */
 export function ndjsonColumns(shape: { readonly [field: string]: ColumnShape }): string {
-  return `{${Object.entries(shape).map(([field, type]) => `'${field}': '${duckType(type)}'`).join(", ")}}`;
+  return `{${Object.entries(shape)
+    .map(([field, type]) => `'${field}': '${duckType(type)}'`)
+    .join(", ")}}`;
 }
 
 function duckType(shape: ColumnShape): string {
   if (typeof shape === "string") return shape;
   if (Array.isArray(shape)) return `${duckType(shape[0])}[]`;
-  return `STRUCT(${Object.entries(shape).map(([field, type]) => `${field} ${duckType(type)}`).join(", ")})`;
+  return `STRUCT(${Object.entries(shape)
+    .map(([field, type]) => `${field} ${duckType(type)}`)
+    .join(", ")})`;
 }

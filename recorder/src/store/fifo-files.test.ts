@@ -7,7 +7,16 @@ import { renameSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ArtifactCorruptError, ArtifactStore } from "@harnessx/artifacts";
 import {
-  BundleFormatError, DatasetError, FlightRecorderExtension, listSegments, lockHolder, openBundle, openRecording, readDatasetMarker, RecordingSourceError, RunInvalidError,
+  BundleFormatError,
+  DatasetError,
+  FlightRecorderExtension,
+  listSegments,
+  lockHolder,
+  openBundle,
+  openRecording,
+  readDatasetMarker,
+  RecordingSourceError,
+  RunInvalidError,
 } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { eventLine, writeHandMadeRun } from "../test-support/hand-made-run.js";
@@ -38,7 +47,10 @@ describe("a FIFO is refused, never waited on", () => {
   test("as run.json: RunInvalidError", async () => {
     const restore = fifoInPlaceOf(join(dir, "runs", runId, "run.json"));
     try {
-      await assert.rejects(openRecording(join(dir, "runs", runId)), (error: unknown) => error instanceof RunInvalidError && /not a regular file/.test(error.message));
+      await assert.rejects(
+        openRecording(join(dir, "runs", runId)),
+        (error: unknown) => error instanceof RunInvalidError && /not a regular file/.test(error.message),
+      );
     } finally {
       restore();
     }
@@ -49,7 +61,10 @@ describe("a FIFO is refused, never waited on", () => {
     makeFifo(join(runDir, "segments", "000002.ndjson"));
     symlinkSync(join(runDir, "segments", "000002.ndjson"), join(runDir, "segments", "000003.ndjson"));
     makeFifo(join(runDir, "lock"));
-    assert.deepEqual((await listSegments(runDir)).map((s) => s.index), [1]);
+    assert.deepEqual(
+      (await listSegments(runDir)).map((s) => s.index),
+      [1],
+    );
     assert.equal(await lockHolder(runDir), undefined);
   });
 
@@ -67,8 +82,15 @@ describe("a FIFO is refused, never waited on", () => {
   test("as the bundle file named: BundleFormatError; as a bundle path given to a reader: RecordingSourceError", async () => {
     const pipe = join(dir, "incident.tar");
     makeFifo(pipe);
-    await assert.rejects(openBundle(pipe), (error: unknown) => error instanceof BundleFormatError && /not a regular file/.test(error.message));
-    await assert.rejects(openRecording(pipe), (error: unknown) => error instanceof RecordingSourceError && error.problem === "not_a_run" && /FIFO/.test(error.message));
+    await assert.rejects(
+      openBundle(pipe),
+      (error: unknown) => error instanceof BundleFormatError && /not a regular file/.test(error.message),
+    );
+    await assert.rejects(
+      openRecording(pipe),
+      (error: unknown) =>
+        error instanceof RecordingSourceError && error.problem === "not_a_run" && /FIFO/.test(error.message),
+    );
   });
 
   test("as an artifact: ArtifactCorruptError", async () => {
@@ -76,7 +98,10 @@ describe("a FIFO is refused, never waited on", () => {
     const { sha256 } = await store.put("an artifact to replace with a pipe");
     const restore = fifoInPlaceOf(store.pathOf(sha256));
     try {
-      await assert.rejects(store.get(sha256), (error: unknown) => error instanceof ArtifactCorruptError && /not a regular file/.test(error.message));
+      await assert.rejects(
+        store.get(sha256),
+        (error: unknown) => error instanceof ArtifactCorruptError && /not a regular file/.test(error.message),
+      );
     } finally {
       restore();
     }
@@ -86,6 +111,9 @@ describe("a FIFO is refused, never waited on", () => {
     const dataset = join(dir, "dataset");
     writeHandMadeRun(dataset, "run_unused", []);
     makeFifo(join(dataset, "harnessx-dataset.json"));
-    await assert.rejects(readDatasetMarker(dataset), (error: unknown) => error instanceof DatasetError && /not a regular file/.test(error.message));
+    await assert.rejects(
+      readDatasetMarker(dataset),
+      (error: unknown) => error instanceof DatasetError && /not a regular file/.test(error.message),
+    );
   });
 });

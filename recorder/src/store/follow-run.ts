@@ -108,7 +108,11 @@ async function newLines(segment: SegmentFile, from: number): Promise<Buffer | un
     const { size } = await handle.stat();
     if (size <= from) return Buffer.alloc(0);
     // A plain segment is sealed long before this; past the reader's ceiling it is not the recorder's.
-    if (size > MAX_DECOMPRESSED_BYTES) throw new SegmentCorruptError(segment.path, `${size} bytes, more than a reader takes (${MAX_DECOMPRESSED_BYTES})`);
+    if (size > MAX_DECOMPRESSED_BYTES)
+      throw new SegmentCorruptError(
+        segment.path,
+        `${size} bytes, more than a reader takes (${MAX_DECOMPRESSED_BYTES})`,
+      );
     const buffer = Buffer.alloc(size - from);
     const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, from);
     return completeLines(buffer.subarray(0, bytesRead)).complete;

@@ -13,7 +13,9 @@ const SCHEDULING_SLACK_MS = 400;
 /** Records until killed with SIGKILL at a random moment; returns when the kill was sent. */
 function killMidRun(dir: string, afterMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", child, dir, "100000"], { stdio: ["ignore", "pipe", "inherit"] });
+    const proc = spawn(process.execPath, ["--import", "tsx", child, dir, "100000"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let killedAt = 0;
     proc.stdout.on("data", (chunk: Buffer) => {
       if (killedAt === 0 && chunk.toString().includes("progress")) {
@@ -25,7 +27,9 @@ function killMidRun(dir: string, afterMs: number): Promise<number> {
       }
     });
     proc.on("error", reject);
-    proc.on("exit", (_code, signal) => (signal === "SIGKILL" ? resolve(killedAt) : reject(new Error(`child ended without being killed (${signal})`))));
+    proc.on("exit", (_code, signal) =>
+      signal === "SIGKILL" ? resolve(killedAt) : reject(new Error(`child ended without being killed (${signal})`)),
+    );
   });
 }
 
@@ -46,7 +50,12 @@ describe("kill -9 loses at most the last drain interval", () => {
     }
     windows.sort((a, b) => a - b);
     // The figure docs/reliability.md quotes.
-    console.log(`kill -9 loss window over ${windows.length} kills: median ${windows[2]} ms, max ${windows[windows.length - 1]} ms (flush interval ${FLUSH_INTERVAL_MS} ms)`);
-    assert.ok(windows.every((w) => w >= 0 && w <= FLUSH_INTERVAL_MS + SCHEDULING_SLACK_MS), `windows ${windows.join(", ")} ms`);
+    console.log(
+      `kill -9 loss window over ${windows.length} kills: median ${windows[2]} ms, max ${windows[windows.length - 1]} ms (flush interval ${FLUSH_INTERVAL_MS} ms)`,
+    );
+    assert.ok(
+      windows.every((w) => w >= 0 && w <= FLUSH_INTERVAL_MS + SCHEDULING_SLACK_MS),
+      `windows ${windows.join(", ")} ms`,
+    );
   });
 });

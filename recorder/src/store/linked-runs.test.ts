@@ -12,7 +12,11 @@ describe("a run's children are found through the store's links index", () => {
   test("a recorded subagent run is indexed under its parent; an unindexed or planted entry is not a child", async () => {
     const { dir, cleanup } = tempDir();
     try {
-      const child = new Agent({ name: "child", provider: new ScriptedProvider([{ text: "child answer" }]), extensions: [new FlightRecorderExtension({ dir })] });
+      const child = new Agent({
+        name: "child",
+        provider: new ScriptedProvider([{ text: "child answer" }]),
+        extensions: [new FlightRecorderExtension({ dir })],
+      });
       const parent = new Agent({
         name: "parent",
         provider: new ScriptedProvider([{ toolCalls: [{ name: "ask", input: { input: "help" } }] }, { text: "done" }]),
@@ -30,7 +34,10 @@ describe("a run's children are found through the store's links index", () => {
       mkdirSync(linksDirOf(dir, runId), { recursive: true });
       writeFileSync(join(linksDirOf(dir, runId), "run_other"), "");
       writeFileSync(join(linksDirOf(dir, runId), "run_missing"), "");
-      assert.deepEqual((await childRunsOf(dir, runId)).map((c) => c.runId), found.map((c) => c.runId));
+      assert.deepEqual(
+        (await childRunsOf(dir, runId)).map((c) => c.runId),
+        found.map((c) => c.runId),
+      );
     } finally {
       cleanup();
     }

@@ -26,7 +26,11 @@ export async function childRunsOf(storeDir: string, runId: string): Promise<Link
   for (const name of names) {
     const run: RunManifest | undefined = await readRunManifest(join(storeDir, "runs", name)).catch(() => undefined);
     if (run?.parentRunId !== runId || run.runId === runId) continue;
-    children.push({ runId: run.runId, ...(run.parentSpanId ? { parentSpanId: run.parentSpanId } : {}), startedAt: run.startedAt });
+    children.push({
+      runId: run.runId,
+      ...(run.parentSpanId ? { parentSpanId: run.parentSpanId } : {}),
+      startedAt: run.startedAt,
+    });
   }
   return children.sort((a, b) => a.startedAt - b.startedAt || a.runId.localeCompare(b.runId));
 }

@@ -13,13 +13,20 @@ describe("SQL over a run still being recorded", () => {
   test("the tables are a snapshot: the open segment sealed after they were opened still answers", async () => {
     const risky = tool({ name: "risky", description: "needs approval", permission: "ask", execute: () => "done" });
     const recorder = new FlightRecorderExtension({ dir });
-    const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "risky", input: {} }] }, { text: "finished" }]), tools: [risky], extensions: [recorder] });
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "risky", input: {} }] }, { text: "finished" }]),
+      tools: [risky],
+      extensions: [recorder],
+    });
     const paused = await agent.run("go");
     assert.equal(paused.status, "awaiting_approval");
     await recorder.flush();
     const runDir = runDirOf(dir, paused.runId);
     const segments = () => readdirSync(join(runDir, "segments"));
-    assert.ok(segments().some((f) => f.endsWith(".ndjson")), "the run's segment is open (plain)");
+    assert.ok(
+      segments().some((f) => f.endsWith(".ndjson")),
+      "the run's segment is open (plain)",
+    );
 
     const tables = await openSegmentTables(dir, [runDir], { readOnly: true });
     try {

@@ -71,7 +71,9 @@ export async function listSegments(runDir: string): Promise<SegmentFile[]> {
 /** A sealed segment's sidecar; undefined when missing, torn or of another shape (as if never written). */
 async function readSealedInfo(sealedPath: string): Promise<SealedSegmentInfo | undefined> {
   // Anything but a small regular file (a FIFO, a link, a huge file) is as good as no sidecar.
-  const bytes = await readRegularFile(`${sealedPath}.sha256`, { maxBytes: MAX_METADATA_FILE_BYTES }).catch(() => undefined);
+  const bytes = await readRegularFile(`${sealedPath}.sha256`, { maxBytes: MAX_METADATA_FILE_BYTES }).catch(
+    () => undefined,
+  );
   if (bytes === undefined) return undefined;
   const parsed = parseChecked<SealedSegmentInfo>(bytes.toString("utf8"), SEALED_SEGMENT_SCHEMA);
   return "value" in parsed ? parsed.value : undefined;
@@ -79,7 +81,9 @@ async function readSealedInfo(sealedPath: string): Promise<SealedSegmentInfo | u
 
 /** The most a sealed segment may decode to: what its sidecar says (plus the last block's slack), within the reader's ceiling. */
 function sealedLimit(segment: SegmentFile): number {
-  return segment.info ? Math.min(segment.info.bytes + ZSTD_MAX_BLOCK_BYTES, MAX_DECOMPRESSED_BYTES) : MAX_DECOMPRESSED_BYTES;
+  return segment.info
+    ? Math.min(segment.info.bytes + ZSTD_MAX_BLOCK_BYTES, MAX_DECOMPRESSED_BYTES)
+    : MAX_DECOMPRESSED_BYTES;
 }
 
 /**
@@ -98,7 +102,11 @@ export async function verifySealedSegment(segment: SegmentFile): Promise<Buffer>
   } catch (error) {
     throw new SegmentCorruptError(segment.path, `its zstd frame does not decode (${(error as Error).message})`);
   }
-  if (bound > sealedLimit(segment)) throw new SegmentCorruptError(segment.path, `its zstd frame could decode to ${bound} bytes, more than ${sealedLimit(segment)} (a compression bomb, or a sidecar that lies)`);
+  if (bound > sealedLimit(segment))
+    throw new SegmentCorruptError(
+      segment.path,
+      `its zstd frame could decode to ${bound} bytes, more than ${sealedLimit(segment)} (a compression bomb, or a sidecar that lies)`,
+    );
   return raw;
 }
 
@@ -107,7 +115,13 @@ export async function readSegmentFile(segment: Pick<SegmentFile, "path">): Promi
   try {
     return await readRegularFile(segment.path, { maxBytes: MAX_DECOMPRESSED_BYTES, what: "the segment" });
   } catch (error) {
-    if (error instanceof RefusedFileError) throw new SegmentCorruptError(segment.path, error.problem === "too_large" ? `more than a reader takes (${MAX_DECOMPRESSED_BYTES} bytes)` : "not a regular file (a FIFO, device or link where a segment should be)");
+    if (error instanceof RefusedFileError)
+      throw new SegmentCorruptError(
+        segment.path,
+        error.problem === "too_large"
+          ? `more than a reader takes (${MAX_DECOMPRESSED_BYTES} bytes)`
+          : "not a regular file (a FIFO, device or link where a segment should be)",
+      );
     throw error;
   }
 }
@@ -122,7 +136,10 @@ async function readSegmentBytes(segment: SegmentFile): Promise<{ bytes: Buffer; 
     // Sealed by its recorder since it was listed (the plain file goes once the sealed copy is in place).
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     const sealed = `${segment.path}.zst`;
-    return { bytes: await inflateSealed({ ...segment, path: sealed, sealed: true, info: await readSealedInfo(sealed) }), tornBytes: 0 };
+    return {
+      bytes: await inflateSealed({ ...segment, path: sealed, sealed: true, info: await readSealedInfo(sealed) }),
+      tornBytes: 0,
+    };
   }
   const { complete, tornBytes } = completeLines(raw);
   return { bytes: complete, tornBytes };
@@ -134,7 +151,11 @@ export async function inflateSealed(segment: SegmentFile): Promise<Buffer> {
   const bytes = await zstdDecompressWithin(raw, sealedLimit(segment)).catch((error: unknown) => {
     throw new SegmentCorruptError(segment.path, `its zstd frame does not decode (${(error as Error).message})`);
   });
-  if (segment.info && bytes.byteLength !== segment.info.bytes) throw new SegmentCorruptError(segment.path, `it decodes to ${bytes.byteLength} bytes, its sidecar says ${segment.info.bytes}`);
+  if (segment.info && bytes.byteLength !== segment.info.bytes)
+    throw new SegmentCorruptError(
+      segment.path,
+      `it decodes to ${bytes.byteLength} bytes, its sidecar says ${segment.info.bytes}`,
+    );
   return bytes;
 }
 
@@ -155,7 +176,12 @@ export interface RunIntegrity {
  * The events of one segment's bytes, a line at a time as they are parsed (a reader that stops
  * early parses no more); what had to be cut or skipped is added to `integrity`.
  */
-function* segmentEvents(segment: SegmentFile, read: { bytes: Buffer; tornBytes: number }, integrity: RunIntegrity, skip: SkipPayloads = false): Generator<RecordedEvent> {
+function* segmentEvents(
+  segment: SegmentFile,
+  read: { bytes: Buffer; tornBytes: number },
+  integrity: RunIntegrity,
+  skip: SkipPayloads = false,
+): Generator<RecordedEvent> {
   integrity.tornBytes += read.tornBytes;
   for (const parsed of linesOfSegment(segment, read.bytes, skip)) {
     if ("kind" in parsed) yield parsed;
@@ -167,12 +193,19 @@ function* segmentEvents(segment: SegmentFile, read: { bytes: Buffer; tornBytes: 
 }
 
 /** `eventLines` of a segment's bytes; a line over the limit makes the segment unreadable (`SegmentCorruptError`): a recorder never writes one. */
-export function linesOfSegment(segment: Pick<SegmentFile, "path">, bytes: Buffer, skip: SkipPayloads = false): Generator<RecordedEvent | BadLine> {
+export function linesOfSegment(
+  segment: Pick<SegmentFile, "path">,
+  bytes: Buffer,
+  skip: SkipPayloads = false,
+): Generator<RecordedEvent | BadLine> {
   return refusingLongLines(segment, eventLines(bytes, skip));
 }
 
 /** The byte ranges of a segment's lines, refused as `linesOfSegment` refuses them. */
-export function checkedLineRanges(segment: Pick<SegmentFile, "path">, bytes: Buffer): Generator<[number, number, number]> {
+export function checkedLineRanges(
+  segment: Pick<SegmentFile, "path">,
+  bytes: Buffer,
+): Generator<[number, number, number]> {
   return refusingLongLines(segment, eventLineRanges(bytes));
 }
 
@@ -203,7 +236,10 @@ export interface IterateRunOptions extends ReadRunOptions {
  * Events of a run segment by segment, in `seq` order (for big runs: one segment in memory at a
  * time, two with `readAhead`). Pass `integrity` to have what was cut or skipped added to it as the segments are read.
  */
-export async function* iterateRunEvents(runDir: string, options: IterateRunOptions = {}): AsyncGenerator<RecordedEvent> {
+export async function* iterateRunEvents(
+  runDir: string,
+  options: IterateRunOptions = {},
+): AsyncGenerator<RecordedEvent> {
   const rebuilder = options.fullRequests ? new RequestRebuilder() : undefined;
   const integrity = options.integrity ?? { tornBytes: 0, badLines: 0 };
   const segments = await listSegments(runDir);
@@ -216,7 +252,8 @@ export async function* iterateRunEvents(runDir: string, options: IterateRunOptio
       // Its failure surfaces when it is awaited, in segment order; a reader that stops first never sees it.
       ahead.catch(() => undefined);
     }
-    for (const event of segmentEvents(segments[i], read, integrity, options.skipPayloads)) yield rebuilder ? rebuilder.apply(event) : event;
+    for (const event of segmentEvents(segments[i], read, integrity, options.skipPayloads))
+      yield rebuilder ? rebuilder.apply(event) : event;
   }
 }
 
@@ -240,7 +277,8 @@ export async function readRun(runDir: string, options: ReadRunOptions = {}): Pro
   for (const segment of segments) {
     const read = await readSegmentBytes(segment);
     texts?.push(read.bytes);
-    for (const event of segmentEvents(segment, read, integrity)) events.push(rebuilder ? rebuilder.apply(event) : event);
+    for (const event of segmentEvents(segment, read, integrity))
+      events.push(rebuilder ? rebuilder.apply(event) : event);
   }
   return { events, ...integrity, segments, ...(texts ? { text: Buffer.concat(texts).toString("utf8") } : {}) };
 }

@@ -14,7 +14,10 @@ export function unappliedPatterns(run: Pick<RunManifest, "redaction">, redactor:
   const applied = new Set(policy === "off" ? [] : policy.patterns.map((p) => `${p.name}\u0000${p.source}`));
   const names: string[] = [];
   for (const entry of recorded.patterns as unknown[]) {
-    const { name, source } = (typeof entry === "object" && entry !== null ? entry : {}) as { name?: unknown; source?: unknown };
+    const { name, source } = (typeof entry === "object" && entry !== null ? entry : {}) as {
+      name?: unknown;
+      source?: unknown;
+    };
     if (!applied.has(`${String(name)}\u0000${String(source)}`)) names.push(String(name));
   }
   return names;

@@ -31,9 +31,13 @@ export function appendRow(appender: DuckDBAppender, values: readonly DuckDBValue
 }
 
 /** A TIMESTAMP_MS value from milliseconds since the epoch (NULL when not a number). */
-export const msValue = (value: number | null | undefined): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? loadedDuckdb().timestampMillisValue(BigInt(Math.round(value))) : null);
+export const msValue = (value: number | null | undefined): DuckDBValue =>
+  typeof value === "number" && Number.isFinite(value)
+    ? loadedDuckdb().timestampMillisValue(BigInt(Math.round(value)))
+    : null;
 /** A BIGINT value (NULL when not a number). */
-export const bigValue = (value: unknown): DuckDBValue => (typeof value === "number" && Number.isFinite(value) ? BigInt(Math.round(value)) : null);
+export const bigValue = (value: unknown): DuckDBValue =>
+  typeof value === "number" && Number.isFinite(value) ? BigInt(Math.round(value)) : null;
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
 /** A JSON column's text (NULL when undefined). */
 export const jsonValue = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
@@ -54,7 +58,11 @@ export class RecordingDatabase {
   ) {}
 
   /** Loads events (any runs) into a fresh in-memory database; with `readOnly`, SQL can then read the tables and nothing else. */
-  static async fromEvents(events: Iterable<RecordedEvent>, storedSizeOf: StoredSizeOf = () => undefined, options: { readOnly?: boolean; runs?: ReadonlyMap<string, RunFacts> } = {}): Promise<RecordingDatabase> {
+  static async fromEvents(
+    events: Iterable<RecordedEvent>,
+    storedSizeOf: StoredSizeOf = () => undefined,
+    options: { readOnly?: boolean; runs?: ReadonlyMap<string, RunFacts> } = {},
+  ): Promise<RecordingDatabase> {
     const instance = await memoryDatabase();
     const connection = await instance.connect();
     await connection.run(SCHEMA);
@@ -85,19 +93,50 @@ export class RecordingDatabase {
     for (const e of events) {
       const attrs = e.attrs ?? {};
       appendRow(appender, [
-        e.runId, big(e.seq), ms(e.ts), big(e.ts), e.kind, e.spanId ?? null, e.parentSpanId ?? null,
-        str(attrs.toolName), str(attrs.toolCallId), json(attrs), json(e.payload), e.payloadRef?.sha256 ?? null,
-        big(e.payloadRef?.bytes), e.payloadRef?.preview ?? null, json(e.redacted),
+        e.runId,
+        big(e.seq),
+        ms(e.ts),
+        big(e.ts),
+        e.kind,
+        e.spanId ?? null,
+        e.parentSpanId ?? null,
+        str(attrs.toolName),
+        str(attrs.toolCallId),
+        json(attrs),
+        json(e.payload),
+        e.payloadRef?.sha256 ?? null,
+        big(e.payloadRef?.bytes),
+        e.payloadRef?.preview ?? null,
+        json(e.redacted),
       ]);
       if (e.payloadRef) {
         const stored = storedSizeOf(e.payloadRef.sha256);
-        appendRow(artifacts, [e.payloadRef.sha256, e.runId, big(e.seq), "payload", big(e.payloadRef.bytes), big(stored), stored !== undefined, e.payloadRef.preview]);
+        appendRow(artifacts, [
+          e.payloadRef.sha256,
+          e.runId,
+          big(e.seq),
+          "payload",
+          big(e.payloadRef.bytes),
+          big(stored),
+          stored !== undefined,
+          e.payloadRef.preview,
+        ]);
       }
       for (const ref of artifactRefsOf(attrs)) {
         const stored = storedSizeOf(ref.sha256);
         // A reference from before typed references knows its size only from the spill event's data.
-        const bytes = ref.bytes >= 0 ? ref.bytes : (e.payload as { data?: { bytes?: unknown } } | undefined)?.data?.bytes;
-        appendRow(artifacts, [ref.sha256, e.runId, big(e.seq), "extension", big(bytes), big(stored), stored !== undefined, null]);
+        const bytes =
+          ref.bytes >= 0 ? ref.bytes : (e.payload as { data?: { bytes?: unknown } } | undefined)?.data?.bytes;
+        appendRow(artifacts, [
+          ref.sha256,
+          e.runId,
+          big(e.seq),
+          "extension",
+          big(bytes),
+          big(stored),
+          stored !== undefined,
+          null,
+        ]);
       }
     }
     appender.closeSync();
@@ -127,5 +166,21 @@ export async function appendSpans(connection: DuckDBConnection, rows: readonly S
 
 /** A span row's values in the `spans` table's column order. */
 export function spanValues(s: SpanRow): DuckDBValue[] {
-  return [s.runId, s.traceId, s.spanId, s.parentSpanId, s.kind, s.name, ms(s.startTs), ms(s.endTs), s.endTs === null ? null : s.endTs - s.startTs, s.status, big(s.inputTokens), big(s.outputTokens), s.costUsd, big(s.events), json(s.attrs)];
+  return [
+    s.runId,
+    s.traceId,
+    s.spanId,
+    s.parentSpanId,
+    s.kind,
+    s.name,
+    ms(s.startTs),
+    ms(s.endTs),
+    s.endTs === null ? null : s.endTs - s.startTs,
+    s.status,
+    big(s.inputTokens),
+    big(s.outputTokens),
+    s.costUsd,
+    big(s.events),
+    json(s.attrs),
+  ];
 }

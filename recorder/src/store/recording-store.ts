@@ -55,7 +55,10 @@ export interface RunListing extends RunSummary {
 
 /** The one rule of a resumable run: durable, and left unfinished by its process (crashed, cut off at exit, or still `running` with the process gone). */
 export function isResumable(run: Pick<RunManifest, "durable" | "status">, stale: boolean): boolean {
-  return run.durable === true && (run.status === "crashed" || run.status === "incomplete" || (run.status === "running" && stale));
+  return (
+    run.durable === true &&
+    (run.status === "crashed" || run.status === "incomplete" || (run.status === "running" && stale))
+  );
 }
 
 /** What a store holds, as `RecordingStore.stats` counts it. */
@@ -71,7 +74,10 @@ export interface StoreStats {
 }
 
 /** The counts of `RecordingStore.stats` from a listing already made (`listRunFolders`). */
-export function storeStats(folders: { runs: readonly Pick<RunListing, "detail">[]; invalid: readonly unknown[] }): StoreStats {
+export function storeStats(folders: {
+  runs: readonly Pick<RunListing, "detail">[];
+  invalid: readonly unknown[];
+}): StoreStats {
   const reduced = folders.runs.filter((run) => run.detail === "summary").length;
   return { runs: folders.runs.length, kept: folders.runs.length - reduced, reduced, invalid: folders.invalid.length };
 }
@@ -127,7 +133,11 @@ export class RecordingStore {
       try {
         runs.push(await this.describe(dir));
       } catch (error) {
-        invalid.push({ name, dir, problem: error instanceof RunNotFoundError ? `${dir} has no run.json` : (error as Error).message });
+        invalid.push({
+          name,
+          dir,
+          problem: error instanceof RunNotFoundError ? `${dir} has no run.json` : (error as Error).message,
+        });
       }
     }
     return { runs: runs.sort((a, b) => b.startedAt - a.startedAt), invalid };
@@ -162,7 +172,12 @@ export class RecordingStore {
 
   /** Events of every run that kept them (or of `runIds`), run after run. */
   async readAllEvents(options: ReadRunOptions & { runIds?: readonly string[] } = {}): Promise<RecordedEvent[]> {
-    const ids = options.runIds ?? (await this.listRuns()).filter((r) => r.detail === "full").map((r) => r.runId).reverse();
+    const ids =
+      options.runIds ??
+      (await this.listRuns())
+        .filter((r) => r.detail === "full")
+        .map((r) => r.runId)
+        .reverse();
     const out: RecordedEvent[] = [];
     for (const id of ids) for (const event of await this.readEvents(id, options)) out.push(event);
     return out;
@@ -216,12 +231,16 @@ export class RecordingStore {
   /** Recovers every stale run (lock held by a dead process) and finishes the tail retention of runs whose process died before it. */
   async recoverStale(): Promise<RecoverResult[]> {
     const out: RecoverResult[] = [];
-    for (const run of await this.listRuns()) if (run.stale || (await reductionPending(run.dir, await readRunManifest(run.dir)))) out.push(await recover(run.dir));
+    for (const run of await this.listRuns())
+      if (run.stale || (await reductionPending(run.dir, await readRunManifest(run.dir))))
+        out.push(await recover(run.dir));
     return out;
   }
 
   /** Writes an incident bundle of a run of this store (see `exportIncident`); `reason` defaults to `"manual"`. */
-  exportIncident(request: Omit<ExportIncidentRequest, "dir" | "reason"> & { reason?: string }): Promise<IncidentExport> {
+  exportIncident(
+    request: Omit<ExportIncidentRequest, "dir" | "reason"> & { reason?: string },
+  ): Promise<IncidentExport> {
     return exportIncident({ ...request, dir: this.root, reason: request.reason ?? "manual" });
   }
 

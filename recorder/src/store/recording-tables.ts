@@ -96,12 +96,17 @@ export interface TableFacts {
  * one mapping, what the live exporters send: the events' summary attributes are read by DuckDB,
  * mapped in JavaScript and appended) and `artifacts` (every artifact the events reference).
  */
-export async function createRecordingTables(tables: OwnedTables, facts: TableFacts, options: TableOptions = {}): Promise<string[]> {
+export async function createRecordingTables(
+  tables: OwnedTables,
+  facts: TableFacts,
+  options: TableOptions = {},
+): Promise<string[]> {
   const { connection } = tables;
   await createRunsTable(connection, facts.runs.values());
   await connection.run(EVENTS_VIEW);
   // The cache files `spans` reads, when it is a view over them (they must stay readable once locked).
-  const spanFiles = options.spans !== false ? await createSpansTable(tables.instance, connection, facts.runs, facts.spanCaches) : [];
+  const spanFiles =
+    options.spans !== false ? await createSpansTable(tables.instance, connection, facts.runs, facts.spanCaches) : [];
   await connection.run("CREATE TABLE stored_artifacts (sha256 VARCHAR, stored_bytes BIGINT)");
   if (facts.storedSizes.size) {
     const appender = await connection.createAppender("stored_artifacts");
@@ -144,7 +149,11 @@ const STAT_BATCH = 64;
  * `lines` table, `typed_events` and `raw_events` parsed from it by DuckDB, then the documented
  * tables built by the same SQL, so a run and its bundle answer a query alike.
  */
-export async function openLineTables(lines: Iterable<string>, facts: TableFacts, options: TableOptions = {}): Promise<RecordingTables> {
+export async function openLineTables(
+  lines: Iterable<string>,
+  facts: TableFacts,
+  options: TableOptions = {},
+): Promise<RecordingTables> {
   const tables = await newTables();
   try {
     const { connection } = tables;
@@ -161,7 +170,11 @@ export async function openLineTables(lines: Iterable<string>, facts: TableFacts,
 }
 
 /** A table of one VARCHAR column `line`, filled with the given event lines. */
-export async function createLinesTable(connection: DuckDBConnection, name: "lines" | "plain_lines", lines: Iterable<string>): Promise<void> {
+export async function createLinesTable(
+  connection: DuckDBConnection,
+  name: "lines" | "plain_lines",
+  lines: Iterable<string>,
+): Promise<void> {
   await connection.run(`CREATE TABLE ${name} (line VARCHAR)`);
   const appender = await connection.createAppender(name);
   for (const line of lines) {

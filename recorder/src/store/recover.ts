@@ -30,7 +30,10 @@ export class RunStillActiveError extends HarnessError {
 
 /** The pid in a run's lock file, or undefined when there is no (readable) lock. */
 export async function lockHolder(runDir: string): Promise<number | undefined> {
-  const text = await readRegularFile(lockPathOf(runDir), { maxBytes: MAX_METADATA_FILE_BYTES }).then((bytes) => bytes.toString("utf8"), () => undefined);
+  const text = await readRegularFile(lockPathOf(runDir), { maxBytes: MAX_METADATA_FILE_BYTES }).then(
+    (bytes) => bytes.toString("utf8"),
+    () => undefined,
+  );
   const pid = text === undefined ? NaN : Number.parseInt(text.trim(), 10);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
@@ -98,7 +101,15 @@ export async function recover(runDir: string, options: RecoverOptions = {}): Pro
   if ((pid === undefined && plain.length === 0 && manifest.status !== "running") || manifest.detail === "summary") {
     const reduced = applyRetention && (await reductionPending(runDir, manifest));
     if (reduced) await reduceToSummary(runDir, manifest, new ArtifactStore(storeDirOf(runDir)));
-    return { runId: manifest.runId, recovered: reduced, status: manifest.status, sealed: 0, events: reduced ? 0 : read.events.length, tornBytes: 0, reduced };
+    return {
+      runId: manifest.runId,
+      recovered: reduced,
+      status: manifest.status,
+      sealed: 0,
+      events: reduced ? 0 : read.events.length,
+      tornBytes: 0,
+      reduced,
+    };
   }
   const previousStatus = manifest.status;
   const last = read.events[read.events.length - 1];
@@ -110,7 +121,13 @@ export async function recover(runDir: string, options: RecoverOptions = {}): Pro
     spanId: null,
     parentSpanId: manifest.runSpanId,
     kind: "recorder.recovered",
-    attrs: { previousStatus, pid: pid ?? null, lastEventTs: last?.ts ?? null, tornBytes: read.tornBytes, recoveredBy: process.pid },
+    attrs: {
+      previousStatus,
+      pid: pid ?? null,
+      lastEventTs: last?.ts ?? null,
+      tornBytes: read.tornBytes,
+      recoveredBy: process.pid,
+    },
   };
   // The recovery line goes into its own new segment: plain files may end in a torn line.
   const nextIndex = (read.segments[read.segments.length - 1]?.index ?? 0) + 1;
@@ -128,12 +145,22 @@ export async function recover(runDir: string, options: RecoverOptions = {}): Pro
   const artifacts = new ArtifactStore(storeDirOf(runDir));
   for (const sha256 of manifest.artifacts) await artifacts.pin(sha256, `run:${manifest.runId}`).catch(() => undefined);
   // A run reduced to its summary keeps a rollup of every event it had, the recovery line included.
-  const summarized: RunManifest | undefined = manifest.retain ? { ...manifest, rollup: rollupOf([...read.events, recovered]) } : undefined;
+  const summarized: RunManifest | undefined = manifest.retain
+    ? { ...manifest, rollup: rollupOf([...read.events, recovered]) }
+    : undefined;
   const reduce = applyRetention && summarized !== undefined && retainReason(summarized) === undefined;
   await writeAtomically(runManifestPathOf(runDir), `${JSON.stringify(manifest, null, 2)}\n`);
   await fs.rm(lockPathOf(runDir), { force: true });
   if (reduce) await reduceToSummary(runDir, summarized, artifacts);
-  return { runId: manifest.runId, recovered: true, status: manifest.status, sealed: plain.length + 1, events: reduce ? 0 : read.events.length + 1, tornBytes: read.tornBytes, reduced: reduce };
+  return {
+    runId: manifest.runId,
+    recovered: true,
+    status: manifest.status,
+    sealed: plain.length + 1,
+    events: reduce ? 0 : read.events.length + 1,
+    tornBytes: read.tornBytes,
+    reduced: reduce,
+  };
 }
 
 const storeDirOf = (runDir: string): string => join(runDir, "..", "..");
@@ -154,7 +181,11 @@ export async function reductionPending(runDir: string, run: RunManifest): Promis
   return run.retain !== undefined && retainReason(run) === undefined;
 }
 
-const exists = (path: string): Promise<boolean> => fs.access(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  fs.access(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * A kill between a seal's rename and the plain file's removal leaves both: the verified seal is

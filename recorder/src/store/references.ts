@@ -10,7 +10,8 @@ import { isArtifactId } from "@harnessx/artifacts";
 export function artifactRefsOf(attrs: Record<string, unknown> | undefined): ArtifactRef[] {
   if (!attrs) return [];
   const refs = Array.isArray(attrs.artifacts) ? (attrs.artifacts as unknown[]).filter(isArtifactRef) : [];
-  if (isArtifactId(attrs.sha256) && !refs.some((r) => r.sha256 === attrs.sha256)) refs.push({ sha256: attrs.sha256, bytes: -1, mediaType: "application/octet-stream" });
+  if (isArtifactId(attrs.sha256) && !refs.some((r) => r.sha256 === attrs.sha256))
+    refs.push({ sha256: attrs.sha256, bytes: -1, mediaType: "application/octet-stream" });
   return refs;
 }
 
@@ -21,7 +22,13 @@ export function artifactsOf(attrs: Record<string, unknown> | undefined): string[
 
 function isArtifactRef(value: unknown): value is ArtifactRef {
   const ref = value as Partial<ArtifactRef> | null;
-  return typeof ref === "object" && ref !== null && isArtifactId(ref.sha256) && typeof ref.bytes === "number" && typeof ref.mediaType === "string";
+  return (
+    typeof ref === "object" &&
+    ref !== null &&
+    isArtifactId(ref.sha256) &&
+    typeof ref.bytes === "number" &&
+    typeof ref.mediaType === "string"
+  );
 }
 
 /** Artifacts other extensions stored that the events reference (spilled results). */

@@ -12,7 +12,10 @@ export class RunNotFoundError extends HarnessError {
     readonly runId: string,
     dir: string,
   ) {
-    super("run_not_found", `no recorded run ${JSON.stringify(runId)} under ${dir}/runs (see RecordingStore.listRuns())`);
+    super(
+      "run_not_found",
+      `no recorded run ${JSON.stringify(runId)} under ${dir}/runs (see RecordingStore.listRuns())`,
+    );
   }
 }
 
@@ -39,9 +42,16 @@ export async function readRunManifestFile(runDir: string): Promise<{ manifest: R
   try {
     bytes = await readRegularFile(runManifestPathOf(runDir), { maxBytes: MAX_RUN_MANIFEST_BYTES, what: "run.json" });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new RunNotFoundError(decodeURIComponentSafe(basename(runDir)), dirname(dirname(runDir)));
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new RunNotFoundError(decodeURIComponentSafe(basename(runDir)), dirname(dirname(runDir)));
     // A FIFO would hang the reader and a huge file exhaust it: neither is a recorder's run.json.
-    if (error instanceof RefusedFileError) throw new RunInvalidError(runDir, error.problem === "too_large" ? `larger than the ${MAX_RUN_MANIFEST_BYTES.toLocaleString("en-US")} bytes a reader takes` : "not a regular file (a FIFO, device or link)");
+    if (error instanceof RefusedFileError)
+      throw new RunInvalidError(
+        runDir,
+        error.problem === "too_large"
+          ? `larger than the ${MAX_RUN_MANIFEST_BYTES.toLocaleString("en-US")} bytes a reader takes`
+          : "not a regular file (a FIFO, device or link)",
+      );
     throw new RunInvalidError(runDir, `unreadable (${(error as Error).message})`);
   }
   const parsed = parseChecked<RunManifest>(bytes.toString("utf8"), RUN_MANIFEST_SCHEMA);
@@ -68,7 +78,10 @@ export class RunReducedError extends HarnessError {
     /** The run's id. */
     readonly runId: string,
   ) {
-    super("run_reduced", `the events of run ${JSON.stringify(runId)} were deleted by tail retention (retain) when it ended; only its summary is kept (trace summary shows it)`);
+    super(
+      "run_reduced",
+      `the events of run ${JSON.stringify(runId)} were deleted by tail retention (retain) when it ended; only its summary is kept (trace summary shows it)`,
+    );
   }
 }
 

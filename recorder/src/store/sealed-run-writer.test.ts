@@ -4,7 +4,14 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { exportIncident, FlightRecorderExtension, openBundle, readRun, readRunManifest, SealedRunWriter } from "../index.js";
+import {
+  exportIncident,
+  FlightRecorderExtension,
+  openBundle,
+  readRun,
+  readRunManifest,
+  SealedRunWriter,
+} from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";
 
@@ -25,12 +32,23 @@ describe("SealedRunWriter", () => {
 
       const files = readdirSync(join(writer.runDir, "segments"));
       assert.ok(files.filter((f) => f.endsWith(".ndjson.zst")).length > 1, `several segments: ${files.join(", ")}`);
-      assert.equal(files.filter((f) => f.endsWith(".zst.sha256")).length, files.filter((f) => f.endsWith(".ndjson.zst")).length);
+      assert.equal(
+        files.filter((f) => f.endsWith(".zst.sha256")).length,
+        files.filter((f) => f.endsWith(".ndjson.zst")).length,
+      );
       const copy = await readRun(writer.runDir);
       assert.deepEqual(copy.events, source.events);
-      assert.ok(copy.segments.every((s) => s.sealed && s.info !== undefined), "every segment sealed with its sidecar");
+      assert.ok(
+        copy.segments.every((s) => s.sealed && s.info !== undefined),
+        "every segment sealed with its sidecar",
+      );
 
-      const bundle = await exportIncident({ dir: join(dir, "copy"), runId, reason: "test", out: join(dir, "copy.tar") });
+      const bundle = await exportIncident({
+        dir: join(dir, "copy"),
+        runId,
+        reason: "test",
+        out: join(dir, "copy.tar"),
+      });
       assert.equal(bundle.events, source.events.length);
       assert.deepEqual((await openBundle(bundle.path)).events, source.events);
     } finally {

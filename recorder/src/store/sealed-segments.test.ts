@@ -5,7 +5,13 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FlightRecorderExtension, openSegmentTables, readRun, SegmentCorruptError, type SealedSegmentInfo } from "../index.js";
+import {
+  FlightRecorderExtension,
+  openSegmentTables,
+  readRun,
+  SegmentCorruptError,
+  type SealedSegmentInfo,
+} from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { zstdBomb } from "../../../packages/artifacts/src/test-support/bombs.js";
 import { tempDir } from "../../../test/support/system.js";
@@ -20,7 +26,8 @@ async function sealedRun(dir: string): Promise<{ runDir: string; first: string; 
   return { runDir, first, events: (await readRun(runDir)).events.length };
 }
 
-const refusal = (path: string, message: RegExp) => (e: unknown) => e instanceof SegmentCorruptError && e.path === path && message.test(e.message);
+const refusal = (path: string, message: RegExp) => (e: unknown) =>
+  e instanceof SegmentCorruptError && e.path === path && message.test(e.message);
 
 describe("sealed segments that are damaged or forged", () => {
   test("a torn sidecar: the intact segment is read as if never verified", async () => {
@@ -66,12 +73,25 @@ describe("sealed segments that are damaged or forged", () => {
       const bomb = await zstdBomb(1_200_000_000);
       const info = JSON.parse(readFileSync(`${first}.sha256`, "utf8")) as SealedSegmentInfo;
       writeFileSync(first, bomb);
-      writeFileSync(`${first}.sha256`, JSON.stringify({ ...info, sha256: createHash("sha256").update(bomb).digest("hex") }));
+      writeFileSync(
+        `${first}.sha256`,
+        JSON.stringify({ ...info, sha256: createHash("sha256").update(bomb).digest("hex") }),
+      );
       const rss = process.memoryUsage().rss;
-      await assert.rejects(readRun(runDir), refusal(first, /could decode to 1200000000 bytes, more than \d+ \(a compression bomb, or a sidecar that lies\)/));
+      await assert.rejects(
+        readRun(runDir),
+        refusal(
+          first,
+          /could decode to 1200000000 bytes, more than \d+ \(a compression bomb, or a sidecar that lies\)/,
+        ),
+      );
       await assert.rejects(openSegmentTables(dir, [runDir]), refusal(first, /compression bomb/));
       rmSync(`${first}.sha256`);
-      await assert.rejects(readRun(runDir), refusal(first, /more than 268435456/), "without a sidecar: the reader's ceiling");
+      await assert.rejects(
+        readRun(runDir),
+        refusal(first, /more than 268435456/),
+        "without a sidecar: the reader's ceiling",
+      );
       assert.ok(process.memoryUsage().rss - rss < 64 * 1024 * 1024, "nothing inflated");
     } finally {
       cleanup();

@@ -4,7 +4,17 @@ import { MAX_EVENT_LINE_BYTES } from "../format/read-limits.js";
 import { spanCacheUse, type SpanCacheUse } from "./span-cache.js";
 import { lockToReading } from "./read-only.js";
 import type { RunManifest } from "../format/event.js";
-import { createLinesTable, createRecordingTables, IS_EVENT, newTables, RAW_FROM_LINES, storedArtifactSizes, TYPED_FROM_LINES, type RecordingTables, type TableOptions } from "./recording-tables.js";
+import {
+  createLinesTable,
+  createRecordingTables,
+  IS_EVENT,
+  newTables,
+  RAW_FROM_LINES,
+  storedArtifactSizes,
+  TYPED_FROM_LINES,
+  type RecordingTables,
+  type TableOptions,
+} from "./recording-tables.js";
 import { readRunManifest } from "./run-manifest.js";
 import { sqlList } from "./sql-literal.js";
 import { ndjsonColumns, RAW_EVENT_SHAPE, TYPED_EVENT_SHAPE } from "./event-columns.js";
@@ -24,7 +34,9 @@ const CSV_BUFFER_BYTES = 2 * MAX_EVENT_LINE_BYTES;
 function linesSource(sealed: string[]): string {
   const parts = ["SELECT line FROM plain_lines WHERE json_valid(line)"];
   if (sealed.length) {
-    parts.unshift(`SELECT line FROM read_csv(${sqlList(sealed)}, compression = 'zstd', columns = {'line': 'VARCHAR'}, delim = '\\x01', quote = '', escape = '', header = false, auto_detect = false, null_padding = false, max_line_size = ${MAX_EVENT_LINE_BYTES}, buffer_size = ${CSV_BUFFER_BYTES})`);
+    parts.unshift(
+      `SELECT line FROM read_csv(${sqlList(sealed)}, compression = 'zstd', columns = {'line': 'VARCHAR'}, delim = '\\x01', quote = '', escape = '', header = false, auto_detect = false, null_padding = false, max_line_size = ${MAX_EVENT_LINE_BYTES}, buffer_size = ${CSV_BUFFER_BYTES})`,
+    );
   }
   return parts.join(" UNION ALL ");
 }
@@ -35,7 +47,9 @@ function linesSource(sealed: string[]): string {
  * listed or read is gone by the time it is opened: the run is listed again, so a live run reads
  * as a consistent snapshot and its later seals cannot break a query.
  */
-async function snapshotSegments(runDirs: readonly string[]): Promise<{ sealed: string[]; plainLines: string[]; segmentsOf: Map<string, SegmentFile[]> }> {
+async function snapshotSegments(
+  runDirs: readonly string[],
+): Promise<{ sealed: string[]; plainLines: string[]; segmentsOf: Map<string, SegmentFile[]> }> {
   const sealed: string[] = [];
   const plainLines: string[] = [];
   const segmentsOf = new Map<string, SegmentFile[]>();
@@ -55,7 +69,9 @@ async function snapshotSegments(runDirs: readonly string[]): Promise<{ sealed: s
   return { sealed, plainLines, segmentsOf };
 }
 
-async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLines: string[]; segments: SegmentFile[] }> {
+async function snapshotRun(
+  runDir: string,
+): Promise<{ sealed: string[]; plainLines: string[]; segments: SegmentFile[] }> {
   const sealed: string[] = [];
   const plainLines: string[] = [];
   const segments = await listSegments(runDir);
@@ -80,7 +96,11 @@ async function snapshotRun(runDir: string): Promise<{ sealed: string[]; plainLin
  * authoritative; `lines` is kept as a view for byte counts. With `readOnly`, SQL can read these
  * tables and nothing else (see `lockToReading`).
  */
-export async function openSegmentTables(storeDir: string, runDirs: readonly string[], options: TableOptions = {}): Promise<RecordingTables> {
+export async function openSegmentTables(
+  storeDir: string,
+  runDirs: readonly string[],
+  options: TableOptions = {},
+): Promise<RecordingTables> {
   const { sealed, plainLines, segmentsOf } = await snapshotSegments(runDirs);
   const runs = new Map<string, RunManifest>();
   const spanCaches = new Map<string, SpanCacheUse>();
@@ -112,7 +132,11 @@ export async function openSegmentTables(storeDir: string, runDirs: readonly stri
       await connection.run(RAW_FROM_LINES);
     }
     const everyRun = runDirs.length > 0 && spanCaches.size === runDirs.length;
-    const spanFiles = await createRecordingTables(tables, { runs, storedSizes, spanCaches: { uses: spanCaches, everyRun } }, options);
+    const spanFiles = await createRecordingTables(
+      tables,
+      { runs, storedSizes, spanCaches: { uses: spanCaches, everyRun } },
+      options,
+    );
     if (options.readOnly) await lockToReading(connection, [...sealed, ...spanFiles]);
   } catch (error) {
     tables.close();

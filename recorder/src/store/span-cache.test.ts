@@ -27,13 +27,18 @@ after(() => {
   cache.cleanup();
 });
 
-const cachedFiles = (): string[] => readdirSync(join(cache.dir, "spans")).filter((name) => name.endsWith(".parquet")).map((name) => join(cache.dir, "spans", name));
+const cachedFiles = (): string[] =>
+  readdirSync(join(cache.dir, "spans"))
+    .filter((name) => name.endsWith(".parquet"))
+    .map((name) => join(cache.dir, "spans", name));
 
 /** Rewrites a cache file with DuckDB (tool spans renamed), as a query that reads the cache would then show. */
 async function renameInCache(store: string, runDir: string, file: string, name: string): Promise<void> {
   const tables = await openSegmentTables(store, [runDir], { spans: false });
   try {
-    await tables.connection.run(`COPY (SELECT * REPLACE (CASE WHEN kind = 'tool' THEN '${name}' ELSE name END AS name) FROM read_parquet('${file}')) TO '${file}.new' (FORMAT parquet)`);
+    await tables.connection.run(
+      `COPY (SELECT * REPLACE (CASE WHEN kind = 'tool' THEN '${name}' ELSE name END AS name) FROM read_parquet('${file}')) TO '${file}.new' (FORMAT parquet)`,
+    );
   } finally {
     tables.close();
   }
@@ -58,7 +63,9 @@ describe("an ended run's spans are mapped once, then read from the cache", () =>
 
       // The cache is what the next query reads: rows edited in it show.
       await renameInCache(dir, runDir, file, "execute_tool edited");
-      assert.ok((await spanRowsOf(dir, runDir)).some((row) => (row as { name: string }).name === "execute_tool edited"));
+      assert.ok(
+        (await spanRowsOf(dir, runDir)).some((row) => (row as { name: string }).name === "execute_tool edited"),
+      );
 
       // A file another user owns is not read (its name is no secret): the rows are mapped and kept anew.
       if (process.getuid?.() === 0) {
@@ -104,9 +111,14 @@ describe("the cache is pruned to its size limit, least recently used first", () 
         writeFileSync(file, Buffer.alloc(1_000));
         utimesSync(file, new Date(2020, 0, 1 + i), new Date(2020, 0, 1 + i));
       });
-      const write = (name: string) => keepSpanCache({ file: join(dir.dir, name) }, async (path) => writeFileSync(path, Buffer.alloc(1_000)));
+      const write = (name: string) =>
+        keepSpanCache({ file: join(dir.dir, name) }, async (path) => writeFileSync(path, Buffer.alloc(1_000)));
       assert.equal(await write("new-1.parquet"), true);
-      assert.deepEqual(readdirSync(dir.dir).sort(), ["new-1.parquet", "old-2.parquet", "old-3.parquet"].sort(), "the oldest went to make room");
+      assert.deepEqual(
+        readdirSync(dir.dir).sort(),
+        ["new-1.parquet", "old-2.parquet", "old-3.parquet"].sort(),
+        "the oldest went to make room",
+      );
       assert.equal(await write("new-2.parquet"), true);
       assert.equal(readdirSync(dir.dir).length, 4, "the next write, moments later, does not scan the folder again");
     } finally {

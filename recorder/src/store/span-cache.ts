@@ -34,7 +34,12 @@ export function cacheDir(): string | undefined {
 
 function cacheKey(segments: readonly SegmentFile[]): string {
   const { recorder, core } = producerVersions();
-  const made = JSON.stringify({ format: "harnessx.spans", v: 2, mapping: `${recorder}/${core}`, segments: segments.map((s) => s.info!.sha256) });
+  const made = JSON.stringify({
+    format: "harnessx.spans",
+    v: 2,
+    mapping: `${recorder}/${core}`,
+    segments: segments.map((s) => s.info!.sha256),
+  });
   return createHash("sha256").update(made).digest("hex");
 }
 
@@ -42,13 +47,20 @@ function cacheKey(segments: readonly SegmentFile[]): string {
  * How a run's spans can use the cache: undefined for a run still open or crashed, or with a plain
  * segment (its rows may yet change), or when caching is off; `read` when its file exists; else `write`.
  */
-export async function spanCacheUse(run: RunManifest, segments: readonly SegmentFile[]): Promise<SpanCacheUse | undefined> {
+export async function spanCacheUse(
+  run: RunManifest,
+  segments: readonly SegmentFile[],
+): Promise<SpanCacheUse | undefined> {
   const dir = cacheDir();
-  if (!dir || run.endedAt === null || run.endedAt === undefined || run.status === "running" || run.status === "crashed") return undefined;
+  if (!dir || run.endedAt === null || run.endedAt === undefined || run.status === "running" || run.status === "crashed")
+    return undefined;
   if (segments.length === 0 || segments.some((s) => !s.sealed || !s.info)) return undefined;
   const file = join(dir, "spans", `${cacheKey(segments)}.parquet`);
   // Its name is public knowledge (versions and segment hashes): only a file this user wrote is read.
-  const ours = await fs.stat(file).then((stat) => stat.isFile() && (process.getuid === undefined || stat.uid === process.getuid()), () => false);
+  const ours = await fs.stat(file).then(
+    (stat) => stat.isFile() && (process.getuid === undefined || stat.uid === process.getuid()),
+    () => false,
+  );
   if (!ours) return { write: { file } };
   const now = new Date();
   // Touched on use, so the files pruned first are the ones least recently read.
@@ -61,14 +73,20 @@ export async function spanCacheUse(run: RunManifest, segments: readonly SegmentF
  * place; true when the file is there afterwards (pruning may drop a file bigger than the cache). Best effort: where the cache cannot be written (read-only, full) nothing is kept and
  * the next query maps again.
  */
-export async function keepSpanCache(target: SpanCacheTarget, copyTo: (path: string) => Promise<void>): Promise<boolean> {
+export async function keepSpanCache(
+  target: SpanCacheTarget,
+  copyTo: (path: string) => Promise<void>,
+): Promise<boolean> {
   const temp = `${target.file}.tmp-${process.pid}`;
   try {
     await fs.mkdir(join(target.file, ".."), { recursive: true });
     await copyTo(temp);
     await fs.rename(temp, target.file);
     await pruneNowAndThen(join(target.file, ".."));
-    return await fs.access(target.file).then(() => true, () => false);
+    return await fs.access(target.file).then(
+      () => true,
+      () => false,
+    );
   } catch {
     // Only a cache: the rows were mapped and are in the table either way.
     return false;
@@ -95,7 +113,9 @@ async function pruneNowAndThen(dir: string): Promise<void> {
 async function prune(dir: string): Promise<void> {
   const limit = (Number(process.env.HARNESSX_CACHE_MAX_MB) || 256) * 1024 * 1024;
   const files = await Promise.all(
-    (await fs.readdir(dir)).filter((name) => name.endsWith(".parquet")).map(async (name) => ({ path: join(dir, name), ...(await fs.stat(join(dir, name))) })),
+    (await fs.readdir(dir))
+      .filter((name) => name.endsWith(".parquet"))
+      .map(async (name) => ({ path: join(dir, name), ...(await fs.stat(join(dir, name))) })),
   );
   let total = files.reduce((sum, f) => sum + f.size, 0);
   for (const f of files.sort((a, b) => a.mtimeMs - b.mtimeMs)) {

@@ -42,7 +42,11 @@ const KIND_OF: Record<SpanRole, SpanRow["kind"]> = { agent: "run", chat: "model"
  * see them. `runs` gives each run's trace id from its `run.json`; `knownCounts` (span id -> events)
  * when the caller counted the events itself and passes only those the mapping reads.
  */
-export function spanRows(events: readonly RecordedEvent[], runs: ReadonlyMap<string, { traceId?: string; agent: string; sessionId: string }>, knownCounts?: ReadonlyMap<string, number>): SpanRow[] {
+export function spanRows(
+  events: readonly RecordedEvent[],
+  runs: ReadonlyMap<string, { traceId?: string; agent: string; sessionId: string }>,
+  knownCounts?: ReadonlyMap<string, number>,
+): SpanRow[] {
   const byRun = new Map<string, RecordedEvent[]>();
   const counts = new Map<string, number>();
   for (const e of events) {
@@ -57,7 +61,11 @@ export function spanRows(events: readonly RecordedEvent[], runs: ReadonlyMap<str
   for (const [runId, runEvents] of byRun) {
     const run = runs.get(runId);
     const { events: traced } = traceEventsOf(runEvents, { traceId: run?.traceId, attrsOnly: true });
-    for (const span of mapSpans(traced, { agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false })) rows.push(spanRow(runId, span, countOf(span.spanId)));
+    for (const span of mapSpans(traced, {
+      agent: run ? { name: run.agent, sessionId: run.sessionId } : {},
+      keepDetail: false,
+    }))
+      rows.push(spanRow(runId, span, countOf(span.spanId)));
   }
   return rows;
 }

@@ -26,10 +26,12 @@ const STAGED_TYPES = `'{"traceId":"VARCHAR","spanId":"VARCHAR","parentSpanId":"V
   "duration":"DOUBLE","status":"VARCHAR","input":"BIGINT","output":"BIGINT","cost":"DOUBLE"}'`;
 
 /** Recorded events per span id: the ones that carry it or hang directly under it. */
-const EVENTS_PER_SPAN = "SELECT coalesce(spanId, parentSpanId) AS id, count(*) AS n FROM raw_events WHERE coalesce(spanId, parentSpanId) IS NOT NULL GROUP BY 1";
+const EVENTS_PER_SPAN =
+  "SELECT coalesce(spanId, parentSpanId) AS id, count(*) AS n FROM raw_events WHERE coalesce(spanId, parentSpanId) IS NOT NULL GROUP BY 1";
 
 /** The columns of `spans` after the run id, in order (the cache files hold them too, with `ord`). */
-const COLUMNS = "trace_id, span_id, parent_span_id, kind, name, start_ts, end_ts, duration_ms, status, input_tokens, output_tokens, cost_usd, events, attrs";
+const COLUMNS =
+  "trace_id, span_id, parent_span_id, kind, name, start_ts, end_ts, duration_ms, status, input_tokens, output_tokens, cost_usd, events, attrs";
 
 /** The newly mapped spans as `spans` rows, with the order each opened in (`ord`) to sort and cache them by. */
 const NEW_SPANS = `CREATE TEMP TABLE hx_new_spans AS
@@ -54,14 +56,25 @@ function fillSpans(cachedFiles: readonly string[]): string {
   return `INSERT INTO spans SELECT run_id, ${COLUMNS} FROM (${union}) ORDER BY run_id, ord`;
 }
 
-const whole = (value: number | null): number | null => (typeof value === "number" && Number.isFinite(value) ? Math.round(value) : null);
+const whole = (value: number | null): number | null =>
+  typeof value === "number" && Number.isFinite(value) ? Math.round(value) : null;
 
 /** Appends one span: its scalars as one JSON text (DuckDB types them back in `NEW_SPANS`), as each appended value costs. */
 function staged(appender: DuckDBAppender, runId: string, order: number, span: MappedSpan): void {
   const s = spanRow(runId, span, 0);
   const scalars = {
-    traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId, kind: s.kind, name: s.name, start: whole(s.startTs), end: whole(s.endTs),
-    duration: s.endTs === null ? null : s.endTs - s.startTs, status: s.status, input: whole(s.inputTokens), output: whole(s.outputTokens), cost: s.costUsd,
+    traceId: s.traceId,
+    spanId: s.spanId,
+    parentSpanId: s.parentSpanId,
+    kind: s.kind,
+    name: s.name,
+    start: whole(s.startTs),
+    end: whole(s.endTs),
+    duration: s.endTs === null ? null : s.endTs - s.startTs,
+    status: s.status,
+    input: whole(s.inputTokens),
+    output: whole(s.outputTokens),
+    cost: s.costUsd,
   };
   appender.appendVarchar(runId);
   appender.appendInteger(order);
@@ -72,9 +85,20 @@ function staged(appender: DuckDBAppender, runId: string, order: number, span: Ma
 
 /** One event of `tracedRows` as the recorder stores it (attributes only: the mapping reads no payload). */
 function eventOf(runId: string, text: string): RecordedEvent {
-  const [seq, ts, kind, spanId, parentSpanId, attrs] = JSON.parse(text) as [number, number, string, unknown, unknown, unknown];
+  const [seq, ts, kind, spanId, parentSpanId, attrs] = JSON.parse(text) as [
+    number,
+    number,
+    string,
+    unknown,
+    unknown,
+    unknown,
+  ];
   return {
-    v: 1, runId, seq, ts, kind,
+    v: 1,
+    runId,
+    seq,
+    ts,
+    kind,
     spanId: typeof spanId === "string" ? spanId : null,
     parentSpanId: typeof parentSpanId === "string" ? parentSpanId : null,
     attrs: attrs && typeof attrs === "object" ? (attrs as Record<string, unknown>) : {},
@@ -101,8 +125,16 @@ export async function createSpansTable(
   } catch (error) {
     if (![...caches.uses.values()].some((use) => "read" in use)) throw error;
     // A cache file DuckDB cannot read as the rows it should hold (damaged, or not ours): map every run, and keep them again.
-    for (const drop of ["DROP VIEW IF EXISTS spans", "DROP TABLE IF EXISTS spans", `DROP TABLE IF EXISTS ${MAPPED}`, "DROP TABLE IF EXISTS hx_new_spans"]) await connection.run(drop).catch(() => undefined);
-    const rewrite = new Map([...caches.uses].map(([runId, use]): [string, SpanCacheUse] => [runId, { write: use.write }]));
+    for (const drop of [
+      "DROP VIEW IF EXISTS spans",
+      "DROP TABLE IF EXISTS spans",
+      `DROP TABLE IF EXISTS ${MAPPED}`,
+      "DROP TABLE IF EXISTS hx_new_spans",
+    ])
+      await connection.run(drop).catch(() => undefined);
+    const rewrite = new Map(
+      [...caches.uses].map(([runId, use]): [string, SpanCacheUse] => [runId, { write: use.write }]),
+    );
     return buildSpansTable(instance, connection, runs, { uses: rewrite, everyRun: caches.everyRun });
   }
 }
@@ -122,7 +154,11 @@ async function buildSpansTable(
 ): Promise<string[]> {
   const cached = [...caches.uses].flatMap(([runId, use]) => ("read" in use ? [{ runId, file: use.read }] : []));
   // Every run's rows are cached: no event is read at all, and no row is copied into memory.
-  if (caches.everyRun && cached.length === caches.uses.size) return viewOver(connection, cached.map((c) => c.file));
+  if (caches.everyRun && cached.length === caches.uses.size)
+    return viewOver(
+      connection,
+      cached.map((c) => c.file),
+    );
   await connection.run(`CREATE TABLE ${MAPPED} (run_id VARCHAR, span_ord INTEGER, scalars VARCHAR, attrs VARCHAR)`);
   const writer = await instance.connect();
   try {
@@ -131,8 +167,15 @@ async function buildSpansTable(
     const startRun = (runId: string) => {
       current?.stream.end();
       const run = runs.get(runId);
-      const stream = new SpanStream({ agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false }, (span, order) => staged(appender, runId, order, span));
-      current = { runId, stream, reader: new TraceEventReader({ ...(run?.traceId ? { traceId: run.traceId } : {}), attrsOnly: true }) };
+      const stream = new SpanStream(
+        { agent: run ? { name: run.agent, sessionId: run.sessionId } : {}, keepDetail: false },
+        (span, order) => staged(appender, runId, order, span),
+      );
+      current = {
+        runId,
+        stream,
+        reader: new TraceEventReader({ ...(run?.traceId ? { traceId: run.traceId } : {}), attrsOnly: true }),
+      };
     };
     const result = await connection.stream(tracedRows(cached.map((c) => c.runId)));
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
@@ -157,7 +200,10 @@ async function buildSpansTable(
   const files = cached.map((c) => c.file);
   for (const [runId, use] of caches.uses) {
     if ("read" in use) continue;
-    const copy = (path: string) => connection.run(`COPY (SELECT run_id, ord, ${COLUMNS} FROM hx_new_spans WHERE run_id = ${sqlString(runId)} ORDER BY ord) TO ${sqlString(path)} (FORMAT parquet, COMPRESSION zstd)`);
+    const copy = (path: string) =>
+      connection.run(
+        `COPY (SELECT run_id, ord, ${COLUMNS} FROM hx_new_spans WHERE run_id = ${sqlString(runId)} ORDER BY ord) TO ${sqlString(path)} (FORMAT parquet, COMPRESSION zstd)`,
+      );
     if (await keepSpanCache(use.write, async (path) => void (await copy(path)))) files.push(use.write.file);
   }
   if (caches.everyRun && files.length === caches.uses.size) {

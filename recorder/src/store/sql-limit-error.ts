@@ -34,10 +34,18 @@ function duckdbSaid(message: string): string {
 export function sqlLimitErrorOf(error: unknown): SqlLimitError | undefined {
   const message = error instanceof Error ? error.message : String(error);
   if (/Out of Memory Error/i.test(message)) {
-    return new SqlLimitError("memory", `DuckDB needed more memory than the ${sqlMemoryLimit()} a reader gives it (${SQL_MEMORY_ENV}=4GB raises it; a crafted Parquet file asks for this much on purpose): ${duckdbSaid(message)}`, { cause: error });
+    return new SqlLimitError(
+      "memory",
+      `DuckDB needed more memory than the ${sqlMemoryLimit()} a reader gives it (${SQL_MEMORY_ENV}=4GB raises it; a crafted Parquet file asks for this much on purpose): ${duckdbSaid(message)}`,
+      { cause: error },
+    );
   }
   if (/maximum_object_size|maximum line size|max_line_size/i.test(message)) {
-    return new SqlLimitError("line", `a line holds more than the ${MAX_EVENT_LINE_BYTES.toLocaleString("en-US")} bytes a reader takes (the recorder never writes one): ${duckdbSaid(message)}`, { cause: error });
+    return new SqlLimitError(
+      "line",
+      `a line holds more than the ${MAX_EVENT_LINE_BYTES.toLocaleString("en-US")} bytes a reader takes (the recorder never writes one): ${duckdbSaid(message)}`,
+      { cause: error },
+    );
   }
   return undefined;
 }

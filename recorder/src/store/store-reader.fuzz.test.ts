@@ -10,7 +10,15 @@ import fc from "fast-check";
 import { fuzzParameters } from "../../../test/support/fuzz.js";
 import { zstdDecompress } from "@harnessx/artifacts";
 import {
-  FlightRecorderExtension, iterateRunEvents, openSegmentTables, readRun, RecordingStore, RunInvalidError, RunNotFoundError, SegmentCorruptError, type RecordedEvent,
+  FlightRecorderExtension,
+  iterateRunEvents,
+  openSegmentTables,
+  readRun,
+  RecordingStore,
+  RunInvalidError,
+  RunNotFoundError,
+  SegmentCorruptError,
+  type RecordedEvent,
 } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";
@@ -32,13 +40,17 @@ let original: RecordedEvent[];
 let lastFrame: Buffer;
 const tally = { tried: 0, prefix: 0, refused: 0, eventsCut: 0 };
 
-const segments = (files: Files, suffix: string) => [...files.keys()].filter((k) => k.includes("/segments/") && k.endsWith(suffix)).sort();
+const segments = (files: Files, suffix: string) =>
+  [...files.keys()].filter((k) => k.includes("/segments/") && k.endsWith(suffix)).sort();
 
 /** The files under `root`, keyed by their path under `prefix`. */
 function readTree(root: string, prefix: string): Files {
   const files: Files = new Map();
   const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) (e.isDirectory() ? walk(join(d, e.name)) : files.set(join(prefix, relative(root, join(d, e.name))), readFileSync(join(d, e.name))));
+    for (const e of readdirSync(d, { withFileTypes: true }))
+      e.isDirectory()
+        ? walk(join(d, e.name))
+        : files.set(join(prefix, relative(root, join(d, e.name))), readFileSync(join(d, e.name)));
   };
   walk(root);
   return files;
@@ -59,7 +71,10 @@ before(async () => {
   const source = join(dir, "source");
   const recorder = new FlightRecorderExtension({ dir: source, segmentMaxBytes: 2048, flushIntervalMs: 5 });
   // Model calls that take a moment let the recorder drain (and seal) between them.
-  const agent = scriptedAgent(echoScript(12).map((step) => ({ ...step, delayMs: 15 })), [recorder]);
+  const agent = scriptedAgent(
+    echoScript(12).map((step) => ({ ...step, delayMs: 15 })),
+    [recorder],
+  );
   runId = (await agent.run("tear me")).runId;
   await agent.close();
   pristine = readTree(join(source, "runs"), "runs");
@@ -70,7 +85,12 @@ before(async () => {
   pristine.delete(last);
   pristine.delete(`${last}.sha256`);
   const manifest = `runs/${runId}/run.json`;
-  pristine.set(manifest, Buffer.from(JSON.stringify({ ...JSON.parse(pristine.get(manifest)!.toString()), status: "running", endedAt: null })));
+  pristine.set(
+    manifest,
+    Buffer.from(
+      JSON.stringify({ ...JSON.parse(pristine.get(manifest)!.toString()), status: "running", endedAt: null }),
+    ),
+  );
   syncTree(join(dir, "store"), new Map(), pristine);
   onDisk = pristine;
   original = (await readRun(join(dir, "store", "runs", runId))).events;
@@ -82,7 +102,13 @@ const pick = <T>(items: readonly T[], n: number): T => items[n % items.length];
 const cut = (data: Buffer, n: number): Buffer => data.subarray(0, n % Math.max(1, data.length));
 
 const tear: fc.Arbitrary<Tear> = fc.oneof(
-  fc.nat().map((n) => ({ label: `active segment cut at ${n}`, apply: (f: Files) => { const k = pick(segments(f, ".ndjson"), 0); f.set(k, cut(f.get(k)!, n)); } })),
+  fc.nat().map((n) => ({
+    label: `active segment cut at ${n}`,
+    apply: (f: Files) => {
+      const k = pick(segments(f, ".ndjson"), 0);
+      f.set(k, cut(f.get(k)!, n));
+    },
+  })),
   fc.nat().map((n) => ({
     label: `partial line appended (${n})`,
     apply: (f: Files) => {
@@ -91,13 +117,52 @@ const tear: fc.Arbitrary<Tear> = fc.oneof(
       f.set(k, Buffer.concat([f.get(k)!, line.subarray(0, n % line.length)]));
     },
   })),
-  fc.uint8Array({ minLength: 1, maxLength: 512 }).map((g) => ({ label: `${g.length} garbage bytes appended to the active segment`, apply: (f: Files) => { const k = pick(segments(f, ".ndjson"), 0); f.set(k, Buffer.concat([f.get(k)!, g])); } })),
-  fc.nat().map((n) => ({ label: `sidecar ${n} missing`, apply: (f: Files) => { const k = segments(f, ".sha256"); if (k.length) f.delete(pick(k, n)); } })),
-  fc.tuple(fc.nat(), fc.nat()).map(([n, at]) => ({ label: `sidecar ${n} torn at ${at}`, apply: (f: Files) => { const k = segments(f, ".sha256"); if (k.length) f.set(pick(k, n), cut(f.get(pick(k, n))!, at)); } })),
-  fc.tuple(fc.nat(), fc.nat()).map(([n, at]) => ({ label: `sealed segment ${n} cut at ${at}`, apply: (f: Files) => { const k = pick(segments(f, ".ndjson.zst"), n); f.set(k, cut(f.get(k)!, at)); } })),
-  fc.tuple(fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 64 })).map(([n, g]) => ({ label: `garbage appended to sealed segment ${n}`, apply: (f: Files) => { const k = pick(segments(f, ".ndjson.zst"), n); f.set(k, Buffer.concat([f.get(k)!, g])); } })),
-  fc.nat().map((at) => ({ label: `seal of the active segment interrupted at ${at}`, apply: (f: Files) => f.set(`${pick(segments(f, ".ndjson"), 0)}.zst`, cut(lastFrame, at)) })),
-  fc.nat().map((at) => ({ label: `run.json torn at ${at}`, apply: (f: Files) => { const k = `runs/${runId}/run.json`; f.set(k, cut(f.get(k)!, at)); } })),
+  fc.uint8Array({ minLength: 1, maxLength: 512 }).map((g) => ({
+    label: `${g.length} garbage bytes appended to the active segment`,
+    apply: (f: Files) => {
+      const k = pick(segments(f, ".ndjson"), 0);
+      f.set(k, Buffer.concat([f.get(k)!, g]));
+    },
+  })),
+  fc.nat().map((n) => ({
+    label: `sidecar ${n} missing`,
+    apply: (f: Files) => {
+      const k = segments(f, ".sha256");
+      if (k.length) f.delete(pick(k, n));
+    },
+  })),
+  fc.tuple(fc.nat(), fc.nat()).map(([n, at]) => ({
+    label: `sidecar ${n} torn at ${at}`,
+    apply: (f: Files) => {
+      const k = segments(f, ".sha256");
+      if (k.length) f.set(pick(k, n), cut(f.get(pick(k, n))!, at));
+    },
+  })),
+  fc.tuple(fc.nat(), fc.nat()).map(([n, at]) => ({
+    label: `sealed segment ${n} cut at ${at}`,
+    apply: (f: Files) => {
+      const k = pick(segments(f, ".ndjson.zst"), n);
+      f.set(k, cut(f.get(k)!, at));
+    },
+  })),
+  fc.tuple(fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 64 })).map(([n, g]) => ({
+    label: `garbage appended to sealed segment ${n}`,
+    apply: (f: Files) => {
+      const k = pick(segments(f, ".ndjson.zst"), n);
+      f.set(k, Buffer.concat([f.get(k)!, g]));
+    },
+  })),
+  fc.nat().map((at) => ({
+    label: `seal of the active segment interrupted at ${at}`,
+    apply: (f: Files) => f.set(`${pick(segments(f, ".ndjson"), 0)}.zst`, cut(lastFrame, at)),
+  })),
+  fc.nat().map((at) => ({
+    label: `run.json torn at ${at}`,
+    apply: (f: Files) => {
+      const k = `runs/${runId}/run.json`;
+      f.set(k, cut(f.get(k)!, at));
+    },
+  })),
 );
 
 /** Reads the torn store every way there is; returns the events, or the typed error that refused them. */
@@ -121,7 +186,8 @@ async function readAll(store: string, withDuckDb: boolean): Promise<RecordedEven
     }
     return events;
   } catch (error) {
-    if (error instanceof SegmentCorruptError || error instanceof RunInvalidError || error instanceof RunNotFoundError) return error;
+    if (error instanceof SegmentCorruptError || error instanceof RunInvalidError || error instanceof RunNotFoundError)
+      return error;
     throw error;
   }
 }
@@ -149,7 +215,9 @@ describe("store readers on torn writes", () => {
   });
 
   test("tally", (t) => {
-    t.diagnostic(`${tally.tried} torn stores read: ${tally.prefix} gave an intact prefix (${tally.eventsCut} events cut in all), ${tally.refused} refused with a typed error`);
+    t.diagnostic(
+      `${tally.tried} torn stores read: ${tally.prefix} gave an intact prefix (${tally.eventsCut} events cut in all), ${tally.refused} refused with a typed error`,
+    );
     assert.equal(tally.prefix + tally.refused, tally.tried);
     assert.ok(tally.tried >= fuzzParameters(RUNS).numRuns!);
   });

@@ -18,12 +18,20 @@ describe("torn bytes are counted on the bytes, not on decoded text", () => {
         Buffer.from(eventLine("run_utf8", 2, "custom", { note: "x" })),
       ]);
       // A byte sequence that is not UTF-8 inside a complete line: decoding it grows the text.
-      const damaged = Buffer.concat([complete.subarray(0, complete.length - 4), INVALID_UTF8, complete.subarray(complete.length - 4)]);
+      const damaged = Buffer.concat([
+        complete.subarray(0, complete.length - 4),
+        INVALID_UTF8,
+        complete.subarray(complete.length - 4),
+      ]);
       const tail = Buffer.concat([Buffer.from('{"v":1,"seq":3,"kind":"to'), INVALID_UTF8]);
       const runDir = writeHandMadeRun(dir, "run_utf8", [Buffer.concat([damaged, tail])]);
       const read = await readRun(runDir);
       assert.equal(read.tornBytes, tail.length);
-      assert.deepEqual(read.events.map((e) => e.seq), [1, 2], "invalid UTF-8 inside a string decodes to U+FFFD; the line is kept");
+      assert.deepEqual(
+        read.events.map((e) => e.seq),
+        [1, 2],
+        "invalid UTF-8 inside a string decodes to U+FFFD; the line is kept",
+      );
       const recovered = await recover(runDir);
       assert.equal(recovered.tornBytes, tail.length);
     } finally {
@@ -35,7 +43,9 @@ describe("torn bytes are counted on the bytes, not on decoded text", () => {
     const { dir, cleanup } = tempDir();
     try {
       const tail = Buffer.concat([Buffer.from('{"v":1,"se'), INVALID_UTF8]);
-      const runDir = writeHandMadeRun(dir, "run_tail", [Buffer.concat([Buffer.from(eventLine("run_tail", 1, "agent_start")), tail])]);
+      const runDir = writeHandMadeRun(dir, "run_tail", [
+        Buffer.concat([Buffer.from(eventLine("run_tail", 1, "agent_start")), tail]),
+      ]);
       const read = await readRun(runDir);
       assert.equal(read.tornBytes, tail.length);
       assert.equal(read.events.length, 1);
@@ -53,11 +63,22 @@ describe("a kill between a seal and the removal of its plain file", () => {
       const runDir = writeHandMadeRun(dir, "run_seal", [first, eventLine("run_seal", 3, "custom")]);
       const firstPlain = join(runDir, "segments", "000001.ndjson");
       await writeSealed(firstPlain, readFileSync(firstPlain));
-      assert.deepEqual((await readRun(runDir)).events.map((e) => e.seq), [1, 2, 3], "segment 1 read from its seal, not twice");
+      assert.deepEqual(
+        (await readRun(runDir)).events.map((e) => e.seq),
+        [1, 2, 3],
+        "segment 1 read from its seal, not twice",
+      );
       const result = await recover(runDir);
       assert.equal(result.status, "crashed");
-      assert.deepEqual(readdirSync(join(runDir, "segments")).filter((n) => n.endsWith(".ndjson")), [], "no plain file left");
-      assert.deepEqual((await readRun(runDir)).events.map((e) => e.seq), [1, 2, 3, 4]);
+      assert.deepEqual(
+        readdirSync(join(runDir, "segments")).filter((n) => n.endsWith(".ndjson")),
+        [],
+        "no plain file left",
+      );
+      assert.deepEqual(
+        (await readRun(runDir)).events.map((e) => e.seq),
+        [1, 2, 3, 4],
+      );
     } finally {
       cleanup();
     }

@@ -13,17 +13,29 @@ export const echoTool = tool({
 /** A script: `calls` tool calls of `echo`, then a final answer. */
 export function echoScript(calls: number, finalText = "done"): ScriptStep[] {
   const steps: ScriptStep[] = [];
-  for (let i = 0; i < calls; i++) steps.push({ toolCalls: [{ id: `call_${i}`, name: "echo", input: { text: `step ${i}` } }], usage: { inputTokens: 10, outputTokens: 5 } });
+  for (let i = 0; i < calls; i++)
+    steps.push({
+      toolCalls: [{ id: `call_${i}`, name: "echo", input: { text: `step ${i}` } }],
+      usage: { inputTokens: 10, outputTokens: 5 },
+    });
   steps.push({ text: finalText, usage: { inputTokens: 10, outputTokens: 2 } });
   return steps;
 }
 
 export function scriptedAgent(steps: ScriptStep[], extensions: Extension[], name = "test-agent"): Agent {
-  return new Agent({ provider: new ScriptedProvider(steps), tools: [echoTool], extensions, name, maxIterations: 100_000 });
+  return new Agent({
+    provider: new ScriptedProvider(steps),
+    tools: [echoTool],
+    extensions,
+    name,
+    maxIterations: 100_000,
+  });
 }
 
 /** A run whose spill-like extension stores an artifact and emits a CUSTOM event referencing it. */
-export async function recordRunWithArtifact(dir: string): Promise<{ runId: string; recorder: FlightRecorderExtension; sha256: string }> {
+export async function recordRunWithArtifact(
+  dir: string,
+): Promise<{ runId: string; recorder: FlightRecorderExtension; sha256: string }> {
   const artifacts = new ArtifactStore(dir);
   let sha256 = "";
   const spill = defineExtension({
@@ -36,7 +48,11 @@ export async function recordRunWithArtifact(dir: string): Promise<{ runId: strin
           execute: async () => {
             const stored = await artifacts.put(`row,value\n${"1,2\n".repeat(10_000)}`);
             sha256 = stored.sha256;
-            await ctx.emit("spill", { toolName: "big", toolCallId: "c2", bytes: stored.bytes, resultId: "r1", sha256, kind: "csv" }, { artifacts: [{ sha256, bytes: stored.bytes, mediaType: "text/csv", id: "r1" }] });
+            await ctx.emit(
+              "spill",
+              { toolName: "big", toolCallId: "c2", bytes: stored.bytes, resultId: "r1", sha256, kind: "csv" },
+              { artifacts: [{ sha256, bytes: stored.bytes, mediaType: "text/csv", id: "r1" }] },
+            );
             return "spilled";
           },
         }),
@@ -45,7 +61,15 @@ export async function recordRunWithArtifact(dir: string): Promise<{ runId: strin
   });
   await artifacts.put("unrelated artifact that must not be bundled");
   const recorder = new FlightRecorderExtension({ dir, inlinePayloadBytes: 2048 });
-  const provider = new ScriptedProvider([{ toolCalls: [{ id: "c1", name: "echo", input: { text: "x".repeat(5000) } }, { id: "c2", name: "big" }] }, { text: "done" }]);
+  const provider = new ScriptedProvider([
+    {
+      toolCalls: [
+        { id: "c1", name: "echo", input: { text: "x".repeat(5000) } },
+        { id: "c2", name: "big" },
+      ],
+    },
+    { text: "done" },
+  ]);
   const agent = new Agent({ provider, tools: [echoTool], extensions: [recorder, spill] });
   const result = await agent.run("go");
   await agent.close();

@@ -48,12 +48,39 @@ export interface WeatherRunOptions {
  * and records it with `recordAiSdk(options)`. Resolves with the run id, the AI SDK's answer (or
  * the error it threw) and the recording, already closed.
  */
-export async function recordWeatherRun(options: RecordAiSdkOptions, run: WeatherRunOptions = {}): Promise<{ runId: string; text?: string; error?: unknown; recording: AiSdkRecording; totalUsage?: LanguageModelUsage }> {
+export async function recordWeatherRun(
+  options: RecordAiSdkOptions,
+  run: WeatherRunOptions = {},
+): Promise<{
+  runId: string;
+  text?: string;
+  error?: unknown;
+  recording: AiSdkRecording;
+  totalUsage?: LanguageModelUsage;
+}> {
   const [first, second, third] = WEATHER_RUN.usage;
   const replies: GenerateResult[] = [
-    { content: [toolCall("call-oslo", "Oslo", run.secret)], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(first.input, first.output, first.cacheRead), warnings: [], response: { id: "resp-1" } },
-    { content: [toolCall("call-bergen", "Bergen")], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(second.input, second.output, second.cacheRead), warnings: [], response: { id: "resp-2" } },
-    { content: [{ type: "text", text: WEATHER_RUN.answer }], finishReason: { unified: "stop", raw: "stop" }, usage: usage(third.input, third.output, third.cacheRead), warnings: [], response: { id: "resp-3" } },
+    {
+      content: [toolCall("call-oslo", "Oslo", run.secret)],
+      finishReason: { unified: "tool-calls", raw: "tool_calls" },
+      usage: usage(first.input, first.output, first.cacheRead),
+      warnings: [],
+      response: { id: "resp-1" },
+    },
+    {
+      content: [toolCall("call-bergen", "Bergen")],
+      finishReason: { unified: "tool-calls", raw: "tool_calls" },
+      usage: usage(second.input, second.output, second.cacheRead),
+      warnings: [],
+      response: { id: "resp-2" },
+    },
+    {
+      content: [{ type: "text", text: WEATHER_RUN.answer }],
+      finishReason: { unified: "stop", raw: "stop" },
+      usage: usage(third.input, third.output, third.cacheRead),
+      warnings: [],
+      response: { id: "resp-3" },
+    },
   ];
   let calls = 0;
   const model = new MockLanguageModelV4({
@@ -67,7 +94,11 @@ export async function recordWeatherRun(options: RecordAiSdkOptions, run: Weather
   });
   const weather = tool({
     description: "The weather of a city today.",
-    inputSchema: jsonSchema<{ city: string; apiKey?: string }>({ type: "object", properties: { city: { type: "string" }, apiKey: { type: "string" } }, required: ["city"] }),
+    inputSchema: jsonSchema<{ city: string; apiKey?: string }>({
+      type: "object",
+      properties: { city: { type: "string" }, apiKey: { type: "string" } },
+      required: ["city"],
+    }),
     execute: async ({ city }) => {
       if (run.failingTool && city === "Bergen") throw new Error("weather service unavailable for Bergen");
       return { city, sky: "rain", celsius: 7 };
@@ -82,7 +113,11 @@ export async function recordWeatherRun(options: RecordAiSdkOptions, run: Weather
       tools: { weather },
       stopWhen: stepCountIs(3),
       maxRetries: 0,
-      telemetry: { integrations: recording, ...(run.record?.inputs === false ? { recordInputs: false } : {}), ...(run.record?.outputs === false ? { recordOutputs: false } : {}) },
+      telemetry: {
+        integrations: recording,
+        ...(run.record?.inputs === false ? { recordInputs: false } : {}),
+        ...(run.record?.outputs === false ? { recordOutputs: false } : {}),
+      },
     });
     return { runId: recording.lastRun!, text: result.text, recording, totalUsage: result.totalUsage };
   } catch (error) {

@@ -49,16 +49,37 @@ export function dataRegions(members: readonly TarMember[]): Array<[number, numbe
   });
 }
 
-const UNSAFE_NAMES = ["../escape", "/etc/passwd", "artifacts/../../x", "a\\b", "C:evil", "./manifest.json", "a//b", "artifacts/x.zst", "notes.txt"];
-const memberName = fc.oneof(fc.constantFrom(...UNSAFE_NAMES), fc.stringMatching(/^x-[a-z0-9/._-]{1,40}$/), fc.stringMatching(/^[0-9a-f]{64}$/).map((h) => `artifacts/${h}.zst`));
+const UNSAFE_NAMES = [
+  "../escape",
+  "/etc/passwd",
+  "artifacts/../../x",
+  "a\\b",
+  "C:evil",
+  "./manifest.json",
+  "a//b",
+  "artifacts/x.zst",
+  "notes.txt",
+];
+const memberName = fc.oneof(
+  fc.constantFrom(...UNSAFE_NAMES),
+  fc.stringMatching(/^x-[a-z0-9/._-]{1,40}$/),
+  fc.stringMatching(/^[0-9a-f]{64}$/).map((h) => `artifacts/${h}.zst`),
+);
 const lie = fc.oneof(fc.integer({ min: 0, max: 1 << 30 }), fc.constantFrom(2 ** 53, -1, 1.5, 1e300, "12", null));
-const fromMembers = (label: string, members: (m: TarMember[], sample: BundleSample) => Promise<TarMember[]> | TarMember[]): Mutation => ({ label, members });
+const fromMembers = (
+  label: string,
+  members: (m: TarMember[], sample: BundleSample) => Promise<TarMember[]> | TarMember[],
+): Mutation => ({ label, members });
 const fromBytes = (label: string, bytes: (tar: Buffer, sample: BundleSample) => Buffer): Mutation => ({ label, bytes });
 // Within a limit: after a bomb replaced the events, a later edit of them is skipped, not inflated.
-const textOfEvents = async (members: TarMember[]): Promise<string> => (await zstdDecompressWithin(members.find((m) => m.name === EVENTS)!.data, 16 * 1024 * 1024)).toString();
+const textOfEvents = async (members: TarMember[]): Promise<string> =>
+  (await zstdDecompressWithin(members.find((m) => m.name === EVENTS)!.data, 16 * 1024 * 1024)).toString();
 async function withEvents(members: TarMember[], ndjson: Buffer, frame?: Buffer): Promise<TarMember[]> {
   const data = frame ?? (await zstdCompress(ndjson));
-  return reseal(withMember(members, EVENTS, data), (m) => (m.members.find((e) => e.path === EVENTS)!.contentBytes = ndjson.length));
+  return reseal(
+    withMember(members, EVENTS, data),
+    (m) => (m.members.find((e) => e.path === EVENTS)!.contentBytes = ndjson.length),
+  );
 }
 
 /** Mutations that change what the bundle says: each must be refused. `count` is the number of members. */
@@ -67,7 +88,13 @@ export function hostileMutation(count: number): fc.Arbitrary<Mutation> {
   const inner = fc.nat({ max: count - 2 }).map((i) => i + 1); // not the manifest
   const content = fc.nat({ max: count - 3 }).map((i) => i + 1); // neither the manifest nor SHA256SUMS (which reseal writes anew)
   return fc.oneof(
-    fc.nat().map((n) => fromBytes(`cut before the end of the last member (${n})`, (tar, s) => tar.subarray(0, n % s.data[s.data.length - 1][1]))),
+    fc
+      .nat()
+      .map((n) =>
+        fromBytes(`cut before the end of the last member (${n})`, (tar, s) =>
+          tar.subarray(0, n % s.data[s.data.length - 1][1]),
+        ),
+      ),
     fc.tuple(index, fc.nat(), fc.nat({ max: 7 })).map(([i, at, bit]) =>
       fromBytes(`flip bit ${bit} in the data of member ${i}`, (tar, s) => {
         const [start, end] = s.data[i];
@@ -76,42 +103,97 @@ export function hostileMutation(count: number): fc.Arbitrary<Mutation> {
         return out;
       }),
     ),
-    fc.tuple(index, memberName).map(([i, name]) => fromMembers(`rename member ${i} to ${name}`, (m) => m.map((x, j) => (j === i ? { ...x, name } : x)))),
+    fc
+      .tuple(index, memberName)
+      .map(([i, name]) =>
+        fromMembers(`rename member ${i} to ${name}`, (m) => m.map((x, j) => (j === i ? { ...x, name } : x))),
+      ),
     fc.tuple(inner, memberName).map(([i, name]) =>
-      fromMembers(`rename member ${i} to ${name}, manifest resealed`, (m) => reseal(m.map((x, j) => (j === i ? { ...x, name } : x)), (man) => {
-        for (const e of man.members) if (e.path === m[i].name) e.path = name;
-      })),
-    ),
-    fc.tuple(index, fc.nat({ max: count })).map(([i, at]) => fromMembers(`duplicate member ${i} at ${at}`, (m) => [...m.slice(0, at), m[i], ...m.slice(at)])),
-    inner.map((at) => fromMembers(`manifest moved to ${at}`, (m) => [...m.slice(1, at + 1), m[0], ...m.slice(at + 1)])),
-    inner.map((i) => fromMembers(`member ${i} removed`, (m) => m.filter((_, j) => j !== i))),
-    content.map((i) => fromMembers(`member ${i} removed, manifest resealed`, (m) => reseal(m.filter((_, j) => j !== i), (man) => (man.members = man.members.filter((e) => e.path !== m[i].name))))),
-    fc.tuple(fc.nat(), lie).map(([k, value]) =>
-      fromMembers(`size lie ${JSON.stringify(value)}`, (m) => reseal(m, (man) => {
-        const entry = man.members[k % man.members.length];
-        (entry as { bytes: unknown }).bytes = value === entry.bytes ? entry.bytes + 1 : value;
-      })),
-    ),
-    fc.tuple(fc.nat(), lie).map(([k, value]) =>
-      fromMembers(`contentBytes lie ${JSON.stringify(value)}`, (m) => reseal(m, (man) => {
-        const zstdMembers = man.members.filter((e) => e.contentBytes !== undefined);
-        const entry = zstdMembers[k % zstdMembers.length];
-        (entry as { contentBytes: unknown }).contentBytes = value === entry.contentBytes ? entry.contentBytes! + 1 : value;
-      })),
-    ),
-    fc.constantFrom(...["format", "version", "createdAt", "run", "run.runId", "run.status", "run.summary.events", "trigger.reason", "window", "countsByKind", "dropped.events", "missingArtifacts", "members", "members.0.path", "members.0.sha256"]).chain((field) =>
-      fc.constantFrom(true, undefined).map((value) =>
-        fromMembers(`manifest ${field} set to ${String(value)}`, (m) => reseal(m, (man) => {
-          const keys = field.split(".");
-          const parent = keys.slice(0, -1).reduce<Record<string, unknown>>((o, k) => o[k] as Record<string, unknown>, man as unknown as Record<string, unknown>);
-          if (value === undefined) delete parent[keys[keys.length - 1]];
-          else parent[keys[keys.length - 1]] = value;
-        })),
+      fromMembers(`rename member ${i} to ${name}, manifest resealed`, (m) =>
+        reseal(
+          m.map((x, j) => (j === i ? { ...x, name } : x)),
+          (man) => {
+            for (const e of man.members) if (e.path === m[i].name) e.path = name;
+          },
+        ),
       ),
     ),
-    fc.oneof(fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)), fc.constantFrom('{"runId": "r"', "[]", "null", '{"runId": 1}').map((t) => Buffer.from(t))).map((data) =>
-      fromMembers("run.json replaced", (m) => reseal(withMember(m, "run.json", data))),
+    fc
+      .tuple(index, fc.nat({ max: count }))
+      .map(([i, at]) =>
+        fromMembers(`duplicate member ${i} at ${at}`, (m) => [...m.slice(0, at), m[i], ...m.slice(at)]),
+      ),
+    inner.map((at) => fromMembers(`manifest moved to ${at}`, (m) => [...m.slice(1, at + 1), m[0], ...m.slice(at + 1)])),
+    inner.map((i) => fromMembers(`member ${i} removed`, (m) => m.filter((_, j) => j !== i))),
+    content.map((i) =>
+      fromMembers(`member ${i} removed, manifest resealed`, (m) =>
+        reseal(
+          m.filter((_, j) => j !== i),
+          (man) => (man.members = man.members.filter((e) => e.path !== m[i].name)),
+        ),
+      ),
     ),
+    fc.tuple(fc.nat(), lie).map(([k, value]) =>
+      fromMembers(`size lie ${JSON.stringify(value)}`, (m) =>
+        reseal(m, (man) => {
+          const entry = man.members[k % man.members.length];
+          (entry as { bytes: unknown }).bytes = value === entry.bytes ? entry.bytes + 1 : value;
+        }),
+      ),
+    ),
+    fc.tuple(fc.nat(), lie).map(([k, value]) =>
+      fromMembers(`contentBytes lie ${JSON.stringify(value)}`, (m) =>
+        reseal(m, (man) => {
+          const zstdMembers = man.members.filter((e) => e.contentBytes !== undefined);
+          const entry = zstdMembers[k % zstdMembers.length];
+          (entry as { contentBytes: unknown }).contentBytes =
+            value === entry.contentBytes ? entry.contentBytes! + 1 : value;
+        }),
+      ),
+    ),
+    fc
+      .constantFrom(
+        ...[
+          "format",
+          "version",
+          "createdAt",
+          "run",
+          "run.runId",
+          "run.status",
+          "run.summary.events",
+          "trigger.reason",
+          "window",
+          "countsByKind",
+          "dropped.events",
+          "missingArtifacts",
+          "members",
+          "members.0.path",
+          "members.0.sha256",
+        ],
+      )
+      .chain((field) =>
+        fc.constantFrom(true, undefined).map((value) =>
+          fromMembers(`manifest ${field} set to ${String(value)}`, (m) =>
+            reseal(m, (man) => {
+              const keys = field.split(".");
+              const parent = keys
+                .slice(0, -1)
+                .reduce<Record<string, unknown>>(
+                  (o, k) => o[k] as Record<string, unknown>,
+                  man as unknown as Record<string, unknown>,
+                );
+              if (value === undefined) delete parent[keys[keys.length - 1]];
+              else parent[keys[keys.length - 1]] = value;
+            }),
+          ),
+        ),
+      ),
+    fc
+      .oneof(
+        fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+        fc.constantFrom('{"runId": "r"', "[]", "null", '{"runId": 1}').map((t) => Buffer.from(t)),
+      )
+      .map((data) => fromMembers("run.json replaced", (m) => reseal(withMember(m, "run.json", data)))),
     fc.tuple(fc.jsonValue(), fc.nat()).map(([value, at]) =>
       fromMembers(`event line ${JSON.stringify(value)?.slice(0, 40)} inserted`, async (m) => {
         const lines = (await textOfEvents(m)).trimEnd().split("\n");
@@ -129,7 +211,10 @@ export function hostileMutation(count: number): fc.Arbitrary<Mutation> {
       fromMembers(`${artifact ? "an artifact" : "the events"} compressed twice`, async (m) => {
         const target = artifact ? m.find((x) => x.name.startsWith("artifacts/"))! : m.find((x) => x.name === EVENTS)!;
         const twice = await zstdCompress(target.data);
-        return reseal(withMember(m, target.name, twice), (man) => (man.members.find((e) => e.path === target.name)!.contentBytes = target.data.length));
+        return reseal(
+          withMember(m, target.name, twice),
+          (man) => (man.members.find((e) => e.path === target.name)!.contentBytes = target.data.length),
+        );
       }),
     ),
     fc.tuple(fc.boolean(), fc.constantFrom("removed", "kept", "honest")).map(([artifact, declared]) =>
@@ -142,15 +227,22 @@ export function hostileMutation(count: number): fc.Arbitrary<Mutation> {
         });
       }),
     ),
-    fc.tuple(fc.constantFrom(...UNSAFE_NAMES.slice(0, 5)), fc.boolean()).map(([name, link]) =>
-      fromMembers(`extra ${link ? "symlink" : "file"} ${name}`, (m) => [...m, { name, data: Buffer.from("x"), ...(link ? { type: "symlink" as const } : {}) }]),
-    ),
+    fc
+      .tuple(fc.constantFrom(...UNSAFE_NAMES.slice(0, 5)), fc.boolean())
+      .map(([name, link]) =>
+        fromMembers(`extra ${link ? "symlink" : "file"} ${name}`, (m) => [
+          ...m,
+          { name, data: Buffer.from("x"), ...(link ? { type: "symlink" as const } : {}) },
+        ]),
+      ),
     fc.constant(null).map(() =>
       fromMembers("extra artifact, listed", async (m) => {
         const data = Buffer.from("unreferenced");
         const frame = await zstdCompress(data);
         const name = `artifacts/${sha256(data)}.zst`;
-        return reseal(withMember(m, name, frame), (man) => man.members.push({ path: name, bytes: frame.length, sha256: sha256(frame), contentBytes: data.length }));
+        return reseal(withMember(m, name, frame), (man) =>
+          man.members.push({ path: name, bytes: frame.length, sha256: sha256(frame), contentBytes: data.length }),
+        );
       }),
     ),
   );
@@ -168,8 +260,19 @@ export function anyMutation(count: number): fc.Arbitrary<Mutation> {
       }),
     ),
     fc.nat().map((n) => fromBytes(`cut at ${n}`, (tar) => tar.subarray(0, n % (tar.length + 1)))),
-    fc.uint8Array({ minLength: 1, maxLength: 2048 }).map((g) => fromBytes(`${g.length} garbage bytes appended`, (tar) => Buffer.concat([tar, g]))),
-    fc.nat().map((seed) => fromMembers(`members after the manifest shuffled (${seed})`, (m) => [m[0], ...m.slice(1).sort((a, b) => (sha256(Buffer.from(a.name + seed)) < sha256(Buffer.from(b.name + seed)) ? -1 : 1))])),
+    fc
+      .uint8Array({ minLength: 1, maxLength: 2048 })
+      .map((g) => fromBytes(`${g.length} garbage bytes appended`, (tar) => Buffer.concat([tar, g]))),
+    fc
+      .nat()
+      .map((seed) =>
+        fromMembers(`members after the manifest shuffled (${seed})`, (m) => [
+          m[0],
+          ...m
+            .slice(1)
+            .sort((a, b) => (sha256(Buffer.from(a.name + seed)) < sha256(Buffer.from(b.name + seed)) ? -1 : 1)),
+        ]),
+      ),
   );
 }
 

@@ -26,7 +26,10 @@ export async function membersOf(source: string | Buffer): Promise<TarMember[]> {
   extract.on("entry", (header, stream, next) => {
     const chunks: Buffer[] = [];
     stream.on("data", (c: unknown) => void chunks.push(c as Buffer));
-    stream.on("end", () => { out.push({ name: header.name, data: Buffer.concat(chunks) }); next(); });
+    stream.on("end", () => {
+      out.push({ name: header.name, data: Buffer.concat(chunks) });
+      next();
+    });
   });
   const done = new Promise<void>((resolve, reject) => extract.on("finish", () => resolve()).on("error", reject));
   extract.end(typeof source === "string" ? readFileSync(source) : source);
@@ -37,7 +40,8 @@ export async function membersOf(source: string | Buffer): Promise<TarMember[]> {
 /** Every member's text, decompressed when zstd. */
 export async function bundleText(path: string): Promise<Map<string, string>> {
   const members = new Map<string, string>();
-  for (const m of await membersOf(path)) members.set(m.name, (m.name.endsWith(".zst") ? await zstdDecompress(m.data) : m.data).toString("utf8"));
+  for (const m of await membersOf(path))
+    members.set(m.name, (m.name.endsWith(".zst") ? await zstdDecompress(m.data) : m.data).toString("utf8"));
   return members;
 }
 
@@ -67,7 +71,8 @@ export function withMember(members: readonly TarMember[], name: string, data: Bu
   return out;
 }
 
-export const manifestOf = (members: readonly TarMember[]): BundleManifest => JSON.parse(members.find((m) => m.name === "manifest.json")!.data.toString()) as BundleManifest;
+export const manifestOf = (members: readonly TarMember[]): BundleManifest =>
+  JSON.parse(members.find((m) => m.name === "manifest.json")!.data.toString()) as BundleManifest;
 
 /**
  * Makes the checksums agree with the members again: each member the manifest lists gets its
@@ -75,7 +80,11 @@ export const manifestOf = (members: readonly TarMember[]): BundleManifest => JSO
  * the manifest, then SHA256SUMS is rewritten over the manifest and the listed members. The
  * signature is dropped, or made anew with `key` (an attacker's own).
  */
-export function reseal(members: readonly TarMember[], edit: (manifest: BundleManifest) => void = () => undefined, key?: Pick<SigningKey, "publicKey" | "sign">): TarMember[] {
+export function reseal(
+  members: readonly TarMember[],
+  edit: (manifest: BundleManifest) => void = () => undefined,
+  key?: Pick<SigningKey, "publicKey" | "sign">,
+): TarMember[] {
   let manifest = manifestOf(members);
   delete manifest.signature;
   const byName = new Map(members.map((m) => [m.name, m.data]));
@@ -89,7 +98,10 @@ export function reseal(members: readonly TarMember[], edit: (manifest: BundleMan
   const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
   // An edit may break the member list itself: the sums then cover the list as it was.
   const entries = Array.isArray(manifest.members) ? manifest.members : listed;
-  const sumLines = [`${sha256(manifestBytes)}  manifest.json`, ...entries.map((m) => `${String(m?.sha256)}  ${String(m?.path)}`)];
+  const sumLines = [
+    `${sha256(manifestBytes)}  manifest.json`,
+    ...entries.map((m) => `${String(m?.sha256)}  ${String(m?.path)}`),
+  ];
   const sums = `${sumLines.join("\n")}\n`;
   return withMember(withMember(members, "manifest.json", manifestBytes), "SHA256SUMS", Buffer.from(sums));
 }

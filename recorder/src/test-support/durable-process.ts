@@ -5,7 +5,9 @@ const CHILD = new URL("./durable-child.ts", import.meta.url).pathname;
 
 /** Records a durable run in a child process until it hangs in its pay call, then kills the child with SIGKILL; resolves with the run's id. */
 export async function killedDurableRun(journalDir: string, storeDir: string): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD, journalDir, storeDir], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD, journalDir, storeDir], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   let out = "";
   const runId = await new Promise<string>((resolve, reject) => {

@@ -1,6 +1,15 @@
 // Durable runs that "crash": a run whose tool never returns is abandoned, and a second agent on
 // the same journal resumes it, as a new process would after the first one died.
-import { Agent, FileDurableStore, HookEvent, ScriptedProvider, tool, type Extension, type ScriptedReply, type Tool } from "@harnessx/core";
+import {
+  Agent,
+  FileDurableStore,
+  HookEvent,
+  ScriptedProvider,
+  tool,
+  type Extension,
+  type ScriptedReply,
+  type Tool,
+} from "@harnessx/core";
 
 /** search (safe to repeat), then pay (never repeated), then the answer. */
 export const DURABLE_SCRIPT: ScriptedReply[] = [
@@ -20,13 +29,24 @@ function positionalProvider(): ScriptedProvider {
 function durableTools(payHangs: boolean): Tool[] {
   return [
     tool({ name: "search", description: "finds flights", replayPolicy: "safe", execute: () => "2 flights" }),
-    tool({ name: "pay", description: "pays", replayPolicy: "never", execute: () => (payHangs ? new Promise<string>(() => {}) : "paid") }),
+    tool({
+      name: "pay",
+      description: "pays",
+      replayPolicy: "never",
+      execute: () => (payHangs ? new Promise<string>(() => {}) : "paid"),
+    }),
   ];
 }
 
 /** A durable agent journaling in `journalDir`. */
 export function durableAgent(journalDir: string, extensions: Extension[], payHangs = false): Agent {
-  return new Agent({ provider: positionalProvider(), tools: durableTools(payHangs), extensions, durable: { store: new FileDurableStore(journalDir) }, retry: { initialDelayMs: 1, maxDelayMs: 5 } });
+  return new Agent({
+    provider: positionalProvider(),
+    tools: durableTools(payHangs),
+    extensions,
+    durable: { store: new FileDurableStore(journalDir) },
+    retry: { initialDelayMs: 1, maxDelayMs: 5 },
+  });
 }
 
 /** Starts a durable run that hangs in its pay call (committed as started) and resolves with its id; the run is then abandoned. */
@@ -36,6 +56,8 @@ export function crashInPay(journalDir: string, extensions: Extension[]): Promise
     agent.hooks.on(HookEvent.TOOL_CALL_START, (ctx) => {
       if (ctx.data.toolCall.name === "pay") resolve(ctx.runId!);
     });
-    agent.run("book a flight").then((r) => reject(new Error(`the run ended (${r.status}) instead of hanging in pay`)), reject);
+    agent
+      .run("book a flight")
+      .then((r) => reject(new Error(`the run ended (${r.status}) instead of hanging in pay`)), reject);
   });
 }

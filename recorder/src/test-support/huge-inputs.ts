@@ -17,7 +17,13 @@ const sha256 = (data: Uint8Array): string => createHash("sha256").update(data).d
 /** The event line with an attribute `note` of `bytes` letters put first in its attributes. */
 export function padded(line: Buffer, bytes: number): Buffer {
   const at = line.indexOf(ATTRS) + ATTRS.length;
-  return Buffer.concat([line.subarray(0, at), Buffer.from('"note":"'), Buffer.alloc(bytes, 0x61), Buffer.from('",'), line.subarray(at)]);
+  return Buffer.concat([
+    line.subarray(0, at),
+    Buffer.from('"note":"'),
+    Buffer.alloc(bytes, 0x61),
+    Buffer.from('",'),
+    line.subarray(at),
+  ]);
 }
 
 /**
@@ -31,7 +37,10 @@ export async function withHugeEventLine(members: readonly TarMember[], bytes: nu
   const newline = text.indexOf(0x0a);
   const ndjson = Buffer.concat([padded(text.subarray(0, newline), bytes), text.subarray(newline)]);
   const frame = await zstdCompress(ndjson);
-  return reseal(withMember(members, EVENTS, frame), (m) => (m.members.find((e) => e.path === EVENTS)!.contentBytes = ndjson.length));
+  return reseal(
+    withMember(members, EVENTS, frame),
+    (m) => (m.members.find((e) => e.path === EVENTS)!.contentBytes = ndjson.length),
+  );
 }
 
 /**
@@ -48,12 +57,24 @@ export async function withDenseEventLines(members: readonly TarMember[], bytes: 
     const line = text.subarray(start, newline);
     const at = line.indexOf(ATTRS) + ATTRS.length;
     const count = Math.floor((bytes - line.length - '"note":[],'.length) / 3);
-    lines.push(Buffer.concat([line.subarray(0, at), Buffer.from('"note":['), Buffer.alloc(count * 3 - 1, "{},"), Buffer.from("],"), line.subarray(at), Buffer.from("\n")]));
+    lines.push(
+      Buffer.concat([
+        line.subarray(0, at),
+        Buffer.from('"note":['),
+        Buffer.alloc(count * 3 - 1, "{},"),
+        Buffer.from("],"),
+        line.subarray(at),
+        Buffer.from("\n"),
+      ]),
+    );
     start = newline + 1;
   }
   const ndjson = Buffer.concat(lines);
   const frame = await zstdCompress(ndjson);
-  return reseal(withMember(members, EVENTS, frame), (m) => (m.members.find((e) => e.path === EVENTS)!.contentBytes = ndjson.length));
+  return reseal(
+    withMember(members, EVENTS, frame),
+    (m) => (m.members.find((e) => e.path === EVENTS)!.contentBytes = ndjson.length),
+  );
 }
 
 /** The bundle's members with a manifest grown to about `bytes` (a trigger reason that long), checksums recomputed. */
@@ -69,7 +90,11 @@ export function withHugeManifest(members: readonly TarMember[], bytes: number): 
 export async function writeRunWithHugeLine(store: string, runId: string, bytes: number): Promise<string> {
   const runDir = join(store, "runs", runId);
   mkdirSync(join(runDir, "segments"), { recursive: true });
-  const ndjson = Buffer.concat([Buffer.from(eventLine(runId, 1, "agent_start", { model: "m" })), padded(Buffer.from(eventLine(runId, 2, "custom", { name: "note" }).trimEnd()), bytes), Buffer.from("\n")]);
+  const ndjson = Buffer.concat([
+    Buffer.from(eventLine(runId, 1, "agent_start", { model: "m" })),
+    padded(Buffer.from(eventLine(runId, 2, "custom", { name: "note" }).trimEnd()), bytes),
+    Buffer.from("\n"),
+  ]);
   const frame = await zstdCompress(ndjson);
   const sealed = join(runDir, "segments", "000001.ndjson.zst");
   writeFileSync(sealed, frame);

@@ -4,9 +4,24 @@
 // in withGenerationSpan (as OpenAIChatCompletionsModel and the AI SDK adapter do) and puts
 // model, settings, input, output and usage on it, the content only when the run traces
 // sensitive data (request.tracing === true).
-import { Agent, Runner, Usage, setTraceProcessors, setTracingDisabled, tool, withGenerationSpan, type Model, type ModelRequest, type ModelResponse } from "@openai/agents";
+import {
+  Agent,
+  Runner,
+  Usage,
+  setTraceProcessors,
+  setTracingDisabled,
+  tool,
+  withGenerationSpan,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+} from "@openai/agents";
 import { z } from "zod";
-import { recordOpenAIAgents, type OpenAIAgentsRecording, type RecordOpenAIAgentsOptions } from "../frameworks/openai-agents/openai-agents-recording.js";
+import {
+  recordOpenAIAgents,
+  type OpenAIAgentsRecording,
+  type RecordOpenAIAgentsOptions,
+} from "../frameworks/openai-agents/openai-agents-recording.js";
 
 /** What a recorded weather run is made of: two weather calls, a handoff to the writer, its answer. */
 export const AGENTS_WEATHER_RUN = {
@@ -36,7 +51,13 @@ export interface AgentsWeatherRunOptions {
   onWeather?: (city: string) => void;
 }
 
-const call = (callId: string, name: string, args: Record<string, unknown>) => ({ type: "function_call" as const, callId, name, arguments: JSON.stringify(args), status: "completed" as const });
+const call = (callId: string, name: string, args: Record<string, unknown>) => ({
+  type: "function_call" as const,
+  callId,
+  name,
+  arguments: JSON.stringify(args),
+  status: "completed" as const,
+});
 
 /** A Model answering from a script, traced as the SDK's own models trace. */
 class ScriptedAgentsModel implements Model {
@@ -45,21 +66,34 @@ class ScriptedAgentsModel implements Model {
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     // Under the current span (the runner's turn), as a model outside the SDK's own packages sees it.
-    return withGenerationSpan(
-      async (span) => {
-        const turn = this.calls++;
-        span.spanData.model = AGENTS_WEATHER_RUN.model;
-        span.spanData.model_config = { temperature: request.modelSettings.temperature, provider: "scripted" };
-        if (request.tracing === true) span.spanData.input = [...(request.systemInstructions ? [{ role: "system", content: request.systemInstructions }] : []), ...(typeof request.input === "string" ? [{ role: "user", content: request.input }] : request.input)];
-        if (this.options.modelError && turn === 1) throw this.options.modelError;
-        const output = this.script(turn);
-        const { input, output: out, cacheRead } = AGENTS_WEATHER_RUN.usage[Math.min(turn, 3)];
-        if (request.tracing === true) span.spanData.output = output;
-        if (!this.options.usageOnTurnsOnly) span.spanData.usage = { input_tokens: input, output_tokens: out, input_tokens_details: { cached_tokens: cacheRead } };
-        const usage = new Usage({ requests: 1, inputTokens: input, outputTokens: out, totalTokens: input + out, inputTokensDetails: [{ cached_tokens: cacheRead }] });
-        return { usage, output, responseId: `resp-${turn + 1}` };
-      },
-    );
+    return withGenerationSpan(async (span) => {
+      const turn = this.calls++;
+      span.spanData.model = AGENTS_WEATHER_RUN.model;
+      span.spanData.model_config = { temperature: request.modelSettings.temperature, provider: "scripted" };
+      if (request.tracing === true)
+        span.spanData.input = [
+          ...(request.systemInstructions ? [{ role: "system", content: request.systemInstructions }] : []),
+          ...(typeof request.input === "string" ? [{ role: "user", content: request.input }] : request.input),
+        ];
+      if (this.options.modelError && turn === 1) throw this.options.modelError;
+      const output = this.script(turn);
+      const { input, output: out, cacheRead } = AGENTS_WEATHER_RUN.usage[Math.min(turn, 3)];
+      if (request.tracing === true) span.spanData.output = output;
+      if (!this.options.usageOnTurnsOnly)
+        span.spanData.usage = {
+          input_tokens: input,
+          output_tokens: out,
+          input_tokens_details: { cached_tokens: cacheRead },
+        };
+      const usage = new Usage({
+        requests: 1,
+        inputTokens: input,
+        outputTokens: out,
+        totalTokens: input + out,
+        inputTokensDetails: [{ cached_tokens: cacheRead }],
+      });
+      return { usage, output, responseId: `resp-${turn + 1}` };
+    });
   }
 
   // biome-ignore lint/correctness/useYield: a generator, so the error comes at the first next() as a stream's would, not at the call
@@ -68,10 +102,25 @@ class ScriptedAgentsModel implements Model {
   }
 
   private script(turn: number): ModelResponse["output"] {
-    if (turn === 0) return [call("call-oslo", "weather", { city: "Oslo", ...(this.options.secret ? { apiKey: this.options.secret } : {}) })];
+    if (turn === 0)
+      return [
+        call("call-oslo", "weather", { city: "Oslo", ...(this.options.secret ? { apiKey: this.options.secret } : {}) }),
+      ];
     if (turn === 1) return [call("call-bergen", "weather", { city: "Bergen" })];
-    if (turn === 2) return [this.options.writerAsTool ? call("call-writer", "ask_writer", { input: "Advise on rain." }) : call("call-handoff", "transfer_to_writer", {})];
-    return [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: AGENTS_WEATHER_RUN.answer }] }];
+    if (turn === 2)
+      return [
+        this.options.writerAsTool
+          ? call("call-writer", "ask_writer", { input: "Advise on rain." })
+          : call("call-handoff", "transfer_to_writer", {}),
+      ];
+    return [
+      {
+        type: "message",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: AGENTS_WEATHER_RUN.answer }],
+      },
+    ];
   }
 }
 
@@ -101,9 +150,13 @@ export async function recordAgentsWeatherRun(
     name: "planner",
     instructions: "You advise on clothes.",
     model,
-    tools: run.writerAsTool ? [weather, writer.asTool({ toolName: "ask_writer", toolDescription: "Asks the writer." })] : [weather],
+    tools: run.writerAsTool
+      ? [weather, writer.asTool({ toolName: "ask_writer", toolDescription: "Asks the writer." })]
+      : [weather],
     handoffs: run.writerAsTool ? [] : [writer],
-    inputGuardrails: [{ name: "on-topic", execute: async () => ({ tripwireTriggered: run.tripwire === true, outputInfo: {} }) }],
+    inputGuardrails: [
+      { name: "on-topic", execute: async () => ({ tripwireTriggered: run.tripwire === true, outputInfo: {} }) },
+    ],
   });
   const recording = recordOpenAIAgents(options);
   setTracingDisabled(false);

@@ -14,6 +14,16 @@ for (let i = 0; i < iterations; i++) {
   });
 }
 steps.push({ text: "done" });
-const recorder = new FlightRecorderExtension({ dir, segmentMaxBytes: 256 * 1024, ...(retainJson ? { retain: JSON.parse(retainJson) as RetainPolicy } : {}) });
-const agent = new Agent({ provider: new ScriptedProvider(steps), tools: [echoTool], extensions: [recorder], maxIterations: iterations + 10, name: "crash-child" });
+const recorder = new FlightRecorderExtension({
+  dir,
+  segmentMaxBytes: 256 * 1024,
+  ...(retainJson ? { retain: JSON.parse(retainJson) as RetainPolicy } : {}),
+});
+const agent = new Agent({
+  provider: new ScriptedProvider(steps),
+  tools: [echoTool],
+  extensions: [recorder],
+  maxIterations: iterations + 10,
+  name: "crash-child",
+});
 await agent.run("record until killed");

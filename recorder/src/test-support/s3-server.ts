@@ -38,7 +38,11 @@ process.on("SIGTERM", () => server.close().then(() => process.exit(0)));
 
 function startServerProcess(directory: string, bucket: string): Promise<{ port: number; stop(): Promise<void> }> {
   const modulePath = createRequire(import.meta.url).resolve("s3rver");
-  const child = spawn(process.execPath, ["--openssl-legacy-provider", "-e", SERVER_SCRIPT, modulePath, directory, bucket], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--openssl-legacy-provider", "-e", SERVER_SCRIPT, modulePath, directory, bucket],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     let output = "";
@@ -70,12 +74,19 @@ export async function startLocalS3(bucket = "harnessx-test"): Promise<LocalS3> {
   return {
     endpoint,
     bucket,
-    env: { AWS_ENDPOINT_URL: endpoint, AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey, AWS_REGION: "us-east-1" },
+    env: {
+      AWS_ENDPOINT_URL: endpoint,
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      AWS_REGION: "us-east-1",
+    },
     async keys(prefix) {
       const keys: string[] = [];
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        );
         for (const object of page.Contents ?? []) keys.push(object.Key!);
         token = page.NextContinuationToken;
       } while (token);

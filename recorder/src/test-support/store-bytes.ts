@@ -14,7 +14,8 @@ export async function allStoreBytes(root: string): Promise<Array<{ path: string;
       else {
         const raw = readFileSync(path);
         out.push({ path, text: raw.toString("latin1") });
-        if (name.endsWith(".zst")) out.push({ path: `${path} (decompressed)`, text: (await zstdDecompress(raw)).toString("utf8") });
+        if (name.endsWith(".zst"))
+          out.push({ path: `${path} (decompressed)`, text: (await zstdDecompress(raw)).toString("utf8") });
       }
     }
   };
@@ -26,12 +27,21 @@ export async function allStoreBytes(root: string): Promise<Array<{ path: string;
  * Checks that redaction happened at the source: `secret` is in no byte under the store, and the
  * run's first `tool_call_start` lists the redacted argument (`input.<argument>`).
  */
-export async function assertToolArgumentRedacted(storeDir: string, runId: string, secret: string, argument: string): Promise<void> {
-  for (const file of await allStoreBytes(storeDir)) assert.ok(!file.text.includes(secret), `the secret is in ${file.path}`);
+export async function assertToolArgumentRedacted(
+  storeDir: string,
+  runId: string,
+  secret: string,
+  argument: string,
+): Promise<void> {
+  for (const file of await allStoreBytes(storeDir))
+    assert.ok(!file.text.includes(secret), `the secret is in ${file.path}`);
   const recording = await openRecording({ storeDir, runId });
   try {
     const start = (await recording.readEvents()).find((e) => e.kind === "tool_call_start");
-    assert.ok(start?.redacted?.some((path) => path.endsWith(`input.${argument}`)), `redacted paths: ${start?.redacted}`);
+    assert.ok(
+      start?.redacted?.some((path) => path.endsWith(`input.${argument}`)),
+      `redacted paths: ${start?.redacted}`,
+    );
   } finally {
     await recording.close();
   }

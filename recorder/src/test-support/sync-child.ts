@@ -3,5 +3,11 @@
 import { syncDataset } from "../dataset/s3/sync-dataset.js";
 
 const [storeDir, to, endpoint] = process.argv.slice(2) as [string, string, string];
-await syncDataset({ storeDir, to, connection: { endpoint }, concurrency: 1, onFile: (o) => void process.stdout.write(`${o.outcome} ${o.path}\n`) });
+await syncDataset({
+  storeDir,
+  to,
+  connection: { endpoint },
+  concurrency: 1,
+  onFile: (o) => void process.stdout.write(`${o.outcome} ${o.path}\n`),
+});
 process.stdout.write("done\n");

@@ -55,9 +55,12 @@ export function report(bench: string, rows: BenchRow[]): ReportedRow[] {
     const anchor = row.anchor !== undefined ? `  vs ${row.anchorName ?? "anchor"} ${num(row.anchor)}` : "";
     const ratio = row.ratio !== null ? `  ratio ${num(row.ratio)}` : "";
     const verdict = row.pass === null ? "" : `  aim ${aimText(row.aim)}: ${row.pass ? "pass" : "FAIL"}`;
-    console.log(`  ${row.measure}: ${num(row.harnessx)} ${row.unit}${anchor}${ratio}${verdict}${row.note ? `  (${row.note})` : ""}`);
+    console.log(
+      `  ${row.measure}: ${num(row.harnessx)} ${row.unit}${anchor}${ratio}${verdict}${row.note ? `  (${row.note})` : ""}`,
+    );
   }
-  if (process.env.BENCH_RESULTS) appendFileSync(process.env.BENCH_RESULTS, out.map((row) => `${JSON.stringify(row)}\n`).join(""));
+  if (process.env.BENCH_RESULTS)
+    appendFileSync(process.env.BENCH_RESULTS, out.map((row) => `${JSON.stringify(row)}\n`).join(""));
   return out;
 }
 

@@ -27,7 +27,10 @@ export interface TraceRun {
 /** Runs `trace <args>`; throws unless it exits with one of `okCodes` (default 0). */
 export function runTraceTimed(args: readonly string[], okCodes: readonly number[] = [0]): TraceRun {
   const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ["--import", PRELOAD, BIN, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ["--import", PRELOAD, BIN, ...args], {
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (!okCodes.includes(r.status ?? -1)) throw new Error(`trace ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
   const rss = /MAXRSS_KB (\d+)/.exec(r.stderr);

@@ -7,7 +7,9 @@ const m = new Material(7);
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const sha512b64 = (text: string) => createHash("sha512").update(text).digest("base64");
 const digests = Array.from({ length: 6 }, (_, i) => sha256(`file ${i}`));
-const certificateBody = Array.from({ length: 8 }, () => m.b64(64)).concat(`${m.b64(20)}==`).join("\n");
+const certificateBody = Array.from({ length: 8 }, () => m.b64(64))
+  .concat(`${m.b64(20)}==`)
+  .join("\n");
 
 /** Each must survive the default policy unchanged. */
 export const LOOK_ALIKES: readonly string[] = [

@@ -9,16 +9,28 @@ const m = new Material(97);
 
 /** An armored block of `lines` random base64 lines of `width`, the last one shorter. */
 function armor(label: string, lines: number, width: number, prefix = ""): string {
-  const body = Array.from({ length: lines }, (_, i) => (i === 0 ? prefix + m.b64(width - prefix.length) : m.b64(width)));
+  const body = Array.from({ length: lines }, (_, i) =>
+    i === 0 ? prefix + m.b64(width - prefix.length) : m.b64(width),
+  );
   body.push(`${m.b64(width / 2)}==`);
   return `-----BEGIN ${label}-----\n${body.join("\n")}\n-----END ${label}-----\n`;
 }
 
 const pem = (type: "rsa" | "ec" | "ed25519" | "dsa", encoding: Record<string, string>): string =>
-  generateKeyPairSync(type as "rsa", { modulusLength: 2048, namedCurve: "P-256", divisorLength: 224, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { format: "pem", ...encoding } as never } as never).privateKey as unknown as string;
+  generateKeyPairSync(
+    type as "rsa",
+    {
+      modulusLength: 2048,
+      namedCurve: "P-256",
+      divisorLength: 224,
+      publicKeyEncoding: { type: "spki", format: "pem" },
+      privateKeyEncoding: { format: "pem", ...encoding } as never,
+    } as never,
+  ).privateKey as unknown as string;
 
 /** The body lines of a PEM text (everything between its BEGIN and END lines, headers left out). */
-export const bodyLines = (text: string): string[] => text.split("\n").filter((line) => /^[A-Za-z0-9+/=]{16,}$/.test(line));
+export const bodyLines = (text: string): string[] =>
+  text.split("\n").filter((line) => /^[A-Za-z0-9+/=]{16,}$/.test(line));
 /** A body line from the middle: the one a test looks for in redacted output. */
 const middle = (text: string): string => {
   const lines = bodyLines(text);
@@ -33,7 +45,10 @@ const ecSec1 = pem("ec", { type: "sec1" });
 const ed25519 = pem("ed25519", { type: "pkcs8" });
 const dsa = pem("dsa", { type: "pkcs8" });
 const openssh = armor("OPENSSH PRIVATE KEY", 26, 70, "b3BlbnNzaC1rZXktdjEAAAAA");
-const pgp = armor("PGP PRIVATE KEY BLOCK", 30, 64, "lQVYBG").replace("\n", "\nVersion: GnuPG v2\nComment: made up for a test\n\n");
+const pgp = armor("PGP PRIVATE KEY BLOCK", 30, 64, "lQVYBG").replace(
+  "\n",
+  "\nVersion: GnuPG v2\nComment: made up for a test\n\n",
+);
 const ssh2 = `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: "rsa-key-20260101"\n${Array.from({ length: 12 }, () => m.b64(70)).join("\n")}\n${m.b64(30)}==\n---- END SSH2 ENCRYPTED PRIVATE KEY ----`;
 const puttyPrivate = Array.from({ length: 14 }, () => m.b64(64));
 const putty = `PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nComment: rsa-key-20260101\nPublic-Lines: 6\n${Array.from({ length: 6 }, () => m.b64(64)).join("\n")}\nPrivate-Lines: 14\n${puttyPrivate.join("\n")}\nPrivate-MAC: ${m.hex(64)}\n`;
@@ -42,9 +57,18 @@ const rsaLines = RSA_PKCS8.trim().split("\n");
 const head = rsaLines.slice(0, 12).join("\n");
 const tail = rsaLines.slice(15).join("\n");
 const run = rsaLines.slice(6, 11).join("\n");
-const grep = rsaLines.slice(9, 12).map((line, i) => `${10 + i}${i === 1 ? ":" : "-"}${line}`).join("\n");
+const grep = rsaLines
+  .slice(9, 12)
+  .map((line, i) => `${10 + i}${i === 1 ? ":" : "-"}${line}`)
+  .join("\n");
 const escaped = JSON.stringify({ type: "service_account", private_key: RSA_PKCS8 });
-const serviceAccount = JSON.stringify({ type: "service_account", project_id: "demo", private_key_id: m.hex(40), private_key: rsaPkcs1, client_email: "svc@demo.iam.gserviceaccount.com" });
+const serviceAccount = JSON.stringify({
+  type: "service_account",
+  project_id: "demo",
+  private_key_id: m.hex(40),
+  private_key: rsaPkcs1,
+  client_email: "svc@demo.iam.gserviceaccount.com",
+});
 const kubeKey = Buffer.from(ecSec1).toString("base64");
 
 export const PRIVATE_KEYS: readonly CorpusSample[] = [
@@ -65,6 +89,20 @@ export const PRIVATE_KEYS: readonly CorpusSample[] = [
   form("key body lines as search hits", "form", rsaLines[10], `[1 match for "Qk" in the text (28 lines)]\n${grep}`),
   form("a JSON-escaped private key cut short", "form", rsaLines[8], escaped.slice(0, 700)),
   form("a service account file's private_key", "secretlint:gcp", middle(rsaPkcs1), serviceAccount),
-  form("a base64-encoded private key (kubeconfig client-key-data)", "form", kubeKey.slice(40, 120), `users:\n- name: admin\n  user:\n    client-key-data: ${kubeKey}`),
-  form("a private key in a YAML block scalar", "form", middle(ecSec1), `tls:\n  key: |\n${ecSec1.trim().split("\n").map((l) => `    ${l}`).join("\n")}\n  port: 443`),
+  form(
+    "a base64-encoded private key (kubeconfig client-key-data)",
+    "form",
+    kubeKey.slice(40, 120),
+    `users:\n- name: admin\n  user:\n    client-key-data: ${kubeKey}`,
+  ),
+  form(
+    "a private key in a YAML block scalar",
+    "form",
+    middle(ecSec1),
+    `tls:\n  key: |\n${ecSec1
+      .trim()
+      .split("\n")
+      .map((l) => `    ${l}`)
+      .join("\n")}\n  port: 443`,
+  ),
 ];

@@ -7,7 +7,8 @@ const m = new Material(33);
 const AWS_ID = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 const BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L";
 const uuid = () => `${m.hex(8)}-${m.hex(4)}-4${m.hex(3)}-a${m.hex(3)}-${m.hex(12)}`;
-const json64 = (fields: Record<string, unknown>) => Buffer.from(JSON.stringify(fields)).toString("base64").replace(/=+$/, "");
+const json64 = (fields: Record<string, unknown>) =>
+  Buffer.from(JSON.stringify(fields)).toString("base64").replace(/=+$/, "");
 
 export const VENDOR_TOKENS: readonly CorpusSample[] = [
   token("AWS access key id", "gitleaks:aws-access-token", `AKIA${m.of(AWS_ID, 16)}`),
@@ -19,7 +20,11 @@ export const VENDOR_TOKENS: readonly CorpusSample[] = [
   token("GitHub refresh token", "gitleaks:github-refresh-token", `ghr_${m.alnum(36)}`),
   token("GitHub fine-grained token", "gitleaks:github-fine-grained-pat", `github_pat_${m.alnum(22)}_${m.alnum(59)}`),
   token("GitLab personal access token", "gitleaks:gitlab-pat", `glpat-${m.b64url(20)}`),
-  token("GitLab routable personal access token", "gitleaks:gitlab-pat-routable", `glpat-${m.b64url(38)}.01.${m.lower(7)}`),
+  token(
+    "GitLab routable personal access token",
+    "gitleaks:gitlab-pat-routable",
+    `glpat-${m.b64url(38)}.01.${m.lower(7)}`,
+  ),
   token("GitLab deploy token", "gitleaks:gitlab-deploy-token", `gldt-${m.b64url(20)}`),
   token("GitLab runner authentication token", "gitleaks:gitlab-runner-authentication-token", `glrt-${m.b64url(20)}`),
   token("GitLab pipeline trigger token", "gitleaks:gitlab-ptt", `glptt-${m.hex(40)}`),
@@ -32,17 +37,29 @@ export const VENDOR_TOKENS: readonly CorpusSample[] = [
   token("GitLab OIDC application secret", "gitleaks:gitlab-oauth-app-secret", `gloas-${m.b64url(64)}`),
   token("GitLab SCIM token", "gitleaks:gitlab-scim-token", `glsoat-${m.b64url(20)}`),
   token("Slack bot token", "gitleaks:slack-bot-token", `xoxb-${m.digits(12)}-${m.digits(13)}-${m.alnum(24)}`),
-  token("Slack user token", "gitleaks:slack-user-token", `xoxp-${m.digits(12)}-${m.digits(12)}-${m.digits(13)}-${m.hex(32)}`),
+  token(
+    "Slack user token",
+    "gitleaks:slack-user-token",
+    `xoxp-${m.digits(12)}-${m.digits(12)}-${m.digits(13)}-${m.hex(32)}`,
+  ),
   token("Slack app-level token", "gitleaks:slack-app-token", `xapp-1-A${m.upper(10)}-${m.digits(13)}-${m.hex(64)}`),
   token("Slack configuration refresh token", "gitleaks:slack-config-refresh-token", `xoxe-1-${m.of(UPPER, 146)}`),
   token("Slack legacy workspace token", "gitleaks:slack-legacy-workspace-token", `xoxa-2-${m.alnum(40)}`),
-  token("Slack incoming webhook", "gitleaks:slack-webhook-url", `https://hooks.slack.com/services/T${m.upper(8)}/B${m.upper(10)}/${m.alnum(24)}`),
+  token(
+    "Slack incoming webhook",
+    "gitleaks:slack-webhook-url",
+    `https://hooks.slack.com/services/T${m.upper(8)}/B${m.upper(10)}/${m.alnum(24)}`,
+  ),
   token("Stripe live secret key", "gitleaks:stripe-access-token", `sk_live_${m.alnum(24)}`),
   token("Stripe restricted key", "gitleaks:stripe-access-token", `rk_live_${m.alnum(24)}`),
   token("Stripe test secret key", "gitleaks:stripe-access-token", `sk_test_${m.alnum(99)}`),
   token("Stripe webhook signing secret", "docs:stripe", `whsec_${m.alnum(32)}`),
   token("SendGrid API key", "gitleaks:sendgrid-api-token", `SG.${m.alnum(22)}.${m.alnum(43)}`),
-  token("SendGrid API key with dashes", "gitleaks:sendgrid-api-token", `SG.${m.alnum(8)}-${m.alnum(6)}_${m.alnum(6)}.${m.alnum(20)}-${m.alnum(22)}`),
+  token(
+    "SendGrid API key with dashes",
+    "gitleaks:sendgrid-api-token",
+    `SG.${m.alnum(8)}-${m.alnum(6)}_${m.alnum(6)}.${m.alnum(20)}-${m.alnum(22)}`,
+  ),
   token("Twilio API key", "gitleaks:twilio-api-key", `SK${m.hex(32)}`),
   token("npm access token", "gitleaks:npm-access-token", `npm_${m.alnum(36)}`),
   token("PyPI upload token", "gitleaks:pypi-upload-token", `pypi-AgEIcHlwaS5vcmc${m.b64url(120)}`),
@@ -68,8 +85,16 @@ export const VENDOR_TOKENS: readonly CorpusSample[] = [
   token("Linear API key", "gitleaks:linear-api-key", `lin_api_${m.alnum(40)}`),
   token("Notion integration token", "gitleaks:notion-api-token", `ntn_${m.digits(11)}${m.alnum(35)}`),
   token("Notion legacy integration secret", "docs:notion", `secret_${m.alnum(43)}`),
-  token("1Password service account token", "gitleaks:1password-service-account-token", `ops_${json64({ signInAddress: "https://my.1password.com", userAuth: { method: "SRPg-4096", alg: "PBES2g-HS256", iterations: 650000, salt: m.b64url(22) }, email: `${m.lower(10)}@1passwordserviceaccounts.com`, srpX: m.hex(64), muk: { alg: "A256GCM", ext: true, k: m.b64url(43), key_ops: ["decrypt", "encrypt"], kty: "oct", kid: "mp" }, secretKey: `A3-${m.upper(6)}-${m.upper(6)}-${m.upper(5)}-${m.upper(5)}-${m.upper(5)}-${m.upper(5)}`, throttleSecret: { seed: m.hex(64), uuid: m.upper(26) }, deviceUuid: m.lower(26) })}`),
-  token("1Password secret key", "gitleaks:1password-secret-key", `A3-${m.upper(6)}-${m.upper(11)}-${m.upper(5)}-${m.upper(5)}-${m.upper(5)}`),
+  token(
+    "1Password service account token",
+    "gitleaks:1password-service-account-token",
+    `ops_${json64({ signInAddress: "https://my.1password.com", userAuth: { method: "SRPg-4096", alg: "PBES2g-HS256", iterations: 650000, salt: m.b64url(22) }, email: `${m.lower(10)}@1passwordserviceaccounts.com`, srpX: m.hex(64), muk: { alg: "A256GCM", ext: true, k: m.b64url(43), key_ops: ["decrypt", "encrypt"], kty: "oct", kid: "mp" }, secretKey: `A3-${m.upper(6)}-${m.upper(6)}-${m.upper(5)}-${m.upper(5)}-${m.upper(5)}-${m.upper(5)}`, throttleSecret: { seed: m.hex(64), uuid: m.upper(26) }, deviceUuid: m.lower(26) })}`,
+  ),
+  token(
+    "1Password secret key",
+    "gitleaks:1password-secret-key",
+    `A3-${m.upper(6)}-${m.upper(11)}-${m.upper(5)}-${m.upper(5)}-${m.upper(5)}`,
+  ),
   token("DigitalOcean personal access token", "gitleaks:digitalocean-pat", `dop_v1_${m.hex(64)}`),
   token("DigitalOcean OAuth token", "gitleaks:digitalocean-access-token", `doo_v1_${m.hex(64)}`),
   token("DigitalOcean refresh token", "gitleaks:digitalocean-refresh-token", `dor_v1_${m.hex(64)}`),
@@ -101,7 +126,11 @@ export const VENDOR_TOKENS: readonly CorpusSample[] = [
   token("ReadMe API key", "gitleaks:readme-api-token", `rdme_${m.lower(70)}`),
   token("Scalingo API token", "gitleaks:scalingo-api-token", `tk-us-${m.b64url(48)}`),
   token("Sentry user token", "gitleaks:sentry-user-token", `sntryu_${m.hex(64)}`),
-  token("Sentry organization token", "gitleaks:sentry-org-token", `sntrys_eyJpYXQiO${m.alnum(24)}LCJyZWdpb25fdXJs${m.alnum(24)}_${m.alnum(43)}`),
+  token(
+    "Sentry organization token",
+    "gitleaks:sentry-org-token",
+    `sntrys_eyJpYXQiO${m.alnum(24)}LCJyZWdpb25fdXJs${m.alnum(24)}_${m.alnum(43)}`,
+  ),
   token("Brevo (Sendinblue) API key", "gitleaks:sendinblue-api-token", `xkeysib-${m.hex(64)}-${m.alnum(16)}`),
   token("Shippo API token", "gitleaks:shippo-api-token", `shippo_live_${m.hex(40)}`),
   token("Square access token", "gitleaks:square-access-token", `sq0atp-${m.b64url(22)}`),
@@ -129,9 +158,17 @@ export const VENDOR_TOKENS: readonly CorpusSample[] = [
   token("New Relic user API key", "gitleaks:new-relic-user-api-key", `NRAK-${m.upper(27)}`),
   token("New Relic insert key", "gitleaks:new-relic-insert-key", `NRII-${m.b64url(32)}`),
   token("Facebook page access token", "gitleaks:facebook-page-access-token", `EAAC${m.alnum(120)}`),
-  token("Harness personal access token", "gitleaks:harness-api-key", `pat.${m.b64url(22)}.${m.alnum(24)}.${m.alnum(20)}`),
+  token(
+    "Harness personal access token",
+    "gitleaks:harness-api-key",
+    `pat.${m.b64url(22)}.${m.alnum(24)}.${m.alnum(20)}`,
+  ),
   token("Terraform Cloud API token", "gitleaks:hashicorp-tf-api-token", `${m.lower(14)}.atlasv1.${m.b64url(67)}`),
-  token("Microsoft Teams webhook", "gitleaks:microsoft-teams-webhook", `https://contoso.webhook.office.com/webhookb2/${uuid()}@${uuid()}/IncomingWebhook/${m.hex(32)}/${uuid()}`),
+  token(
+    "Microsoft Teams webhook",
+    "gitleaks:microsoft-teams-webhook",
+    `https://contoso.webhook.office.com/webhookb2/${uuid()}@${uuid()}/IncomingWebhook/${m.hex(32)}/${uuid()}`,
+  ),
   token("Discord webhook", "docs:discord", `https://discord.com/api/webhooks/${m.digits(18)}/${m.b64url(68)}`),
   token("Telegram bot token", "gitleaks:telegram-bot-api-token", `${m.digits(10)}:AA${m.b64url(33)}`),
   token("JSON Web Token", "gitleaks:jwt", `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ${m.b64url(60)}.${m.b64url(43)}`),

@@ -1,14 +1,23 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { contentBound, loadNativeZstd, loadWasmZstd, ZstdError, ZstdLimitError, ZSTD_MAX_BLOCK_BYTES, zstdDecompressWithin } from "./index.js";
+import {
+  contentBound,
+  loadNativeZstd,
+  loadWasmZstd,
+  ZstdError,
+  ZstdLimitError,
+  ZSTD_MAX_BLOCK_BYTES,
+  zstdDecompressWithin,
+} from "./index.js";
 import { zstdBomb } from "../test-support/bombs.js";
 
 const codecs = [loadNativeZstd(), loadWasmZstd()];
 
 function text(bytes: number): Buffer {
   let out = "";
-  while (out.length < bytes) out += `{"seq":${out.length},"kind":"tool_call_end","note":"${randomBytes(4).toString("hex")}"}\n`;
+  while (out.length < bytes)
+    out += `{"seq":${out.length},"kind":"tool_call_end","note":"${randomBytes(4).toString("hex")}"}\n`;
   return Buffer.from(out.slice(0, bytes));
 }
 
@@ -33,9 +42,18 @@ describe("contentBound reads the most a frame can decode to from its headers", (
     });
   }
   test("raw and RLE blocks count exactly; concatenated and skippable frames are walked", async () => {
-    const frame = handMadeFrame([[1, 100_000], [0, 10], [1, 5]]);
+    const frame = handMadeFrame([
+      [1, 100_000],
+      [0, 10],
+      [1, 5],
+    ]);
     assert.deepEqual(contentBound(frame), { bytes: 100_015, frames: 1 });
-    for (const codec of codecs) assert.equal((await codec.decompress(frame)).toString(), `${"a".repeat(100_000)}${"b".repeat(10)}aaaaa`, codec.implementation);
+    for (const codec of codecs)
+      assert.equal(
+        (await codec.decompress(frame)).toString(),
+        `${"a".repeat(100_000)}${"b".repeat(10)}aaaaa`,
+        codec.implementation,
+      );
     const skippable = Buffer.concat([Buffer.from([0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0]), Buffer.from("abc")]);
     assert.deepEqual(contentBound(Buffer.concat([frame, skippable, frame])), { bytes: 200_030, frames: 2 });
   });
@@ -46,7 +64,14 @@ describe("contentBound reads the most a frame can decode to from its headers", (
   });
   test("malformed headers are a ZstdError, never another exception", () => {
     const good = handMadeFrame([[0, 10]]);
-    for (const bad of [Buffer.alloc(0), Buffer.from("not zstd"), good.subarray(0, good.length - 1), good.subarray(0, 5), Buffer.concat([good, Buffer.from([1, 2])]), handMadeFrame([[0, ZSTD_MAX_BLOCK_BYTES + 1]])]) {
+    for (const bad of [
+      Buffer.alloc(0),
+      Buffer.from("not zstd"),
+      good.subarray(0, good.length - 1),
+      good.subarray(0, 5),
+      Buffer.concat([good, Buffer.from([1, 2])]),
+      handMadeFrame([[0, ZSTD_MAX_BLOCK_BYTES + 1]]),
+    ]) {
       assert.throws(() => contentBound(bad), ZstdError, bad.toString("hex").slice(0, 40));
     }
     const reserved = Buffer.from(good);
@@ -60,7 +85,10 @@ describe("zstdDecompressWithin refuses what could exceed the limit before decodi
     const bomb = await zstdBomb(1_200_000_000);
     const rss = process.memoryUsage().rss;
     const started = performance.now();
-    await assert.rejects(zstdDecompressWithin(bomb, 1024 * 1024), (e: unknown) => e instanceof ZstdLimitError && e.limit === 1024 * 1024 && e.bytes >= 1_200_000_000);
+    await assert.rejects(
+      zstdDecompressWithin(bomb, 1024 * 1024),
+      (e: unknown) => e instanceof ZstdLimitError && e.limit === 1024 * 1024 && e.bytes >= 1_200_000_000,
+    );
     assert.ok(performance.now() - started < 1000, "not decoded");
     assert.ok(process.memoryUsage().rss - rss < 64 * 1024 * 1024, "nothing inflated");
   });

@@ -19,7 +19,8 @@ export interface ContentBound {
 }
 
 function need(data: Uint8Array, at: number, count: number): void {
-  if (at + count > data.byteLength) throw new ZstdError(`truncated zstd data: ${count} byte(s) needed at offset ${at}, ${data.byteLength - at} left`);
+  if (at + count > data.byteLength)
+    throw new ZstdError(`truncated zstd data: ${count} byte(s) needed at offset ${at}, ${data.byteLength - at} left`);
 }
 
 function readLE(data: Uint8Array, at: number, count: number): number {
@@ -58,7 +59,8 @@ function walkFrame(data: Uint8Array, start: number): { end: number; bytes: numbe
     const type = (header >> 1) & 3;
     const size = header >>> 3;
     if (type === 3) throw new ZstdError(`invalid zstd block at offset ${at - 3}: reserved block type`);
-    if (size > ZSTD_MAX_BLOCK_BYTES) throw new ZstdError(`invalid zstd block at offset ${at - 3}: ${size} bytes, more than the format allows`);
+    if (size > ZSTD_MAX_BLOCK_BYTES)
+      throw new ZstdError(`invalid zstd block at offset ${at - 3}: ${size} bytes, more than the format allows`);
     const stored = type === 1 ? 1 : size;
     need(data, at, stored);
     at += stored;

@@ -29,7 +29,8 @@ export function loadWasmZstd(): ZstdCodec {
     },
     async decompress(frame) {
       const codec = await streaming();
-      const out = frame.byteLength === 0 ? null : codec.decompressChunks(chunksOf(frame), Math.max(64, frame.byteLength * 4));
+      const out =
+        frame.byteLength === 0 ? null : codec.decompressChunks(chunksOf(frame), Math.max(64, frame.byteLength * 4));
       if (!out) throw new ZstdError("not a valid zstd frame (zstd-codec could not decode it)");
       return toBuffer(out);
     },

@@ -20,7 +20,10 @@ function sample(bytes: number): Buffer {
 }
 
 describe("frames from each implementation decode with the other", () => {
-  for (const [from, to] of [[native, wasm], [wasm, native]] as const) {
+  for (const [from, to] of [
+    [native, wasm],
+    [wasm, native],
+  ] as const) {
     test(`${from.implementation} -> ${to.implementation}`, async () => {
       const data = sample(3 * WASM_CHUNK_BYTES + 12345);
       const frame = await from.compress(data);

@@ -34,9 +34,17 @@ export function budgetExtension(options: BudgetOptions): Extension {
   return defineExtension("budget", (hx) => {
     hx.addRunLimit({
       check(progress): RunLimitVerdict | undefined {
-        if (limits.maxCostUsd !== undefined && progress.usage.cost.unpricedCalls > 0 && reportedUnpriced !== progress.runId) {
+        if (
+          limits.maxCostUsd !== undefined &&
+          progress.usage.cost.unpricedCalls > 0 &&
+          reportedUnpriced !== progress.runId
+        ) {
           reportedUnpriced = progress.runId;
-          void hx.reportError(new ConfigError(`budget: ${progress.usage.cost.unpricedCalls} model call(s) of run ${progress.runId} have no price, so maxCostUsd cannot count them; price the model with the agent's \`prices\` option`));
+          void hx.reportError(
+            new ConfigError(
+              `budget: ${progress.usage.cost.unpricedCalls} model call(s) of run ${progress.runId} have no price, so maxCostUsd cannot count them; price the model with the agent's \`prices\` option`,
+            ),
+          );
         }
         const reason = exhausted(limits, progress);
         return reason ? { action, reason } : undefined;
@@ -48,24 +56,32 @@ export function budgetExtension(options: BudgetOptions): Extension {
 /** Why the run's budget is spent, or undefined while every limit holds. */
 function exhausted(limits: BudgetOptions, p: RunProgress): string | undefined {
   const usd = p.usage.cost.usd ?? 0;
-  if (limits.maxCostUsd !== undefined && usd >= limits.maxCostUsd) return `it spent $${usd.toFixed(4)} of its $${limits.maxCostUsd} budget`;
+  if (limits.maxCostUsd !== undefined && usd >= limits.maxCostUsd)
+    return `it spent $${usd.toFixed(4)} of its $${limits.maxCostUsd} budget`;
   const tokens = p.usage.inputTokens + p.usage.outputTokens;
-  if (limits.maxTokens !== undefined && tokens >= limits.maxTokens) return `it used ${tokens} of its ${limits.maxTokens} tokens`;
-  if (limits.maxModelCalls !== undefined && p.modelCalls >= limits.maxModelCalls) return `it made ${p.modelCalls} of its ${limits.maxModelCalls} model calls`;
-  if (limits.maxWallTimeMs !== undefined && p.elapsedMs >= limits.maxWallTimeMs) return `it worked ${Math.round(p.elapsedMs)} ms of its ${limits.maxWallTimeMs} ms`;
+  if (limits.maxTokens !== undefined && tokens >= limits.maxTokens)
+    return `it used ${tokens} of its ${limits.maxTokens} tokens`;
+  if (limits.maxModelCalls !== undefined && p.modelCalls >= limits.maxModelCalls)
+    return `it made ${p.modelCalls} of its ${limits.maxModelCalls} model calls`;
+  if (limits.maxWallTimeMs !== undefined && p.elapsedMs >= limits.maxWallTimeMs)
+    return `it worked ${Math.round(p.elapsedMs)} ms of its ${limits.maxWallTimeMs} ms`;
   return undefined;
 }
 
 function validBudget(options: BudgetOptions): BudgetOptions {
-  if (typeof options !== "object" || options === null) throw new ConfigError(`budgetExtension needs options with at least one of ${LIMITS.join(", ")}`);
+  if (typeof options !== "object" || options === null)
+    throw new ConfigError(`budgetExtension needs options with at least one of ${LIMITS.join(", ")}`);
   const set = LIMITS.filter((key) => options[key] !== undefined);
   if (set.length === 0) throw new ConfigError(`budgetExtension: set at least one of ${LIMITS.join(", ")}`);
   for (const key of set) {
     const value = options[key];
-    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) throw new ConfigError(`budgetExtension: ${key} must be a positive number, got ${JSON.stringify(value)}`);
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0)
+      throw new ConfigError(`budgetExtension: ${key} must be a positive number, got ${JSON.stringify(value)}`);
   }
   if (options.onExhausted !== undefined && options.onExhausted !== "answer" && options.onExhausted !== "fail") {
-    throw new ConfigError(`budgetExtension: onExhausted must be "answer" or "fail", got ${JSON.stringify(options.onExhausted)}`);
+    throw new ConfigError(
+      `budgetExtension: onExhausted must be "answer" or "fail", got ${JSON.stringify(options.onExhausted)}`,
+    );
   }
   return { ...options };
 }

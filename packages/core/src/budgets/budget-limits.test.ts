@@ -16,17 +16,27 @@ const QUARTER: ScriptedReply["usage"] = { inputTokens: 1_000, outputTokens: 0 };
 
 /** A model that calls echo `calls` times, then answers; each call costs $0.25 and 1,000 tokens. */
 const looping = (calls: number): ScriptStep[] => [
-  ...Array.from({ length: calls }, (_, i): ScriptStep => ({ toolCalls: [{ name: "echo", input: { text: `step ${i}` } }], usage: QUARTER })),
+  ...Array.from(
+    { length: calls },
+    (_, i): ScriptStep => ({ toolCalls: [{ name: "echo", input: { text: `step ${i}` } }], usage: QUARTER }),
+  ),
   { text: "final answer", usage: QUARTER },
 ];
 
 function budgeted(budget: BudgetOptions, steps: ScriptStep[], tools = [echoTool]) {
   const provider = new ScriptedProvider(steps, { recordRequests: true });
-  const agent = new Agent({ provider, tools, extensions: [budgetExtension(budget)], model: "priced-model", prices: PRICES });
+  const agent = new Agent({
+    provider,
+    tools,
+    extensions: [budgetExtension(budget)],
+    model: "priced-model",
+    prices: PRICES,
+  });
   return { agent, provider, seen: recordEvents(agent) };
 }
 
-const budgetStops = (seen: ReturnType<typeof recordEvents>) => ofKind(seen, HookEvent.RECOVERY).filter((r) => r.reason === "budget_exhausted");
+const budgetStops = (seen: ReturnType<typeof recordEvents>) =>
+  ofKind(seen, HookEvent.RECOVERY).filter((r) => r.reason === "budget_exhausted");
 
 describe("a limit reached exactly is reached", () => {
   // Two calls spend exactly the limit: the third is the last, offered no tools. Were the limit
@@ -41,7 +51,11 @@ describe("a limit reached exactly is reached", () => {
       const result = await agent.run("go");
       assert.equal(result.status, "completed");
       assert.equal(result.modelCalls, 3);
-      assert.deepEqual(provider.requests.map((r) => r.tools.length), [1, 1, 0], "two calls with tools, then the last one without");
+      assert.deepEqual(
+        provider.requests.map((r) => r.tools.length),
+        [1, 1, 0],
+        "two calls with tools, then the last one without",
+      );
       const stops = budgetStops(seen);
       assert.equal(stops.length, 1);
       assert.match(stops[0]!.detail ?? "", detail);
@@ -52,7 +66,10 @@ describe("a limit reached exactly is reached", () => {
     const { agent, provider, seen } = budgeted({ maxCostUsd: 0.75 }, looping(2));
     const result = await agent.run("go");
     assert.equal(result.modelCalls, 3);
-    assert.deepEqual(provider.requests.map((r) => r.tools.length), [1, 1, 1]);
+    assert.deepEqual(
+      provider.requests.map((r) => r.tools.length),
+      [1, 1, 1],
+    );
     assert.deepEqual(budgetStops(seen), [], "$0.50 spent before the third call, under $0.75");
   });
 });
@@ -69,7 +86,15 @@ describe("maxWallTimeMs counts working time, not time waiting for approval", () 
     const clock = fakeClock();
     t.after(() => mock.restoreAll());
     const transfer = tool({ name: "transfer", description: "moves money", permission: "ask", execute: () => "moved" });
-    const { agent, seen } = budgeted({ maxWallTimeMs: 60_000 }, [{ toolCalls: [{ id: "t1", name: "transfer", input: {} }] }, { toolCalls: [{ name: "echo", input: { text: "check" } }] }, { text: "done" }], [echoTool, transfer]);
+    const { agent, seen } = budgeted(
+      { maxWallTimeMs: 60_000 },
+      [
+        { toolCalls: [{ id: "t1", name: "transfer", input: {} }] },
+        { toolCalls: [{ name: "echo", input: { text: "check" } }] },
+        { text: "done" },
+      ],
+      [echoTool, transfer],
+    );
     const paused = await agent.run("pay the bill");
     assert.equal(paused.status, "awaiting_approval");
     clock.advance(3_600_000);
@@ -82,11 +107,26 @@ describe("maxWallTimeMs counts working time, not time waiting for approval", () 
   test("the same hour spent working (in a tool) does use it up", async (t) => {
     const clock = fakeClock();
     t.after(() => mock.restoreAll());
-    const slow = tool({ name: "crunch", description: "works for an hour", execute: () => { clock.advance(3_600_000); return "crunched"; } });
-    const { agent, provider, seen } = budgeted({ maxWallTimeMs: 60_000 }, [{ toolCalls: [{ name: "crunch", input: {} }] }, { text: "done" }], [echoTool, slow]);
+    const slow = tool({
+      name: "crunch",
+      description: "works for an hour",
+      execute: () => {
+        clock.advance(3_600_000);
+        return "crunched";
+      },
+    });
+    const { agent, provider, seen } = budgeted(
+      { maxWallTimeMs: 60_000 },
+      [{ toolCalls: [{ name: "crunch", input: {} }] }, { text: "done" }],
+      [echoTool, slow],
+    );
     const result = await agent.run("crunch the numbers");
     assert.equal(result.status, "completed");
-    assert.deepEqual(provider.requests.map((r) => r.tools.length), [2, 0], "the hour of work made the second call the last");
+    assert.deepEqual(
+      provider.requests.map((r) => r.tools.length),
+      [2, 0],
+      "the hour of work made the second call the last",
+    );
     assert.match(budgetStops(seen)[0]?.detail ?? "", /^it worked 3600000 ms of its 60000 ms$/);
   });
 });

@@ -11,7 +11,10 @@ import { budgetExtension, type BudgetOptions } from "./budget-extension.js";
 
 /** A model that calls a tool `calls` times, then answers (what it says once told to stop). */
 const looping = (calls: number, usage = { inputTokens: 1_000, outputTokens: 100 }): ScriptStep[] => [
-  ...Array.from({ length: calls }, (_, i): ScriptStep => ({ toolCalls: [{ name: "echo", input: { text: `step ${i}` } }], usage })),
+  ...Array.from(
+    { length: calls },
+    (_, i): ScriptStep => ({ toolCalls: [{ name: "echo", input: { text: `step ${i}` } }], usage }),
+  ),
   { text: "final answer", usage },
 ];
 
@@ -47,7 +50,12 @@ describe("a reached budget ends the run with a last answer without tools", () =>
   }
 
   test("on wall time, counting the time tools take", async () => {
-    const slow = tool({ name: "echo", description: "waits", inputSchema: { type: "object" }, execute: async () => new Promise((resolve) => setTimeout(() => resolve("done"), 40)) });
+    const slow = tool({
+      name: "echo",
+      description: "waits",
+      inputSchema: { type: "object" },
+      execute: async () => new Promise((resolve) => setTimeout(() => resolve("done"), 40)),
+    });
     const { agent, seen } = budgeted({ maxWallTimeMs: 20 }, looping(1), { tools: [slow] });
     const result = await agent.run("go");
     assert.equal(result.text, "final answer");
@@ -96,7 +104,15 @@ describe("cost limits and unpriced models", () => {
 
 describe("run limits are fail-closed and can only end runs", () => {
   test("a limit that throws fails the run", async () => {
-    const broken = defineExtension("broken-limit", (hx) => void hx.addRunLimit({ check: () => { throw new Error("no data"); } }));
+    const broken = defineExtension(
+      "broken-limit",
+      (hx) =>
+        void hx.addRunLimit({
+          check: () => {
+            throw new Error("no data");
+          },
+        }),
+    );
     const agent = new Agent({ provider: new ScriptedProvider(looping(3)), tools: [echoTool], extensions: [broken] });
     const result = await agent.run("go");
     assert.equal(result.status, "failed");
@@ -105,7 +121,13 @@ describe("run limits are fail-closed and can only end runs", () => {
   });
 
   test("a verdict with an unknown action fails the run instead of letting it go on", async () => {
-    const odd = defineExtension("odd-limit", (hx) => void hx.addRunLimit({ check: (p) => (p.modelCalls >= 1 ? ({ action: "continue", reason: "?" } as never) : undefined) }));
+    const odd = defineExtension(
+      "odd-limit",
+      (hx) =>
+        void hx.addRunLimit({
+          check: (p) => (p.modelCalls >= 1 ? ({ action: "continue", reason: "?" } as never) : undefined),
+        }),
+    );
     const agent = new Agent({ provider: new ScriptedProvider(looping(3)), tools: [echoTool], extensions: [odd] });
     const result = await agent.run("go");
     assert.equal(result.status, "failed");
@@ -115,6 +137,9 @@ describe("run limits are fail-closed and can only end runs", () => {
   test("bad options are a ConfigError naming the option", () => {
     assert.throws(() => budgetExtension({}), ConfigError);
     assert.throws(() => budgetExtension({ maxTokens: -1 }), /maxTokens must be a positive number/);
-    assert.throws(() => budgetExtension({ maxModelCalls: 2, onExhausted: "retry" as never }), /onExhausted must be "answer" or "fail"/);
+    assert.throws(
+      () => budgetExtension({ maxModelCalls: 2, onExhausted: "retry" as never }),
+      /onExhausted must be "answer" or "fail"/,
+    );
   });
 });

@@ -49,7 +49,9 @@ export function reachedLimit(limits: Registry<RunLimit>, progress: RunProgress):
     try {
       verdict = value.check(progress);
     } catch (err) {
-      throw new ExtensionError(owner ?? "application", `run limit failed, so the run stops: ${toError(err).message}`, { cause: err });
+      throw new ExtensionError(owner ?? "application", `run limit failed, so the run stops: ${toError(err).message}`, {
+        cause: err,
+      });
     }
     if (!verdict) continue;
     const reason = String(verdict.reason).slice(0, 500);

@@ -89,7 +89,11 @@ const EXCERPT_CHARS = 80;
  * The cache break between two consecutive calls, or undefined when this call sends the previous
  * call's prefix unchanged (its tools, system prompt and whole history, extended at the end).
  */
-export function cacheBreakBetween(previous: SentPrefix, current: SentPrefix, clues: RewriteClues): PromptCacheBreak | undefined {
+export function cacheBreakBetween(
+  previous: SentPrefix,
+  current: SentPrefix,
+  clues: RewriteClues,
+): PromptCacheBreak | undefined {
   const changed: PrefixPart[] = [];
   const found: Pick<PromptCacheBreak, "tools" | "system" | "history"> = {};
   if (previous.prefixKey !== current.prefixKey) {
@@ -107,8 +111,16 @@ export function cacheBreakBetween(previous: SentPrefix, current: SentPrefix, clu
   const at = firstChangedMessage(previous.messages, current.messages);
   if (at !== undefined) {
     changed.push("history");
-    const cause: HistoryRewriteCause = clues.compacted ? "compaction" : clues.rewrittenBy?.length ? "middleware" : "unknown";
-    found.history = { firstChangedMessage: at, cause, ...(clues.rewrittenBy?.length ? { rewrittenBy: [...clues.rewrittenBy] } : {}) };
+    const cause: HistoryRewriteCause = clues.compacted
+      ? "compaction"
+      : clues.rewrittenBy?.length
+        ? "middleware"
+        : "unknown";
+    found.history = {
+      firstChangedMessage: at,
+      cause,
+      ...(clues.rewrittenBy?.length ? { rewrittenBy: [...clues.rewrittenBy] } : {}),
+    };
   }
   if (changed.length === 0) return undefined;
   return { changed, previousPrefixKey: previous.prefixKey, prefixKey: current.prefixKey, ...found };
@@ -126,7 +138,9 @@ function toolChanges(before: readonly ToolDefinition[], after: readonly ToolDefi
 }
 
 function sameTool(a: ToolDefinition, b: ToolDefinition): boolean {
-  return a === b || (a.description === b.description && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema));
+  return (
+    a === b || (a.description === b.description && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema))
+  );
 }
 
 /** Index of the first message of `before` that `after` does not send the same; undefined when `after` starts with all of `before`. */

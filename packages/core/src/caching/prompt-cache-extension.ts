@@ -36,12 +36,18 @@ interface RunState {
  */
 export function promptCacheExtension(options: PromptCacheOptions = {}): Extension {
   const historyBreakpoints = options.historyBreakpoints ?? 2;
-  if (![0, 1, 2].includes(historyBreakpoints)) throw new ConfigError(`promptCacheExtension: historyBreakpoints must be 0, 1 or 2; got ${JSON.stringify(options.historyBreakpoints)}`);
+  if (![0, 1, 2].includes(historyBreakpoints))
+    throw new ConfigError(
+      `promptCacheExtension: historyBreakpoints must be 0, 1 or 2; got ${JSON.stringify(options.historyBreakpoints)}`,
+    );
   return defineExtension("prompt-cache", (hx) => {
     const runs = new Map<string, RunState>();
     hx.addMiddleware({
       name: "prompt-cache",
-      placeCacheBreakpoints: async (request) => [...(request.cacheBreakpoints ?? []), ...breakpointsFor(request, historyBreakpoints)],
+      placeCacheBreakpoints: async (request) => [
+        ...(request.cacheBreakpoints ?? []),
+        ...breakpointsFor(request, historyBreakpoints),
+      ],
     });
     hx.onHook(HookEvent.CONTEXT_CONDENSED, (ctx) => {
       const run = ctx.runId === undefined ? undefined : runs.get(ctx.runId);
@@ -56,7 +62,10 @@ export function promptCacheExtension(options: PromptCacheOptions = {}): Extensio
       const previous = runs.get(runId);
       runs.set(runId, { sent, compacted: false });
       if (!previous) return;
-      const broken = cacheBreakBetween(previous.sent, sent, { compacted: previous.compacted, ...(historyRewrittenBy ? { rewrittenBy: historyRewrittenBy } : {}) });
+      const broken = cacheBreakBetween(previous.sent, sent, {
+        compacted: previous.compacted,
+        ...(historyRewrittenBy ? { rewrittenBy: historyRewrittenBy } : {}),
+      });
       if (broken) await hx.emit(PROMPT_CACHE_BREAK, broken);
     });
     hx.onHook(HookEvent.AGENT_END, (ctx) => void (ctx.runId !== undefined && runs.delete(ctx.runId)));

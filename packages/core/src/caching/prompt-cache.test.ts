@@ -24,7 +24,15 @@ function setup(steps: ScriptStep[], options: Partial<AgentOptions> & { before?: 
   const { before = [], ...rest } = options;
   const middleware = new MiddlewarePipeline();
   for (const mw of before) middleware.add(mw);
-  const agent = new Agent({ provider, system: "You are terse.", tools: [lookup, search], extensions: [promptCacheExtension()], repetition: false, middleware, ...rest });
+  const agent = new Agent({
+    provider,
+    system: "You are terse.",
+    tools: [lookup, search],
+    extensions: [promptCacheExtension()],
+    repetition: false,
+    middleware,
+    ...rest,
+  });
   const breaks: PromptCacheBreak[] = [];
   agent.hooks.on(HookEvent.CUSTOM, (ctx) => {
     if (ctx.data.name === "prompt_cache_break") breaks.push(ctx.data.data as PromptCacheBreak);
@@ -41,7 +49,12 @@ describe("promptCacheExtension places cache breakpoints on the stable prefix", (
     const [first, second] = provider.requests;
     assert.deepEqual(first.cacheBreakpoints, [{ after: "tools" }, { after: "system" }, { after: "message", index: 0 }]);
     assert.equal(second.messages.length, 3);
-    assert.deepEqual(second.cacheBreakpoints, [{ after: "tools" }, { after: "system" }, { after: "message", index: 1 }, { after: "message", index: 2 }]);
+    assert.deepEqual(second.cacheBreakpoints, [
+      { after: "tools" },
+      { after: "system" },
+      { after: "message", index: 1 },
+      { after: "message", index: 2 },
+    ]);
     assert.deepEqual(announced, [first.cacheBreakpoints, second.cacheBreakpoints]);
   });
 
@@ -52,7 +65,10 @@ describe("promptCacheExtension places cache breakpoints on the stable prefix", (
   });
 
   test("a middleware placing a breakpoint past the history fails the run with a MiddlewareError naming it", async () => {
-    const wrong: MiddlewareLike = { name: "off-by-one", placeCacheBreakpoints: async (request) => [{ after: "message", index: request.messages.length }] };
+    const wrong: MiddlewareLike = {
+      name: "off-by-one",
+      placeCacheBreakpoints: async (request) => [{ after: "message", index: request.messages.length }],
+    };
     const { agent } = setup([{ text: "hi" }], { before: [wrong] });
     const result = await agent.run("go");
     assert.equal(result.status, "failed");
@@ -61,7 +77,10 @@ describe("promptCacheExtension places cache breakpoints on the stable prefix", (
   });
 
   test("historyBreakpoints outside 0..2 is a ConfigError", () => {
-    assert.throws(() => promptCacheExtension({ historyBreakpoints: 3 as 2 }), /historyBreakpoints must be 0, 1 or 2; got 3/);
+    assert.throws(
+      () => promptCacheExtension({ historyBreakpoints: 3 as 2 }),
+      /historyBreakpoints must be 0, 1 or 2; got 3/,
+    );
   });
 });
 
@@ -73,7 +92,10 @@ describe("a prefix change between two calls of a run is a prompt_cache_break eve
   });
 
   test("a middleware copying the history with the same content breaks nothing", async () => {
-    const copying: MiddlewareLike = { name: "copier", beforeLlmCall: async (messages, tools) => [messages.map((m) => structuredClone(m) as Message), tools] };
+    const copying: MiddlewareLike = {
+      name: "copier",
+      beforeLlmCall: async (messages, tools) => [messages.map((m) => structuredClone(m) as Message), tools],
+    };
     const { breaks, agent } = setup([callLookup(1), { text: "done" }], { before: [copying] });
     assert.equal((await agent.run("go")).status, "completed");
     assert.deepEqual(breaks, []);
@@ -94,36 +116,59 @@ describe("a prefix change between two calls of a run is a prompt_cache_break eve
     assert.equal((await agent.run("go")).status, "completed");
     assert.equal(breaks.length, 1);
     assert.deepEqual(breaks[0].changed, ["history"]);
-    assert.deepEqual(breaks[0].history, { firstChangedMessage: 0, cause: "middleware", rewrittenBy: ["timestamp-injector"] });
+    assert.deepEqual(breaks[0].history, {
+      firstChangedMessage: 0,
+      cause: "middleware",
+      rewrittenBy: ["timestamp-injector"],
+    });
     assert.equal(breaks[0].prefixKey, breaks[0].previousPrefixKey);
   });
 
   test("a break is a span event of the run span in the one span mapping", async () => {
     let call = 0;
-    const narrowing: MiddlewareLike = { name: "narrower", beforeLlmCall: async (messages, tools) => [++call > 1 ? messages.slice(1) : messages, call > 1 ? tools.filter((t) => t.name !== "search") : tools] };
+    const narrowing: MiddlewareLike = {
+      name: "narrower",
+      beforeLlmCall: async (messages, tools) => [
+        ++call > 1 ? messages.slice(1) : messages,
+        call > 1 ? tools.filter((t) => t.name !== "search") : tools,
+      ],
+    };
     const { agent } = setup([callLookup(1), { text: "done" }], { before: [narrowing] });
     const events: TraceEvent[] = [];
-    for (const kind of ALL_HOOK_EVENTS) agent.hooks.on(kind, (ctx) => void events.push({ kind, ts: Date.now(), runId: ctx.runId, data: ctx.data } as TraceEvent));
+    for (const kind of ALL_HOOK_EVENTS)
+      agent.hooks.on(
+        kind,
+        (ctx) => void events.push({ kind, ts: Date.now(), runId: ctx.runId, data: ctx.data } as TraceEvent),
+      );
     assert.equal((await agent.run("go")).status, "completed");
     const run = mapSpans(events).find((s) => s.role === "agent")!;
     const reported = run.events.filter((e) => e.name === "harnessx.prompt_cache_break").map((e) => e.attributes);
     const { "harnessx.prompt_cache.system_first_difference": at, ...rest } = reported[0] ?? {};
     assert.ok(typeof at === "number" && at > 0, "where the tool section of the system prompt changed");
-    assert.deepEqual([rest, reported.length], [
-      {
-        "harnessx.prompt_cache.changed": ["tools", "system", "history"],
-        "harnessx.prompt_cache.tools_removed": ["search"],
-        "harnessx.prompt_cache.history_first_changed_message": 0,
-        "harnessx.prompt_cache.history_cause": "middleware",
-        "harnessx.prompt_cache.history_rewritten_by": ["narrower"],
-      },
-      1,
-    ]);
+    assert.deepEqual(
+      [rest, reported.length],
+      [
+        {
+          "harnessx.prompt_cache.changed": ["tools", "system", "history"],
+          "harnessx.prompt_cache.tools_removed": ["search"],
+          "harnessx.prompt_cache.history_first_changed_message": 0,
+          "harnessx.prompt_cache.history_cause": "middleware",
+          "harnessx.prompt_cache.history_rewritten_by": ["narrower"],
+        },
+        1,
+      ],
+    );
   });
 
   test("a tool list that changes is reported as tools and system (the prompt lists the tools), with the tool named", async () => {
     let call = 0;
-    const narrowing: MiddlewareLike = { name: "narrower", beforeLlmCall: async (messages, tools) => [messages, ++call > 1 ? tools.filter((t) => t.name !== "search") : tools] };
+    const narrowing: MiddlewareLike = {
+      name: "narrower",
+      beforeLlmCall: async (messages, tools) => [
+        messages,
+        ++call > 1 ? tools.filter((t) => t.name !== "search") : tools,
+      ],
+    };
     const { breaks, agent } = setup([callLookup(1), { text: "done" }], { before: [narrowing] });
     assert.equal((await agent.run("go")).status, "completed");
     assert.equal(breaks.length, 1);
@@ -145,7 +190,9 @@ describe("a prefix change between two calls of a run is a prompt_cache_break eve
 
   test("a compaction between calls is reported as the cause of the history change", async () => {
     // Compaction puts its summary into the first user message, so the whole history changes.
-    const steps: ScriptStep[] = Array.from({ length: 12 }, (_, i) => ({ toolCalls: [{ name: "lookup", input: { text: `message number ${i} `.repeat(20) } }] }));
+    const steps: ScriptStep[] = Array.from({ length: 12 }, (_, i) => ({
+      toolCalls: [{ name: "lookup", input: { text: `message number ${i} `.repeat(20) } }],
+    }));
     const { breaks, agent } = setup([...steps, { text: "done" }], { contextBudgetTokens: 600 });
     let condensed = 0;
     agent.hooks.on(HookEvent.CONTEXT_CONDENSED, () => void condensed++);
@@ -153,6 +200,9 @@ describe("a prefix change between two calls of a run is a prompt_cache_break eve
     assert.ok(condensed >= 1);
     const history = breaks.filter((b) => b.changed.includes("history"));
     assert.equal(history.length, condensed);
-    assert.ok(history.every((b) => b.history?.cause === "compaction"), JSON.stringify(history));
+    assert.ok(
+      history.every((b) => b.history?.cause === "compaction"),
+      JSON.stringify(history),
+    );
   });
 });

@@ -37,7 +37,7 @@ export function substituteArguments(body: string, args: string): string {
   let used = false;
   const text = body.replace(/\$ARGUMENTS|\$([1-9])/g, (_, digit: string | undefined) => {
     used = true;
-    return digit === undefined ? args : positional[Number(digit) - 1] ?? "";
+    return digit === undefined ? args : (positional[Number(digit) - 1] ?? "");
   });
   return used || args === "" ? text : `${text.replace(/\s+$/, "")}\n\n${args}`;
 }

@@ -36,9 +36,17 @@ export class CommandRegistry {
   private readonly commands = new Map<string, Bound>();
 
   register(info: CommandInfo, run: (args: string) => Promise<CommandOutcome>): Registration {
-    if (!COMMAND_NAME.test(info.name)) throw new ExtensionError(info.extension, `command name ${JSON.stringify(info.name)} must be 1-64 letters, digits, '_', '.', ':' or '-' (without the slash)`);
+    if (!COMMAND_NAME.test(info.name))
+      throw new ExtensionError(
+        info.extension,
+        `command name ${JSON.stringify(info.name)} must be 1-64 letters, digits, '_', '.', ':' or '-' (without the slash)`,
+      );
     const holder = this.commands.get(info.name);
-    if (holder) throw new ExtensionError(info.extension, `command "/${info.name}" is already registered by extension "${holder.info.extension}"`);
+    if (holder)
+      throw new ExtensionError(
+        info.extension,
+        `command "/${info.name}" is already registered by extension "${holder.info.extension}"`,
+      );
     const bound: Bound = { info: Object.freeze({ ...info }), run };
     this.commands.set(info.name, bound);
     return registration(() => {
@@ -51,6 +59,8 @@ export class CommandRegistry {
   }
 
   list(): CommandInfo[] {
-    return [...this.commands.values()].map((c) => c.info).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...this.commands.values()]
+      .map((c) => c.info)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 }

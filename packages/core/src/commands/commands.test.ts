@@ -16,9 +16,12 @@ import { tempFolders, writeFileIn } from "../test-support/folders.js";
 
 const folders = tempFolders("hx-commands-");
 
-
 async function agentFromDisk(steps: ScriptStep[] = [{ text: "done" }]) {
-  const { extensions, invalid, skipped } = await discover({ cwd: folders.project, userDir: folders.home, trustStore: new TrustStore(join(folders.home, "trust.json")) });
+  const { extensions, invalid, skipped } = await discover({
+    cwd: folders.project,
+    userDir: folders.home,
+    trustStore: new TrustStore(join(folders.home, "trust.json")),
+  });
   const provider = new ScriptedProvider(steps, { recordRequests: true });
   const agent = new Agent({ provider, extensions });
   return { agent, provider, invalid, skipped, seen: recordEvents(agent) };
@@ -39,31 +42,57 @@ describe("the command line", () => {
 
   test("arguments split at spaces, quotes hold one together, $ARGUMENTS and $1..$9 are substituted", () => {
     assert.deepEqual(splitArguments(`a "b c" 'd e' f\\"g`), ["a", "b c", "d e", 'f\\"g']);
-    assert.equal(substituteArguments("Review $1 for $2 ($ARGUMENTS) $3.", 'a.ts "speed issues"'), 'Review a.ts for speed issues (a.ts "speed issues") .');
+    assert.equal(
+      substituteArguments("Review $1 for $2 ($ARGUMENTS) $3.", 'a.ts "speed issues"'),
+      'Review a.ts for speed issues (a.ts "speed issues") .',
+    );
     assert.equal(substituteArguments("Summarize the log.", "only errors"), "Summarize the log.\n\nonly errors");
   });
 });
 
 describe("declarative commands from commands/*.md", () => {
   test("the body with the arguments becomes the user message; the use is reported and listed", async () => {
-    const path = writeFileIn(join(folders.home, "commands", "review.md"), "---\ndescription: Review one file\n---\nReview $1 and list problems about $2.\n");
+    const path = writeFileIn(
+      join(folders.home, "commands", "review.md"),
+      "---\ndescription: Review one file\n---\nReview $1 and list problems about $2.\n",
+    );
     const { agent, provider, seen } = await agentFromDisk();
-    assert.deepEqual(agent.commands(), [{ name: "review", description: "Review one file", extension: "commands", source: path }]);
+    assert.deepEqual(agent.commands(), [
+      { name: "review", description: "Review one file", extension: "commands", source: path },
+    ]);
     const result = await agent.run("/review src/a.ts security");
     assert.equal(result.status, "completed");
     assert.equal(userText(provider), "Review src/a.ts and list problems about security.");
     assert.deepEqual(ofKind(seen, HookEvent.COMMAND_INVOKED), [
-      { command: "review", args: "src/a.ts security", found: true, extension: "commands", source: path, sent: true, messageChars: "Review src/a.ts and list problems about security.".length },
+      {
+        command: "review",
+        args: "src/a.ts security",
+        found: true,
+        extension: "commands",
+        source: path,
+        sent: true,
+        messageChars: "Review src/a.ts and list problems about security.".length,
+      },
     ]);
-    assert.equal(ofKind(seen, HookEvent.AGENT_START)[0].input, "/review src/a.ts security", "the run records what the user typed");
+    assert.equal(
+      ofKind(seen, HookEvent.AGENT_START)[0].input,
+      "/review src/a.ts security",
+      "the run records what the user typed",
+    );
   });
 
   test("without a description the first line describes it; an empty file is skipped with its reason", async () => {
     writeFileIn(join(folders.home, "commands", "standup.md"), "# Write my standup\nFrom yesterday's commits.\n");
     const empty = writeFileIn(join(folders.home, "commands", "empty.md"), "---\ndescription: nothing\n---\n\n");
     const { agent, invalid } = await agentFromDisk();
-    assert.deepEqual(agent.commands().map((c) => [c.name, c.description]), [["standup", "Write my standup"]]);
-    assert.deepEqual(invalid.map((i) => [i.path, i.kind, i.reason]), [[empty, "command", "its body is empty"]]);
+    assert.deepEqual(
+      agent.commands().map((c) => [c.name, c.description]),
+      [["standup", "Write my standup"]],
+    );
+    assert.deepEqual(
+      invalid.map((i) => [i.path, i.kind, i.reason]),
+      [[empty, "command", "its body is empty"]],
+    );
   });
 
   test("an untrusted project's commands do not load", async () => {
@@ -82,9 +111,15 @@ describe("code commands from ctx.registerCommand", () => {
       provider,
       extensions: [
         defineExtension("ops", (ctx) => {
-          ctx.registerCommand("ticket", { description: "Work on a ticket", handler: (args) => `Fix ticket ${args}; the extension is ${ctx.extension}.` });
+          ctx.registerCommand("ticket", {
+            description: "Work on a ticket",
+            handler: (args) => `Fix ticket ${args}; the extension is ${ctx.extension}.`,
+          });
           ctx.registerCommand("note", { description: "Save a note", handler: (args) => void acted.push(args) });
-          ctx.registerCommand("broken", { description: "Fails", handler: () => Promise.reject(new Error("no backend")) });
+          ctx.registerCommand("broken", {
+            description: "Fails",
+            handler: () => Promise.reject(new Error("no backend")),
+          });
         }),
       ],
     });
@@ -95,7 +130,10 @@ describe("code commands from ctx.registerCommand", () => {
     const { agent, provider } = withCommands();
     await agent.run("/ticket 42");
     assert.equal(userText(provider), "Fix ticket 42; the extension is ops.");
-    assert.deepEqual(agent.contributions()[0].commands.map((c) => c.name), ["ticket", "note", "broken"]);
+    assert.deepEqual(
+      agent.contributions()[0].commands.map((c) => c.name),
+      ["ticket", "note", "broken"],
+    );
   });
 
   test("a handler that returns nothing only acts: the run completes without a model call", async () => {
@@ -113,7 +151,9 @@ describe("code commands from ctx.registerCommand", () => {
     assert.ok(result.error instanceof UnknownCommandError);
     assert.match(result.error.message, /unknown command "\/tickte"; the commands are \/broken, \/note, \/ticket/);
     assert.equal(provider.requests.length, 0);
-    assert.deepEqual(ofKind(seen, HookEvent.COMMAND_INVOKED), [{ command: "tickte", args: "42", found: false, sent: false, messageChars: 0 }]);
+    assert.deepEqual(ofKind(seen, HookEvent.COMMAND_INVOKED), [
+      { command: "tickte", args: "42", found: false, sent: false, messageChars: 0 },
+    ]);
   });
 
   test("a failing handler fails the run closed, attributed to its extension", async () => {
@@ -125,7 +165,11 @@ describe("code commands from ctx.registerCommand", () => {
   });
 
   test("two extensions cannot register one command name", () => {
-    const register = (name: string) => defineExtension(name, (ctx) => void ctx.registerCommand("deploy", { description: "", handler: () => "go" }));
-    assert.throws(() => new Agent({ provider: new ScriptedProvider([]), extensions: [register("a"), register("b")] }), /command "\/deploy" is already registered by extension "a"/);
+    const register = (name: string) =>
+      defineExtension(name, (ctx) => void ctx.registerCommand("deploy", { description: "", handler: () => "go" }));
+    assert.throws(
+      () => new Agent({ provider: new ScriptedProvider([]), extensions: [register("a"), register("b")] }),
+      /command "\/deploy" is already registered by extension "a"/,
+    );
   });
 });

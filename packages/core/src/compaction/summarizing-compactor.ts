@@ -28,7 +28,10 @@ function transcript(messages: readonly Message[], maxChars: number): string {
     for (const block of message.content) {
       if (block.type === "text") lines.push(`${message.role}: ${block.text}`);
       else if (block.type === "tool_call") lines.push(`assistant called ${block.name}(${JSON.stringify(block.input)})`);
-      else if (block.type === "tool_result") lines.push(`result of ${block.name}${block.isError ? " (error)" : ""}: ${block.content.length > 2000 ? `${block.content.slice(0, 2000)} [cut]` : block.content}`);
+      else if (block.type === "tool_result")
+        lines.push(
+          `result of ${block.name}${block.isError ? " (error)" : ""}: ${block.content.length > 2000 ? `${block.content.slice(0, 2000)} [cut]` : block.content}`,
+        );
     }
   }
   const text = lines.join("\n");
@@ -58,12 +61,17 @@ export class SummarizingCompactor extends Extension {
         const reply = await provider.complete({
           model,
           system: INSTRUCTIONS,
-          messages: [{ role: "user", content: [{ type: "text", text: transcript(request.dropping, maxTranscriptChars) }] }],
+          messages: [
+            { role: "user", content: [{ type: "text", text: transcript(request.dropping, maxTranscriptChars) }] },
+          ],
           tools: [],
           maxTokens: maxSummaryTokens,
           stream: false,
         });
-        const summary = reply.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("").trim();
+        const summary = reply.content
+          .flatMap((b) => (b.type === "text" ? [b.text] : []))
+          .join("")
+          .trim();
         return summary ? { summary } : undefined;
       },
     });

@@ -41,11 +41,13 @@ const PRICE_FIELDS = ["inputPerMTok", "outputPerMTok", "cacheReadPerMTok", "cach
  * as `<field> must be ...`; undefined when every figure is US dollars per million tokens, 0 or more.
  */
 export function modelPriceProblem(price: unknown): string | undefined {
-  if (typeof price !== "object" || price === null) return `must be an object of prices per million tokens; got ${JSON.stringify(price)}`;
+  if (typeof price !== "object" || price === null)
+    return `must be an object of prices per million tokens; got ${JSON.stringify(price)}`;
   for (const field of PRICE_FIELDS) {
     const value = (price as Record<string, unknown>)[field];
     if (field.startsWith("cache") && value === undefined) continue;
-    if (!(typeof value === "number" && Number.isFinite(value) && value >= 0)) return `${field} must be a number of US dollars per million tokens, 0 or more; got ${JSON.stringify(value)}`;
+    if (!(typeof value === "number" && Number.isFinite(value) && value >= 0))
+      return `${field} must be a number of US dollars per million tokens, 0 or more; got ${JSON.stringify(value)}`;
   }
   return undefined;
 }

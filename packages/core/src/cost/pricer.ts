@@ -45,8 +45,18 @@ export class Pricer {
     if ("reason" in resolution) return { usd: null, reason: resolution.reason };
     try {
       const result = prices.calcPrice(usageOf(usage), model, { provider: resolution.provider });
-      if (!result) return { usd: null, reason: `no price for model ${JSON.stringify(model)} (provider ${JSON.stringify(provider)})` };
-      return { usd: result.total_price, inputUsd: result.input_price, outputUsd: result.output_price, source: resolution.source, pricedAs: result.model.id };
+      if (!result)
+        return {
+          usd: null,
+          reason: `no price for model ${JSON.stringify(model)} (provider ${JSON.stringify(provider)})`,
+        };
+      return {
+        usd: result.total_price,
+        inputUsd: result.input_price,
+        outputUsd: result.output_price,
+        source: resolution.source,
+        pricedAs: result.model.id,
+      };
     } catch (error) {
       // genai-prices refuses usage it cannot price (cache tokens above the input total, negative counts).
       return { usd: null, reason: `usage cannot be priced: ${(error as Error).message}` };
@@ -76,7 +86,9 @@ export class Pricer {
       const match = found(tryPrice(known ? { providerId: provider } : {}), "genai-prices");
       if (match) return match;
     }
-    return { reason: `no price for model ${JSON.stringify(model)} (provider ${JSON.stringify(provider)})${this.fromFile ? " in the price file" : " in genai-prices"}` };
+    return {
+      reason: `no price for model ${JSON.stringify(model)} (provider ${JSON.stringify(provider)})${this.fromFile ? " in the price file" : " in genai-prices"}`,
+    };
   }
 }
 
@@ -103,7 +115,12 @@ function ownProvider(prices: Readonly<Record<string, ModelPrice>>): Provider {
     models: Object.entries(prices).map(([id, p]) => ({
       id,
       match: { equals: id },
-      prices: { input_mtok: p.inputPerMTok, output_mtok: p.outputPerMTok, cache_read_mtok: p.cacheReadPerMTok ?? p.inputPerMTok, cache_write_mtok: p.cacheWritePerMTok ?? p.inputPerMTok },
+      prices: {
+        input_mtok: p.inputPerMTok,
+        output_mtok: p.outputPerMTok,
+        cache_read_mtok: p.cacheReadPerMTok ?? p.inputPerMTok,
+        cache_write_mtok: p.cacheWritePerMTok ?? p.inputPerMTok,
+      },
     })),
   };
 }
@@ -116,7 +133,12 @@ function readPriceFile(path: string): Provider[] {
   } catch (error) {
     throw new ConfigError(`priceFile ${JSON.stringify(path)} cannot be read as JSON: ${(error as Error).message}`);
   }
-  const valid = Array.isArray(data) && data.every((p) => p && typeof p === "object" && typeof p.id === "string" && Array.isArray(p.models));
-  if (!valid) throw new ConfigError(`priceFile ${JSON.stringify(path)} is not a genai-prices data file (a JSON array of providers, each with an id and models)`);
+  const valid =
+    Array.isArray(data) &&
+    data.every((p) => p && typeof p === "object" && typeof p.id === "string" && Array.isArray(p.models));
+  if (!valid)
+    throw new ConfigError(
+      `priceFile ${JSON.stringify(path)} is not a genai-prices data file (a JSON array of providers, each with an id and models)`,
+    );
   return data as Provider[];
 }

@@ -14,7 +14,11 @@ export function commandsExtension(commands: readonly MarkdownResource[]): Extens
     name: "commands",
     install(ctx) {
       for (const command of commands) {
-        ctx.registerCommand(command.name, { description: command.description, source: command.path, handler: (args) => substituteArguments(command.body, args) });
+        ctx.registerCommand(command.name, {
+          description: command.description,
+          source: command.path,
+          handler: (args) => substituteArguments(command.body, args),
+        });
       }
     },
   });
@@ -25,7 +29,13 @@ export function templatesExtension(templates: readonly MarkdownResource[]): Exte
   return defineExtension({
     name: "prompt-templates",
     install(ctx) {
-      for (const template of templates) ctx.registerTemplate({ name: template.name, description: template.description, body: template.body, source: template.path });
+      for (const template of templates)
+        ctx.registerTemplate({
+          name: template.name,
+          description: template.description,
+          body: template.body,
+          source: template.path,
+        });
     },
   });
 }
@@ -57,26 +67,54 @@ export function loadDeclarativeResources(roots: readonly ResourceRoot[]): Declar
   const extensions: DeclarativeResources["extensions"] = [];
   const origin = (items: ReadonlyArray<{ level: string }>, kind: ResourceKind) => ({
     level: items.some((i) => i.level === "project") ? ("project" as const) : ("user" as const),
-    source: roots.filter((r) => items.some((i) => i.level === r.level)).map((r) => resourceFolder(r.dir, kind)).join(", "),
+    source: roots
+      .filter((r) => items.some((i) => i.level === r.level))
+      .map((r) => resourceFolder(r.dir, kind))
+      .join(", "),
   });
-  if (skills.skills.length) extensions.push({ extension: skillsExtension(skills.skills), ...origin(skills.skills, "skill") });
-  if (commands.resources.length) extensions.push({ extension: commandsExtension(commands.resources), ...origin(commands.resources, "command") });
-  if (templates.resources.length) extensions.push({ extension: templatesExtension(templates.resources), ...origin(templates.resources, "prompt") });
+  if (skills.skills.length)
+    extensions.push({ extension: skillsExtension(skills.skills), ...origin(skills.skills, "skill") });
+  if (commands.resources.length)
+    extensions.push({ extension: commandsExtension(commands.resources), ...origin(commands.resources, "command") });
+  if (templates.resources.length)
+    extensions.push({ extension: templatesExtension(templates.resources), ...origin(templates.resources, "prompt") });
   const knowledge = loadKnowledgeSources(roots);
-  if (knowledge.sources.length) extensions.push({ extension: knowledgeExtension(knowledge.sources), ...origin(knowledge.sources, "knowledge") });
+  if (knowledge.sources.length)
+    extensions.push({ extension: knowledgeExtension(knowledge.sources), ...origin(knowledge.sources, "knowledge") });
   return { extensions, invalid: [...skills.invalid, ...commands.invalid, ...templates.invalid, ...knowledge.invalid] };
 }
 
 /** The knowledge bundles of the roots (user first); a name found again later is left out. */
-function loadKnowledgeSources(roots: readonly ResourceRoot[]): { sources: KnowledgeSource[]; invalid: InvalidResource[] } {
+function loadKnowledgeSources(roots: readonly ResourceRoot[]): {
+  sources: KnowledgeSource[];
+  invalid: InvalidResource[];
+} {
   const sources: KnowledgeSource[] = [];
   const invalid: InvalidResource[] = [];
   for (const root of roots) {
     for (const folder of resourceFiles(root, "knowledge")) {
       const taken = sources.find((s) => s.name === folder.name);
-      if (taken) invalid.push({ kind: "knowledge", path: folder.path, level: folder.level, reason: `the bundle name "${folder.name}" is already taken by ${taken.dir}` });
-      else if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(folder.name)) invalid.push({ kind: "knowledge", path: folder.path, level: folder.level, reason: `its folder name "${folder.name}" is not a bundle name: 1-64 letters, digits, '_', '.' or '-'` });
-      else sources.push({ name: folder.name, dir: folder.path, level: folder.level, ...(root.pin ? { pin: root.pin } : {}) });
+      if (taken)
+        invalid.push({
+          kind: "knowledge",
+          path: folder.path,
+          level: folder.level,
+          reason: `the bundle name "${folder.name}" is already taken by ${taken.dir}`,
+        });
+      else if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(folder.name))
+        invalid.push({
+          kind: "knowledge",
+          path: folder.path,
+          level: folder.level,
+          reason: `its folder name "${folder.name}" is not a bundle name: 1-64 letters, digits, '_', '.' or '-'`,
+        });
+      else
+        sources.push({
+          name: folder.name,
+          dir: folder.path,
+          level: folder.level,
+          ...(root.pin ? { pin: root.pin } : {}),
+        });
     }
   }
   return { sources, invalid };

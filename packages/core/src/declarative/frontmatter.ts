@@ -26,6 +26,7 @@ export function parseFrontmatter(text: string): MarkdownDocument {
     throw new Error(`its frontmatter is not valid YAML (${(err as Error).message.split("\n")[0]})`);
   }
   if (data === null || data === undefined) data = {};
-  if (typeof data !== "object" || Array.isArray(data)) throw new Error("its frontmatter must be a YAML mapping (key: value lines)");
+  if (typeof data !== "object" || Array.isArray(data))
+    throw new Error("its frontmatter must be a YAML mapping (key: value lines)");
   return { data: data as Record<string, unknown>, body: source.slice(fence[0].length) };
 }

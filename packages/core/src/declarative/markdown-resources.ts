@@ -17,7 +17,10 @@ const DESCRIPTION_MAX = 1024;
  * again later is left out, so a project cannot shadow the user's own). The file name is the
  * name; the description is the frontmatter's `description`, else the body's first line.
  */
-export function loadMarkdownResources(roots: readonly ResourceRoot[], kind: "command" | "prompt"): { resources: MarkdownResource[]; invalid: InvalidResource[] } {
+export function loadMarkdownResources(
+  roots: readonly ResourceRoot[],
+  kind: "command" | "prompt",
+): { resources: MarkdownResource[]; invalid: InvalidResource[] } {
   const resources: MarkdownResource[] = [];
   const invalid: InvalidResource[] = [];
   for (const root of roots) {
@@ -48,7 +51,13 @@ export function loadMarkdownResources(roots: readonly ResourceRoot[], kind: "com
         continue;
       }
       const firstLine = (body.split("\n", 1)[0] ?? "").replace(/^#+\s*/, "").slice(0, 120);
-      resources.push({ name: file.name, description: (description ?? firstLine).replace(/\s+/g, " ").trim(), body, path: file.path, level: file.level });
+      resources.push({
+        name: file.name,
+        description: (description ?? firstLine).replace(/\s+/g, " ").trim(),
+        body,
+        path: file.path,
+        level: file.level,
+      });
     }
   }
   return { resources, invalid };

@@ -41,7 +41,12 @@ export interface InvalidResource {
 /** A resource file is read whole; past this it is refused (a runaway file must not stall every start). */
 export const MAX_RESOURCE_BYTES = 256 * 1024;
 
-const FOLDER: Record<ResourceKind, string> = { skill: "skills", command: "commands", prompt: "prompts", knowledge: "knowledge" };
+const FOLDER: Record<ResourceKind, string> = {
+  skill: "skills",
+  command: "commands",
+  prompt: "prompts",
+  knowledge: "knowledge",
+};
 
 /** The folder of `root` where resources of `kind` live. */
 export function resourceFolder(root: string, kind: ResourceKind): string {
@@ -63,7 +68,8 @@ export function resourceFiles(root: ResourceRoot, kind: ResourceKind): ResourceF
     if (kind === "knowledge") {
       if (entry.isDirectory()) files.push({ kind, path, level: root.level, name: entry.name });
     } else if (kind === "skill") {
-      if (entry.isDirectory() && isFile(join(path, "SKILL.md"))) files.push({ kind, path: join(path, "SKILL.md"), level: root.level, name: entry.name });
+      if (entry.isDirectory() && isFile(join(path, "SKILL.md")))
+        files.push({ kind, path: join(path, "SKILL.md"), level: root.level, name: entry.name });
     } else if (entry.name.endsWith(".md") && isFile(path)) {
       files.push({ kind, path, level: root.level, name: basename(entry.name, ".md") });
     }
@@ -76,7 +82,8 @@ export function readResource(file: ResourceFile, pin?: ProjectPin): MarkdownDocu
   try {
     const pinned = pin?.entry(file.path);
     const size = pin ? (pinned?.kind === "file" ? pinned.size : 0) : statSync(file.path).size;
-    if (size > MAX_RESOURCE_BYTES) return { reason: `it is ${size} bytes; a ${file.kind} file may hold at most ${MAX_RESOURCE_BYTES}` };
+    if (size > MAX_RESOURCE_BYTES)
+      return { reason: `it is ${size} bytes; a ${file.kind} file may hold at most ${MAX_RESOURCE_BYTES}` };
     return parseFrontmatter(pin ? pin.read(file.path).toString("utf8") : readFileSync(file.path, "utf8"));
   } catch (err) {
     return { reason: (err as Error).message };
@@ -85,7 +92,9 @@ export function readResource(file: ResourceFile, pin?: ProjectPin): MarkdownDocu
 
 function entriesOf(folder: string): Dirent[] {
   try {
-    return readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return readdirSync(folder, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
   } catch (err) {
     if (isMissing(err)) return [];
     throw err;

@@ -28,13 +28,23 @@ export function skillsExtension(skills: readonly Skill[]): Extension {
         tool({
           name: LOAD_SKILL_TOOL,
           description: `Loads the instructions of one skill from the skills catalog by its name (one of: ${names()}).`,
-          inputSchema: { type: "object", properties: { name: { type: "string", description: "the skill's name, as in the catalog" } }, required: ["name"], additionalProperties: false },
+          inputSchema: {
+            type: "object",
+            properties: { name: { type: "string", description: "the skill's name, as in the catalog" } },
+            required: ["name"],
+            additionalProperties: false,
+          },
           permission: "allow",
           concurrent: true,
           replayPolicy: "safe",
           async execute({ name }) {
             const skill = byName.get(String(name));
-            await ctx.report(HookEvent.SKILL_INVOKED, { skill: String(name), found: skill !== undefined, ...(skill ? { sourcePath: skill.path } : {}), bodyChars: skill?.body.length ?? 0 });
+            await ctx.report(HookEvent.SKILL_INVOKED, {
+              skill: String(name),
+              found: skill !== undefined,
+              ...(skill ? { sourcePath: skill.path } : {}),
+              bodyChars: skill?.body.length ?? 0,
+            });
             if (!skill) throw new Error(`no skill is named ${JSON.stringify(name)}; the skills are: ${names()}`);
             const origin = skill.level === "project" ? "a project file" : "the user's file";
             return [
@@ -50,7 +60,10 @@ export function skillsExtension(skills: readonly Skill[]): Extension {
       ctx.addPromptFragment({
         id: "catalog",
         requiresTool: LOAD_SKILL_TOOL,
-        text: [`Skills: load one with ${LOAD_SKILL_TOOL} when the task matches its description.`, ...skills.map(catalogLine)].join("\n"),
+        text: [
+          `Skills: load one with ${LOAD_SKILL_TOOL} when the task matches its description.`,
+          ...skills.map(catalogLine),
+        ].join("\n"),
       });
     },
   });

@@ -44,7 +44,9 @@ export function loadSkills(roots: readonly ResourceRoot[]): {
         continue;
       }
       const { name, description } = document.data;
-      const problem = fieldProblem("name", name, SKILL_NAME_MAX, true) ?? fieldProblem("description", description, SKILL_DESCRIPTION_MAX, false);
+      const problem =
+        fieldProblem("name", name, SKILL_NAME_MAX, true) ??
+        fieldProblem("description", description, SKILL_DESCRIPTION_MAX, false);
       if (problem) {
         skip(problem);
         continue;
@@ -54,7 +56,13 @@ export function loadSkills(roots: readonly ResourceRoot[]): {
         skip(`field "name": "${name as string}" is already the name of ${taken.path}`);
         continue;
       }
-      skills.push({ name: name as string, description: (description as string).trim(), path: file.path, level: file.level, body: document.body.trim() });
+      skills.push({
+        name: name as string,
+        description: (description as string).trim(),
+        path: file.path,
+        level: file.level,
+        body: document.body.trim(),
+      });
     }
   }
   return { skills, invalid };

@@ -3,9 +3,20 @@ import { join, resolve } from "node:path";
 import { ExtensionConflictError } from "../errors.js";
 import { toLoaded, type ExtensionEntry, type LoadedExtension } from "../extensions/extension.js";
 import { loadDeclarativeResources } from "../declarative/declarative-extensions.js";
-import { resourceFiles, type InvalidResource, type ResourceKind, type ResourceRoot } from "../declarative/resource-files.js";
+import {
+  resourceFiles,
+  type InvalidResource,
+  type ResourceKind,
+  type ResourceRoot,
+} from "../declarative/resource-files.js";
 import { extensionFiles } from "./candidates.js";
-import { projectMcpFiles, readMcpFiles, userMcpFiles, type DiscoveredMcpServer, type McpConfigFile } from "./mcp-config.js";
+import {
+  projectMcpFiles,
+  readMcpFiles,
+  userMcpFiles,
+  type DiscoveredMcpServer,
+  type McpConfigFile,
+} from "./mcp-config.js";
 import { isMissing } from "./fs-missing.js";
 import { harnessxHome, trustFilePath } from "./home.js";
 import { loadExtensionModule, pinnedModules } from "./load-extension-module.js";
@@ -89,11 +100,15 @@ export function planDiscovery(options: Omit<DiscoverOptions, "builtins"> = {}): 
 function decide(options: Omit<DiscoverOptions, "builtins">): { plan: DiscoveryPlan; pin?: ProjectPin } {
   const userDir = resolve(options.userDir ?? harnessxHome());
   const cwd = resolve(options.cwd ?? process.cwd());
-  const load: ExtensionCandidate[] = extensionFiles(join(userDir, "extensions")).map((path) => ({ path, level: "user" }));
+  const load: ExtensionCandidate[] = extensionFiles(join(userDir, "extensions")).map((path) => ({
+    path,
+    level: "user",
+  }));
   const user: ResourceRoot = { dir: userDir, level: "user" };
   const userMcp = userMcpFiles(userDir);
   const projectHome = join(cwd, ".harnessx");
-  if (sameFolder(projectHome, userDir)) return { plan: { load, skipped: [], resourceRoots: [user], mcpFiles: userMcp } };
+  if (sameFolder(projectHome, userDir))
+    return { plan: { load, skipped: [], resourceRoots: [user], mcpFiles: userMcp } };
   const project: ResourceRoot = { dir: projectHome, level: "project" };
   const projectFiles: Array<{ path: string; kind: SkippedExtension["kind"] }> = [
     ...extensionFiles(join(projectHome, "extensions")).map((path) => ({ path, kind: "extension" as const })),
@@ -105,11 +120,28 @@ function decide(options: Omit<DiscoverOptions, "builtins">): { plan: DiscoveryPl
   if (projectFiles.length === 0) return { plan: { load, skipped: [], resourceRoots: [user], mcpFiles: userMcp } };
   const { status, pin } = (options.trustStore ?? new TrustStore(trustFilePath(userDir))).inspect(cwd);
   if (status === "trusted") {
-    const code = projectFiles.filter((f) => f.kind === "extension").map(({ path }) => ({ path, level: "project" as const }));
-    return { plan: { load: [...load, ...code], skipped: [], resourceRoots: [user, project], mcpFiles: [...userMcp, ...projectMcp] }, pin };
+    const code = projectFiles
+      .filter((f) => f.kind === "extension")
+      .map(({ path }) => ({ path, level: "project" as const }));
+    return {
+      plan: {
+        load: [...load, ...code],
+        skipped: [],
+        resourceRoots: [user, project],
+        mcpFiles: [...userMcp, ...projectMcp],
+      },
+      pin,
+    };
   }
   const reason = status === "changed" ? "changed since trusted" : "untrusted";
-  return { plan: { load, skipped: projectFiles.map(({ path, kind }) => ({ path, kind, level: "project", reason })), resourceRoots: [user], mcpFiles: userMcp } };
+  return {
+    plan: {
+      load,
+      skipped: projectFiles.map(({ path, kind }) => ({ path, kind, level: "project", reason })),
+      resourceRoots: [user],
+      mcpFiles: userMcp,
+    },
+  };
 }
 
 /**
@@ -122,15 +154,26 @@ function decide(options: Omit<DiscoverOptions, "builtins">): { plan: DiscoveryPl
  */
 export async function discover(options: DiscoverOptions = {}): Promise<DiscoveryResult> {
   const { plan, pin } = decide(options);
-  const extensions: LoadedExtension[] = (options.builtins ?? []).map((entry) => ({ extension: toLoaded(entry).extension, level: "builtin" }));
+  const extensions: LoadedExtension[] = (options.builtins ?? []).map((entry) => ({
+    extension: toLoaded(entry).extension,
+    level: "builtin",
+  }));
   const pinned = pin && plan.load.some((c) => c.level === "project") ? await pinnedModules(pin) : undefined;
   // One at a time, in order: extension modules may have import-time side effects.
-  for (const { path, level } of plan.load) extensions.push(await loadExtensionModule(path, level, level === "project" ? pinned : undefined));
-  const declarative = loadDeclarativeResources(plan.resourceRoots.map((root) => (root.level === "project" ? { ...root, pin } : root)));
+  for (const { path, level } of plan.load)
+    extensions.push(await loadExtensionModule(path, level, level === "project" ? pinned : undefined));
+  const declarative = loadDeclarativeResources(
+    plan.resourceRoots.map((root) => (root.level === "project" ? { ...root, pin } : root)),
+  );
   extensions.push(...declarative.extensions);
   refuseDuplicateNames(extensions);
   const mcp = readMcpFiles(plan.mcpFiles, pin);
-  return { extensions, skipped: [...plan.skipped], invalid: [...declarative.invalid, ...mcp.invalid], mcpServers: mcp.servers };
+  return {
+    extensions,
+    skipped: [...plan.skipped],
+    invalid: [...declarative.invalid, ...mcp.invalid],
+    mcpServers: mcp.servers,
+  };
 }
 
 function refuseDuplicateNames(extensions: readonly LoadedExtension[]): void {
@@ -138,7 +181,9 @@ function refuseDuplicateNames(extensions: readonly LoadedExtension[]): void {
   for (const loaded of extensions) {
     const first = seen.get(loaded.extension.name);
     if (first) {
-      throw new ExtensionConflictError(`two extensions are named "${loaded.extension.name}": ${origin(first)} and ${origin(loaded)}; rename or remove one`);
+      throw new ExtensionConflictError(
+        `two extensions are named "${loaded.extension.name}": ${origin(first)} and ${origin(loaded)}; rename or remove one`,
+      );
     }
     seen.set(loaded.extension.name, loaded);
   }

@@ -12,7 +12,8 @@ describe("isMissing", () => {
   test("an absent path and a path through a file are missing; other errors and non-errors are not", () => {
     assert.equal(isMissing(Object.assign(new Error("absent"), { code: "ENOENT" })), true);
     assert.equal(isMissing(Object.assign(new Error("through a file"), { code: "ENOTDIR" })), true);
-    for (const code of ["ELOOP", "EACCES", "EISDIR", ""]) assert.equal(isMissing(Object.assign(new Error(code), { code })), false, code);
+    for (const code of ["ELOOP", "EACCES", "EISDIR", ""])
+      assert.equal(isMissing(Object.assign(new Error(code), { code })), false, code);
     assert.equal(isMissing(undefined), false);
     assert.equal(isMissing(null), false);
   });
@@ -32,7 +33,13 @@ describe("realpathIfExists", () => {
   test("a symlink loop is an error, not a path that does not exist", () => {
     const loop = join(folders.root, "loop");
     symlinkSync(loop, loop);
-    assert.throws(() => realpathIfExists(loop), (err: NodeJS.ErrnoException) => err.code === "ELOOP");
-    assert.throws(() => realpathIfExists(loop, realpathSync.native), (err: NodeJS.ErrnoException) => err.code === "ELOOP");
+    assert.throws(
+      () => realpathIfExists(loop),
+      (err: NodeJS.ErrnoException) => err.code === "ELOOP",
+    );
+    assert.throws(
+      () => realpathIfExists(loop, realpathSync.native),
+      (err: NodeJS.ErrnoException) => err.code === "ELOOP",
+    );
   });
 });

@@ -12,7 +12,8 @@ import { tempFolders, writeFileIn } from "../test-support/folders.js";
 
 const folders = tempFolders("hx-load-module-");
 const file = (name: string, text: string) => writeFileIn(join(folders.home, "extensions", name), text);
-const FIX = "export default an Extension instance or subclass, a definition { name, install or contribute }, or a factory function (hx) => void";
+const FIX =
+  "export default an Extension instance or subclass, a definition { name, install or contribute }, or a factory function (hx) => void";
 
 /** Asserts loading `path` fails with exactly this reason (and returns the error). */
 async function fails(path: string, reason: string): Promise<ExtensionLoadError> {
@@ -34,10 +35,22 @@ describe("a default export that is no extension is named in the error", () => {
     ["an array", "[{ name: 'a', install() {} }]", "an array"],
     ["a number", "42", "a number"],
     ["a string", "'guard'", "a string"],
-    ["a class without a name", "class { install() {} }", "a class whose instances have no name and install() or contribute()"],
+    [
+      "a class without a name",
+      "class { install() {} }",
+      "a class whose instances have no name and install() or contribute()",
+    ],
     ["an object without a name", "{ install() {} }", "an object without a name and install() or contribute()"],
-    ["an object whose name is not a string", "{ name: 42, install() {} }", "an object without a name and install() or contribute()"],
-    ["an object with a name only", "{ name: 'guard', install: 1, contribute: 'x' }", "an object without a name and install() or contribute()"],
+    [
+      "an object whose name is not a string",
+      "{ name: 42, install() {} }",
+      "an object without a name and install() or contribute()",
+    ],
+    [
+      "an object with a name only",
+      "{ name: 'guard', install: 1, contribute: 'x' }",
+      "an object without a name and install() or contribute()",
+    ],
   ]) {
     test(what, async () => {
       await fails(file("guard.mjs", `export default ${exported};\n`), `its default export is ${got}; ${FIX}`);
@@ -52,13 +65,19 @@ describe("a default export that is no extension is named in the error", () => {
   });
 
   test("a module with no default export that is not shaped like a definition", async () => {
-    await fails(file("guard.mjs", `export const name = "guard";\n`), `it has no default export and its exports are not an extension; ${FIX}`);
+    await fails(
+      file("guard.mjs", `export const name = "guard";\n`),
+      `it has no default export and its exports are not an extension; ${FIX}`,
+    );
   });
 });
 
 describe("an extension that is accepted", () => {
   test("takes its level and source from where it was found, and a contribute() alone is enough", async () => {
-    const path = file("guard.mjs", `export default { name: "guard", level: "builtin", source: "elsewhere", contribute() { return {}; } };\n`);
+    const path = file(
+      "guard.mjs",
+      `export default { name: "guard", level: "builtin", source: "elsewhere", contribute() { return {}; } };\n`,
+    );
     const loaded = await loadExtensionModule(path, "user");
     assert.equal(loaded.extension.name, "guard");
     assert.equal(loaded.level, "user");
@@ -98,7 +117,10 @@ describe("a failure is described on one line", () => {
   });
 
   test("a class whose constructor throws: creating its extension failed, with the cause", async () => {
-    const path = file("guard.mjs", `export default class Guard { constructor() { throw new RangeError("no\\n  guard"); } }\n`);
+    const path = file(
+      "guard.mjs",
+      `export default class Guard { constructor() { throw new RangeError("no\\n  guard"); } }\n`,
+    );
     const err = await fails(path, "creating its extension failed: RangeError: no guard");
     assert.ok(err.cause instanceof RangeError);
   });

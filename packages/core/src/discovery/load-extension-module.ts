@@ -20,7 +20,9 @@ function jitiLibrary(): Promise<typeof import("jiti")> {
  * loading writes nothing to the user's disk; no default interop, so "has no default export" is visible.
  */
 function jiti(): Promise<Jiti> {
-  loader ??= jitiLibrary().then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }));
+  loader ??= jitiLibrary().then(({ createJiti }) =>
+    createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }),
+  );
   return loader;
 }
 
@@ -37,7 +39,11 @@ export async function pinnedModules(pin: ProjectPin): Promise<PinnedModules> {
  * counts when it is itself shaped like a definition. A trusted project's files are imported
  * through `pinned`, from the bytes trust compared.
  */
-export async function loadExtensionModule(file: string, level: TrustLevel, pinned?: PinnedModules): Promise<LoadedExtension> {
+export async function loadExtensionModule(
+  file: string,
+  level: TrustLevel,
+  pinned?: PinnedModules,
+): Promise<LoadedExtension> {
   let module: unknown;
   try {
     module = await (pinned ? pinned.import(file) : (await jiti()).import(file));
@@ -53,8 +59,13 @@ export async function loadExtensionModule(file: string, level: TrustLevel, pinne
     throw new ExtensionLoadError(file, `creating its extension failed: ${describe(err)}`, { cause: err });
   }
   if (!isExtensionShaped(extension)) {
-    const got = hasDefault ? `its default export is ${kind(exported)}` : "it has no default export and its exports are not an extension";
-    throw new ExtensionLoadError(file, `${got}; export default an Extension instance or subclass, a definition { name, install or contribute }, or a factory function (hx) => void`);
+    const got = hasDefault
+      ? `its default export is ${kind(exported)}`
+      : "it has no default export and its exports are not an extension";
+    throw new ExtensionLoadError(
+      file,
+      `${got}; export default an Extension instance or subclass, a definition { name, install or contribute }, or a factory function (hx) => void`,
+    );
   }
   // Level and source come from where the file was found, never from what it exports.
   return { extension, level, source: file };

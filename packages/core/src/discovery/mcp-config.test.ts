@@ -12,8 +12,14 @@ const folders = tempFolders("hx-mcp-");
 const MIB = 1024 * 1024;
 
 const servers = (map: Record<string, unknown>) => JSON.stringify({ mcpServers: map });
-const userFile = (text: string): McpConfigFile => ({ path: writeFileIn(join(folders.home, "mcp.json"), text), level: "user" });
-const projectFile = (text: string): McpConfigFile => ({ path: writeFileIn(join(folders.project, ".mcp.json"), text), level: "project" });
+const userFile = (text: string): McpConfigFile => ({
+  path: writeFileIn(join(folders.home, "mcp.json"), text),
+  level: "user",
+});
+const projectFile = (text: string): McpConfigFile => ({
+  path: writeFileIn(join(folders.project, ".mcp.json"), text),
+  level: "project",
+});
 /** A JSON file of exactly `bytes` bytes naming one server (padded with spaces). */
 const sized = (bytes: number) => {
   const text = servers({ big: { command: "x" } });
@@ -52,7 +58,9 @@ describe("reading MCP configuration files", () => {
       docs: { config: { command: "user-docs" }, source: user.path, level: "user" },
       lint: { config: { command: "lint" }, source: project.path, level: "project" },
     });
-    assert.deepEqual(invalid, [{ kind: "mcp", path: project.path, level: "project", reason: `server "docs" is already defined by ${user.path}` }]);
+    assert.deepEqual(invalid, [
+      { kind: "mcp", path: project.path, level: "project", reason: `server "docs" is already defined by ${user.path}` },
+    ]);
   });
 
   test("clean files list nothing invalid", () => {
@@ -65,7 +73,14 @@ describe("reading MCP configuration files", () => {
     const over = userFile(sized(MIB + 1));
     const { servers: found, invalid } = readMcpFiles([over]);
     assert.deepEqual(found, {});
-    assert.deepEqual(invalid, [{ kind: "mcp", path: over.path, level: "user", reason: `it is ${MIB + 1} bytes; an MCP configuration may hold at most ${MIB}` }]);
+    assert.deepEqual(invalid, [
+      {
+        kind: "mcp",
+        path: over.path,
+        level: "user",
+        reason: `it is ${MIB + 1} bytes; an MCP configuration may hold at most ${MIB}`,
+      },
+    ]);
   });
 
   test("a file that cannot be read is listed with the system's reason", () => {
@@ -93,7 +108,14 @@ describe("reading MCP configuration files", () => {
       const file = userFile(text);
       assert.deepEqual(readMcpFiles([file]), {
         servers: {},
-        invalid: [{ kind: "mcp", path: file.path, level: "user", reason: 'field "mcpServers" must be an object of servers by name' }],
+        invalid: [
+          {
+            kind: "mcp",
+            path: file.path,
+            level: "user",
+            reason: 'field "mcpServers" must be an object of servers by name',
+          },
+        ],
       });
     });
   }
@@ -111,7 +133,10 @@ describe("reading a trusted project's MCP files through its pin", () => {
 
   test("without a pin a project file is read directly", () => {
     const project = projectFile(servers({ lint: {} }));
-    assert.deepEqual(readMcpFiles([project]), { servers: { lint: { config: {}, source: project.path, level: "project" } }, invalid: [] });
+    assert.deepEqual(readMcpFiles([project]), {
+      servers: { lint: { config: {}, source: project.path, level: "project" } },
+      invalid: [],
+    });
   });
 
   test("a project file edited since the check is refused, not served", () => {
@@ -136,6 +161,9 @@ describe("reading a trusted project's MCP files through its pin", () => {
   test("a pinned project file over 1 MiB is refused by its pinned size", () => {
     const project = projectFile(sized(MIB + 1));
     const pin = pinProject(folders.project);
-    assert.deepEqual(readMcpFiles([project], pin).invalid.map((entry) => entry.reason), [`it is ${MIB + 1} bytes; an MCP configuration may hold at most ${MIB}`]);
+    assert.deepEqual(
+      readMcpFiles([project], pin).invalid.map((entry) => entry.reason),
+      [`it is ${MIB + 1} bytes; an MCP configuration may hold at most ${MIB}`],
+    );
   });
 });

@@ -34,7 +34,9 @@ export function userMcpFiles(userDir: string): McpConfigFile[] {
 
 /** A project's `.mcp.json` (the format other tools share) and `.harnessx/mcp.json`, those that exist. */
 export function projectMcpFiles(cwd: string): McpConfigFile[] {
-  return [join(cwd, ".mcp.json"), join(cwd, ".harnessx", "mcp.json")].filter(exists).map((path) => ({ path, level: "project" as const }));
+  return [join(cwd, ".mcp.json"), join(cwd, ".harnessx", "mcp.json")]
+    .filter(exists)
+    .map((path) => ({ path, level: "project" as const }));
 }
 
 /**
@@ -43,7 +45,10 @@ export function projectMcpFiles(cwd: string): McpConfigFile[] {
  * user's server. A file that is not such JSON is listed in `invalid` with its reason. A
  * project's files are read through `pin`: one changed since the trust check is refused.
  */
-export function readMcpFiles(files: readonly McpConfigFile[], pin?: ProjectPin): { servers: Record<string, DiscoveredMcpServer>; invalid: InvalidResource[] } {
+export function readMcpFiles(
+  files: readonly McpConfigFile[],
+  pin?: ProjectPin,
+): { servers: Record<string, DiscoveredMcpServer>; invalid: InvalidResource[] } {
   const servers: Record<string, DiscoveredMcpServer> = {};
   const invalid: InvalidResource[] = [];
   for (const file of files) {
@@ -69,14 +74,23 @@ export function readMcpFiles(files: readonly McpConfigFile[], pin?: ProjectPin):
       skip(`it is not valid JSON (${(err as Error).message})`);
       continue;
     }
-    const map = value && typeof value === "object" && !Array.isArray(value) ? (value as { mcpServers?: unknown }).mcpServers : undefined;
+    const map =
+      value && typeof value === "object" && !Array.isArray(value)
+        ? (value as { mcpServers?: unknown }).mcpServers
+        : undefined;
     if (!map || typeof map !== "object" || Array.isArray(map)) {
       skip('field "mcpServers" must be an object of servers by name');
       continue;
     }
     for (const [name, config] of Object.entries(map)) {
       const taken = servers[name];
-      if (taken) invalid.push({ kind: "mcp", path: file.path, level: file.level, reason: `server "${name}" is already defined by ${taken.source}` });
+      if (taken)
+        invalid.push({
+          kind: "mcp",
+          path: file.path,
+          level: file.level,
+          reason: `server "${name}" is already defined by ${taken.source}`,
+        });
       else servers[name] = { config, source: file.path, level: file.level };
     }
   }

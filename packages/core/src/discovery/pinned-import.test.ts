@@ -26,7 +26,10 @@ const evil = (exports = `export default { name: "guard", install() {} };`) =>
   `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker())}, "yes");\n${exports}\n`;
 /** An extension sorted first whose import swaps files: the race between trust check and import, made deterministic. */
 const swapper = (code: string) =>
-  projectFile("a-swap.mjs", `import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";\n${code}\nexport default { name: "swap", install() {} };\n`);
+  projectFile(
+    "a-swap.mjs",
+    `import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";\n${code}\nexport default { name: "swap", install() {} };\n`,
+  );
 
 async function refused(file: string, problem: RegExp): Promise<void> {
   await assert.rejects(run(), (err: unknown) => {
@@ -58,7 +61,10 @@ describe("a file swapped after the trust check is not imported", () => {
   for (const helper of ["policy.ts", "policy.mjs", "policy.js"]) {
     test(`a helper (${helper}) a trusted extension imports, edited before that import`, async () => {
       const path = projectFile(join("lib", helper), `export const verdict = "deny";\n`);
-      const guard = projectFile("b-guard.ts", `import { verdict } from "./lib/${helper}";\nexport default { name: "guard", install() { void verdict; } };\n`);
+      const guard = projectFile(
+        "b-guard.ts",
+        `import { verdict } from "./lib/${helper}";\nexport default { name: "guard", install() { void verdict; } };\n`,
+      );
       swapper(`writeFileSync(${JSON.stringify(path)}, ${JSON.stringify(evil(`export const verdict = "allow";`))});`);
       store.trust(folders.project);
       await refused(guard, new RegExp(`lib/${helper.replace(".", "\\.")} was edited`));
@@ -67,7 +73,10 @@ describe("a file swapped after the trust check is not imported", () => {
 
   test("a JSON file a trusted extension imports, edited before that import", async () => {
     const rules = projectFile("rules.json", `{ "name": "guard" }\n`);
-    const guard = projectFile("b-guard.ts", `import rules from "./rules.json";\nexport default { name: rules.name, install() {} };\n`);
+    const guard = projectFile(
+      "b-guard.ts",
+      `import rules from "./rules.json";\nexport default { name: rules.name, install() {} };\n`,
+    );
     swapper(`writeFileSync(${JSON.stringify(rules)}, '{ "name": "swap" }');`);
     store.trust(folders.project);
     await refused(guard, /rules\.json was edited/);
@@ -75,13 +84,21 @@ describe("a file swapped after the trust check is not imported", () => {
 
   test("a helper folder replaced by a symlink to code elsewhere while extensions are imported", async () => {
     projectFile(join("lib", "policy.ts"), `export const verdict = "deny";\n`);
-    const guard = projectFile("b-guard.ts", `import { verdict } from "./lib/policy.ts";\nexport default { name: "guard", install() { void verdict; } };\n`);
+    const guard = projectFile(
+      "b-guard.ts",
+      `import { verdict } from "./lib/policy.ts";\nexport default { name: "guard", install() { void verdict; } };\n`,
+    );
     const elsewhere = join(folders.root, "elsewhere");
     writeFileIn(join(elsewhere, "policy.ts"), evil(`export const verdict = "allow";`));
     const lib = join(extensions(), "lib");
-    swapper(`rmSync(${JSON.stringify(lib)}, { recursive: true }); symlinkSync(${JSON.stringify(elsewhere)}, ${JSON.stringify(lib)});`);
+    swapper(
+      `rmSync(${JSON.stringify(lib)}, { recursive: true }); symlinkSync(${JSON.stringify(elsewhere)}, ${JSON.stringify(lib)});`,
+    );
     store.trust(folders.project);
-    await refused(guard, /lib\/policy\.ts is imported by .*b-guard\.ts but resolves to .*elsewhere\/policy\.ts, outside \.harnessx, through a symlink/);
+    await refused(
+      guard,
+      /lib\/policy\.ts is imported by .*b-guard\.ts but resolves to .*elsewhere\/policy\.ts, outside \.harnessx, through a symlink/,
+    );
   });
 });
 
@@ -89,7 +106,10 @@ describe("a symlinked sub-folder of extensions/ is never read through", () => {
   test("code behind it is refused even when it changed after trust, which the digest cannot see", async () => {
     const elsewhere = join(folders.root, "elsewhere");
     const policy = writeFileIn(join(elsewhere, "policy.ts"), `export const verdict = "deny";\n`);
-    const guard = projectFile("guard.ts", `import { verdict } from "./lib/policy.ts";\nexport default { name: "guard", install() { void verdict; } };\n`);
+    const guard = projectFile(
+      "guard.ts",
+      `import { verdict } from "./lib/policy.ts";\nexport default { name: "guard", install() { void verdict; } };\n`,
+    );
     symlinkSync(elsewhere, join(extensions(), "lib"), "dir");
     store.trust(folders.project);
     writeFileIn(policy, evil(`export const verdict = "allow";`));
@@ -101,8 +121,14 @@ describe("a symlinked sub-folder of extensions/ is never read through", () => {
 describe("a trusted file reached back from the project's source tree", () => {
   test("is checked against the pin when jiti compiles it", async () => {
     const policy = projectFile(join("lib", "policy.ts"), `export const verdict = "deny";\n`);
-    writeFileIn(join(folders.project, "src", "bridge.ts"), `export { verdict } from "../.harnessx/extensions/lib/policy.ts";\n`);
-    const guard = projectFile("b-guard.ts", `import { verdict } from "../../src/bridge.ts";\nexport default { name: "guard", install() { void verdict; } };\n`);
+    writeFileIn(
+      join(folders.project, "src", "bridge.ts"),
+      `export { verdict } from "../.harnessx/extensions/lib/policy.ts";\n`,
+    );
+    const guard = projectFile(
+      "b-guard.ts",
+      `import { verdict } from "../../src/bridge.ts";\nexport default { name: "guard", install() { void verdict; } };\n`,
+    );
     swapper(`writeFileSync(${JSON.stringify(policy)}, ${JSON.stringify(evil(`export const verdict = "allow";`))});`);
     store.trust(folders.project);
     await refused(guard, /lib\/policy\.ts was edited/);
@@ -124,26 +150,54 @@ describe("an extensions folder that is itself a symlink", () => {
 
 describe("unchanged helpers load from the pinned bytes", () => {
   test("TypeScript, .mjs, .js and JSON helpers in sub-folders, an import cycle, and a helper two extensions share", async () => {
-    projectFile("lib/a.ts", `import { b } from "./b.ts";\nexport const a = "a";\nexport const both = () => a + b;\nexport const strict = (function (this: unknown) { return this === undefined; })();\n`);
-    projectFile("lib/b.ts", `import * as cycle from "./a.ts";\nexport const b = "b";\nexport const seen = typeof cycle;\n`);
+    projectFile(
+      "lib/a.ts",
+      `import { b } from "./b.ts";\nexport const a = "a";\nexport const both = () => a + b;\nexport const strict = (function (this: unknown) { return this === undefined; })();\n`,
+    );
+    projectFile(
+      "lib/b.ts",
+      `import * as cycle from "./a.ts";\nexport const b = "b";\nexport const seen = typeof cycle;\n`,
+    );
     projectFile("lib/c.mjs", `export const c = "c";\n`);
     projectFile("lib/d.js", `export const d = "d";\n`);
     projectFile("lib/e.json", `{ "e": "e" }\n`);
     projectFile("lib/count.ts", `export const counter = { loads: 0 };\ncounter.loads++;\n`);
-    projectFile("one.ts", `import { both, strict } from "./lib/a.ts";\nimport { c } from "./lib/c.mjs";\nimport { d } from "./lib/d.js";\nimport data from "./lib/e.json";\nimport { counter } from "./lib/count.ts";\nexport default { name: both() + c + d + data.e, install() {}, counter, strict };\n`);
-    projectFile("two.ts", `import { counter } from "./lib/count.ts";\nexport default { name: "two", install() {}, loads: counter.loads };\n`);
+    projectFile(
+      "one.ts",
+      `import { both, strict } from "./lib/a.ts";\nimport { c } from "./lib/c.mjs";\nimport { d } from "./lib/d.js";\nimport data from "./lib/e.json";\nimport { counter } from "./lib/count.ts";\nexport default { name: both() + c + d + data.e, install() {}, counter, strict };\n`,
+    );
+    projectFile(
+      "two.ts",
+      `import { counter } from "./lib/count.ts";\nexport default { name: "two", install() {}, loads: counter.loads };\n`,
+    );
     mkdirSync(join(folders.project, ".harnessx", "runs"), { recursive: true });
     store.trust(folders.project);
     const result = await run();
-    assert.deepEqual(result.extensions.map((e) => e.extension.name), ["abcde", "two"]);
-    assert.equal((result.extensions[1]!.extension as unknown as { loads: number }).loads, 1, "a shared helper is evaluated once");
-    assert.equal((result.extensions[0]!.extension as unknown as { strict: boolean }).strict, true, "a compiled module keeps its strict mode");
+    assert.deepEqual(
+      result.extensions.map((e) => e.extension.name),
+      ["abcde", "two"],
+    );
+    assert.equal(
+      (result.extensions[1]!.extension as unknown as { loads: number }).loads,
+      1,
+      "a shared helper is evaluated once",
+    );
+    assert.equal(
+      (result.extensions[0]!.extension as unknown as { strict: boolean }).strict,
+      true,
+      "a compiled module keeps its strict mode",
+    );
   });
 
   test("a file added after the trust check is not imported, even when nothing else changed", async () => {
-    const guard = projectFile("b-guard.ts", `import "./lib/extra.ts";\nexport default { name: "guard", install() {} };\n`);
+    const guard = projectFile(
+      "b-guard.ts",
+      `import "./lib/extra.ts";\nexport default { name: "guard", install() {} };\n`,
+    );
     const extra = join(extensions(), "lib", "extra.ts");
-    swapper(`mkdirSync(${JSON.stringify(join(extensions(), "lib"))}, { recursive: true }); writeFileSync(${JSON.stringify(extra)}, ${JSON.stringify(evil("export {};"))});`);
+    swapper(
+      `mkdirSync(${JSON.stringify(join(extensions(), "lib"))}, { recursive: true }); writeFileSync(${JSON.stringify(extra)}, ${JSON.stringify(evil("export {};"))});`,
+    );
     store.trust(folders.project);
     await refused(guard, /lib\/extra\.ts was added/);
     rmSync(extra);

@@ -24,7 +24,10 @@ const refusedAs = (problem: RegExp) => (err: unknown) => err instanceof TrustedF
 
 describe("what a pinned module imports", () => {
   test("CommonJS requires (pinned and built-in), JSON of every shape, and top-level await", async () => {
-    projectFile("lib/h.cjs", `const path = require("node:path");\nconst o = require("./o.cjs");\nmodule.exports = { o, sep: path.sep, s: "a 'use strict'; inside" };\n`);
+    projectFile(
+      "lib/h.cjs",
+      `const path = require("node:path");\nconst o = require("./o.cjs");\nmodule.exports = { o, sep: path.sep, s: "a 'use strict'; inside" };\n`,
+    );
     projectFile("lib/o.cjs", `module.exports = "other";\n`);
     projectFile("lib/d.json", `{ "default": "d", "x": 1 }\n`);
     projectFile("lib/e.json", `{ "x": 1 }\n`);
@@ -36,7 +39,17 @@ describe("what a pinned module imports", () => {
       `import { o, sep, s } from "./lib/h.cjs";\nimport d from "./lib/d.json";\nimport e from "./lib/e.json";\nimport { v } from "./lib/t.ts";\n` +
         `export default { o, sep, s, d, e, eKeys: Object.keys(e), n: await import("./lib/n.json"), p: await import("./lib/p.json"), v };\n`,
     );
-    assert.deepEqual(await importPinned(entry), { o: "other", sep: "/", s: "a 'use strict'; inside", d: "d", e: { x: 1 }, eKeys: ["x"], n: null, p: 5, v: 7 });
+    assert.deepEqual(await importPinned(entry), {
+      o: "other",
+      sep: "/",
+      s: "a 'use strict'; inside",
+      d: "d",
+      e: { x: 1 },
+      eKeys: ["x"],
+      n: null,
+      p: 5,
+      v: 7,
+    });
   });
 
   test("a default export of null stays null (no default interop)", async () => {
@@ -47,10 +60,16 @@ describe("what a pinned module imports", () => {
   });
 
   test("a package the project installed is imported from where it resolves", async () => {
-    writeFileIn(join(folders.project, "node_modules", "fake-pkg", "package.json"), `{ "name": "fake-pkg", "type": "module" }\n`);
+    writeFileIn(
+      join(folders.project, "node_modules", "fake-pkg", "package.json"),
+      `{ "name": "fake-pkg", "type": "module" }\n`,
+    );
     writeFileIn(join(folders.project, "node_modules", "fake-pkg", "index.js"), `export const fromPkg = "pkg";\n`);
     writeFileIn(join(folders.project, "node_modules", "fake-pkg", "sub.", "x.js"), `export const fromSub = "sub";\n`);
-    const entry = projectFile("guard.ts", `import { fromPkg } from "fake-pkg";\nimport { fromSub } from "fake-pkg/sub./x.js";\nexport default { fromPkg, fromSub };\n`);
+    const entry = projectFile(
+      "guard.ts",
+      `import { fromPkg } from "fake-pkg";\nimport { fromSub } from "fake-pkg/sub./x.js";\nexport default { fromPkg, fromSub };\n`,
+    );
     assert.deepEqual(await importPinned(entry), { fromPkg: "pkg", fromSub: "sub" });
   });
 });
@@ -83,12 +102,20 @@ describe("imports routed through the pin are refused when changed", () => {
     symlinkSync(elsewhere, join(real, "extensions", "lib"), "dir");
     symlinkSync(real, join(folders.project, ".harnessx"), "dir");
     const modules = await pinnedModules(pinProject(folders.project));
-    await assert.rejects(modules.import(join(extensions(), "guard.ts")), refusedAs(/lib\/policy\.ts is imported by .*guard\.ts but resolves to .*elsewhere\/policy\.ts, outside \.harnessx, through a symlink/));
+    await assert.rejects(
+      modules.import(join(extensions(), "guard.ts")),
+      refusedAs(
+        /lib\/policy\.ts is imported by .*guard\.ts but resolves to .*elsewhere\/policy\.ts, outside \.harnessx, through a symlink/,
+      ),
+    );
   });
 
   test("a file: URL into a folder swapped for a symlink leading out of .harnessx (jiti resolves it without following the link)", async () => {
     const policy = projectFile("lib/policy.ts", `export const v = "deny";\n`);
-    const entry = projectFile("guard.ts", `import { v } from ${JSON.stringify(pathToFileURL(policy).href)};\nexport default { v };\n`);
+    const entry = projectFile(
+      "guard.ts",
+      `import { v } from ${JSON.stringify(pathToFileURL(policy).href)};\nexport default { v };\n`,
+    );
     const modules = await pinnedModules(pinProject(folders.project));
     const elsewhere = join(folders.root, "elsewhere");
     writeFileIn(join(elsewhere, "policy.ts"), `export const v = "allow";\n`);

@@ -40,7 +40,9 @@ export class PinnedModules {
     private readonly pin: ProjectPin,
   ) {
     const compiler = createJiti(import.meta.url, { fsCache: false, moduleCache: false, interopDefault: false });
-    const transform = Object.assign((options: TransformOptions): TransformResult => this.compile(compiler, options), { [HOOK]: this });
+    const transform = Object.assign((options: TransformOptions): TransformResult => this.compile(compiler, options), {
+      [HOOK]: this,
+    });
     this.jiti = createJiti(import.meta.url, { fsCache: false, moduleCache: false, interopDefault: false, transform });
   }
 
@@ -50,7 +52,12 @@ export class PinnedModules {
   }
 
   /** Called by the shim of each project module: its `require` and `jitiImport`, routed. */
-  imports(importer: string, require: Jiti, jitiImport: ImportFunction, esmResolve: Jiti["esmResolve"]): [Jiti, ImportFunction] {
+  imports(
+    importer: string,
+    require: Jiti,
+    jitiImport: ImportFunction,
+    esmResolve: Jiti["esmResolve"],
+  ): [Jiti, ImportFunction] {
     const routedImport = async (spec: string, options?: object) => {
       const route = this.route(importer, spec, (s) => esmResolve(s));
       return route.pinned ? this.load(route.path, true) : jitiImport(route.spec, options);
@@ -58,7 +65,9 @@ export class PinnedModules {
     const routedRequire = new Proxy(require, {
       apply: (target, self, args: unknown[]) => {
         const route = this.route(importer, args[0], (s) => target.resolve(s));
-        return route.pinned ? this.load(route.path, false) : Reflect.apply(target, self, [route.spec, ...args.slice(1)]);
+        return route.pinned
+          ? this.load(route.path, false)
+          : Reflect.apply(target, self, [route.spec, ...args.slice(1)]);
       },
     });
     return [routedRequire, routedImport];
@@ -71,7 +80,8 @@ export class PinnedModules {
     if (extname(path) === ".json") {
       const value: unknown = JSON.parse(text);
       // As jiti does for JSON: `import data from "./x.json"` reads `default`.
-      if (typeof value === "object" && value !== null && !("default" in value)) Object.defineProperty(value, "default", { value, enumerable: false });
+      if (typeof value === "object" && value !== null && !("default" in value))
+        Object.defineProperty(value, "default", { value, enumerable: false });
       this.cache[path] = { exports: value } as ModuleCache[string];
       return value;
     }
@@ -87,16 +97,24 @@ export class PinnedModules {
     const target = asPath(resolveSpec(spec));
     if (target === undefined) return { pinned: false, spec };
     if (this.pin.covers(target)) return { pinned: true, path: target };
-    const written = spec.startsWith("file:") ? fileURLToPath(spec) : /^\.\.?(\/|$)/.test(spec) || isAbsolute(spec) ? resolve(dirname(importer), spec) : undefined;
+    const written = spec.startsWith("file:")
+      ? fileURLToPath(spec)
+      : /^\.\.?(\/|$)/.test(spec) || isAbsolute(spec)
+        ? resolve(dirname(importer), spec)
+        : undefined;
     if (written !== undefined && this.pin.covers(written)) {
-      throw this.pin.throughLink(written, `is imported by ${importer} but resolves to ${target}, outside .harnessx, through a symlink`);
+      throw this.pin.throughLink(
+        written,
+        `is imported by ${importer} but resolves to ${target}, outside .harnessx, through a symlink`,
+      );
     }
     return { pinned: false, spec: target };
   }
 
   /** Checks a module compiled from under `.harnessx` against the pin, and routes its imports. */
   private compile(compiler: Jiti, options: TransformOptions): TransformResult {
-    if (options.filename === undefined || !this.pin.covers(options.filename)) return { code: compiler.transform(options) };
+    if (options.filename === undefined || !this.pin.covers(options.filename))
+      return { code: compiler.transform(options) };
     this.pin.check(options.filename, options.source);
     const code = compiler.transform(options);
     const strict = STRICT.exec(code)?.[0] ?? "";

@@ -14,7 +14,8 @@ const folders = tempFolders("hx-digest-");
  */
 const GOLDEN = "b4dc58bcc8adc0d9b43850ebe2fed1203499c0838cc509e6650a11cb838cbd71";
 
-const projectFile = (name: string, text: string) => writeFileIn(join(folders.project, ".harnessx", "extensions", name), text);
+const projectFile = (name: string, text: string) =>
+  writeFileIn(join(folders.project, ".harnessx", "extensions", name), text);
 
 describe("project digest", () => {
   test("is stable, and depends on paths and contents of the trusted surfaces only", () => {
@@ -52,7 +53,9 @@ describe("project digest", () => {
       (err: unknown) =>
         err instanceof ProjectDigestError &&
         err.code === "project_digest" &&
-        err.message.includes("more than 10000 files under extensions, skills, commands, prompts, knowledge; trust covers at most 10000: remove generated files from these folders"),
+        err.message.includes(
+          "more than 10000 files under extensions, skills, commands, prompts, knowledge; trust covers at most 10000: remove generated files from these folders",
+        ),
     );
   });
 });
@@ -89,7 +92,9 @@ describe("entries that are not plain files", () => {
     assert.throws(
       () => projectDigest(folders.project),
       (err: unknown) =>
-        err instanceof ProjectDigestError && err.message.includes("cannot read extensions/loop.ts: ") && (err.cause as NodeJS.ErrnoException | undefined)?.code === "ELOOP",
+        err instanceof ProjectDigestError &&
+        err.message.includes("cannot read extensions/loop.ts: ") &&
+        (err.cause as NodeJS.ErrnoException | undefined)?.code === "ELOOP",
     );
   });
 

@@ -1,5 +1,16 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  statSync,
+  type Dirent,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { ProjectDigestError } from "../errors.js";
 import { isMissing, realpathIfExists } from "./fs-missing.js";
@@ -65,7 +76,10 @@ function collect(root: string, relative: string, out: string[]): void {
     // Sockets, FIFOs and devices cannot be extensions, and reading a FIFO would block.
     else if (entry.isFile() || entry.isSymbolicLink()) out.push(path);
     if (out.length > MAX_ENTRIES) {
-      throw new ProjectDigestError(root, `more than ${MAX_ENTRIES} files under ${TRUSTED_SURFACES.join(", ")}; trust covers at most ${MAX_ENTRIES}: remove generated files from these folders`);
+      throw new ProjectDigestError(
+        root,
+        `more than ${MAX_ENTRIES} files under ${TRUSTED_SURFACES.join(", ")}; trust covers at most ${MAX_ENTRIES}: remove generated files from these folders`,
+      );
     }
   }
 }
@@ -83,7 +97,11 @@ function describeEntry(root: string, relative: string, buffer: Buffer): { line: 
     const target = readlinkSync(file);
     // A link's target content still counts, so the digest of a project trusted before links were refused is unchanged.
     const stat = statSync(file, { throwIfNoEntry: false });
-    const content = stat?.isFile() ? hashFile(file, buffer, OPEN_FLAGS).sha256 : stat?.isDirectory() ? "directory" : "none";
+    const content = stat?.isFile()
+      ? hashFile(file, buffer, OPEN_FLAGS).sha256
+      : stat?.isDirectory()
+        ? "directory"
+        : "none";
     return { line: ["link", relative, target, content], entry: { kind: "link", target } };
   } catch (err) {
     throw new ProjectDigestError(root, `cannot read ${relative}: ${(err as Error).message}`, { cause: err });
@@ -97,7 +115,11 @@ function hashFile(file: string, buffer: Buffer, flags: number): { sha256: string
   let size = 0;
   try {
     if (!fstatSync(fd).isFile()) throw new Error("it is not a regular file");
-    for (let n = readSync(fd, buffer, 0, buffer.length, null); n > 0; n = readSync(fd, buffer, 0, buffer.length, null)) {
+    for (
+      let n = readSync(fd, buffer, 0, buffer.length, null);
+      n > 0;
+      n = readSync(fd, buffer, 0, buffer.length, null)
+    ) {
       hash.update(buffer.subarray(0, n));
       size += n;
     }

@@ -13,7 +13,8 @@ const harnessx = () => join(folders.project, ".harnessx");
 describe("ProjectPin.list", () => {
   test("gives a folder's pinned entries relative to it, each folder's names sorted by code unit", () => {
     const knowledge = join(harnessx(), "knowledge");
-    for (const name of ["wiki-old.md", "wiki/z/b.md", "wiki/a.md", "a.md", "wiki.md"]) writeFileIn(join(knowledge, name), `${name}\n`);
+    for (const name of ["wiki-old.md", "wiki/z/b.md", "wiki/a.md", "a.md", "wiki.md"])
+      writeFileIn(join(knowledge, name), `${name}\n`);
     writeFileIn(join(harnessx(), "prompts", "p.md"), "p\n");
     const pin = pinProject(folders.project);
     // Plain string order would put wiki-old.md ('-' < '/') and wiki.md before the wiki folder's files.

@@ -13,7 +13,8 @@ import { makeFifo } from "../../../../test/support/system.js";
 const folders = tempFolders("hx-pin-refusals-");
 const prompts = () => join(folders.project, ".harnessx", "prompts");
 const REVIEW = "review the change, then trust the project again (trace trust)";
-const NO_LINKS = "a trusted project is never read through symlinks: replace the link with what it points to, then trust the project again";
+const NO_LINKS =
+  "a trusted project is never read through symlinks: replace the link with what it points to, then trust the project again";
 
 /** Asserts `read` throws the TrustedFileError for `path` with exactly this problem and remedy. */
 function refuses(read: () => unknown, path: string, problem: string, remedy: string): void {
@@ -75,7 +76,13 @@ describe("ProjectPin.read refuses", () => {
     const server = createServer();
     await new Promise<void>((listening) => server.listen(file, listening));
     try {
-      assert.throws(() => pin.read(file), (err: unknown) => err instanceof TrustedFileError && err.message.startsWith(`${file} cannot be read (ENXIO`) && err.message.endsWith(`; it is not used: ${REVIEW}`));
+      assert.throws(
+        () => pin.read(file),
+        (err: unknown) =>
+          err instanceof TrustedFileError &&
+          err.message.startsWith(`${file} cannot be read (ENXIO`) &&
+          err.message.endsWith(`; it is not used: ${REVIEW}`),
+      );
     } finally {
       await new Promise((closed) => server.close(closed));
     }
@@ -112,13 +119,16 @@ describe("ProjectPin.read refuses", () => {
   test("a file outside the project, naming every trusted place", () => {
     const pin = pinProject(folders.project);
     const file = writeFileIn(join(folders.root, "elsewhere.md"), "x\n");
-    const problem = "is not under the project's trusted folders (.harnessx/{extensions,skills,commands,prompts,knowledge}, .mcp.json, .harnessx/mcp.json)";
+    const problem =
+      "is not under the project's trusted folders (.harnessx/{extensions,skills,commands,prompts,knowledge}, .mcp.json, .harnessx/mcp.json)";
     refuses(() => pin.read(file), file, problem, "only those are read from a trusted project");
   });
 });
 
 describe("ProjectPin.read and check", () => {
-  test("close what they open: many reads leave no file open", { skip: !existsSync("/proc/self/fd") && "needs /proc/self/fd" }, () => {
+  test("close what they open: many reads leave no file open", {
+    skip: !existsSync("/proc/self/fd") && "needs /proc/self/fd",
+  }, () => {
     const file = writeFileIn(join(prompts(), "review.md"), "Review it.\n");
     const pin = pinProject(folders.project);
     const before = readdirSync("/proc/self/fd").length;

@@ -36,7 +36,14 @@ describe("ProjectPin.read", () => {
     const pin = pinProject(folders.project);
     assert.equal(pin.read(file).toString(), "Review it.\n");
     appendFileSync(file, "And approve it.\n");
-    assert.throws(() => pin.read(file), (err: unknown) => err instanceof TrustedFileError && err.code === "trusted_file" && err.path === file && / was edited since the project /.test(err.message));
+    assert.throws(
+      () => pin.read(file),
+      (err: unknown) =>
+        err instanceof TrustedFileError &&
+        err.code === "trusted_file" &&
+        err.path === file &&
+        / was edited since the project /.test(err.message),
+    );
     assert.throws(() => pin.read(join(harnessx(), "runs", "x.jsonl")), /is not under the project's trusted folders/);
     assert.throws(() => pin.read(join(harnessx(), "prompts", "other.md")), /other\.md was added since/);
   });

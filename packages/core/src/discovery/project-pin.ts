@@ -9,13 +9,21 @@ import { isMissing, realpathIfExists } from "./fs-missing.js";
  * pinned to their content only: the rest of `.harnessx/` (the flight recorder's runs and
  * artifacts) changes on every run and must not untrust the project.
  */
-export const TRUSTED_SURFACES: readonly string[] = Object.freeze(["extensions", "skills", "commands", "prompts", "knowledge"]);
+export const TRUSTED_SURFACES: readonly string[] = Object.freeze([
+  "extensions",
+  "skills",
+  "commands",
+  "prompts",
+  "knowledge",
+]);
 
 /** Files of the project outside those folders that start code too: its MCP server configurations. */
 export const TRUSTED_FILES: readonly string[] = Object.freeze([".mcp.json", ".harnessx/mcp.json"]);
 
 /** `TRUSTED_FILES` as the digest names them, relative to `.harnessx`: `.mcp.json` is `../.mcp.json`. */
-export const TRUSTED_FILE_ENTRIES: readonly string[] = TRUSTED_FILES.map((file) => (file.startsWith(".harnessx/") ? file.slice(".harnessx/".length) : `../${file}`));
+export const TRUSTED_FILE_ENTRIES: readonly string[] = TRUSTED_FILES.map((file) =>
+  file.startsWith(".harnessx/") ? file.slice(".harnessx/".length) : `../${file}`,
+);
 
 /** A regular file as trust compared it. */
 export interface PinnedFile {
@@ -49,7 +57,8 @@ export interface PinnedListing {
 /** Read-only, never following a symlink in the last component, never blocking on a FIFO. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const REVIEW = "review the change, then trust the project again (trace trust)";
-const NO_LINKS = "a trusted project is never read through symlinks: replace the link with what it points to, then trust the project again";
+const NO_LINKS =
+  "a trusted project is never read through symlinks: replace the link with what it points to, then trust the project again";
 
 /**
  * What trust compared when a project was checked: every file of its trusted surfaces, by size
@@ -99,7 +108,9 @@ export class ProjectPin {
     const base = this.relativeOf(folder);
     if (base === undefined) return [];
     const prefix = `${base}/`;
-    return this.ordered.filter((path) => path.startsWith(prefix)).map((path) => ({ path: path.slice(prefix.length), entry: this.entries.get(path)! }));
+    return this.ordered
+      .filter((path) => path.startsWith(prefix))
+      .map((path) => ({ path: path.slice(prefix.length), entry: this.entries.get(path)! }));
   }
 
   /** The pinned entry of `path` (under the project's `.harnessx`, or its `.mcp.json`); undefined when trust never saw it. */
@@ -117,7 +128,8 @@ export class ProjectPin {
       const parent = dirname(file);
       if (realpathSync.native(parent) !== parent) throw this.changed(path, "is now reached through a symlinked folder");
       // Without O_NOFOLLOW (Windows) the check comes before the open instead of with it.
-      if (constants.O_NOFOLLOW === undefined && lstatSync(file).isSymbolicLink()) throw this.changed(path, "was replaced by a symlink");
+      if (constants.O_NOFOLLOW === undefined && lstatSync(file).isSymbolicLink())
+        throw this.changed(path, "was replaced by a symlink");
       fd = openSync(file, OPEN_FLAGS);
     } catch (err) {
       if (err instanceof TrustedFileError) throw err;
@@ -138,7 +150,8 @@ export class ProjectPin {
         if (n === 0) break;
         length += n;
       }
-      if (length !== entry.size || sha256(bytes.subarray(0, length)) !== entry.sha256) throw this.changed(path, "was edited");
+      if (length !== entry.size || sha256(bytes.subarray(0, length)) !== entry.sha256)
+        throw this.changed(path, "was edited");
       return bytes.subarray(0, length);
     } finally {
       closeSync(fd);
@@ -156,10 +169,16 @@ export class ProjectPin {
     if (entry?.kind === "file") return entry;
     if (entry?.kind === "link") throw this.throughLink(path, "is a symlink");
     const rel = this.relativeOf(path);
-    if (rel === undefined || !isTrusted(rel)) throw this.refuse(path, `is not under the project's trusted folders (.harnessx/{${TRUSTED_SURFACES.join(",")}}, ${TRUSTED_FILES.join(", ")})`, "only those are read from a trusted project");
+    if (rel === undefined || !isTrusted(rel))
+      throw this.refuse(
+        path,
+        `is not under the project's trusted folders (.harnessx/{${TRUSTED_SURFACES.join(",")}}, ${TRUSTED_FILES.join(", ")})`,
+        "only those are read from a trusted project",
+      );
     for (let folder = rel; folder.includes("/"); ) {
       folder = folder.slice(0, folder.lastIndexOf("/"));
-      if (this.entries.get(folder)?.kind === "link") throw this.throughLink(path, `is reached through the symlink .harnessx/${folder}`);
+      if (this.entries.get(folder)?.kind === "link")
+        throw this.throughLink(path, `is reached through the symlink .harnessx/${folder}`);
     }
     throw this.changed(path, "was added");
   }

@@ -24,20 +24,34 @@ describe("the store", () => {
     mkdirSync(join(folders.project, "src", ".harnessx", "skills"), { recursive: true });
     assert.equal(findStoreDir(deep, {}), join(folders.project, ".harnessx"));
     assert.equal(findStoreDir(deep, { HARNESSX_DIR: "../elsewhere" }), join(folders.project, "src", "elsewhere"));
-    assert.equal(findStoreDir(folders.home, {}).endsWith(join("home", ".harnessx")), true, "nothing found: .harnessx here");
+    assert.equal(
+      findStoreDir(folders.home, {}).endsWith(join("home", ".harnessx")),
+      true,
+      "nothing found: .harnessx here",
+    );
   });
 
   test("two extensions of one agent naming different stores get a warning", async () => {
     const warnings: string[] = [];
-    const listen = (w: Error & { code?: string }) => void (w.code === "HARNESSX_STORE_MISMATCH" && warnings.push(w.message));
+    const listen = (w: Error & { code?: string }) =>
+      void (w.code === "HARNESSX_STORE_MISMATCH" && warnings.push(w.message));
     process.on("warning", listen);
     try {
       const writer = (name: string, dir: string) => defineExtension(name, (ctx) => noteStoreDir(ctx, name, dir));
-      new Agent({ provider: new ScriptedProvider([]), extensions: [writer("recorder", ".harnessx"), writer("spill", "./.harnessx")] });
-      new Agent({ provider: new ScriptedProvider([]), extensions: [writer("recorder", ".harnessx-mine"), writer("spill", ".harnessx")] });
+      new Agent({
+        provider: new ScriptedProvider([]),
+        extensions: [writer("recorder", ".harnessx"), writer("spill", "./.harnessx")],
+      });
+      new Agent({
+        provider: new ScriptedProvider([]),
+        extensions: [writer("recorder", ".harnessx-mine"), writer("spill", ".harnessx")],
+      });
       await new Promise((r) => setImmediate(r));
       assert.equal(warnings.length, 1);
-      assert.match(warnings[0]!, /^spill writes to .*\.harnessx but recorder writes to .*\.harnessx-mine: incident bundles will miss/);
+      assert.match(
+        warnings[0]!,
+        /^spill writes to .*\.harnessx but recorder writes to .*\.harnessx-mine: incident bundles will miss/,
+      );
     } finally {
       process.off("warning", listen);
     }

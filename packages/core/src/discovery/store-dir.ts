@@ -20,7 +20,8 @@ export function defaultStoreDir(env: Readonly<Record<string, string | undefined>
 export function findStoreDir(cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (env.HARNESSX_DIR) return resolve(cwd, env.HARNESSX_DIR);
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (statSync(join(dir, STORE_FOLDER, "runs"), { throwIfNoEntry: false })?.isDirectory()) return join(dir, STORE_FOLDER);
+    if (statSync(join(dir, STORE_FOLDER, "runs"), { throwIfNoEntry: false })?.isDirectory())
+      return join(dir, STORE_FOLDER);
     if (dirname(dir) === dir) return resolve(cwd, STORE_FOLDER);
   }
 }
@@ -46,6 +47,9 @@ export function noteStoreDir(ctx: SharedState, extension: string, dir: string): 
     return;
   }
   if (first.dir !== mine) {
-    process.emitWarning(`${extension} writes to ${mine} but ${first.extension} writes to ${first.dir}: incident bundles will miss what the other store holds. Give both the same folder (or set HARNESSX_DIR).`, { code: "HARNESSX_STORE_MISMATCH" });
+    process.emitWarning(
+      `${extension} writes to ${mine} but ${first.extension} writes to ${first.dir}: incident bundles will miss what the other store holds. Give both the same folder (or set HARNESSX_DIR).`,
+      { code: "HARNESSX_STORE_MISMATCH" },
+    );
   }
 }

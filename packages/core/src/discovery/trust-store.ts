@@ -111,7 +111,11 @@ export class TrustStore {
     try {
       data = JSON.parse(text);
     } catch (err) {
-      throw new TrustStoreError(this.file, `not valid JSON (${(err as Error).message}); fix it, or delete it and trust your projects again`, { cause: err });
+      throw new TrustStoreError(
+        this.file,
+        `not valid JSON (${(err as Error).message}); fix it, or delete it and trust your projects again`,
+        { cause: err },
+      );
     }
     return validate(this.file, data);
   }
@@ -144,11 +148,22 @@ function canonical(dir: string): string {
 }
 
 function validate(file: string, data: unknown): TrustFile {
-  if (!isObject(data) || data.format !== FORMAT) throw new TrustStoreError(file, `not a harnessx trust file (expected "format": "${FORMAT}")`);
-  if (data.version !== VERSION) throw new TrustStoreError(file, `version ${JSON.stringify(data.version)} is not supported (this harnessx reads version ${VERSION})`);
-  if (!isObject(data.projects)) throw new TrustStoreError(file, `"projects" must be an object of folder -> { digest, trustedAt }`);
+  if (!isObject(data) || data.format !== FORMAT)
+    throw new TrustStoreError(file, `not a harnessx trust file (expected "format": "${FORMAT}")`);
+  if (data.version !== VERSION)
+    throw new TrustStoreError(
+      file,
+      `version ${JSON.stringify(data.version)} is not supported (this harnessx reads version ${VERSION})`,
+    );
+  if (!isObject(data.projects))
+    throw new TrustStoreError(file, `"projects" must be an object of folder -> { digest, trustedAt }`);
   for (const [dir, record] of Object.entries(data.projects)) {
-    if (!isObject(record) || typeof record.digest !== "string" || !/^[0-9a-f]{64}$/.test(record.digest) || typeof record.trustedAt !== "string") {
+    if (
+      !isObject(record) ||
+      typeof record.digest !== "string" ||
+      !/^[0-9a-f]{64}$/.test(record.digest) ||
+      typeof record.trustedAt !== "string"
+    ) {
       throw new TrustStoreError(file, `the record of ${dir} needs "digest" (sha256 hex) and "trustedAt" strings`);
     }
   }

@@ -4,7 +4,12 @@ import type { DurableOptions } from "./durable-store.js";
 /** The `durable` option checked when the agent is built: a store that can append, read and close, and known settings. */
 export function checkDurable(options: DurableOptions): DurableOptions {
   const store = options?.store as Partial<DurableOptions["store"]> | undefined;
-  if (!store || typeof store.append !== "function" || typeof store.read !== "function" || typeof store.close !== "function") {
+  if (
+    !store ||
+    typeof store.append !== "function" ||
+    typeof store.read !== "function" ||
+    typeof store.close !== "function"
+  ) {
     throw new ConfigError("durable.store must be a DurableStore (append, read, close), e.g. new FileDurableStore(dir)");
   }
   if (options.durability !== undefined && options.durability !== "fsync" && options.durability !== "group") {

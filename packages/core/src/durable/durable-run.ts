@@ -41,7 +41,15 @@ export class DurableRun {
 
   /** A new run: its start goes into the journal with its first snapshot. */
   begin(input: string, span: SpanContext): void {
-    this.pendingStart = { phase: "run_start", runId: this.runId, sessionId: this.services.info.sessionId, input, traceId: span.traceId, spanId: span.spanId, ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}) };
+    this.pendingStart = {
+      phase: "run_start",
+      runId: this.runId,
+      sessionId: this.services.info.sessionId,
+      input,
+      traceId: span.traceId,
+      spanId: span.spanId,
+      ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
+    };
   }
 
   /** A resumed run: what it takes from the journal, and the conversation length its next snapshot builds on. */
@@ -85,8 +93,19 @@ export class DurableRun {
       if (p.refusal || !p.tool || safeToRepeat(p.tool) || !replay.interrupted(iteration, p.call.id)) return p;
       const key = idempotencyKeyOf(this.runId, p.call.id);
       const reason = `"${p.call.name}" was running when the process stopped, and it is not safe to run twice: it may or may not have taken effect (idempotency key ${key})`;
-      if (ask) return { ...p, needsApproval: true, permission: { decision: "ask", source: "durable", reason: `${reason}; approve to run it again` } };
-      return { ...p, refusal: { outcome: "interrupted", message: `Error: ${reason}. It was not run again: check its effect before calling it again.` } };
+      if (ask)
+        return {
+          ...p,
+          needsApproval: true,
+          permission: { decision: "ask", source: "durable", reason: `${reason}; approve to run it again` },
+        };
+      return {
+        ...p,
+        refusal: {
+          outcome: "interrupted",
+          message: `Error: ${reason}. It was not run again: check its effect before calling it again.`,
+        },
+      };
     });
   }
 
@@ -112,9 +131,28 @@ export class DurableRun {
     return {
       takeOutcome: (callId) => this.replay?.takeOutcome(iteration, callId),
       started: (call: ToolCall, tool: Tool) =>
-        this.journal.commit([{ phase: "tool_started", iteration, callId: call.id, name: call.name, input: call.input as JsonValue, idempotencyKey: idempotencyKeyOf(this.runId, call.id) }], "running", !safeToRepeat(tool), this.sink),
+        this.journal.commit(
+          [
+            {
+              phase: "tool_started",
+              iteration,
+              callId: call.id,
+              name: call.name,
+              input: call.input as JsonValue,
+              idempotencyKey: idempotencyKeyOf(this.runId, call.id),
+            },
+          ],
+          "running",
+          !safeToRepeat(tool),
+          this.sink,
+        ),
       finished: (call: ToolCall, tool: Tool, outcome: ToolOutcome, result: ToolResult) =>
-        this.journal.commit([{ phase: "tool_outcome", iteration, callId: call.id, outcome, result }], "running", !safeToRepeat(tool), this.sink),
+        this.journal.commit(
+          [{ phase: "tool_outcome", iteration, callId: call.id, outcome, result }],
+          "running",
+          !safeToRepeat(tool),
+          this.sink,
+        ),
     };
   }
 }

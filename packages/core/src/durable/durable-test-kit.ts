@@ -15,7 +15,12 @@ export function positionalProvider(replies: ScriptedReply[]): ScriptedProvider {
 }
 
 /** A tool that counts its runs and keeps the idempotency keys it was given; it hangs (a crash) on the runs listed in `hangOn`. */
-export function countingTool(name: string, replayPolicy: ReplayPolicy | undefined, hangOn: number[] = [], permission?: "ask"): { tool: Tool; keys: string[]; runs: () => number } {
+export function countingTool(
+  name: string,
+  replayPolicy: ReplayPolicy | undefined,
+  hangOn: number[] = [],
+  permission?: "ask",
+): { tool: Tool; keys: string[]; runs: () => number } {
   const keys: string[] = [];
   const made = tool({
     name,
@@ -44,11 +49,18 @@ export async function runUntil(agent: Agent, input: string, phase: string, count
     agent.hooks.on("checkpoint", (ctx) => {
       if (ctx.data.phase === phase && ++seen === count) resolve(ctx.data.runId);
     });
-    agent.run(input).then((r) => reject(new Error(`the run ended (${r.status}) before its ${count}. ${phase} commit`)), reject);
+    agent
+      .run(input)
+      .then((r) => reject(new Error(`the run ended (${r.status}) before its ${count}. ${phase} commit`)), reject);
   });
 }
 
 /** Options of an agent that journals to `store`. */
-export function durableOptions(store: FileDurableStore, provider: ScriptedProvider, tools: Tool[], extra: Partial<AgentOptions> = {}): AgentOptions {
+export function durableOptions(
+  store: FileDurableStore,
+  provider: ScriptedProvider,
+  tools: Tool[],
+  extra: Partial<AgentOptions> = {},
+): AgentOptions {
   return { provider, tools, durable: { store }, retry: { initialDelayMs: 1, maxDelayMs: 5 }, ...extra };
 }

@@ -10,7 +10,11 @@ import { checkRunId, FileDurableStore, MAX_JOURNAL_BYTES } from "./file-durable-
 import type { JournalPiece } from "./journal-lines.js";
 import { ResumeError } from "./resume-error.js";
 
-const refused = (problem: string, message: RegExp) => (error: unknown) => error instanceof ResumeError && error.problem === problem && error.code === `resume_${problem}` && message.test(error.message);
+const refused = (problem: string, message: RegExp) => (error: unknown) =>
+  error instanceof ResumeError &&
+  error.problem === problem &&
+  error.code === `resume_${problem}` &&
+  message.test(error.message);
 
 interface Opened {
   path: string;
@@ -35,10 +39,22 @@ function watchOpens(t: TestContext, refuse: (path: string) => string | undefined
     const record: Opened = { path, flags, syncs: 0, datasyncs: 0, reads: 0, closed: false };
     opened.push(record);
     const { close, sync, datasync, read } = handle;
-    handle.close = () => { record.closed = true; return close.call(handle); };
-    handle.sync = () => { record.syncs++; return sync.call(handle); };
-    handle.datasync = () => { record.datasyncs++; return datasync.call(handle); };
-    handle.read = ((...args: Parameters<FileHandle["read"]>) => { record.reads++; return read.apply(handle, args); }) as FileHandle["read"];
+    handle.close = () => {
+      record.closed = true;
+      return close.call(handle);
+    };
+    handle.sync = () => {
+      record.syncs++;
+      return sync.call(handle);
+    };
+    handle.datasync = () => {
+      record.datasyncs++;
+      return datasync.call(handle);
+    };
+    handle.read = ((...args: Parameters<FileHandle["read"]>) => {
+      record.reads++;
+      return read.apply(handle, args);
+    }) as FileHandle["read"];
     return handle;
   });
   return opened;
@@ -53,7 +69,15 @@ async function collect(pieces: AsyncIterable<JournalPiece> | undefined): Promise
 describe("FileDurableStore", () => {
   test("a run id is run_ and 1 to 128 letters, digits, _ or -, the whole name", () => {
     for (const good of ["run_a", `run_${"x".repeat(128)}`, "run_A-9_z"]) assert.equal(checkRunId(good), good);
-    for (const bad of ["run_", `run_${"x".repeat(129)}`, "x/run_a", "../run_a", "run_a/../../etc", "run_a.ndjson", "run_a\n"]) {
+    for (const bad of [
+      "run_",
+      `run_${"x".repeat(129)}`,
+      "x/run_a",
+      "../run_a",
+      "run_a/../../etc",
+      "run_a.ndjson",
+      "run_a\n",
+    ]) {
       assert.throws(() => checkRunId(bad), refused("bad_run_id", /is not a run id/), bad);
     }
   });
@@ -79,7 +103,10 @@ describe("FileDurableStore", () => {
     }
   });
 
-  for (const [groupCommitMs, wait] of [[undefined, 50], [200, 200]] as const) {
+  for (const [groupCommitMs, wait] of [
+    [undefined, 50],
+    [200, 200],
+  ] as const) {
     test(`group lines reach the file on their own ${wait} ms after the first is queued (groupCommitMs ${groupCommitMs ?? "absent"})`, async (t) => {
       const { dir, cleanup } = journalDir();
       try {
@@ -92,7 +119,11 @@ describe("FileDurableStore", () => {
         // A group commit the tick set off would be writing "a" alone by now.
         await new Promise((resolve) => setImmediate(resolve));
         await store.append("run_t", "b\n", true);
-        assert.equal(opened.find((o) => o.path === path)!.datasyncs, 1, "a and b went in one write: nothing was committed before the delay");
+        assert.equal(
+          opened.find((o) => o.path === path)!.datasyncs,
+          1,
+          "a and b went in one write: nothing was committed before the delay",
+        );
         await store.append("run_t", "c\n", false);
         t.mock.timers.tick(1);
         // Nothing else forces "c" out: only the group commit can write it.
@@ -113,9 +144,17 @@ describe("FileDurableStore", () => {
       await store.append("run_s", "b\n", true);
       await store.close();
       const folder = opened.filter((o) => o.path === dir);
-      assert.deepEqual(folder.map((o) => [o.flags, o.syncs, o.closed]), [["r", 1, true]], "the folder of the new file is synced, then closed");
+      assert.deepEqual(
+        folder.map((o) => [o.flags, o.syncs, o.closed]),
+        [["r", 1, true]],
+        "the folder of the new file is synced, then closed",
+      );
       const journal = opened.find((o) => o.path === join(dir, "run_s.ndjson"))!;
-      assert.deepEqual([journal.datasyncs, journal.closed], [2, true], "two synced appends, two datasyncs; close has nothing left to write");
+      assert.deepEqual(
+        [journal.datasyncs, journal.closed],
+        [2, true],
+        "two synced appends, two datasyncs; close has nothing left to write",
+      );
       const again = new FileDurableStore(dir);
       await again.append("run_s", "c\n", true);
       await again.close();
@@ -124,7 +163,11 @@ describe("FileDurableStore", () => {
       const lines = opened.length;
       assert.deepEqual(await collect(await again.readLines("run_s")), ["a", "b", "c"]);
       for await (const _ of (await again.readLines("run_s"))!) break;
-      assert.deepEqual(opened.slice(lines).map((o) => o.closed), [true, true], "readLines closes its file at the end, and when the reader stops early");
+      assert.deepEqual(
+        opened.slice(lines).map((o) => o.closed),
+        [true, true],
+        "readLines closes its file at the end, and when the reader stops early",
+      );
     } finally {
       cleanup();
     }
@@ -168,8 +211,14 @@ describe("FileDurableStore", () => {
       writeFileSync(join(dir, "run_io.ndjson"), "a\n");
       watchOpens(t, (path) => (path.endsWith("run_io.ndjson") ? "EIO" : undefined));
       const store = new FileDurableStore(dir);
-      await assert.rejects(store.read("run_io"), (error: unknown) => !(error instanceof ResumeError) && (error as NodeJS.ErrnoException).code === "EIO");
-      await assert.rejects(store.readLines("run_io"), (error: unknown) => !(error instanceof ResumeError) && (error as NodeJS.ErrnoException).code === "EIO");
+      await assert.rejects(
+        store.read("run_io"),
+        (error: unknown) => !(error instanceof ResumeError) && (error as NodeJS.ErrnoException).code === "EIO",
+      );
+      await assert.rejects(
+        store.readLines("run_io"),
+        (error: unknown) => !(error instanceof ResumeError) && (error as NodeJS.ErrnoException).code === "EIO",
+      );
     } finally {
       cleanup();
     }
@@ -185,7 +234,13 @@ describe("FileDurableStore", () => {
       // Sparse: the size says too large, no byte of it is written or read.
       writeFileSync(join(dir, "run_huge.ndjson"), "");
       truncateSync(join(dir, "run_huge.ndjson"), MAX_JOURNAL_BYTES + 1);
-      await assert.rejects(store.read("run_huge"), refused("journal_too_large", /^the journal of run_huge .*run_huge\.ndjson holds 536,870,913 bytes, more than the 536,870,912 a reader takes \(resume reads it a line at a time through readLines\)$/));
+      await assert.rejects(
+        store.read("run_huge"),
+        refused(
+          "journal_too_large",
+          /^the journal of run_huge .*run_huge\.ndjson holds 536,870,913 bytes, more than the 536,870,912 a reader takes \(resume reads it a line at a time through readLines\)$/,
+        ),
+      );
     } finally {
       cleanup();
     }

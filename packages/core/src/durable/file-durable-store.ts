@@ -22,7 +22,12 @@ export interface FileDurableStoreOptions {
 
 /** A run id as a file name: anything else (a path, `..`) is refused before a file is touched. */
 export function checkRunId(runId: string): string {
-  if (!RUN_ID.test(runId)) throw new ResumeError("bad_run_id", runId, `${JSON.stringify(runId)} is not a run id (run_ followed by letters, digits, _ or -)`);
+  if (!RUN_ID.test(runId))
+    throw new ResumeError(
+      "bad_run_id",
+      runId,
+      `${JSON.stringify(runId)} is not a run id (run_ followed by letters, digits, _ or -)`,
+    );
   return runId;
 }
 
@@ -48,7 +53,10 @@ export class FileDurableStore implements DurableStore {
     private readonly options: FileDurableStoreOptions = {},
   ) {
     const max = options.maxLineBytes;
-    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) throw new TypeError(`FileDurableStore: maxLineBytes must be a positive whole number of bytes, got ${String(max)}`);
+    if (max !== undefined && !(Number.isSafeInteger(max) && max > 0))
+      throw new TypeError(
+        `FileDurableStore: maxLineBytes must be a positive whole number of bytes, got ${String(max)}`,
+      );
   }
 
   async append(runId: string, lines: string, sync: boolean): Promise<void> {
@@ -60,7 +68,14 @@ export class FileDurableStore implements DurableStore {
 
   async read(runId: string): Promise<Buffer | undefined> {
     const path = await this.settledPath(runId);
-    return refusedAs(runId, readRegularFile(path, { maxBytes: MAX_JOURNAL_BYTES, what: `the journal of ${runId}`, raise: "resume reads it a line at a time through readLines" }));
+    return refusedAs(
+      runId,
+      readRegularFile(path, {
+        maxBytes: MAX_JOURNAL_BYTES,
+        what: `the journal of ${runId}`,
+        raise: "resume reads it a line at a time through readLines",
+      }),
+    );
   }
 
   async readLines(runId: string): Promise<AsyncIterable<JournalPiece> | undefined> {
@@ -90,7 +105,10 @@ export class FileDurableStore implements DurableStore {
     if (!journal) {
       journal = fs.mkdir(this.dir, { recursive: true }).then(async () => {
         const path = join(this.dir, `${runId}.ndjson`);
-        const created = !(await fs.stat(path).then(() => true, () => false));
+        const created = !(await fs.stat(path).then(
+          () => true,
+          () => false,
+        ));
         const handle = await fs.open(path, "a");
         // A new file's name is durable only once its folder is synced: else a power cut could lose the whole journal.
         if (created) await syncFolder(this.dir);
@@ -126,7 +144,12 @@ async function refusedAs<T>(runId: string, reading: Promise<T>): Promise<T | und
     return await reading;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    if (error instanceof RefusedFileError) throw new ResumeError(error.problem === "too_large" ? "journal_too_large" : "journal_not_a_file", runId, error.message);
+    if (error instanceof RefusedFileError)
+      throw new ResumeError(
+        error.problem === "too_large" ? "journal_too_large" : "journal_not_a_file",
+        runId,
+        error.message,
+      );
     throw error;
   }
 }

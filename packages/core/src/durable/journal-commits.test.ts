@@ -17,7 +17,8 @@ function syncNoting(store: DurableStore): { store: DurableStore; appends: string
   const appends: string[] = [];
   const noting: DurableStore = {
     append: (runId, lines, sync) => {
-      for (const line of lines.trim().split("\n")) appends.push(`${(JSON.parse(line) as { phase: string }).phase}${sync ? " synced" : ""}`);
+      for (const line of lines.trim().split("\n"))
+        appends.push(`${(JSON.parse(line) as { phase: string }).phase}${sync ? " synced" : ""}`);
       return store.append(runId, lines, sync);
     },
     read: (runId) => store.read(runId),
@@ -27,13 +28,27 @@ function syncNoting(store: DurableStore): { store: DurableStore; appends: string
 }
 
 // Step 1 calls pay (not safe, needs approval) and search (safe); step 2 answers.
-const SCRIPT: ScriptedReply[] = [{ toolCalls: [{ id: "c1", name: "pay", input: {} }, { id: "c2", name: "search", input: {} }] }, { text: "paid" }];
+const SCRIPT: ScriptedReply[] = [
+  {
+    toolCalls: [
+      { id: "c1", name: "pay", input: {} },
+      { id: "c2", name: "search", input: {} },
+    ],
+  },
+  { text: "paid" },
+];
 
 async function commitsOf(durability: Durability | undefined): Promise<{ appends: string[]; checkpoints: string[] }> {
   const { store, cleanup } = journalDir();
   try {
     const noted = syncNoting(store());
-    const agent = new Agent({ ...durableOptions(store(), positionalProvider(SCRIPT), [countingTool("pay", "never", [], "ask").tool, countingTool("search", "safe").tool]), durable: { store: noted.store, ...(durability ? { durability } : {}) } });
+    const agent = new Agent({
+      ...durableOptions(store(), positionalProvider(SCRIPT), [
+        countingTool("pay", "never", [], "ask").tool,
+        countingTool("search", "safe").tool,
+      ]),
+      durable: { store: noted.store, ...(durability ? { durability } : {}) },
+    });
     const checkpoints: string[] = [];
     agent.hooks.on(HookEvent.CHECKPOINT, (ctx) => void checkpoints.push(`${ctx.data.phase} ${ctx.data.status}`));
     assert.equal((await agent.run("pay")).status, "awaiting_approval");
@@ -80,7 +95,10 @@ describe("the commits of a durable run", () => {
   test("fsync durability, the default, syncs every commit", async () => {
     const { appends } = await commitsOf(undefined);
     assert.equal(appends.length, 12);
-    assert.ok(appends.every((a) => a.endsWith(" synced")), appends.join(", "));
+    assert.ok(
+      appends.every((a) => a.endsWith(" synced")),
+      appends.join(", "),
+    );
   });
 
   test("a snapshot after the conversation was rewritten in the run holds all of it", async () => {
@@ -88,14 +106,41 @@ describe("the commits of a durable run", () => {
     try {
       let agent: Agent | undefined;
       // A rewrite that changes nothing but is one (compaction would shorten it): the next snapshot cannot be a delta.
-      const rewrite = tool({ name: "tidy", description: "tidies", replayPolicy: "safe", execute: () => { agent!.memory.replace(agent!.memory.entries); return "tidied"; } });
-      const script: ScriptedReply[] = [{ toolCalls: [{ id: "c1", name: "search", input: {} }] }, { toolCalls: [{ id: "c2", name: "tidy", input: {} }] }, { toolCalls: [{ id: "c3", name: "search", input: {} }] }, { text: "done" }];
-      agent = new Agent(durableOptions(store(), positionalProvider(script), [countingTool("search", "safe").tool, rewrite]));
+      const rewrite = tool({
+        name: "tidy",
+        description: "tidies",
+        replayPolicy: "safe",
+        execute: () => {
+          agent!.memory.replace(agent!.memory.entries);
+          return "tidied";
+        },
+      });
+      const script: ScriptedReply[] = [
+        { toolCalls: [{ id: "c1", name: "search", input: {} }] },
+        { toolCalls: [{ id: "c2", name: "tidy", input: {} }] },
+        { toolCalls: [{ id: "c3", name: "search", input: {} }] },
+        { text: "done" },
+      ];
+      agent = new Agent(
+        durableOptions(store(), positionalProvider(script), [countingTool("search", "safe").tool, rewrite]),
+      );
       const result = await agent.run("go");
       await agent.close();
-      const lines = readFileSync(join(dir, `${result.runId}.ndjson`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { phase: string; keep?: number; entries?: unknown[] });
+      const lines = readFileSync(join(dir, `${result.runId}.ndjson`), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { phase: string; keep?: number; entries?: unknown[] });
       const snapshots = lines.filter((l) => l.phase === "snapshot").map((s) => [s.keep, s.entries!.length]);
-      assert.deepEqual(snapshots, [[0, 1], [1, 2], [0, 5], [5, 2]], "the third snapshot follows the rewrite: whole; the fourth a delta again");
+      assert.deepEqual(
+        snapshots,
+        [
+          [0, 1],
+          [1, 2],
+          [0, 5],
+          [5, 2],
+        ],
+        "the third snapshot follows the rewrite: whole; the fourth a delta again",
+      );
     } finally {
       cleanup();
     }

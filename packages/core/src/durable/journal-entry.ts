@@ -148,7 +148,15 @@ export interface RunEndEntry {
 }
 
 /** One line of a run's durable journal (each also carries `v: 1` and `at`, its time in ms since the epoch). */
-export type JournalEntry = RunStartEntry | SnapshotEntry | ModelReplyEntry | ToolStartedEntry | ToolOutcomeEntry | ApprovalWaitEntry | ApprovalEntry | RunEndEntry;
+export type JournalEntry =
+  | RunStartEntry
+  | SnapshotEntry
+  | ModelReplyEntry
+  | ToolStartedEntry
+  | ToolOutcomeEntry
+  | ApprovalWaitEntry
+  | ApprovalEntry
+  | RunEndEntry;
 
 /** What every journal line carries besides its entry. */
 export interface JournalLineStamp {

@@ -25,15 +25,24 @@ describe("JournalLineSplitter", () => {
     assert.equal(splitter.end(), 4, "a torn line of exactly the limit is held");
     assert.throws(
       () => splitter.push(Buffer.from("m")),
-      (error: unknown) => error instanceof ResumeError && error.problem === "journal_too_large" && /^line 3 of the journal of run_a is longer than the 4 bytes/.test(error.message),
+      (error: unknown) =>
+        error instanceof ResumeError &&
+        error.problem === "journal_too_large" &&
+        /^line 3 of the journal of run_a is longer than the 4 bytes/.test(error.message),
     );
   });
 });
 
 describe("piecesOf (a journal held whole)", () => {
   test("its lines, and a torn piece only when bytes follow the last newline", () => {
-    assert.deepEqual([...piecesOf("run_a", Buffer.from("a\nbc\n"))].map((p) => ("line" in p ? p.line.toString() : p)), ["a", "bc"]);
-    assert.deepEqual([...piecesOf("run_a", Buffer.from("a\nbc"))].map((p) => ("line" in p ? p.line.toString() : p)), ["a", { tornBytes: 2 }]);
+    assert.deepEqual(
+      [...piecesOf("run_a", Buffer.from("a\nbc\n"))].map((p) => ("line" in p ? p.line.toString() : p)),
+      ["a", "bc"],
+    );
+    assert.deepEqual(
+      [...piecesOf("run_a", Buffer.from("a\nbc"))].map((p) => ("line" in p ? p.line.toString() : p)),
+      ["a", { tornBytes: 2 }],
+    );
     assert.deepEqual([...piecesOf("run_a", Buffer.alloc(0))], []);
   });
 });

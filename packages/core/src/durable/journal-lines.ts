@@ -42,7 +42,11 @@ export class JournalLineSplitter {
     let start = 0;
     for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
       this.hold(newline - start);
-      out.push(this.pendingBytes === 0 ? chunk.subarray(start, newline) : Buffer.concat([...this.pending, chunk.subarray(start, newline)]));
+      out.push(
+        this.pendingBytes === 0
+          ? chunk.subarray(start, newline)
+          : Buffer.concat([...this.pending, chunk.subarray(start, newline)]),
+      );
       this.lines++;
       this.pending = [];
       this.pendingBytes = 0;

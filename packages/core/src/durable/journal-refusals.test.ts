@@ -13,11 +13,16 @@ import { ResumeError } from "./resume-error.js";
 
 const STEPS = [{ toolCalls: [{ id: "c1", name: "pay", input: { to: "alice" } }] }, { text: "paid" }];
 
-const refused = (problem: string, message: RegExp) => (error: unknown) => error instanceof ResumeError && error.problem === problem && message.test(error.message);
+const refused = (problem: string, message: RegExp) => (error: unknown) =>
+  error instanceof ResumeError && error.problem === problem && message.test(error.message);
 
 /** A run that hangs in its `pay` call (its process "dies" there): the journal ends with that call started. */
 async function hungRun(store: FileDurableStore): Promise<string> {
-  return runUntil(new Agent(durableOptions(store, positionalProvider(STEPS), [countingTool("pay", "safe", [1]).tool])), "pay alice", "tool_started");
+  return runUntil(
+    new Agent(durableOptions(store, positionalProvider(STEPS), [countingTool("pay", "safe", [1]).tool])),
+    "pay alice",
+    "tool_started",
+  );
 }
 
 describe("a journal is refused before anything is resumed from it", () => {
@@ -29,7 +34,10 @@ describe("a journal is refused before anything is resumed from it", () => {
       copyFileSync(join(dir, `${other}.ndjson`), join(dir, `${copy}.ndjson`));
       const pay = countingTool("pay", "safe");
       const agent = new Agent(durableOptions(store(), positionalProvider(STEPS), [pay.tool]));
-      await assert.rejects(agent.resume(copy), refused("journal_foreign", new RegExp(`the journal of ${copy} is the journal of "${other}"`)));
+      await assert.rejects(
+        agent.resume(copy),
+        refused("journal_foreign", new RegExp(`the journal of ${copy} is the journal of "${other}"`)),
+      );
       assert.equal(pay.runs(), 0, "the other run's call did not run under a new idempotency key");
       const resumed = await agent.resume(other);
       assert.equal(resumed.status, "completed", "the run itself resumes by its own id");
@@ -45,8 +53,15 @@ describe("a journal is refused before anything is resumed from it", () => {
     try {
       makeFifo(join(dir, "run_piped.ndjson"));
       const agent = new Agent(durableOptions(store(), positionalProvider(STEPS), [countingTool("pay", "safe").tool]));
-      await assert.rejects(agent.resume("run_piped"), refused("journal_not_a_file", /run_piped\.ndjson is a FIFO \(named pipe\), not a regular file/));
-      await assert.rejects(store().read("run_piped"), refused("journal_not_a_file", /FIFO/), "read (a whole journal) refuses it too");
+      await assert.rejects(
+        agent.resume("run_piped"),
+        refused("journal_not_a_file", /run_piped\.ndjson is a FIFO \(named pipe\), not a regular file/),
+      );
+      await assert.rejects(
+        store().read("run_piped"),
+        refused("journal_not_a_file", /FIFO/),
+        "read (a whole journal) refuses it too",
+      );
       await agent.close();
     } finally {
       cleanup();
@@ -57,14 +72,30 @@ describe("a journal is refused before anything is resumed from it", () => {
     const { dir, store, cleanup } = journalDir();
     try {
       const runId = await hungRun(store());
-      const longest = Math.max(...readFileSync(join(dir, `${runId}.ndjson`)).toString("utf8").split("\n").map((line) => Buffer.byteLength(line)));
+      const longest = Math.max(
+        ...readFileSync(join(dir, `${runId}.ndjson`))
+          .toString("utf8")
+          .split("\n")
+          .map((line) => Buffer.byteLength(line)),
+      );
       const point = await readResumePoint(new FileDurableStore(dir, { maxLineBytes: longest }), runId);
-      assert.deepEqual(point.after.map((e) => e.phase), ["model_reply", "tool_started"]);
+      assert.deepEqual(
+        point.after.map((e) => e.phase),
+        ["model_reply", "tool_started"],
+      );
       await assert.rejects(
         readResumePoint(new FileDurableStore(dir, { maxLineBytes: longest - 1 }), runId),
-        refused("journal_too_large", new RegExp(`^line \\d+ of the journal of ${runId} is longer than the ${(longest - 1).toLocaleString("en-US")} bytes a reader takes: .*maxLineBytes`)),
+        refused(
+          "journal_too_large",
+          new RegExp(
+            `^line \\d+ of the journal of ${runId} is longer than the ${(longest - 1).toLocaleString("en-US")} bytes a reader takes: .*maxLineBytes`,
+          ),
+        ),
       );
-      assert.throws(() => new FileDurableStore(dir, { maxLineBytes: 0 }), /maxLineBytes must be a positive whole number/);
+      assert.throws(
+        () => new FileDurableStore(dir, { maxLineBytes: 0 }),
+        /maxLineBytes must be a positive whole number/,
+      );
     } finally {
       cleanup();
     }
@@ -74,9 +105,19 @@ describe("a journal is refused before anything is resumed from it", () => {
     const { dir, cleanup } = journalDir();
     try {
       writeFileSync(join(dir, "run_torn.ndjson"), "x".repeat(2000));
-      await assert.rejects(readResumePoint(new FileDurableStore(dir, { maxLineBytes: 1999 }), "run_torn"), refused("journal_too_large", /line 1 /));
-      await assert.rejects(readResumePoint(new FileDurableStore(dir, { maxLineBytes: 2000 }), "run_torn"), refused("not_journaled", /ends before its first checkpoint/), "within the limit, it is a torn line, cut");
-      assert.deepEqual(parseJournal("run_torn", Buffer.from('{"v":1,"phase":"run_end","status":"completed","at":1}\n{"v":1')), { lines: [{ v: 1, phase: "run_end", status: "completed", at: 1 }], tornBytes: 6 });
+      await assert.rejects(
+        readResumePoint(new FileDurableStore(dir, { maxLineBytes: 1999 }), "run_torn"),
+        refused("journal_too_large", /line 1 /),
+      );
+      await assert.rejects(
+        readResumePoint(new FileDurableStore(dir, { maxLineBytes: 2000 }), "run_torn"),
+        refused("not_journaled", /ends before its first checkpoint/),
+        "within the limit, it is a torn line, cut",
+      );
+      assert.deepEqual(
+        parseJournal("run_torn", Buffer.from('{"v":1,"phase":"run_end","status":"completed","at":1}\n{"v":1')),
+        { lines: [{ v: 1, phase: "run_end", status: "completed", at: 1 }], tornBytes: 6 },
+      );
     } finally {
       cleanup();
     }

@@ -21,7 +21,8 @@ export class JournalReplay {
       if (entry.phase === "model_reply") reply = entry;
       else if (entry.phase === "tool_outcome") this.outcomes.set(entry.callId, entry);
       else if (entry.phase === "tool_started") this.started.set(entry.callId, entry);
-      else if (entry.phase === "approval") this.decided.set(entry.iteration, { ...this.decided.get(entry.iteration), ...entry.decisions });
+      else if (entry.phase === "approval")
+        this.decided.set(entry.iteration, { ...this.decided.get(entry.iteration), ...entry.decisions });
     }
     this.reply = reply;
   }

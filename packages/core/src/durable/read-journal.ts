@@ -5,7 +5,16 @@ import type { JournalEntry, JournalLine, RunStartEntry, SnapshotEntry } from "./
 import { piecesOf, type JournalPiece } from "./journal-lines.js";
 import { ResumeError } from "./resume-error.js";
 
-const PHASES = new Set(["run_start", "snapshot", "model_reply", "tool_started", "tool_outcome", "approval_wait", "approval", "run_end"]);
+const PHASES = new Set([
+  "run_start",
+  "snapshot",
+  "model_reply",
+  "tool_started",
+  "tool_outcome",
+  "approval_wait",
+  "approval",
+  "run_end",
+]);
 
 /** Where a journal leaves a run: its start, its last snapshot (with the whole conversation), and what it committed after. */
 export interface ResumePoint {
@@ -33,11 +42,19 @@ function entryOf(runId: string, raw: Buffer, number: number): JournalLine {
   try {
     line = JSON.parse(raw.toString("utf8")) as JournalLine;
   } catch {
-    throw new ResumeError("journal_corrupt", runId, `line ${number} of the journal of ${runId} is not JSON: the journal was damaged after it was written; the run cannot be resumed`);
+    throw new ResumeError(
+      "journal_corrupt",
+      runId,
+      `line ${number} of the journal of ${runId} is not JSON: the journal was damaged after it was written; the run cannot be resumed`,
+    );
   }
   // Null, a number, a string or an array has no `v` of 1 either.
   if (line?.v !== 1 || !PHASES.has(line.phase)) {
-    throw new ResumeError("journal_corrupt", runId, `line ${number} of the journal of ${runId} is not a journal entry of version 1`);
+    throw new ResumeError(
+      "journal_corrupt",
+      runId,
+      `line ${number} of the journal of ${runId} is not a journal entry of version 1`,
+    );
   }
   return line;
 }
@@ -81,8 +98,15 @@ export function parseJournal(runId: string, bytes: Buffer): ParsedJournal {
  */
 export async function readResumePoint(store: DurableStore, runId: string): Promise<ResumePoint> {
   checkRunId(runId);
-  const pieces = store.readLines ? await store.readLines(runId) : await store.read(runId).then((bytes) => bytes && piecesOf(runId, bytes));
-  if (!pieces) throw new ResumeError("not_journaled", runId, `there is no journal of ${runId} in the durable store: only runs of an agent with a durable store can be resumed`);
+  const pieces = store.readLines
+    ? await store.readLines(runId)
+    : await store.read(runId).then((bytes) => bytes && piecesOf(runId, bytes));
+  if (!pieces)
+    throw new ResumeError(
+      "not_journaled",
+      runId,
+      `there is no journal of ${runId} in the durable store: only runs of an agent with a durable store can be resumed`,
+    );
   const reader = new EntryReader(runId);
   let start: RunStartEntry | undefined;
   let entries: ConversationEntry[] = [];
@@ -93,10 +117,19 @@ export async function readResumePoint(store: DurableStore, runId: string): Promi
     if (!line) continue;
     if (line.phase === "run_start") {
       // A journal copied under another run's name would re-run that run's calls under new idempotency keys.
-      if (line.runId !== runId) throw new ResumeError("journal_foreign", runId, `the journal of ${runId} is the journal of ${JSON.stringify(line.runId)} (copied or renamed): refused, resume that run by its own id`);
+      if (line.runId !== runId)
+        throw new ResumeError(
+          "journal_foreign",
+          runId,
+          `the journal of ${runId} is the journal of ${JSON.stringify(line.runId)} (copied or renamed): refused, resume that run by its own id`,
+        );
       start ??= line;
     } else if (line.phase === "run_end") {
-      throw new ResumeError("already_ended", runId, `${runId} already ended (${line.status}): there is nothing to resume`);
+      throw new ResumeError(
+        "already_ended",
+        runId,
+        `${runId} already ended (${line.status}): there is nothing to resume`,
+      );
     } else if (line.phase === "snapshot") {
       entries = [...entries.slice(0, line.keep), ...line.entries];
       last = { snapshot: line, after: [] };
@@ -104,6 +137,11 @@ export async function readResumePoint(store: DurableStore, runId: string): Promi
       last?.after.push(line);
     }
   }
-  if (!start || !last) throw new ResumeError("not_journaled", runId, `the journal of ${runId} ends before its first checkpoint: the process died before the run began its first step; run it again`);
+  if (!start || !last)
+    throw new ResumeError(
+      "not_journaled",
+      runId,
+      `the journal of ${runId} ends before its first checkpoint: the process died before the run began its first step; run it again`,
+    );
   return { start, snapshot: { ...last.snapshot, keep: 0, entries }, after: last.after, tornBytes: reader.tornBytes };
 }

@@ -16,7 +16,11 @@ async function crashAndResume(policy: ReplayPolicy | undefined) {
   const { store, cleanup } = journalDir();
   try {
     const before = countingTool("book", policy, [1]);
-    const runId = await runUntil(new Agent(durableOptions(store(), positionalProvider(SCRIPT), [before.tool])), "go", "tool_started");
+    const runId = await runUntil(
+      new Agent(durableOptions(store(), positionalProvider(SCRIPT), [before.tool])),
+      "go",
+      "tool_started",
+    );
     const after = countingTool("book", policy);
     const agent = new Agent(durableOptions(store(), positionalProvider(SCRIPT), [after.tool]));
     const seen = recordEvents(agent);

@@ -14,7 +14,18 @@ export interface RestoredRun {
 
 /** The counters of a run that has not begun. */
 export function newCounters(replyBudget: number): RunCounters {
-  return { iteration: 0, modelCalls: 0, toolCalls: 0, usage: { inputTokens: 0, outputTokens: 0 }, cost: { usd: null, unpricedCalls: 0 }, recoveries: {}, replyBudget, textParts: [], lastText: "", elapsedMs: 0 };
+  return {
+    iteration: 0,
+    modelCalls: 0,
+    toolCalls: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    cost: { usd: null, unpricedCalls: 0 },
+    recoveries: {},
+    replyBudget,
+    textParts: [],
+    lastText: "",
+    elapsedMs: 0,
+  };
 }
 
 /**

@@ -36,7 +36,14 @@ export class RunJournal {
     // An unchanged rewrite count means the entries up to the last snapshot are as they were: only appends since.
     const keep = memory.rewrites === this.snapshotRewrites ? this.snapshotLength : 0;
     // `commit` serializes the entry before it returns: the live task list needs no copy.
-    const entry: JournalEntry = { phase: "snapshot", keep, entries: memory.entries.slice(keep), todos: todos.current, extensions: extensions.saveStates(), counters };
+    const entry: JournalEntry = {
+      phase: "snapshot",
+      keep,
+      entries: memory.entries.slice(keep),
+      todos: todos.current,
+      extensions: extensions.saveStates(),
+      counters,
+    };
     this.snapshotLength = memory.length;
     this.snapshotRewrites = memory.rewrites;
     return this.commit([...before, entry], "running", false, sink);
@@ -46,7 +53,9 @@ export class RunJournal {
   commit(entries: JournalEntry[], status: string, guard: boolean, sink: RunSink): Promise<void> {
     const at = Date.now();
     const text = entries.map((entry) => this.line({ v: 1, at, ...entry })).join("");
-    return this.durable.options.store.append(this.runId, text, guard || this.fsync()).then(() => this.announce(entries[entries.length - 1]!.phase, status, sink));
+    return this.durable.options.store
+      .append(this.runId, text, guard || this.fsync())
+      .then(() => this.announce(entries[entries.length - 1]!.phase, status, sink));
   }
 
   private fsync(): boolean {
@@ -60,6 +69,11 @@ export class RunJournal {
 
   private async announce(phase: DurablePhase, status: string, sink: RunSink): Promise<void> {
     sink.push({ type: "checkpoint", phase });
-    await this.services.hooks.emit(HookEvent.CHECKPOINT, { sessionId: this.services.info.sessionId, runId: this.runId, status, phase });
+    await this.services.hooks.emit(HookEvent.CHECKPOINT, {
+      sessionId: this.services.info.sessionId,
+      runId: this.runId,
+      status,
+      phase,
+    });
   }
 }

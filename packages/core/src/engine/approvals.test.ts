@@ -9,11 +9,27 @@ import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 
 function approvalAgent() {
   let deletes = 0;
-  const del = tool({ name: "delete_file", description: "deletes a file", permission: "ask", execute: ({ path }) => { deletes++; return `deleted ${String(path)}`; } });
-  const provider = new ScriptedProvider([
-    { toolCalls: [{ name: "echo", input: { text: "first" } }, { name: "delete_file", input: { path: "/tmp/a" } }] },
-    { text: "finished" },
-  ], { recordRequests: true });
+  const del = tool({
+    name: "delete_file",
+    description: "deletes a file",
+    permission: "ask",
+    execute: ({ path }) => {
+      deletes++;
+      return `deleted ${String(path)}`;
+    },
+  });
+  const provider = new ScriptedProvider(
+    [
+      {
+        toolCalls: [
+          { name: "echo", input: { text: "first" } },
+          { name: "delete_file", input: { path: "/tmp/a" } },
+        ],
+      },
+      { text: "finished" },
+    ],
+    { recordRequests: true },
+  );
   const agent = new Agent({ provider, tools: [echoTool, del] });
   return { agent, provider, deletes: () => deletes };
 }
@@ -30,7 +46,9 @@ describe("ask -> awaiting_approval -> resume", () => {
     assert.equal(deletes(), 0);
     assert.equal(ofKind(seen, HookEvent.AGENT_END).length, 0);
     assert.equal(ofKind(seen, HookEvent.TOOL_CALL_END).length, 1, "the allowed call in the same turn already ran");
-    assert.deepEqual(ofKind(seen, HookEvent.CHECKPOINT), [{ sessionId: agent.sessionId, runId: result.runId, status: "awaiting_approval", phase: "approval_wait" }]);
+    assert.deepEqual(ofKind(seen, HookEvent.CHECKPOINT), [
+      { sessionId: agent.sessionId, runId: result.runId, status: "awaiting_approval", phase: "approval_wait" },
+    ]);
   });
 
   test("approve runs the call and the run completes", async () => {
@@ -41,7 +59,9 @@ describe("ask -> awaiting_approval -> resume", () => {
     assert.equal(result.text, "finished");
     assert.equal(result.runId, first.runId);
     assert.equal(deletes(), 1);
-    const results = provider.requests[1].messages.at(-1)!.content.map((b) => (b.type === "tool_result" ? b.content : ""));
+    const results = provider.requests[1].messages
+      .at(-1)!
+      .content.map((b) => (b.type === "tool_result" ? b.content : ""));
     assert.deepEqual(results, ["echo: first", "deleted /tmp/a"]);
   });
 
@@ -75,8 +95,14 @@ describe("ask -> awaiting_approval -> resume", () => {
   });
 
   test("a permission manager rule turns any tool into ask, and deny refuses it", async () => {
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "x" } }] }, { text: "ok" }], { recordRequests: true });
-    const agent = new Agent({ provider, tools: [echoTool], permissions: new PermissionManager({ rules: { echo: "deny" } }) });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "x" } }] }, { text: "ok" }], {
+      recordRequests: true,
+    });
+    const agent = new Agent({
+      provider,
+      tools: [echoTool],
+      permissions: new PermissionManager({ rules: { echo: "deny" } }),
+    });
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     const block = provider.requests[1].messages.at(-1)!.content[0] as { content: string; isError: boolean };

@@ -44,18 +44,32 @@ export function planCondense(messages: readonly Message[], keepRatio = 0.5): Con
  * Drops the oldest part of a conversation (see `planCondense`) and puts in its place a
  * summary, when one is given, else a marker saying what was dropped. Undefined when nothing can be dropped.
  */
-export function condense(messages: readonly Message[], keepRatio = 0.5, summary?: { text: string; by: string }, plan = planCondense(messages, keepRatio)): CondenseOutcome | undefined {
+export function condense(
+  messages: readonly Message[],
+  keepRatio = 0.5,
+  summary?: { text: string; by: string },
+  plan = planCondense(messages, keepRatio),
+): CondenseOutcome | undefined {
   if (!plan) return undefined;
   const { cut, dropped } = plan;
-  const toolCalls = dropped.reduce((n, m) => n + (m.role === "assistant" ? m.content.filter((b) => b.type === "tool_call").length : 0), 0);
+  const toolCalls = dropped.reduce(
+    (n, m) => n + (m.role === "assistant" ? m.content.filter((b) => b.type === "tool_call").length : 0),
+    0,
+  );
   const text = summary
     ? `[harnessx: ${dropped.length} earlier messages (${toolCalls} tool calls) were replaced by this summary from ${summary.by}]\n${summary.text}`
     : `[harnessx: ${dropped.length} earlier messages (${toolCalls} tool calls) were condensed to fit the context budget.]`;
   const kept = messages.slice(cut);
   const first = messages[0];
   // Two user messages in a row are merged so providers that require alternation accept the history.
-  const head: Message = { role: "user", content: [...(first.role === "user" ? first.content : []), { type: "text", text }] };
-  const out: Message[] = kept[0].role === "user" ? [{ role: "user", content: [...head.content, ...kept[0].content] }, ...kept.slice(1)] : [head, ...kept];
+  const head: Message = {
+    role: "user",
+    content: [...(first.role === "user" ? first.content : []), { type: "text", text }],
+  };
+  const out: Message[] =
+    kept[0].role === "user"
+      ? [{ role: "user", content: [...head.content, ...kept[0].content] }, ...kept.slice(1)]
+      : [head, ...kept];
   return { messages: out, messagesDropped: dropped.length, summaryChars: text.length };
 }
 
@@ -77,7 +91,10 @@ export function shrinkToolResults(messages: readonly Message[]): Message[] | und
       ...m,
       content: m.content.map((b) => {
         if (b.type !== "tool_result" || b.content.length <= 2000) return b;
-        return { ...b, content: `${b.content.slice(0, 1000)}\n[harnessx: ${b.content.length - 1000} characters removed to fit the context window]` };
+        return {
+          ...b,
+          content: `${b.content.slice(0, 1000)}\n[harnessx: ${b.content.length - 1000} characters removed to fit the context window]`,
+        };
       }),
     };
   });
@@ -93,9 +110,19 @@ export async function condenseHistory(services: EngineServices, reason: CompactR
   const plan = planCondense(memory.messages);
   if (!plan) return false;
   const answer = middleware.has("beforeCompact")
-    ? await middleware.beforeCompact({ messages: memory.messages, dropping: plan.dropped, reason, budgetTokens: config.contextBudgetTokens })
+    ? await middleware.beforeCompact({
+        messages: memory.messages,
+        dropping: plan.dropped,
+        reason,
+        budgetTokens: config.contextBudgetTokens,
+      })
     : undefined;
-  const outcome = condense(memory.messages, undefined, answer ? { text: answer.summary, by: answer.by } : undefined, plan)!;
+  const outcome = condense(
+    memory.messages,
+    undefined,
+    answer ? { text: answer.summary, by: answer.by } : undefined,
+    plan,
+  )!;
   memory.replaceMessages(outcome.messages);
   await fire(services, HookEvent.CONTEXT_CONDENSED, {
     messagesDropped: outcome.messagesDropped,

@@ -40,10 +40,12 @@ export interface AgentConfig {
   /** Time limit of one model call. Default 120 s. */
   requestTimeoutMs: number;
   /** Stop a tool-call pattern repeated `threshold` times (default 4); false to disable. */
-  repetition: {
-    /** Repeats in a row of the same calls (names and inputs, a pattern of up to 4 calls) at which the model is told to stop calling tools. */
-    threshold: number;
-  } | false;
+  repetition:
+    | {
+        /** Repeats in a row of the same calls (names and inputs, a pattern of up to 4 calls) at which the model is told to stop calling tools. */
+        threshold: number;
+      }
+    | false;
   /** Offer the `write_todos` tool. Default false. */
   todos: boolean;
   /** Largest text of one extension prompt fragment, in characters. Default 4000. */
@@ -70,7 +72,8 @@ export interface ConfigOptions extends Partial<Omit<AgentConfig, "retry">> {
 export function resolveConfig(o: ConfigOptions): AgentConfig {
   const positive = (name: string, v: number | undefined, fallback: number) => {
     if (v === undefined) return fallback;
-    if (typeof v !== "number" || !(v > 0)) throw new ConfigError(`${name} must be a positive number, got ${JSON.stringify(v)}`);
+    if (typeof v !== "number" || !(v > 0))
+      throw new ConfigError(`${name} must be a positive number, got ${JSON.stringify(v)}`);
     return v;
   };
   return deepFreeze({

@@ -28,7 +28,9 @@ export interface FallbackFailure {
  * invalid request or unusable reply is a bug the next provider would only repeat or mask.
  */
 export function switchesProvider(error: unknown): boolean {
-  return error instanceof ProviderError && (error.retryable || error.kind === "unsupported" || error.kind === "refusal");
+  return (
+    error instanceof ProviderError && (error.retryable || error.kind === "unsupported" || error.kind === "refusal")
+  );
 }
 
 /**
@@ -41,7 +43,12 @@ export class FallbackError extends ProviderError {
   readonly failures: readonly FallbackFailure[];
   constructor(failures: readonly FallbackFailure[]) {
     const last = failures[failures.length - 1]!.error;
-    super(last.kind, `no provider answered: ${describeFailures(failures)}`, { status: last.status, retryAfterMs: last.retryAfterMs, limit: last.limit, cause: last });
+    super(last.kind, `no provider answered: ${describeFailures(failures)}`, {
+      status: last.status,
+      retryAfterMs: last.retryAfterMs,
+      limit: last.limit,
+      cause: last,
+    });
     this.failures = failures;
   }
 }
@@ -72,13 +79,26 @@ export async function answerInOrder(
       const response = await attempt(route);
       if (response.stopReason === "refusal" && !isLast) {
         await reporting.onDiscarded?.(response, route);
-        failures.push({ provider: route.provider.name, model: route.model, error: new ProviderError("refusal", `${route.provider.name}: the model refused to answer (stop reason refusal)`) });
+        failures.push({
+          provider: route.provider.name,
+          model: route.model,
+          error: new ProviderError(
+            "refusal",
+            `${route.provider.name}: the model refused to answer (stop reason refusal)`,
+          ),
+        });
         continue;
       }
-      if (failures.length) await reporting.onFallback?.(`${describeFailures(failures)}; ${route.provider.name} (${route.model}) answered`, failures, route);
+      if (failures.length)
+        await reporting.onFallback?.(
+          `${describeFailures(failures)}; ${route.provider.name} (${route.model}) answered`,
+          failures,
+          route,
+        );
       return { response, route };
     } catch (err) {
-      if (!(err instanceof ProviderError) || routes.length === 1 || (!failures.length && !switchesProvider(err))) throw err;
+      if (!(err instanceof ProviderError) || routes.length === 1 || (!failures.length && !switchesProvider(err)))
+        throw err;
       failures.push({ provider: route.provider.name, model: route.model, error: err });
       if (isLast || !switchesProvider(err)) throw new FallbackError(failures);
     }

@@ -18,13 +18,27 @@ export interface FinalCallDue {
  * run's parent's (and theirs). A run limit that
  * asks to fail throws (see `reachedLimit`).
  */
-export function finalCallDue(services: EngineServices, iteration: number, progress: RunProgress, parent?: ParentRun): FinalCallDue | undefined {
+export function finalCallDue(
+  services: EngineServices,
+  iteration: number,
+  progress: RunProgress,
+  parent?: ParentRun,
+): FinalCallDue | undefined {
   const max = services.config.maxIterations;
   if (iteration >= max) {
-    return { why: `it reached the limit of ${max} steps`, reason: "iteration_limit", nudge: `You have reached the limit of ${max} steps. Answer now with what you have; no more tool calls.` };
+    return {
+      why: `it reached the limit of ${max} steps`,
+      reason: "iteration_limit",
+      nudge: `You have reached the limit of ${max} steps. Answer now with what you have; no more tool calls.`,
+    };
   }
   // A subagent's run spends from its parent's budget too: the parent's limits see both.
   const spent = reachedLimit(services.runLimits, progress) ?? parent?.reached(progress);
   if (spent === undefined) return undefined;
-  return { why: spent, reason: "budget_exhausted", detail: spent, nudge: `This run has used up its budget: ${spent}. Answer now with what you have; no more tool calls.` };
+  return {
+    why: spent,
+    reason: "budget_exhausted",
+    detail: spent,
+    nudge: `This run has used up its budget: ${spent}. Answer now with what you have; no more tool calls.`,
+  };
 }

@@ -43,19 +43,40 @@ export async function callModelWithRecovery(services: EngineServices, step: Mode
     return processReply(services, replayed.response, sink, sink.streaming);
   }
   const iteration = c.iteration;
-  const onRawReply = durable ? { onRawReply: (response: ProviderResponse, cost: CallCost) => durable.reply(iteration, response, cost) } : {};
+  const onRawReply = durable
+    ? { onRawReply: (response: ProviderResponse, cost: CallCost) => durable.reply(iteration, response, cost) }
+    : {};
   const onFallback = (detail: string) => step.recover("fallback", null, detail);
   for (;;) {
     try {
       c.modelCalls++;
-      return await callModel(services, { tools: c.finalCall ? [] : services.tools.definitions(), maxTokens: c.replyBudget, signal: step.signal, sink, onUsage, onFallback, ...onRawReply });
+      return await callModel(services, {
+        tools: c.finalCall ? [] : services.tools.definitions(),
+        maxTokens: c.replyBudget,
+        signal: step.signal,
+        sink,
+        onUsage,
+        onFallback,
+        ...onRawReply,
+      });
     } catch (err) {
-      if (err instanceof ProviderError && err.kind === "reply_limit" && err.limit && err.limit < c.replyBudget && step.recoveryCount("reply_limit") < 2) {
+      if (
+        err instanceof ProviderError &&
+        err.kind === "reply_limit" &&
+        err.limit &&
+        err.limit < c.replyBudget &&
+        step.recoveryCount("reply_limit") < 2
+      ) {
         c.replyBudget = err.limit;
         await step.recover("reply_limit", err.limit);
         continue;
       }
-      if (!(err instanceof ProviderError) || err.kind !== "context_overflow" || step.recoveryCount("context_overflow") + step.recoveryCount("context_overflow_spill") >= 3) throw err;
+      if (
+        !(err instanceof ProviderError) ||
+        err.kind !== "context_overflow" ||
+        step.recoveryCount("context_overflow") + step.recoveryCount("context_overflow_spill") >= 3
+      )
+        throw err;
       if (await condenseHistory(services, "overflow")) {
         await step.recover("context_overflow", null);
       } else if (shrinkHistory(services)) {

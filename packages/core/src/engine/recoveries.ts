@@ -49,7 +49,11 @@ export const REPLY_RECOVERIES: readonly ReplyRecovery[] = [
     reason: "truncated_tool_call",
     applies: (r) => r.stopReason === "max_tokens" && r.calls.length > 0,
     limit: 2,
-    exhausted: (r) => new RunError("truncated_tool_call", `a tool call was still cut off at ${r.replyBudget} tokens after 2 larger budgets`),
+    exhausted: (r) =>
+      new RunError(
+        "truncated_tool_call",
+        `a tool call was still cut off at ${r.replyBudget} tokens after 2 larger budgets`,
+      ),
     dropReply: true,
     replyBudget: (r) => Math.min(r.replyBudget * 2, r.maxReplyTokens),
   },
@@ -71,7 +75,8 @@ export const REPLY_RECOVERIES: readonly ReplyRecovery[] = [
     applies: (r) => ending(r) && r.stopReason === "max_tokens",
     limit: 3,
     keepText: true,
-    nudge: () => "Your reply was cut off at the length limit. Continue exactly where it stopped, without repeating anything.",
+    nudge: () =>
+      "Your reply was cut off at the length limit. Continue exactly where it stopped, without repeating anything.",
   },
   {
     reason: "empty_reply",
@@ -91,7 +96,11 @@ export const REPLY_RECOVERIES: readonly ReplyRecovery[] = [
  * The recovery a reply calls for: the first rule that applies and has attempts left. A rule
  * that applies with none left fails the run when it says so, and is passed over otherwise.
  */
-export function recoveryFor(reply: ReplyView, recoveryCount: (reason: RecoveryReason) => number, rules: readonly ReplyRecovery[] = REPLY_RECOVERIES): ReplyRecovery | undefined {
+export function recoveryFor(
+  reply: ReplyView,
+  recoveryCount: (reason: RecoveryReason) => number,
+  rules: readonly ReplyRecovery[] = REPLY_RECOVERIES,
+): ReplyRecovery | undefined {
   for (const rule of rules) {
     if (!rule.applies(reply)) continue;
     if (recoveryCount(rule.reason) < rule.limit) return rule;

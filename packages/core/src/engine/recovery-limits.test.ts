@@ -12,11 +12,17 @@ function setup(steps: ScriptStep[], options: Partial<AgentOptions> = {}) {
   return { provider, agent, seen, recoveries: () => ofKind(seen, HookEvent.RECOVERY) };
 }
 
-const cutCall = { toolCalls: [{ name: "echo", rawInput: '{"text": "ab' }], stopReason: "max_tokens" } as const satisfies ScriptStep;
+const cutCall = {
+  toolCalls: [{ name: "echo", rawInput: '{"text": "ab' }],
+  stopReason: "max_tokens",
+} as const satisfies ScriptStep;
 
 describe("each recovery has a limit per run", () => {
   test("truncated_tool_call: two larger budgets, then the run fails", async () => {
-    const { agent, recoveries } = setup([cutCall, cutCall, cutCall, { text: "never" }], { maxTokens: 1000, maxReplyTokens: 64_000 });
+    const { agent, recoveries } = setup([cutCall, cutCall, cutCall, { text: "never" }], {
+      maxTokens: 1000,
+      maxReplyTokens: 64_000,
+    });
     const result = await agent.run("x");
     assert.equal(result.status, "failed");
     assert.equal(result.error?.code, "truncated_tool_call");
@@ -41,7 +47,10 @@ describe("each recovery has a limit per run", () => {
     assert.equal(result.status, "failed");
     assert.equal(result.error?.code, "paused_turn");
     assert.match(result.error!.message, /paused the turn more than 5 times/);
-    assert.deepEqual(recoveries().map((r) => r.attempt), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      recoveries().map((r) => r.attempt),
+      [1, 2, 3, 4, 5],
+    );
   });
 
   test("truncated_text: three continuations, then the cut text is the answer", async () => {
@@ -50,7 +59,10 @@ describe("each recovery has a limit per run", () => {
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     assert.equal(result.text, "abcd");
-    assert.deepEqual(recoveries(), [1, 2, 3].map((attempt) => ({ reason: "truncated_text", attempt, replyBudget: null })));
+    assert.deepEqual(
+      recoveries(),
+      [1, 2, 3].map((attempt) => ({ reason: "truncated_text", attempt, replyBudget: null })),
+    );
   });
 
   test("empty_reply: nudged once; a second empty reply completes the run with no text", async () => {
@@ -62,12 +74,21 @@ describe("each recovery has a limit per run", () => {
   });
 
   test("recoveries of different reasons count apart", async () => {
-    const { agent, recoveries } = setup([{ text: "a", stopReason: "max_tokens" }, { text: "", stopReason: "max_tokens" }, { text: "" }, { text: "b" }]);
+    const { agent, recoveries } = setup([
+      { text: "a", stopReason: "max_tokens" },
+      { text: "", stopReason: "max_tokens" },
+      { text: "" },
+      { text: "b" },
+    ]);
     const result = await agent.run("x");
     assert.equal(result.text, "ab");
     assert.deepEqual(
       recoveries().map((r) => [r.reason, r.attempt]),
-      [["truncated_text", 1], ["truncated_text", 2], ["empty_reply", 1]],
+      [
+        ["truncated_text", 1],
+        ["truncated_text", 2],
+        ["empty_reply", 1],
+      ],
     );
   });
 });

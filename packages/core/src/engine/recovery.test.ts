@@ -47,7 +47,10 @@ describe("each recovery is observable on the hook bus", () => {
   });
 
   test("truncated_text: a reply cut at the budget is continued and joined", async () => {
-    const { provider, agent, reasons } = setup([{ text: "The answer is ", stopReason: "max_tokens" }, { text: "forty-two." }]);
+    const { provider, agent, reasons } = setup([
+      { text: "The answer is ", stopReason: "max_tokens" },
+      { text: "forty-two." },
+    ]);
     const result = await agent.run("x");
     assert.equal(result.text, "The answer is forty-two.");
     assert.deepEqual(reasons(), ["truncated_text"]);
@@ -55,7 +58,14 @@ describe("each recovery is observable on the hook bus", () => {
   });
 
   test("truncated_tool_call: a cut tool call is asked again with a larger budget", async () => {
-    const { provider, agent, seen } = setup([{ toolCalls: [{ name: "echo", rawInput: '{"text": "ab' }], stopReason: "max_tokens" }, echo("ab"), { text: "ok" }], { maxTokens: 1000 });
+    const { provider, agent, seen } = setup(
+      [
+        { toolCalls: [{ name: "echo", rawInput: '{"text": "ab' }], stopReason: "max_tokens" },
+        echo("ab"),
+        { text: "ok" },
+      ],
+      { maxTokens: 1000 },
+    );
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     const recovery = ofKind(seen, HookEvent.RECOVERY)[0];
@@ -77,7 +87,11 @@ describe("each recovery is observable on the hook bus", () => {
     assert.deepEqual(once.reasons(), ["malformed_tool_input"]);
     assert.equal(ofKind(once.seen, HookEvent.TOOL_CALL_END)[0].result.content, "echo: fine");
 
-    const twice = setup([{ toolCalls: [{ name: "echo", rawInput: "{bad" }] }, { toolCalls: [{ name: "echo", rawInput: "{bad" }] }, { text: "gave up" }]);
+    const twice = setup([
+      { toolCalls: [{ name: "echo", rawInput: "{bad" }] },
+      { toolCalls: [{ name: "echo", rawInput: "{bad" }] },
+      { text: "gave up" },
+    ]);
     assert.equal((await twice.agent.run("x")).status, "completed");
     const end = ofKind(twice.seen, HookEvent.TOOL_CALL_END)[0];
     assert.equal(end.outcome, "invalid_input");
@@ -85,7 +99,13 @@ describe("each recovery is observable on the hook bus", () => {
   });
 
   test("context_overflow: the history is condensed and the call repeated", async () => {
-    const { provider, agent, seen, reasons } = setup([echo("1"), echo("2"), echo("3"), { error: { status: 400, kind: "context_overflow", message: "prompt is too long" } }, { text: "fits now" }]);
+    const { provider, agent, seen, reasons } = setup([
+      echo("1"),
+      echo("2"),
+      echo("3"),
+      { error: { status: 400, kind: "context_overflow", message: "prompt is too long" } },
+      { text: "fits now" },
+    ]);
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     assert.deepEqual(reasons(), ["context_overflow"]);
@@ -98,7 +118,10 @@ describe("each recovery is observable on the hook bus", () => {
   test("context_overflow_spill: a history too short to condense has its large tool results cut", async () => {
     const { tool } = await import("../tools/tool.js");
     const big = tool({ name: "big", description: "b", execute: () => "y".repeat(10_000) });
-    const { provider, agent, reasons } = setup([{ toolCalls: [{ name: "big" }] }, { error: { status: 400, kind: "context_overflow" } }, { text: "ok" }], { tools: [big] });
+    const { provider, agent, reasons } = setup(
+      [{ toolCalls: [{ name: "big" }] }, { error: { status: 400, kind: "context_overflow" } }, { text: "ok" }],
+      { tools: [big] },
+    );
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     assert.deepEqual(reasons(), ["context_overflow_spill"]);
@@ -109,7 +132,10 @@ describe("each recovery is observable on the hook bus", () => {
 
   test("a history over the context budget is condensed before the call (CONTEXT_CONDENSED)", async () => {
     const steps = Array.from({ length: 12 }, (_, i) => echo(`message number ${i} `.repeat(20)));
-    const { provider, agent, seen } = setup([...steps, { text: "done" }], { contextBudgetTokens: 600, repetition: false });
+    const { provider, agent, seen } = setup([...steps, { text: "done" }], {
+      contextBudgetTokens: 600,
+      repetition: false,
+    });
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     assert.ok(ofKind(seen, HookEvent.CONTEXT_CONDENSED).length >= 1);
@@ -120,7 +146,9 @@ describe("each recovery is observable on the hook bus", () => {
   });
 
   test("REPETITION: the same call repeated threshold times is stopped with a final call without tools", async () => {
-    const { provider, agent, seen } = setup([echo("same"), echo("same"), echo("same"), { text: "stopping" }], { repetition: { threshold: 3 } });
+    const { provider, agent, seen } = setup([echo("same"), echo("same"), echo("same"), { text: "stopping" }], {
+      repetition: { threshold: 3 },
+    });
     const result = await agent.run("x");
     assert.equal(result.text, "stopping");
     assert.deepEqual(ofKind(seen, HookEvent.REPETITION), [{ period: 1, laps: 3, tool: "echo" }]);
@@ -140,7 +168,9 @@ describe("each recovery is observable on the hook bus", () => {
   });
 
   test("no_final_answer: tool calls in reply to the final call fail the run with a typed error, not an empty completion", async () => {
-    const { agent, seen, reasons } = setup([echo("same"), echo("same"), echo("same"), echo("same")], { repetition: { threshold: 3 } });
+    const { agent, seen, reasons } = setup([echo("same"), echo("same"), echo("same"), echo("same")], {
+      repetition: { threshold: 3 },
+    });
     const result = await agent.run("x");
     assert.equal(result.status, "failed");
     assert.ok(result.error instanceof RunError);
@@ -153,8 +183,14 @@ describe("each recovery is observable on the hook bus", () => {
   });
 
   test("no_final_answer: the failed run keeps the last text the model wrote", async () => {
-    const noted = (text: string) => ({ text: "Found 3 matches so far.", toolCalls: [{ name: "echo", input: { text } }] });
-    const { agent, reasons } = setup([noted("same"), noted("same"), noted("same"), { toolCalls: [{ name: "echo", input: { text: "more" } }] }], { repetition: { threshold: 3 } });
+    const noted = (text: string) => ({
+      text: "Found 3 matches so far.",
+      toolCalls: [{ name: "echo", input: { text } }],
+    });
+    const { agent, reasons } = setup(
+      [noted("same"), noted("same"), noted("same"), { toolCalls: [{ name: "echo", input: { text: "more" } }] }],
+      { repetition: { threshold: 3 } },
+    );
     const result = await agent.run("x");
     assert.equal(result.status, "failed");
     assert.equal(result.error?.code, "no_final_answer");
@@ -168,21 +204,38 @@ describe("each recovery is observable on the hook bus", () => {
       { content: "fix bug", status: "in_progress" },
       { content: "write test", status: "pending" },
     ];
-    const { agent, seen } = setup([{ toolCalls: [{ name: "write_todos", input: { todos } }] }, { text: "working" }], { todos: true });
+    const { agent, seen } = setup([{ toolCalls: [{ name: "write_todos", input: { todos } }] }, { text: "working" }], {
+      todos: true,
+    });
     await agent.run("x");
     assert.deepEqual(ofKind(seen, HookEvent.TODOS_UPDATED), [{ todos, completed: 1, total: 3, inProgress: "fix bug" }]);
   });
 
   test("unfinished_plan: an empty stop with open todos is asked once to finish", async () => {
     const todos = [{ content: "step", status: "pending" }];
-    const { agent, reasons } = setup([{ toolCalls: [{ name: "write_todos", input: { todos } }] }, { text: "" }, { text: "" }, { text: "done, step left" }], { todos: true });
+    const { agent, reasons } = setup(
+      [
+        { toolCalls: [{ name: "write_todos", input: { todos } }] },
+        { text: "" },
+        { text: "" },
+        { text: "done, step left" },
+      ],
+      { todos: true },
+    );
     const result = await agent.run("x");
     assert.deepEqual(reasons(), ["empty_reply", "unfinished_plan"]);
     assert.equal(result.text, "done, step left");
   });
 
   test("paused_turn and reply_limit are recovered", async () => {
-    const { provider, agent, reasons } = setup([{ error: { status: 400, kind: "reply_limit", limit: 512 } }, { text: "part one. ", stopReason: "pause_turn" }, { text: "part two." }], { maxTokens: 4096 });
+    const { provider, agent, reasons } = setup(
+      [
+        { error: { status: 400, kind: "reply_limit", limit: 512 } },
+        { text: "part one. ", stopReason: "pause_turn" },
+        { text: "part two." },
+      ],
+      { maxTokens: 4096 },
+    );
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     assert.deepEqual(reasons(), ["reply_limit", "paused_turn"]);

@@ -14,7 +14,10 @@ export class RepetitionGuard {
   private readonly signatures: string[] = [];
   private readonly names: string[] = [];
 
-  constructor(private readonly threshold: number, private readonly maxPeriod = 4) {}
+  constructor(
+    private readonly threshold: number,
+    private readonly maxPeriod = 4,
+  ) {}
 
   /** Adds one turn's calls; returns the repetition when one is found. */
   observe(calls: readonly ToolCall[]): RepetitionFound | undefined {

@@ -6,7 +6,12 @@ import { ScriptedProvider } from "../providers/scripted.js";
 import type { ModelProvider, ModelRequest } from "../types/provider.js";
 import { echoTool } from "../test-support/helpers.js";
 
-const script = () => new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { toolCalls: [{ name: "echo", input: { text: "b" } }] }, { text: "done" }]);
+const script = () =>
+  new ScriptedProvider([
+    { toolCalls: [{ name: "echo", input: { text: "a" } }] },
+    { toolCalls: [{ name: "echo", input: { text: "b" } }] },
+    { text: "done" },
+  ]);
 
 /** Message counts of the kept requests, read after the run: what each one carried when sent. */
 const counts = (requests: readonly ModelRequest[]) => requests.map((r) => r.messages.length);
@@ -15,7 +20,13 @@ describe("a request's history stays as sent for whoever may keep it", () => {
   test("a provider that does not say it borrows requests gets its own copy per call", async () => {
     const inner = script();
     const kept: ModelRequest[] = [];
-    const provider: ModelProvider = { name: "keeper", complete: (request) => { kept.push(request); return inner.complete(request); } };
+    const provider: ModelProvider = {
+      name: "keeper",
+      complete: (request) => {
+        kept.push(request);
+        return inner.complete(request);
+      },
+    };
     await new Agent({ provider, tools: [echoTool] }).run("go");
     assert.deepEqual(counts(kept), [1, 3, 5]);
   });
@@ -31,7 +42,9 @@ describe("a request's history stays as sent for whoever may keep it", () => {
   });
 
   test("a recording ScriptedProvider keeps what each request carried", async () => {
-    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { text: "done" }], { recordRequests: true });
+    const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { text: "done" }], {
+      recordRequests: true,
+    });
     assert.equal(provider.borrowsRequests, false);
     await new Agent({ provider, tools: [echoTool] }).run("go");
     assert.deepEqual(counts(provider.requests), [1, 3]);

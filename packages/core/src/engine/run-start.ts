@@ -11,7 +11,9 @@ export async function beginRun(services: EngineServices, input: string): Promise
   const { extensions, memory } = services;
   await extensions.open();
   await extensions.sessionStart();
-  const message = await expandInput(services.commands, input, (data) => fire(services, HookEvent.COMMAND_INVOKED, data));
+  const message = await expandInput(services.commands, input, (data) =>
+    fire(services, HookEvent.COMMAND_INVOKED, data),
+  );
   await extensions.turnStart(message ?? input);
   if (message === undefined) return false;
   memory.push({ role: "user", content: [{ type: "text", text: message }] });

@@ -80,6 +80,10 @@ const FROZEN_IN_PLACE: ReadonlySet<HookEvent> = new Set<HookEvent>([
 ]);
 
 /** Emits a hook event, awaiting observers only when some are async; observers get it read-only. */
-export function fire<E extends HookEvent>(services: EngineServices, event: E, data: HookPayloads[E]): Promise<void> | undefined {
+export function fire<E extends HookEvent>(
+  services: EngineServices,
+  event: E,
+  data: HookPayloads[E],
+): Promise<void> | undefined {
   return FROZEN_IN_PLACE.has(event) ? services.hooks.emitFrozen(event, data) : services.hooks.emit(event, data);
 }

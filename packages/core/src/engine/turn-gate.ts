@@ -18,7 +18,12 @@ export class TurnGate {
     const refused = this.refusal();
     if (refused) return Promise.reject(refused);
     if (this.waiting) {
-      return Promise.reject(new HarnessError("awaiting_approval", `run ${this.waiting.runId} is waiting for approval; call resume() with a decision for each pending call first`));
+      return Promise.reject(
+        new HarnessError(
+          "awaiting_approval",
+          `run ${this.waiting.runId} is waiting for approval; call resume() with a decision for each pending call first`,
+        ),
+      );
     }
     let loop: RunLoop | undefined;
     const run = work().then((started) => {
@@ -55,7 +60,11 @@ export class TurnGate {
 
   private refusal(): HarnessError | undefined {
     if (this.closed) return new HarnessError("agent_closed", "this agent is closed");
-    if (this.active) return new HarnessError("agent_busy", "this agent is already running a turn; await it first (one turn at a time)");
+    if (this.active)
+      return new HarnessError(
+        "agent_busy",
+        "this agent is already running a turn; await it first (one turn at a time)",
+      );
     return undefined;
   }
 

@@ -16,9 +16,24 @@ const provider = (steps = [{ text: "ok" }]) => new ScriptedProvider(steps, { rec
 const named = (name: string, description = "") => tool({ name, description, execute: () => name });
 
 /** An agent with one extension `ext` whose install runs `install`; the context is kept for later calls. */
-function withContext(install: (ctx: ExtensionContext) => void = () => {}, options: { tools?: ReturnType<typeof named>[]; name?: string } = {}) {
+function withContext(
+  install: (ctx: ExtensionContext) => void = () => {},
+  options: { tools?: ReturnType<typeof named>[]; name?: string } = {},
+) {
   let ctx!: ExtensionContext;
-  const agent = new Agent({ provider: provider(), tools: options.tools, extensions: [defineExtension({ name: options.name ?? "ext", install: (c) => { ctx = c; install(c); } })] });
+  const agent = new Agent({
+    provider: provider(),
+    tools: options.tools,
+    extensions: [
+      defineExtension({
+        name: options.name ?? "ext",
+        install: (c) => {
+          ctx = c;
+          install(c);
+        },
+      }),
+    ],
+  });
   return { agent, ctx, mine: () => agent.contributions().find((c) => c.extension === (options.name ?? "ext"))! };
 }
 
@@ -33,22 +48,49 @@ function throwsFrom(fn: () => unknown, kind: new (...args: never[]) => Error, me
 describe("tools", () => {
   test("mcp__ names belong to the MCP extension alone", () => {
     const { ctx } = withContext();
-    throwsFrom(() => ctx.registerTool(named("mcp__github__exfiltrate")), PrivilegeWideningError,
-      `extension "ext": tool:mcp__github__exfiltrate: names starting with "mcp__" belong to the MCP extension's servers (the user's "mcp__<server>__*" rules grant them); choose another name`);
-    assert.doesNotThrow(() => ctx.registerTool(named("export_mcp__")), "the prefix is reserved, not the text anywhere in a name");
+    throwsFrom(
+      () => ctx.registerTool(named("mcp__github__exfiltrate")),
+      PrivilegeWideningError,
+      `extension "ext": tool:mcp__github__exfiltrate: names starting with "mcp__" belong to the MCP extension's servers (the user's "mcp__<server>__*" rules grant them); choose another name`,
+    );
+    assert.doesNotThrow(
+      () => ctx.registerTool(named("export_mcp__")),
+      "the prefix is reserved, not the text anywhere in a name",
+    );
     const mcp = withContext((c) => void c.registerTool(named("mcp__github__search")), { name: "mcp" });
     assert.deepEqual(mcp.agent.tools.names(), ["mcp__github__search"]);
   });
 
   test("a name held elsewhere names its holder, with and without replace", () => {
     const { ctx } = withContext(() => {}, { tools: [named("app_tool")] });
-    throwsFrom(() => ctx.registerTool(named("app_tool")), ToolRegistrationError, 'extension "ext": tool "app_tool" is already registered by the application');
-    throwsFrom(() => ctx.registerTool(named("app_tool"), { replace: true }), PrivilegeWideningError,
-      `extension "ext": tool:app_tool: belongs to the application; an extension cannot take over another owner's tool (the user's permission rules name that tool)`);
+    throwsFrom(
+      () => ctx.registerTool(named("app_tool")),
+      ToolRegistrationError,
+      'extension "ext": tool "app_tool" is already registered by the application',
+    );
+    throwsFrom(
+      () => ctx.registerTool(named("app_tool"), { replace: true }),
+      PrivilegeWideningError,
+      `extension "ext": tool:app_tool: belongs to the application; an extension cannot take over another owner's tool (the user's permission rules name that tool)`,
+    );
     let other!: ExtensionContext;
-    new Agent({ provider: provider(), extensions: [defineExtension({ name: "first", install: (c) => void c.registerTool(named("theirs")) }), defineExtension({ name: "second", install: (c) => void (other = c) })] });
-    throwsFrom(() => other.registerTool(named("theirs")), ToolRegistrationError, 'extension "second": tool "theirs" is already registered by extension "first"');
-    throwsFrom(() => other.registerTool(named("theirs"), { replace: true }), PrivilegeWideningError, `extension "second": tool:theirs: belongs to extension "first"; an extension cannot take over another owner's tool (the user's permission rules name that tool)`);
+    new Agent({
+      provider: provider(),
+      extensions: [
+        defineExtension({ name: "first", install: (c) => void c.registerTool(named("theirs")) }),
+        defineExtension({ name: "second", install: (c) => void (other = c) }),
+      ],
+    });
+    throwsFrom(
+      () => other.registerTool(named("theirs")),
+      ToolRegistrationError,
+      'extension "second": tool "theirs" is already registered by extension "first"',
+    );
+    throwsFrom(
+      () => other.registerTool(named("theirs"), { replace: true }),
+      PrivilegeWideningError,
+      `extension "second": tool:theirs: belongs to extension "first"; an extension cannot take over another owner's tool (the user's permission rules name that tool)`,
+    );
   });
 
   test("options override a tool's own fields; the tool's handler is kept", async () => {
@@ -66,14 +108,25 @@ describe("tools", () => {
 
   test("a tool registered without options is used as declared: a zod schema keeps parsing the input", () => {
     const { agent, ctx } = withContext();
-    ctx.registerTool(tool({ name: "count", description: "", inputSchema: z.object({ n: z.number().default(3) }), execute: ({ n }) => n }));
+    ctx.registerTool(
+      tool({
+        name: "count",
+        description: "",
+        inputSchema: z.object({ n: z.number().default(3) }),
+        execute: ({ n }) => n,
+      }),
+    );
     const validated = agent.tools.get("count")!.schema.validate({});
     assert.deepEqual(validated, { ok: true, value: { n: 3 } });
   });
 
   test("a bare handler needs a name and gets an empty description by default", () => {
     const { agent, ctx } = withContext();
-    throwsFrom(() => ctx.registerTool(() => "x"), ToolRegistrationError, 'extension "ext": registerTool with a handler needs options.name');
+    throwsFrom(
+      () => ctx.registerTool(() => "x"),
+      ToolRegistrationError,
+      'extension "ext": registerTool with a handler needs options.name',
+    );
     ctx.registerTool(() => "x", { name: "bare" });
     assert.equal(agent.tools.get("bare")!.description, "");
   });
@@ -83,22 +136,50 @@ describe("prompt fragments and policies", () => {
   test("fragments and policies are checked, recorded, and an id is registered once", () => {
     const { ctx, mine } = withContext();
     ctx.addPromptFragment({ id: "guide", text: "Use the tools." });
-    throwsFrom(() => ctx.addPromptFragment({ id: "guide", text: "again" }), ExtensionError, 'extension "ext": prompt fragment "guide" is already registered');
+    throwsFrom(
+      () => ctx.addPromptFragment({ id: "guide", text: "again" }),
+      ExtensionError,
+      'extension "ext": prompt fragment "guide" is already registered',
+    );
     ctx.addPolicy({ id: "careful", decide: () => "allow" });
-    throwsFrom(() => ctx.addPolicy({ id: "careful", decide: () => "deny" }), ExtensionError, 'extension "ext": policy "careful" is already registered');
+    throwsFrom(
+      () => ctx.addPolicy({ id: "careful", decide: () => "deny" }),
+      ExtensionError,
+      'extension "ext": policy "careful" is already registered',
+    );
     assert.throws(() => ctx.addPromptFragment({ id: "p", tier: "operator", text: "obey" }), PrivilegeWideningError);
     ctx.registerPromptProvider(() => "one");
     ctx.registerPromptProvider(() => "two");
-    assert.deepEqual(mine().prompts.map((p) => [p.id, p.extension]), [["guide", "ext"], ["provider-1", "ext"], ["provider-2", "ext"]]);
-    assert.deepEqual(mine().policies.map((p) => p.id), ["careful"]);
+    assert.deepEqual(
+      mine().prompts.map((p) => [p.id, p.extension]),
+      [
+        ["guide", "ext"],
+        ["provider-1", "ext"],
+        ["provider-2", "ext"],
+      ],
+    );
+    assert.deepEqual(
+      mine().policies.map((p) => p.id),
+      ["careful"],
+    );
   });
 });
 
 describe("run limits, span ids, statuses and run attributes", () => {
   test("a run limit needs check(); one that says fail ends the run", async () => {
     const { ctx } = withContext();
-    for (const limit of [undefined, {}, { check: "yes" }]) throwsFrom(() => ctx.addRunLimit(limit as never), ExtensionError, 'extension "ext": addRunLimit needs an object with a check(progress) function');
-    const limited = new Agent({ provider: provider(), extensions: [defineExtension("cap", (c) => void c.addRunLimit({ check: () => ({ action: "fail", reason: "capped" }) }))] });
+    for (const limit of [undefined, {}, { check: "yes" }])
+      throwsFrom(
+        () => ctx.addRunLimit(limit as never),
+        ExtensionError,
+        'extension "ext": addRunLimit needs an object with a check(progress) function',
+      );
+    const limited = new Agent({
+      provider: provider(),
+      extensions: [
+        defineExtension("cap", (c) => void c.addRunLimit({ check: () => ({ action: "fail", reason: "capped" }) })),
+      ],
+    });
     const result = await limited.run("x");
     assert.equal(result.status, "failed");
     assert.match(result.error!.message, /capped/);
@@ -108,16 +189,27 @@ describe("run limits, span ids, statuses and run attributes", () => {
     const source = { open: () => undefined };
     let second!: ExtensionContext;
     let first!: ExtensionContext;
-    new Agent({ provider: provider(), extensions: [defineExtension("a", (c) => void (first = c)), defineExtension("b", (c) => void (second = c))] });
+    new Agent({
+      provider: provider(),
+      extensions: [defineExtension("a", (c) => void (first = c)), defineExtension("b", (c) => void (second = c))],
+    });
     const reg = first.useSpanIds(source);
-    throwsFrom(() => second.useSpanIds(source), ExtensionError, 'extension "b": this agent already has a span id source; only one extension may provide span ids');
+    throwsFrom(
+      () => second.useSpanIds(source),
+      ExtensionError,
+      'extension "b": this agent already has a span id source; only one extension may provide span ids',
+    );
     reg.close();
     assert.doesNotThrow(() => second.useSpanIds(source));
   });
 
   test("a status provider must be a function", () => {
     const { agent, ctx } = withContext();
-    throwsFrom(() => ctx.registerStatus("ready" as never), ExtensionError, 'extension "ext": registerStatus needs a function returning a line of text');
+    throwsFrom(
+      () => ctx.registerStatus("ready" as never),
+      ExtensionError,
+      'extension "ext": registerStatus needs a function returning a line of text',
+    );
     ctx.registerStatus(() => "ready");
     assert.deepEqual(agent.status(), [{ extension: "ext", text: "ready" }]);
   });
@@ -136,15 +228,31 @@ describe("run limits, span ids, statuses and run attributes", () => {
 describe("commands, templates and message types", () => {
   test("a command needs a handler; its description and source are kept only when they are strings", async () => {
     const { agent, ctx, mine } = withContext();
-    for (const spec of [undefined, {}, { handler: "run" }]) throwsFrom(() => ctx.registerCommand("deploy", spec as never), ExtensionError, 'extension "ext": command "/deploy" needs a handler(args, ctx) function');
+    for (const spec of [undefined, {}, { handler: "run" }])
+      throwsFrom(
+        () => ctx.registerCommand("deploy", spec as never),
+        ExtensionError,
+        'extension "ext": command "/deploy" needs a handler(args, ctx) function',
+      );
     const calls: [string, string][] = [];
-    ctx.registerCommand("deploy", { description: "Deploy a service", source: "/cmds/deploy.ts", handler: (args, c) => void calls.push([args, c.extension]) });
-    ctx.registerCommand("undo", { description: 42 as never, source: 7 as never, handler: () => "Undo the last change." });
+    ctx.registerCommand("deploy", {
+      description: "Deploy a service",
+      source: "/cmds/deploy.ts",
+      handler: (args, c) => void calls.push([args, c.extension]),
+    });
+    ctx.registerCommand("undo", {
+      description: 42 as never,
+      source: 7 as never,
+      handler: () => "Undo the last change.",
+    });
     assert.deepEqual(agent.commands(), [
       { name: "deploy", description: "Deploy a service", extension: "ext", source: "/cmds/deploy.ts" },
       { name: "undo", description: "", extension: "ext" },
     ]);
-    assert.deepEqual(mine().commands, [{ name: "deploy", description: "Deploy a service", extension: "ext" }, { name: "undo", description: "", extension: "ext" }]);
+    assert.deepEqual(mine().commands, [
+      { name: "deploy", description: "Deploy a service", extension: "ext" },
+      { name: "undo", description: "", extension: "ext" },
+    ]);
     await agent.run("/deploy billing now");
     assert.deepEqual(calls, [["billing now", "ext"]], "the handler gets the arguments and the extension's own context");
   });
@@ -155,6 +263,9 @@ describe("commands, templates and message types", () => {
     ctx.registerMessageType("note.seen" as never, { render: () => "seen" });
     ctx.registerMessageType("note.sent" as never, { toModel: () => null });
     assert.deepEqual(mine().templates, [{ name: "triage", parameters: ["queue", "when"], extension: "ext" }]);
-    assert.deepEqual(mine().messageTypes, [{ type: "note.seen", extension: "ext", toModel: false }, { type: "note.sent", extension: "ext", toModel: true }]);
+    assert.deepEqual(mine().messageTypes, [
+      { type: "note.seen", extension: "ext", toModel: false },
+      { type: "note.sent", extension: "ext", toModel: true },
+    ]);
   });
 });

@@ -154,7 +154,10 @@ export const DECLARED_KINDS = ["tools", "prompts", "policies", "lifecycle"] as c
  * as it is so that the host refuses it (`PrivilegeWideningError`). Tools keep the callable
  * they were declared with; nothing is looked up by name later.
  */
-export function contribution(extension: string | { readonly name: string }, members: ContributionMembers = {}): ExtensionContribution {
+export function contribution(
+  extension: string | { readonly name: string },
+  members: ContributionMembers = {},
+): ExtensionContribution {
   const name = typeof extension === "string" ? extension : extension?.name;
   const list = <T extends object>(items: readonly T[] | undefined): Stamped<T>[] =>
     Array.isArray(items) ? items.map((member) => stamp(member, name)) : ((items ?? []) as Stamped<T>[]);

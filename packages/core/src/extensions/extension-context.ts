@@ -81,7 +81,11 @@ export interface ExtensionContext {
    */
   useSpanIds(source: SpanIdSource): Registration;
   /** Emits a declared `CUSTOM` event `{ extension, name, data, artifacts? }` to every observer (see `CustomEvents`). */
-  emit<K extends CustomEventName>(name: K, data: CustomEvents[K], options?: { artifacts?: readonly ArtifactRef[] }): Promise<void>;
+  emit<K extends CustomEventName>(
+    name: K,
+    data: CustomEvents[K],
+    options?: { artifacts?: readonly ArtifactRef[] },
+  ): Promise<void>;
   /**
    * Emits one of the events that report an extension's own work (`REPORTED_EVENTS`: a skill
    * loaded, knowledge read, a sandboxed statement run, a checkpoint taken) to every observer.

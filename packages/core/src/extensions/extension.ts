@@ -31,8 +31,11 @@ export interface ExtensionHooks {
    * Runs in install order, each seeing the previous one's result. A rewriting hook: an error, or a
    * change to provider-owned blocks, fails the run.
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: a callback with a block body and no return infers void; the union lets it type-check
-  beforeAgentStart?(ctx: ExtensionContext, event: { input: string; messages: readonly Message[] }): readonly Message[] | undefined | void | Promise<readonly Message[] | undefined | void>;
+  beforeAgentStart?(
+    ctx: ExtensionContext,
+    event: { input: string; messages: readonly Message[] },
+    // biome-ignore lint/suspicious/noConfusingVoidType: a callback with a block body and no return infers void; the union lets it type-check
+  ): readonly Message[] | undefined | void | Promise<readonly Message[] | undefined | void>;
   /** On `agent.close()`, before any extension closes, in reverse install order. Observational, like `onSessionStart`. */
   onSessionEnd?(ctx: ExtensionContext): void | Promise<void>;
   /** Start of a user turn, in install order. Errors fail the turn. */
@@ -87,7 +90,9 @@ export interface ExtensionDefinition extends ExtensionHooks {
 }
 
 /** What the host needs of an extension: the class or anything shaped like it. */
-export type ExtensionLike = Pick<Extension, "name"> & Partial<Pick<Extension, "priority" | "stateVersion" | "version">> & ExtensionHooks;
+export type ExtensionLike = Pick<Extension, "name"> &
+  Partial<Pick<Extension, "priority" | "stateVersion" | "version">> &
+  ExtensionHooks;
 
 /** An extension with where it came from, as `discover()` returns it. */
 export interface LoadedExtension {
@@ -109,7 +114,10 @@ export type ExtensionEntry = ExtensionLike | ExtensionFactory | ExtensionClass |
 export function defineExtension(definition: ExtensionDefinition): Extension;
 export function defineExtension(name: string, factory: ExtensionFactory): Extension;
 export function defineExtension(definitionOrName: ExtensionDefinition | string, factory?: ExtensionFactory): Extension {
-  const definition: ExtensionDefinition = typeof definitionOrName === "string" ? { name: definitionOrName, install: factory as ExtensionHooks["install"] } : definitionOrName;
+  const definition: ExtensionDefinition =
+    typeof definitionOrName === "string"
+      ? { name: definitionOrName, install: factory as ExtensionHooks["install"] }
+      : definitionOrName;
   const { name, priority, stateVersion, version, ...hooks } = definition ?? ({} as ExtensionDefinition);
   class Defined extends Extension {
     readonly name = name;
@@ -134,8 +142,17 @@ function isClass(fn: Function): boolean {
  * Turns any accepted form into an extension with its origin: an instance or definition as it
  * is, a class instantiated, a factory named after `fallbackName` or its function name.
  */
-export function toLoaded(entry: unknown, fallbackName?: string): { extension: ExtensionLike; level: TrustLevel; source?: string } {
-  if (entry && typeof entry === "object" && "level" in entry && "extension" in entry && typeof (entry as LoadedExtension).extension === "object") {
+export function toLoaded(
+  entry: unknown,
+  fallbackName?: string,
+): { extension: ExtensionLike; level: TrustLevel; source?: string } {
+  if (
+    entry &&
+    typeof entry === "object" &&
+    "level" in entry &&
+    "extension" in entry &&
+    typeof (entry as LoadedExtension).extension === "object"
+  ) {
     const loaded = entry as LoadedExtension;
     return { extension: loaded.extension, level: loaded.level, ...(loaded.source ? { source: loaded.source } : {}) };
   }

@@ -18,20 +18,35 @@ describe("factory extensions: a plain function is an extension", () => {
     const agent = new Agent({ provider: provider(), extensions: [echoing] });
     assert.deepEqual(agent.extensionNames, ["echoing"]);
     assert.equal((await agent.run("x")).status, "completed");
-    assert.deepEqual(agent.contributions()[0]!.tools.map((t) => [t.name, t.extension]), [["echo", "echoing"]]);
+    assert.deepEqual(
+      agent.contributions()[0]!.tools.map((t) => [t.name, t.extension]),
+      [["echo", "echoing"]],
+    );
   });
 
   test("defineExtension(name, fn) names an anonymous factory; without a name it is refused", () => {
-    const agent = new Agent({ provider: provider(), extensions: [defineExtension("echo-tools", (hx) => void hx.registerTool(echoTool))] });
+    const agent = new Agent({
+      provider: provider(),
+      extensions: [defineExtension("echo-tools", (hx) => void hx.registerTool(echoTool))],
+    });
     assert.deepEqual(agent.extensionNames, ["echo-tools"]);
-    assert.throws(() => new Agent({ provider: provider(), extensions: [(hx: ExtensionContext) => void hx.registerTool(echoTool)] }), ExtensionConflictError);
+    assert.throws(
+      () => new Agent({ provider: provider(), extensions: [(hx: ExtensionContext) => void hx.registerTool(echoTool)] }),
+      ExtensionConflictError,
+    );
   });
 
   test("a factory may return its contribution, which is validated like any other", () => {
     const declaring = defineExtension("declaring", () => contribution("declaring", { tools: [echoTool] }));
-    assert.deepEqual(new Agent({ provider: provider(), extensions: [declaring] }).contributions()[0]!.tools.map((t) => t.name), ["echo"]);
+    assert.deepEqual(
+      new Agent({ provider: provider(), extensions: [declaring] }).contributions()[0]!.tools.map((t) => t.name),
+      ["echo"],
+    );
     const lying = defineExtension("lying", () => contribution("someone-else", { tools: [echoTool] }));
-    assert.throws(() => new Agent({ provider: provider(), extensions: [lying] }), (err: unknown) => err instanceof ExtensionContractError && err.extension === "lying");
+    assert.throws(
+      () => new Agent({ provider: provider(), extensions: [lying] }),
+      (err: unknown) => err instanceof ExtensionContractError && err.extension === "lying",
+    );
   });
 
   test("an async factory is refused", () => {
@@ -47,6 +62,9 @@ describe("factory extensions: a plain function is an extension", () => {
       }
     }
     const agent = new Agent({ provider: provider(), extensions: [Echoing] });
-    assert.deepEqual(agent.info.extensions.map((e) => [e.name, e.tools]), [["echo-class", ["echo"]]]);
+    assert.deepEqual(
+      agent.info.extensions.map((e) => [e.name, e.tools]),
+      [["echo-class", ["echo"]]],
+    );
   });
 });

@@ -11,9 +11,24 @@ type Member<K extends Kind> = Members[K][number];
  * `agent.contributions()`. Members leave it when their registration is closed.
  */
 export class ContributionLedger {
-  private readonly members: { [K in Kind]: Member<K>[] } = { tools: [], prompts: [], policies: [], lifecycle: [], middleware: [], observers: [], commands: [], templates: [], messageTypes: [] };
+  private readonly members: { [K in Kind]: Member<K>[] } = {
+    tools: [],
+    prompts: [],
+    policies: [],
+    lifecycle: [],
+    middleware: [],
+    observers: [],
+    commands: [],
+    templates: [],
+    messageTypes: [],
+  };
 
-  constructor(readonly extension: string, readonly level: TrustLevel, readonly source: string | undefined, readonly version?: string) {}
+  constructor(
+    readonly extension: string,
+    readonly level: TrustLevel,
+    readonly source: string | undefined,
+    readonly version?: string,
+  ) {}
 
   /** Records a member; the returned function forgets it again. */
   add<K extends Kind>(kind: K, member: Member<K>): () => void {

@@ -9,7 +9,14 @@ import { ScriptedProvider } from "../providers/scripted.js";
 import { defineExtension, type ExtensionLike } from "./extension.js";
 
 const agentOf = (...extensions: ExtensionLike[]) => new Agent({ provider: new ScriptedProvider([]), extensions });
-const session = (extensions: Record<string, unknown>) => ({ format: "harnessx.session", version: 1, sessionId: "s", messages: [], todos: [], extensions });
+const session = (extensions: Record<string, unknown>) => ({
+  format: "harnessx.session",
+  version: 1,
+  sessionId: "s",
+  messages: [],
+  todos: [],
+  extensions,
+});
 
 describe("saving", () => {
   test("state is stored with the extension's version: declared, or 1 for any form that declares none", () => {
@@ -26,21 +33,30 @@ describe("saving", () => {
 
   test("state that is not JSON is refused at its path", () => {
     const dated = defineExtension({ name: "dated", onSaveSession: () => ({ when: new Date(0) }) as never });
-    assert.throws(() => agentOf(dated).saveSession(), (err: unknown) => err instanceof SessionStateError && err.path === "$.extensions.dated.state.when");
+    assert.throws(
+      () => agentOf(dated).saveSession(),
+      (err: unknown) => err instanceof SessionStateError && err.path === "$.extensions.dated.state.when",
+    );
   });
 });
 
 describe("loading", () => {
   function loader(name = "notes", stateVersion?: number) {
     const loaded: unknown[] = [];
-    const ext = { name, ...(stateVersion === undefined ? {} : { stateVersion }), onLoadSession: (_ctx: unknown, state: unknown) => void loaded.push(state) };
+    const ext = {
+      name,
+      ...(stateVersion === undefined ? {} : { stateVersion }),
+      onLoadSession: (_ctx: unknown, state: unknown) => void loaded.push(state),
+    };
     return { ext, loaded };
   }
 
   test("each extension reads its own entry at its version; a plain object's version is 1", async () => {
     const { ext, loaded } = loader();
     const other = loader("other", 3);
-    await agentOf(ext, other.ext).loadSession(session({ notes: { version: 1, state: ["a"] }, other: { version: 3, state: "x" } }));
+    await agentOf(ext, other.ext).loadSession(
+      session({ notes: { version: 1, state: ["a"] }, other: { version: 3, state: "x" } }),
+    );
     assert.deepEqual([loaded, other.loaded], [[["a"]], ["x"]]);
   });
 
@@ -84,7 +100,12 @@ describe("loading", () => {
 
   test("an extension that refuses its state fails the load with its reason and the cause", async () => {
     const cause = new Error("unknown note format");
-    const picky = { name: "picky", onLoadSession: () => { throw cause; } };
+    const picky = {
+      name: "picky",
+      onLoadSession: () => {
+        throw cause;
+      },
+    };
     await assert.rejects(agentOf(picky).loadSession(session({ picky: { version: 1, state: 0 } })), (err: unknown) => {
       assert.ok(err instanceof SessionStateError);
       assert.match(err.message, /extension "picky" refused its saved state: unknown note format/);

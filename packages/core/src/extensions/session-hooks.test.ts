@@ -33,13 +33,34 @@ describe("onSessionStart and onSessionEnd", () => {
     await agent.run("first");
     await agent.run("second");
     await agent.close();
-    assert.deepEqual(order, ["a:start", "b:start", "a:turn", "b:turn", "a:turn", "b:turn", "b:shutdown", "a:shutdown", "b:teardown", "a:teardown"]);
+    assert.deepEqual(order, [
+      "a:start",
+      "b:start",
+      "a:turn",
+      "b:turn",
+      "a:turn",
+      "b:turn",
+      "b:shutdown",
+      "a:shutdown",
+      "b:teardown",
+      "a:teardown",
+    ]);
   });
 
   test("their failures are reported as ERROR events attributed to the extension, and nothing else stops", async () => {
-    const { agent, seen } = agentWith([{ text: "fine" }], [
-      { name: "noisy", install: () => {}, onSessionStart: () => Promise.reject(new Error("no telemetry")), onSessionEnd: () => { throw new Error("disk full"); } },
-    ]);
+    const { agent, seen } = agentWith(
+      [{ text: "fine" }],
+      [
+        {
+          name: "noisy",
+          install: () => {},
+          onSessionStart: () => Promise.reject(new Error("no telemetry")),
+          onSessionEnd: () => {
+            throw new Error("disk full");
+          },
+        },
+      ],
+    );
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     await agent.close();
@@ -53,16 +74,39 @@ describe("onSessionStart and onSessionEnd", () => {
 
 describe("beforeAgentStart", () => {
   test("rewrites the messages of each run's first request, in install order, each seeing the previous result", async () => {
-    const { agent, provider } = agentWith([{ text: "ok" }], [
-      { name: "context", beforeAgentStart: (_ctx, { messages }) => [{ role: "user", content: [{ type: "text", text: "[context] on-call is Ana" }] }, ...messages] },
-      { name: "seen", beforeAgentStart: (_ctx, { input, messages }) => (messages.length === 2 && input === "who is on call?" ? undefined : [] ) },
-    ]);
+    const { agent, provider } = agentWith(
+      [{ text: "ok" }],
+      [
+        {
+          name: "context",
+          beforeAgentStart: (_ctx, { messages }) => [
+            { role: "user", content: [{ type: "text", text: "[context] on-call is Ana" }] },
+            ...messages,
+          ],
+        },
+        {
+          name: "seen",
+          beforeAgentStart: (_ctx, { input, messages }) =>
+            messages.length === 2 && input === "who is on call?" ? undefined : [],
+        },
+      ],
+    );
     await agent.run("who is on call?");
     assert.deepEqual(provider.requests[0]!.messages.map(textOf), ["[context] on-call is Ana", "who is on call?"]);
   });
 
   test("a failing rewrite fails the run closed before any model call", async () => {
-    const { agent, provider } = agentWith([{ text: "never" }], [{ name: "guard", beforeAgentStart: () => { throw new Error("policy service down"); } }]);
+    const { agent, provider } = agentWith(
+      [{ text: "never" }],
+      [
+        {
+          name: "guard",
+          beforeAgentStart: () => {
+            throw new Error("policy service down");
+          },
+        },
+      ],
+    );
     const result = await agent.run("x");
     assert.equal(result.status, "failed");
     assert.ok(result.error instanceof ExtensionError && result.error.extension === "guard");
@@ -71,14 +115,23 @@ describe("beforeAgentStart", () => {
   });
 
   test("a rewrite that alters provider-owned blocks (signed reasoning) is refused", async () => {
-    const { agent, provider } = agentWith([{ text: "first", reasoning: { text: "thinking", signature: "sig-1" } }, { text: "second" }], [
-      {
-        name: "stripper",
-        install: () => {},
-        beforeAgentStart: (_ctx, { messages }) =>
-          messages.length > 1 ? messages.map((m) => (m.role === "assistant" ? { ...m, content: m.content.map((b) => (b.type === "reasoning" ? { ...b, text: "edited" } : b)) } : m)) : undefined,
-      },
-    ]);
+    const { agent, provider } = agentWith(
+      [{ text: "first", reasoning: { text: "thinking", signature: "sig-1" } }, { text: "second" }],
+      [
+        {
+          name: "stripper",
+          install: () => {},
+          beforeAgentStart: (_ctx, { messages }) =>
+            messages.length > 1
+              ? messages.map((m) =>
+                  m.role === "assistant"
+                    ? { ...m, content: m.content.map((b) => (b.type === "reasoning" ? { ...b, text: "edited" } : b)) }
+                    : m,
+                )
+              : undefined,
+        },
+      ],
+    );
     assert.equal((await agent.run("one")).status, "completed");
     const second = await agent.run("two");
     assert.equal(second.status, "failed");

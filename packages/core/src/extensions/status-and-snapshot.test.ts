@@ -12,7 +12,13 @@ test("status lines come from every provider in install order; a failing or silen
     provider: new ScriptedProvider([]),
     extensions: [
       defineExtension("tokens", (ctx) => void ctx.registerStatus(() => `asked ${++calls} times`)),
-      defineExtension("broken", (ctx) => void ctx.registerStatus(() => { throw new Error("no"); })),
+      defineExtension(
+        "broken",
+        (ctx) =>
+          void ctx.registerStatus(() => {
+            throw new Error("no");
+          }),
+      ),
       defineExtension("quiet", (ctx) => void ctx.registerStatus(() => undefined)),
     ],
   });
@@ -22,7 +28,10 @@ test("status lines come from every provider in install order; a failing or silen
 
 test("a session snapshot is what saveSession gives, and changing it changes nothing in the agent", async () => {
   let ctx: ExtensionContext | undefined;
-  const agent = new Agent({ provider: new ScriptedProvider([{ text: "hi" }]), extensions: [defineExtension("cp", (c) => void (ctx = c))] });
+  const agent = new Agent({
+    provider: new ScriptedProvider([{ text: "hi" }]),
+    extensions: [defineExtension("cp", (c) => void (ctx = c))],
+  });
   await agent.run("hello");
   const snapshot = ctx!.sessionSnapshot();
   assert.deepEqual(snapshot, agent.saveSession());

@@ -58,7 +58,15 @@ export class HostedModelCall {
     const model = response.model || this.request.model;
     const provider = response.provider || this.run.providerName;
     const cost = await this.run.price(response.usage, model, provider);
-    const data = { response, provider, model, usage: response.usage, cost, stopReason: response.stopReason, durationMs: Math.max(0, at - this.startedAt) };
+    const data = {
+      response,
+      provider,
+      model,
+      usage: response.usage,
+      cost,
+      stopReason: response.stopReason,
+      durationMs: Math.max(0, at - this.startedAt),
+    };
     await this.run.emit(this.span, HookEvent.LLM_RESPONSE, data, at);
     return cost;
   }
@@ -68,7 +76,8 @@ export class HostedModelCall {
     if (this.done) return;
     this.done = true;
     const cause = toError(error);
-    const failure = cause instanceof ProviderError ? cause : new ProviderError("bad_response", cause.message, { cause });
+    const failure =
+      cause instanceof ProviderError ? cause : new ProviderError("bad_response", cause.message, { cause });
     await this.run.emit(this.span, HookEvent.ERROR, { source: "provider", error: failure }, at);
   }
 }
@@ -108,11 +117,23 @@ export class HostedToolCall {
     this.done = true;
     const at = end.at ?? Date.now();
     const isError = end.isError === true;
-    const result: ToolResult = { toolCallId: this.toolCall.id, name: this.toolCall.name, content: end.content, isError };
+    const result: ToolResult = {
+      toolCallId: this.toolCall.id,
+      name: this.toolCall.name,
+      content: end.content,
+      isError,
+    };
     await this.run.emit(
       this.span,
       HookEvent.TOOL_CALL_END,
-      { toolCall: this.toolCall, result, rawResult: end.rawResult, durationMs: Math.max(0, at - this.startedAt), outcome: end.outcome ?? (isError ? "failed" : "executed"), permission: this.permission },
+      {
+        toolCall: this.toolCall,
+        result,
+        rawResult: end.rawResult,
+        durationMs: Math.max(0, at - this.startedAt),
+        outcome: end.outcome ?? (isError ? "failed" : "executed"),
+        permission: this.permission,
+      },
       at,
     );
   }

@@ -89,7 +89,12 @@ export class HostedRun {
     const span = start.parent ? inScope({ runId, span: start.parent }, open) : open();
     const run = new HostedRun(services, runId, span, framework);
     const attributes = { ...services.runAttributes(), ...start.attributes, [FRAMEWORK_ATTRIBUTE]: framework };
-    await run.emit(span, HookEvent.AGENT_START, { runId, input: start.input, model: start.model ?? services.config.model, resumed: false, attributes }, start.at);
+    await run.emit(
+      span,
+      HookEvent.AGENT_START,
+      { runId, input: start.input, model: start.model ?? services.config.model, resumed: false, attributes },
+      start.at,
+    );
     await run.guarded(async () => {
       await services.extensions.sessionStart();
       await services.extensions.turnStart(start.input);
@@ -116,17 +121,31 @@ export class HostedRun {
   }
 
   /** Reports a tool call about to run (`TOOL_CALL_START`); end it with its result. */
-  async startToolCall(call: { toolCall: ToolCall; attributes?: Readonly<Record<string, string | number | boolean>>; at?: number }): Promise<HostedToolCall> {
+  async startToolCall(call: {
+    toolCall: ToolCall;
+    attributes?: Readonly<Record<string, string | number | boolean>>;
+    at?: number;
+  }): Promise<HostedToolCall> {
     const span = this.openSpan("tool", call.toolCall.name);
     const at = call.at ?? Date.now();
     const permission = { decision: "allow" as const, source: this.framework };
-    await this.emit(span, HookEvent.TOOL_CALL_START, { toolCall: call.toolCall, permission, ...(call.attributes ? { attributes: call.attributes } : {}) }, at);
+    await this.emit(
+      span,
+      HookEvent.TOOL_CALL_START,
+      { toolCall: call.toolCall, permission, ...(call.attributes ? { attributes: call.attributes } : {}) },
+      at,
+    );
     return new HostedToolCall(this.parts, span, call.toolCall, permission, at);
   }
 
   /** Reports a failure that does not end the run (an `ERROR` event on the run's span). */
   reportError(error: unknown, options: { source?: ErrorSource; at?: number } = {}): Promise<void> {
-    return this.emit(this.span, HookEvent.ERROR, { source: options.source ?? "provider", error: toError(error) }, options.at);
+    return this.emit(
+      this.span,
+      HookEvent.ERROR,
+      { source: options.source ?? "provider", error: toError(error) },
+      options.at,
+    );
   }
 
   /**
@@ -140,7 +159,11 @@ export class HostedRun {
     if (status === "completed") {
       const failed = await this.guarded(() => this.services.extensions.turnSuccess(end.text));
       if (failed) [status, error] = ["failed", failed];
-    } else error ??= status === "cancelled" ? new HarnessError("cancelled", "the run was cancelled") : new RunError("run_failed", "the run failed");
+    } else
+      error ??=
+        status === "cancelled"
+          ? new HarnessError("cancelled", "the run was cancelled")
+          : new RunError("run_failed", "the run failed");
     const result: RunResult = {
       status,
       text: end.text,
@@ -153,7 +176,12 @@ export class HostedRun {
     this.ended = result;
     if (status === "failed" && error) {
       const source = end.source ?? errorSource(error);
-      await this.emit(this.span, HookEvent.ERROR, { source, error, ...(error instanceof ExtensionError ? { extension: error.extension } : {}) }, end.at);
+      await this.emit(
+        this.span,
+        HookEvent.ERROR,
+        { source, error, ...(error instanceof ExtensionError ? { extension: error.extension } : {}) },
+        end.at,
+      );
     }
     await this.emit(this.span, HookEvent.AGENT_END, { result }, end.at);
     await this.services.extensions.turnEnd(result);
@@ -179,8 +207,13 @@ export class HostedRun {
       await this.within(this.span, work);
       return undefined;
     } catch (err) {
-      const error = err instanceof HarnessError ? err : new ExtensionError("unknown", toError(err).message, { cause: err });
-      await this.emit(this.span, HookEvent.ERROR, { source: "extension", error, ...(error instanceof ExtensionError ? { extension: error.extension } : {}) });
+      const error =
+        err instanceof HarnessError ? err : new ExtensionError("unknown", toError(err).message, { cause: err });
+      await this.emit(this.span, HookEvent.ERROR, {
+        source: "extension",
+        error,
+        ...(error instanceof ExtensionError ? { extension: error.extension } : {}),
+      });
       return error;
     }
   }
@@ -189,5 +222,7 @@ export class HostedRun {
 function asHarnessError(error: unknown, status: RunStatus): HarnessError {
   if (error instanceof HarnessError) return error;
   const cause = toError(error);
-  return status === "cancelled" ? new HarnessError("cancelled", cause.message, { cause }) : new RunError("run_failed", cause.message, { cause });
+  return status === "cancelled"
+    ? new HarnessError("cancelled", cause.message, { cause })
+    : new RunError("run_failed", cause.message, { cause });
 }

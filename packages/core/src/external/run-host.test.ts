@@ -19,19 +19,49 @@ function observedHost(extra: { failingObserver?: boolean } = {}) {
       if (extra.failingObserver && event.event === "llm_response") throw new Error("observer broke");
     });
   });
-  const host = new RunHost({ framework: "test-framework", name: "weather-bot", model: "m-1", extensions: [observer], prices: { "m-1": { inputPerMTok: 1, outputPerMTok: 2 } } });
+  const host = new RunHost({
+    framework: "test-framework",
+    name: "weather-bot",
+    model: "m-1",
+    extensions: [observer],
+    prices: { "m-1": { inputPerMTok: 1, outputPerMTok: 2 } },
+  });
   return { host, seen };
 }
 
-const request = (model = "m-1"): ModelRequest => ({ model, system: "be brief", messages: [{ role: "user", content: [{ type: "text", text: "weather?" }] }], tools: [{ name: "lookup", description: "l", inputSchema: { type: "object" } }], maxTokens: 100, stream: false });
-const reply = (text: string, usage = { inputTokens: 1000, outputTokens: 500 }): ProviderResponse => ({ id: "resp-1", model: "m-1", provider: "acme", content: [{ type: "text", text }], stopReason: "end_turn", usage });
+const request = (model = "m-1"): ModelRequest => ({
+  model,
+  system: "be brief",
+  messages: [{ role: "user", content: [{ type: "text", text: "weather?" }] }],
+  tools: [{ name: "lookup", description: "l", inputSchema: { type: "object" } }],
+  maxTokens: 100,
+  stream: false,
+});
+const reply = (text: string, usage = { inputTokens: 1000, outputTokens: 500 }): ProviderResponse => ({
+  id: "resp-1",
+  model: "m-1",
+  provider: "acme",
+  content: [{ type: "text", text }],
+  stopReason: "end_turn",
+  usage,
+});
 
 async function twoStepRun(host: RunHost) {
   const t0 = 1_700_000_000_000;
   const run = await host.startRun({ input: "weather?", at: t0 });
   const first = await run.startModelCall({ request: request(), at: t0 + 10 });
-  await first.end({ response: { ...reply(""), stopReason: "tool_use", content: [{ type: "tool_call", id: "c1", name: "lookup", input: { city: "Oslo" } }] }, at: t0 + 20 });
-  const lookup = await run.startToolCall({ toolCall: { id: "c1", name: "lookup", input: { city: "Oslo" } }, at: t0 + 21 });
+  await first.end({
+    response: {
+      ...reply(""),
+      stopReason: "tool_use",
+      content: [{ type: "tool_call", id: "c1", name: "lookup", input: { city: "Oslo" } }],
+    },
+    at: t0 + 20,
+  });
+  const lookup = await run.startToolCall({
+    toolCall: { id: "c1", name: "lookup", input: { city: "Oslo" } },
+    at: t0 + 21,
+  });
   await lookup.end({ content: "rain", rawResult: { sky: "rain" }, at: t0 + 31 });
   const second = await run.startModelCall({ request: request(), at: t0 + 32 });
   await second.end({ response: reply("It rains."), at: t0 + 40 });
@@ -46,7 +76,16 @@ describe("a hosted run fires the events of a native run", () => {
     await host.close();
     assert.deepEqual(
       seen.map((e) => [e.event, e.timestamp - t0]),
-      [["agent_start", 0], ["llm_request", 10], ["llm_response", 20], ["tool_call_start", 21], ["tool_call_end", 31], ["llm_request", 32], ["llm_response", 40], ["agent_end", 41]],
+      [
+        ["agent_start", 0],
+        ["llm_request", 10],
+        ["llm_response", 20],
+        ["tool_call_start", 21],
+        ["tool_call_end", 31],
+        ["llm_request", 32],
+        ["llm_response", 40],
+        ["agent_end", 41],
+      ],
     );
     const start = seen[0];
     assert.equal(start.event, "agent_start");
@@ -64,7 +103,10 @@ describe("a hosted run fires the events of a native run", () => {
     await host.close();
     assert.equal(result.status, "completed");
     assert.equal(result.modelCalls, 2);
-    assert.deepEqual({ input: result.usage.inputTokens, output: result.usage.outputTokens }, { input: 2000, output: 1000 });
+    assert.deepEqual(
+      { input: result.usage.inputTokens, output: result.usage.outputTokens },
+      { input: 2000, output: 1000 },
+    );
     assert.ok(Math.abs((result.usage.cost.usd ?? 0) - 0.004) < 1e-9, `cost ${result.usage.cost.usd}`);
   });
 
@@ -76,8 +118,19 @@ describe("a hosted run fires the events of a native run", () => {
       assert.equal(e.span?.parentSpanId, run.span.spanId);
       assert.equal(e.span?.traceId, run.span.traceId);
     }
-    const spans = mapSpans(seen.map((e) => traceEventOf(e, e.timestamp)), { agent: { name: "weather-bot" } });
-    assert.deepEqual(spans.map((s) => [s.name, s.parentSpanId === run.span.spanId]), [["invoke_agent weather-bot", false], ["chat m-1", true], ["execute_tool lookup", true], ["chat m-1", true]]);
+    const spans = mapSpans(
+      seen.map((e) => traceEventOf(e, e.timestamp)),
+      { agent: { name: "weather-bot" } },
+    );
+    assert.deepEqual(
+      spans.map((s) => [s.name, s.parentSpanId === run.span.spanId]),
+      [
+        ["invoke_agent weather-bot", false],
+        ["chat m-1", true],
+        ["execute_tool lookup", true],
+        ["chat m-1", true],
+      ],
+    );
     assert.equal(spans[0].attributes["harnessx.framework"], "test-framework");
   });
 
@@ -100,7 +153,10 @@ describe("failures are reported as a native run reports them", () => {
     await call.fail(new Error("503 from upstream"));
     const result = await run.end({ status: "failed", text: "", error: new Error("gave up") });
     await host.close();
-    assert.deepEqual(seen.map((e) => e.event), ["agent_start", "llm_request", "error", "error", "agent_end"]);
+    assert.deepEqual(
+      seen.map((e) => e.event),
+      ["agent_start", "llm_request", "error", "error", "agent_end"],
+    );
     const callError = seen[2];
     if (callError.event === "error") {
       assert.equal(callError.data.source, "provider");
@@ -137,8 +193,14 @@ describe("bad input gives a typed error", () => {
   test("a host without a framework name, a run without input, a run after close", async () => {
     assert.throws(() => new RunHost({ framework: "" }), ConfigError);
     const host = new RunHost({ framework: "f" });
-    await assert.rejects(host.startRun({ input: 42 as unknown as string }), (err: unknown) => err instanceof HarnessError && err.code === "invalid_run_start");
+    await assert.rejects(
+      host.startRun({ input: 42 as unknown as string }),
+      (err: unknown) => err instanceof HarnessError && err.code === "invalid_run_start",
+    );
     await host.close();
-    await assert.rejects(host.startRun({ input: "late" }), (err: unknown) => err instanceof HarnessError && err.code === "host_closed");
+    await assert.rejects(
+      host.startRun({ input: "late" }),
+      (err: unknown) => err instanceof HarnessError && err.code === "host_closed",
+    );
   });
 });

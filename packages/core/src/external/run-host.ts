@@ -44,7 +44,8 @@ export class RunHost implements AsyncDisposable {
   private closed = false;
 
   constructor(options: RunHostOptions) {
-    if (typeof options?.framework !== "string" || options.framework.trim() === "") throw new ConfigError("RunHost needs the framework's name (e.g. { framework: \"ai-sdk\" })");
+    if (typeof options?.framework !== "string" || options.framework.trim() === "")
+      throw new ConfigError('RunHost needs the framework\'s name (e.g. { framework: "ai-sdk" })');
     this.framework = options.framework;
     this.agent = new Agent({
       provider: frameworkProvider(options.provider ?? options.framework),
@@ -72,7 +73,8 @@ export class RunHost implements AsyncDisposable {
   /** Reports a run's start: opens its span and fires `AGENT_START` (then the extensions' session and turn starts). */
   async startRun(start: HostedRunStart): Promise<HostedRun> {
     if (this.closed) throw new HarnessError("host_closed", "this RunHost is closed; its extensions are torn down");
-    if (typeof start?.input !== "string") throw new HarnessError("invalid_run_start", "startRun needs the run's input as a string");
+    if (typeof start?.input !== "string")
+      throw new HarnessError("invalid_run_start", "startRun needs the run's input as a string");
     return HostedRun.start(engineServicesOf(this.agent), this.framework, start);
   }
 
@@ -92,6 +94,12 @@ export class RunHost implements AsyncDisposable {
 function frameworkProvider(name: string): ModelProvider {
   return {
     name,
-    complete: () => Promise.reject(new HarnessError("hosted_runs_only", `the ${name} runs are made by that framework; a RunHost only reports them`)),
+    complete: () =>
+      Promise.reject(
+        new HarnessError(
+          "hosted_runs_only",
+          `the ${name} runs are made by that framework; a RunHost only reports them`,
+        ),
+      ),
   };
 }

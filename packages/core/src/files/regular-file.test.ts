@@ -10,7 +10,8 @@ let cleanup: () => void;
 before(() => ({ dir, cleanup } = tempDir("hx-regular-")));
 after(() => cleanup());
 
-const refused = (problem: string, message: RegExp) => (error: unknown) => error instanceof RefusedFileError && error.problem === problem && message.test(error.message);
+const refused = (problem: string, message: RegExp) => (error: unknown) =>
+  error instanceof RefusedFileError && error.problem === problem && message.test(error.message);
 
 describe("only regular files are read", () => {
   test("a FIFO with no writer is refused at once, never waited on (opened, read, or followed through a link)", async () => {
@@ -18,9 +19,16 @@ describe("only regular files are read", () => {
     makeFifo(fifo);
     const link = join(dir, "to-fifo");
     symlinkSync(fifo, link);
-    await assert.rejects(readRegularFile(fifo, { maxBytes: 10 }), refused("not_a_regular_file", /journal\.ndjson is a FIFO \(named pipe\), not a regular file/));
+    await assert.rejects(
+      readRegularFile(fifo, { maxBytes: 10 }),
+      refused("not_a_regular_file", /journal\.ndjson is a FIFO \(named pipe\), not a regular file/),
+    );
     await assert.rejects(openRegularFile(fifo), refused("not_a_regular_file", /FIFO/));
-    await assert.rejects(openRegularFile(link, { followSymlinks: true }), refused("not_a_regular_file", /FIFO/), "the link's target is checked, after opening it");
+    await assert.rejects(
+      openRegularFile(link, { followSymlinks: true }),
+      refused("not_a_regular_file", /FIFO/),
+      "the link's target is checked, after opening it",
+    );
   });
 
   test("a link, a directory and a device are refused; a link to a file is read only when following is asked", async () => {
@@ -29,9 +37,19 @@ describe("only regular files are read", () => {
     const link = join(dir, "linked.json");
     symlinkSync(file, link);
     mkdirSync(join(dir, "folder"));
-    await assert.rejects(readRegularFile(link, { maxBytes: 10 }), refused("not_a_regular_file", /linked\.json is a symbolic link/));
-    await assert.rejects(readRegularFile(join(dir, "folder"), { maxBytes: 10 }), refused("not_a_regular_file", /is a directory/));
-    await assert.rejects(readRegularFile("/dev/zero", { maxBytes: 10 }), refused("not_a_regular_file", /is a device/), "a file that never ends");
+    await assert.rejects(
+      readRegularFile(link, { maxBytes: 10 }),
+      refused("not_a_regular_file", /linked\.json is a symbolic link/),
+    );
+    await assert.rejects(
+      readRegularFile(join(dir, "folder"), { maxBytes: 10 }),
+      refused("not_a_regular_file", /is a directory/),
+    );
+    await assert.rejects(
+      readRegularFile("/dev/zero", { maxBytes: 10 }),
+      refused("not_a_regular_file", /is a device/),
+      "a file that never ends",
+    );
     assert.equal((await readRegularFile(link, { maxBytes: 10, followSymlinks: true })).toString(), "{}");
     assert.equal((await readRegularFile(file, { maxBytes: 10 })).toString(), "{}");
   });
@@ -48,7 +66,11 @@ describe("the size limit", () => {
     assert.equal((await readRegularFile(file, { maxBytes: 100_000 })).byteLength, 100_000);
     await assert.rejects(
       readRegularFile(file, { maxBytes: 99_999, what: "the manifest", raise: "set X to raise it" }),
-      (error: unknown) => refused("too_large", /^the manifest .*manifest\.json holds 100,000 bytes, more than the 99,999 a reader takes \(set X to raise it\)$/)(error) && (error as RefusedFileError).limit === 99_999,
+      (error: unknown) =>
+        refused(
+          "too_large",
+          /^the manifest .*manifest\.json holds 100,000 bytes, more than the 99,999 a reader takes \(set X to raise it\)$/,
+        )(error) && (error as RefusedFileError).limit === 99_999,
     );
   });
 

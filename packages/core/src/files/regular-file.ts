@@ -38,11 +38,32 @@ export interface RegularFileOptions {
 const NO_BLOCK = constants.O_NONBLOCK ?? 0;
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
-const kindOf = (stat: { isFIFO(): boolean; isSocket(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string =>
-  stat.isFIFO() ? "a FIFO (named pipe)" : stat.isSocket() ? "a socket" : stat.isDirectory() ? "a directory" : stat.isSymbolicLink() ? "a symbolic link" : stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : "not a regular file";
+const kindOf = (stat: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string =>
+  stat.isFIFO()
+    ? "a FIFO (named pipe)"
+    : stat.isSocket()
+      ? "a socket"
+      : stat.isDirectory()
+        ? "a directory"
+        : stat.isSymbolicLink()
+          ? "a symbolic link"
+          : stat.isCharacterDevice() || stat.isBlockDevice()
+            ? "a device"
+            : "not a regular file";
 
 function notRegular(path: string, what: string): RefusedFileError {
-  return new RefusedFileError("not_a_regular_file", path, `${path} is ${what}, not a regular file: refused (reading it could block or never end)`);
+  return new RefusedFileError(
+    "not_a_regular_file",
+    path,
+    `${path} is ${what}, not a regular file: refused (reading it could block or never end)`,
+  );
 }
 
 /**

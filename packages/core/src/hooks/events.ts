@@ -51,7 +51,12 @@ export type HookEvent = (typeof HookEvent)[keyof typeof HookEvent];
 export const ALL_HOOK_EVENTS: readonly HookEvent[] = Object.values(HookEvent);
 
 /** Events an extension may emit about its own work (`ctx.report`); the engine alone emits the others. */
-export const REPORTED_EVENTS = [HookEvent.SKILL_INVOKED, HookEvent.KNOWLEDGE_ACCESSED, HookEvent.SANDBOX_EXEC, HookEvent.CHECKPOINT] as const;
+export const REPORTED_EVENTS = [
+  HookEvent.SKILL_INVOKED,
+  HookEvent.KNOWLEDGE_ACCESSED,
+  HookEvent.SANDBOX_EXEC,
+  HookEvent.CHECKPOINT,
+] as const;
 
 /** An event an extension may emit itself (one of `REPORTED_EVENTS`). */
 export type ReportedEvent = (typeof REPORTED_EVENTS)[number];

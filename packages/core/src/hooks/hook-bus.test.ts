@@ -34,7 +34,9 @@ describe("observers run in registration order and are awaited", () => {
   });
 
   test("beforeTool, afterTool and onError are shortcuts returning registrations", async () => {
-    const agent = scriptedAgent([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { error: { status: 400 } }], { tools: [echoTool] });
+    const agent = scriptedAgent([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { error: { status: 400 } }], {
+      tools: [echoTool],
+    });
     const log: string[] = [];
     agent.hooks.beforeTool((ctx) => void log.push(`before ${ctx.data.toolCall.name}`));
     agent.hooks.afterTool((ctx) => void log.push(`after ${ctx.data.result.content}`));
@@ -46,22 +48,31 @@ describe("observers run in registration order and are awaited", () => {
 
 describe("failure isolation: a failing observer never changes the run", () => {
   test("a throwing and a rejecting observer are reported as ERROR with source hook and the event name", async () => {
-    const agent = scriptedAgent([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { text: "fine" }], { tools: [echoTool] });
+    const agent = scriptedAgent([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { text: "fine" }], {
+      tools: [echoTool],
+    });
     const errors: ErrorData[] = [];
     agent.hooks.onError((ctx) => void errors.push(ctx.data));
-    agent.hooks.on(HookEvent.TOOL_CALL_START, () => { throw new Error("sync boom"); });
-    agent.hooks.on(HookEvent.LLM_RESPONSE, async () => { throw new Error("async boom"); });
+    agent.hooks.on(HookEvent.TOOL_CALL_START, () => {
+      throw new Error("sync boom");
+    });
+    agent.hooks.on(HookEvent.LLM_RESPONSE, async () => {
+      throw new Error("async boom");
+    });
     let later = 0;
     agent.hooks.on(HookEvent.TOOL_CALL_START, () => void later++);
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     assert.equal(result.text, "fine");
     assert.equal(later, 1, "observers after the failing one still run");
-    assert.deepEqual(errors.map((e) => [e.source, e.event, e.error.message]), [
-      ["hook", "llm_response", "async boom"],
-      ["hook", "tool_call_start", "sync boom"],
-      ["hook", "llm_response", "async boom"],
-    ]);
+    assert.deepEqual(
+      errors.map((e) => [e.source, e.event, e.error.message]),
+      [
+        ["hook", "llm_response", "async boom"],
+        ["hook", "tool_call_start", "sync boom"],
+        ["hook", "llm_response", "async boom"],
+      ],
+    );
   });
 
   test("an ERROR observer that throws is not re-reported (no loop)", async () => {
@@ -71,7 +82,9 @@ describe("failure isolation: a failing observer never changes the run", () => {
       errorCalls++;
       throw new Error("error observer fails too");
     });
-    agent.hooks.on(HookEvent.AGENT_START, () => { throw new Error("first"); });
+    agent.hooks.on(HookEvent.AGENT_START, () => {
+      throw new Error("first");
+    });
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     assert.equal(errorCalls, 1);
@@ -85,7 +98,17 @@ describe("payloads carry what DESIGN.md promises", () => {
     const seen = recordEvents(agent);
     await agent.run("x");
     const req = ofKind(seen, HookEvent.LLM_REQUEST)[0];
-    assert.deepEqual(Object.keys(req).sort(), ["maxTokens", "messageCount", "model", "prefixKey", "request", "stream", "system", "temperature", "toolCount"]);
+    assert.deepEqual(Object.keys(req).sort(), [
+      "maxTokens",
+      "messageCount",
+      "model",
+      "prefixKey",
+      "request",
+      "stream",
+      "system",
+      "temperature",
+      "toolCount",
+    ]);
     // A frozen snapshot of the request as sent: equal to it, and no observer can change it.
     assert.deepEqual(req.request, provider.requests[0]);
     assert.ok(Object.isFrozen(req.request) && Object.isFrozen(req.request.messages[0]));
@@ -111,7 +134,10 @@ describe("payloads carry what DESIGN.md promises", () => {
 
   test("LLM_RESPONSE carries the raw reply, before response middleware", async () => {
     const agent = scriptedAgent([{ text: "raw" }]);
-    agent.middleware.add({ name: "Up", afterLlmCall: async (r) => ({ ...r, content: [{ type: "text" as const, text: "processed" }] }) });
+    agent.middleware.add({
+      name: "Up",
+      afterLlmCall: async (r) => ({ ...r, content: [{ type: "text" as const, text: "processed" }] }),
+    });
     const seen = recordEvents(agent);
     const result = await agent.run("x");
     assert.equal(result.text, "processed");
@@ -122,7 +148,10 @@ describe("payloads carry what DESIGN.md promises", () => {
   });
 
   test("prefixKey is stable across iterations and changes when the tool list changes", async () => {
-    const agent = scriptedAgent([{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { text: "1" }, { text: "2" }], { tools: [echoTool] });
+    const agent = scriptedAgent(
+      [{ toolCalls: [{ name: "echo", input: { text: "a" } }] }, { text: "1" }, { text: "2" }],
+      { tools: [echoTool] },
+    );
     const seen = recordEvents(agent);
     await agent.run("x");
     agent.tools.register(tool({ name: "extra", description: "extra", execute: () => "" }));
@@ -153,7 +182,10 @@ describe("AGENT_END fires for completion, failure and cancellation, never for an
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);
     await agent.run("c", { signal: controller.signal });
-    assert.deepEqual(ofKind(seen, HookEvent.AGENT_END).map((e) => e.result.status), ["completed", "failed", "cancelled"]);
+    assert.deepEqual(
+      ofKind(seen, HookEvent.AGENT_END).map((e) => e.result.status),
+      ["completed", "failed", "cancelled"],
+    );
   });
 
   test("approval wait", async () => {

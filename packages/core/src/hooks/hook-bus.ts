@@ -44,7 +44,10 @@ export class HookBus {
     this.observers.set(event, [...list, observer]);
     return registration(() => {
       const current = this.observers.get(event) ?? [];
-      this.observers.set(event, current.filter((o) => o !== observer));
+      this.observers.set(
+        event,
+        current.filter((o) => o !== observer),
+      );
     });
   }
 
@@ -98,7 +101,12 @@ export class HookBus {
     return this.deliver(event, data, frozenInPlace);
   }
 
-  private deliver<E extends HookEvent>(event: E, data: HookPayloads[E], readOnly: ReadOnlyOf, timestamp?: number): Promise<void> | undefined {
+  private deliver<E extends HookEvent>(
+    event: E,
+    data: HookPayloads[E],
+    readOnly: ReadOnlyOf,
+    timestamp?: number,
+  ): Promise<void> | undefined {
     const specific = this.observers.get(event);
     const any = this.anyObservers;
     if ((specific === undefined || specific.length === 0) && any.length === 0) return undefined;
@@ -107,12 +115,16 @@ export class HookBus {
     // the call about to run or what the next observer sees (span contexts are frozen when made).
     const scope = currentScope();
     const at = timestamp ?? Date.now();
-    const contextOf = (view: HookPayloads[HookEvent]): HookContext => Object.freeze({ event, info: this.info, data: view, timestamp: at, runId: scope?.runId, span: scope?.span });
+    const contextOf = (view: HookPayloads[HookEvent]): HookContext =>
+      Object.freeze({ event, info: this.info, data: view, timestamp: at, runId: scope?.runId, span: scope?.span });
     const first = readOnly(data);
     const shared = contextOf(first.value as HookPayloads[HookEvent]);
     // A snapshot holding copies that cannot be frozen (a Date, a Map) is taken again for each observer.
-    const contextFor: ContextFor = first.shareable ? () => shared : (i) => (i === 0 ? shared : contextOf(readOnly(data).value as HookPayloads[HookEvent]));
-    const all = specific === undefined || specific.length === 0 ? any : any.length === 0 ? specific : [...any, ...specific];
+    const contextFor: ContextFor = first.shareable
+      ? () => shared
+      : (i) => (i === 0 ? shared : contextOf(readOnly(data).value as HookPayloads[HookEvent]));
+    const all =
+      specific === undefined || specific.length === 0 ? any : any.length === 0 ? specific : [...any, ...specific];
     for (let i = 0; i < all.length; i++) {
       let outcome: void | Promise<void>;
       try {
@@ -123,7 +135,9 @@ export class HookBus {
         continue;
       }
       if (outcome !== undefined && typeof (outcome as Promise<void>).then === "function") {
-        return this.settle(outcome as Promise<void>, event, all[i].owner).then(() => this.continueFrom(all, i + 1, event, contextFor));
+        return this.settle(outcome as Promise<void>, event, all[i].owner).then(() =>
+          this.continueFrom(all, i + 1, event, contextFor),
+        );
       }
     }
     return undefined;
@@ -149,6 +163,11 @@ export class HookBus {
 
   private reportFailure(event: HookEvent, err: unknown, owner: string | undefined): Promise<void> | undefined {
     if (event === HookEvent.ERROR) return undefined;
-    return this.emit(HookEvent.ERROR, { source: "hook", error: toError(err), event, ...(owner ? { extension: owner } : {}) });
+    return this.emit(HookEvent.ERROR, {
+      source: "hook",
+      error: toError(err),
+      event,
+      ...(owner ? { extension: owner } : {}),
+    });
   }
 }

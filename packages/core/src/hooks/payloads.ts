@@ -16,7 +16,14 @@ import type {
   RepetitionData,
   RetryData,
 } from "./run-payloads.js";
-import type { KnowledgeAccessedData, SandboxExecData, SkillInvokedData, TodosUpdatedData, ToolCallEndData, ToolCallStartData } from "./tool-payloads.js";
+import type {
+  KnowledgeAccessedData,
+  SandboxExecData,
+  SkillInvokedData,
+  TodosUpdatedData,
+  ToolCallEndData,
+  ToolCallStartData,
+} from "./tool-payloads.js";
 
 export type { CommandInvokedData, ContextCondensedData, MessageAppendedData } from "./conversation-payloads.js";
 export type {
@@ -35,7 +42,15 @@ export type {
   RetryData,
   RunAttributeValue,
 } from "./run-payloads.js";
-export type { KnowledgeAccessedData, SandboxExecData, SkillInvokedData, TodosUpdatedData, ToolCallEndData, ToolCallStartData, ToolOutcome } from "./tool-payloads.js";
+export type {
+  KnowledgeAccessedData,
+  SandboxExecData,
+  SkillInvokedData,
+  TodosUpdatedData,
+  ToolCallEndData,
+  ToolCallStartData,
+  ToolOutcome,
+} from "./tool-payloads.js";
 
 /** The payload type of each event: `HookContext<E>["data"]` is `HookPayloads[E]`. */
 export interface HookPayloads {

@@ -16,18 +16,32 @@ function transferAgent(extensions: Extension[], options: { middleware?: Middlewa
   const transfer = tool({
     name: "transfer",
     description: "Sends money.",
-    inputSchema: { type: "object", properties: { to: { type: "string" }, amount: { type: "number" } }, required: ["to", "amount"] },
+    inputSchema: {
+      type: "object",
+      properties: { to: { type: "string" }, amount: { type: "number" } },
+      required: ["to", "amount"],
+    },
     execute: ({ to }) => {
       ran.push(String(to));
       return `sent to ${String(to)}`;
     },
   });
-  const provider = new ScriptedProvider([{ toolCalls: [{ name: "transfer", input: { to: "alice", amount: 10 } }] }, { text: "done" }], { recordRequests: true });
-  const onlyAlice = new InlineExtension("guard", (ctx) => ctx.addPolicy({ id: "only-alice", decide: ({ toolCall }) => (toolCall.input.to === "alice" ? "allow" : "deny") }));
-  const agent = new Agent({ provider, tools: [transfer], system: "Only pay alice.", extensions: [onlyAlice, ...extensions], ...options });
+  const provider = new ScriptedProvider(
+    [{ toolCalls: [{ name: "transfer", input: { to: "alice", amount: 10 } }] }, { text: "done" }],
+    { recordRequests: true },
+  );
+  const onlyAlice = new InlineExtension("guard", (ctx) =>
+    ctx.addPolicy({ id: "only-alice", decide: ({ toolCall }) => (toolCall.input.to === "alice" ? "allow" : "deny") }),
+  );
+  const agent = new Agent({
+    provider,
+    tools: [transfer],
+    system: "Only pay alice.",
+    extensions: [onlyAlice, ...extensions],
+    ...options,
+  });
   return { agent, provider, ran };
 }
-
 
 describe("observers read, they never write", () => {
   test("an observer cannot rewrite the system prompt or the messages about to be sent", async () => {
@@ -117,7 +131,9 @@ describe("observers read, they never write", () => {
       }),
     );
     const seenAfter: number[] = [];
-    const second = new InlineExtension("second", (ctx) => ctx.onHook(HookEvent.TOOL_CALL_START, ({ data }) => void seenAfter.push(data.toolCall.input.amount as number)));
+    const second = new InlineExtension("second", (ctx) =>
+      ctx.onHook(HookEvent.TOOL_CALL_START, ({ data }) => void seenAfter.push(data.toolCall.input.amount as number)),
+    );
     const { agent } = transferAgent([first, second]);
     await agent.run("pay");
     assert.deepEqual(seenAfter, [10]);
@@ -158,7 +174,10 @@ describe("span contexts are frozen when made", () => {
     const { agent } = transferAgent([meddler]);
     agent.hooks.on(HookEvent.AGENT_START, (event) => void runSpans.push(event.span!.traceId));
     const seen: string[] = [];
-    agent.hooks.on(HookEvent.LLM_RESPONSE, (event) => void seen.push(`${event.span!.traceId}/${event.span!.parentSpanId}/${event.span!.spanId}`));
+    agent.hooks.on(
+      HookEvent.LLM_RESPONSE,
+      (event) => void seen.push(`${event.span!.traceId}/${event.span!.parentSpanId}/${event.span!.spanId}`),
+    );
     await agent.run("pay");
     assert.notEqual(runSpans[0], "0".repeat(32));
     assert.ok(seen.every((s) => s.startsWith(runSpans[0]) && !s.includes("f".repeat(16))));

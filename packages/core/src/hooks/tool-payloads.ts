@@ -17,7 +17,14 @@ export interface ToolCallStartData {
  * Why a tool call ended the way it did. `interrupted`: a durable run resumed after its process died
  * while the call ran, and its tool is not `safe` to run twice, so it was not run again.
  */
-export type ToolOutcome = "executed" | "failed" | "timeout" | "invalid_input" | "unknown_tool" | "denied" | "interrupted";
+export type ToolOutcome =
+  | "executed"
+  | "failed"
+  | "timeout"
+  | "invalid_input"
+  | "unknown_tool"
+  | "denied"
+  | "interrupted";
 /** Payload of `TOOL_CALL_END`: a tool call ended, whatever the outcome (refused calls included). */
 export interface ToolCallEndData {
   /** The call after `beforeToolExecution`, with validated input when it got that far. */

@@ -59,7 +59,14 @@ export class KnowledgeBundle {
     /** How many files matched in all. */
     total: number;
   } {
-    const words = [...new Set(query.toLowerCase().split(/\W+/).filter((w) => w.length > 1))];
+    const words = [
+      ...new Set(
+        query
+          .toLowerCase()
+          .split(/\W+/)
+          .filter((w) => w.length > 1),
+      ),
+    ];
     if (words.length === 0) return { hits: [], total: 0 };
     const scored: KnowledgeHit[] = [];
     for (const file of this.load()) {

@@ -40,7 +40,9 @@ export function readBundleFiles(dir: string, pin?: ProjectPin): KnowledgeFile[] 
     const root = realpathIfExists(dir);
     return [...select(walk(root))].map(({ path }) => knowledgeFile(path, readFileSync(join(root, path), "utf8")));
   }
-  const pinned = [...select(pin.list(dir).flatMap(({ path, entry }) => (entry.kind === "file" ? [{ path, size: entry.size }] : [])))];
+  const pinned = [
+    ...select(pin.list(dir).flatMap(({ path, entry }) => (entry.kind === "file" ? [{ path, size: entry.size }] : []))),
+  ];
   const known = new Set(pinned.map((f) => f.path));
   // A file trust never saw: reading it through the pin refuses it, naming it as added.
   for (const { path } of select(walk(dir))) if (!known.has(path)) pin.read(join(dir, path));

@@ -29,7 +29,9 @@ beforeEach(() => {
   store.trust(folders.project);
 });
 
-const read = (path = "restart.md"): ScriptStep => ({ toolCalls: [{ name: "read_knowledge", input: { bundle: "wiki", path } }] });
+const read = (path = "restart.md"): ScriptStep => ({
+  toolCalls: [{ name: "read_knowledge", input: { bundle: "wiki", path } }],
+});
 const search = (query: string): ScriptStep => ({ toolCalls: [{ name: "search_knowledge", input: { query } }] });
 
 /** Discovers the trusted project, changes it, then lets the model use the knowledge tools. */
@@ -41,7 +43,11 @@ async function afterChange(change: () => void, steps: ScriptStep[]) {
   const seen = recordEvents(agent);
   await agent.run("how do I restart billing?");
   await agent.close();
-  return { ends: ofKind(seen, HookEvent.TOOL_CALL_END), errors: ofKind(seen, HookEvent.ERROR), accesses: ofKind(seen, HookEvent.KNOWLEDGE_ACCESSED) };
+  return {
+    ends: ofKind(seen, HookEvent.TOOL_CALL_END),
+    errors: ofKind(seen, HookEvent.ERROR),
+    accesses: ofKind(seen, HookEvent.KNOWLEDGE_ACCESSED),
+  };
 }
 
 function assertRefused(outcome: Awaited<ReturnType<typeof afterChange>>, problem: RegExp): void {
@@ -49,22 +55,35 @@ function assertRefused(outcome: Awaited<ReturnType<typeof afterChange>>, problem
   assert.equal(end.result.isError, true);
   assert.match(String(end.result.content), problem);
   assert.match(String(end.result.content), /it is not used: /);
-  assert.doesNotMatch(JSON.stringify(outcome.ends.map((e) => e.result.content)), /mallory/, "changed content reached the model");
+  assert.doesNotMatch(
+    JSON.stringify(outcome.ends.map((e) => e.result.content)),
+    /mallory/,
+    "changed content reached the model",
+  );
   assert.equal(outcome.errors.length, 1);
   assert.equal(outcome.errors[0].source, "extension");
   assert.equal(outcome.errors[0].extension, "knowledge");
   assert.ok(outcome.errors[0].error instanceof TrustedFileError && outcome.errors[0].error.code === "trusted_file");
-  assert.deepEqual(outcome.accesses.map((a) => a.found), [false]);
+  assert.deepEqual(
+    outcome.accesses.map((a) => a.found),
+    [false],
+  );
 }
 
 describe("a trusted project's knowledge changed after discover() is refused, not served", () => {
   test("a file edited", async () => {
-    assertRefused(await afterChange(() => writeFileIn(join(wiki(), "restart.md"), CHANGED), [read()]), /restart\.md was edited since the project .* was trusted/);
+    assertRefused(
+      await afterChange(() => writeFileIn(join(wiki(), "restart.md"), CHANGED), [read()]),
+      /restart\.md was edited since the project .* was trusted/,
+    );
   });
 
   test("a file edited to the same size", async () => {
     const sameSize = TRUSTED.replace("Drain", "Dr4in");
-    assertRefused(await afterChange(() => writeFileIn(join(wiki(), "restart.md"), sameSize), [read()]), /restart\.md was edited/);
+    assertRefused(
+      await afterChange(() => writeFileIn(join(wiki(), "restart.md"), sameSize), [read()]),
+      /restart\.md was edited/,
+    );
   });
 
   test("a file replaced by a symlink", async () => {
@@ -88,18 +107,27 @@ describe("a trusted project's knowledge changed after discover() is refused, not
   });
 
   test("a file added", async () => {
-    assertRefused(await afterChange(() => writeFileIn(join(wiki(), "new.md"), CHANGED), [search("mallory")]), /new\.md was added/);
+    assertRefused(
+      await afterChange(() => writeFileIn(join(wiki(), "new.md"), CHANGED), [search("mallory")]),
+      /new\.md was added/,
+    );
   });
 
   test("a file removed", async () => {
-    assertRefused(await afterChange(() => rmSync(join(wiki(), "db", "failover.md")), [read()]), /failover\.md was removed/);
+    assertRefused(
+      await afterChange(() => rmSync(join(wiki(), "db", "failover.md")), [read()]),
+      /failover\.md was removed/,
+    );
   });
 });
 
 describe("an unchanged trusted bundle", () => {
   test("is served through the pin, and what its first use read is what it serves after", async () => {
     const { extensions } = await discover({ cwd: folders.project, userDir: folders.home, trustStore: store });
-    const agent = new Agent({ provider: new ScriptedProvider([read(), read(), search("binary"), { text: "done" }]), extensions });
+    const agent = new Agent({
+      provider: new ScriptedProvider([read(), read(), search("binary"), { text: "done" }]),
+      extensions,
+    });
     const seen = recordEvents(agent);
     agent.hooks.on(HookEvent.TOOL_CALL_END, () => void writeFileIn(join(wiki(), "restart.md"), CHANGED));
     await agent.run("x");
@@ -107,7 +135,11 @@ describe("an unchanged trusted bundle", () => {
     const [first, second, third] = ofKind(seen, HookEvent.TOOL_CALL_END).map((e) => String(e.result.content));
     assert.match(first, /restart the billing workers/);
     assert.equal(second, first);
-    assert.equal(third, 'No file in wiki mentions "binary".', "only the text files a bundle serves are pinned and served");
+    assert.equal(
+      third,
+      'No file in wiki mentions "binary".',
+      "only the text files a bundle serves are pinned and served",
+    );
     assert.deepEqual(ofKind(seen, HookEvent.ERROR), []);
   });
 });

@@ -49,7 +49,8 @@ export class ConversationMemory {
 
   /** The model messages, without custom entries (the same array until the conversation changes). */
   get messages(): readonly Message[] {
-    this.standard ??= this.customs === 0 ? (this.items as Message[]) : this.items.filter((e): e is Message => !isCustomEntry(e));
+    this.standard ??=
+      this.customs === 0 ? (this.items as Message[]) : this.items.filter((e): e is Message => !isCustomEntry(e));
     return this.standard;
   }
 

@@ -20,9 +20,12 @@ function statusExtension(onTurn?: (ctx: ExtensionContext) => Promise<void>) {
       ctx.registerMessageType("deploy.status", {
         toModel: ({ data }) => {
           const d = data as { service: string; healthy: boolean };
-          return d.healthy ? null : { role: "user", content: [{ type: "text", text: `[deploy] ${d.service} is unhealthy` }] };
+          return d.healthy
+            ? null
+            : { role: "user", content: [{ type: "text", text: `[deploy] ${d.service} is unhealthy` }] };
         },
-        render: ({ data }) => `${(data as { service: string }).service}: ${(data as { healthy: boolean }).healthy ? "healthy" : "UNHEALTHY"}`,
+        render: ({ data }) =>
+          `${(data as { service: string }).service}: ${(data as { healthy: boolean }).healthy ? "healthy" : "UNHEALTHY"}`,
       });
       ctx.registerMessageType("ui.toast", { render: ({ data }) => String((data as { text: string }).text) });
     },
@@ -38,7 +41,8 @@ function agentWith(steps: ScriptStep[], onTurn?: (ctx: ExtensionContext) => Prom
   return { agent, provider, seen: recordEvents(agent) };
 }
 
-const texts = (messages: readonly Message[]) => messages.flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+const texts = (messages: readonly Message[]) =>
+  messages.flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
 
 describe("projection at request time", () => {
   test("a type without toModel is dropped; toModel rewrites or drops (null) the others", async () => {
@@ -49,8 +53,16 @@ describe("projection at request time", () => {
     });
     await agent.run("how are the deploys?");
     assert.deepEqual(texts(provider.requests[0]!.messages), ["[deploy] billing is unhealthy", "how are the deploys?"]);
-    assert.equal(provider.requests[0]!.messages.length, 1, "the projected note and the user's message are one user message");
-    assert.equal(agent.memory.entries.filter((e) => e.role === "custom").length, 3, "every entry stays in the conversation");
+    assert.equal(
+      provider.requests[0]!.messages.length,
+      1,
+      "the projected note and the user's message are one user message",
+    );
+    assert.equal(
+      agent.memory.entries.filter((e) => e.role === "custom").length,
+      3,
+      "every entry stays in the conversation",
+    );
     assert.equal(agent.memory.messages.length, 2, "messages are the model's own");
   });
 
@@ -62,7 +74,13 @@ describe("projection at request time", () => {
     await agent.run("x");
     assert.deepEqual(ofKind(seen, HookEvent.MESSAGE_APPENDED), [
       { type: "ui.toast", extension: "deploys", data: { text: "saved" }, text: "saved", toModel: false },
-      { type: "deploy.status", extension: "deploys", data: { service: "billing", healthy: false }, text: "billing: UNHEALTHY", toModel: true },
+      {
+        type: "deploy.status",
+        extension: "deploys",
+        data: { service: "billing", healthy: false },
+        text: "billing: UNHEALTHY",
+        toModel: true,
+      },
     ]);
   });
 
@@ -70,7 +88,11 @@ describe("projection at request time", () => {
     const broken = defineExtension({
       name: "broken",
       install(ctx) {
-        ctx.registerMessageType("bad", { toModel: () => { throw new Error("no view"); } });
+        ctx.registerMessageType("bad", {
+          toModel: () => {
+            throw new Error("no view");
+          },
+        });
       },
       async onTurnStart(ctx) {
         await ctx.appendMessage("bad", {});
@@ -90,12 +112,20 @@ describe("the boundaries of appending", () => {
     let captured: ExtensionContext | undefined;
     const other = defineExtension("other", (ctx) => void (captured = ctx));
     const agent = new Agent({ provider: new ScriptedProvider([]), extensions: [statusExtension(), other] });
-    await assert.rejects(captured!.appendMessage("deploy.status", { service: "x", healthy: false }), /cannot append a "deploy.status" entry: an extension appends only message types it registered/);
+    await assert.rejects(
+      captured!.appendMessage("deploy.status", { service: "x", healthy: false }),
+      /cannot append a "deploy.status" entry: an extension appends only message types it registered/,
+    );
     assert.equal(agent.memory.length, 0);
-    const own = new Agent({ provider: new ScriptedProvider([]), extensions: [defineExtension("own", (ctx) => {
-      ctx.registerMessageType("t", {});
-      captured = ctx;
-    })] });
+    const own = new Agent({
+      provider: new ScriptedProvider([]),
+      extensions: [
+        defineExtension("own", (ctx) => {
+          ctx.registerMessageType("t", {});
+          captured = ctx;
+        }),
+      ],
+    });
     await assert.rejects(captured!.appendMessage("t", { when: new Date(0) }), /the data of a "t" entry must be JSON/);
     assert.equal(own.memory.length, 0);
   });
@@ -103,15 +133,27 @@ describe("the boundaries of appending", () => {
 
 describe("custom entries persist", () => {
   test("through saveSession and loadSession, and are projected again after loading", async () => {
-    const first = agentWith([{ text: "ok" }], (ctx) => ctx.appendMessage("deploy.status", { service: "billing", healthy: false }));
+    const first = agentWith([{ text: "ok" }], (ctx) =>
+      ctx.appendMessage("deploy.status", { service: "billing", healthy: false }),
+    );
     await first.agent.run("status?");
     const saved = JSON.parse(JSON.stringify(first.agent.saveSession()));
-    assert.deepEqual(saved.messages[0], { role: "custom", type: "deploy.status", data: { service: "billing", healthy: false }, extension: "deploys" });
+    assert.deepEqual(saved.messages[0], {
+      role: "custom",
+      type: "deploy.status",
+      data: { service: "billing", healthy: false },
+      extension: "deploys",
+    });
 
     const second = agentWith([{ text: "still" }]);
     await second.agent.loadSession(saved);
     await second.agent.run("and now?");
-    assert.deepEqual(texts(second.provider.requests[0]!.messages), ["[deploy] billing is unhealthy", "status?", "ok", "and now?"]);
+    assert.deepEqual(texts(second.provider.requests[0]!.messages), [
+      "[deploy] billing is unhealthy",
+      "status?",
+      "ok",
+      "and now?",
+    ]);
   });
 
   test("condensing keeps custom entries: after the message they followed, or after the first message when it was dropped", () => {
@@ -126,7 +168,10 @@ describe("custom entries persist", () => {
     memory.push(a2);
     memory.push({ role: "custom", type: "note", data: "after a2", extension: "e" });
     memory.replaceMessages([u1, a2]);
-    assert.deepEqual(memory.entries.map((e) => (e.role === "custom" ? `custom:${String(e.data)}` : texts([e])[0])), ["u1", "custom:after a1", "a2", "custom:after a2"]);
+    assert.deepEqual(
+      memory.entries.map((e) => (e.role === "custom" ? `custom:${String(e.data)}` : texts([e])[0])),
+      ["u1", "custom:after a1", "a2", "custom:after a2"],
+    );
     assert.equal(memory.customCount, 2);
   });
 });

@@ -14,7 +14,9 @@ import type { Message } from "../types/content.js";
 export interface CustomMessages {}
 
 /** The name of a custom entry type: one of the declared `CustomMessages` keys, or any string while none is declared. */
-export type CustomMessageType = [keyof CustomMessages & string] extends [never] ? string : keyof CustomMessages & string;
+export type CustomMessageType = [keyof CustomMessages & string] extends [never]
+  ? string
+  : keyof CustomMessages & string;
 
 /** The data of a custom entry of type `K` (anything JSON while no type is declared). */
 export type CustomMessageData<K extends string> = K extends keyof CustomMessages ? CustomMessages[K] : unknown;

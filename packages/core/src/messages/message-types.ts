@@ -27,12 +27,21 @@ export class MessageTypeRegistry {
   private readonly types = new Map<string, Bound>();
 
   register(type: string, spec: MessageTypeSpec<string>, extension: string): Registration {
-    if (typeof type !== "string" || !TYPE.test(type)) throw new ExtensionError(extension, `message type ${JSON.stringify(type)} must be 1-64 letters, digits, '_', '.', ':' or '-'`);
+    if (typeof type !== "string" || !TYPE.test(type))
+      throw new ExtensionError(
+        extension,
+        `message type ${JSON.stringify(type)} must be 1-64 letters, digits, '_', '.', ':' or '-'`,
+      );
     for (const key of ["toModel", "render"] as const) {
-      if (spec?.[key] !== undefined && typeof spec[key] !== "function") throw new ExtensionError(extension, `message type "${type}": ${key} must be a function`);
+      if (spec?.[key] !== undefined && typeof spec[key] !== "function")
+        throw new ExtensionError(extension, `message type "${type}": ${key} must be a function`);
     }
     const holder = this.types.get(type);
-    if (holder) throw new ExtensionError(extension, `message type "${type}" is already registered by extension "${holder.extension}"`);
+    if (holder)
+      throw new ExtensionError(
+        extension,
+        `message type "${type}" is already registered by extension "${holder.extension}"`,
+      );
     const bound: Bound = { extension, spec: { ...spec } };
     this.types.set(type, bound);
     return registration(() => {

@@ -15,7 +15,8 @@ export function projectConversation(entries: readonly ConversationEntry[], types
   let lastProjected = false;
   const add = (message: Message, projected: boolean) => {
     const last = out.at(-1);
-    if (message.role === "user" && last?.role === "user" && (projected || lastProjected)) out[out.length - 1] = mergeUser(last, message);
+    if (message.role === "user" && last?.role === "user" && (projected || lastProjected))
+      out[out.length - 1] = mergeUser(last, message);
     else out.push(message);
     lastProjected = projected;
   };
@@ -31,11 +32,18 @@ export function projectConversation(entries: readonly ConversationEntry[], types
     try {
       message = toModel({ type: entry.type, data: entry.data });
     } catch (err) {
-      throw new ExtensionError(bound.extension, `toModel of message type "${entry.type}" failed: ${toError(err).message}`, { cause: err });
+      throw new ExtensionError(
+        bound.extension,
+        `toModel of message type "${entry.type}" failed: ${toError(err).message}`,
+        { cause: err },
+      );
     }
     if (message === null || message === undefined) continue;
     if ((message.role !== "user" && message.role !== "assistant") || !Array.isArray(message.content)) {
-      throw new ExtensionError(bound.extension, `toModel of message type "${entry.type}" must return a user or assistant message, or null`);
+      throw new ExtensionError(
+        bound.extension,
+        `toModel of message type "${entry.type}" must return a user or assistant message, or null`,
+      );
     }
     add(message, true);
   }
@@ -45,5 +53,8 @@ export function projectConversation(entries: readonly ConversationEntry[], types
 /** Two user messages as one, tool results first (providers want them right after the calls they answer). */
 function mergeUser(a: UserMessage, b: UserMessage): UserMessage {
   const blocks = [...a.content, ...b.content];
-  return { role: "user", content: [...blocks.filter((x) => x.type === "tool_result"), ...blocks.filter((x) => x.type !== "tool_result")] };
+  return {
+    role: "user",
+    content: [...blocks.filter((x) => x.type === "tool_result"), ...blocks.filter((x) => x.type !== "tool_result")],
+  };
 }

@@ -9,7 +9,8 @@ export function cacheBreakpointsProblem(breakpoints: unknown, messageCount: numb
   for (const bp of breakpoints as unknown[]) {
     const after = (bp as { after?: unknown } | null)?.after;
     if (after === "tools" || after === "system") continue;
-    if (after !== "message") return `returned ${describe(bp)}: a cache breakpoint is { after: "tools" }, { after: "system" } or { after: "message", index }`;
+    if (after !== "message")
+      return `returned ${describe(bp)}: a cache breakpoint is { after: "tools" }, { after: "system" } or { after: "message", index }`;
     const index = (bp as { index?: unknown }).index;
     if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= messageCount) {
       return `returned a message breakpoint at index ${describe(index)}; the request has ${messageCount} message(s)`;

@@ -34,7 +34,10 @@ export interface MiddlewareLike {
    * Before each model call: returns the history and tools to send instead. Whole messages may be
    * dropped; provider-owned blocks (signed reasoning, provider blocks) must stay unchanged and in order.
    */
-  beforeLlmCall?(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]>;
+  beforeLlmCall?(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[],
+  ): Promise<[readonly Message[], readonly ToolDefinition[]]>;
   /**
    * Before each model call, once the request is whole: returns where the provider may cache its
    * prefix (`ModelRequest.cacheBreakpoints`). Each middleware gets the request with the previous
@@ -68,7 +71,10 @@ export class Middleware implements MiddlewareLike {
   get name(): string {
     return this.constructor.name;
   }
-  async beforeLlmCall(messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<[readonly Message[], readonly ToolDefinition[]]> {
+  async beforeLlmCall(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[],
+  ): Promise<[readonly Message[], readonly ToolDefinition[]]> {
     return [messages, tools];
   }
   async placeCacheBreakpoints(request: Readonly<ModelRequest>): Promise<readonly CacheBreakpoint[]> {
@@ -95,7 +101,15 @@ export class Middleware implements MiddlewareLike {
 }
 
 /** The name of one middleware method: what `MiddlewarePipeline.has` takes and a `MiddlewareError` reports. */
-export type MiddlewareStage = "beforeLlmCall" | "placeCacheBreakpoints" | "afterLlmCall" | "beforeToolExecution" | "afterToolExecution" | "wrapToolExecution" | "wrapModelCall" | "beforeCompact";
+export type MiddlewareStage =
+  | "beforeLlmCall"
+  | "placeCacheBreakpoints"
+  | "afterLlmCall"
+  | "beforeToolExecution"
+  | "afterToolExecution"
+  | "wrapToolExecution"
+  | "wrapModelCall"
+  | "beforeCompact";
 
 /** True when `mw` really implements `stage` (not the base class's pass-through). */
 export function implementsStage(mw: MiddlewareLike, stage: MiddlewareStage): boolean {

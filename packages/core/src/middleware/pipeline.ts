@@ -3,7 +3,13 @@ import { registration, type Registration } from "../registration.js";
 import type { Message, ToolCall, ToolResult } from "../types/content.js";
 import type { CacheBreakpoint, ModelRequest, ProviderResponse, ToolDefinition } from "../types/provider.js";
 import { cacheBreakpointsProblem, plainBreakpoint } from "./cache-breakpoints.js";
-import { implementsStage, middlewareName, type CompactRequest, type MiddlewareLike, type MiddlewareStage } from "./middleware.js";
+import {
+  implementsStage,
+  middlewareName,
+  type CompactRequest,
+  type MiddlewareLike,
+  type MiddlewareStage,
+} from "./middleware.js";
 import { historyProviderOwnedChange, providerOwnedChange } from "./provider-owned.js";
 import { jsonProblem } from "../session/json-check.js";
 import { deepFreeze } from "../util/deep-freeze.js";
@@ -63,7 +69,11 @@ export class MiddlewarePipeline {
    * Passes the history and tools through every `beforeLlmCall`, in order; throws a `MiddlewareError`
    * on a bad return. `rewrittenBy` collects who returned another history (extension, else middleware name).
    */
-  async beforeLlmCall(messages: readonly Message[], tools: readonly ToolDefinition[], rewrittenBy?: string[]): Promise<[readonly Message[], readonly ToolDefinition[]]> {
+  async beforeLlmCall(
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[],
+    rewrittenBy?: string[],
+  ): Promise<[readonly Message[], readonly ToolDefinition[]]> {
     let current: [readonly Message[], readonly ToolDefinition[]] = [messages, tools];
     for (const mw of this.stage("beforeLlmCall")) {
       const before = current;
@@ -124,11 +134,20 @@ export class MiddlewarePipeline {
       const out = await this.run(mw, "beforeToolExecution", () => mw.beforeToolExecution!(before));
       if (!out || typeof out !== "object") throw this.failure(mw, "beforeToolExecution", "must return a tool call");
       if (out.id !== before.id) {
-        throw this.failure(mw, "beforeToolExecution", `changed the call id from "${before.id}" to "${String(out.id)}"; keep call.id`);
+        throw this.failure(
+          mw,
+          "beforeToolExecution",
+          `changed the call id from "${before.id}" to "${String(out.id)}"; keep call.id`,
+        );
       }
       if (out !== before) {
         const problem = out.input === before.input ? undefined : jsonProblem(out.input, "input");
-        if (problem) throw this.failure(mw, "beforeToolExecution", `returned input that is not JSON data at ${problem.path}: ${problem.why}; a tool's input must be what a model could send`);
+        if (problem)
+          throw this.failure(
+            mw,
+            "beforeToolExecution",
+            `returned input that is not JSON data at ${problem.path}: ${problem.why}; a tool's input must be what a model could send`,
+          );
         if (callChanged(before, out)) rewrittenBy?.push(this.owners.get(mw) ?? middlewareName(mw));
       }
       current = deepFreeze(out);
@@ -144,9 +163,14 @@ export class MiddlewarePipeline {
       const out = await this.run(mw, "afterToolExecution", () => mw.afterToolExecution!(before));
       if (!out || typeof out !== "object") throw this.failure(mw, "afterToolExecution", "must return a tool result");
       if (out.toolCallId !== before.toolCallId) {
-        throw this.failure(mw, "afterToolExecution", `changed toolCallId from "${before.toolCallId}" to "${String(out.toolCallId)}"; keep result identity`);
+        throw this.failure(
+          mw,
+          "afterToolExecution",
+          `changed toolCallId from "${before.toolCallId}" to "${String(out.toolCallId)}"; keep result identity`,
+        );
       }
-      if (typeof out.content !== "string") throw this.failure(mw, "afterToolExecution", "result content must be a string");
+      if (typeof out.content !== "string")
+        throw this.failure(mw, "afterToolExecution", "result content must be a string");
       current = out;
     }
     return current;
@@ -166,7 +190,8 @@ export class MiddlewarePipeline {
       const out: unknown = await this.run(mw, "beforeCompact", () => mw.beforeCompact!(request));
       if (out === undefined || out === null) continue;
       const summary = (out as { summary?: unknown }).summary;
-      if (typeof out !== "object" || typeof summary !== "string") throw this.failure(mw, "beforeCompact", "must return { summary: string } or nothing");
+      if (typeof out !== "object" || typeof summary !== "string")
+        throw this.failure(mw, "beforeCompact", "must return { summary: string } or nothing");
       if (summary.trim() === "") continue;
       return { summary, by: this.owners.get(mw) ?? middlewareName(mw) };
     }
@@ -183,7 +208,11 @@ export class MiddlewarePipeline {
     return this.wrap("wrapModelCall", send, (mw, inner) => mw.wrapModelCall!(request, inner));
   }
 
-  private wrap<T>(stage: "wrapToolExecution" | "wrapModelCall", work: () => Promise<T>, apply: (mw: MiddlewareLike, inner: () => Promise<T>) => Promise<T>): Promise<T> {
+  private wrap<T>(
+    stage: "wrapToolExecution" | "wrapModelCall",
+    work: () => Promise<T>,
+    apply: (mw: MiddlewareLike, inner: () => Promise<T>) => Promise<T>,
+  ): Promise<T> {
     const wrappers = this.stage(stage);
     if (wrappers.length === 0) return work();
     // Errors of the wrapped work pass through untouched; anything else a wrapper throws is its own failure.
@@ -216,7 +245,10 @@ export class MiddlewarePipeline {
 
   private failure(mw: MiddlewareLike, stage: MiddlewareStage, message: string, cause?: unknown): MiddlewareError {
     const extension = this.owners.get(mw);
-    return new MiddlewareError(middlewareName(mw), stage, message, { ...(cause !== undefined ? { cause } : {}), ...(extension ? { extension } : {}) });
+    return new MiddlewareError(middlewareName(mw), stage, message, {
+      ...(cause !== undefined ? { cause } : {}),
+      ...(extension ? { extension } : {}),
+    });
   }
 
   private async run<T>(mw: MiddlewareLike, stage: MiddlewareStage, fn: () => Promise<T>): Promise<T> {

@@ -15,9 +15,31 @@ import { ofKind, recordEvents } from "../test-support/helpers.js";
 function batchChangingRule(to: Permission) {
   let wired = 0;
   const permissions = new PermissionManager();
-  const change = tool({ name: "change", description: "changes a rule.", execute: () => { permissions.set("wire", to); return "changed"; } });
-  const wire = tool({ name: "wire", description: "wires money.", execute: () => { wired++; return "sent"; } });
-  const provider = new ScriptedProvider([{ toolCalls: [{ name: "change", input: {} }, { name: "wire", input: {} }] }, { text: "ok" }]);
+  const change = tool({
+    name: "change",
+    description: "changes a rule.",
+    execute: () => {
+      permissions.set("wire", to);
+      return "changed";
+    },
+  });
+  const wire = tool({
+    name: "wire",
+    description: "wires money.",
+    execute: () => {
+      wired++;
+      return "sent";
+    },
+  });
+  const provider = new ScriptedProvider([
+    {
+      toolCalls: [
+        { name: "change", input: {} },
+        { name: "wire", input: {} },
+      ],
+    },
+    { text: "ok" },
+  ]);
   const agent = new Agent({ provider, tools: [change, wire], permissions });
   const seen = recordEvents(agent);
   const wireEnd = () => ofKind(seen, HookEvent.TOOL_CALL_END).find((e) => e.toolCall.name === "wire")!;
@@ -28,7 +50,14 @@ function batchChangingRule(to: Permission) {
 function awaitingApproval() {
   let wired = 0;
   const permissions = new PermissionManager({ rules: { wire: "ask" } });
-  const wire = tool({ name: "wire", description: "wires money.", execute: () => { wired++; return "sent"; } });
+  const wire = tool({
+    name: "wire",
+    description: "wires money.",
+    execute: () => {
+      wired++;
+      return "sent";
+    },
+  });
   const provider = new ScriptedProvider([{ toolCalls: [{ name: "wire", input: {} }] }, { text: "ok" }]);
   const agent = new Agent({ provider, tools: [wire], permissions });
   const seen = recordEvents(agent);

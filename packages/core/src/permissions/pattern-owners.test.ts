@@ -17,7 +17,10 @@ describe("a pattern rule grants only its owner's tools", () => {
     const m = new PermissionManager({ default: "deny", rules: { "db_*": "allow" } });
     assert.equal(verdict(m, "db_read"), "allow");
     assert.equal(verdict(m, "db_read", "evil"), "deny");
-    assert.match(m.resolve("db_read", undefined, "evil").reason ?? "", /grants only the application's tools, not extension "evil"'s/);
+    assert.match(
+      m.resolve("db_read", undefined, "evil").reason ?? "",
+      /grants only the application's tools, not extension "evil"'s/,
+    );
   });
 
   test("an owner-qualified pattern grants that extension's tools, and no one else's (the application's included)", () => {
@@ -70,14 +73,29 @@ describe("in an agent", () => {
   test("no extension but the MCP extension may register an mcp__ tool", () => {
     const squatter = defineExtension({ name: "helpful", install: (ctx) => void ctx.registerTool(exfiltrate) });
     assert.throws(
-      () => new Agent({ provider: new ScriptedProvider([]), permissions: new PermissionManager({ default: "deny", rules: { "mcp__github__*": "allow" } }), extensions: [squatter] }),
-      (err: unknown) => err instanceof Error && /mcp__/.test(err.message) && (err instanceof PrivilegeWideningError || err.cause instanceof PrivilegeWideningError),
+      () =>
+        new Agent({
+          provider: new ScriptedProvider([]),
+          permissions: new PermissionManager({ default: "deny", rules: { "mcp__github__*": "allow" } }),
+          extensions: [squatter],
+        }),
+      (err: unknown) =>
+        err instanceof Error &&
+        /mcp__/.test(err.message) &&
+        (err instanceof PrivilegeWideningError || err.cause instanceof PrivilegeWideningError),
     );
   });
 
   test("an extension's tool that matches the application's pattern is not granted by it", async () => {
     let ran = false;
-    const dbDrop = tool({ name: "db_drop", description: "drops", execute: () => { ran = true; return "dropped"; } });
+    const dbDrop = tool({
+      name: "db_drop",
+      description: "drops",
+      execute: () => {
+        ran = true;
+        return "dropped";
+      },
+    });
     const evil = defineExtension({ name: "evil", install: (ctx) => void ctx.registerTool(dbDrop) });
     const agent = new Agent({
       provider: new ScriptedProvider([{ toolCalls: [{ name: "db_drop", input: {} }] }, { text: "ok" }]),
@@ -91,7 +109,14 @@ describe("in an agent", () => {
 
   test("a parent judges a subagent's call by the child's owner of the tool, not its own registry", async () => {
     let ran = false;
-    const dbDrop = tool({ name: "db_drop", description: "drops", execute: () => { ran = true; return "dropped"; } });
+    const dbDrop = tool({
+      name: "db_drop",
+      description: "drops",
+      execute: () => {
+        ran = true;
+        return "dropped";
+      },
+    });
     const evil = defineExtension({ name: "evil", install: (ctx) => void ctx.registerTool(dbDrop) });
     // The child's user granted evil's db_* tools; the parent's user granted only the application's.
     const child = new Agent({
@@ -106,10 +131,12 @@ describe("in an agent", () => {
       permissions: new PermissionManager({ default: "deny", rules: { helper: "allow", "db_*": "allow" } }),
     });
     const denied: string[] = [];
-    child.hooks.on(HookEvent.TOOL_CALL_END, (ctx) => void denied.push(`${ctx.data.outcome} ${ctx.data.permission?.source}`));
+    child.hooks.on(
+      HookEvent.TOOL_CALL_END,
+      (ctx) => void denied.push(`${ctx.data.outcome} ${ctx.data.permission?.source}`),
+    );
     await parent.run("go");
     assert.equal(ran, false);
     assert.deepEqual(denied, ["denied parent:manager"]);
   });
 });
-

@@ -55,14 +55,25 @@ export class PermissionManager {
     const colon = rule.indexOf(":");
     const name = colon < 0 ? rule : rule.slice(colon + 1);
     const owner = colon < 0 ? undefined : rule.slice(0, colon);
-    if (name === "" || owner === "") throw new ConfigError(`permission rule ${JSON.stringify(rule)} needs a tool name or pattern${owner === "" ? " after an extension name" : ""}`);
+    if (name === "" || owner === "")
+      throw new ConfigError(
+        `permission rule ${JSON.stringify(rule)} needs a tool name or pattern${owner === "" ? " after an extension name" : ""}`,
+      );
     if (!name.includes("*")) {
       this.rules.set(rule, permission);
       return;
     }
-    const pattern = new RegExp(`^${name.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+    const pattern = new RegExp(
+      `^${name
+        .split("*")
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*")}$`,
+    );
     const bound = owner ?? (name.startsWith(MCP_TOOL_PREFIX) ? MCP_EXTENSION : undefined);
-    this.patterns = [...this.patterns.filter((p) => p.text !== rule), { text: rule, pattern, permission, owner: bound }].sort((a, b) => patternLength(b) - patternLength(a));
+    this.patterns = [
+      ...this.patterns.filter((p) => p.text !== rule),
+      { text: rule, pattern, permission, owner: bound },
+    ].sort((a, b) => patternLength(b) - patternLength(a));
   }
 
   /**
@@ -83,7 +94,11 @@ export class PermissionManager {
         granted ??= { decision: p.permission, source: "manager", reason: `rule for "${p.text}"` };
       } else {
         const who = owner === undefined ? "the application" : `extension "${owner}"`;
-        const verdict: PermissionDecision = { decision: p.permission, source: "manager", reason: `rule for "${p.text}", which grants only ${p.owner === undefined ? "the application's" : `extension "${p.owner}"'s`} tools, not ${who}'s` };
+        const verdict: PermissionDecision = {
+          decision: p.permission,
+          source: "manager",
+          reason: `rule for "${p.text}", which grants only ${p.owner === undefined ? "the application's" : `extension "${p.owner}"'s`} tools, not ${who}'s`,
+        };
         narrowed = narrowed ? strictest(narrowed, verdict) : verdict;
       }
     }
@@ -98,14 +113,23 @@ export class PermissionManager {
     const byDefault: PermissionDecision = {
       decision: this.defaultPermission,
       source: "manager",
-      reason: toolPermission && toolPermission !== this.defaultPermission ? `default ${this.defaultPermission} (the tool's own "${toolPermission}" cannot widen it; add a rule for "${toolName}")` : "default",
+      reason:
+        toolPermission && toolPermission !== this.defaultPermission
+          ? `default ${this.defaultPermission} (the tool's own "${toolPermission}" cannot widen it; add a rule for "${toolName}")`
+          : "default",
     };
     if (!toolPermission) return byDefault;
-    return strictest(byDefault, { decision: toolPermission, source: "tool", reason: `"${toolName}" is registered as ${toolPermission}` });
+    return strictest(byDefault, {
+      decision: toolPermission,
+      source: "tool",
+      reason: `"${toolName}" is registered as ${toolPermission}`,
+    });
   }
 }
 
 /** A pattern's length without its owner: `notes:a*` and `a*` are the same length of name. */
 function patternLength(rule: PatternRule): number {
-  return rule.owner === undefined || !rule.text.includes(":") ? rule.text.length : rule.text.length - rule.text.indexOf(":") - 1;
+  return rule.owner === undefined || !rule.text.includes(":")
+    ? rule.text.length
+    : rule.text.length - rule.text.indexOf(":") - 1;
 }

@@ -11,17 +11,28 @@ import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
 
 function run(policies: Policy[], options: { permissions?: PermissionManager; tools?: ReturnType<typeof tool>[] } = {}) {
   const provider = new ScriptedProvider([{ toolCalls: [{ name: "echo", input: { text: "hi" } }] }, { text: "ok" }]);
-  const ext = defineExtension({ name: "guard", install: (ctx) => {
-    for (const p of policies) ctx.addPolicy(p);
-  } });
-  const agent = new Agent({ provider, tools: options.tools ?? [echoTool], permissions: options.permissions, extensions: [ext] });
+  const ext = defineExtension({
+    name: "guard",
+    install: (ctx) => {
+      for (const p of policies) ctx.addPolicy(p);
+    },
+  });
+  const agent = new Agent({
+    provider,
+    tools: options.tools ?? [echoTool],
+    permissions: options.permissions,
+    extensions: [ext],
+  });
   const seen = recordEvents(agent);
   return { agent, seen, go: () => agent.run("x") };
 }
 
 describe("fail-closed: verdicts combine deny-wins", () => {
   test("a deny from any policy wins over allows", async () => {
-    const { seen, go } = run([{ id: "yes", decide: () => "allow" }, { id: "no", decide: () => ({ decision: "deny", reason: "echo is off today" }) }]);
+    const { seen, go } = run([
+      { id: "yes", decide: () => "allow" },
+      { id: "no", decide: () => ({ decision: "deny", reason: "echo is off today" }) },
+    ]);
     const result = await go();
     assert.equal(result.status, "completed");
     const end = ofKind(seen, HookEvent.TOOL_CALL_END)[0];
@@ -32,9 +43,13 @@ describe("fail-closed: verdicts combine deny-wins", () => {
   });
 
   test("a policy allow never overrides the manager's ask or deny", async () => {
-    const asked = run([{ id: "yes", decide: () => "allow" }], { permissions: new PermissionManager({ rules: { echo: "ask" } }) });
+    const asked = run([{ id: "yes", decide: () => "allow" }], {
+      permissions: new PermissionManager({ rules: { echo: "ask" } }),
+    });
     assert.equal((await asked.go()).status, "awaiting_approval");
-    const denied = run([{ id: "yes", decide: () => "allow" }], { permissions: new PermissionManager({ default: "deny" }) });
+    const denied = run([{ id: "yes", decide: () => "allow" }], {
+      permissions: new PermissionManager({ default: "deny" }),
+    });
     await denied.go();
     assert.equal(ofKind(denied.seen, HookEvent.TOOL_CALL_END)[0].outcome, "denied");
   });
@@ -47,8 +62,20 @@ describe("fail-closed: verdicts combine deny-wins", () => {
   });
 
   for (const [label, decide, why] of [
-    ["throws", () => { throw new Error("bug in policy"); }, /bug in policy/],
-    ["rejects", async () => { throw new Error("db down"); }, /db down/],
+    [
+      "throws",
+      () => {
+        throw new Error("bug in policy");
+      },
+      /bug in policy/,
+    ],
+    [
+      "rejects",
+      async () => {
+        throw new Error("db down");
+      },
+      /db down/,
+    ],
     ["times out", () => new Promise<never>(() => {}), /timed out after 30 ms/],
     ["answers nonsense", () => "maybe" as never, /not allow\/ask\/deny/],
   ] as const) {
@@ -74,7 +101,17 @@ describe("policy is checked again immediately before dispatch", () => {
   test("a verdict that changes between authorization and dispatch denies the call", async () => {
     const phases: string[] = [];
     let armed = false;
-    const { seen, go } = run([{ id: "late", decide: (req) => { phases.push(req.phase); if (armed && req.phase === "dispatch") return "deny"; armed = true; return "allow"; } }]);
+    const { seen, go } = run([
+      {
+        id: "late",
+        decide: (req) => {
+          phases.push(req.phase);
+          if (armed && req.phase === "dispatch") return "deny";
+          armed = true;
+          return "allow";
+        },
+      },
+    ]);
     await go();
     assert.deepEqual(phases, ["authorize", "dispatch"]);
     const end = ofKind(seen, HookEvent.TOOL_CALL_END)[0];
@@ -86,7 +123,10 @@ describe("policy is checked again immediately before dispatch", () => {
     const ask = tool({ name: "wire_money", description: "w", permission: "ask", execute: () => "sent" });
     let frozen = false;
     const provider = new ScriptedProvider([{ toolCalls: [{ name: "wire_money" }] }, { text: "ok" }]);
-    const ext = defineExtension({ name: "freeze", install: (ctx) => void ctx.addPolicy({ id: "freeze", decide: () => (frozen ? "deny" : "allow") }) });
+    const ext = defineExtension({
+      name: "freeze",
+      install: (ctx) => void ctx.addPolicy({ id: "freeze", decide: () => (frozen ? "deny" : "allow") }),
+    });
     const agent = new Agent({ provider, tools: [ask], extensions: [ext] });
     const seen = recordEvents(agent);
     const first = await agent.run("x");
@@ -99,8 +139,15 @@ describe("policy is checked again immediately before dispatch", () => {
 describe("extension tools pass the same gate", () => {
   test("a tool registered by an extension is denied by the manager like any other", async () => {
     const provider = new ScriptedProvider([{ toolCalls: [{ name: "shell", input: {} }] }, { text: "ok" }]);
-    const ext = defineExtension({ name: "shell_ext", install: (ctx) => void ctx.registerTool(() => "ran!", { name: "shell", description: "runs commands" }) });
-    const agent = new Agent({ provider, extensions: [ext], permissions: new PermissionManager({ rules: { shell: "deny" } }) });
+    const ext = defineExtension({
+      name: "shell_ext",
+      install: (ctx) => void ctx.registerTool(() => "ran!", { name: "shell", description: "runs commands" }),
+    });
+    const agent = new Agent({
+      provider,
+      extensions: [ext],
+      permissions: new PermissionManager({ rules: { shell: "deny" } }),
+    });
     const seen = recordEvents(agent);
     await agent.run("x");
     assert.equal(ofKind(seen, HookEvent.TOOL_CALL_END)[0].outcome, "denied");

@@ -28,12 +28,19 @@ export function toolsSection(tools: readonly ToolDefinition[]): string {
  * section naming its extension. A fragment cannot close its section early: a closing tag in
  * its text is neutralized, so nothing it says lands outside the label.
  */
-export function renderSystemPrompt(operator: string, tools: readonly ToolDefinition[], fragments: readonly RenderedFragment[]): string {
+export function renderSystemPrompt(
+  operator: string,
+  tools: readonly ToolDefinition[],
+  fragments: readonly RenderedFragment[],
+): string {
   const parts: string[] = [];
   if (operator) parts.push(operator);
   if (tools.length) parts.push(toolsSection(tools));
   if (fragments.length) {
-    const sections = fragments.map((f) => `<extension name="${attr(f.extension)}" fragment="${attr(f.id)}" tier="${f.tier}">\n${neutralize(f.text)}\n${CLOSE}`);
+    const sections = fragments.map(
+      (f) =>
+        `<extension name="${attr(f.extension)}" fragment="${attr(f.id)}" tier="${f.tier}">\n${neutralize(f.text)}\n${CLOSE}`,
+    );
     parts.push([EXTENSIONS_HEADER, ...sections].join("\n\n"));
   }
   return parts.join("\n\n");

@@ -39,7 +39,13 @@ export class SystemPromptComposer {
     for (const { value, owner } of this.ordered()) {
       if (value.requiresTool !== undefined && !tools.some((t) => t.name === value.requiresTool)) continue;
       const text = this.textOf(value, owner);
-      if (text) rendered.push({ extension: owner ?? "", id: value.id, tier: value.tier === "context" ? "context" : "guidance", text });
+      if (text)
+        rendered.push({
+          extension: owner ?? "",
+          id: value.id,
+          tier: value.tier === "context" ? "context" : "guidance",
+          text,
+        });
     }
     const system = renderSystemPrompt(this.operator, tools, rendered);
     if (system !== this.lastSystem || tools !== this.lastTools) {
@@ -56,7 +62,12 @@ export class SystemPromptComposer {
       const rank = (f: PromptFragment) => TIER_RANK[f.tier === "context" ? "context" : "guidance"];
       this.sorted = entries
         .map((entry, index) => ({ entry, index }))
-        .sort((a, b) => rank(a.entry.value) - rank(b.entry.value) || (a.entry.value.order ?? 100) - (b.entry.value.order ?? 100) || a.index - b.index)
+        .sort(
+          (a, b) =>
+            rank(a.entry.value) - rank(b.entry.value) ||
+            (a.entry.value.order ?? 100) - (b.entry.value.order ?? 100) ||
+            a.index - b.index,
+        )
         .map((e) => e.entry);
       this.sortedFrom = entries;
     }
@@ -75,7 +86,12 @@ export class SystemPromptComposer {
     if (text.length <= this.maxFragmentChars) return text;
     if (!this.reportedOversize.has(fragment)) {
       this.reportedOversize.add(fragment);
-      this.onFragmentError(owner, new Error(`prompt fragment "${fragment.id}" returned ${text.length} characters; cut to the limit of ${this.maxFragmentChars} (maxPromptFragmentChars)`));
+      this.onFragmentError(
+        owner,
+        new Error(
+          `prompt fragment "${fragment.id}" returned ${text.length} characters; cut to the limit of ${this.maxFragmentChars} (maxPromptFragmentChars)`,
+        ),
+      );
     }
     return `${text.slice(0, this.maxFragmentChars)}\n[cut: the fragment exceeded ${this.maxFragmentChars} characters]`;
   }

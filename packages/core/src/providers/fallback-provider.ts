@@ -35,9 +35,13 @@ export class FallbackProvider implements ModelProvider {
   readonly entries: FallbackChain;
 
   constructor(entries: FallbackChain) {
-    if (!Array.isArray(entries) || entries.length === 0) throw new ConfigError("FallbackProvider needs at least one provider");
+    if (!Array.isArray(entries) || entries.length === 0)
+      throw new ConfigError("FallbackProvider needs at least one provider");
     entries.forEach((entry: unknown, i) => {
-      if (!isEntry(entry)) throw new ConfigError(`fallback entry ${i + 1} is not a provider (an object with complete(), or { provider, model } with a non-empty model id)`);
+      if (!isEntry(entry))
+        throw new ConfigError(
+          `fallback entry ${i + 1} is not a provider (an object with complete(), or { provider, model } with a non-empty model id)`,
+        );
     });
     this.entries = entries;
     const primary = entries[0];
@@ -60,7 +64,9 @@ export class FallbackProvider implements ModelProvider {
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ProviderResponse> {
     const routes = this.routes(request.model);
-    const { response } = await answerInOrder(routes, (route) => route.provider.complete(route.model === request.model ? request : { ...request, model: route.model }, signal));
+    const { response } = await answerInOrder(routes, (route) =>
+      route.provider.complete(route.model === request.model ? request : { ...request, model: route.model }, signal),
+    );
     return response;
   }
 }
@@ -96,5 +102,7 @@ function isEntry(entry: unknown): entry is FallbackEntry {
   if (typeof entry !== "object" || entry === null) return false;
   if (!namesModel(entry as FallbackEntry)) return typeof (entry as { complete?: unknown }).complete === "function";
   const { provider, model } = entry as { provider: { complete?: unknown }; model?: unknown };
-  return typeof provider.complete === "function" && (model === undefined || (typeof model === "string" && model !== ""));
+  return (
+    typeof provider.complete === "function" && (model === undefined || (typeof model === "string" && model !== ""))
+  );
 }

@@ -6,10 +6,15 @@ import { ScriptedProvider } from "./scripted.js";
 
 const request = (assistantTurns: number): ModelRequest => {
   const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
-  for (let i = 0; i < assistantTurns; i++) messages.push({ role: "assistant", content: [{ type: "text", text: `turn ${i}` }] }, { role: "user", content: [{ type: "text", text: "more" }] });
+  for (let i = 0; i < assistantTurns; i++)
+    messages.push(
+      { role: "assistant", content: [{ type: "text", text: `turn ${i}` }] },
+      { role: "user", content: [{ type: "text", text: "more" }] },
+    );
   return { model: "m", system: "", messages, tools: [], maxTokens: 100, stream: false };
 };
-const textOf = async (provider: ScriptedProvider, r: ModelRequest) => (await provider.complete(r)).content.map((b) => (b.type === "text" ? b.text : "")).join("");
+const textOf = async (provider: ScriptedProvider, r: ModelRequest) =>
+  (await provider.complete(r)).content.map((b) => (b.type === "text" ? b.text : "")).join("");
 
 describe("which step answers a request", () => {
   test("by call (default): the next step, whatever the request", async () => {

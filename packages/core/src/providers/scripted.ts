@@ -119,7 +119,8 @@ export class ScriptedProvider implements ModelProvider {
    * throws rather than answering with an empty list an assertion could wrongly pass on.
    */
   get requests(): readonly ModelRequest[] {
-    if (!this.recordRequests) throw new Error("ScriptedProvider keeps its requests only when built with { recordRequests: true }");
+    if (!this.recordRequests)
+      throw new Error("ScriptedProvider keeps its requests only when built with { recordRequests: true }");
     return this.recorded;
   }
 
@@ -134,18 +135,25 @@ export class ScriptedProvider implements ModelProvider {
     const index = this.byConversation ? request.messages.filter((m) => m.role === "assistant").length : called;
     if (this.recordRequests) this.recorded.push(request);
     if (index >= this.steps.length) {
-      throw new ProviderError("script_exhausted", `ScriptedProvider has ${this.steps.length} steps; request ${index + 1} has none`);
+      throw new ProviderError(
+        "script_exhausted",
+        `ScriptedProvider has ${this.steps.length} steps; request ${index + 1} has none`,
+      );
     }
     const step = this.steps[index];
     const reply = typeof step === "function" ? step(request, index) : step;
     if (reply.delayMs) await sleep(reply.delayMs, signal);
     if (reply.error) {
       const e = reply.error;
-      throw new ProviderError(e.kind ?? providerErrorKindForStatus(e.status), e.message ?? `scripted error ${e.status ?? ""}`.trim(), {
-        status: e.status,
-        retryAfterMs: e.retryAfter !== undefined ? e.retryAfter * 1000 : undefined,
-        limit: e.limit,
-      });
+      throw new ProviderError(
+        e.kind ?? providerErrorKindForStatus(e.status),
+        e.message ?? `scripted error ${e.status ?? ""}`.trim(),
+        {
+          status: e.status,
+          retryAfterMs: e.retryAfter !== undefined ? e.retryAfter * 1000 : undefined,
+          limit: e.limit,
+        },
+      );
     }
     return this.toResponse(reply, request, index);
   }
@@ -161,7 +169,12 @@ export class ScriptedProvider implements ModelProvider {
         }
       }
       if (block.type === "tool_call") {
-        yield { type: "tool_call_delta", id: block.id, name: block.name, argumentsDelta: block.rawInput ?? JSON.stringify(block.input) };
+        yield {
+          type: "tool_call_delta",
+          id: block.id,
+          name: block.name,
+          argumentsDelta: block.rawInput ?? JSON.stringify(block.input),
+        };
       }
     }
     yield { type: "response", response };

@@ -12,17 +12,33 @@ const NOT_UTF8 = Buffer.from([0x41, 0xa9, 0x42]);
 describe("binaryToJson", () => {
   test("UTF-8 text is kept as its redacted text, with the view's type and size", () => {
     assert.deepEqual(binaryToJson(Buffer.from("hello"), redactText), { type: "Buffer", bytes: 5, text: "hello" });
-    assert.deepEqual(binaryToJson(new TextEncoder().encode("token: abc123def456"), redactText), { type: "Uint8Array", bytes: 19, text: "token: [REDACTED]" });
+    assert.deepEqual(binaryToJson(new TextEncoder().encode("token: abc123def456"), redactText), {
+      type: "Uint8Array",
+      bytes: 19,
+      text: "token: [REDACTED]",
+    });
   });
 
   test("bytes that are not UTF-8 are base64, even when no control character is among them", () => {
-    assert.deepEqual(binaryToJson(NOT_UTF8, redactText), { type: "Buffer", bytes: 3, base64: NOT_UTF8.toString("base64") });
-    assert.deepEqual(binaryToJson(new Uint8Array([104, 105, 0]), redactText), { type: "Uint8Array", bytes: 3, base64: "aGkA" });
+    assert.deepEqual(binaryToJson(NOT_UTF8, redactText), {
+      type: "Buffer",
+      bytes: 3,
+      base64: NOT_UTF8.toString("base64"),
+    });
+    assert.deepEqual(binaryToJson(new Uint8Array([104, 105, 0]), redactText), {
+      type: "Uint8Array",
+      bytes: 3,
+      base64: "aGkA",
+    });
   });
 
   test("a view of part of a buffer is read from its own offset", () => {
     const whole = Buffer.from("skip:kept:skip");
-    assert.deepEqual(binaryToJson(new DataView(whole.buffer, whole.byteOffset + 5, 4), redactText), { type: "DataView", bytes: 4, text: "kept" });
+    assert.deepEqual(binaryToJson(new DataView(whole.buffer, whole.byteOffset + 5, 4), redactText), {
+      type: "DataView",
+      bytes: 4,
+      text: "kept",
+    });
   });
 });
 
@@ -44,10 +60,19 @@ describe("binaryView and isSerializedBuffer", () => {
     assert.deepEqual(binaryView(bytes.buffer), new Uint8Array([1, 2]));
     assert.ok(binaryView(bytes.buffer) instanceof Uint8Array);
     assert.deepEqual(binaryView({ type: "Buffer", data: [1, 2] }), Buffer.from([1, 2]));
-    for (const other of [null, undefined, "AQI=", 12, [1, 2], { data: [1, 2] }, { type: "Buffer", data: [1], extra: true }]) assert.equal(binaryView(other), undefined, JSON.stringify(other));
+    for (const other of [
+      null,
+      undefined,
+      "AQI=",
+      12,
+      [1, 2],
+      { data: [1, 2] },
+      { type: "Buffer", data: [1], extra: true },
+    ])
+      assert.equal(binaryView(other), undefined, JSON.stringify(other));
   });
 
-  test("only { type: \"Buffer\", data: [...] } and nothing more is a Buffer serialized", () => {
+  test('only { type: "Buffer", data: [...] } and nothing more is a Buffer serialized', () => {
     assert.equal(isSerializedBuffer({ type: "Buffer", data: [1] }), true);
     assert.equal(isSerializedBuffer({ type: "Buffer", data: "AQ==" }), false);
     assert.equal(isSerializedBuffer({ type: "Blob", data: [1] }), false);

@@ -23,11 +23,16 @@ export function binaryToJson(view: ArrayBufferView, redactText: (text: string) =
  * array of numbers `Buffer#toJSON` writes, which hides a secret from redaction and means nothing
  * to a model). `nested`: binary inside a larger value, whose base64 says what it is.
  */
-export function binaryForModel(view: ArrayBufferView, nested: boolean): string | { type: string; bytes: number; base64: string } {
+export function binaryForModel(
+  view: ArrayBufferView,
+  nested: boolean,
+): string | { type: string; bytes: number; base64: string } {
   const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
   const text = decodeText(bytes);
   if (text !== undefined) return text;
-  return nested ? { type: view.constructor.name, bytes: bytes.byteLength, base64: bytes.toString("base64") } : bytes.toString("base64");
+  return nested
+    ? { type: view.constructor.name, bytes: bytes.byteLength, base64: bytes.toString("base64") }
+    : bytes.toString("base64");
 }
 
 /** Binary data in any of its forms (a typed array, a DataView, an ArrayBuffer, a Buffer already serialized) as a view; undefined for anything else. */

@@ -17,7 +17,8 @@ describe("isBasicCredential: base64 of printable user:password", () => {
   test("no colon, an empty password or an unprintable byte anywhere is not", () => {
     assert.equal(isBasicCredential(b64("nocolonhere")), false);
     assert.equal(isBasicCredential(b64("deploy-user:")), false);
-    for (const text of ["u:pa\u0001ss", "\u0001u:pass", "u:pass\u0001"]) assert.equal(isBasicCredential(b64(text)), false, JSON.stringify(text));
+    for (const text of ["u:pa\u0001ss", "\u0001u:pass", "u:pass\u0001"])
+      assert.equal(isBasicCredential(b64(text)), false, JSON.stringify(text));
   });
 
   test("8 to 1024 characters of base64 and padding, nothing else", () => {
@@ -38,7 +39,8 @@ describe("credential forms in text", () => {
   });
 
   test("-u numbers are a uid:gid only when both sides are all digits", () => {
-    for (const text of ["docker run -u 0:0 img", `docker run -u "1000:1000" img`, "docker run --user=1000:1000 img"]) assert.equal(r(text), text);
+    for (const text of ["docker run -u 0:0 img", `docker run -u "1000:1000" img`, "docker run --user=1000:1000 img"])
+      assert.equal(r(text), text);
     assert.equal(r("curl -u svc1:2024 https://ci"), "curl -u svc1:[REDACTED:user_password] https://ci");
     assert.equal(r("curl -u 12:34abcdef https://ci"), "curl -u 12:[REDACTED:user_password] https://ci");
   });
@@ -52,6 +54,11 @@ describe("credential forms in text", () => {
 
   test("a Google signed URL's credential parameter is a shape, found without a sensitive key of that name", () => {
     const fewKeys = new Redactor({ keys: ["password"] });
-    assert.equal(fewKeys.redactText("https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4&X-Goog-Credential=svc%40p.iam&X-Goog-Date=1"), "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4&X-Goog-Credential=[REDACTED:url_signature]&X-Goog-Date=1");
+    assert.equal(
+      fewKeys.redactText(
+        "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4&X-Goog-Credential=svc%40p.iam&X-Goog-Date=1",
+      ),
+      "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4&X-Goog-Credential=[REDACTED:url_signature]&X-Goog-Date=1",
+    );
   });
 });

@@ -34,7 +34,12 @@ const BASIC = /\bBasic[ \t]+([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])/g;
  */
 const FORMS: readonly RedactionPattern[] = [
   { name: "url_password", pattern: URL_PASSWORD, hint: ["://"], locate: groupOf(URL_PASSWORD, 1) },
-  { name: "url_signature", pattern: URL_SIGNATURE, hint: ["sig=", "signature=", "credential="], locate: groupOf(URL_SIGNATURE, 1) },
+  {
+    name: "url_signature",
+    pattern: URL_SIGNATURE,
+    hint: ["sig=", "signature=", "credential="],
+    locate: groupOf(URL_SIGNATURE, 1),
+  },
   {
     name: "user_password",
     pattern: USER_OPTION,
@@ -43,7 +48,13 @@ const FORMS: readonly RedactionPattern[] = [
     accept: (match) => !/[:\s"'=]\d+:\d+["']?$/.test(match),
     locate: groupOf(USER_OPTION, 3),
   },
-  { name: "basic_auth", pattern: BASIC, hint: ["basic"], accept: (match) => isBasicCredential(match.slice("Basic".length).trimStart()), locate: groupOf(BASIC, 1) },
+  {
+    name: "basic_auth",
+    pattern: BASIC,
+    hint: ["basic"],
+    accept: (match) => isBasicCredential(match.slice("Basic".length).trimStart()),
+    locate: groupOf(BASIC, 1),
+  },
 ];
 
 /** The command-line and URL credential forms of the default policy. */

@@ -36,7 +36,11 @@ describe("a cut keeps whole tokens", () => {
 });
 
 describe("a cut from the middle of a text: what it cuts off from its context is redacted in it", () => {
-  const pem = generateKeyPairSync("ec", { namedCurve: "P-256", publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "sec1", format: "pem" } }).privateKey;
+  const pem = generateKeyPairSync("ec", {
+    namedCurve: "P-256",
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "sec1", format: "pem" },
+  }).privateKey;
 
   test("a value whose key the cut leaves out is replaced; with its key it stays for the sink", () => {
     const text = "user=app\npassword=Hunter2-Secret\nport=5432";
@@ -57,7 +61,11 @@ describe("a cut from the middle of a text: what it cuts off from its context is 
     const from = text.indexOf(lines[1]);
     const cut = redactor.redactCut(text, from, from + lines[1].length + 1 + lines[2].length);
     assert.ok(!cut.includes(lines[1].slice(0, 20)) && !cut.includes(lines[2].slice(0, 20)), cut);
-    assert.equal(redactor.redactText(lines.slice(1, 3).join("\n")), lines.slice(1, 3).join("\n"), "alone, two lines are not recognized");
+    assert.equal(
+      redactor.redactText(lines.slice(1, 3).join("\n")),
+      lines.slice(1, 3).join("\n"),
+      "alone, two lines are not recognized",
+    );
   });
 
   test("a pretty-printed object under a sensitive key is the key's value, all its lines", () => {
@@ -84,13 +92,24 @@ describe("secret spans: in order, overlapping ones merged", () => {
 
   test("two findings from one place are one span: the longer one names it, from the earlier anchor to the farther end", () => {
     const text = `password=${token} rest`;
-    assert.deepEqual(redactor.secretSpans(text), [{ start: 9, end: text.length, name: "password", anchor: 0, keyed: true }]);
+    assert.deepEqual(redactor.secretSpans(text), [
+      { start: 9, end: text.length, name: "password", anchor: 0, keyed: true },
+    ]);
   });
 
   test("spans that only touch stay two; unordered ones come out in order", () => {
-    const span = (start: number, end: number, name: string, anchor = start) => ({ start, end, name, anchor, keyed: false });
+    const span = (start: number, end: number, name: string, anchor = start) => ({
+      start,
+      end,
+      name,
+      anchor,
+      keyed: false,
+    });
     assert.deepEqual(mergeSecretSpans([span(10, 20, "b"), span(0, 10, "a")]), [span(0, 10, "a"), span(10, 20, "b")]);
-    assert.deepEqual(mergeSecretSpans([span(5, 9, "later", 1), span(0, 6, "first", 0), span(30, 40, "far")]), [span(0, 9, "first", 0), span(30, 40, "far")]);
+    assert.deepEqual(mergeSecretSpans([span(5, 9, "later", 1), span(0, 6, "first", 0), span(30, 40, "far")]), [
+      span(0, 9, "first", 0),
+      span(30, 40, "far"),
+    ]);
     assert.deepEqual(mergeSecretSpans([span(2, 12, "inner", 2), span(4, 8, "within", 0)]), [span(2, 12, "inner", 0)]);
   });
 });
@@ -114,7 +133,10 @@ describe("a cut's bounds: a secret outside it or whole inside it is left to the 
   });
 
   test("a replacement gets the part of the secret inside the cut, not more", () => {
-    const echo = new Redactor(undefined, { shape: (name, found) => `<${name}:${found}>`, key: (name, found) => `<${name}:${found}>` });
+    const echo = new Redactor(undefined, {
+      shape: (name, found) => `<${name}:${found}>`,
+      key: (name, found) => `<${name}:${found}>`,
+    });
     const line = `a ${token} b`;
     assert.equal(echo.redactCut(line, 10, line.length), `<github:${token.slice(8)}> b`);
     assert.equal(echo.redactCut(text, value + 3, text.length), "<password:ter2-Secret>\nport=5432");

@@ -27,7 +27,13 @@ export function mergeSecretSpans(found: SecretSpan[]): SecretSpan[] {
 }
 
 /** `text.slice(from, to)` with each span the cut splits or leaves without its anchor replaced (see `Redactor.redactCut`). */
-export function cutWithSecrets(text: string, from: number, to: number, spans: readonly SecretSpan[], replace: { shape(name: string, found: string): string; key(key: string, found: string): string }): string {
+export function cutWithSecrets(
+  text: string,
+  from: number,
+  to: number,
+  spans: readonly SecretSpan[],
+  replace: { shape(name: string, found: string): string; key(key: string, found: string): string },
+): string {
   let out = "";
   let at = from;
   for (const span of spans) {

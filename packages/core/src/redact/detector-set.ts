@@ -20,7 +20,11 @@ export class DetectorSet {
   ) {
     const literals = [...new Set(detectors.flatMap((d) => (Array.isArray(d.hint) ? d.hint : [])))];
     const indexes = detectors.map((_, i) => i);
-    this.wakes = literals.map((literal) => indexes.filter((i) => Array.isArray(detectors[i].hint) && (detectors[i].hint as readonly string[]).includes(literal)));
+    this.wakes = literals.map((literal) =>
+      indexes.filter(
+        (i) => Array.isArray(detectors[i].hint) && (detectors[i].hint as readonly string[]).includes(literal),
+      ),
+    );
     this.unhinted = indexes.filter((i) => !Array.isArray(detectors[i].hint));
     this.scanner = new HintScanner(literals, keys, strictKeys);
   }

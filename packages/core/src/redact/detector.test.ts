@@ -10,7 +10,10 @@ const only = (...patterns: RedactionPattern[]) => new Redactor({ keys: [], patte
 describe("findings", () => {
   test("a finding is widened over letters, digits and _ - + / =, up to any other character", () => {
     const policy = only({ name: "t", pattern: /tok_\d/g });
-    assert.equal(policy.redactText("tok_1aZz9_-+/= rest|tok_2[x tok_3`y tok_4{z tok_5é"), "[REDACTED:t] rest|[REDACTED:t][x [REDACTED:t]`y [REDACTED:t]{z [REDACTED:t]é");
+    assert.equal(
+      policy.redactText("tok_1aZz9_-+/= rest|tok_2[x tok_3`y tok_4{z tok_5é"),
+      "[REDACTED:t] rest|[REDACTED:t][x [REDACTED:t]`y [REDACTED:t]{z [REDACTED:t]é",
+    );
     assert.equal(policy.redactText("a tok_9"), "a [REDACTED:t]", "up to the end of the text");
   });
 
@@ -30,8 +33,14 @@ describe("findings", () => {
   });
 
   test("a replacement is given what it replaces", () => {
-    const echo = new Redactor(undefined, { shape: (name, found) => `<${name}:${found.length}>`, key: (name, found) => `<${name}=${found}>` });
+    const echo = new Redactor(undefined, {
+      shape: (name, found) => `<${name}:${found.length}>`,
+      key: (name, found) => `<${name}=${found}>`,
+    });
     const token = `ghp_${"Zq3".repeat(12)}`;
-    assert.equal(echo.redactText(`see ${token} and password=hunter2-x`), `see <github:${token.length}> and password=<password=hunter2-x>`);
+    assert.equal(
+      echo.redactText(`see ${token} and password=hunter2-x`),
+      `see <github:${token.length}> and password=<password=hunter2-x>`,
+    );
   });
 });

@@ -37,7 +37,16 @@ export function patternDetector(rule: RedactionPattern): Detector {
 
 /** Characters a token (key, base64, hex) is made of: a finding is widened over them, and a cut stays off them. */
 export function isTokenChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 43 || code === 47 || code === 61;
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95 ||
+    code === 45 ||
+    code === 43 ||
+    code === 47 ||
+    code === 61
+  );
 }
 
 /**
@@ -67,7 +76,11 @@ export function detect(detectors: readonly Detector[], text: string): Span[] {
 }
 
 /** The text with each span replaced. */
-export function replaceSpans(text: string, spans: readonly Span[], replacement: (span: Span, found: string) => string): string {
+export function replaceSpans(
+  text: string,
+  spans: readonly Span[],
+  replacement: (span: Span, found: string) => string,
+): string {
   return spans.length === 0 ? text : replaceAndPlace(text, spans, replacement).text;
 }
 

@@ -44,7 +44,11 @@ export function renameDuplicateKeys(text: string): string | undefined {
       end++;
       const top = stack.at(-1);
       if (top?.keys && top.keyNext) {
-        top.keys.push({ start: i, end, key: escaped ? (JSON.parse(text.slice(i, end)) as string) : text.slice(i + 1, end - 1) });
+        top.keys.push({
+          start: i,
+          end,
+          key: escaped ? (JSON.parse(text.slice(i, end)) as string) : text.slice(i + 1, end - 1),
+        });
         top.keyNext = false;
       }
       i = end - 1;

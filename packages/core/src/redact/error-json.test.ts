@@ -8,9 +8,21 @@ import { Redactor } from "./redactor.js";
 describe("errorToJson", () => {
   test("name, message, code, kind, status, stack and an Error cause as its name and message", () => {
     const cause = new TypeError("socket closed");
-    const error = Object.assign(new Error("upload failed", { cause }), { code: "E_UPLOAD", kind: "transient", status: 502 });
+    const error = Object.assign(new Error("upload failed", { cause }), {
+      code: "E_UPLOAD",
+      kind: "transient",
+      status: 502,
+    });
     error.name = "UploadError";
-    assert.deepEqual(errorToJson(error), { name: "UploadError", message: "upload failed", code: "E_UPLOAD", kind: "transient", status: 502, stack: error.stack, cause: { name: "TypeError", message: "socket closed" } });
+    assert.deepEqual(errorToJson(error), {
+      name: "UploadError",
+      message: "upload failed",
+      code: "E_UPLOAD",
+      kind: "transient",
+      status: 502,
+      stack: error.stack,
+      cause: { name: "TypeError", message: "socket closed" },
+    });
   });
 
   test("a cause that is not an Error is kept as it is; fields that are absent are not written", () => {

@@ -6,6 +6,8 @@ export function errorToJson(error: Error): Record<string, unknown> {
   if (fields.kind !== undefined) out.kind = fields.kind;
   if (fields.status !== undefined) out.status = fields.status;
   if (error.stack !== undefined) out.stack = error.stack;
-  if (fields.cause !== undefined) out.cause = fields.cause instanceof Error ? { name: fields.cause.name, message: fields.cause.message } : fields.cause;
+  if (fields.cause !== undefined)
+    out.cause =
+      fields.cause instanceof Error ? { name: fields.cause.name, message: fields.cause.message } : fields.cause;
   return out;
 }

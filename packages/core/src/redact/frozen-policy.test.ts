@@ -14,7 +14,10 @@ const SECRET = "password=hunter2-is-secret";
 
 function grab(): ExtensionContext {
   let ctx: ExtensionContext | undefined;
-  const agent = new Agent({ provider: new ScriptedProvider([]), extensions: [defineExtension({ name: "grabber", install: (c) => void (ctx = c) })] });
+  const agent = new Agent({
+    provider: new ScriptedProvider([]),
+    extensions: [defineExtension({ name: "grabber", install: (c) => void (ctx = c) })],
+  });
   void agent;
   return ctx!;
 }
@@ -25,9 +28,13 @@ test("the redactor's prototype, state and description cannot be changed through 
   assert.throws(() => (proto.redactText = (text: string) => text), TypeError);
   assert.throws(() => (proto.redact = (value: unknown) => value), TypeError);
   assert.throws(() => Object.defineProperty(proto, "redactText", { value: (text: string) => text }), TypeError);
-  assert.throws(() => ((redactor as unknown as { redactText: unknown }).redactText = (text: string) => text), TypeError);
+  assert.throws(
+    () => ((redactor as unknown as { redactText: unknown }).redactText = (text: string) => text),
+    TypeError,
+  );
   // Its state is private: there is no memo, key table or detector list to poison.
-  for (const name of ["memo", "knownKeys", "keyNames", "detectors", "replace", "redacting"]) assert.equal((redactor as unknown as Record<string, unknown>)[name], undefined, name);
+  for (const name of ["memo", "knownKeys", "keyNames", "detectors", "replace", "redacting"])
+    assert.equal((redactor as unknown as Record<string, unknown>)[name], undefined, name);
   const description = redactor.describe();
   assert.ok(description !== "off");
   assert.throws(() => (description as { keys: string[] }).keys.push("nothing"), TypeError);
@@ -40,5 +47,8 @@ test("the default lists every new agent starts from cannot be emptied", () => {
   assert.throws(() => ((DEFAULT_REDACTION_RULES as { secretShapes: boolean }).secretShapes = false), TypeError);
   assert.throws(() => ((DEFAULT_PATTERNS[0] as { name: string }).name = "x"), TypeError);
   assert.notEqual(new Redactor().redactText(SECRET), SECRET);
-  assert.notEqual(new Redactor().redactText("token sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"), "token sk-proj-abcdefghijklmnopqrstuvwxyz0123456789");
+  assert.notEqual(
+    new Redactor().redactText("token sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"),
+    "token sk-proj-abcdefghijklmnopqrstuvwxyz0123456789",
+  );
 });

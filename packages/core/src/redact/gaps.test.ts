@@ -12,7 +12,18 @@ describe("redaction gaps found by review stay closed", () => {
     assert.match(out, /Server=db1/);
   });
 
-  for (const key of ["aws_secret_access_key", "secret_key", "client_secret", "private_key", "passwd", "pwd", "session_token", "refresh_token", "x-api-key", "dsn"]) {
+  for (const key of [
+    "aws_secret_access_key",
+    "secret_key",
+    "client_secret",
+    "private_key",
+    "passwd",
+    "pwd",
+    "session_token",
+    "refresh_token",
+    "x-api-key",
+    "dsn",
+  ]) {
     test(`the key ${key} is sensitive as a field and inside text`, () => {
       const value = `v4lue-${key.length}-Zq9`;
       assert.equal(clean({ [key]: value }).includes(value), false);
@@ -32,7 +43,10 @@ describe("redaction gaps found by review stay closed", () => {
   });
 
   test("Buffer values are redacted, not stored as byte arrays", () => {
-    for (const value of [Buffer.from(`password=hunter2 and ghp_${"a1".repeat(18)}`), new TextEncoder().encode("token: abc123def456")]) {
+    for (const value of [
+      Buffer.from(`password=hunter2 and ghp_${"a1".repeat(18)}`),
+      new TextEncoder().encode("token: abc123def456"),
+    ]) {
       const paths: string[] = [];
       const out = JSON.stringify(redactor.redact({ body: value }, "payload", paths));
       const json = redactor.redactToJson({ body: value }, "payload", [])!;
@@ -82,10 +96,17 @@ describe("redaction gaps found by review stay closed", () => {
   });
   test("secrets beside characters beyond Latin-1 are found (the scan walks Latin-1 bytes)", () => {
     const token = `ghp_${"Zq3".repeat(12)}`;
-    for (const text of [`日本語 ${token} 日本語`, `ключ: password=хунтер2 ✓`, `\u0100token: abc123def456\u0100`, `secret\u00a0key: s3cr3t-v4lue`, `🔑 Authorization: Bearer ${"x".repeat(24)} 🔑`]) {
+    for (const text of [
+      `日本語 ${token} 日本語`,
+      `ключ: password=хунтер2 ✓`,
+      `\u0100token: abc123def456\u0100`,
+      `secret\u00a0key: s3cr3t-v4lue`,
+      `🔑 Authorization: Bearer ${"x".repeat(24)} 🔑`,
+    ]) {
       const out = redactor.redactText(text);
       assert.notEqual(out, text, `nothing redacted in ${text}`);
-      for (const secret of [token, "хунтер2", "abc123def456", "s3cr3t-v4lue", "x".repeat(24)]) assert.ok(!out.includes(secret), `${secret} leaked: ${out}`);
+      for (const secret of [token, "хунтер2", "abc123def456", "s3cr3t-v4lue", "x".repeat(24)])
+        assert.ok(!out.includes(secret), `${secret} leaked: ${out}`);
     }
   });
 });

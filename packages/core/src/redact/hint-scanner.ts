@@ -47,7 +47,9 @@ export class HintScanner {
     this.literalNext = build(literals, this.literalEnds);
     const keyEnds: number[][] = [];
     this.keyNext = build(keys, keyEnds);
-    this.keyEnds = keyEnds.map((ends) => (ends.length === 0 ? 0 : ends.every((id) => strictKeys.includes(keys[id])) ? STRICT : ANY));
+    this.keyEnds = keyEnds.map((ends) =>
+      ends.length === 0 ? 0 : ends.every((id) => strictKeys.includes(keys[id])) ? STRICT : ANY,
+    );
     for (const literal of literals) this.markOpener(literal, []);
     // A key may have a separator after any of its letters (`a_pi key`), and is followed by one.
     for (const key of keys) this.markOpener(key, [...KEY_SEPARATORS, ...KEY_FOLLOWERS]);
@@ -89,7 +91,11 @@ export class HintScanner {
       for (let j = i + 1; state > 0; j++) {
         const c = j < n ? text[j] : ALPHABET;
         const end = this.keyEnds[state];
-        if (end !== 0 && ((end === ANY ? KEY_FOLLOWERS : STRICT_FOLLOWERS).has(c) || (c === PLURAL_S && STRICT_FOLLOWERS.has(j + 1 < n ? text[j + 1] : ALPHABET)))) {
+        if (
+          end !== 0 &&
+          ((end === ANY ? KEY_FOLLOWERS : STRICT_FOLLOWERS).has(c) ||
+            (c === PLURAL_S && STRICT_FOLLOWERS.has(j + 1 < n ? text[j + 1] : ALPHABET)))
+        ) {
           if (keyAt.length < MAX_KEY_HITS) keyAt.push(j);
           else keyAt = undefined;
           break;

@@ -21,15 +21,36 @@ function both(value: unknown): Array<{ data: unknown; paths: string[] }> {
 
 describe("values JSON has no form for", () => {
   test("dates as ISO text (an invalid one null), sets as arrays, maps with keys of any type as objects", () => {
-    const value = { at: new Date(0), never: new Date(Number.NaN), tags: new Set(["a", 1]), map: new Map<unknown, unknown>([[1, "one"], [Object.create(null), "odd"], ["token", "t0k3n-value"]]) };
+    const value = {
+      at: new Date(0),
+      never: new Date(Number.NaN),
+      tags: new Set(["a", 1]),
+      map: new Map<unknown, unknown>([
+        [1, "one"],
+        [Object.create(null), "odd"],
+        ["token", "t0k3n-value"],
+      ]),
+    };
     for (const { data, paths } of both(value)) {
-      assert.deepEqual(data, { at: "1970-01-01T00:00:00.000Z", never: null, tags: ["a", 1], map: { "1": "one", "[object]": "odd", token: "[REDACTED]" } });
+      assert.deepEqual(data, {
+        at: "1970-01-01T00:00:00.000Z",
+        never: null,
+        tags: ["a", 1],
+        map: { "1": "one", "[object]": "odd", token: "[REDACTED]" },
+      });
       assert.deepEqual(paths, ["p.map.token"]);
     }
   });
 
   test("undefined, functions and symbols vanish from objects and are null in arrays", () => {
-    for (const { data } of both({ u: undefined, f: () => 1, s: Symbol("s"), list: [undefined, () => 1, Symbol("x"), 2], kept: 0 })) assert.deepEqual(data, { list: [null, null, null, 2], kept: 0 });
+    for (const { data } of both({
+      u: undefined,
+      f: () => 1,
+      s: Symbol("s"),
+      list: [undefined, () => 1, Symbol("x"), 2],
+      kept: 0,
+    }))
+      assert.deepEqual(data, { list: [null, null, null, 2], kept: 0 });
   });
 
   test("a toJSON's data is what is redacted", () => {
@@ -48,7 +69,13 @@ describe("values JSON has no form for", () => {
   });
 
   test("non-finite numbers and BigInt as text in the careful walk", () => {
-    assert.deepEqual(redactor.redact({ n: Number.NaN, i: Infinity, m: -Infinity, b: 12n, z: -0 }, "p", []), { n: "NaN", i: "Infinity", m: "-Infinity", b: "12", z: -0 });
+    assert.deepEqual(redactor.redact({ n: Number.NaN, i: Infinity, m: -Infinity, b: 12n, z: -0 }, "p", []), {
+      n: "NaN",
+      i: "Infinity",
+      m: "-Infinity",
+      b: "12",
+      z: -0,
+    });
   });
 });
 
@@ -56,7 +83,8 @@ describe("the careful walk's depth", () => {
   /** `levels` objects, each the `n` of the one before, around "leaf". */
   const nest = (levels: number): unknown => (levels === 0 ? "leaf" : { n: nest(levels - 1) });
   /** What is found `levels` steps down. */
-  const down = (value: unknown, levels: number): unknown => (levels === 0 ? value : down((value as { n: unknown }).n, levels - 1));
+  const down = (value: unknown, levels: number): unknown =>
+    levels === 0 ? value : down((value as { n: unknown }).n, levels - 1);
 
   test("64 objects deep are written whole; the 65th is cut, whatever it holds", () => {
     assert.equal(down(redactor.redact(nest(64), "p", []), 64), "leaf");
@@ -76,10 +104,18 @@ describe("the careful walk's depth", () => {
 describe("the value of a sensitive key that is not a string", () => {
   test("is replaced as the JSON of its redacted walk: a secret inside it is not handed to the replacement", () => {
     const given: string[] = [];
-    const echo = new Redactor(undefined, { shape: (name) => `[${name}]`, key: (_key, found) => { given.push(found); return "[hidden]"; } });
+    const echo = new Redactor(undefined, {
+      shape: (name) => `[${name}]`,
+      key: (_key, found) => {
+        given.push(found);
+        return "[hidden]";
+      },
+    });
     const token = `ghp_${"Zq3".repeat(12)}`;
     const paths: string[] = [];
-    assert.deepEqual(echo.redact({ password: { note: token, when: new Date(0) } }, "p", paths), { password: "[hidden]" });
+    assert.deepEqual(echo.redact({ password: { note: token, when: new Date(0) } }, "p", paths), {
+      password: "[hidden]",
+    });
     assert.deepEqual(given, ['{"note":"[github]","when":"1970-01-01T00:00:00.000Z"}']);
     assert.deepEqual(paths, ["p.password"], "the inner redaction is not listed: the whole value is");
   });

@@ -9,14 +9,16 @@ import { Redactor } from "./redactor.js";
 /** A fake line of key material `width` wide: base64 of a digest, checked to mix cases and digits; no key behind it. */
 function keyLine(seed: string, width = 64): string {
   let out = "";
-  for (let i = 0; out.length < width; i++) out += createHash("sha512").update(`${seed}/${i}`).digest("base64").replace(/=+$/, "");
+  for (let i = 0; out.length < width; i++)
+    out += createHash("sha512").update(`${seed}/${i}`).digest("base64").replace(/=+$/, "");
   const line = out.slice(0, width);
   assert.ok(/[A-Z]/.test(line) && /[a-z]/.test(line) && /[0-9+/]/.test(line), line);
   return line;
 }
 
 /** `count` different key lines of one width. */
-const keyLines = (count: number, width = 64, seed = "k") => Array.from({ length: count }, (_, i) => keyLine(`${seed}${i}`, width));
+const keyLines = (count: number, width = 64, seed = "k") =>
+  Array.from({ length: count }, (_, i) => keyLine(`${seed}${i}`, width));
 
 /** The runs found, as the text each covers. */
 function runs(text: string): string[] {
@@ -62,7 +64,8 @@ describe("the shorter last line of a body belongs to it", () => {
   const body = keyLines(3).join("\n");
 
   test("a shorter line, padded or not, ends the run, from four characters on", () => {
-    for (const last of ["Zm9vYmFyYmF6cXV4", "Zm9vYmFyYmF6cXU=", "AB==", "QUJD"]) assert.deepEqual(runs(`${body}\n${last}\nafter.`), [`${body}\n${last}`], last);
+    for (const last of ["Zm9vYmFyYmF6cXV4", "Zm9vYmFyYmF6cXU=", "AB==", "QUJD"])
+      assert.deepEqual(runs(`${body}\n${last}\nafter.`), [`${body}\n${last}`], last);
   });
 
   test("three characters are too few to be a last line", () => {
@@ -72,7 +75,10 @@ describe("the shorter last line of a body belongs to it", () => {
   test("a padded last line of full width belongs to the body, and is hidden", () => {
     const last = `${keyLine("last").slice(0, 62)}==`;
     assert.deepEqual(runs(`${body}\n${last}\nafter.`), [`${body}\n${last}`]);
-    assert.equal(new Redactor().redactText(`grep hit:\n${body}\n${last}\ndone.`), "grep hit:\n[REDACTED:key-body]\ndone.");
+    assert.equal(
+      new Redactor().redactText(`grep hit:\n${body}\n${last}\ndone.`),
+      "grep hit:\n[REDACTED:key-body]\ndone.",
+    );
   });
 
   test("a padded line ends its run: full lines after it make another (two keys' bodies in a row)", () => {
@@ -123,14 +129,19 @@ describe("armor lines", () => {
   test("a public block (CERTIFICATE, PUBLIC KEY) is left alone, up to its END line", () => {
     for (const label of ["CERTIFICATE", "PUBLIC KEY", "PGP PUBLIC KEY BLOCK"]) {
       assert.deepEqual(runs(`log\n-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\nlog`), [], label);
-      assert.deepEqual(runs(`${"a long log line. ".repeat(8)}\n-----BEGIN ${label}-----\n${body}`), [], `${label} after 136 characters`);
+      assert.deepEqual(
+        runs(`${"a long log line. ".repeat(8)}\n-----BEGIN ${label}-----\n${body}`),
+        [],
+        `${label} after 136 characters`,
+      );
     }
     assert.deepEqual(runs(`---- BEGIN SSH2 PUBLIC KEY ----\n${body}`), [], "4 dashes and spaces");
     assert.deepEqual(runs(`-----begin certificate-----\n${body}`), [], "lower case");
   });
 
   test("key lines after a public block's END line are key material again", () => {
-    for (const end of ["-----END CERTIFICATE-----", "-----END PUBLIC KEY-----"]) assert.deepEqual(runs(`${end}\n${body}\nafter.`), [body], end);
+    for (const end of ["-----END CERTIFICATE-----", "-----END PUBLIC KEY-----"])
+      assert.deepEqual(runs(`${end}\n${body}\nafter.`), [body], end);
   });
 
   test("an armor line ends a run: the lines before it and after it are two runs", () => {

@@ -16,7 +16,8 @@ describe("KeyNames.kindOf", () => {
   const names = new KeyNames(["password", "token", "auth", "Api-Key", ""]);
 
   test("a key equal to a name, or ending with one, spelt any way, is secret", () => {
-    for (const key of ["password", "db_password", "DB.Password", "x-api-key", "openaiApiKey", "TOKEN"]) assert.equal(names.kindOf(key), SECRET, key);
+    for (const key of ["password", "db_password", "DB.Password", "x-api-key", "openaiApiKey", "TOKEN"])
+      assert.equal(names.kindOf(key), SECRET, key);
   });
 
   test("a name in the middle or at the start of a key is not", () => {
@@ -60,7 +61,11 @@ describe("KeyNames.kindOf", () => {
 
 describe("the names used in text", () => {
   test("textNames: a name that ends with another adds nothing", () => {
-    assert.deepEqual(new KeyNames(["token", "accessToken", "password", "secret"]).textNames(), ["token", "password", "secret"]);
+    assert.deepEqual(new KeyNames(["token", "accessToken", "password", "secret"]).textNames(), [
+      "token",
+      "password",
+      "secret",
+    ]);
     assert.deepEqual(new KeyNames(["token", "token"]).textNames(), ["token", "token"], "a name does not hide itself");
   });
 
@@ -79,7 +84,8 @@ describe("the names used in text", () => {
 
 describe("hidesValue", () => {
   test("a secret key hides any value but nothing, an empty string and a function", () => {
-    for (const value of ["x", 0, 42, false, { a: 1 }, ["a"]]) assert.equal(hidesValue(SECRET, value), true, JSON.stringify(value));
+    for (const value of ["x", 0, 42, false, { a: 1 }, ["a"]])
+      assert.equal(hidesValue(SECRET, value), true, JSON.stringify(value));
     for (const value of [undefined, null, "", () => 1]) assert.equal(hidesValue(SECRET, value), false, String(value));
   });
 
@@ -89,17 +95,32 @@ describe("hidesValue", () => {
   });
 
   test("a version or version range is no secret, even under a secret key", () => {
-    for (const value of ["1.2.3", "^0.7.2", "~1.0.4", ">= 0.6", "<2.0", "=1.0", "v1.2", "1.x || 2.x", "1.2.3-beta.1", "1.0 - 2.0", " 1.2 "]) {
+    for (const value of [
+      "1.2.3",
+      "^0.7.2",
+      "~1.0.4",
+      ">= 0.6",
+      "<2.0",
+      "=1.0",
+      "v1.2",
+      "1.x || 2.x",
+      "1.2.3-beta.1",
+      "1.0 - 2.0",
+      " 1.2 ",
+    ]) {
       assert.equal(hidesValue(SECRET, value), false, value);
     }
     for (const value of ["10.20.30", "1.22.333", ">= 10.4"]) assert.equal(hidesValue(SECRET, value), false, value);
-    for (const value of ["1", "1.2.3.4.5x", "^hunter2", "1.2a", "Zq8 1.2.3", "hunter1.2"]) assert.equal(hidesValue(SECRET, value), true, value);
+    for (const value of ["1", "1.2.3.4.5x", "^hunter2", "1.2a", "Zq8 1.2.3", "hunter1.2"])
+      assert.equal(hidesValue(SECRET, value), true, value);
     assert.equal(hidesValue(SECRET, 1.5), true, "a number is no version");
   });
 
   test("a plural key hides values but counts (numbers, booleans, a leading number in text)", () => {
-    for (const value of [128, true, "128", " 4096, max", "1,024", "3_000 tokens", "7}", "12)", "12]", "2;"]) assert.equal(hidesValue(PLURAL, value), false, String(value));
-    for (const value of ["Zq8-hunter2", "12ab", ["a"], "x 12", ["12"], [128]]) assert.equal(hidesValue(PLURAL, value), true, String(value));
+    for (const value of [128, true, "128", " 4096, max", "1,024", "3_000 tokens", "7}", "12)", "12]", "2;"])
+      assert.equal(hidesValue(PLURAL, value), false, String(value));
+    for (const value of ["Zq8-hunter2", "12ab", ["a"], "x 12", ["12"], [128]])
+      assert.equal(hidesValue(PLURAL, value), true, String(value));
   });
 
   test("a credential key hides base64 of user:password only, trimmed", () => {

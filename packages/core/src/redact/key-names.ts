@@ -70,12 +70,18 @@ export class KeyNames {
  * and objects too), a plural key's values but counts, a credential key's `user:password` base64.
  */
 export function hidesValue(kind: KeyKind, value: unknown): boolean {
-  if (kind === PLAIN || value === undefined || value === null || value === "" || typeof value === "function") return false;
+  if (kind === PLAIN || value === undefined || value === null || value === "" || typeof value === "function")
+    return false;
   // A dependency named like a key (`"cookie": "^0.7.2"` in a lockfile) has a version, not a secret.
   if (typeof value === "string" && VERSION_RANGE.test(value)) return false;
   if (kind === SECRET) return true;
   // In text an unquoted value runs to the end of the line (`maxTokens=4096 inputTokens=128`): its first word tells.
-  if (kind === PLURAL) return !(typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && /^\s*\d[\d_,.]*(?:[\s,;})\]]|$)/.test(value)));
+  if (kind === PLURAL)
+    return !(
+      typeof value === "number" ||
+      typeof value === "boolean" ||
+      (typeof value === "string" && /^\s*\d[\d_,.]*(?:[\s,;})\]]|$)/.test(value))
+    );
   return typeof value === "string" && isBasicCredential(value.trim());
 }
 

@@ -36,7 +36,10 @@ describe("only the lines around given offsets (`near`)", () => {
 
   test("consecutive lines of a .env file are all hidden by the redactor", () => {
     const env = ["API_KEY=k-8f3k29ab", "DB_PASSWORD=Zq8-hunter2", "SECRET=s-77xy", "PORT=8080"].join("\n");
-    assert.equal(new Redactor().redactText(env), "API_KEY=[REDACTED]\nDB_PASSWORD=[REDACTED]\nSECRET=[REDACTED]\nPORT=8080");
+    assert.equal(
+      new Redactor().redactText(env),
+      "API_KEY=[REDACTED]\nDB_PASSWORD=[REDACTED]\nSECRET=[REDACTED]\nPORT=8080",
+    );
   });
 
   test("a value spanning lines is taken whole, and the lines it covers are not scanned again", () => {

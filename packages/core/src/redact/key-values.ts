@@ -7,10 +7,12 @@ import { hidesValue, PLAIN, type KeyKind } from "./key-names.js";
  * or no-break spaces, never by a line break (the next line is not the value). Not the last
  * segment of a path (`node_modules/cookie`).
  */
-const KEY_AT = /(?<![A-Za-z0-9_/-])([A-Za-z][A-Za-z0-9_-]{0,63}(?:[ \u00a0][A-Za-z][A-Za-z0-9_-]{0,63}){0,2})(\\*["']?)[ \t\u00a0]*[:=][ \t\u00a0]*/g;
+const KEY_AT =
+  /(?<![A-Za-z0-9_/-])([A-Za-z][A-Za-z0-9_-]{0,63}(?:[ \u00a0][A-Za-z][A-Za-z0-9_-]{0,63}){0,2})(\\*["']?)[ \t\u00a0]*[:=][ \t\u00a0]*/g;
 
 /** `password hunter2`, `the token is 8f3k...`: a secret named in prose, without a separator (not an option: `--token --verbose`). */
-const PROSE = /\b(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key)[ \t\u00a0]+(?:(?:is|was|=|:)[ \t\u00a0]+)?([^\s"'<>`-][^\s"'<>`]{3,})/gi;
+const PROSE =
+  /\b(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key)[ \t\u00a0]+(?:(?:is|was|=|:)[ \t\u00a0]+)?([^\s"'<>`-][^\s"'<>`]{3,})/gi;
 
 /** A long command-line option and its value: `--password=v`, `--token v`, `--api-key "v"` (never `-p`: too many meanings). */
 const FLAG = /(?<![\w-])--([A-Za-z][\w-]{1,63})(?:=|[ \t]+)(?=[^\s-])("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g;
@@ -44,7 +46,9 @@ export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, ne
       if (kind === PLAIN) continue;
       const start = match.index + match[0].length;
       const before = match.index > 0 ? text[match.index - 1] : "";
-      const span = valueSpan(text, start, match[2] !== "", before === "?" || before === "&") ?? indentedBlock(text, match.index, start);
+      const span =
+        valueSpan(text, start, match[2] !== "", before === "?" || before === "&") ??
+        indentedBlock(text, match.index, start);
       if (span) {
         add(kind, span.start, span.end, keyName(match[1], kindOf), match.index);
         KEY_AT.lastIndex = Math.max(KEY_AT.lastIndex, span.end);
@@ -74,7 +78,15 @@ export function keyValueSpans(text: string, kindOf: (key: string) => KeyKind, ne
     const value = match[1].replace(/[.,;:!?)\]]+$/, "");
     if (!looksSecret(value)) continue;
     const start = match.index + match[0].length - match[1].length;
-    spans.push({ start, end: start + value.length, name: match[0].slice(0, match[0].length - match[1].length).trim().split(/[ \t\u00a0]/)[0], anchor: match.index });
+    spans.push({
+      start,
+      end: start + value.length,
+      name: match[0]
+        .slice(0, match[0].length - match[1].length)
+        .trim()
+        .split(/[ \t\u00a0]/)[0],
+      anchor: match.index,
+    });
   }
   return spans;
 }
@@ -104,7 +116,12 @@ function linesAround(text: string, at: readonly number[]): Array<[number, number
   return lines;
 }
 
-function valueSpan(text: string, start: number, quotedKey: boolean, inQuery: boolean): { start: number; end: number } | undefined {
+function valueSpan(
+  text: string,
+  start: number,
+  quotedKey: boolean,
+  inQuery: boolean,
+): { start: number; end: number } | undefined {
   const quote = /^(\\*)(["'])/.exec(text.slice(start, start + 8));
   if (quote) {
     const open = start + quote[0].length;
@@ -114,14 +131,20 @@ function valueSpan(text: string, start: number, quotedKey: boolean, inQuery: boo
   const closer = OPENERS[text[start]];
   if (closer) {
     // A bracket that ends its line opens a block (pretty-printed JSON): the value is the whole block.
-    const end = /^[ \t]*\r?\n/.test(text.slice(start + 1, start + 80)) ? matchingBlock(text, start, text[start], closer) : matching(text, start, text[start], closer);
+    const end = /^[ \t]*\r?\n/.test(text.slice(start + 1, start + 80))
+      ? matchingBlock(text, start, text[start], closer)
+      : matching(text, start, text[start], closer);
     return { start, end };
   }
   let end = start;
   while (end < text.length) {
     const c = text[end];
     if (c === "\n" || c === "\r" || c === '"' || c === "\\") break;
-    if ((inQuery && (c === "&" || c === "#" || c === " ")) || (quotedKey && (c === "," || c === "}" || c === "]" || c === " "))) break;
+    if (
+      (inQuery && (c === "&" || c === "#" || c === " ")) ||
+      (quotedKey && (c === "," || c === "}" || c === "]" || c === " "))
+    )
+      break;
     end++;
   }
   while (end > start && /\s/.test(text[end - 1])) end--;
@@ -145,7 +168,8 @@ function indentedBlock(text: string, keyAt: number, start: number): { start: num
     const depth = indentation(text, from);
     if (from + depth < lineEnd) {
       // YAML lets a list sit at its key's own indentation (`secrets:` then `- v`).
-      if (depth < indent || (depth === indent && !(text[from + depth] === "-" && text[from + depth + 1] === " "))) break;
+      if (depth < indent || (depth === indent && !(text[from + depth] === "-" && text[from + depth + 1] === " ")))
+        break;
       end = lineEnd;
     }
     at = lineEnd;

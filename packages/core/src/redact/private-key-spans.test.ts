@@ -69,13 +69,21 @@ describe("an END line without its BEGIN takes the key lines just before it, and 
     const cut = `${B2}\n${END}`;
     const whole = `-----BEGIN RSA PRIVATE KEY-----\n${B1}\n${END}`;
     const text = `cut.\n${cut}\nthen.\n${whole}`;
-    assert.deepEqual(privateKeyBlocks(text).map((s) => text.slice(s.start, s.end)).sort(), [cut, whole].sort());
+    assert.deepEqual(
+      privateKeyBlocks(text)
+        .map((s) => text.slice(s.start, s.end))
+        .sort(),
+      [cut, whole].sort(),
+    );
   });
 
   test("an END glued right after another END is its own finding", () => {
     const whole = `-----BEGIN RSA PRIVATE KEY-----\n${B1}\n${END}`;
     const spans = privateKeyBlocks(whole + END).map((s) => [s.start, s.end]);
-    assert.deepEqual(spans, [[0, whole.length], [whole.length, whole.length + END.length]]);
+    assert.deepEqual(spans, [
+      [0, whole.length],
+      [whole.length, whole.length + END.length],
+    ]);
   });
 
   test("grep -n hits: numbered key lines and the END line's bare number are secret", () => {
@@ -135,7 +143,9 @@ describe("a PEM key encoded in base64 again is secret", () => {
 
   test("a key after a certificate in the same encoded bundle is found too", () => {
     const cert = `-----BEGIN CERTIFICATE-----\n${B2}\n${B3}\n${B2}\n-----END CERTIFICATE-----\n`;
-    const encoded = Buffer.from(`${cert}-----BEGIN EC PRIVATE KEY-----\n${B1}\n-----END EC PRIVATE KEY-----\n`).toString("base64");
+    const encoded = Buffer.from(
+      `${cert}-----BEGIN EC PRIVATE KEY-----\n${B1}\n-----END EC PRIVATE KEY-----\n`,
+    ).toString("base64");
     assert.equal(only(`tls.pem: ${encoded}`), encoded);
     assert.deepEqual(privateKeyBlocks(`tls.crt: ${Buffer.from(cert).toString("base64")}`), []);
   });
@@ -166,16 +176,32 @@ describe("the detectors' hints skip only texts that cannot hold a key", () => {
   const line = B1.toLowerCase();
 
   test("names: privatekey and key-body", () => {
-    assert.deepEqual(PRIVATE_KEY_SHAPES.map((d) => d.name), ["privatekey", "key-body"]);
+    assert.deepEqual(
+      PRIVATE_KEY_SHAPES.map((d) => d.name),
+      ["privatekey", "key-body"],
+    );
   });
 
   test("the block hint literals are all met by a key form, and none by plain prose", () => {
     const hints = blocks.hint as readonly string[];
     const prose = "a plain sentence about keys, begin and end, private lines and nothing else";
-    assert.deepEqual(hints.filter((h) => prose.includes(h)), []);
-    for (const form of ["-----BEGIN PRIVATE KEY-----", "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----", "-----END RSA PRIVATE KEY-----", "---- END SSH2 ENCRYPTED PRIVATE KEY ----", "Private-Lines: 2", "LS0tLS1CRUdJTiBQUklWQVRF"]) {
+    assert.deepEqual(
+      hints.filter((h) => prose.includes(h)),
+      [],
+    );
+    for (const form of [
+      "-----BEGIN PRIVATE KEY-----",
+      "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----",
+      "-----END RSA PRIVATE KEY-----",
+      "---- END SSH2 ENCRYPTED PRIVATE KEY ----",
+      "Private-Lines: 2",
+      "LS0tLS1CRUdJTiBQUklWQVRF",
+    ]) {
       const lower = form.toLowerCase();
-      assert.ok(hints.some((h) => lower.includes(h)), form);
+      assert.ok(
+        hints.some((h) => lower.includes(h)),
+        form,
+      );
     }
   });
 
@@ -192,7 +218,10 @@ describe("the detectors' hints skip only texts that cannot hold a key", () => {
     const prose = "words and more words, ".repeat(12);
     assert.ok(!bodyHint(`${prose}\n${prose}\n${prose}`), "long prose on three lines");
     assert.ok(!bodyHint(`${prose}${line}${line}`), "one line");
-    assert.ok(!bodyHint(`${"abcdefghij".repeat(6)}-${"x".repeat(20)}\n${"abcdefghij ".repeat(12)}\nend`), "60 characters is not a full line");
+    assert.ok(
+      !bodyHint(`${"abcdefghij".repeat(6)}-${"x".repeat(20)}\n${"abcdefghij ".repeat(12)}\nend`),
+      "60 characters is not a full line",
+    );
     assert.ok(!bodyHint(`-${"a".repeat(63)}\n`.repeat(3)), "63 characters after a dash is not a full line");
   });
 });

@@ -4,7 +4,11 @@ import { generateKeyPairSync } from "node:crypto";
 import { Redactor } from "./redactor.js";
 
 const redactor = new Redactor();
-const pem = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } }).privateKey;
+const pem = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: "spki", format: "pem" },
+  privateKeyEncoding: { type: "pkcs8", format: "pem" },
+}).privateKey;
 const lines = pem.trim().split("\n");
 const body = lines.slice(1, -1);
 /** Body lines (whole ones: a cut line is shorter) that survived. */
@@ -35,7 +39,10 @@ describe("a private key is secret from its BEGIN line, whatever cut it", () => {
   });
 
   test("key lines as search hits (grep-style line numbers) are hidden", () => {
-    const hits = body.slice(9, 12).map((line, i) => `${11 + i}${i === 1 ? ":" : "-"}${line}`).join("\n");
+    const hits = body
+      .slice(9, 12)
+      .map((line, i) => `${11 + i}${i === 1 ? ":" : "-"}${line}`)
+      .join("\n");
     const out = redactor.redactText(`[1 match]\n${hits}\n--\n40:plain text`);
     assert.deepEqual(survivors(out), []);
     assert.ok(out.endsWith("--\n40:plain text"));
@@ -43,7 +50,15 @@ describe("a private key is secret from its BEGIN line, whatever cut it", () => {
 
   test("every private key label: RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP, SSH2; a public block is not one", () => {
     const line = body[3];
-    for (const label of ["RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY", "OPENSSH PRIVATE KEY", "ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK", "ANY PRIVATE KEY"]) {
+    for (const label of [
+      "RSA PRIVATE KEY",
+      "EC PRIVATE KEY",
+      "DSA PRIVATE KEY",
+      "OPENSSH PRIVATE KEY",
+      "ENCRYPTED PRIVATE KEY",
+      "PGP PRIVATE KEY BLOCK",
+      "ANY PRIVATE KEY",
+    ]) {
       assert.ok(!redactor.redactText(`-----BEGIN ${label}-----\n${line}\n`).includes(line.slice(0, 20)), label);
     }
     assert.ok(!redactor.redactText(`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\n${line}`).includes(line.slice(0, 20)));
@@ -55,7 +70,10 @@ describe("a private key is secret from its BEGIN line, whatever cut it", () => {
     const text = `PuTTY-User-Key-File-3: ssh-rsa\nPublic-Lines: 2\n${body[0]}\n${body[1]}\nPrivate-Lines: 3\n${body[5]}\n${body[6]}\n${body[7]}\nPrivate-MAC: ${"ab".repeat(32)}\n`;
     const out = redactor.redactText(text);
     assert.ok(out.includes(body[0]) && out.includes(body[1]), "public lines stay");
-    assert.deepEqual([body[5], body[6], body[7]].filter((l) => out.includes(l)), []);
+    assert.deepEqual(
+      [body[5], body[6], body[7]].filter((l) => out.includes(l)),
+      [],
+    );
   });
 
   test("a PEM key base64-encoded again (kubeconfig client-key-data) is hidden; an encoded certificate is not", () => {
@@ -71,14 +89,19 @@ describe("key lines without a header: runs of three or more", () => {
 
   test("three full lines are key material, two are not (a search hit shows three)", () => {
     const three = run(3).join("\n");
-    assert.deepEqual(run(3).filter((line) => redactor.redactText(`x\n${three}\ny`).includes(line)), []);
+    assert.deepEqual(
+      run(3).filter((line) => redactor.redactText(`x\n${three}\ny`).includes(line)),
+      [],
+    );
     const two = `x\n${run(2).join("\n")}\ny`;
     assert.equal(redactor.redactText(two), two);
   });
 
   test("armor widths 64, 70 and 76 count; 63 and 65 do not", () => {
-    for (const width of [64, 70, 76]) assert.notEqual(redactor.redactText(run(4, width).join("\n")), run(4, width).join("\n"), `width ${width}`);
-    for (const width of [63, 65]) assert.equal(redactor.redactText(run(4, width).join("\n")), run(4, width).join("\n"), `width ${width}`);
+    for (const width of [64, 70, 76])
+      assert.notEqual(redactor.redactText(run(4, width).join("\n")), run(4, width).join("\n"), `width ${width}`);
+    for (const width of [63, 65])
+      assert.equal(redactor.redactText(run(4, width).join("\n")), run(4, width).join("\n"), `width ${width}`);
   });
 
   test("the shorter last line of a body goes with it", () => {
@@ -88,11 +111,17 @@ describe("key lines without a header: runs of three or more", () => {
 
   test("lines escaped in JSON (\\n) count as lines", () => {
     const text = JSON.stringify({ note: run(4).join("\n") });
-    assert.deepEqual(run(4).filter((line) => redactor.redactText(text).includes(line)), []);
+    assert.deepEqual(
+      run(4).filter((line) => redactor.redactText(text).includes(line)),
+      [],
+    );
   });
 
   test("hex digests, one per line (checksum files), are not key material", () => {
-    const digests = Array.from({ length: 6 }, (_, i) => "0123456789abcdef".repeat(4).slice(i) + "0123456789abcdef".slice(0, i)).join("\n");
+    const digests = Array.from(
+      { length: 6 },
+      (_, i) => "0123456789abcdef".repeat(4).slice(i) + "0123456789abcdef".slice(0, i),
+    ).join("\n");
     assert.equal(redactor.redactText(digests), digests);
   });
 });

@@ -48,7 +48,8 @@ export function privateKeyBlocks(text: string): Span[] {
   for (const encoded of text.matchAll(ENCODED_PEM)) {
     // The whole run: a bundle may hold a certificate before its key.
     const decoded = Buffer.from(encoded[0], "base64").toString("latin1");
-    if (/PRIVATE KEY/.test(decoded)) spans.push({ start: encoded.index, end: encoded.index + encoded[0].length, name: "privatekey" });
+    if (/PRIVATE KEY/.test(decoded))
+      spans.push({ start: encoded.index, end: encoded.index + encoded[0].length, name: "privatekey" });
   }
   return spans;
 }
@@ -102,5 +103,9 @@ function hasFullLine(text: string): boolean {
 /** The private-key shapes of the default policy, whole and cut (see `privateKeyBlocks`, `keyBodyRuns`). */
 export const PRIVATE_KEY_SHAPES: readonly Detector[] = [
   { name: "privatekey", hint: BLOCK_HINTS, find: privateKeyBlocks },
-  { name: "key-body", hint: (lower) => lower.length >= RUN_CHARS && hasFullLine(lower) && hasLines(lower, MIN_RUN_LINES), find: keyBodyRuns },
+  {
+    name: "key-body",
+    hint: (lower) => lower.length >= RUN_CHARS && hasFullLine(lower) && hasLines(lower, MIN_RUN_LINES),
+    find: keyBodyRuns,
+  },
 ];

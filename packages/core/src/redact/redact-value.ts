@@ -27,7 +27,13 @@ export interface KeyReplacement {
  * Walks `value` into JSON-safe data, redacting as it goes (see `Redactor`); `path` names the
  * root, and the path of each replacement is appended to `redactedPaths`.
  */
-export function redactValue(policy: ValueRedaction, replace: KeyReplacement, value: unknown, path: string, redactedPaths: string[]): unknown {
+export function redactValue(
+  policy: ValueRedaction,
+  replace: KeyReplacement,
+  value: unknown,
+  path: string,
+  redactedPaths: string[],
+): unknown {
   return new ValueWalk(policy, replace).walk(value, [path], redactedPaths, new Set(), 0);
 }
 
@@ -63,16 +69,28 @@ class ValueWalk {
     try {
       if (object instanceof Error) return this.walk(errorToJson(object), path, redacted, seen, depth + 1);
       if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
-      if (ArrayBuffer.isView(object)) return binaryToJson(object, (text) => noting(this.policy.redactText(text), text, () => redacted.push(path.join("."))));
+      if (ArrayBuffer.isView(object))
+        return binaryToJson(object, (text) =>
+          noting(this.policy.redactText(text), text, () => redacted.push(path.join("."))),
+        );
       if (isSerializedBuffer(object)) return this.walk(Buffer.from(object.data), path, redacted, seen, depth + 1);
-      if (object instanceof Map) return this.walkEntries(Array.from(object.entries(), ([k, v]) => [keyText(k), v]), path, redacted, seen, depth);
+      if (object instanceof Map)
+        return this.walkEntries(
+          Array.from(object.entries(), ([k, v]) => [keyText(k), v]),
+          path,
+          redacted,
+          seen,
+          depth,
+        );
       if (Array.isArray(object) || object instanceof Set) {
         const items = Array.isArray(object) ? object : Array.from(object);
         const out: unknown[] = new Array(items.length);
         for (let i = 0; i < items.length; i++) {
           path.push(String(i));
           const argument = i > 0 && this.policy.hidesArgument(items[i - 1], items[i]);
-          const item = argument ? this.hidden(String(items[i - 1]).replace(/^-+/, ""), items[i], path, redacted, seen, depth) : this.walk(items[i], path, redacted, seen, depth + 1);
+          const item = argument
+            ? this.hidden(String(items[i - 1]).replace(/^-+/, ""), items[i], path, redacted, seen, depth)
+            : this.walk(items[i], path, redacted, seen, depth + 1);
           path.pop();
           out[i] = item === undefined ? null : item;
         }
@@ -86,7 +104,13 @@ class ValueWalk {
     }
   }
 
-  private walkEntries(entries: Array<[string, unknown]>, path: string[], redacted: string[], seen: Set<object>, depth: number): Record<string, unknown> {
+  private walkEntries(
+    entries: Array<[string, unknown]>,
+    path: string[],
+    redacted: string[],
+    seen: Set<object>,
+    depth: number,
+  ): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const [key, item] of entries) {
       const name = this.policy.redactKey(key);
@@ -104,9 +128,19 @@ class ValueWalk {
   }
 
   /** The replacement of a hidden value (a non-string one replaced as its JSON); its path is noted. */
-  private hidden(key: string, item: unknown, path: string[], redacted: string[], seen: Set<object>, depth: number): string {
+  private hidden(
+    key: string,
+    item: unknown,
+    path: string[],
+    redacted: string[],
+    seen: Set<object>,
+    depth: number,
+  ): string {
     redacted.push(path.join("."));
-    return this.replace.key(key, typeof item === "string" ? item : (JSON.stringify(this.walk(item, path, [], seen, depth + 1)) ?? ""));
+    return this.replace.key(
+      key,
+      typeof item === "string" ? item : (JSON.stringify(this.walk(item, path, [], seen, depth + 1)) ?? ""),
+    );
   }
 }
 

@@ -51,16 +51,29 @@ describe("the redactor under generated payloads", () => {
   test("a planted secret never survives, whatever surrounds, encodes or nests it", () => {
     let tried = 0;
     fc.assert(
-      fc.property(secretArb, wrapArb, textBefore, textAfter, fc.integer({ min: 0, max: 3 }), fc.jsonValue({ maxDepth: 3 }), fc.boolean(), (planted, kind, before, after, depth, noise, asKey) => {
-        tried++;
-        const text = `${before}${planted.secret}${after}`;
-        const payload = { noise, items: [noise, { [asKey ? "value" : "detail"]: wrap(kind, text, depth) }] };
-        const core = planted.core ?? planted.secret;
-        const slow = JSON.stringify(redactor.redact(payload, "payload", []));
-        const fast = redactor.jsonIfClean(payload) ?? redactor.redactToJson(payload, "payload", []) ?? "";
-        assert.equal(leaks(slow, core), undefined, `${planted.name} (${kind}) leaked: ${slow.slice(0, 300)}`);
-        assert.equal(leaks(fast, core), undefined, `${planted.name} (${kind}, fast path) leaked: ${fast.slice(0, 300)}`);
-      }),
+      fc.property(
+        secretArb,
+        wrapArb,
+        textBefore,
+        textAfter,
+        fc.integer({ min: 0, max: 3 }),
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.boolean(),
+        (planted, kind, before, after, depth, noise, asKey) => {
+          tried++;
+          const text = `${before}${planted.secret}${after}`;
+          const payload = { noise, items: [noise, { [asKey ? "value" : "detail"]: wrap(kind, text, depth) }] };
+          const core = planted.core ?? planted.secret;
+          const slow = JSON.stringify(redactor.redact(payload, "payload", []));
+          const fast = redactor.jsonIfClean(payload) ?? redactor.redactToJson(payload, "payload", []) ?? "";
+          assert.equal(leaks(slow, core), undefined, `${planted.name} (${kind}) leaked: ${slow.slice(0, 300)}`);
+          assert.equal(
+            leaks(fast, core),
+            undefined,
+            `${planted.name} (${kind}, fast path) leaked: ${fast.slice(0, 300)}`,
+          );
+        },
+      ),
       fuzzParameters(300),
     );
     console.log(`redactor fuzz: ${tried} generated payloads with a planted secret, none leaked`);
@@ -69,12 +82,23 @@ describe("the redactor under generated payloads", () => {
 
   test("any value becomes JSON without throwing, and redacting twice changes nothing more", () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true, withDate: true, withNullPrototype: true, withSparseArray: true }), (value) => {
-        const once = redactor.redact(value, "v", []);
-        const json = JSON.stringify(once);
-        if (json === undefined) return;
-        assert.equal(JSON.stringify(redactor.redact(JSON.parse(json), "v", [])), json);
-      }),
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withMap: true,
+          withSet: true,
+          withTypedArray: true,
+          withDate: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+        }),
+        (value) => {
+          const once = redactor.redact(value, "v", []);
+          const json = JSON.stringify(once);
+          if (json === undefined) return;
+          assert.equal(JSON.stringify(redactor.redact(JSON.parse(json), "v", [])), json);
+        },
+      ),
       fuzzParameters(300),
     );
   });

@@ -8,7 +8,29 @@ describe("payloads serialize safely", () => {
     const cyclic: Record<string, unknown> = { name: "loop" };
     cyclic.self = cyclic;
     const error = Object.assign(new Error("boom"), { code: "E_BOOM", status: 503 });
-    const out = redactor.redact({ cyclic, error, big: 10n ** 20n, bytes: new Uint8Array([1, 2, 3]), map: new Map<string, unknown>([["password", "x"], ["ok", 1]]), fn: () => 1, nan: NaN }, "payload", []) as { cyclic: { self: unknown }; error: Record<string, unknown> & { stack: string }; big: unknown; bytes: unknown; map: unknown; nan: unknown };
+    const out = redactor.redact(
+      {
+        cyclic,
+        error,
+        big: 10n ** 20n,
+        bytes: new Uint8Array([1, 2, 3]),
+        map: new Map<string, unknown>([
+          ["password", "x"],
+          ["ok", 1],
+        ]),
+        fn: () => 1,
+        nan: NaN,
+      },
+      "payload",
+      [],
+    ) as {
+      cyclic: { self: unknown };
+      error: Record<string, unknown> & { stack: string };
+      big: unknown;
+      bytes: unknown;
+      map: unknown;
+      nan: unknown;
+    };
     assert.equal(out.cyclic.self, "[Circular]");
     assert.equal(out.error.message, "boom");
     assert.equal(out.error.code, "E_BOOM");
@@ -26,7 +48,13 @@ describe("payloads serialize safely", () => {
   test("redactToJson (the recorder's fast path) gives the same data and paths as redact, cycles included", () => {
     const redactor = new Redactor();
     const error = Object.assign(new Error("boom"), { code: "E_BOOM" });
-    const value = { error, big: 2n ** 70n, map: new Map([["apiKey", "k"]]), list: [{ token: "t", note: "mail bob@example.com" }], bytes: new Uint8Array([1]) };
+    const value = {
+      error,
+      big: 2n ** 70n,
+      map: new Map([["apiKey", "k"]]),
+      list: [{ token: "t", note: "mail bob@example.com" }],
+      bytes: new Uint8Array([1]),
+    };
     const slowPaths: string[] = [];
     const fastPaths: string[] = [];
     const slow = redactor.redact(value, "payload", slowPaths);
@@ -37,7 +65,10 @@ describe("payloads serialize safely", () => {
     const cyclic: Record<string, unknown> = { password: "p" };
     cyclic.again = cyclic;
     const paths: string[] = [];
-    assert.deepEqual(JSON.parse(redactor.redactToJson(cyclic, "payload", paths)!), { password: "[REDACTED]", again: "[Circular]" });
+    assert.deepEqual(JSON.parse(redactor.redactToJson(cyclic, "payload", paths)!), {
+      password: "[REDACTED]",
+      again: "[Circular]",
+    });
     assert.deepEqual(paths, ["payload.password"]);
   });
 
@@ -58,7 +89,10 @@ describe("payloads serialize safely", () => {
       assert.ok(paths.length > 0, `paths listed for ${secret}`);
     }
     const clean: string[] = [];
-    assert.equal(redactor.jsonIfClean({ maxTokens: 4096, id: "call_12345", usage: { inputTokens: 3 } }), '{"maxTokens":4096,"id":"call_12345","usage":{"inputTokens":3}}');
+    assert.equal(
+      redactor.jsonIfClean({ maxTokens: 4096, id: "call_12345", usage: { inputTokens: 3 } }),
+      '{"maxTokens":4096,"id":"call_12345","usage":{"inputTokens":3}}',
+    );
     assert.deepEqual(clean, []);
   });
 
@@ -74,7 +108,11 @@ describe("payloads serialize safely", () => {
   test("numeric token counts are not mistaken for secrets; card numbers need a valid checksum", () => {
     const redactor = new Redactor();
     const paths: string[] = [];
-    const out = redactor.redact({ maxTokens: 4096, usage: { inputTokens: 5 }, order: "1234 5678 9012 3456", card: "4111111111111111" }, "p", paths) as { maxTokens: number; usage: { inputTokens: number }; order: string; card: string };
+    const out = redactor.redact(
+      { maxTokens: 4096, usage: { inputTokens: 5 }, order: "1234 5678 9012 3456", card: "4111111111111111" },
+      "p",
+      paths,
+    ) as { maxTokens: number; usage: { inputTokens: number }; order: string; card: string };
     assert.equal(out.maxTokens, 4096);
     assert.equal(out.usage.inputTokens, 5);
     assert.equal(out.order, "1234 5678 9012 3456");
@@ -95,6 +133,10 @@ describe("jsonIfClean: the native fast path takes plain data only", () => {
       assert.equal(redactor.jsonIfClean({ nested: [odd] }), undefined, Object.prototype.toString.call(odd));
       assert.notEqual(redactor.redactToJson({ nested: [odd] }, "p", []), undefined);
     }
-    assert.equal(redactor.redactToJson({ e: new Error("boom") }, "p", [])!.includes("boom"), true, "the careful path renders what the fast one refused");
+    assert.equal(
+      redactor.redactToJson({ e: new Error("boom") }, "p", [])!.includes("boom"),
+      true,
+      "the careful path renders what the fast one refused",
+    );
   });
 });

@@ -14,8 +14,14 @@ describe("redaction of repeated content", () => {
     for (let copy = 0; copy < 50; copy++) {
       assert.ok(!redactor.redactText(dirty).includes(secret), `copy ${copy} of the string leaked`);
       assert.equal(redactor.jsonIfClean({ result: dirty }), undefined, `copy ${copy}: the fast path accepted a secret`);
-      assert.ok(!redactor.redactToJson({ messages: [{ content: dirty }] }, "payload", [])!.includes(secret), `copy ${copy} leaked from redactToJson`);
-      assert.ok(!JSON.stringify(redactor.redact([dirty, { text: dirty }], "payload", [])).includes(secret), `copy ${copy} leaked from redact`);
+      assert.ok(
+        !redactor.redactToJson({ messages: [{ content: dirty }] }, "payload", [])!.includes(secret),
+        `copy ${copy} leaked from redactToJson`,
+      );
+      assert.ok(
+        !JSON.stringify(redactor.redact([dirty, { text: dirty }], "payload", [])).includes(secret),
+        `copy ${copy} leaked from redact`,
+      );
     }
   });
 

@@ -9,7 +9,10 @@ const naming = new Redactor(undefined, { shape: (name) => `<${name}>`, key: (key
 
 describe("a key's replacement is named by the key, not the words before it", () => {
   test("a secret named in prose just before a key is not part of the key's name", () => {
-    assert.equal(naming.redactText("the password Tr0ub4dor99 api_key: zzz-value"), "the password <key:password> api_key: <key:api_key>");
+    assert.equal(
+      naming.redactText("the password Tr0ub4dor99 api_key: zzz-value"),
+      "the password <key:password> api_key: <key:api_key>",
+    );
     assert.equal(naming.redactText("my password hunter2 token=abc123"), "my password <key:password> token=<key:token>");
   });
 

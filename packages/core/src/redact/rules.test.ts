@@ -3,7 +3,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Redactor } from "./redactor.js";
-import { DEFAULT_PATTERNS, DEFAULT_REDACTION_RULES, DEFAULT_SENSITIVE_KEYS, luhnValid, resolveRedaction } from "./rules.js";
+import {
+  DEFAULT_PATTERNS,
+  DEFAULT_REDACTION_RULES,
+  DEFAULT_SENSITIVE_KEYS,
+  luhnValid,
+  resolveRedaction,
+} from "./rules.js";
 
 /** Only the default patterns (no maintained shapes): what each pattern alone finds. */
 const patternsOnly = new Redactor({ secretShapes: false, keys: [] });
@@ -62,7 +68,10 @@ describe("every default key hides its value, as services spell it", () => {
   });
 
   test("`credentials` is a key of its own, not only a plural: even a number under it is hidden", () => {
-    assert.deepEqual(redactor.redact({ credentials: 3, inputTokens: 3 }, "p", []), { credentials: "[REDACTED]", inputTokens: 3 });
+    assert.deepEqual(redactor.redact({ credentials: 3, inputTokens: 3 }, "p", []), {
+      credentials: "[REDACTED]",
+      inputTokens: 3,
+    });
   });
 });
 
@@ -76,7 +85,8 @@ describe("the default patterns, each at its bounds", () => {
   });
 
   test("api_key: sk-, pk-, rk- (or _) and 16 characters or more, through inner dashes", () => {
-    for (const prefix of ["sk-", "pk_", "rk-", "sk-proj-", "sk_live_"]) assert.equal(p(`key ${prefix}${body(16)} end`), "key [REDACTED:api_key] end", prefix);
+    for (const prefix of ["sk-", "pk_", "rk-", "sk-proj-", "sk_live_"])
+      assert.equal(p(`key ${prefix}${body(16)} end`), "key [REDACTED:api_key] end", prefix);
     assert.equal(p(`key sk-${body(15)} end`), `key sk-${body(15)} end`);
     assert.equal(p(`key ask-${body(20)}`), `key ask-${body(20)}`, "inside a word");
     for (const odd of ["sk-$$-", "sk-ab$"]) assert.equal(p(`key ${odd}${body(16)}`), `key ${odd}${body(16)}`, odd);
@@ -84,7 +94,8 @@ describe("the default patterns, each at its bounds", () => {
 
   test("aws_key: each id prefix and 16 upper-case letters or digits, a word of its own", () => {
     const tail = "Q3T5V7W9Y2Z4B6C8";
-    for (const prefix of ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "A3T7"]) assert.equal(p(`id ${prefix}${tail}.`), "id [REDACTED:aws_key].", prefix);
+    for (const prefix of ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "A3T7"])
+      assert.equal(p(`id ${prefix}${tail}.`), "id [REDACTED:aws_key].", prefix);
     assert.equal(p(`id AKIA${tail.slice(1)}`), `id AKIA${tail.slice(1)}`, "15");
     assert.equal(p(`id AKIA${tail}X`), `id AKIA${tail}X`, "17");
     assert.equal(p(`id AKIA${tail.toLowerCase()}`), `id AKIA${tail.toLowerCase()}`, "lower case");
@@ -106,19 +117,35 @@ describe("the default patterns, each at its bounds", () => {
   test("email: an address, but not the user of a URL", () => {
     assert.equal(p("mail ann.lee+ci@example.co.uk now"), "mail [REDACTED:email] now");
     assert.equal(p("git clone https://deploy@git.example.com/a.git"), "git clone https://deploy@git.example.com/a.git");
-    assert.equal(p("git clone https://ci.bot@git.example.com/a.git"), "git clone https://ci.bot@git.example.com/a.git", "a dotted user");
+    assert.equal(
+      p("git clone https://ci.bot@git.example.com/a.git"),
+      "git clone https://ci.bot@git.example.com/a.git",
+      "a dotted user",
+    );
     assert.equal(p("ann@localhost"), "ann@localhost", "a domain needs a dot and a top level of 2 letters");
   });
 
   test("each pattern is global and has hints every match contains", () => {
     for (const rule of DEFAULT_PATTERNS) assert.ok(rule.pattern.flags.includes("g"), rule.name);
-    const samples: Record<string, string> = { bearer: `Bearer ${body(8)}`, api_key: `sk-${body(16)}`, aws_key: "AKIAQ3T5V7W9Y2Z4B6C8", google_key: `AIza${body(35)}`, jwt: `eyJ${body(8)}.eyJ${body(8)}.${body(8)}`, email: "a@b.io" };
+    const samples: Record<string, string> = {
+      bearer: `Bearer ${body(8)}`,
+      api_key: `sk-${body(16)}`,
+      aws_key: "AKIAQ3T5V7W9Y2Z4B6C8",
+      google_key: `AIza${body(35)}`,
+      jwt: `eyJ${body(8)}.eyJ${body(8)}.${body(8)}`,
+      email: "a@b.io",
+    };
     for (const [name, sample] of Object.entries(samples)) {
       const hint = pattern(name).hint as readonly string[];
-      assert.ok(hint.some((h) => sample.toLowerCase().includes(h)), name);
+      assert.ok(
+        hint.some((h) => sample.toLowerCase().includes(h)),
+        name,
+      );
     }
-    for (const prefix of ["sk-", "pk-", "rk-", "sk_", "pk_", "rk_"]) assert.ok((pattern("api_key").hint as readonly string[]).includes(prefix), prefix);
-    for (const prefix of ["akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "a3t"]) assert.ok((pattern("aws_key").hint as readonly string[]).includes(prefix), prefix);
+    for (const prefix of ["sk-", "pk-", "rk-", "sk_", "pk_", "rk_"])
+      assert.ok((pattern("api_key").hint as readonly string[]).includes(prefix), prefix);
+    for (const prefix of ["akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "a3t"])
+      assert.ok((pattern("aws_key").hint as readonly string[]).includes(prefix), prefix);
   });
 });
 
@@ -159,10 +186,18 @@ describe("card numbers", () => {
   });
 
   test("groups not printed as cards stay, checksum or not", () => {
-    for (const text of ["76864 13376 51584", "4111 11 1111 1111 1111", "4111 1111111 1111 1111", "411 1111 1111 1111 1", "12 34 56 78 90 12 34 5"]) assert.equal(card(text), text, text);
+    for (const text of [
+      "76864 13376 51584",
+      "4111 11 1111 1111 1111",
+      "4111 1111111 1111 1111",
+      "411 1111 1111 1111 1",
+      "12 34 56 78 90 12 34 5",
+    ])
+      assert.equal(card(text), text, text);
     assert.equal(card("id 4111111111111112"), "id 4111111111111112", "checksum fails");
     // Each of these passes the check as a whole, but is not printed as cards are.
-    for (const text of ["491 1862 5276 0189", "4777 41 2154 7280", "4516 7612220 2972", "4483726167513 6134"]) assert.equal(card(`n ${text}`), `n ${text}`, text);
+    for (const text of ["491 1862 5276 0189", "4777 41 2154 7280", "4516 7612220 2972", "4483726167513 6134"])
+      assert.equal(card(`n ${text}`), `n ${text}`, text);
     assert.equal(card("n 411111111111"), "n 411111111111", "12 digits");
   });
 
@@ -185,13 +220,27 @@ describe("options resolve against the defaults", () => {
   test("false is off, nothing is the defaults", () => {
     assert.equal(resolveRedaction(false), false);
     assert.equal(resolveRedaction(undefined), DEFAULT_REDACTION_RULES);
-    assert.deepEqual(DEFAULT_REDACTION_RULES, { keys: DEFAULT_SENSITIVE_KEYS, patterns: DEFAULT_PATTERNS, secretShapes: true });
-    assert.deepEqual(resolveRedaction({}), { keys: [...DEFAULT_SENSITIVE_KEYS], patterns: [...DEFAULT_PATTERNS], secretShapes: true });
+    assert.deepEqual(DEFAULT_REDACTION_RULES, {
+      keys: DEFAULT_SENSITIVE_KEYS,
+      patterns: DEFAULT_PATTERNS,
+      secretShapes: true,
+    });
+    assert.deepEqual(resolveRedaction({}), {
+      keys: [...DEFAULT_SENSITIVE_KEYS],
+      patterns: [...DEFAULT_PATTERNS],
+      secretShapes: true,
+    });
   });
 
   test("keys and patterns replace, extraKeys and extraPatterns add, secretShapes false turns shapes off", () => {
     const extra = { name: "ticket", pattern: /TCK-\d+/g };
-    const rules = resolveRedaction({ keys: ["pin"], extraKeys: ["otp"], patterns: [], extraPatterns: [extra], secretShapes: false });
+    const rules = resolveRedaction({
+      keys: ["pin"],
+      extraKeys: ["otp"],
+      patterns: [],
+      extraPatterns: [extra],
+      secretShapes: false,
+    });
     assert.deepEqual(rules, { keys: ["pin", "otp"], patterns: [extra], secretShapes: false });
     const added = resolveRedaction({ extraKeys: ["otp"], extraPatterns: [extra] });
     assert.ok(added !== false);
@@ -201,6 +250,10 @@ describe("options resolve against the defaults", () => {
   });
 
   test("the defaults are frozen", () => {
-    assert.ok(Object.isFrozen(DEFAULT_REDACTION_RULES) && Object.isFrozen(DEFAULT_SENSITIVE_KEYS) && Object.isFrozen(DEFAULT_PATTERNS));
+    assert.ok(
+      Object.isFrozen(DEFAULT_REDACTION_RULES) &&
+        Object.isFrozen(DEFAULT_SENSITIVE_KEYS) &&
+        Object.isFrozen(DEFAULT_PATTERNS),
+    );
   });
 });

@@ -119,7 +119,11 @@ export function luhnValid(candidate: string): boolean {
  */
 function cardIn(run: string): { start: number; end: number } | undefined {
   if (run.length < 13) return undefined;
-  const groups = [...run.matchAll(/\d+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length, digits: m[0].length }));
+  const groups = [...run.matchAll(/\d+/g)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    digits: m[0].length,
+  }));
   let best: { start: number; end: number; digits: number } | undefined;
   for (let i = 0; i < groups.length; i++) {
     const whole = groups[i].digits >= 13;
@@ -130,7 +134,8 @@ function cardIn(run: string): { start: number; end: number } | undefined {
       digits += groups[j].digits;
       if (digits < 13 || digits > 19) continue;
       const window = run.slice(groups[i].start, groups[j].end);
-      if ((!best || digits > best.digits) && luhnValid(window)) best = { start: groups[i].start, end: groups[j].end, digits };
+      if ((!best || digits > best.digits) && luhnValid(window))
+        best = { start: groups[i].start, end: groups[j].end, digits };
     }
   }
   return best;
@@ -143,7 +148,16 @@ function hasDigitRun(text: string): boolean {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
       if (++digits >= 13) return true;
-    } else if (!((c === 32 || c === 45) && digits > 0 && i + 1 < text.length && text.charCodeAt(i + 1) >= 48 && text.charCodeAt(i + 1) <= 57)) digits = 0;
+    } else if (
+      !(
+        (c === 32 || c === 45) &&
+        digits > 0 &&
+        i + 1 < text.length &&
+        text.charCodeAt(i + 1) >= 48 &&
+        text.charCodeAt(i + 1) <= 57
+      )
+    )
+      digits = 0;
   }
   return false;
 }
@@ -155,8 +169,16 @@ function hasDigitRun(text: string): boolean {
  */
 export const DEFAULT_PATTERNS: readonly RedactionPattern[] = [
   { name: "bearer", pattern: /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi, hint: ["bearer"] },
-  { name: "api_key", pattern: /\b(?:sk|pk|rk)[-_](?:[A-Za-z0-9]+[-_])*[A-Za-z0-9_-]{16,}/g, hint: ["sk-", "pk-", "rk-", "sk_", "pk_", "rk_"] },
-  { name: "aws_key", pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g, hint: ["akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "a3t"] },
+  {
+    name: "api_key",
+    pattern: /\b(?:sk|pk|rk)[-_](?:[A-Za-z0-9]+[-_])*[A-Za-z0-9_-]{16,}/g,
+    hint: ["sk-", "pk-", "rk-", "sk_", "pk_", "rk_"],
+  },
+  {
+    name: "aws_key",
+    pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g,
+    hint: ["akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "a3t"],
+  },
   { name: "google_key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, hint: ["aiza"] },
   { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, hint: ["eyj"] },
   // Not the user or password of a URL (`https://deploy@git.example.com`, `amqp://u:pw@host`): a login, not an address.
@@ -165,7 +187,11 @@ export const DEFAULT_PATTERNS: readonly RedactionPattern[] = [
 ];
 
 /** The policy when none is given: the default keys and patterns, and secret shapes on. */
-export const DEFAULT_REDACTION_RULES: RedactionRules = { keys: DEFAULT_SENSITIVE_KEYS, patterns: DEFAULT_PATTERNS, secretShapes: true };
+export const DEFAULT_REDACTION_RULES: RedactionRules = {
+  keys: DEFAULT_SENSITIVE_KEYS,
+  patterns: DEFAULT_PATTERNS,
+  secretShapes: true,
+};
 
 // The defaults every new agent starts from, exported for reading: an extension of one agent must
 // not be able to empty them for the next (the patterns' RegExp objects are not frozen: lastIndex).

@@ -9,7 +9,11 @@ import { deepFreeze } from "../util/deep-freeze.js";
 interface SecretlintRule {
   meta: { id: string; type?: string };
   create(
-    context: { createTranslator(messages: unknown): (id: string, data?: unknown) => string; report(descriptor: { range: readonly [number, number] }): void; ignore(descriptor: unknown): void },
+    context: {
+      createTranslator(messages: unknown): (id: string, data?: unknown) => string;
+      report(descriptor: { range: readonly [number, number] }): void;
+      ignore(descriptor: unknown): void;
+    },
     options: Record<string, unknown>,
   ): { file?(source: { content: string; filePath: string; ext: string; contentType: "text" }): void | Promise<void> };
 }
@@ -93,4 +97,9 @@ function presetDetectors(): Detector[] {
  * The maintained secret shapes: secretlint's recommended preset, then harnessx's own (private
  * keys whole and cut, vendor tokens the preset leaves out, credentials in command lines and URLs).
  */
-export const SECRET_SHAPES: readonly Detector[] = deepFreeze([...presetDetectors(), ...PRIVATE_KEY_SHAPES, ...TOKEN_SHAPES, ...CREDENTIAL_FORMS]);
+export const SECRET_SHAPES: readonly Detector[] = deepFreeze([
+  ...presetDetectors(),
+  ...PRIVATE_KEY_SHAPES,
+  ...TOKEN_SHAPES,
+  ...CREDENTIAL_FORMS,
+]);

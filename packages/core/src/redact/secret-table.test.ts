@@ -36,7 +36,9 @@ describe("a table of real-shaped secrets never survives redaction", () => {
       }
     }
     // The figure docs/reliability.md quotes.
-    console.log(`secrets planted: ${PLANTED_SECRETS.length} shapes x ${CONTEXTS.length} contexts x 2 serialization paths = ${PLANTED_SECRETS.length * CONTEXTS.length * 2}; leaked: ${leaks.length}`);
+    console.log(
+      `secrets planted: ${PLANTED_SECRETS.length} shapes x ${CONTEXTS.length} contexts x 2 serialization paths = ${PLANTED_SECRETS.length * CONTEXTS.length * 2}; leaked: ${leaks.length}`,
+    );
     assert.deepEqual(leaks, []);
   });
 

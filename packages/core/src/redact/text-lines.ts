@@ -44,11 +44,16 @@ export function isBase64Char(c: number): boolean {
  * line of a key inside a JSON string), and before `=` padding and closing quotes, brackets, commas
  * or ` +` (a key spelled out in source code). Undefined for any other line.
  */
-export function base64Core(text: string, start: number, end: number): { start: number; end: number; padded: boolean; loose: boolean } | undefined {
+export function base64Core(
+  text: string,
+  start: number,
+  end: number,
+): { start: number; end: number; padded: boolean; loose: boolean } | undefined {
   let i = end;
   while (i > start && isTrailer(text.charCodeAt(i - 1))) i--;
   // `"...." +`: a line of a key spelled out in code (a `+` right after base64 is base64).
-  if (text.charCodeAt(i - 1) === 43 && i - 2 >= start && isFiller(text.charCodeAt(i - 2))) while (i > start && (isTrailer(text.charCodeAt(i - 1)) || text.charCodeAt(i - 1) === 43)) i--;
+  if (text.charCodeAt(i - 1) === 43 && i - 2 >= start && isFiller(text.charCodeAt(i - 2)))
+    while (i > start && (isTrailer(text.charCodeAt(i - 1)) || text.charCodeAt(i - 1) === 43)) i--;
   const coreEnd = i;
   while (i > start && text.charCodeAt(i - 1) === 61) i--;
   const bodyEnd = i;
@@ -66,7 +71,9 @@ export function base64Core(text: string, start: number, end: number): { start: n
   while (j < i && isFiller(text.charCodeAt(j))) j++;
   if (j === i) return core;
   const before = text.charCodeAt(i - 1);
-  return before === 34 || before === 39 || before === 32 || before === 58 || before === 62 ? { ...core, loose: true } : undefined;
+  return before === 34 || before === 39 || before === 32 || before === 58 || before === 62
+    ? { ...core, loose: true }
+    : undefined;
 }
 
 /** Space, tab, quotes and backslash (the escape before a quote): what surrounds a line of base64. */

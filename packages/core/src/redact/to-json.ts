@@ -8,7 +8,14 @@ import { keyText, noting, redactValue, unusedKey, type KeyReplacement, type Valu
  * recorder's hot path), with the guarantees of `redactValue`, which it falls back to when the
  * value holds a cycle. `parents` is scratch space, cleared before and after.
  */
-export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, value: unknown, path: string, redactedPaths: string[], parents: Map<object, [object, string]>): string | undefined {
+export function redactedJson(
+  policy: ValueRedaction,
+  replace: KeyReplacement,
+  value: unknown,
+  path: string,
+  redactedPaths: string[],
+  parents: Map<object, [object, string]>,
+): string | undefined {
   parents.clear();
   const pathOf = (holder: object, key: string): string => {
     const parts = [key];
@@ -20,10 +27,13 @@ export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, va
     const list = Array.isArray(this) ? (this as unknown[]) : undefined;
     const original = list ? key : (renamed.get(this)?.get(key) ?? key);
     if (original !== key) collected.push(pathOf(this, key));
-    if (key !== "" && (list ? key !== "0" && policy.hidesArgument(list[Number(key) - 1], item) : policy.hidesValue(original, item))) {
+    if (
+      key !== "" &&
+      (list ? key !== "0" && policy.hidesArgument(list[Number(key) - 1], item) : policy.hidesValue(original, item))
+    ) {
       collected.push(pathOf(this, key));
       const name = list ? String(list[Number(key) - 1]).replace(/^-+/, "") : key;
-      return replace.key(name, typeof item === "string" ? item : JSON.stringify(item) ?? "");
+      return replace.key(name, typeof item === "string" ? item : (JSON.stringify(item) ?? ""));
     }
     if (typeof item === "string") {
       const clean = policy.redactText(item);
@@ -33,12 +43,21 @@ export function redactedJson(policy: ValueRedaction, replace: KeyReplacement, va
     if (typeof item === "bigint") return item.toString();
     if (typeof item !== "object" || item === null) return item;
     const plain =
-      item instanceof Error ? errorToJson(item)
-      : item instanceof Map ? Object.fromEntries(Array.from(item, ([k, v]) => [keyText(k), v]))
-      : item instanceof Set ? Array.from(item)
-      : ArrayBuffer.isView(item) ? binaryToJson(item, (text) => noting(policy.redactText(text), text, () => collected.push(pathOf(this, key))))
-      : isSerializedBuffer(item) ? binaryToJson(Buffer.from(item.data), (text) => noting(policy.redactText(text), text, () => collected.push(pathOf(this, key))))
-      : item;
+      item instanceof Error
+        ? errorToJson(item)
+        : item instanceof Map
+          ? Object.fromEntries(Array.from(item, ([k, v]) => [keyText(k), v]))
+          : item instanceof Set
+            ? Array.from(item)
+            : ArrayBuffer.isView(item)
+              ? binaryToJson(item, (text) =>
+                  noting(policy.redactText(text), text, () => collected.push(pathOf(this, key))),
+                )
+              : isSerializedBuffer(item)
+                ? binaryToJson(Buffer.from(item.data), (text) =>
+                    noting(policy.redactText(text), text, () => collected.push(pathOf(this, key))),
+                  )
+                : item;
     const written = Array.isArray(plain) ? plain : withCleanKeys(plain as Record<string, unknown>);
     if (key !== "") parents.set(written, [this, key]);
     return written;
@@ -91,6 +110,7 @@ export function structuralJsonOf(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
-  if (json === undefined || json.includes("{}") || json.includes('{"0":') || json.includes('"type":"Buffer","data":[')) return undefined;
+  if (json === undefined || json.includes("{}") || json.includes('{"0":') || json.includes('"type":"Buffer","data":['))
+    return undefined;
   return json;
 }

@@ -3,7 +3,11 @@ import { SessionStateError } from "../errors.js";
 /** Refuses values JSON cannot carry faithfully, naming the path of the first bad value. */
 export function assertJsonCompatible(value: unknown, path = "$"): void {
   const problem = jsonProblem(value, path);
-  if (problem) throw new SessionStateError(`session state is not JSON-compatible at ${problem.path}: ${problem.why}`, problem.path);
+  if (problem)
+    throw new SessionStateError(
+      `session state is not JSON-compatible at ${problem.path}: ${problem.why}`,
+      problem.path,
+    );
 }
 
 /** The first value JSON cannot carry faithfully, with its path; undefined when there is none. */
@@ -59,7 +63,8 @@ function walk(value: unknown, path: string, ancestors: Set<object>): void {
     return;
   }
   const proto = Object.getPrototypeOf(obj);
-  if (proto !== Object.prototype && proto !== null) fail(path, `a ${obj.constructor?.name ?? "class instance"} is not a plain JSON object`);
+  if (proto !== Object.prototype && proto !== null)
+    fail(path, `a ${obj.constructor?.name ?? "class instance"} is not a plain JSON object`);
   ancestors.add(obj);
   for (const [key, item] of Object.entries(obj)) walk(item, `${path}.${key}`, ancestors);
   ancestors.delete(obj);

@@ -13,7 +13,8 @@ function notes(initial: unknown, log: JsonValue[] = []) {
     install: () => {},
     onSaveSession: () => notesState as JsonValue,
     onLoadSession: (_ctx, state) => {
-      if (!state || typeof state !== "object" || !Array.isArray((state as { items?: unknown }).items)) throw new Error("expected { items: [] }");
+      if (!state || typeof state !== "object" || !Array.isArray((state as { items?: unknown }).items))
+        throw new Error("expected { items: [] }");
       log.push(state);
       notesState = state;
     },
@@ -22,7 +23,10 @@ function notes(initial: unknown, log: JsonValue[] = []) {
 
 describe("persistence: saveSession and loadSession", () => {
   test("conversation and extension state survive into a new agent", async () => {
-    const first = new Agent({ provider: new ScriptedProvider([{ text: "remembered" }]), extensions: [notes({ items: ["a"] })] });
+    const first = new Agent({
+      provider: new ScriptedProvider([{ text: "remembered" }]),
+      extensions: [notes({ items: ["a"] })],
+    });
     await first.run("remember this");
     const saved = JSON.parse(JSON.stringify(first.saveSession()));
     assert.deepEqual(saved.extensions.notes, { version: 2, state: { items: ["a"] } });
@@ -33,7 +37,10 @@ describe("persistence: saveSession and loadSession", () => {
     await second.loadSession(saved);
     assert.deepEqual(loaded, [{ items: ["a"] }]);
     await second.run("and now?");
-    assert.deepEqual(provider.requests[0]!.messages.map((m) => m.role), ["user", "assistant", "user"]);
+    assert.deepEqual(
+      provider.requests[0]!.messages.map((m) => m.role),
+      ["user", "assistant", "user"],
+    );
   });
 
   test("state that is not JSON-compatible is refused at save time with its path", () => {
@@ -47,12 +54,15 @@ describe("persistence: saveSession and loadSession", () => {
       [{ when: new Date() }, "$.extensions.notes.state.when", /Date/],
     ] as const) {
       const agent = new Agent({ provider: new ScriptedProvider([]), extensions: [notes(value)] });
-      assert.throws(() => agent.saveSession(), (err: unknown) => {
-        assert.ok(err instanceof SessionStateError);
-        assert.equal(err.path, path);
-        assert.match(err.message, why);
-        return true;
-      });
+      assert.throws(
+        () => agent.saveSession(),
+        (err: unknown) => {
+          assert.ok(err instanceof SessionStateError);
+          assert.equal(err.path, path);
+          assert.match(err.message, why);
+          return true;
+        },
+      );
     }
   });
 
@@ -62,12 +72,18 @@ describe("persistence: saveSession and loadSession", () => {
     await assert.rejects(agent().loadSession({ ...good, version: 9 }), /version 9 is not supported/);
     await assert.rejects(agent().loadSession({ ...good, format: "other" }), /format "other"/);
     await assert.rejects(agent().loadSession({ ...good, messages: [{ role: "system" }] }), /message 0/);
-    await assert.rejects(agent().loadSession({ ...good, extensions: { notes: { version: 1, state: { items: [] } } } }), /has version 1, this extension reads version 2/);
-    await assert.rejects(agent().loadSession({ ...good, extensions: { notes: { version: 2, state: { wrong: true } } } }), (err: unknown) => {
-      assert.ok(err instanceof SessionStateError);
-      assert.match(err.message, /"notes" refused its saved state: expected \{ items: \[\] \}/);
-      return true;
-    });
+    await assert.rejects(
+      agent().loadSession({ ...good, extensions: { notes: { version: 1, state: { items: [] } } } }),
+      /has version 1, this extension reads version 2/,
+    );
+    await assert.rejects(
+      agent().loadSession({ ...good, extensions: { notes: { version: 2, state: { wrong: true } } } }),
+      (err: unknown) => {
+        assert.ok(err instanceof SessionStateError);
+        assert.match(err.message, /"notes" refused its saved state: expected \{ items: \[\] \}/);
+        return true;
+      },
+    );
     await assert.rejects(agent().loadSession("not a session"), SessionStateError);
   });
 });

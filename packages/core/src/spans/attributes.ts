@@ -102,4 +102,3 @@ export const Hx = {
   /** Run span event: a model call's prompt prefix differs from the previous call's (`promptCacheExtension`; `harnessx.prompt_cache.*` attributes). */
   EVENT_PROMPT_CACHE_BREAK: "harnessx.prompt_cache_break",
 } as const;
-

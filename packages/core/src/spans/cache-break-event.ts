@@ -1,7 +1,8 @@
 import type { PromptCacheBreak } from "../caching/cache-break.js";
 import type { Attributes } from "./span-model.js";
 
-const names = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+const names = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
 /**
  * The attributes of a `harnessx.prompt_cache_break` span event: what changed, the tools added,
@@ -17,10 +18,12 @@ export function cacheBreakAttributes(data: Partial<PromptCacheBreak> | undefined
       if (list.length) out[`harnessx.prompt_cache.tools_${part}`] = list;
     }
   }
-  if (typeof data?.system?.firstDifference === "number") out["harnessx.prompt_cache.system_first_difference"] = data.system.firstDifference;
+  if (typeof data?.system?.firstDifference === "number")
+    out["harnessx.prompt_cache.system_first_difference"] = data.system.firstDifference;
   const history = data?.history;
   if (history) {
-    if (typeof history.firstChangedMessage === "number") out["harnessx.prompt_cache.history_first_changed_message"] = history.firstChangedMessage;
+    if (typeof history.firstChangedMessage === "number")
+      out["harnessx.prompt_cache.history_first_changed_message"] = history.firstChangedMessage;
     if (typeof history.cause === "string") out["harnessx.prompt_cache.history_cause"] = history.cause;
     const by = names(history.rewrittenBy);
     if (by.length) out["harnessx.prompt_cache.history_rewritten_by"] = by;

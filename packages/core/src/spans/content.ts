@@ -30,7 +30,9 @@ export function cut(text: string, max: number): { text: string; truncated: boole
 
 function textPart(type: string, text: string, max: number): GenAIPart {
   const c = cut(text, max);
-  return c.truncated ? { type, content: c.text, truncated: true, original_chars: c.originalChars } : { type, content: text };
+  return c.truncated
+    ? { type, content: c.text, truncated: true, original_chars: c.originalChars }
+    : { type, content: text };
 }
 
 /** Tool arguments as an object, or as cut JSON text when their JSON is longer than `max`. */
@@ -90,7 +92,9 @@ const FINISH_REASONS: Record<string, string> = {
 
 /** The reply as one output message with the conventions' finish reason. */
 export function outputMessages(content: readonly ContentBlock[], stopReason: string, max: number): GenAIMessage[] {
-  return [{ role: "assistant", parts: assistantParts(content, max), finish_reason: FINISH_REASONS[stopReason] ?? stopReason }];
+  return [
+    { role: "assistant", parts: assistantParts(content, max), finish_reason: FINISH_REASONS[stopReason] ?? stopReason },
+  ];
 }
 
 /** The system prompt as GenAI parts: one text part cut at `max` characters, none when the prompt is empty. */

@@ -8,7 +8,12 @@ import type { SpanError } from "./span-model.js";
 export function spanError(value: unknown, fallbackType = "_OTHER"): SpanError {
   if (value && typeof value === "object") {
     const e = value as { code?: unknown; name?: unknown; message?: unknown };
-    const type = typeof e.code === "string" && e.code ? e.code : typeof e.name === "string" && e.name && e.name !== "Error" ? e.name : fallbackType;
+    const type =
+      typeof e.code === "string" && e.code
+        ? e.code
+        : typeof e.name === "string" && e.name && e.name !== "Error"
+          ? e.name
+          : fallbackType;
     return { type, message: typeof e.message === "string" ? e.message : "" };
   }
   if (typeof value === "string") return { type: fallbackType, message: value };

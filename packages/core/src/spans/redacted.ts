@@ -13,15 +13,38 @@ import { STOP_REASONS } from "../types/provider.js";
  * `redacted.test.ts` checks). Recorded events are data, so a value outside the vocabulary is
  * scanned like any other: a word shape alone would not do, as `sk_live_...` or `ghp_...` are words.
  */
-const GENERATED = new Set<string>([GenAI.OPERATION_NAME, GenAI.TOOL_TYPE, GenAI.RESPONSE_FINISH_REASONS, Hx.RUN_STATUS, Hx.TOOL_OUTCOME]);
+const GENERATED = new Set<string>([
+  GenAI.OPERATION_NAME,
+  GenAI.TOOL_TYPE,
+  GenAI.RESPONSE_FINISH_REASONS,
+  Hx.RUN_STATUS,
+  Hx.TOOL_OUTCOME,
+]);
 // Records over the unions, so the compiler flags a status or outcome added to core but not here.
 const RUN_STATUSES = { completed: 1, failed: 1, cancelled: 1, awaiting_approval: 1 } satisfies Record<RunStatus, 1>;
-const TOOL_OUTCOMES = { executed: 1, failed: 1, timeout: 1, invalid_input: 1, unknown_tool: 1, denied: 1, interrupted: 1 } satisfies Record<ToolOutcome, 1>;
-export const VOCABULARY: ReadonlySet<string> = new Set<string>([...Object.values(SPAN_OPERATION), "function", "unfinished", ...Object.keys(RUN_STATUSES), ...Object.keys(TOOL_OUTCOMES), ...STOP_REASONS]);
+const TOOL_OUTCOMES = {
+  executed: 1,
+  failed: 1,
+  timeout: 1,
+  invalid_input: 1,
+  unknown_tool: 1,
+  denied: 1,
+  interrupted: 1,
+} satisfies Record<ToolOutcome, 1>;
+export const VOCABULARY: ReadonlySet<string> = new Set<string>([
+  ...Object.values(SPAN_OPERATION),
+  "function",
+  "unfinished",
+  ...Object.keys(RUN_STATUSES),
+  ...Object.keys(TOOL_OUTCOMES),
+  ...STOP_REASONS,
+]);
 
 function generated(key: string, value: AttributeValue): boolean {
   if (!GENERATED.has(key)) return false;
-  return Array.isArray(value) ? value.every((v) => typeof v === "string" && VOCABULARY.has(v)) : typeof value === "string" && VOCABULARY.has(value);
+  return Array.isArray(value)
+    ? value.every((v) => typeof v === "string" && VOCABULARY.has(v))
+    : typeof value === "string" && VOCABULARY.has(value);
 }
 
 /**
@@ -30,7 +53,14 @@ function generated(key: string, value: AttributeValue): boolean {
  * text the recorder and exporters saw, and a lookup in a map that large is slower than in a few
  * entries. Redaction is a function of the text alone, so the result is the same.
  */
-const REPEATING = new Set<string>([GenAI.PROVIDER_NAME, GenAI.CONVERSATION_ID, GenAI.AGENT_NAME, GenAI.REQUEST_MODEL, GenAI.RESPONSE_MODEL, GenAI.TOOL_NAME]);
+const REPEATING = new Set<string>([
+  GenAI.PROVIDER_NAME,
+  GenAI.CONVERSATION_ID,
+  GenAI.AGENT_NAME,
+  GenAI.REQUEST_MODEL,
+  GenAI.RESPONSE_MODEL,
+  GenAI.TOOL_NAME,
+]);
 /**
  * Ids new with every run, reply and tool call (the run's from core, the others from the provider):
  * scanned, but without the memo (`Redactor.redactTextOnce`), where they would only miss and crowd out
@@ -59,7 +89,13 @@ function redactValue(value: AttributeValue, redactor: Redactor): AttributeValue 
   if (typeof value === "string") return redactor.redactText(value);
   if (!Array.isArray(value) || !value.some((v) => typeof v === "string")) return value;
   // An argv (`process.command_args`): the argument after `--password` is a secret of its own.
-  return value.map((v, i) => (typeof v !== "string" ? v : i > 0 && redactor.hidesArgument(value[i - 1], v) ? (redactor.redact([value[i - 1], v], "", []) as string[])[1] : redactor.redactText(v))) as AttributeValue;
+  return value.map((v, i) =>
+    typeof v !== "string"
+      ? v
+      : i > 0 && redactor.hidesArgument(value[i - 1], v)
+        ? (redactor.redact([value[i - 1], v], "", []) as string[])[1]
+        : redactor.redactText(v),
+  ) as AttributeValue;
 }
 
 /**

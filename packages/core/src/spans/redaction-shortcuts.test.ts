@@ -24,7 +24,13 @@ describe("span attribute redaction shortcuts", () => {
   });
 
   test("attributes that need nothing come back as the same object; numbers, booleans and lists of them pass", () => {
-    const clean = { "gen_ai.usage.input_tokens": 3, "harnessx.run.resumed": true, "app.ids": [1, 2], "app.flags": [true], "gen_ai.request.model": "gpt-4o" };
+    const clean = {
+      "gen_ai.usage.input_tokens": 3,
+      "harnessx.run.resumed": true,
+      "app.ids": [1, 2],
+      "app.flags": [true],
+      "gen_ai.request.model": "gpt-4o",
+    };
     assert.equal(redactAttributes(clean, redactor), clean);
     const mixed = { "app.list": [1, EMAIL] as unknown as string[] };
     assert.deepEqual(redactAttributes(mixed, redactor)["app.list"], [1, redactor.redactText(EMAIL)]);
@@ -37,7 +43,11 @@ describe("span attribute redaction shortcuts", () => {
     const dirty = { name: "harnessx.error", time: 2, attributes: { "exception.message": `mail ${EMAIL}` } };
     const out = redactEvent(dirty, redactor);
     assert.notEqual(out, dirty);
-    assert.deepEqual(out, { name: "harnessx.error", time: 2, attributes: { "exception.message": redactor.redactText(`mail ${EMAIL}`) } });
+    assert.deepEqual(out, {
+      name: "harnessx.error",
+      time: 2,
+      attributes: { "exception.message": redactor.redactText(`mail ${EMAIL}`) },
+    });
     assert.equal(dirty.attributes["exception.message"], `mail ${EMAIL}`, "the event given is left as it was");
   });
 
@@ -60,8 +70,14 @@ describe("which scan each attribute gets", () => {
     const scans: string[] = [];
     const policy = {
       enabled: true,
-      redactText: (text: string) => { scans.push(`string:${text}`); return text; },
-      redactTextOnce: (text: string) => { scans.push(`once:${text}`); return text; },
+      redactText: (text: string) => {
+        scans.push(`string:${text}`);
+        return text;
+      },
+      redactTextOnce: (text: string) => {
+        scans.push(`once:${text}`);
+        return text;
+      },
       hidesValue: () => false,
       hidesArgument: () => false,
       redactKey: (key: string) => key,
@@ -71,31 +87,62 @@ describe("which scan each attribute gets", () => {
 
   test("the mapping's words in its own keys are not scanned; numbers and booleans are not; everything else is", () => {
     const { scans, policy } = countingPolicy();
-    redactAttributes({ "gen_ai.operation.name": "chat", "gen_ai.tool.type": "function", "harnessx.run.status": "awaiting_approval", "harnessx.tool.outcome": "interrupted", "gen_ai.response.finish_reasons": ["tool_use", "max_tokens"], n: 1, b: false, "app.word": "chat" }, policy);
+    redactAttributes(
+      {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.tool.type": "function",
+        "harnessx.run.status": "awaiting_approval",
+        "harnessx.tool.outcome": "interrupted",
+        "gen_ai.response.finish_reasons": ["tool_use", "max_tokens"],
+        n: 1,
+        b: false,
+        "app.word": "chat",
+      },
+      policy,
+    );
     assert.deepEqual(scans, ["string:chat"], "only the word under a key that is not the mapping's");
   });
 
   test("the other words of the vocabulary pass too: every run status, tool outcome and the unfinished run", () => {
     const { scans, policy } = countingPolicy();
-    for (const status of ["completed", "failed", "cancelled", "awaiting_approval", "unfinished"]) redactAttributes({ "harnessx.run.status": status }, policy);
-    for (const outcome of ["executed", "failed", "timeout", "invalid_input", "unknown_tool", "denied", "interrupted"]) redactAttributes({ "harnessx.tool.outcome": outcome }, policy);
-    for (const operation of ["invoke_agent", "execute_tool"]) redactAttributes({ "gen_ai.operation.name": operation }, policy);
+    for (const status of ["completed", "failed", "cancelled", "awaiting_approval", "unfinished"])
+      redactAttributes({ "harnessx.run.status": status }, policy);
+    for (const outcome of ["executed", "failed", "timeout", "invalid_input", "unknown_tool", "denied", "interrupted"])
+      redactAttributes({ "harnessx.tool.outcome": outcome }, policy);
+    for (const operation of ["invoke_agent", "execute_tool"])
+      redactAttributes({ "gen_ai.operation.name": operation }, policy);
     assert.deepEqual(scans, []);
-    redactAttributes({ "harnessx.run.status": "", "gen_ai.response.finish_reasons": [1, 2] as unknown as string[] }, policy);
-    assert.deepEqual(scans, ["string:"], "an empty status is no word of the vocabulary; a list without text needs no scan");
+    redactAttributes(
+      { "harnessx.run.status": "", "gen_ai.response.finish_reasons": [1, 2] as unknown as string[] },
+      policy,
+    );
+    assert.deepEqual(
+      scans,
+      ["string:"],
+      "an empty status is no word of the vocabulary; a list without text needs no scan",
+    );
   });
 
   test("short one-off ids are scanned without the memo; long ones and other keys with it", () => {
     const { scans, policy } = countingPolicy();
     const long = "x".repeat(129);
-    redactAttributes({ "harnessx.run.id": "run_1", "gen_ai.response.id": "x".repeat(128), "gen_ai.tool.call.id": long, "app.id": "run_2" }, policy);
+    redactAttributes(
+      {
+        "harnessx.run.id": "run_1",
+        "gen_ai.response.id": "x".repeat(128),
+        "gen_ai.tool.call.id": long,
+        "app.id": "run_2",
+      },
+      policy,
+    );
     assert.deepEqual(scans, ["once:run_1", `once:${"x".repeat(128)}`, `string:${long}`, "string:run_2"]);
   });
 
   test("a repeating key's value is scanned once per sink map; without a map, every time", () => {
     const { scans, policy } = countingPolicy();
     const repeated: RepeatedValues = new Map();
-    for (let i = 0; i < 3; i++) redactAttributes({ "gen_ai.request.model": "gpt-4o", "gen_ai.tool.name": "search" }, policy, repeated);
+    for (let i = 0; i < 3; i++)
+      redactAttributes({ "gen_ai.request.model": "gpt-4o", "gen_ai.tool.name": "search" }, policy, repeated);
     assert.deepEqual(scans, ["string:gpt-4o", "string:search"]);
     redactAttributes({ "gen_ai.request.model": "gpt-4o" }, policy);
     assert.equal(scans.length, 3);

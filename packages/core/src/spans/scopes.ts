@@ -31,7 +31,8 @@ export class SpanScopes {
 
   /** Installs the id source; returns a function that removes it. */
   use(source: SpanIdSource): () => void {
-    if (this.source) throw new Error("this agent already has a span id source; only one extension may provide span ids");
+    if (this.source)
+      throw new Error("this agent already has a span id source; only one extension may provide span ids");
     this.source = source;
     return () => {
       if (this.source === source) this.source = undefined;
@@ -46,7 +47,9 @@ export class SpanScopes {
   open(role: SpanRole, subject: string, runId: string): SpanContext {
     const parent = currentScope()?.span;
     // Without a source nothing is asked: no name or start object is built on the engine's path.
-    const given = this.source ? this.ask(this.source, { role, name: spanName(role, subject), runId, parent, time: Date.now() }) : undefined;
+    const given = this.source
+      ? this.ask(this.source, { role, name: spanName(role, subject), runId, parent, time: Date.now() })
+      : undefined;
     if (given) {
       // A run that starts under no harnessx span may still sit under the source's own (an HTTP request's).
       const parentSpanId = parent?.spanId ?? (isSpanId(given.parentSpanId) ? given.parentSpanId : undefined);

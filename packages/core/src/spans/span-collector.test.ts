@@ -12,8 +12,23 @@ import { mapSpans } from "./map-spans.js";
 const sha = (seed: string, chars: number) => createHash("sha256").update(seed).digest("hex").slice(0, chars);
 const KEY = "sk-abcdefghijklmnopqrstuvwx";
 const start = { runId: "run_1", input: `use ${KEY}`, model: "m", resumed: false };
-const agentOpen = (span?: SpanOpen["span"]): SpanOpen => ({ role: "agent", name: "invoke_agent a", kind: "INTERNAL", time: 10, attributes: {}, detail: { role: "agent", start }, ...(span ? { span } : {}) });
-const toolOpen = (time = 11): SpanOpen => ({ role: "tool", name: "execute_tool t", kind: "INTERNAL", time, attributes: {}, detail: { role: "tool", toolCall: { id: "c1", name: "t", input: { key: KEY } } } });
+const agentOpen = (span?: SpanOpen["span"]): SpanOpen => ({
+  role: "agent",
+  name: "invoke_agent a",
+  kind: "INTERNAL",
+  time: 10,
+  attributes: {},
+  detail: { role: "agent", start },
+  ...(span ? { span } : {}),
+});
+const toolOpen = (time = 11): SpanOpen => ({
+  role: "tool",
+  name: "execute_tool t",
+  kind: "INTERNAL",
+  time,
+  attributes: {},
+  detail: { role: "tool", toolCall: { id: "c1", name: "t", input: { key: KEY } } },
+});
 
 describe("ids of spans recorded without any", () => {
   test("derive from the run id and the order of opening: the same recording always maps to the same ids", () => {
@@ -22,7 +37,10 @@ describe("ids of spans recorded without any", () => {
     const child = sink.open(toolOpen(), run);
     const traceId = sha("trace:run_1", 32);
     assert.deepEqual([run.traceId, run.spanId, run.parentSpanId], [traceId, sha(`span:${traceId}:0`, 16), undefined]);
-    assert.deepEqual([child.traceId, child.spanId, child.parentSpanId], [traceId, sha(`span:${traceId}:1`, 16), run.spanId]);
+    assert.deepEqual(
+      [child.traceId, child.spanId, child.parentSpanId],
+      [traceId, sha(`span:${traceId}:1`, 16), run.spanId],
+    );
     assert.equal("parentSpanId" in run, false);
   });
 
@@ -35,7 +53,12 @@ describe("ids of spans recorded without any", () => {
 
   test("ids the event carries win, its parent id included (or none)", () => {
     const sink = new SpanCollector();
-    const given = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", parentSpanId: "1111111111111111", role: "agent" as const };
+    const given = {
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      spanId: "00f067aa0ba902b7",
+      parentSpanId: "1111111111111111",
+      role: "agent" as const,
+    };
     const run = sink.open(agentOpen(given), undefined);
     assert.deepEqual([run.traceId, run.spanId, run.parentSpanId], [given.traceId, given.spanId, given.parentSpanId]);
     const { parentSpanId: _none, ...root } = given;
@@ -50,18 +73,71 @@ describe("what a span keeps", () => {
     const run = sink.open(agentOpen(), undefined);
     assert.deepEqual(run.detail, { role: "agent", start: { ...start, input: "" } });
     assert.deepEqual(sink.open(toolOpen(), run).detail, { role: "tool", toolCall: { id: "c1", name: "t", input: {} } });
-    const request = { system: "s", model: "m", request: { model: "m", system: "secret system", messages: [{ role: "user", content: [] }], tools: [{ name: "t" }] } } as never;
-    const chat = sink.open({ role: "chat", name: "chat m", kind: "CLIENT", time: 12, attributes: {}, detail: { role: "chat", request } }, run);
-    assert.deepEqual(chat.detail, { role: "chat", request: { system: "s", model: "m", request: { model: "m", system: "", messages: [], tools: [] } } });
-    const response = { provider: "p", response: { id: "r", content: [{ type: "text", text: "secret" }, { type: "tool_call", id: "c2", name: "t", input: { key: KEY } }] } } as never;
+    const request = {
+      system: "s",
+      model: "m",
+      request: {
+        model: "m",
+        system: "secret system",
+        messages: [{ role: "user", content: [] }],
+        tools: [{ name: "t" }],
+      },
+    } as never;
+    const chat = sink.open(
+      { role: "chat", name: "chat m", kind: "CLIENT", time: 12, attributes: {}, detail: { role: "chat", request } },
+      run,
+    );
+    assert.deepEqual(chat.detail, {
+      role: "chat",
+      request: { system: "s", model: "m", request: { model: "m", system: "", messages: [], tools: [] } },
+    });
+    const response = {
+      provider: "p",
+      response: {
+        id: "r",
+        content: [
+          { type: "text", text: "secret" },
+          { type: "tool_call", id: "c2", name: "t", input: { key: KEY } },
+        ],
+      },
+    } as never;
     sink.close(chat, { time: 13, attributes: {}, detail: { role: "chat", request, response } });
-    assert.deepEqual(chat.detail, { role: "chat", request: { system: "s", model: "m", request: { model: "m", system: "", messages: [], tools: [] } }, response: { provider: "p", response: { id: "r", content: [{ type: "tool_call", id: "c2", name: "t", input: {} }] } } });
-    const bare = sink.open({ role: "chat", name: "chat m", kind: "CLIENT", time: 12, attributes: {}, detail: { role: "chat", request } }, run);
-    sink.close(bare, { time: 13, attributes: {}, detail: { role: "chat", request, response: { provider: "p", response: {} } as never } });
-    assert.deepEqual((bare.detail as { response: { response: { content: unknown } } }).response.response.content, [], "a reply recorded without content");
-    const none = sink.open({ role: "chat", name: "chat m", kind: "CLIENT", time: 12, attributes: {}, detail: { role: "chat", request } }, run);
-    sink.close(none, { time: 13, attributes: {}, detail: { role: "chat", request, response: { provider: "p" } as never } });
-    assert.deepEqual((none.detail as { response: { response: { content: unknown } } }).response.response.content, [], "a reply recorded without its response object");
+    assert.deepEqual(chat.detail, {
+      role: "chat",
+      request: { system: "s", model: "m", request: { model: "m", system: "", messages: [], tools: [] } },
+      response: {
+        provider: "p",
+        response: { id: "r", content: [{ type: "tool_call", id: "c2", name: "t", input: {} }] },
+      },
+    });
+    const bare = sink.open(
+      { role: "chat", name: "chat m", kind: "CLIENT", time: 12, attributes: {}, detail: { role: "chat", request } },
+      run,
+    );
+    sink.close(bare, {
+      time: 13,
+      attributes: {},
+      detail: { role: "chat", request, response: { provider: "p", response: {} } as never },
+    });
+    assert.deepEqual(
+      (bare.detail as { response: { response: { content: unknown } } }).response.response.content,
+      [],
+      "a reply recorded without content",
+    );
+    const none = sink.open(
+      { role: "chat", name: "chat m", kind: "CLIENT", time: 12, attributes: {}, detail: { role: "chat", request } },
+      run,
+    );
+    sink.close(none, {
+      time: 13,
+      attributes: {},
+      detail: { role: "chat", request, response: { provider: "p" } as never },
+    });
+    assert.deepEqual(
+      (none.detail as { response: { response: { content: unknown } } }).response.response.content,
+      [],
+      "a reply recorded without its response object",
+    );
   });
 
   test("keepDetail true (the default) keeps the detail as it came", () => {
@@ -73,7 +149,12 @@ describe("what a span keeps", () => {
     const sink = new SpanCollector();
     const tool = sink.open({ ...toolOpen(50), attributes: { "gen_ai.tool.name": "t", note: `key ${KEY}` } }, undefined);
     assert.ok(!String(tool.attributes.note).includes(KEY), "open attributes redacted");
-    sink.close(tool, { time: 40, attributes: { "harnessx.tool.outcome": "failed", out: `got ${KEY}` }, error: { type: "tool_error", message: `failed with ${KEY}` }, detail: { role: "tool", toolCall: { id: "c1", name: "t", input: {} } } });
+    sink.close(tool, {
+      time: 40,
+      attributes: { "harnessx.tool.outcome": "failed", out: `got ${KEY}` },
+      error: { type: "tool_error", message: `failed with ${KEY}` },
+      detail: { role: "tool", toolCall: { id: "c1", name: "t", input: {} } },
+    });
     assert.equal(tool.endMs, 50, "a close stamped before the open ends at the open");
     assert.equal(tool.attributes["gen_ai.tool.name"], "t");
     assert.equal(tool.attributes["harnessx.tool.outcome"], "failed");
@@ -97,7 +178,11 @@ describe("what a span keeps", () => {
     assert.deepEqual(sink.spans, [], "nothing is kept");
     sink.flush();
     sink.flush();
-    assert.deepEqual(handed, [["execute_tool first", 1], ["invoke_agent a", 0], ["execute_tool never", 2]]);
+    assert.deepEqual(handed, [
+      ["execute_tool first", 1],
+      ["invoke_agent a", 0],
+      ["execute_tool never", 2],
+    ]);
   });
 
   test("without onSpan, every span is kept in the order it opened", () => {
@@ -105,25 +190,44 @@ describe("what a span keeps", () => {
     const run = sink.open(agentOpen(), undefined);
     sink.open(toolOpen(), run);
     sink.flush();
-    assert.deepEqual(sink.spans.map((s: MappedSpan) => s.role), ["agent", "tool"]);
+    assert.deepEqual(
+      sink.spans.map((s: MappedSpan) => s.role),
+      ["agent", "tool"],
+    );
   });
 });
 
 describe("the span stream", () => {
   let ts = 0;
   const ev = (kind: string, data: unknown): TraceEvent => ({ kind, ts: ++ts, runId: "run_1", data }) as TraceEvent;
-  const reply = (provider: unknown) => ev("llm_response", { response: { content: [] }, provider, model: "m", stopReason: "end_turn" });
-  const request = (system = "") => ev("llm_request", { model: "m", maxTokens: 0, request: { model: "m", system, messages: [], tools: [] } });
+  const reply = (provider: unknown) =>
+    ev("llm_response", { response: { content: [] }, provider, model: "m", stopReason: "end_turn" });
+  const request = (system = "") =>
+    ev("llm_request", { model: "m", maxTokens: 0, request: { model: "m", system, messages: [], tools: [] } });
 
   test("the run's provider is its first reply's, on the spans opened before the reply too", () => {
     const spans = mapSpans([ev("agent_start", start), request(), reply("acme"), request(), reply("acme")]);
-    assert.deepEqual(spans.map((s) => s.attributes["gen_ai.provider.name"]), ["acme", "acme", "acme"]);
+    assert.deepEqual(
+      spans.map((s) => s.attributes["gen_ai.provider.name"]),
+      ["acme", "acme", "acme"],
+    );
   });
 
   test("a provider the options name is used from the start; a reply naming no provider leaves it out", () => {
-    const named = mapSpans([ev("agent_start", start), request(), reply("house"), request(), reply("acme")], { agent: { provider: "house" } });
-    assert.deepEqual(named.map((s) => s.attributes["gen_ai.provider.name"]), ["house", "house", "acme"], "a reply from another provider (a fallback) names it on its call");
-    assert.deepEqual(mapSpans([ev("agent_start", start), request(), reply(""), request(), reply(undefined)]).map((s) => s.attributes["gen_ai.provider.name"]), [undefined, undefined, undefined]);
+    const named = mapSpans([ev("agent_start", start), request(), reply("house"), request(), reply("acme")], {
+      agent: { provider: "house" },
+    });
+    assert.deepEqual(
+      named.map((s) => s.attributes["gen_ai.provider.name"]),
+      ["house", "house", "acme"],
+      "a reply from another provider (a fallback) names it on its call",
+    );
+    assert.deepEqual(
+      mapSpans([ev("agent_start", start), request(), reply(""), request(), reply(undefined)]).map(
+        (s) => s.attributes["gen_ai.provider.name"],
+      ),
+      [undefined, undefined, undefined],
+    );
   });
 
   test("no events, no spans; a reply's provider that is not text is not the run's", () => {
@@ -150,11 +254,19 @@ describe("the span stream", () => {
     assert.equal(chat.attributes["gen_ai.system_instructions"], undefined);
     assert.ok(!JSON.stringify(run.attributes).includes(KEY));
     const [, captured] = mapSpans([ev("agent_start", start), request("s".repeat(9000))], { captureContent: true });
-    const [part] = JSON.parse(String(captured.attributes["gen_ai.system_instructions"])) as Array<{ content: string; original_chars: number }>;
+    const [part] = JSON.parse(String(captured.attributes["gen_ai.system_instructions"])) as Array<{
+      content: string;
+      original_chars: number;
+    }>;
     assert.deepEqual([part.content.length, part.original_chars], [8192, 9000]);
-    const [, short] = mapSpans([ev("agent_start", start), request("s".repeat(90))], { captureContent: true, maxContentChars: 10 });
+    const [, short] = mapSpans([ev("agent_start", start), request("s".repeat(90))], {
+      captureContent: true,
+      maxContentChars: 10,
+    });
     assert.match(String(short.attributes["gen_ai.system_instructions"]), /"original_chars":90/);
-    const [open] = mapSpans([ev("agent_start", { ...start, attributes: { note: KEY } })], { redactor: new Redactor(false) });
+    const [open] = mapSpans([ev("agent_start", { ...start, attributes: { note: KEY } })], {
+      redactor: new Redactor(false),
+    });
     assert.equal(open.attributes.note, KEY, "the redactor the options give");
     assert.equal(mapSpans([ev("agent_start", start)], { keepDetail: false })[0].detail.role, "agent");
   });

@@ -101,8 +101,14 @@ export class SpanCollector implements SpanSink<MappedSpan> {
     if (!detail.response) return { role: "chat", request };
     // A recording made without content has no reply blocks at all.
     const content: unknown = detail.response.response?.content;
-    const calls = Array.isArray(content) ? (content as ContentBlock[]).flatMap((block) => (block.type === "tool_call" ? [{ ...block, input: {} }] : [])) : [];
-    return { role: "chat", request, response: { ...detail.response, response: { ...detail.response.response, content: calls } } };
+    const calls = Array.isArray(content)
+      ? (content as ContentBlock[]).flatMap((block) => (block.type === "tool_call" ? [{ ...block, input: {} }] : []))
+      : [];
+    return {
+      role: "chat",
+      request,
+      response: { ...detail.response, response: { ...detail.response.response, content: calls } },
+    };
   }
 
   /** Adds an event to the span, its attributes redacted. */

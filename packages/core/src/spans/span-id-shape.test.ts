@@ -10,10 +10,14 @@ import type { SpanIdSource } from "./id-source.js";
 import { isSpanId, isTraceId, newSpanId, newTraceId, type SpanContext } from "./span-context.js";
 
 /** An id of `chars` characters: `digit` at `at`, 1 elsewhere (so never all zero). */
-const idWith = (chars: number, at: number, digit: string): string => "1".repeat(at) + digit + "1".repeat(chars - at - 1);
+const idWith = (chars: number, at: number, digit: string): string =>
+  "1".repeat(at) + digit + "1".repeat(chars - at - 1);
 
 describe("isSpanId and isTraceId accept lower-case hex only", () => {
-  for (const [name, check, chars] of [["isSpanId", isSpanId, 16], ["isTraceId", isTraceId, 32]] as const) {
+  for (const [name, check, chars] of [
+    ["isSpanId", isSpanId, 16],
+    ["isTraceId", isTraceId, 32],
+  ] as const) {
     test(`${name}: every digit 0-9 and a-f, anywhere`, () => {
       for (const digit of "0123456789abcdef") {
         for (const at of [0, chars - 1]) assert.equal(check(idWith(chars, at, digit)), true, `${digit} at ${at}`);
@@ -40,7 +44,8 @@ describe("isSpanId and isTraceId accept lower-case hex only", () => {
       assert.equal(check("0".repeat(chars)), false, "the all-zero id is invalid");
       assert.equal(check(`${"0".repeat(chars - 1)}1`), true, "one non-zero digit, last, is enough");
       assert.equal(check(`1${"0".repeat(chars - 1)}`), true, "one non-zero digit, first, is enough");
-      for (const value of [undefined, null, 1, ["1".repeat(chars)], { length: chars }]) assert.equal(check(value), false, String(value));
+      for (const value of [undefined, null, 1, ["1".repeat(chars)], { length: chars }])
+        assert.equal(check(value), false, String(value));
     });
   }
 
@@ -60,7 +65,10 @@ describe("an id source's upper-case ids are not taken", () => {
   ] as const) {
     test(`an upper-case ${what}: core generates lower-case ids instead`, async () => {
       const source: SpanIdSource = { open: (start) => (start.role === "agent" ? ids : undefined) };
-      const agent = new Agent({ provider: new ScriptedProvider([{ text: "ok" }]), extensions: [defineExtension({ name: "ids", install: (ctx) => void ctx.useSpanIds(source) })] });
+      const agent = new Agent({
+        provider: new ScriptedProvider([{ text: "ok" }]),
+        extensions: [defineExtension({ name: "ids", install: (ctx) => void ctx.useSpanIds(source) })],
+      });
       let run: SpanContext | undefined;
       agent.hooks.on(HookEvent.AGENT_START, (ctx) => void (run = ctx.span));
       await agent.run("x");
@@ -71,8 +79,17 @@ describe("an id source's upper-case ids are not taken", () => {
   }
 
   test("an upper-case outer parent of a root run is left out", async () => {
-    const source: SpanIdSource = { open: () => ({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "1111111111111111", parentSpanId: "00F067AA0BA902B7" }) };
-    const agent = new Agent({ provider: new ScriptedProvider([{ text: "ok" }]), extensions: [defineExtension({ name: "ids", install: (ctx) => void ctx.useSpanIds(source) })] });
+    const source: SpanIdSource = {
+      open: () => ({
+        traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+        spanId: "1111111111111111",
+        parentSpanId: "00F067AA0BA902B7",
+      }),
+    };
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ text: "ok" }]),
+      extensions: [defineExtension({ name: "ids", install: (ctx) => void ctx.useSpanIds(source) })],
+    });
     let run: SpanContext | undefined;
     agent.hooks.on(HookEvent.AGENT_START, (ctx) => void (run = ctx.span));
     await agent.run("x");

@@ -16,7 +16,12 @@ describe("a span id source", () => {
     const run = scopes.open("agent", "a", "run_1");
     assert.deepEqual(run, { traceId: TRACE, spanId: "1111111111111111", role: "agent" });
     const child = inScope({ runId: "run_1", span: run }, () => scopes.open("tool", "t", "run_1"));
-    assert.deepEqual(child, { traceId: TRACE, spanId: "6666666666666666", role: "tool", parentSpanId: "1111111111111111" });
+    assert.deepEqual(child, {
+      traceId: TRACE,
+      spanId: "6666666666666666",
+      role: "tool",
+      parentSpanId: "1111111111111111",
+    });
   });
 
   test("a child's ids from the source are refused when they are its parent's own or in another trace", () => {
@@ -24,7 +29,12 @@ describe("a span id source", () => {
     const parent = { traceId: TRACE, spanId: "2222222222222222", role: "agent" as const };
     const remove = scopes.use(source("3333333333333333"));
     const taken = inScope({ runId: "run_1", span: parent }, () => scopes.open("tool", "t", "run_1"));
-    assert.deepEqual(taken, { traceId: TRACE, spanId: "3333333333333333", role: "tool", parentSpanId: "2222222222222222" });
+    assert.deepEqual(taken, {
+      traceId: TRACE,
+      spanId: "3333333333333333",
+      role: "tool",
+      parentSpanId: "2222222222222222",
+    });
     remove();
     const removeSame = scopes.use(source("2222222222222222"));
     const same = inScope({ runId: "run_1", span: parent }, () => scopes.open("tool", "t", "run_1"));
@@ -45,6 +55,10 @@ describe("a span id source", () => {
     assert.notEqual(scopes.open("agent", "a", "run_1").spanId, "4444444444444444", "removed: core generates ids");
     scopes.use(source("5555555555555555"));
     remove();
-    assert.equal(scopes.open("agent", "a", "run_2").spanId, "5555555555555555", "the stale remover left the new source");
+    assert.equal(
+      scopes.open("agent", "a", "run_2").spanId,
+      "5555555555555555",
+      "the stale remover left the new source",
+    );
   });
 });

@@ -27,13 +27,29 @@ function stamps(agent: Agent): Stamped[] {
   return seen;
 }
 
-const wait = tool({ name: "wait", description: "w", concurrent: true, execute: async ({ ms }) => {
-  await new Promise((r) => setTimeout(r, Number(ms)));
-  return `span ${currentScope()?.span.spanId}`;
-} });
+const wait = tool({
+  name: "wait",
+  description: "w",
+  concurrent: true,
+  execute: async ({ ms }) => {
+    await new Promise((r) => setTimeout(r, Number(ms)));
+    return `span ${currentScope()?.span.spanId}`;
+  },
+});
 
 function concurrentAgent(extensions: AgentOptions["extensions"] = []) {
-  const provider = new ScriptedProvider([{ toolCalls: [{ name: "wait", input: { ms: 30 } }, { name: "wait", input: { ms: 1 } }] }, { text: "ok" }], { recordRequests: true });
+  const provider = new ScriptedProvider(
+    [
+      {
+        toolCalls: [
+          { name: "wait", input: { ms: 30 } },
+          { name: "wait", input: { ms: 1 } },
+        ],
+      },
+      { text: "ok" },
+    ],
+    { recordRequests: true },
+  );
   return { agent: new Agent({ provider, tools: [wait], extensions }), provider };
 }
 
@@ -64,14 +80,22 @@ describe("core stamps every hook context with its span", () => {
     for (const t of tools) assert.ok(t.span!.role === "tool" && t.span!.parentSpanId === run.spanId);
 
     // Inside each handler the current scope is that call's span, though the two ran interleaved.
-    const results = provider.requests[1].messages.at(-1)!.content.map((block) => (block.type === "tool_result" ? block.content : ""));
+    const results = provider.requests[1].messages
+      .at(-1)!
+      .content.map((block) => (block.type === "tool_result" ? block.content : ""));
     const starts = tools.filter((t) => t.event === HookEvent.TOOL_CALL_START);
-    assert.deepEqual(results, starts.map((t) => `span ${t.span!.spanId}`));
+    assert.deepEqual(
+      results,
+      starts.map((t) => `span ${t.span!.spanId}`),
+    );
   });
 
   test("a resumed run keeps its span; each run of an agent gets a trace of its own", async () => {
     const del = tool({ name: "rm", description: "rm", permission: "ask", execute: () => "gone" });
-    const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ name: "rm", input: {} }] }, { text: "done" }, { text: "again" }]), tools: [del] });
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ toolCalls: [{ name: "rm", input: {} }] }, { text: "done" }, { text: "again" }]),
+      tools: [del],
+    });
     const seen = stamps(agent);
     const first = await agent.run("x");
     await agent.resume({ [first.pending[0].id]: "approve" });
@@ -87,7 +111,11 @@ describe("core stamps every hook context with its span", () => {
     const inner = new Agent({ name: "inner", provider: new ScriptedProvider([{ text: "inner done" }]) });
     const innerSeen = stamps(inner);
     const delegate = tool({ name: "delegate", description: "d", execute: async () => (await inner.run("sub")).text });
-    const outer = new Agent({ name: "outer", provider: new ScriptedProvider([{ toolCalls: [{ name: "delegate", input: {} }] }, { text: "ok" }]), tools: [delegate] });
+    const outer = new Agent({
+      name: "outer",
+      provider: new ScriptedProvider([{ toolCalls: [{ name: "delegate", input: {} }] }, { text: "ok" }]),
+      tools: [delegate],
+    });
     const outerSeen = stamps(outer);
     await outer.run("x");
     const call = outerSeen.find((s) => s.event === HookEvent.TOOL_CALL_START)!.span!;
@@ -103,13 +131,20 @@ function recordingSource(answer?: (start: SpanStart) => SpanIds | undefined) {
   const source: SpanIdSource = {
     open(start) {
       starts.push(start);
-      return answer ? answer(start) : { traceId: start.parent?.traceId ?? "4bf92f3577b34da6a3ce929d0e0e4736", spanId: newSpanId(), parentSpanId: "00f067aa0ba902b7" };
+      return answer
+        ? answer(start)
+        : {
+            traceId: start.parent?.traceId ?? "4bf92f3577b34da6a3ce929d0e0e4736",
+            spanId: newSpanId(),
+            parentSpanId: "00f067aa0ba902b7",
+          };
     },
   };
   return { source, starts };
 }
 
-const sourceExtension = (source: SpanIdSource) => defineExtension({ name: "ids", install: (ctx) => void ctx.useSpanIds(source) });
+const sourceExtension = (source: SpanIdSource) =>
+  defineExtension({ name: "ids", install: (ctx) => void ctx.useSpanIds(source) });
 
 describe("an id source gives core its span ids", () => {
   test("the source's ids are the ids every hook context carries; a root run keeps the source's outer parent", async () => {
@@ -117,23 +152,41 @@ describe("an id source gives core its span ids", () => {
     const { agent } = concurrentAgent([sourceExtension(source)]);
     const seen = stamps(agent);
     await agent.run("x");
-    assert.deepEqual(starts.map((s) => s.role), ["agent", "chat", "tool", "tool", "chat"]);
-    assert.deepEqual(starts.map((s) => s.name), ["invoke_agent agent", "chat scripted-model", "execute_tool wait", "execute_tool wait", "chat scripted-model"]);
+    assert.deepEqual(
+      starts.map((s) => s.role),
+      ["agent", "chat", "tool", "tool", "chat"],
+    );
+    assert.deepEqual(
+      starts.map((s) => s.name),
+      ["invoke_agent agent", "chat scripted-model", "execute_tool wait", "execute_tool wait", "chat scripted-model"],
+    );
     const run = seen[0].span!;
     assert.equal(run.traceId, "4bf92f3577b34da6a3ce929d0e0e4736");
     assert.equal(run.parentSpanId, "00f067aa0ba902b7", "a run under no harnessx span sits under the source's own");
-    for (const start of starts.slice(1)) assert.deepEqual(start.parent, run, "children are opened under the run's span");
+    for (const start of starts.slice(1))
+      assert.deepEqual(start.parent, run, "children are opened under the run's span");
     const chat = seen.find((s) => s.event === HookEvent.LLM_REQUEST)!.span!;
     assert.equal(chat.parentSpanId, run.spanId, "a child's parent is core's, never the source's word");
   });
 
   for (const [what, answer] of [
-    ["throws", () => { throw new Error("tracer down"); }],
+    [
+      "throws",
+      () => {
+        throw new Error("tracer down");
+      },
+    ],
     ["answers nothing", () => undefined],
     ["gives ids that are not W3C-shaped", () => ({ traceId: "xyz", spanId: "1" })],
     ["gives the all-zero (invalid) ids of a no-op tracer", () => ({ traceId: "0".repeat(32), spanId: "0".repeat(16) })],
-    ["gives a child its parent's own id (a no-op tracer's child)", (s: SpanStart) => (s.parent ? { traceId: s.parent.traceId, spanId: s.parent.spanId } : undefined)],
-    ["puts a child in another trace", (s: SpanStart) => (s.parent ? { traceId: "1".repeat(32), spanId: newSpanId() } : undefined)],
+    [
+      "gives a child its parent's own id (a no-op tracer's child)",
+      (s: SpanStart) => (s.parent ? { traceId: s.parent.traceId, spanId: s.parent.spanId } : undefined),
+    ],
+    [
+      "puts a child in another trace",
+      (s: SpanStart) => (s.parent ? { traceId: "1".repeat(32), spanId: newSpanId() } : undefined),
+    ],
   ] as const) {
     test(`a source that ${what} leaves core to generate the ids; the run goes on`, async () => {
       const { source } = recordingSource(answer as (s: SpanStart) => SpanIds | undefined);
@@ -153,6 +206,16 @@ describe("an id source gives core its span ids", () => {
 
   test("only one extension may give span ids", () => {
     const { source } = recordingSource();
-    assert.throws(() => new Agent({ provider: new ScriptedProvider([]), extensions: [sourceExtension(source), defineExtension({ name: "ids2", install: (ctx) => void ctx.useSpanIds(source) })] }), (err: unknown) => err instanceof ExtensionError && /only one extension may provide span ids/.test(err.message));
+    assert.throws(
+      () =>
+        new Agent({
+          provider: new ScriptedProvider([]),
+          extensions: [
+            sourceExtension(source),
+            defineExtension({ name: "ids2", install: (ctx) => void ctx.useSpanIds(source) }),
+          ],
+        }),
+      (err: unknown) => err instanceof ExtensionError && /only one extension may provide span ids/.test(err.message),
+    );
   });
 });

@@ -1,6 +1,13 @@
 import type { RunResult } from "../engine/run-types.js";
 import type { HookEvent } from "../hooks/events.js";
-import type { AgentStartData, HookContext, HookPayloads, LlmRequestData, LlmResponseData, ToolCallEndData } from "../hooks/payloads.js";
+import type {
+  AgentStartData,
+  HookContext,
+  HookPayloads,
+  LlmRequestData,
+  LlmResponseData,
+  ToolCallEndData,
+} from "../hooks/payloads.js";
 import type { ToolCall } from "../types/content.js";
 import type { SpanContext, SpanRole } from "./span-context.js";
 import type { SpanKindName } from "./span-names.js";
@@ -34,7 +41,11 @@ export function traceEventOf<E extends HookEvent>(hook: HookContext<E>, ts: numb
   // A HookContext<E> pairs its event and payload as TraceEvent does; TypeScript cannot follow
   // that correlation through a generic, so the pairing is asserted here, once.
   // Two literals rather than a spread: this runs for every traced hook event.
-  return (hook.span ? { kind: hook.event, ts, runId: hook.runId, span: hook.span, data: hook.data } : { kind: hook.event, ts, runId: hook.runId, data: hook.data }) as TraceEvent;
+  return (
+    hook.span
+      ? { kind: hook.event, ts, runId: hook.runId, span: hook.span, data: hook.data }
+      : { kind: hook.event, ts, runId: hook.runId, data: hook.data }
+  ) as TraceEvent;
 }
 
 /** Facts about the agent that no single event carries. */

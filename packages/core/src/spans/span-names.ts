@@ -1,7 +1,11 @@
 import type { SpanRole } from "./span-context.js";
 
 /** The operation of each role, as the OpenTelemetry GenAI conventions name it (`gen_ai.operation.name`). */
-export const SPAN_OPERATION: Record<SpanRole, "invoke_agent" | "chat" | "execute_tool"> = { agent: "invoke_agent", chat: "chat", tool: "execute_tool" };
+export const SPAN_OPERATION: Record<SpanRole, "invoke_agent" | "chat" | "execute_tool"> = {
+  agent: "invoke_agent",
+  chat: "chat",
+  tool: "execute_tool",
+};
 
 /** `INTERNAL` for in-process work (agent, tool), `CLIENT` for a model call. */
 export type SpanKindName = "INTERNAL" | "CLIENT";

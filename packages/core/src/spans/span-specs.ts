@@ -43,7 +43,11 @@ function costAttributes(a: Attributes, cost: CallCost | undefined): void {
   }
   a[Hx.COST_USD] = cost.usd;
   a[CostAttributes.TOTAL] = cost.usd;
-  a[CostAttributes.LANGFUSE_DETAILS] = JSON.stringify({ input: cost.inputUsd, output: cost.outputUsd, total: cost.usd });
+  a[CostAttributes.LANGFUSE_DETAILS] = JSON.stringify({
+    input: cost.inputUsd,
+    output: cost.outputUsd,
+    total: cost.usd,
+  });
 }
 
 /** JSON text for a free-form content attribute; past `max` it becomes a cut JSON string and the original length is kept beside it. */
@@ -65,7 +69,14 @@ export function agentOpen(info: TracedAgent, start: AgentStartData, time: number
   const framework = start.attributes?.[Hx.FRAMEWORK];
   if (typeof framework === "string") attributes[Hx.FRAMEWORK] = framework;
   if (start.resumed) attributes[Hx.RUN_RESUMED] = true;
-  return { role: "agent", name: spanName("agent", info.name), kind: SPAN_KIND.agent, time, attributes, detail: { role: "agent", start } };
+  return {
+    role: "agent",
+    name: spanName("agent", info.name),
+    kind: SPAN_KIND.agent,
+    time,
+    attributes,
+    detail: { role: "agent", start },
+  };
 }
 
 export function agentClose(start: AgentStartData, result: RunResult | undefined, time: number): SpanClose {
@@ -83,25 +94,47 @@ export function agentClose(start: AgentStartData, result: RunResult | undefined,
     attributes[Hx.RUN_STATUS] = "unfinished";
   }
   if (error) attributes[GenAI.ERROR_TYPE] = error.type;
-  return { time, attributes, ...(error ? { error } : {}), detail: { role: "agent", start, ...(result ? { result } : {}) } };
+  return {
+    time,
+    attributes,
+    ...(error ? { error } : {}),
+    detail: { role: "agent", start, ...(result ? { result } : {}) },
+  };
 }
 
 export function chatOpen(info: TracedAgent, request: LlmRequestData, time: number, o: MappingOptions): SpanOpen {
   const attributes = common(info, "chat");
   attributes[GenAI.REQUEST_MODEL] = request.model;
   // 0 is how a run made elsewhere says its call set no limit (the AI SDK's maxOutputTokens unset).
-  if (typeof request.maxTokens === "number" && request.maxTokens > 0) attributes[GenAI.REQUEST_MAX_TOKENS] = request.maxTokens;
+  if (typeof request.maxTokens === "number" && request.maxTokens > 0)
+    attributes[GenAI.REQUEST_MAX_TOKENS] = request.maxTokens;
   if (typeof request.temperature === "number") attributes[GenAI.REQUEST_TEMPERATURE] = request.temperature;
   const full = request.request;
   if (o.captureContent && full) {
-    if (full.system) attributes[GenAI.SYSTEM_INSTRUCTIONS] = safeJson(systemInstructions(full.system, o.maxContentChars));
-    if (Array.isArray(full.messages)) attributes[GenAI.INPUT_MESSAGES] = safeJson(inputMessages(full.messages, o.maxContentChars));
-    if (Array.isArray(full.tools) && full.tools.length) attributes[GenAI.TOOL_DEFINITIONS] = safeJson(toolDefinitions(full.tools));
+    if (full.system)
+      attributes[GenAI.SYSTEM_INSTRUCTIONS] = safeJson(systemInstructions(full.system, o.maxContentChars));
+    if (Array.isArray(full.messages))
+      attributes[GenAI.INPUT_MESSAGES] = safeJson(inputMessages(full.messages, o.maxContentChars));
+    if (Array.isArray(full.tools) && full.tools.length)
+      attributes[GenAI.TOOL_DEFINITIONS] = safeJson(toolDefinitions(full.tools));
   }
-  return { role: "chat", name: spanName("chat", request.model), kind: SPAN_KIND.chat, time, attributes, detail: { role: "chat", request } };
+  return {
+    role: "chat",
+    name: spanName("chat", request.model),
+    kind: SPAN_KIND.chat,
+    time,
+    attributes,
+    detail: { role: "chat", request },
+  };
 }
 
-export function chatClose(info: TracedAgent, request: LlmRequestData, response: LlmResponseData, time: number, o: MappingOptions): SpanClose {
+export function chatClose(
+  info: TracedAgent,
+  request: LlmRequestData,
+  response: LlmResponseData,
+  time: number,
+  o: MappingOptions,
+): SpanClose {
   const attributes: Attributes = {};
   // Set at start from the agent's provider; a reply from another one (a fallback) corrects it.
   if (response.provider && response.provider !== info.provider) attributes[GenAI.PROVIDER_NAME] = response.provider;
@@ -117,7 +150,11 @@ export function chatClose(info: TracedAgent, request: LlmRequestData, response: 
   return { time, attributes, detail: { role: "chat", request, response } };
 }
 
-export function failedClose(detailClose: Omit<SpanClose, "time" | "attributes" | "error">, error: SpanError, time: number): SpanClose {
+export function failedClose(
+  detailClose: Omit<SpanClose, "time" | "attributes" | "error">,
+  error: SpanError,
+  time: number,
+): SpanClose {
   return { ...detailClose, time, attributes: { [GenAI.ERROR_TYPE]: error.type }, error };
 }
 
@@ -132,7 +169,12 @@ function declaredAttributes(declared: Readonly<Record<string, unknown>> | undefi
   return attributes;
 }
 
-export function toolOpen(call: ToolCall, time: number, o: MappingOptions, declared?: Readonly<Record<string, string | number | boolean>>): SpanOpen {
+export function toolOpen(
+  call: ToolCall,
+  time: number,
+  o: MappingOptions,
+  declared?: Readonly<Record<string, string | number | boolean>>,
+): SpanOpen {
   // The execute_tool convention names no provider or conversation: only the tool's own facts,
   // and what the tool declares of itself outside the mapping's own namespaces.
   const attributes = declaredAttributes(declared);
@@ -140,11 +182,24 @@ export function toolOpen(call: ToolCall, time: number, o: MappingOptions, declar
   attributes[GenAI.TOOL_NAME] = call.name;
   attributes[GenAI.TOOL_CALL_ID] = call.id;
   attributes[GenAI.TOOL_TYPE] = "function";
-  if (o.captureContent) jsonContent(attributes, GenAI.TOOL_CALL_ARGUMENTS, safeJson(call.input ?? {}), o.maxContentChars);
-  return { role: "tool", name: spanName("tool", call.name), kind: SPAN_KIND.tool, time, attributes, detail: { role: "tool", toolCall: call } };
+  if (o.captureContent)
+    jsonContent(attributes, GenAI.TOOL_CALL_ARGUMENTS, safeJson(call.input ?? {}), o.maxContentChars);
+  return {
+    role: "tool",
+    name: spanName("tool", call.name),
+    kind: SPAN_KIND.tool,
+    time,
+    attributes,
+    detail: { role: "tool", toolCall: call },
+  };
 }
 
-export function toolClose(end: ToolCallEndData, spill: SpillReference | undefined, time: number, o: MappingOptions): SpanClose {
+export function toolClose(
+  end: ToolCallEndData,
+  spill: SpillReference | undefined,
+  time: number,
+  o: MappingOptions,
+): SpanClose {
   const attributes: Attributes = {};
   const result = end.result;
   if (end.outcome) attributes[Hx.TOOL_OUTCOME] = end.outcome;
@@ -164,7 +219,12 @@ export function toolClose(end: ToolCallEndData, spill: SpillReference | undefine
     error = { type, message: result.content ?? "" };
     attributes[GenAI.ERROR_TYPE] = type;
   }
-  return { time, attributes, ...(error ? { error } : {}), detail: { role: "tool", toolCall: end.toolCall, end, ...(spill ? { spill } : {}) } };
+  return {
+    time,
+    attributes,
+    ...(error ? { error } : {}),
+    detail: { role: "tool", toolCall: end.toolCall, end, ...(spill ? { spill } : {}) },
+  };
 }
 
 /** A result that is JSON text stays JSON; any other text becomes a JSON string. */

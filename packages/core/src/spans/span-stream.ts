@@ -27,7 +27,10 @@ export class SpanStream {
   private collector: SpanCollector | undefined;
   private lastTs: number | undefined;
 
-  constructor(private readonly options: MapSpansOptions, private readonly onSpan: (span: MappedSpan, order: number) => void) {
+  constructor(
+    private readonly options: MapSpansOptions,
+    private readonly onSpan: (span: MappedSpan, order: number) => void,
+  ) {
     if (options.agent?.provider !== undefined) this.start(undefined);
   }
 
@@ -52,9 +55,16 @@ export class SpanStream {
   private start(replyProvider: string | undefined): void {
     const { options } = this;
     const provider = options.agent?.provider ?? replyProvider;
-    const info: TracedAgent = { name: options.agent?.name ?? "agent", ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}), ...(provider ? { provider } : {}) };
+    const info: TracedAgent = {
+      name: options.agent?.name ?? "agent",
+      ...(options.agent?.sessionId ? { sessionId: options.agent.sessionId } : {}),
+      ...(provider ? { provider } : {}),
+    };
     this.collector = new SpanCollector(options.redactor ?? new Redactor(), options.keepDetail ?? true, this.onSpan);
-    this.mapper = new SpanMapper(this.collector, info, { captureContent: options.captureContent ?? false, maxContentChars: options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS });
+    this.mapper = new SpanMapper(this.collector, info, {
+      captureContent: options.captureContent ?? false,
+      maxContentChars: options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS,
+    });
     const held = this.held ?? [];
     this.held = undefined;
     for (const e of held) this.mapper.handle(e);

@@ -38,6 +38,7 @@ describe("traceIdRatioSampled", () => {
   });
 
   test("what is not a trace id is never sampled", () => {
-    for (const bad of ["0".repeat(32), "F".repeat(32), "abc", "g".repeat(32)]) assert.equal(traceIdRatioSampled(bad, 1), false, bad);
+    for (const bad of ["0".repeat(32), "F".repeat(32), "abc", "g".repeat(32)])
+      assert.equal(traceIdRatioSampled(bad, 1), false, bad);
   });
 });

@@ -23,7 +23,12 @@ export interface ParentRun {
   /** The parent run's id. */
   readonly runId: string;
   /** The parent's verdict for a call the child is about to make (its manager and policies, and its own parent's); `owner` registered the tool in the child. */
-  authorize(call: ToolCall, tool: Tool, phase: "authorize" | "dispatch", owner: string | undefined): PermissionDecision | Promise<PermissionDecision>;
+  authorize(
+    call: ToolCall,
+    tool: Tool,
+    phase: "authorize" | "dispatch",
+    owner: string | undefined,
+  ): PermissionDecision | Promise<PermissionDecision>;
   /** Why the parent's budget is spent were the child's `progress` added to it; throws when a parent limit fails runs. */
   reached(child: RunProgress): string | undefined;
   /** Counts what an ended child spent (its own calls and its own children's) against the parent's budget. */
@@ -52,7 +57,13 @@ export function combinedProgress(parent: RunProgress, child: RunProgress): RunPr
   addUsage(usage, child.usage);
   usage.cost.unpricedCalls += child.usage.cost.unpricedCalls;
   if (child.usage.cost.usd !== null) usage.cost.usd = (usage.cost.usd ?? 0) + child.usage.cost.usd;
-  return { runId: parent.runId, modelCalls: parent.modelCalls + child.modelCalls, toolCalls: parent.toolCalls + child.toolCalls, usage, elapsedMs: parent.elapsedMs };
+  return {
+    runId: parent.runId,
+    modelCalls: parent.modelCalls + child.modelCalls,
+    toolCalls: parent.toolCalls + child.toolCalls,
+    usage,
+    elapsedMs: parent.elapsedMs,
+  };
 }
 
 /** Adds what a run delegated to its own spending (`delegated` absent: nothing was). */
@@ -64,7 +75,13 @@ export function addDelegated(own: DelegatedUsage, delegated: DelegatedUsage | un
 
 /** A run's progress: its own counters plus what the subagents it called spent. */
 export function runProgress(runId: string, own: RunCounterView, elapsedMs: number): RunProgress {
-  const mine: RunProgress = { runId, modelCalls: own.modelCalls, toolCalls: own.toolCalls, usage: { ...own.usage, cost: { ...own.cost } }, elapsedMs };
+  const mine: RunProgress = {
+    runId,
+    modelCalls: own.modelCalls,
+    toolCalls: own.toolCalls,
+    usage: { ...own.usage, cost: { ...own.cost } },
+    elapsedMs,
+  };
   return own.delegated ? combinedProgress(mine, asProgress(runId, own.delegated)) : mine;
 }
 

@@ -10,7 +10,13 @@ import { addDelegated, combinedProgress, type ParentRun } from "./parent-run.js"
  * (and its own parent's), the child's spending is checked against this run's limits (and its
  * parent's), and an ended child's spending is added to `counters.delegated`.
  */
-export function parentView(services: EngineServices, runId: string, counters: RunCounters, progress: () => RunProgress, parent: ParentRun | undefined): ParentRun {
+export function parentView(
+  services: EngineServices,
+  runId: string,
+  counters: RunCounters,
+  progress: () => RunProgress,
+  parent: ParentRun | undefined,
+): ParentRun {
   return {
     runId,
     authorize(call, tool, phase, owner) {

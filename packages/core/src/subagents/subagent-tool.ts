@@ -32,7 +32,11 @@ export class SubagentError extends HarnessError {
   readonly status: RunStatus;
   constructor(tool: string, result: RunResult) {
     const why = result.error?.message ?? result.status;
-    super("subagent_failed", `subagent "${tool}" ${result.status === "cancelled" ? "was cancelled" : "failed"} (run ${result.runId}): ${why}`, { cause: result.error });
+    super(
+      "subagent_failed",
+      `subagent "${tool}" ${result.status === "cancelled" ? "was cancelled" : "failed"} (run ${result.runId}): ${why}`,
+      { cause: result.error },
+    );
     this.runId = result.runId;
     this.status = result.status;
   }
@@ -43,7 +47,9 @@ export type StartChildRun = (input: string, signal: AbortSignal, parent: ParentR
 
 const TASK_SCHEMA: JsonSchema = {
   type: "object",
-  properties: { input: { type: "string", description: "The task for the subagent, with everything it needs to know." } },
+  properties: {
+    input: { type: "string", description: "The task for the subagent, with everything it needs to know." },
+  },
   required: ["input"],
   additionalProperties: false,
 };
@@ -55,16 +61,23 @@ const TASK_SCHEMA: JsonSchema = {
  * that fails or is cancelled makes the call an error result (`SubagentError`), never a crash.
  */
 export function subagentTool(options: SubagentToolOptions, start: StartChildRun): Tool {
-  if (typeof options !== "object" || options === null) throw new ToolRegistrationError("asTool needs options: { name, description, inputSchema? }");
-  if (options.toInput !== undefined && typeof options.toInput !== "function") throw new ToolRegistrationError(`subagent tool "${options.name}": toInput must be a function`);
+  if (typeof options !== "object" || options === null)
+    throw new ToolRegistrationError("asTool needs options: { name, description, inputSchema? }");
+  if (options.toInput !== undefined && typeof options.toInput !== "function")
+    throw new ToolRegistrationError(`subagent tool "${options.name}": toInput must be a function`);
   const { toInput, inputSchema, ...settings } = options;
-  const inputText = (input: Record<string, unknown>): unknown => (toInput ? toInput(input) : typeof input.input === "string" ? input.input : JSON.stringify(input));
+  const inputText = (input: Record<string, unknown>): unknown =>
+    toInput ? toInput(input) : typeof input.input === "string" ? input.input : JSON.stringify(input);
   return tool({
     ...settings,
     inputSchema: inputSchema ?? TASK_SCHEMA,
     async execute(input, context) {
       const text = inputText(input);
-      if (typeof text !== "string") throw new HarnessError("subagent_input", `subagent "${options.name}": toInput must return a string, got ${typeof text}`);
+      if (typeof text !== "string")
+        throw new HarnessError(
+          "subagent_input",
+          `subagent "${options.name}": toInput must return a string, got ${typeof text}`,
+        );
       const result = await start(text, context.signal, parentRunOf(context.runId));
       if (result.status !== "completed") throw new SubagentError(options.name, result);
       return result.text;

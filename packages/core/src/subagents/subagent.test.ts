@@ -16,12 +16,26 @@ const delegate = (name: string, input = "do it") => ({ toolCalls: [{ name, input
 function parentOf(child: Agent, options: { permissions?: PermissionManager; extensions?: BudgetOptions } = {}) {
   const helper = child.asTool({ name: "helper", description: "does the work." });
   const extensions = options.extensions ? [budgetExtension(options.extensions)] : [];
-  const parent = new Agent({ name: "boss", provider: new ScriptedProvider([delegate("helper"), { text: "done" }]), tools: [helper], permissions: options.permissions, extensions });
+  const parent = new Agent({
+    name: "boss",
+    provider: new ScriptedProvider([delegate("helper"), { text: "done" }]),
+    tools: [helper],
+    permissions: options.permissions,
+    extensions,
+  });
   return { parent, seen: recordEvents(parent) };
 }
 
-function childWith(steps: ScriptStep[], options: { tools?: ReturnType<typeof tool>[]; permissions?: PermissionManager } = {}) {
-  const child = new Agent({ name: "helper", provider: new ScriptedProvider(steps), retry: { maxAttempts: 1 }, ...options });
+function childWith(
+  steps: ScriptStep[],
+  options: { tools?: ReturnType<typeof tool>[]; permissions?: PermissionManager } = {},
+) {
+  const child = new Agent({
+    name: "helper",
+    provider: new ScriptedProvider(steps),
+    retry: { maxAttempts: 1 },
+    ...options,
+  });
   return { child, seen: recordEvents(child) };
 }
 
@@ -55,7 +69,10 @@ describe("a subagent's run is linked to its parent's", () => {
     const spans: Record<string, { traceId: string; spanId: string; parentSpanId?: string; runId?: string }> = {};
     parent.hooks.on(HookEvent.AGENT_START, (ctx) => void (spans.parentRun = { ...ctx.span!, runId: ctx.data.runId }));
     parent.hooks.on(HookEvent.TOOL_CALL_START, (ctx) => void (spans.tool = { ...ctx.span! }));
-    child.hooks.on(HookEvent.AGENT_START, (ctx) => void (spans.childRun = { ...ctx.span!, runId: ctx.data.parentRunId }));
+    child.hooks.on(
+      HookEvent.AGENT_START,
+      (ctx) => void (spans.childRun = { ...ctx.span!, runId: ctx.data.parentRunId }),
+    );
     await parent.run("go");
     assert.equal(spans.childRun.traceId, spans.parentRun.traceId);
     assert.equal(spans.childRun.parentSpanId, spans.tool.spanId);
@@ -65,7 +82,9 @@ describe("a subagent's run is linked to its parent's", () => {
 
 describe("a subagent only narrows its parent's permissions", () => {
   test("a call the parent's manager denies is denied in the child, whose own manager allows it", async () => {
-    const { child, seen } = childWith([{ toolCalls: [{ name: "wire", input: {} }] }, { text: "could not" }], { tools: [wire] });
+    const { child, seen } = childWith([{ toolCalls: [{ name: "wire", input: {} }] }, { text: "could not" }], {
+      tools: [wire],
+    });
     const { parent } = parentOf(child, { permissions: new PermissionManager({ rules: { wire: "deny" } }) });
     await parent.run("go");
     const end = ofKind(seen, HookEvent.TOOL_CALL_END)[0];
@@ -74,16 +93,25 @@ describe("a subagent only narrows its parent's permissions", () => {
   });
 
   test("the child's own stricter rule still applies", async () => {
-    const { child, seen } = childWith([{ toolCalls: [{ name: "wire", input: {} }] }, { text: "could not" }], { tools: [wire], permissions: new PermissionManager({ rules: { wire: "deny" } }) });
+    const { child, seen } = childWith([{ toolCalls: [{ name: "wire", input: {} }] }, { text: "could not" }], {
+      tools: [wire],
+      permissions: new PermissionManager({ rules: { wire: "deny" } }),
+    });
     await parentOf(child).parent.run("go");
     assert.equal(ofKind(seen, HookEvent.TOOL_CALL_END)[0].permission?.source, "manager");
   });
 
   test("a call that needs approval is refused in the child: nobody can approve inside a tool call", async () => {
-    const { child, seen } = childWith([{ toolCalls: [{ name: "wire", input: {} }] }, { text: "could not" }], { tools: [wire], permissions: new PermissionManager({ rules: { wire: "ask" } }) });
+    const { child, seen } = childWith([{ toolCalls: [{ name: "wire", input: {} }] }, { text: "could not" }], {
+      tools: [wire],
+      permissions: new PermissionManager({ rules: { wire: "ask" } }),
+    });
     const { parent } = parentOf(child);
     assert.equal((await parent.run("go")).status, "completed");
-    assert.match(ofKind(seen, HookEvent.TOOL_CALL_END)[0].result.content, /needs the user's approval .*which a subagent cannot wait for/);
+    assert.match(
+      ofKind(seen, HookEvent.TOOL_CALL_END)[0].result.content,
+      /needs the user's approval .*which a subagent cannot wait for/,
+    );
   });
 });
 
@@ -98,7 +126,11 @@ describe("a subagent spends from its parent's budget", () => {
     const childStop = ofKind(childSeen, HookEvent.RECOVERY).find((r) => r.reason === "budget_exhausted");
     assert.match(childStop?.detail ?? "", /it made 3 of its 3 model calls/);
     const parentStop = ofKind(seen, HookEvent.RECOVERY).find((r) => r.reason === "budget_exhausted");
-    assert.match(parentStop?.detail ?? "", /it made 4 of its 3 model calls/, "the child's 3 calls count against the parent");
+    assert.match(
+      parentStop?.detail ?? "",
+      /it made 4 of its 3 model calls/,
+      "the child's 3 calls count against the parent",
+    );
   });
 });
 
@@ -109,11 +141,12 @@ describe("cancelling the parent cancels a running child", () => {
     const slow = tool({
       name: "slow",
       description: "waits until cancelled.",
-      execute: (_input, ctx) => new Promise((_, reject) => {
-        childSignal = ctx.signal;
-        controller.abort();
-        ctx.signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true });
-      }),
+      execute: (_input, ctx) =>
+        new Promise((_, reject) => {
+          childSignal = ctx.signal;
+          controller.abort();
+          ctx.signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true });
+        }),
     });
     const { child, seen: childSeen } = childWith([delegate("slow"), { text: "never" }], { tools: [slow] });
     const { parent } = parentOf(child);

@@ -18,10 +18,19 @@ export type TemplateValue = string | number | boolean;
 export function renderTemplate(name: string, body: string, params: Readonly<Record<string, TemplateValue>>): string {
   const needed = templateParameters(body);
   const missing = needed.find((p) => !Object.hasOwn(params, p) || params[p] === undefined || params[p] === null);
-  if (missing !== undefined) throw new TemplateError(name, `template "${name}" needs the parameter "${missing}" (it takes ${needed.join(", ")})`, missing);
+  if (missing !== undefined)
+    throw new TemplateError(
+      name,
+      `template "${name}" needs the parameter "${missing}" (it takes ${needed.join(", ")})`,
+      missing,
+    );
   const unknown = Object.keys(params).find((p) => !needed.includes(p));
   if (unknown !== undefined) {
-    throw new TemplateError(name, `template "${name}" has no parameter "${unknown}" (${needed.length ? `it takes ${needed.join(", ")}` : "it takes none"})`, unknown);
+    throw new TemplateError(
+      name,
+      `template "${name}" has no parameter "${unknown}" (${needed.length ? `it takes ${needed.join(", ")}` : "it takes none"})`,
+      unknown,
+    );
   }
   return body.replace(PLACEHOLDER, (_, key: string) => String(params[key]));
 }

@@ -43,10 +43,19 @@ export class TemplateRegistry implements PromptTemplates {
   private readonly templates = new Map<string, { info: TemplateInfo; body: string }>();
 
   register(spec: TemplateSpec, extension: string): { registration: Registration; info: TemplateInfo } {
-    if (typeof spec?.name !== "string" || !NAME.test(spec.name)) throw new ExtensionError(extension, `template name ${JSON.stringify(spec?.name)} must be 1-64 letters, digits, '_', '.', ':' or '-'`);
-    if (typeof spec.body !== "string") throw new ExtensionError(extension, `template "${spec.name}" needs a body string`);
+    if (typeof spec?.name !== "string" || !NAME.test(spec.name))
+      throw new ExtensionError(
+        extension,
+        `template name ${JSON.stringify(spec?.name)} must be 1-64 letters, digits, '_', '.', ':' or '-'`,
+      );
+    if (typeof spec.body !== "string")
+      throw new ExtensionError(extension, `template "${spec.name}" needs a body string`);
     const holder = this.templates.get(spec.name);
-    if (holder) throw new ExtensionError(extension, `template "${spec.name}" is already registered by extension "${holder.info.extension}"`);
+    if (holder)
+      throw new ExtensionError(
+        extension,
+        `template "${spec.name}" is already registered by extension "${holder.info.extension}"`,
+      );
     const info: TemplateInfo = Object.freeze({
       name: spec.name,
       description: spec.description ?? "",
@@ -63,12 +72,22 @@ export class TemplateRegistry implements PromptTemplates {
   }
 
   list(): TemplateInfo[] {
-    return [...this.templates.values()].map((t) => t.info).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...this.templates.values()]
+      .map((t) => t.info)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   render(name: string, params: Readonly<Record<string, TemplateValue>> = {}): string {
     const template = this.templates.get(name);
-    if (!template) throw new TemplateError(name, `no template is named "${name}"; the templates are: ${this.list().map((t) => t.name).join(", ") || "(none)"}`);
+    if (!template)
+      throw new TemplateError(
+        name,
+        `no template is named "${name}"; the templates are: ${
+          this.list()
+            .map((t) => t.name)
+            .join(", ") || "(none)"
+        }`,
+      );
     return renderTemplate(name, template.body, params);
   }
 }

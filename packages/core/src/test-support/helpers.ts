@@ -29,7 +29,12 @@ export function scriptedAgent(steps: ScriptStep[], options: Partial<AgentOptions
 export const echoTool: Tool = tool({
   name: "echo",
   description: "echo returns its text argument.",
-  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { text: { type: "string" } },
+    required: ["text"],
+    additionalProperties: false,
+  },
   execute: ({ text }) => `echo: ${String(text)}`,
 });
 

@@ -28,7 +28,10 @@ export async function executeTool(tool: Tool, call: ToolCall, options: ExecuteOp
     last = await attemptOnce(tool, call, options);
     const retryWanted = last.result.isError || (tool.retryIfResult?.(last.result) ?? false);
     if (!retryWanted || attempt === attempts || options.signal?.aborted) return last;
-    const error = last.rawResult instanceof Error ? last.rawResult : new Error(`retryIfResult asked for another attempt of "${tool.name}"`);
+    const error =
+      last.rawResult instanceof Error
+        ? last.rawResult
+        : new Error(`retryIfResult asked for another attempt of "${tool.name}"`);
     await options.onRetry?.(attempt, delay, error);
     await sleep(delay, options.signal);
     delay = Math.min(delay * (tool.retry?.factor ?? 2), tool.retry?.maxBackoffMs ?? 10_000);
@@ -43,18 +46,34 @@ async function attemptOnce(tool: Tool, call: ToolCall, options: ExecuteOptions):
   const timeoutMs = tool.timeoutSeconds !== undefined ? tool.timeoutSeconds * 1000 : undefined;
   const link = timeoutMs === undefined && !options.signal ? NEVER_ABORTED : linkedSignal([options.signal], timeoutMs);
   try {
-    const pending = Promise.resolve().then(() => tool.execute(call.input, { toolCall: call, runId: options.runId, signal: link.signal, idempotencyKey: idempotencyKeyOf(options.runId, call.id) }));
+    const pending = Promise.resolve().then(() =>
+      tool.execute(call.input, {
+        toolCall: call,
+        runId: options.runId,
+        signal: link.signal,
+        idempotencyKey: idempotencyKeyOf(options.runId, call.id),
+      }),
+    );
     const raw = await (timeoutMs === undefined && !options.signal
       ? pending
       : Promise.race([
           pending,
           new Promise<never>((_, reject) => {
-            const fail = () => reject(link.timedOut() ? new ToolTimeoutError(`tool "${tool.name}" timed out after ${tool.timeoutSeconds} s`) : toError(link.signal.reason));
+            const fail = () =>
+              reject(
+                link.timedOut()
+                  ? new ToolTimeoutError(`tool "${tool.name}" timed out after ${tool.timeoutSeconds} s`)
+                  : toError(link.signal.reason),
+              );
             if (link.signal.aborted) fail();
             else link.signal.addEventListener("abort", fail, { once: true });
           }),
         ]));
-    return { rawResult: raw, outcome: "executed", result: { toolCallId: call.id, name: call.name, content: renderToolOutput(raw), isError: false } };
+    return {
+      rawResult: raw,
+      outcome: "executed",
+      result: { toolCallId: call.id, name: call.name, content: renderToolOutput(raw), isError: false },
+    };
   } catch (thrown) {
     const error = toError(thrown);
     const timeout = error instanceof ToolTimeoutError;

@@ -34,7 +34,9 @@ export class ToolRegistry {
     const existing = this.active.get(tool.name);
     if (existing && !options.replace) {
       const by = existing.owner ? ` by extension "${existing.owner}"` : "";
-      throw new ToolRegistrationError(`tool "${tool.name}" is already registered${by}; pass replace: true to replace it`);
+      throw new ToolRegistrationError(
+        `tool "${tool.name}" is already registered${by}; pass replace: true to replace it`,
+      );
     }
     const binding: Binding = { tool, owner: options.owner, previous: existing };
     this.active.set(tool.name, binding);

@@ -70,13 +70,17 @@ export function compileSchema(toolName: string, schema: InputSchema | undefined)
 
 function compileJsonSchema(toolName: string, schema: JsonSchema): CompiledSchema {
   if (schema.type !== undefined && schema.type !== "object") {
-    throw new ToolRegistrationError(`tool "${toolName}": inputSchema must describe an object (type "object"), got type ${JSON.stringify(schema.type)}`);
+    throw new ToolRegistrationError(
+      `tool "${toolName}": inputSchema must describe an object (type "object"), got type ${JSON.stringify(schema.type)}`,
+    );
   }
   let check: ValidateFunction;
   try {
     check = ajv().compile(schema);
   } catch (err) {
-    throw new ToolRegistrationError(`tool "${toolName}": inputSchema is not a valid JSON Schema: ${(err as Error).message}`);
+    throw new ToolRegistrationError(
+      `tool "${toolName}": inputSchema is not a valid JSON Schema: ${(err as Error).message}`,
+    );
   }
   return {
     jsonSchema: schema,
@@ -97,7 +101,9 @@ function compileZod(toolName: string, schema: ZodSchema): CompiledSchema {
   try {
     jsonSchema = (load("zod") as typeof import("zod")).z.toJSONSchema(schema, { target: "draft-7" }) as JsonSchema;
   } catch (err) {
-    throw new ToolRegistrationError(`tool "${toolName}": zod schema cannot be converted to JSON Schema: ${(err as Error).message}`);
+    throw new ToolRegistrationError(
+      `tool "${toolName}": zod schema cannot be converted to JSON Schema: ${(err as Error).message}`,
+    );
   }
   delete jsonSchema.$schema;
   return {

@@ -28,7 +28,9 @@ export function summarizeTool(tool: Tool): ToolSummary {
   return {
     name: tool.name,
     description: tool.description,
-    schemaSha256: createHash("sha256").update(JSON.stringify(tool.definition.inputSchema ?? null)).digest("hex"),
+    schemaSha256: createHash("sha256")
+      .update(JSON.stringify(tool.definition.inputSchema ?? null))
+      .digest("hex"),
     ...(tool.extension ? { extension: tool.extension } : {}),
     ...(tool.permission ? { permission: tool.permission } : {}),
     concurrent: tool.concurrent === true,

@@ -100,7 +100,8 @@ export function tool(spec: ToolSpec<never>): Tool {
   if (typeof spec.name !== "string" || !TOOL_NAME.test(spec.name)) {
     throw new ToolRegistrationError(`tool name ${JSON.stringify(spec.name)} must be 1-64 letters, digits, "_" or "-"`);
   }
-  if (typeof spec.execute !== "function") throw new ToolRegistrationError(`tool "${spec.name}" has no execute function`);
+  if (typeof spec.execute !== "function")
+    throw new ToolRegistrationError(`tool "${spec.name}" has no execute function`);
   const schema = compileSchema(spec.name, spec.inputSchema);
   const description = spec.description ?? "";
   return {

@@ -8,7 +8,8 @@ import type { ToolRun } from "./executor.js";
 import { tool } from "./tool.js";
 import { WriteQueue } from "./write-queue.js";
 
-const writer = (writes: readonly string[]) => tool({ name: "write_file", description: "writes", writes, execute: () => "written" });
+const writer = (writes: readonly string[]) =>
+  tool({ name: "write_file", description: "writes", writes, execute: () => "written" });
 
 /** A queued call whose work waits until `finish` is called; `started` says whether its work began. */
 function queued(queue: WriteQueue, writes: readonly string[], id: string) {
@@ -18,7 +19,11 @@ function queued(queue: WriteQueue, writes: readonly string[], id: string) {
   const done = queue.run(writer(writes), { id, name: "write_file", input: {} }, async (): Promise<ToolRun> => {
     state.started = true;
     await held;
-    return { rawResult: "written", outcome: "executed", result: { toolCallId: id, name: "write_file", content: "written", isError: false } };
+    return {
+      rawResult: "written",
+      outcome: "executed",
+      result: { toolCallId: id, name: "write_file", content: "written", isError: false },
+    };
   });
   return { state, finish, done };
 }

@@ -28,11 +28,21 @@ export class WriteQueue {
     let paths: readonly string[];
     try {
       const declared = typeof tool.writes === "function" ? tool.writes(call.input) : tool.writes;
-      if (!Array.isArray(declared) || declared.some((p) => typeof p !== "string" || p === "")) throw new Error("writes must give an array of non-empty paths");
+      if (!Array.isArray(declared) || declared.some((p) => typeof p !== "string" || p === ""))
+        throw new Error("writes must give an array of non-empty paths");
       paths = declared.map((p) => resolve(p));
     } catch (err) {
       const error = toError(err);
-      return { rawResult: error, outcome: "failed", result: { toolCallId: call.id, name: call.name, content: `Error: tool "${tool.name}" could not say which paths it writes: ${error.message}`, isError: true } };
+      return {
+        rawResult: error,
+        outcome: "failed",
+        result: {
+          toolCallId: call.id,
+          name: call.name,
+          content: `Error: tool "${tool.name}" could not say which paths it writes: ${error.message}`,
+          isError: true,
+        },
+      };
     }
     const earlier = this.holders.filter((h) => overlaps(h.paths, paths)).map((h) => h.done);
     let release!: () => void;

@@ -15,13 +15,7 @@ export interface ToolDefinition {
  * `max_tokens` (cut at the reply budget), `stop_sequence`, `refusal` (declined or filtered),
  * `pause_turn` (the provider paused a long turn; the engine calls again to continue).
  */
-export type StopReason =
-  | "end_turn"
-  | "tool_use"
-  | "max_tokens"
-  | "stop_sequence"
-  | "refusal"
-  | "pause_turn";
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "pause_turn";
 
 /** Every {@link StopReason}, for validating a reply's `stopReason`. */
 export const STOP_REASONS: readonly StopReason[] = [

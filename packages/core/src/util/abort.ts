@@ -56,12 +56,13 @@ export function linkedSignal(signals: Array<AbortSignal | undefined>, timeoutMs?
     s.addEventListener("abort", fn, { once: true });
     listeners.push([s, fn]);
   }
-  const timer = timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)
-    ? setTimeout(() => {
-        expired = true;
-        abort(new Error(`timed out after ${timeoutMs} ms`));
-      }, timeoutMs)
-    : undefined;
+  const timer =
+    timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          expired = true;
+          abort(new Error(`timed out after ${timeoutMs} ms`));
+        }, timeoutMs)
+      : undefined;
   return {
     signal: controller.signal,
     timedOut: () => expired,
@@ -72,7 +73,8 @@ export function linkedSignal(signals: Array<AbortSignal | undefined>, timeoutMs?
       if (timer) clearTimeout(timer);
       for (const [s, fn] of listeners) s.removeEventListener("abort", fn);
       after = undefined;
-      if (reuse && !controller.signal.aborted && getEventListeners(controller.signal, "abort").length === 0) spare = controller;
+      if (reuse && !controller.signal.aborted && getEventListeners(controller.signal, "abort").length === 0)
+        spare = controller;
     },
   };
 }

@@ -53,7 +53,8 @@ function freeze(value: unknown, depth: number, seen: Set<object> | undefined): v
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) freeze(value[i], depth + 1, seen);
   } else {
-    for (const key in value) if (Object.hasOwn(value, key)) freeze((value as Record<string, unknown>)[key], depth + 1, seen);
+    for (const key in value)
+      if (Object.hasOwn(value, key)) freeze((value as Record<string, unknown>)[key], depth + 1, seen);
   }
   Object.freeze(value);
 }

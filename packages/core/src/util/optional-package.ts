@@ -23,8 +23,11 @@ export async function importOptional<T>(moduleUrl: string, need: OptionalPackage
     const missing = need.packages.find((name) => isMissing(err, name));
     if (missing === undefined) throw err;
     const peers = nearestManifest(moduleUrl)?.peerDependencies;
-    const range = (name: string) => (peers && typeof peers === "object" ? (peers as Record<string, unknown>)[name] : undefined);
-    const specs = need.packages.map((name) => (typeof range(name) === "string" ? `${name}@${String(range(name))}` : name));
+    const range = (name: string) =>
+      peers && typeof peers === "object" ? (peers as Record<string, unknown>)[name] : undefined;
+    const specs = need.packages.map((name) =>
+      typeof range(name) === "string" ? `${name}@${String(range(name))}` : name,
+    );
     throw new MissingPackageError(missing, need.feature, specs, { cause: err });
   }
 }

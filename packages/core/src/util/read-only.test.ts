@@ -11,7 +11,9 @@ describe("readOnlySnapshot", () => {
     assert.deepEqual(snap, owner);
     assert.notEqual(snap, owner);
     assert.notEqual(snap.a.b, owner.a.b);
-    assert.ok(Object.isFrozen(snap) && Object.isFrozen(snap.a) && Object.isFrozen(snap.a.b) && Object.isFrozen(snap.a.b[1]));
+    assert.ok(
+      Object.isFrozen(snap) && Object.isFrozen(snap.a) && Object.isFrozen(snap.a.b) && Object.isFrozen(snap.a.b[1]),
+    );
     assert.ok(!Object.isFrozen(owner) && !Object.isFrozen(owner.a.b[1]));
     assert.throws(() => ((snap.a.b[1] as { c: string }).c = "y"), TypeError);
     assert.throws(() => (snap.a.b as unknown[]).push(2), TypeError);
@@ -65,7 +67,12 @@ describe("readOnlySnapshot", () => {
   });
 
   test("dates, maps, sets and binary data arrive as copies: changing them changes nothing of the owner's", () => {
-    const owner = { when: new Date(0), tags: new Map([["k", { v: 1 }]]), seen: new Set([1]), bytes: Buffer.from("abc") };
+    const owner = {
+      when: new Date(0),
+      tags: new Map([["k", { v: 1 }]]),
+      seen: new Set([1]),
+      bytes: Buffer.from("abc"),
+    };
     const snap = readOnlySnapshot(owner);
     snap.when.setTime(5);
     snap.tags.set("k", { v: 2 });
@@ -100,7 +107,14 @@ describe("readOnlySnapshot", () => {
         throw new Error("gotcha");
       },
     };
-    const trap = new Proxy({}, { ownKeys: () => { throw new Error("no keys"); } });
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error("no keys");
+        },
+      },
+    );
     const snap = readOnlySnapshot({ hostile, trap });
     assert.match(String(snap.hostile), /unreadable value: gotcha/);
     // Someone else's proxy is not walked (its traps run only when an observer reads it), and refuses writes.
@@ -129,7 +143,15 @@ describe("readOnlySnapshot", () => {
 
   test("a snapshot holding a copy that cannot be frozen says it may not be shared", () => {
     assert.equal(readOnlySnapshotOf({ a: [1, { b: "x" }], r: /x/ }).shareable, true);
-    for (const special of [new Date(0), new Map(), new Set(), Buffer.from("x"), new Uint8Array(1), new ArrayBuffer(1), new DataView(new ArrayBuffer(1))]) {
+    for (const special of [
+      new Date(0),
+      new Map(),
+      new Set(),
+      Buffer.from("x"),
+      new Uint8Array(1),
+      new ArrayBuffer(1),
+      new DataView(new ArrayBuffer(1)),
+    ]) {
       assert.equal(readOnlySnapshotOf({ deep: [{ special }] }).shareable, false, String(special.constructor.name));
     }
   });

@@ -55,7 +55,9 @@ function snapshot(value: unknown, depth: number, walk: Walk): unknown {
     if (types.isProxy(value)) return VIEW_SET.has(value) ? value : view(value);
     if (!isPlain(value)) return special(value, walk);
     if (depth >= MAX_COPY_DEPTH) return view(value);
-    return Array.isArray(value) ? copyArray(value, depth, walk) : copyObject(value as Record<string, unknown>, depth, walk);
+    return Array.isArray(value)
+      ? copyArray(value, depth, walk)
+      : copyObject(value as Record<string, unknown>, depth, walk);
   } catch (err) {
     return `[unreadable value: ${err instanceof Error ? err.message : String(err)}]`;
   }
@@ -88,8 +90,10 @@ function special(value: object, walk: Walk): unknown {
 function mutableCopy(value: object, walk: Walk): unknown {
   if (value instanceof Date) return new Date(value.getTime());
   if (Buffer.isBuffer(value)) return Buffer.from(value);
-  if (value instanceof DataView) return new DataView(value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength));
-  if (ArrayBuffer.isView(value)) return new (value.constructor as new (source: ArrayBufferView) => ArrayBufferView)(value);
+  if (value instanceof DataView)
+    return new DataView(value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength));
+  if (ArrayBuffer.isView(value))
+    return new (value.constructor as new (source: ArrayBufferView) => ArrayBufferView)(value);
   if (value instanceof ArrayBuffer) return value.slice(0);
   if (value instanceof Map) return new Map([...value].map(([k, v]) => [snapshot(k, 0, walk), snapshot(v, 0, walk)]));
   if (value instanceof Set) return new Set([...value].map((v) => snapshot(v, 0, walk)));
@@ -107,7 +111,9 @@ function view(target: object): object {
 }
 
 function refuse(action: string, key?: PropertyKey): never {
-  throw new TypeError(`read-only: ${action}${key === undefined ? "" : ` "${String(key)}"`} refused; observers and policies read events, only middleware may change a request or a call`);
+  throw new TypeError(
+    `read-only: ${action}${key === undefined ? "" : ` "${String(key)}"`} refused; observers and policies read events, only middleware may change a request or a call`,
+  );
 }
 
 /** A property the target pins forever: a proxy must report its exact value. */

@@ -12,7 +12,10 @@ export async function startHttpServer(name = "web"): Promise<{ url: string; log:
     const id = req.headers["mcp-session-id"];
     let transport = typeof id === "string" ? sessions.get(id) : undefined;
     if (!transport) {
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, transport!) });
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void sessions.set(sid, transport!),
+      });
       await testServer(name, log).connect(transport);
     }
     await transport.handleRequest(req, res);

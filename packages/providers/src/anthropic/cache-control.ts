@@ -23,7 +23,11 @@ export interface CacheableParts {
  * merged). One marker per place, at most four: tools and system first, then the newest turns.
  * Marked blocks and tools are copies; the history's own objects are never changed.
  */
-export function placeCacheControl(parts: CacheableParts, breakpoints: readonly CacheBreakpoint[] | undefined, turnOf: readonly number[]): CacheableParts {
+export function placeCacheControl(
+  parts: CacheableParts,
+  breakpoints: readonly CacheBreakpoint[] | undefined,
+  turnOf: readonly number[],
+): CacheableParts {
   if (!breakpoints?.length) return parts;
   let room = MAX_CACHE_BREAKPOINTS;
   let { system, tools } = parts;

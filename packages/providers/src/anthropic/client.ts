@@ -59,8 +59,15 @@ export interface AnthropicClientSettings {
  * Loads `@anthropic-ai/sdk` (an optional peer: only apps that use this provider install it) and
  * makes a client, unless one was given. `MissingPackageError` when the package is not installed.
  */
-export async function loadAnthropic(given: AnthropicClient | undefined, settings: AnthropicClientSettings): Promise<AnthropicSdk> {
-  const sdk = await importOptional(import.meta.url, { feature: "AnthropicProvider", packages: ["@anthropic-ai/sdk"] }, () => import("@anthropic-ai/sdk"));
+export async function loadAnthropic(
+  given: AnthropicClient | undefined,
+  settings: AnthropicClientSettings,
+): Promise<AnthropicSdk> {
+  const sdk = await importOptional(
+    import.meta.url,
+    { feature: "AnthropicProvider", packages: ["@anthropic-ai/sdk"] },
+    () => import("@anthropic-ai/sdk"),
+  );
   const client =
     given ??
     new sdk.Anthropic({

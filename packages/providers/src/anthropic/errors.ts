@@ -1,11 +1,31 @@
 import { ProviderError, type ProviderErrorKind } from "@harnessx/core";
-import { captureNumbers, toProviderError, type ApiErrorView, type ErrorRefinement, type SdkErrorClasses } from "../errors.js";
+import {
+  captureNumbers,
+  toProviderError,
+  type ApiErrorView,
+  type ErrorRefinement,
+  type SdkErrorClasses,
+} from "../errors.js";
 
 /** Maps whatever `@anthropic-ai/sdk` threw (its error classes: `sdk`, as loaded) to a typed harnessx error. */
-export function anthropicError(err: unknown, provider: string, signal: AbortSignal | undefined, sdk: SdkErrorClasses): Error {
+export function anthropicError(
+  err: unknown,
+  provider: string,
+  signal: AbortSignal | undefined,
+  sdk: SdkErrorClasses,
+): Error {
   // The SDK found no credentials anywhere; it throws a plain Error before any request is made.
-  if (!(err instanceof sdk.APIError) && err instanceof Error && /could not resolve authentication method/i.test(err.message) && !signal?.aborted) {
-    return new ProviderError("auth", `${provider}: no credentials: pass { apiKey } or set ANTHROPIC_API_KEY (${err.message})`, { cause: err });
+  if (
+    !(err instanceof sdk.APIError) &&
+    err instanceof Error &&
+    /could not resolve authentication method/i.test(err.message) &&
+    !signal?.aborted
+  ) {
+    return new ProviderError(
+      "auth",
+      `${provider}: no credentials: pass { apiKey } or set ANTHROPIC_API_KEY (${err.message})`,
+      { cause: err },
+    );
   }
   return toProviderError(err, { provider, signal, sdk, refine: refineAnthropicError });
 }

@@ -18,7 +18,10 @@ export function toAnthropicMessages(messages: readonly Message[], turnOf?: numbe
     if (blocks.length > 0) {
       const last = out[out.length - 1];
       if (last && last.role === message.role) {
-        last.content = message.role === "user" ? toolResultsFirst([...(last.content as ContentBlockParam[]), ...blocks]) : [...(last.content as ContentBlockParam[]), ...blocks];
+        last.content =
+          message.role === "user"
+            ? toolResultsFirst([...(last.content as ContentBlockParam[]), ...blocks])
+            : [...(last.content as ContentBlockParam[]), ...blocks];
       } else {
         out.push({ role: message.role, content: blocks });
       }
@@ -32,7 +35,11 @@ function userBlocks(content: Extract<Message, { role: "user" }>["content"]): Con
   const blocks: ContentBlockParam[] = [];
   for (const block of content) {
     if (block.type === "tool_result") {
-      const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: block.toolCallId, content: block.content };
+      const result: ToolResultBlockParam = {
+        type: "tool_result",
+        tool_use_id: block.toolCallId,
+        content: block.content,
+      };
       blocks.push(block.isError ? { ...result, is_error: true } : result);
     } else if (block.text) {
       blocks.push({ type: "text", text: block.text });
@@ -53,7 +60,9 @@ function assistantBlock(block: ContentBlock): ContentBlockParam[] {
       return [{ type: "tool_use", id: block.id, name: block.name, input: block.input }];
     case "reasoning":
       // Key order as the API sends it, so the block goes back byte for byte.
-      return block.signature !== undefined ? [{ type: "thinking", thinking: block.text, signature: block.signature }] : [];
+      return block.signature !== undefined
+        ? [{ type: "thinking", thinking: block.text, signature: block.signature }]
+        : [];
     case "provider":
       return block.provider === ANTHROPIC_VENDOR ? [block.data as ContentBlockParam] : [];
   }
@@ -61,5 +70,9 @@ function assistantBlock(block: ContentBlock): ContentBlockParam[] {
 
 /** Canonical tools -> Messages API tools with `input_schema`. */
 export function toAnthropicTools(tools: readonly ToolDefinition[]): Tool[] {
-  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Tool["input_schema"] }));
+  return tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.inputSchema as Tool["input_schema"],
+  }));
 }

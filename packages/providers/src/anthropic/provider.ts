@@ -3,7 +3,13 @@ import type { ModelProvider, ModelRequest, ProviderResponse, StreamEvent } from 
 import { resolveConnection } from "../connection.js";
 import { abortedError, badResponse } from "../errors.js";
 import { isAsyncIterable } from "../shape.js";
-import { loadAnthropic, type AnthropicClient, type AnthropicClientSettings, type AnthropicSdk, type AnthropicThinking } from "./client.js";
+import {
+  loadAnthropic,
+  type AnthropicClient,
+  type AnthropicClientSettings,
+  type AnthropicSdk,
+  type AnthropicThinking,
+} from "./client.js";
 import { placeCacheControl } from "./cache-control.js";
 import { anthropicError } from "./errors.js";
 import { toAnthropicMessages, toAnthropicTools } from "./messages.js";
@@ -94,7 +100,8 @@ export class AnthropicProvider implements ModelProvider {
     const accumulator = new MessageAccumulator(this.name);
     try {
       const events = await client.messages.create({ ...this.body(request), stream: true }, { signal, maxRetries: 0 });
-      if (!isAsyncIterable(events)) throw badResponse(this.name, "the client's streamed reply is not an async iterable of events");
+      if (!isAsyncIterable(events))
+        throw badResponse(this.name, "the client's streamed reply is not an async iterable of events");
       for await (const event of events) yield* accumulator.add(event);
     } catch (err) {
       throw anthropicError(err, this.name, signal, errors);
@@ -119,14 +126,22 @@ export class AnthropicProvider implements ModelProvider {
     const messages = toAnthropicMessages(request.messages, turnOf);
     const tools = request.tools.length > 0 ? toAnthropicTools(request.tools) : undefined;
     // The canonical cache breakpoints become cache_control markers (prompt caching).
-    const cached = placeCacheControl({ system: request.system || undefined, tools, messages }, request.cacheBreakpoints, turnOf);
+    const cached = placeCacheControl(
+      { system: request.system || undefined, tools, messages },
+      request.cacheBreakpoints,
+      turnOf,
+    );
     return {
       model: this.model(request),
       max_tokens: request.maxTokens,
       ...(cached.system ? { system: cached.system } : {}),
       messages: cached.messages,
       ...(cached.tools ? { tools: cached.tools } : {}),
-      ...(this.thinking ? { thinking: this.thinking } : request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(this.thinking
+        ? { thinking: this.thinking }
+        : request.temperature !== undefined
+          ? { temperature: request.temperature }
+          : {}),
     };
   }
 }

@@ -1,4 +1,11 @@
-import { parseArguments, STOP_REASONS, type ContentBlock, type ProviderResponse, type StopReason, type Usage } from "@harnessx/core";
+import {
+  parseArguments,
+  STOP_REASONS,
+  type ContentBlock,
+  type ProviderResponse,
+  type StopReason,
+  type Usage,
+} from "@harnessx/core";
 import { badResponse } from "../errors.js";
 import { count, describe, isObject, str } from "../shape.js";
 import { ANTHROPIC_VENDOR } from "./vendor.js";
@@ -17,7 +24,8 @@ export function readMessage(value: unknown, provider: string): AnthropicReply {
   if (!isObject(value)) throw badResponse(provider, `expected a message object, got ${describe(value)}`);
   if (!Array.isArray(value.content)) throw badResponse(provider, "the message has no content array");
   const content = value.content.map((block: unknown, i) => {
-    if (!isObject(block) || typeof block.type !== "string") throw badResponse(provider, `content[${i}] is not a typed block`);
+    if (!isObject(block) || typeof block.type !== "string")
+      throw badResponse(provider, `content[${i}] is not a typed block`);
     return block;
   });
   return {
@@ -36,7 +44,12 @@ export function readMessage(value: unknown, provider: string): AnthropicReply {
  * `rawToolInput` holds streamed argument text by block index, which may be
  * unreadable (a cut stream); it is parsed without throwing.
  */
-export function toProviderResponse(reply: AnthropicReply, provider: string, requestedModel: string, rawToolInput?: ReadonlyMap<number, string>): ProviderResponse {
+export function toProviderResponse(
+  reply: AnthropicReply,
+  provider: string,
+  requestedModel: string,
+  rawToolInput?: ReadonlyMap<number, string>,
+): ProviderResponse {
   const content: ContentBlock[] = [];
   reply.content.forEach((block, index) => {
     switch (block.type) {

@@ -22,7 +22,13 @@ export class MessageAccumulator {
     if (event.type === "message_start") {
       if (!isObject(event.message)) throw badResponse(this.provider, "message_start has no message");
       const m = event.message;
-      this.reply = { id: str(m.id), model: str(m.model), content: [], stopReason: null, usage: isObject(m.usage) ? { ...m.usage } : {} };
+      this.reply = {
+        id: str(m.id),
+        model: str(m.model),
+        content: [],
+        stopReason: null,
+        usage: isObject(m.usage) ? { ...m.usage } : {},
+      };
       return [];
     }
     if (event.type === "message_stop") {
@@ -32,7 +38,10 @@ export class MessageAccumulator {
     const reply = this.reply;
     if (!reply) {
       // `ping` and unknown event types may come at any time; content may not come first.
-      if ((typeof event.type === "string" && event.type.startsWith("content_block")) || event.type === "message_delta") {
+      if (
+        (typeof event.type === "string" && event.type.startsWith("content_block")) ||
+        event.type === "message_delta"
+      ) {
         throw badResponse(this.provider, `${event.type} arrived before message_start`);
       }
       return [];
@@ -43,7 +52,8 @@ export class MessageAccumulator {
       case "content_block_delta":
         return this.delta(reply, event);
       case "message_delta":
-        if (isObject(event.delta) && typeof event.delta.stop_reason === "string") reply.stopReason = event.delta.stop_reason;
+        if (isObject(event.delta) && typeof event.delta.stop_reason === "string")
+          reply.stopReason = event.delta.stop_reason;
         // Counts in message_delta are cumulative; null ones keep the message_start value.
         if (isObject(event.usage)) for (const [k, v] of Object.entries(event.usage)) if (v !== null) reply.usage[k] = v;
         return [];
@@ -60,7 +70,9 @@ export class MessageAccumulator {
     const block = { ...event.content_block };
     reply.content[index] = block;
     if (block.type === "tool_use" || block.type === "server_tool_use") this.toolInput.set(index, "");
-    return block.type === "tool_use" ? [{ type: "tool_call_delta", id: str(block.id), name: str(block.name), argumentsDelta: "" }] : [];
+    return block.type === "tool_use"
+      ? [{ type: "tool_call_delta", id: str(block.id), name: str(block.name), argumentsDelta: "" }]
+      : [];
   }
 
   private delta(reply: AnthropicReply, event: Record<string, unknown>): StreamEvent[] {
@@ -82,7 +94,9 @@ export class MessageAccumulator {
       case "input_json_delta": {
         const part = str(delta.partial_json);
         this.toolInput.set(index, (this.toolInput.get(index) ?? "") + part);
-        return block.type === "tool_use" ? [{ type: "tool_call_delta", id: str(block.id), name: str(block.name), argumentsDelta: part }] : [];
+        return block.type === "tool_use"
+          ? [{ type: "tool_call_delta", id: str(block.id), name: str(block.name), argumentsDelta: part }]
+          : [];
       }
       case "citations_delta":
         block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];

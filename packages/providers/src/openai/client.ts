@@ -39,7 +39,11 @@ export interface OpenAIClientSettings {
  * makes a client, unless one was given. `MissingPackageError` when the package is not installed.
  */
 export async function loadOpenAI(given: OpenAIClient | undefined, settings: OpenAIClientSettings): Promise<OpenAISdk> {
-  const sdk = await importOptional(import.meta.url, { feature: "OpenAIProvider", packages: ["openai"] }, () => import("openai"));
+  const sdk = await importOptional(
+    import.meta.url,
+    { feature: "OpenAIProvider", packages: ["openai"] },
+    () => import("openai"),
+  );
   const client =
     given ??
     new sdk.OpenAI({

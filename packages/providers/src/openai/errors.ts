@@ -1,7 +1,18 @@
-import { captureNumbers, toProviderError, type ApiErrorView, type ErrorRefinement, type SdkErrorClasses } from "../errors.js";
+import {
+  captureNumbers,
+  toProviderError,
+  type ApiErrorView,
+  type ErrorRefinement,
+  type SdkErrorClasses,
+} from "../errors.js";
 
 /** Maps whatever the `openai` SDK threw (its error classes: `sdk`, as loaded) to a typed harnessx error. */
-export function openAIError(err: unknown, provider: string, signal: AbortSignal | undefined, sdk: SdkErrorClasses): Error {
+export function openAIError(
+  err: unknown,
+  provider: string,
+  signal: AbortSignal | undefined,
+  sdk: SdkErrorClasses,
+): Error {
   return toProviderError(err, { provider, signal, sdk, refine: refineOpenAIError });
 }
 
@@ -15,7 +26,10 @@ export function refineOpenAIError(error: ApiErrorView): ErrorRefinement {
   const message = error.message;
   const atMost = captureNumbers(/supports at most (\d+) completion tokens/i, message);
   if (atMost) return { kind: "reply_limit", limit: atMost[0] };
-  const vllm = captureNumbers(/maximum context length is (\d+) tokens.*?\((\d+) in the messages, (\d+) in the completion\)/is, message);
+  const vllm = captureNumbers(
+    /maximum context length is (\d+) tokens.*?\((\d+) in the messages, (\d+) in the completion\)/is,
+    message,
+  );
   if (vllm) {
     const [window, prompt] = vllm;
     return window > prompt ? { kind: "reply_limit", limit: window - prompt } : { kind: "context_overflow" };
@@ -29,7 +43,8 @@ export function refineOpenAIError(error: ApiErrorView): ErrorRefinement {
   }
   // OpenAI's own codes for a parameter or value this model does not take (e.g. temperature on a reasoning model): a fallback may.
   if (error.code === "unsupported_parameter" || error.code === "unsupported_value") return { kind: "unsupported" };
-  if (error.status === 404) return { hint: "check the model name, and that baseURL ends in /v1 for a compatible server" };
+  if (error.status === 404)
+    return { hint: "check the model name, and that baseURL ends in /v1 for a compatible server" };
   if (error.status !== undefined) return {};
   // An error object inside a stream: only its code or type says what happened.
   const tag = `${error.code ?? ""} ${error.type ?? ""}`;

@@ -23,18 +23,37 @@ const conversation: Message[] = [
       { type: "provider", provider: "anthropic", data: { type: "redacted_thinking", data: "xyz" } },
       { type: "text", text: "Checking both." },
       { type: "tool_call", id: "call_1", name: "get_weather", input: { city: "Paris" } },
-      { type: "tool_call", id: "call_2", name: "get_weather", input: {}, rawInput: '{"city": Ro', parseError: "bad JSON" },
+      {
+        type: "tool_call",
+        id: "call_2",
+        name: "get_weather",
+        input: {},
+        rawInput: '{"city": Ro',
+        parseError: "bad JSON",
+      },
     ],
   },
   {
     role: "user",
     content: [
       { type: "tool_result", toolCallId: "call_1", name: "get_weather", content: "sunny", isError: false },
-      { type: "tool_result", toolCallId: "call_2", name: "get_weather", content: "Error: could not read the arguments", isError: true },
+      {
+        type: "tool_result",
+        toolCallId: "call_2",
+        name: "get_weather",
+        content: "Error: could not read the arguments",
+        isError: true,
+      },
     ],
   },
   { role: "assistant", content: [{ type: "text", text: "Paris is sunny." }] },
-  { role: "user", content: [{ type: "text", text: "Thanks. " }, { type: "text", text: "And tomorrow?" }] },
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "Thanks. " },
+      { type: "text", text: "And tomorrow?" },
+    ],
+  },
 ];
 
 describe("OpenAIProvider sends the conversation in Chat Completions form", () => {
@@ -59,10 +78,19 @@ describe("OpenAIProvider sends the conversation in Chat Completions form", () =>
       { role: "tool", tool_call_id: "call_1", content: "sunny" },
       { role: "tool", tool_call_id: "call_2", content: "Error: could not read the arguments" },
       { role: "assistant", content: "Paris is sunny." },
-      { role: "user", content: [{ type: "text", text: "Thanks. " }, { type: "text", text: "And tomorrow?" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Thanks. " },
+          { type: "text", text: "And tomorrow?" },
+        ],
+      },
     ]);
     assert.deepEqual(request.body.tools, [
-      { type: "function", function: { name: "get_weather", description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.inputSchema } },
+      {
+        type: "function",
+        function: { name: "get_weather", description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.inputSchema },
+      },
     ]);
     assert.equal(request.body.model, "test-model");
     assert.equal(request.body.max_tokens, 512, "a compatible server gets max_tokens");
@@ -71,7 +99,11 @@ describe("OpenAIProvider sends the conversation in Chat Completions form", () =>
   });
 
   test("streaming asks for usage; no tools means no tools field; maxTokensField is obeyed", async () => {
-    const provider = new OpenAIProvider({ baseURL: `${server.url}/v1`, apiKey: "sk-test", maxTokensField: "max_completion_tokens" });
+    const provider = new OpenAIProvider({
+      baseURL: `${server.url}/v1`,
+      apiKey: "sk-test",
+      maxTokensField: "max_completion_tokens",
+    });
     server.reply(openAITurn({ text: "ok", finishReason: "stop" }));
     await collect(provider.stream(modelRequest({ tools: [], stream: true, system: "" })));
     const body = server.requests.at(-1)!.body;
@@ -110,7 +142,10 @@ describe("OpenAIProvider options read the environment", () => {
 
   test("no key and no server is a configuration error naming OPENAI_API_KEY", async () => {
     await withEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined }, () => {
-      assert.throws(() => new OpenAIProvider(), (err: Error) => err.name === "ConfigError" && /OPENAI_API_KEY/.test(err.message));
+      assert.throws(
+        () => new OpenAIProvider(),
+        (err: Error) => err.name === "ConfigError" && /OPENAI_API_KEY/.test(err.message),
+      );
     });
   });
 

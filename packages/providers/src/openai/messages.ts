@@ -20,7 +20,8 @@ export function toChatMessages(system: string, messages: readonly Message[]): Ch
     if (message.role === "user") {
       const texts: ChatCompletionContentPartText[] = [];
       for (const block of message.content) {
-        if (block.type === "tool_result") out.push({ role: "tool", tool_call_id: block.toolCallId, content: block.content });
+        if (block.type === "tool_result")
+          out.push({ role: "tool", tool_call_id: block.toolCallId, content: block.content });
         else if (block.text) texts.push({ type: "text", text: block.text });
       }
       if (texts.length === 1) out.push({ role: "user", content: texts[0]!.text });
@@ -33,13 +34,17 @@ export function toChatMessages(system: string, messages: readonly Message[]): Ch
   return out;
 }
 
-function toAssistantMessage(content: Extract<Message, { role: "assistant" }>["content"]): ChatCompletionAssistantMessageParam | undefined {
+function toAssistantMessage(
+  content: Extract<Message, { role: "assistant" }>["content"],
+): ChatCompletionAssistantMessageParam | undefined {
   const text = content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
   const calls: ChatCompletionMessageFunctionToolCall[] = content.flatMap((b) =>
     // The parsed input, not unreadable raw text: some compatible servers re-parse
     // the arguments and would reject the whole request; the error tool result
     // already tells the model what was wrong.
-    b.type === "tool_call" ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }] : [],
+    b.type === "tool_call"
+      ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }]
+      : [],
   );
   if (!text && calls.length === 0) return undefined;
   return {
@@ -51,5 +56,8 @@ function toAssistantMessage(content: Extract<Message, { role: "assistant" }>["co
 
 /** Canonical tools -> function tools carrying their JSON Schema. */
 export function toChatTools(tools: readonly ToolDefinition[]): ChatCompletionFunctionTool[] {
-  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+  return tools.map((t) => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.inputSchema },
+  }));
 }

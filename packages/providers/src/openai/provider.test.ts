@@ -41,11 +41,19 @@ describe("OpenAIProvider reads text replies and usage", () => {
     });
     assert.deepEqual(streamed, plain, "the streamed reply equals the plain one");
     const deltas = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : []));
-    assert.deepEqual(deltas, pieces("It is sunny in Paris today.", 5), "each chunk's text arrives as its own delta, in order");
+    assert.deepEqual(
+      deltas,
+      pieces("It is sunny in Paris today.", 5),
+      "each chunk's text arrives as its own delta, in order",
+    );
   });
 
   test("reasoning_content of compatible servers becomes a reasoning block, streamed as reasoning deltas", async () => {
-    const { plain, streamed, events } = await bothWays({ reasoning: "User wants weather.", text: "Sunny.", finishReason: "stop" });
+    const { plain, streamed, events } = await bothWays({
+      reasoning: "User wants weather.",
+      text: "Sunny.",
+      finishReason: "stop",
+    });
     assert.deepEqual(plain.content, [
       { type: "reasoning", text: "User wants weather." },
       { type: "text", text: "Sunny." },
@@ -60,9 +68,14 @@ describe("OpenAIProvider reads text replies and usage", () => {
 
 describe("OpenAIProvider and prompt caching", () => {
   test("cache breakpoints leave the body as it was (OpenAI caches prefixes by itself); cached_tokens are the cache reads", async () => {
-    server.reply(openAITurn({ text: "a", finishReason: "stop" }), openAITurn({ text: "b", finishReason: "stop", usage: { prompt: 2048, completion: 3, cached: 1920 } }));
+    server.reply(
+      openAITurn({ text: "a", finishReason: "stop" }),
+      openAITurn({ text: "b", finishReason: "stop", usage: { prompt: 2048, completion: 3, cached: 1920 } }),
+    );
     await provider.complete(modelRequest());
-    const marked = await provider.complete(modelRequest({ cacheBreakpoints: [{ after: "tools" }, { after: "system" }, { after: "message", index: 0 }] }));
+    const marked = await provider.complete(
+      modelRequest({ cacheBreakpoints: [{ after: "tools" }, { after: "system" }, { after: "message", index: 0 }] }),
+    );
     const [plain, withBreakpoints] = server.requests.slice(-2);
     assert.equal(withBreakpoints.raw, plain.raw);
     assert.deepEqual(marked.usage, { inputTokens: 2048, outputTokens: 3, cacheReadTokens: 1920 });
@@ -85,10 +98,13 @@ describe("OpenAIProvider reads tool calls", () => {
     ]);
     assert.equal(plain.stopReason, "tool_use");
     assert.deepEqual(streamed, plain);
-    assert.deepEqual([...streamedArguments(events)], [
-      ["call_paris", '{"city":"Paris"}'],
-      ["call_rome", '{"city":"Rome, Italy"}'],
-    ]);
+    assert.deepEqual(
+      [...streamedArguments(events)],
+      [
+        ["call_paris", '{"city":"Paris"}'],
+        ["call_rome", '{"city":"Rome, Italy"}'],
+      ],
+    );
   });
 
   test("unreadable argument JSON becomes a parse error on the block, never a throw", async () => {
@@ -98,13 +114,19 @@ describe("OpenAIProvider reads tool calls", () => {
     });
     const [block] = plain.content;
     assert.equal(block.type, "tool_call");
-    assert.deepEqual(block.type === "tool_call" && { input: block.input, rawInput: block.rawInput }, { input: {}, rawInput: '{"city": "Par' });
-    assert.match(block.type === "tool_call" ? block.parseError ?? "" : "", /not valid JSON/);
+    assert.deepEqual(block.type === "tool_call" && { input: block.input, rawInput: block.rawInput }, {
+      input: {},
+      rawInput: '{"city": "Par',
+    });
+    assert.match(block.type === "tool_call" ? (block.parseError ?? "") : "", /not valid JSON/);
     assert.deepEqual(streamed, plain);
   });
 
   test("a server answering finish_reason stop with tool calls still yields tool_use", async () => {
-    const { plain, streamed } = await bothWays({ toolCalls: [{ id: "c1", name: "get_weather", arguments: "{}" }], finishReason: "stop" });
+    const { plain, streamed } = await bothWays({
+      toolCalls: [{ id: "c1", name: "get_weather", arguments: "{}" }],
+      finishReason: "stop",
+    });
     assert.equal(plain.stopReason, "tool_use");
     assert.deepEqual(streamed, plain);
   });
@@ -119,8 +141,13 @@ describe("OpenAIProvider maps finish_reason to the canonical stop reason", () =>
   ] as const;
   for (const [finish, expected] of cases) {
     test(`${finish} -> ${expected}`, async () => {
-      const toolCalls = finish === "tool_calls" ? [{ id: "c", name: "get_weather", arguments: '{"city":"Oslo"}' }] : undefined;
-      const { plain, streamed } = await bothWays({ text: finish === "tool_calls" ? undefined : "partial", toolCalls, finishReason: finish });
+      const toolCalls =
+        finish === "tool_calls" ? [{ id: "c", name: "get_weather", arguments: '{"city":"Oslo"}' }] : undefined;
+      const { plain, streamed } = await bothWays({
+        text: finish === "tool_calls" ? undefined : "partial",
+        toolCalls,
+        finishReason: finish,
+      });
       assert.equal(plain.stopReason, expected);
       assert.equal(streamed.stopReason, expected);
     });
@@ -144,21 +171,40 @@ describe("OpenAIProvider turns garbage replies into bad_response errors", () => 
 
   test("a text body where a completion should be", async () => {
     server.reply({ status: 200, headers: { "content-type": "text/plain" }, body: "garbage" });
-    await assert.rejects(provider.complete(modelRequest()), (err: unknown) => badResponse(err) && /chat completion object/.test((err as Error).message));
+    await assert.rejects(
+      provider.complete(modelRequest()),
+      (err: unknown) => badResponse(err) && /chat completion object/.test((err as Error).message),
+    );
   });
 
   test("JSON without choices", async () => {
     server.reply(jsonReply({ id: "x", object: "chat.completion" }));
-    await assert.rejects(provider.complete(modelRequest()), (err: unknown) => badResponse(err) && /no choices/.test((err as Error).message));
+    await assert.rejects(
+      provider.complete(modelRequest()),
+      (err: unknown) => badResponse(err) && /no choices/.test((err as Error).message),
+    );
   });
 
   test("a stream event that is not JSON", async () => {
-    server.reply({ events: ["data: {\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n", "data: {not json\n\n", DONE] });
+    server.reply({
+      events: ['data: {"id":"x","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n', "data: {not json\n\n", DONE],
+    });
     await assert.rejects(collect(provider.stream(modelRequest({ stream: true }))), badResponse);
   });
 
   test("a stream cut before any finish_reason", async () => {
-    server.reply({ events: [sseEvent({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] })] });
-    await assert.rejects(collect(provider.stream(modelRequest({ stream: true }))), (err: unknown) => badResponse(err) && /no finish_reason/.test((err as Error).message));
+    server.reply({
+      events: [
+        sseEvent({
+          id: "x",
+          object: "chat.completion.chunk",
+          choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }],
+        }),
+      ],
+    });
+    await assert.rejects(
+      collect(provider.stream(modelRequest({ stream: true }))),
+      (err: unknown) => badResponse(err) && /no finish_reason/.test((err as Error).message),
+    );
   });
 });

@@ -59,12 +59,22 @@ export class OpenAIProvider implements ModelProvider {
       this.settings = { apiKey: undefined, baseURL: options.client.baseURL, timeoutMs: undefined };
       this.defaultModel = options.model ?? process.env.OPENAI_MODEL ?? "gpt-4o-mini";
     } else {
-      const connection = resolveConnection("OpenAIProvider", { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", model: "OPENAI_MODEL" }, "gpt-4o-mini", options, true);
+      const connection = resolveConnection(
+        "OpenAIProvider",
+        { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", model: "OPENAI_MODEL" },
+        "gpt-4o-mini",
+        options,
+        true,
+      );
       this.defaultModel = connection.model;
       this.settings = { apiKey: connection.apiKey, baseURL: connection.baseURL, timeoutMs: options.timeoutMs };
     }
     // No server named: the SDK's default, the OpenAI API.
-    this.maxTokensField = options.maxTokensField ?? (this.settings.baseURL === undefined || isOpenAIHost(this.settings.baseURL) ? "max_completion_tokens" : "max_tokens");
+    this.maxTokensField =
+      options.maxTokensField ??
+      (this.settings.baseURL === undefined || isOpenAIHost(this.settings.baseURL)
+        ? "max_completion_tokens"
+        : "max_tokens");
   }
 
   /** The client making the requests (the one passed in `options.client`, if any), the `openai` package loaded on first call. */
@@ -100,7 +110,8 @@ export class OpenAIProvider implements ModelProvider {
         { ...this.body(request), stream: true, stream_options: { include_usage: true } },
         { signal, maxRetries: 0 },
       );
-      if (!isAsyncIterable(chunks)) throw badResponse(this.name, "the client's streamed reply is not an async iterable of chunks");
+      if (!isAsyncIterable(chunks))
+        throw badResponse(this.name, "the client's streamed reply is not an async iterable of chunks");
       for await (const chunk of chunks) yield* accumulator.add(chunk);
     } catch (err) {
       throw openAIError(err, this.name, signal, errors);

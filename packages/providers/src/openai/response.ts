@@ -1,4 +1,11 @@
-import { newId, parseArguments, type ContentBlock, type ProviderResponse, type StopReason, type Usage } from "@harnessx/core";
+import {
+  newId,
+  parseArguments,
+  type ContentBlock,
+  type ProviderResponse,
+  type StopReason,
+  type Usage,
+} from "@harnessx/core";
 import type { CompletionUsage } from "openai/resources/completions";
 import { badResponse } from "../errors.js";
 import { count, describe, isObject, str as text } from "../shape.js";
@@ -20,7 +27,8 @@ export interface ChatReply {
 export function readCompletion(value: unknown, provider: string): ChatReply {
   if (!isObject(value)) throw badResponse(provider, `expected a chat completion object, got ${describe(value)}`);
   const choices = value.choices;
-  if (!Array.isArray(choices) || choices.length === 0 || !isObject(choices[0])) throw badResponse(provider, "the completion has no choices");
+  if (!Array.isArray(choices) || choices.length === 0 || !isObject(choices[0]))
+    throw badResponse(provider, "the completion has no choices");
   const choice = choices[0];
   const message = choice.message;
   if (!isObject(message)) throw badResponse(provider, "choices[0] has no message");
@@ -28,7 +36,8 @@ export function readCompletion(value: unknown, provider: string): ChatReply {
   if (!Array.isArray(rawCalls)) throw badResponse(provider, "message.tool_calls is not an array");
   const toolCalls = rawCalls.map((call: unknown, i) => {
     const fn = isObject(call) && isObject(call.function) ? call.function : undefined;
-    if (!isObject(call) || !fn || typeof fn.name !== "string") throw badResponse(provider, `tool_calls[${i}] has no function name`);
+    if (!isObject(call) || !fn || typeof fn.name !== "string")
+      throw badResponse(provider, `tool_calls[${i}] has no function name`);
     return { id: text(call.id) || newId("call"), name: fn.name, arguments: text(fn.arguments) };
   });
   return {

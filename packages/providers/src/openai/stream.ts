@@ -76,7 +76,8 @@ export class ChunkAccumulator {
 
   /** The whole reply; a stream cut before any finish_reason is an unusable reply, not a short one. */
   finish(): ChatReply {
-    if (this.finishReason === null) throw badResponse(this.provider, "the stream ended before the model finished (no finish_reason)");
+    if (this.finishReason === null)
+      throw badResponse(this.provider, "the stream ended before the model finished (no finish_reason)");
     return {
       id: this.id,
       model: this.model,

@@ -14,12 +14,18 @@ export interface AnthropicTurn {
   content: WireBlock[];
   stopReason: string;
   stopSequence?: string | null;
-  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+  usage?: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens?: number;
+    cache_creation_input_tokens?: number;
+  };
 }
 
 /** Answers with the JSON message, or the SSE event stream when the request asked to stream. */
 export function anthropicTurn(turn: AnthropicTurn): Responder {
-  return (request: RecordedRequest): FakeReply => (request.body?.stream ? { events: messageEvents(turn) } : jsonReply(message(turn)));
+  return (request: RecordedRequest): FakeReply =>
+    request.body?.stream ? { events: messageEvents(turn) } : jsonReply(message(turn));
 }
 
 function usage(turn: AnthropicTurn) {
@@ -58,9 +64,18 @@ export function message(turn: AnthropicTurn): Record<string, unknown> {
 /** The SSE events the API streams for this turn, in order (ping included, as the API sends one). */
 export function messageEvents(turn: AnthropicTurn): string[] {
   const events: string[] = [];
-  const emit = (type: string, data: Record<string, unknown>) => events.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const emit = (type: string, data: Record<string, unknown>) =>
+    events.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   const full = usage(turn);
-  emit("message_start", { message: { ...message(turn), content: [], stop_reason: null, stop_sequence: null, usage: { ...full, output_tokens: 1 } } });
+  emit("message_start", {
+    message: {
+      ...message(turn),
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...full, output_tokens: 1 },
+    },
+  });
   turn.content.forEach((block, index) => {
     const delta = (d: Record<string, unknown>) => emit("content_block_delta", { index, delta: d });
     switch (block.type) {
@@ -79,7 +94,8 @@ export function messageEvents(turn: AnthropicTurn): string[] {
         const b = block as Extract<WireBlock, { type: "tool_use" }>;
         emit("content_block_start", { index, content_block: { type: block.type, id: b.id, name: b.name, input: {} } });
         delta({ type: "input_json_delta", partial_json: "" });
-        for (const p of pieces(b.rawInput ?? JSON.stringify(b.input), 9)) delta({ type: "input_json_delta", partial_json: p });
+        for (const p of pieces(b.rawInput ?? JSON.stringify(b.input), 9))
+          delta({ type: "input_json_delta", partial_json: p });
         break;
       }
       default:
@@ -88,12 +104,24 @@ export function messageEvents(turn: AnthropicTurn): string[] {
     }
     emit("content_block_stop", { index });
   });
-  emit("message_delta", { delta: { stop_reason: turn.stopReason, stop_sequence: turn.stopSequence ?? null }, usage: { output_tokens: full.output_tokens } });
+  emit("message_delta", {
+    delta: { stop_reason: turn.stopReason, stop_sequence: turn.stopSequence ?? null },
+    usage: { output_tokens: full.output_tokens },
+  });
   emit("message_stop", {});
   return events;
 }
 
 /** An API error reply: `{ type: "error", error: { type, message }, request_id }`. */
-export function anthropicErrorReply(status: number, type: string, message: string, headers: Record<string, string> = {}): FakeReply {
-  return jsonReply({ type: "error", error: { type, message }, request_id: "req_011CSHoEeqs5C35K2UUqR7Fy" }, status, headers);
+export function anthropicErrorReply(
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+): FakeReply {
+  return jsonReply(
+    { type: "error", error: { type, message }, request_id: "req_011CSHoEeqs5C35K2UUqR7Fy" },
+    status,
+    headers,
+  );
 }

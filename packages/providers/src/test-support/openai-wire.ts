@@ -19,7 +19,12 @@ const CREATED = 1_764_000_000;
 export function openAITurn(turn: OpenAITurn): Responder {
   return (request: RecordedRequest): FakeReply =>
     request.body?.stream
-      ? { events: [...chatCompletionChunks(turn, request.body.stream_options?.include_usage === true).map(sseEvent), DONE] }
+      ? {
+          events: [
+            ...chatCompletionChunks(turn, request.body.stream_options?.include_usage === true).map(sseEvent),
+            DONE,
+          ],
+        }
       : jsonReply(chatCompletion(turn));
 }
 
@@ -30,7 +35,12 @@ function usage(turn: OpenAITurn) {
     completion_tokens: u.completion,
     total_tokens: u.prompt + u.completion,
     prompt_tokens_details: { cached_tokens: u.cached ?? 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -50,7 +60,13 @@ export function chatCompletion(turn: OpenAITurn): Record<string, unknown> {
           ...(turn.reasoning ? { reasoning_content: turn.reasoning } : {}),
           refusal: turn.refusal ?? null,
           ...(turn.toolCalls?.length
-            ? { tool_calls: turn.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) }
+            ? {
+                tool_calls: turn.toolCalls.map((c) => ({
+                  id: c.id,
+                  type: "function",
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }
             : {}),
           annotations: [],
         },
@@ -81,8 +97,11 @@ export function chatCompletionChunks(turn: OpenAITurn, includeUsage: boolean): A
   for (const p of pieces(turn.text ?? "", 5)) chunks.push(chunk({ content: p }));
   for (const p of pieces(turn.refusal ?? "", 5)) chunks.push(chunk({ refusal: p }));
   (turn.toolCalls ?? []).forEach((call, index) => {
-    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
-    for (const p of pieces(call.arguments, 7)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
+    chunks.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
+    for (const p of pieces(call.arguments, 7))
+      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
   });
   chunks.push(chunk({}, turn.finishReason));
   if (includeUsage) chunks.push({ ...chunk({}), choices: [], usage: usage(turn) });
@@ -98,6 +117,14 @@ export function sseEvent(data: Record<string, unknown>): string {
 export const DONE = "data: [DONE]\n\n";
 
 /** An API error reply: `{ error: { message, type, param, code } }`. */
-export function openAIErrorReply(status: number, error: { message: string; type: string; code?: string | null; param?: string | null }, headers: Record<string, string> = {}): FakeReply {
-  return jsonReply({ error: { message: error.message, type: error.type, param: error.param ?? null, code: error.code ?? null } }, status, headers);
+export function openAIErrorReply(
+  status: number,
+  error: { message: string; type: string; code?: string | null; param?: string | null },
+  headers: Record<string, string> = {},
+): FakeReply {
+  return jsonReply(
+    { error: { message: error.message, type: error.type, param: error.param ?? null, code: error.code ?? null } },
+    status,
+    headers,
+  );
 }

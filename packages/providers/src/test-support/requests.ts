@@ -9,7 +9,15 @@ export const WEATHER_TOOL: ToolDefinition = {
 /** A canonical request with one user message, overridable field by field. */
 export function modelRequest(overrides: Partial<ModelRequest> = {}): ModelRequest {
   const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "What is the weather in Paris?" }] }];
-  return { model: "test-model", system: "You are terse.", messages, tools: [WEATHER_TOOL], maxTokens: 512, stream: false, ...overrides };
+  return {
+    model: "test-model",
+    system: "You are terse.",
+    messages,
+    tools: [WEATHER_TOOL],
+    maxTokens: 512,
+    stream: false,
+    ...overrides,
+  };
 }
 
 /** Every event of a provider stream, in order. */

@@ -61,7 +61,10 @@ export class FakeServer {
   readonly requests: RecordedRequest[] = [];
   private readonly queue: Responder[] = [];
 
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<FakeServer> {
     let self: FakeServer | undefined;
@@ -76,12 +79,25 @@ export class FakeServer {
         } catch {
           // Not JSON: the assertions on `raw` say what was sent.
         }
-        const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, raw, body };
+        const recorded: RecordedRequest = {
+          method: req.method ?? "",
+          path: req.url ?? "",
+          headers: req.headers,
+          raw,
+          body,
+        };
         self!.requests.push(recorded);
         const next = self!.queue.shift();
-        const reply: FakeReply = next === undefined
-          ? { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "fake server: no reply queued" } }) }
-          : typeof next === "function" ? next(recorded) : next;
+        const reply: FakeReply =
+          next === undefined
+            ? {
+                status: 500,
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify({ error: { message: "fake server: no reply queued" } }),
+              }
+            : typeof next === "function"
+              ? next(recorded)
+              : next;
         const timer = setTimeout(() => void send(res, reply), reply.delayMs ?? 0);
         res.on("close", () => clearTimeout(timer));
       });
@@ -111,7 +127,10 @@ export class FakeServer {
 
 async function send(res: import("node:http").ServerResponse, reply: FakeReply): Promise<void> {
   if (res.destroyed) return;
-  const headers = { ...(reply.events ? { "content-type": "text/event-stream", "cache-control": "no-cache" } : {}), ...reply.headers };
+  const headers = {
+    ...(reply.events ? { "content-type": "text/event-stream", "cache-control": "no-cache" } : {}),
+    ...reply.headers,
+  };
   res.writeHead(reply.status ?? 200, headers);
   if (!reply.events) {
     res.end(reply.body ?? "");

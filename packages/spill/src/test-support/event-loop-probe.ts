@@ -34,12 +34,19 @@ export async function probe<T>(call: () => Promise<T>, deadlineMs?: number): Pro
   }, 10);
   let deadline: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    if (deadlineMs !== undefined) deadline = setTimeout(() => reject(new Error(`no answer within ${deadlineMs} ms`)), deadlineMs);
+    if (deadlineMs !== undefined)
+      deadline = setTimeout(() => reject(new Error(`no answer within ${deadlineMs} ms`)), deadlineMs);
   });
   try {
     const value = await Promise.race([call(), late]);
     sample();
-    return { value, elapsedMs: Math.round(performance.now() - start), ticks, maxGapMs: Math.round(maxGapMs), rssGrowthMb: Math.round((rssPeak - rssStart) / 2 ** 20) };
+    return {
+      value,
+      elapsedMs: Math.round(performance.now() - start),
+      ticks,
+      maxGapMs: Math.round(maxGapMs),
+      rssGrowthMb: Math.round((rssPeak - rssStart) / 2 ** 20),
+    };
   } finally {
     clearInterval(timer);
     clearTimeout(deadline);

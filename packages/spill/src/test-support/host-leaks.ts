@@ -3,7 +3,13 @@ import { homedir, tmpdir } from "node:os";
 
 /** The host directories a read_result answer must never name: temp, home, working and any `extra` (a store root). */
 export function hostDirs(extra: string[] = []): string[] {
-  const dirs = [tmpdir(), realpathSync(tmpdir()), homedir(), process.cwd(), ...extra.flatMap((d) => [d, realpathSync(d)])];
+  const dirs = [
+    tmpdir(),
+    realpathSync(tmpdir()),
+    homedir(),
+    process.cwd(),
+    ...extra.flatMap((d) => [d, realpathSync(d)]),
+  ];
   return [...new Set(dirs.map((d) => d.replace(/\/+$/, "")).filter((d) => d.length > 1))];
 }
 

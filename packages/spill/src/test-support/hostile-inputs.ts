@@ -45,7 +45,21 @@ const bombs: fc.Arbitrary<string> = fc.oneof(
 /** Statements and functions that reach outside table `result`: files, extensions, settings, other databases. */
 function escapes(path: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.oneof(
-    fc.tuple(fc.constantFrom("read_csv", "read_text", "read_json", "read_parquet", "read_blob", "glob", "read_csv_auto", "sniff_csv"), path).map(([fn, p]) => `SELECT * FROM ${fn}(${quoted(p)})`),
+    fc
+      .tuple(
+        fc.constantFrom(
+          "read_csv",
+          "read_text",
+          "read_json",
+          "read_parquet",
+          "read_blob",
+          "glob",
+          "read_csv_auto",
+          "sniff_csv",
+        ),
+        path,
+      )
+      .map(([fn, p]) => `SELECT * FROM ${fn}(${quoted(p)})`),
     path.map((p) => `SELECT * FROM ${quoted(p)}`),
     path.map((p) => `COPY result TO ${quoted(p)}`),
     path.map((p) => `COPY (SELECT * FROM result) TO ${quoted(p)} (FORMAT csv)`),
@@ -53,8 +67,25 @@ function escapes(path: fc.Arbitrary<string>): fc.Arbitrary<string> {
     path.map((p) => `EXPORT DATABASE ${quoted(p)}`),
     path.map((p) => `LOAD ${quoted(p)}`),
     fc.constantFrom("INSTALL httpfs", "LOAD httpfs", "INSTALL sqlite FROM community", "FORCE INSTALL json"),
-    fc.constantFrom("PRAGMA threads = 64", "PRAGMA database_list", "SET enable_external_access = true", "RESET lock_configuration", "SET memory_limit = '100GB'", "CALL pragma_version()"),
-    fc.constantFrom("temp_directory", "allowed_directories", "secret_directory", "extension_directory", "home_directory", "memory_limit", "TimeZone").map((s) => `SELECT current_setting(${quoted(s)}) AS v`),
+    fc.constantFrom(
+      "PRAGMA threads = 64",
+      "PRAGMA database_list",
+      "SET enable_external_access = true",
+      "RESET lock_configuration",
+      "SET memory_limit = '100GB'",
+      "CALL pragma_version()",
+    ),
+    fc
+      .constantFrom(
+        "temp_directory",
+        "allowed_directories",
+        "secret_directory",
+        "extension_directory",
+        "home_directory",
+        "memory_limit",
+        "TimeZone",
+      )
+      .map((s) => `SELECT current_setting(${quoted(s)}) AS v`),
     fc.constantFrom(
       "SELECT * FROM duckdb_settings()",
       "SELECT * FROM pg_catalog.pg_settings",
@@ -65,7 +96,14 @@ function escapes(path: fc.Arbitrary<string>): fc.Arbitrary<string> {
       "SELECT getenv('HOME')",
       "SELECT * FROM which_secret('s3://x', 's3')",
     ),
-    fc.constantFrom("CREATE TABLE t AS SELECT 1", "DROP TABLE result", "DELETE FROM result", "UPDATE result SET id = 0", "SELECT 1; SELECT 2", "SELECT 1; DROP TABLE result"),
+    fc.constantFrom(
+      "CREATE TABLE t AS SELECT 1",
+      "DROP TABLE result",
+      "DELETE FROM result",
+      "UPDATE result SET id = 0",
+      "SELECT 1; SELECT 2",
+      "SELECT 1; DROP TABLE result",
+    ),
   );
 }
 
@@ -74,14 +112,35 @@ export function hostileSql(path: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 3, arbitrary: escapes(path) },
     { weight: 1, arbitrary: bombs },
-    { weight: 1, arbitrary: fc.oneof(fc.string(), fc.string({ unit: "binary", maxLength: 200 }), fc.constantFrom("", ";", "SELEC * FROM result", "SELECT * FROM result")) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.string(),
+        fc.string({ unit: "binary", maxLength: 200 }),
+        fc.constantFrom("", ";", "SELEC * FROM result", "SELECT * FROM result"),
+      ),
+    },
   );
 }
 
 /** A pattern that backtracks badly in JavaScript, or noise, as a literal or a /source/flags regex. */
 export const hostilePattern: fc.Arbitrary<{ pattern: string; regex: boolean }> = fc.record({
   pattern: fc.oneof(
-    fc.constantFrom("(a+)+$", "(a|a)*$", "(a|aa)+$", "^(\\w+\\s?)*$", "(.*a){12}", "(x+x+)+y", "([a-z]+)*!z", "(?:a*)*b", "/(a+)+$/i", "/(é+)+x/u", "/x/g", "(unclosed", "a{99999999}"),
+    fc.constantFrom(
+      "(a+)+$",
+      "(a|a)*$",
+      "(a|aa)+$",
+      "^(\\w+\\s?)*$",
+      "(.*a){12}",
+      "(x+x+)+y",
+      "([a-z]+)*!z",
+      "(?:a*)*b",
+      "/(a+)+$/i",
+      "/(é+)+x/u",
+      "/x/g",
+      "(unclosed",
+      "a{99999999}",
+    ),
     fc.string({ maxLength: 30 }),
   ),
   regex: fc.boolean(),
@@ -99,6 +158,12 @@ export function hostileId(real: string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...real) },
     { weight: 1, arbitrary: fc.stringMatching(/^res_[0-9a-f]{16}$/) },
-    { weight: 1, arbitrary: fc.oneof(fc.constantFrom("../../../etc/passwd", "/etc/passwd", "res_../../x", "a".repeat(64), ""), fc.string()) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.constantFrom("../../../etc/passwd", "/etc/passwd", "res_../../x", "a".repeat(64), ""),
+        fc.string(),
+      ),
+    },
   );
 }

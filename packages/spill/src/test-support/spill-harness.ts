@@ -24,12 +24,21 @@ export class SpillHarness {
   private output: () => unknown = () => "";
   private calls = 0;
 
-  constructor(readonly store: ArtifactStore, options: Omit<ResultSpillOptions, "store"> = {}, sessionId?: string) {
+  constructor(
+    readonly store: ArtifactStore,
+    options: Omit<ResultSpillOptions, "store"> = {},
+    sessionId?: string,
+  ) {
     this.extension = new ResultSpillExtension({ ...options, store });
     const next = (): ScriptedReply => this.queue.shift() ?? { text: "done" };
     const produce = tool({ name: "produce", description: "returns the test's output", execute: () => this.output() });
     // Each call takes two replies; enough for the scaled-up property runs of `npm run fuzz`.
-    this.agent = new Agent({ provider: new ScriptedProvider(new Array<() => ScriptedReply>(200_000).fill(next)), tools: [produce], extensions: [this.extension], ...(sessionId ? { sessionId } : {}) });
+    this.agent = new Agent({
+      provider: new ScriptedProvider(new Array<() => ScriptedReply>(200_000).fill(next)),
+      tools: [produce],
+      extensions: [this.extension],
+      ...(sessionId ? { sessionId } : {}),
+    });
     this.agent.hooks.on(HookEvent.TOOL_CALL_END, (e) => {
       this.results.set(e.data.toolCall.id, e.data.result);
     });

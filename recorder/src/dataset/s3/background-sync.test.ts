@@ -23,7 +23,14 @@ after(async () => {
 describe("FlightRecorderExtension({ sync })", () => {
   test("the runs an agent recorded reach the target by the time it closes", async () => {
     const dir = join(temp.dir, "ok");
-    const recorder = new FlightRecorderExtension({ dir, sync: { to: `s3://${s3.bucket}/bg`, everyMs: 3_600_000, connection: { endpoint: s3.endpoint, credentials: S3RVER_CREDENTIALS } } });
+    const recorder = new FlightRecorderExtension({
+      dir,
+      sync: {
+        to: `s3://${s3.bucket}/bg`,
+        everyMs: 3_600_000,
+        connection: { endpoint: s3.endpoint, credentials: S3RVER_CREDENTIALS },
+      },
+    });
     const agent = scriptedAgent([...echoScript(1), ...echoScript(1)], [recorder]);
     const errors: ErrorData[] = [];
     agent.hooks.on(HookEvent.ERROR, (ctx) => void errors.push(ctx.data));
@@ -36,7 +43,14 @@ describe("FlightRecorderExtension({ sync })", () => {
 
   test("an unreachable target: the runs complete, the failure is one ERROR event (source recorder), the store keeps everything", async () => {
     const dir = join(temp.dir, "down");
-    const recorder = new FlightRecorderExtension({ dir, sync: { to: `s3://${s3.bucket}/down`, everyMs: 3_600_000, connection: { endpoint: "http://127.0.0.1:9", credentials: S3RVER_CREDENTIALS, maxAttempts: 1 } } });
+    const recorder = new FlightRecorderExtension({
+      dir,
+      sync: {
+        to: `s3://${s3.bucket}/down`,
+        everyMs: 3_600_000,
+        connection: { endpoint: "http://127.0.0.1:9", credentials: S3RVER_CREDENTIALS, maxAttempts: 1 },
+      },
+    });
     const agent = scriptedAgent(echoScript(1), [recorder]);
     const errors: ErrorData[] = [];
     agent.hooks.on(HookEvent.ERROR, (ctx) => void errors.push(ctx.data));
@@ -50,9 +64,15 @@ describe("FlightRecorderExtension({ sync })", () => {
   });
 
   test("a bad target is refused when the recorder is made, with a typed error", () => {
-    assert.throws(() => new FlightRecorderExtension({ sync: { to: "https://bucket/x" } }), (e: unknown) => e instanceof S3TargetError && e.problem === "bad_url");
+    assert.throws(
+      () => new FlightRecorderExtension({ sync: { to: "https://bucket/x" } }),
+      (e: unknown) => e instanceof S3TargetError && e.problem === "bad_url",
+    );
     assert.throws(() => new FlightRecorderExtension({ sync: { to: "s3://bucket/x", everyMs: 0 } }), ConfigError);
-    assert.throws(() => new FlightRecorderExtension({ sync: { to: "s3://bucket/x", closeWithinMs: -1 } }), /closeWithinMs must be a positive number/);
+    assert.throws(
+      () => new FlightRecorderExtension({ sync: { to: "s3://bucket/x", closeWithinMs: -1 } }),
+      /closeWithinMs must be a positive number/,
+    );
   });
 
   test("a target that never answers does not hold the agent's close: past closeWithinMs it closes, with an ERROR saying so", async () => {
@@ -61,13 +81,24 @@ describe("FlightRecorderExtension({ sync })", () => {
     try {
       const { port } = silent.address() as AddressInfo;
       const dir = join(temp.dir, "silent");
-      const recorder = new FlightRecorderExtension({ dir, sync: { to: "s3://silent-bucket/x", everyMs: 3_600_000, closeWithinMs: 200, connection: { endpoint: `http://127.0.0.1:${port}`, credentials: S3RVER_CREDENTIALS, maxAttempts: 1 } } });
+      const recorder = new FlightRecorderExtension({
+        dir,
+        sync: {
+          to: "s3://silent-bucket/x",
+          everyMs: 3_600_000,
+          closeWithinMs: 200,
+          connection: { endpoint: `http://127.0.0.1:${port}`, credentials: S3RVER_CREDENTIALS, maxAttempts: 1 },
+        },
+      });
       const agent = scriptedAgent(echoScript(1), [recorder]);
       const errors: ErrorData[] = [];
       agent.hooks.on(HookEvent.ERROR, (ctx) => void errors.push(ctx.data));
       assert.equal((await agent.run("one")).status, "completed");
       await agent.close(); // would wait for the silent server's answer (forever) without the limit
-      assert.ok(errors.some((e) => e.source === "recorder" && /did not finish within 200 ms of close/.test(e.error.message)), JSON.stringify(errors.map((e) => e.error.message)));
+      assert.ok(
+        errors.some((e) => e.source === "recorder" && /did not finish within 200 ms of close/.test(e.error.message)),
+        JSON.stringify(errors.map((e) => e.error.message)),
+      );
     } finally {
       silent.closeAllConnections();
       silent.close();

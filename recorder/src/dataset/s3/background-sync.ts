@@ -9,7 +9,10 @@ export class DatasetSyncError extends HarnessError {
     readonly sync: UploadSummary,
   ) {
     const first = sync.failed[0];
-    super("dataset_sync_failed", `dataset sync to ${sync.target}: ${sync.failed.length} file(s) failed (first ${first?.path}: ${first?.error}); the next sync tries them again`);
+    super(
+      "dataset_sync_failed",
+      `dataset sync to ${sync.target}: ${sync.failed.length} file(s) failed (first ${first?.path}: ${first?.error}); the next sync tries them again`,
+    );
   }
 }
 
@@ -35,7 +38,12 @@ class BackgroundSync {
       try {
         // Loaded here, on the first pass: the export, DuckDB and the AWS SDK stay off an agent's startup.
         const { syncDataset } = await import("./sync-dataset.js");
-        const result = await syncDataset({ storeDir: this.storeDir, to: this.options.to, connection: this.options.connection, redactor: this.ctx.redactor });
+        const result = await syncDataset({
+          storeDir: this.storeDir,
+          to: this.options.to,
+          connection: this.options.connection,
+          redactor: this.ctx.redactor,
+        });
         if (result.stoppedBy) this.report(result.stoppedBy);
         else if (result.failed.length > 0) this.report(new DatasetSyncError(result));
         else this.reported = undefined;
@@ -64,7 +72,12 @@ class BackgroundSync {
     const outcome = await Promise.race([last.then(() => "done" as const), late]);
     clearTimeout(timer);
     if (outcome === "late") {
-      this.report(new HarnessError("dataset_sync_slow", `dataset sync to ${this.options.to.url}: the last pass did not finish within ${this.options.closeWithinMs} ms of close; what it did not send goes with the next sync (trace sync)`));
+      this.report(
+        new HarnessError(
+          "dataset_sync_slow",
+          `dataset sync to ${this.options.to.url}: the last pass did not finish within ${this.options.closeWithinMs} ms of close; what it did not send goes with the next sync (trace sync)`,
+        ),
+      );
     }
   }
 
@@ -78,7 +91,12 @@ class BackgroundSync {
 const syncs = new WeakMap<object, BackgroundSync>();
 
 /** Starts `owner`'s background sync of `storeDir` (nothing when `options` is undefined). */
-export function startRecorderSync(owner: object, storeDir: string, options: ResolvedRecorderSync | undefined, ctx: Pick<ExtensionContext, "reportError" | "redactor">): void {
+export function startRecorderSync(
+  owner: object,
+  storeDir: string,
+  options: ResolvedRecorderSync | undefined,
+  ctx: Pick<ExtensionContext, "reportError" | "redactor">,
+): void {
   if (options) syncs.set(owner, new BackgroundSync(storeDir, options, ctx));
 }
 

@@ -13,11 +13,18 @@ import { DATASET_MARKER } from "../layout.js";
 export async function checkTarget(connection: S3Connection, target: S3Target): Promise<string | undefined> {
   const { GetObjectCommand } = await loadClientS3();
   try {
-    const marker = await connection.client.send(new GetObjectCommand({ Bucket: target.bucket, Key: keyOf(target, DATASET_MARKER) }));
+    const marker = await connection.client.send(
+      new GetObjectCommand({ Bucket: target.bucket, Key: keyOf(target, DATASET_MARKER) }),
+    );
     return await marker.Body?.transformToString();
   } catch (error) {
     if ((error as { name?: string }).name === "NoSuchKey") return undefined;
     const problem = targetProblemOf(error) ?? "unreachable";
-    throw new S3TargetError(problem, target.url, describeTargetProblem(problem, target.url, connection.endpoint, error), { cause: error });
+    throw new S3TargetError(
+      problem,
+      target.url,
+      describeTargetProblem(problem, target.url, connection.endpoint, error),
+      { cause: error },
+    );
   }
 }

@@ -2,7 +2,6 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { DATASET_MARKER, DATASET_TABLES, type DatasetTable } from "../layout.js";
 
-
 /** A file of a local dataset folder, by its dataset-relative path (also its key under the prefix). */
 export interface LocalDatasetFile {
   /** `runs/date=2026-12-03/<runId>.parquet`, `objects/ab/<sha256>.zst`, `harnessx-dataset.json`. */
@@ -16,7 +15,8 @@ export interface LocalDatasetFile {
 }
 
 // The contract's names only: temp files of a write in progress and anything foreign never match.
-const TABLE_FILE = /^(runs|events|spans|artifacts)\/date=(\d{4}-\d{2}-\d{2})\/([A-Za-z0-9_%-][A-Za-z0-9._%-]*)\.parquet$/;
+const TABLE_FILE =
+  /^(runs|events|spans|artifacts)\/date=(\d{4}-\d{2}-\d{2})\/([A-Za-z0-9_%-][A-Za-z0-9._%-]*)\.parquet$/;
 const OBJECT_FILE = /^objects\/([0-9a-f]{2})\/\1[0-9a-f]{62}\.zst$/;
 
 /** Parses a dataset-relative path; undefined when the contract has no such file. */
@@ -52,7 +52,8 @@ export async function datasetFiles(datasetDir: string): Promise<LocalDatasetFile
   const objects = all.filter((f) => f.path.startsWith("objects/")).sort((a, b) => a.path.localeCompare(b.path));
   const byRun = new Map<string, LocalDatasetFile[]>();
   for (const file of all) if (file.runId !== undefined) byRun.set(file.runId, [...(byRun.get(file.runId) ?? []), file]);
-  const tableRank = (f: LocalDatasetFile): number => DATASET_TABLES.indexOf(f.path.slice(0, f.path.indexOf("/")) as DatasetTable);
+  const tableRank = (f: LocalDatasetFile): number =>
+    DATASET_TABLES.indexOf(f.path.slice(0, f.path.indexOf("/")) as DatasetTable);
   const runs = [...byRun.entries()]
     .filter(([, files]) => files.some((f) => f.path.startsWith("runs/")))
     .sort(([a], [b]) => a.localeCompare(b))

@@ -46,10 +46,16 @@ export interface FetchedDataset {
 }
 
 /** The default cache folder of a remote dataset. */
-async function defaultInto(target: S3Target, endpoint: string | undefined): Promise<{ dir: string; temporary: boolean }> {
+async function defaultInto(
+  target: S3Target,
+  endpoint: string | undefined,
+): Promise<{ dir: string; temporary: boolean }> {
   const cache = cacheDir();
   if (!cache) return { dir: await mkdtemp(join(tmpdir(), "harnessx-dataset-")), temporary: true };
-  const id = createHash("sha256").update(`${endpoint ?? "aws"}\n${target.url}`).digest("hex").slice(0, 16);
+  const id = createHash("sha256")
+    .update(`${endpoint ?? "aws"}\n${target.url}`)
+    .digest("hex")
+    .slice(0, 16);
   return { dir: join(cache, "datasets", id), temporary: false };
 }
 
@@ -66,9 +72,16 @@ export async function fetchDataset(options: FetchDatasetOptions): Promise<Fetche
   const connection = await connectS3(options.connection);
   try {
     const marker = await checkTarget(connection, target);
-    if (marker === undefined) throw new S3TargetError("not_a_dataset", target.url, `${target.url} is not a dataset: it has no ${DATASET_MARKER} (sync a store to it first: trace sync <store> ${target.url})`);
+    if (marker === undefined)
+      throw new S3TargetError(
+        "not_a_dataset",
+        target.url,
+        `${target.url} is not a dataset: it has no ${DATASET_MARKER} (sync a store to it first: trace sync <store> ${target.url})`,
+      );
     parseDatasetMarker(marker, target.url);
-    const { dir, temporary } = options.into ? { dir: options.into, temporary: false } : await defaultInto(target, connection.endpoint);
+    const { dir, temporary } = options.into
+      ? { dir: options.into, temporary: false }
+      : await defaultInto(target, connection.endpoint);
     await fs.mkdir(dir, { recursive: true });
     await fs.writeFile(join(dir, DATASET_MARKER), marker);
     const wanted: Array<{ path: string; key: string; bytes: number; modified: Date }> = [];
@@ -101,14 +114,24 @@ export async function fetchDataset(options: FetchDatasetOptions): Promise<Fetche
   } catch (error) {
     // The target failing mid-way (credentials expired, endpoint gone) is told as at the start.
     const problem = error instanceof S3TargetError ? undefined : targetProblemOf(error);
-    throw problem ? new S3TargetError(problem, target.url, describeTargetProblem(problem, target.url, connection.endpoint, error), { cause: error }) : error;
+    throw problem
+      ? new S3TargetError(problem, target.url, describeTargetProblem(problem, target.url, connection.endpoint, error), {
+          cause: error,
+        })
+      : error;
   } finally {
     connection.client.destroy();
   }
 }
 
 /** One object to a local file: temp name, then rename; its time set to the object's, which is how the cache knows it later. */
-async function download(connection: S3Connection, bucket: string, key: string, local: string, modified: Date): Promise<void> {
+async function download(
+  connection: S3Connection,
+  bucket: string,
+  key: string,
+  local: string,
+  modified: Date,
+): Promise<void> {
   const { GetObjectCommand } = await loadClientS3();
   await fs.mkdir(dirname(local), { recursive: true });
   const temp = `${local}.${process.pid}.part`;

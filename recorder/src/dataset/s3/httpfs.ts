@@ -22,7 +22,9 @@ export async function httpfsInstalled(): Promise<boolean> {
   const instance = await memoryDatabase();
   const connection = await instance.connect();
   try {
-    const rows = (await connection.runAndReadAll("SELECT installed FROM duckdb_extensions() WHERE extension_name = 'httpfs'")).getRowObjectsJson();
+    const rows = (
+      await connection.runAndReadAll("SELECT installed FROM duckdb_extensions() WHERE extension_name = 'httpfs'")
+    ).getRowObjectsJson();
     return rows[0]?.installed === true;
   } catch {
     return false;
@@ -50,7 +52,12 @@ export interface HttpfsSecret {
 
 /** `CREATE SECRET` for httpfs from what the SDK resolved (never written anywhere: a temporary, in-memory secret). */
 export function createSecretSql(secret: HttpfsSecret): string {
-  const parts = [`TYPE s3`, `KEY_ID ${sqlString(secret.keyId)}`, `SECRET ${sqlString(secret.secret)}`, `REGION ${sqlString(secret.region)}`];
+  const parts = [
+    `TYPE s3`,
+    `KEY_ID ${sqlString(secret.keyId)}`,
+    `SECRET ${sqlString(secret.secret)}`,
+    `REGION ${sqlString(secret.region)}`,
+  ];
   if (secret.sessionToken) parts.push(`SESSION_TOKEN ${sqlString(secret.sessionToken)}`);
   if (secret.endpoint) {
     const url = new URL(secret.endpoint);
@@ -83,13 +90,24 @@ export async function openS3DatasetTables(options: S3DatasetTableOptions): Promi
   const connection = await connectS3(options.connection);
   try {
     const marker = await checkTarget(connection, target);
-    if (marker === undefined) throw new S3TargetError("not_a_dataset", target.url, `${target.url} is not a dataset: it has no ${DATASET_MARKER}`);
+    if (marker === undefined)
+      throw new S3TargetError(
+        "not_a_dataset",
+        target.url,
+        `${target.url} is not a dataset: it has no ${DATASET_MARKER}`,
+      );
     parseDatasetMarker(marker, target.url);
     const filesOf = async (table: DatasetTable): Promise<string[]> => {
       const prefix = keyOf(target, `${table}/`);
       const urls: string[] = [];
-      for await (const object of listKeys(connection, target.bucket, prefix, options.since === undefined ? undefined : `${prefix}date=${partitionDate(options.since)}`)) {
-        if (datasetFileOf(object.key.slice(keyOf(target, "").length))?.runId !== undefined) urls.push(`s3://${target.bucket}/${object.key}`);
+      for await (const object of listKeys(
+        connection,
+        target.bucket,
+        prefix,
+        options.since === undefined ? undefined : `${prefix}date=${partitionDate(options.since)}`,
+      )) {
+        if (datasetFileOf(object.key.slice(keyOf(target, "").length))?.runId !== undefined)
+          urls.push(`s3://${target.bucket}/${object.key}`);
       }
       return urls;
     };

@@ -14,8 +14,12 @@ after(async () => {
 
 describe("a listing longer than one page (S3 returns at most 1,000 keys per request)", () => {
   test("every key comes back once, in order, across pages; startAfter holds on the first page only", async () => {
-    const keys = Array.from({ length: 1_205 }, (_, i) => `ds/runs/date=2026-12-0${1 + (i % 3)}/run_${String(i).padStart(5, "0")}.parquet`).sort();
-    for (let i = 0; i < keys.length; i += 25) await Promise.all(keys.slice(i, i + 25).map((key) => s3.put(key, Buffer.from(key))));
+    const keys = Array.from(
+      { length: 1_205 },
+      (_, i) => `ds/runs/date=2026-12-0${1 + (i % 3)}/run_${String(i).padStart(5, "0")}.parquet`,
+    ).sort();
+    for (let i = 0; i < keys.length; i += 25)
+      await Promise.all(keys.slice(i, i + 25).map((key) => s3.put(key, Buffer.from(key))));
     const connection = await connectS3({ endpoint: s3.endpoint, credentials: S3RVER_CREDENTIALS });
     try {
       const listed: string[] = [];
@@ -27,7 +31,10 @@ describe("a listing longer than one page (S3 returns at most 1,000 keys per requ
       const since = "ds/runs/date=2026-12-02";
       const later: string[] = [];
       for await (const { key } of listKeys(connection, "paged", "ds/runs/", since)) later.push(key);
-      assert.deepEqual(later, keys.filter((key) => key > since));
+      assert.deepEqual(
+        later,
+        keys.filter((key) => key > since),
+      );
       assert.ok(later.length > 0 && later.length < keys.length);
     } finally {
       connection.client.destroy();

@@ -33,10 +33,19 @@ export function resolveRecorderSync(sync: RecorderSyncOptions | undefined): Reso
   if (sync === undefined) return undefined;
   const everyMs = positive("everyMs", sync.everyMs ?? 60_000);
   const closeWithinMs = positive("closeWithinMs", sync.closeWithinMs ?? 15_000);
-  return { to: parseS3Target(String(sync.to)), everyMs, connection: sync.connection, onClose: sync.onClose ?? true, closeWithinMs };
+  return {
+    to: parseS3Target(String(sync.to)),
+    everyMs,
+    connection: sync.connection,
+    onClose: sync.onClose ?? true,
+    closeWithinMs,
+  };
 }
 
 function positive(name: string, value: unknown): number {
-  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw new ConfigError(`FlightRecorderExtension: sync.${name} must be a positive number of milliseconds, got ${String(value)}`);
+  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value))
+    throw new ConfigError(
+      `FlightRecorderExtension: sync.${name} must be a positive number of milliseconds, got ${String(value)}`,
+    );
   return value;
 }

@@ -10,7 +10,14 @@ import { HarnessError } from "@harnessx/core";
  * - `no_region`: no AWS region is configured (`AWS_REGION` or a profile's `region`);
  * - `not_a_dataset`: the prefix holds objects but no `harnessx-dataset.json` of a version this reader knows.
  */
-export type S3TargetProblem = "bad_url" | "credentials" | "denied" | "no_bucket" | "unreachable" | "no_region" | "not_a_dataset";
+export type S3TargetProblem =
+  | "bad_url"
+  | "credentials"
+  | "denied"
+  | "no_bucket"
+  | "unreachable"
+  | "no_region"
+  | "not_a_dataset";
 
 /** An S3 target that cannot be used; `problem` says why (`code` is `s3_<problem>`), the message is one line for people. */
 export class S3TargetError extends HarnessError {
@@ -34,8 +41,25 @@ interface SdkErrorShape {
   $metadata?: { httpStatusCode?: number };
 }
 
-const CREDENTIAL_CODES = new Set(["InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken", "TokenRefreshRequired", "CredentialsProviderError", "AuthorizationHeaderMalformed"]);
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "TimeoutError"]);
+const CREDENTIAL_CODES = new Set([
+  "InvalidAccessKeyId",
+  "SignatureDoesNotMatch",
+  "ExpiredToken",
+  "InvalidToken",
+  "TokenRefreshRequired",
+  "CredentialsProviderError",
+  "AuthorizationHeaderMalformed",
+]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "TimeoutError",
+]);
 
 /**
  * The problem an SDK error means for the whole target, or undefined when it concerns one object only
@@ -53,7 +77,12 @@ export function targetProblemOf(error: unknown): Exclude<S3TargetProblem, "bad_u
 }
 
 /** One line for people saying what a target-wide problem means and what to do. */
-export function describeTargetProblem(problem: S3TargetProblem, target: string, endpoint: string | undefined, cause: unknown): string {
+export function describeTargetProblem(
+  problem: S3TargetProblem,
+  target: string,
+  endpoint: string | undefined,
+  cause: unknown,
+): string {
   const where = endpoint ? ` at ${endpoint}` : "";
   const detail = (cause as SdkErrorShape | undefined)?.message?.split("\n")[0] ?? "";
   switch (problem) {

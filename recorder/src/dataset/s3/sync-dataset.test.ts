@@ -37,7 +37,8 @@ async function assertMirrors(store: string, prefix: string): Promise<string[]> {
   const local = (await datasetFiles(staging)).map((f) => f.path);
   const remote = (await s3.keys(`${prefix}/`)).map((k) => k.slice(prefix.length + 1));
   assert.deepEqual(remote, [...local].sort(), "the target holds exactly the staging dataset's files");
-  for (const path of local) assert.ok((await s3.get(`${prefix}/${path}`)).equals(readFileSync(join(staging, path))), `${path} arrived whole`);
+  for (const path of local)
+    assert.ok((await s3.get(`${prefix}/${path}`)).equals(readFileSync(join(staging, path))), `${path} arrived whole`);
   return remote;
 }
 
@@ -52,7 +53,10 @@ describe("syncDataset", () => {
     assert.deepEqual(first.failed, []);
     const keys = await assertMirrors(store, "one");
     assert.equal(keys.filter((k) => k.startsWith("runs/")).length, 3);
-    assert.ok(keys.some((k) => k.startsWith("objects/")), "the spilled artifact went as an object");
+    assert.ok(
+      keys.some((k) => k.startsWith("objects/")),
+      "the spilled artifact went as an object",
+    );
     const again = await syncDataset({ storeDir: store, to: `s3://${s3.bucket}/one`, connection: connection() });
     assert.deepEqual([again.exportedRuns, again.uploaded, again.skipped], [0, 0, first.uploaded]);
   });
@@ -64,31 +68,60 @@ describe("syncDataset", () => {
     let started!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const inTool = new Promise<void>((resolve) => (started = resolve));
-    const wait = tool({ name: "wait", description: "waits", execute: () => { started(); return gate.then(() => "ok"); } });
+    const wait = tool({
+      name: "wait",
+      description: "waits",
+      execute: () => {
+        started();
+        return gate.then(() => "ok");
+      },
+    });
     const recorder = new FlightRecorderExtension({ dir: store });
-    const agent = new Agent({ provider: new ScriptedProvider([{ toolCalls: [{ name: "wait", input: {} }] }, { text: "done" }]), tools: [wait], extensions: [recorder] });
+    const agent = new Agent({
+      provider: new ScriptedProvider([{ toolCalls: [{ name: "wait", input: {} }] }, { text: "done" }]),
+      tools: [wait],
+      extensions: [recorder],
+    });
     const running = agent.run("long");
     await inTool;
     await recorder.flush();
     const during = await syncDataset({ storeDir: store, to: `s3://${s3.bucket}/live`, connection: connection() });
     const liveRun = recorder.lastRun!;
-    assert.deepEqual(during.skippedRuns.map((r) => [r.runId, r.reason]), [[liveRun, "recording"]]);
+    assert.deepEqual(
+      during.skippedRuns.map((r) => [r.runId, r.reason]),
+      [[liveRun, "recording"]],
+    );
     assert.ok(!(await s3.keys("live/")).some((k) => k.includes(liveRun)), "nothing of the live run reached the target");
     release();
     await running;
     await agent.close();
     const later = await syncDataset({ storeDir: store, to: `s3://${s3.bucket}/live`, connection: connection() });
     assert.deepEqual(later.skippedRuns, []);
-    assert.ok((await assertMirrors(store, "live")).some((k) => k === `runs/date=${new Date().toISOString().slice(0, 10)}/${liveRun}.parquet`));
+    assert.ok(
+      (await assertMirrors(store, "live")).some(
+        (k) => k === `runs/date=${new Date().toISOString().slice(0, 10)}/${liveRun}.parquet`,
+      ),
+    );
   });
 
   test("a sync killed mid-way resumes: nothing lost, nothing sent twice", async () => {
     const store = join(temp.dir, "killed");
     await recordStore(store, 4);
-    const child = spawn(process.execPath, ["--import", "tsx", new URL("../../test-support/sync-child.ts", import.meta.url).pathname, store, `s3://${s3.bucket}/killed`, s3.endpoint], {
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, ...s3.env },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        new URL("../../test-support/sync-child.ts", import.meta.url).pathname,
+        store,
+        `s3://${s3.bucket}/killed`,
+        s3.endpoint,
+      ],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, ...s3.env },
+      },
+    );
     let uploadedBeforeKill = 0;
     for await (const line of createInterface({ input: child.stdout! })) {
       if (line.startsWith("uploaded ")) uploadedBeforeKill++;
@@ -102,7 +135,10 @@ describe("syncDataset", () => {
     assert.deepEqual(resumed.failed, []);
     // What the child recorded is skipped from the manifest; an upload it finished but had no time to record is found by digest.
     assert.equal(resumed.uploaded + resumed.skipped, total);
-    assert.ok(resumed.skipped >= uploadedBeforeKill && resumed.uploaded <= total - uploadedBeforeKill, "nothing the child sent is sent again");
+    assert.ok(
+      resumed.skipped >= uploadedBeforeKill && resumed.uploaded <= total - uploadedBeforeKill,
+      "nothing the child sent is sent again",
+    );
     await assertMirrors(store, "killed");
   });
 });

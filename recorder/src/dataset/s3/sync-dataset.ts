@@ -65,7 +65,19 @@ export async function syncDataset(options: SyncDatasetOptions): Promise<DatasetS
     concurrency: options.concurrency,
     onFile: options.onFile,
     onStart: options.onStart,
-    prepare: async () => void (exported = await exportDataset({ storeDir: options.storeDir, out: staging, runIds: options.runIds, redactor: options.redactor })),
+    prepare: async () =>
+      void (exported = await exportDataset({
+        storeDir: options.storeDir,
+        out: staging,
+        runIds: options.runIds,
+        redactor: options.redactor,
+      })),
   });
-  return { ...upload, exportedRuns: exported!.runs.filter((r) => r.written).length, skippedRuns: exported!.skipped, staging, manifest };
+  return {
+    ...upload,
+    exportedRuns: exported!.runs.filter((r) => r.written).length,
+    skippedRuns: exported!.skipped,
+    staging,
+    manifest,
+  };
 }

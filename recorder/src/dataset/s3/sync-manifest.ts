@@ -18,7 +18,10 @@ export interface UploadedEntry {
 
 /** The manifest's file for a target: `<store>/sync/<digest of endpoint and URL>.ndjson`, one per destination. */
 export function manifestPathOf(storeDir: string, target: S3Target, endpoint: string | undefined): string {
-  const id = createHash("sha256").update(`${endpoint ?? "aws"}\n${target.url}`).digest("hex").slice(0, 16);
+  const id = createHash("sha256")
+    .update(`${endpoint ?? "aws"}\n${target.url}`)
+    .digest("hex")
+    .slice(0, 16);
   return join(storeDir, "sync", `${id}.ndjson`);
 }
 

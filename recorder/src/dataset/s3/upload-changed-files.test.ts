@@ -31,12 +31,23 @@ describe("a file the manifest knows is skipped only when both its size and its m
   const manifestFile = join(temp.dir, "store", "sync", "m.ndjson");
   const sync = async () => {
     const outcomes: FileOutcome[] = [];
-    const summary = await uploadDataset({ datasetDir: dataset, to: `s3://${s3.bucket}/changed`, manifestFile, connection: { endpoint: s3.endpoint, credentials: S3RVER_CREDENTIALS }, onFile: (o) => outcomes.push(o) });
+    const summary = await uploadDataset({
+      datasetDir: dataset,
+      to: `s3://${s3.bucket}/changed`,
+      manifestFile,
+      connection: { endpoint: s3.endpoint, credentials: S3RVER_CREDENTIALS },
+      onFile: (o) => outcomes.push(o),
+    });
     return { summary, outcome: outcomes.find((o) => o.path === RUNS) };
   };
 
   test("first sent, then skipped while unchanged", async () => {
-    write(dataset, "harnessx-dataset.json", '{"format":"harnessx-dataset","version":1}', new Date("2026-12-03T10:00:00Z"));
+    write(
+      dataset,
+      "harnessx-dataset.json",
+      '{"format":"harnessx-dataset","version":1}',
+      new Date("2026-12-03T10:00:00Z"),
+    );
     write(dataset, RUNS, "run 7, first export", new Date("2026-12-03T10:00:00Z"));
     assert.equal((await sync()).outcome?.outcome, "uploaded");
     assert.deepEqual((await sync()).outcome, { path: RUNS, bytes: 19, outcome: "skipped", reason: "in_manifest" });

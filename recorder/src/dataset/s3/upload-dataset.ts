@@ -88,7 +88,12 @@ export interface UploadDatasetOptions {
 }
 
 /** Runs `work` over `items`, `limit` at a time, until done or `stop()` says so. */
-async function pool<T>(items: readonly T[], limit: number, stop: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
+async function pool<T>(
+  items: readonly T[],
+  limit: number,
+  stop: () => boolean,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length && !stop()) await work(items[next++]!);
@@ -113,13 +118,24 @@ export async function uploadDataset(options: UploadDatasetOptions): Promise<Uplo
     const manifest = await SyncManifest.open(options.manifestFile);
     const files = await datasetFiles(options.datasetDir);
     options.onStart?.(files.length);
-    const summary: UploadSummary = { target: target.url, endpoint: connection.endpoint, files: files.length, uploaded: 0, skipped: 0, failed: [], bytesUploaded: 0, elapsedMs: 0 };
+    const summary: UploadSummary = {
+      target: target.url,
+      endpoint: connection.endpoint,
+      files: files.length,
+      uploaded: 0,
+      skipped: 0,
+      failed: [],
+      bytesUploaded: 0,
+      elapsedMs: 0,
+    };
     const stopped = (): boolean => summary.stoppedBy !== undefined;
-    const send = (file: LocalDatasetFile): Promise<boolean> => sendFile(connection, target, options, manifest, file, summary);
+    const send = (file: LocalDatasetFile): Promise<boolean> =>
+      sendFile(connection, target, options, manifest, file, summary);
     const marker = files.filter((f) => f.path === DATASET_MARKER);
     const objects = files.filter((f) => f.path.startsWith("objects/"));
     const runs = new Map<string, LocalDatasetFile[]>();
-    for (const file of files) if (file.runId !== undefined) runs.set(file.runId, [...(runs.get(file.runId) ?? []), file]);
+    for (const file of files)
+      if (file.runId !== undefined) runs.set(file.runId, [...(runs.get(file.runId) ?? []), file]);
     const limit = Math.max(1, options.concurrency ?? 4);
     for (const file of marker) await send(file);
     await pool(objects, limit, stopped, async (file) => void (await send(file)));
@@ -135,7 +151,14 @@ export async function uploadDataset(options: UploadDatasetOptions): Promise<Uplo
 }
 
 /** Sends one file unless it is known sent; true when the target now holds it. */
-async function sendFile(connection: S3Connection, target: S3Target, options: UploadDatasetOptions, manifest: SyncManifest, file: LocalDatasetFile, summary: UploadSummary): Promise<boolean> {
+async function sendFile(
+  connection: S3Connection,
+  target: S3Target,
+  options: UploadDatasetOptions,
+  manifest: SyncManifest,
+  file: LocalDatasetFile,
+  summary: UploadSummary,
+): Promise<boolean> {
   const report = (outcome: FileOutcome): void => {
     if (outcome.outcome === "uploaded") {
       summary.uploaded++;
@@ -154,7 +177,12 @@ async function sendFile(connection: S3Connection, target: S3Target, options: Upl
     const entry = { path: file.path, sha256, bytes: file.bytes, mtimeMs: file.mtimeMs };
     if (known?.sha256 === sha256 || (await storedRemotely(connection, target, file.path, sha256))) {
       await manifest.record(entry);
-      report({ path: file.path, bytes: file.bytes, outcome: "skipped", reason: known?.sha256 === sha256 ? "in_manifest" : "already_stored" });
+      report({
+        path: file.path,
+        bytes: file.bytes,
+        outcome: "skipped",
+        reason: known?.sha256 === sha256 ? "in_manifest" : "already_stored",
+      });
       return true;
     }
     await uploadFile(connection, target, options.datasetDir, file.path, sha256);
@@ -163,8 +191,19 @@ async function sendFile(connection: S3Connection, target: S3Target, options: Upl
     return true;
   } catch (error) {
     const problem = targetProblemOf(error);
-    if (problem && !summary.stoppedBy) summary.stoppedBy = new S3TargetError(problem, target.url, describeTargetProblem(problem, target.url, connection.endpoint, error), { cause: error });
-    report({ path: file.path, bytes: file.bytes, outcome: "failed", error: (error as Error)?.message?.split("\n")[0] ?? String(error) });
+    if (problem && !summary.stoppedBy)
+      summary.stoppedBy = new S3TargetError(
+        problem,
+        target.url,
+        describeTargetProblem(problem, target.url, connection.endpoint, error),
+        { cause: error },
+      );
+    report({
+      path: file.path,
+      bytes: file.bytes,
+      outcome: "failed",
+      error: (error as Error)?.message?.split("\n")[0] ?? String(error),
+    });
     return false;
   }
 }

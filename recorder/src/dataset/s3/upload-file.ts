@@ -8,16 +8,27 @@ import { keyOf, type S3Target } from "./s3-target.js";
 export const MULTIPART_PART_BYTES = 8 * 1024 * 1024;
 
 const contentTypeOf = (path: string): string =>
-  path.endsWith(".json") ? "application/json" : path.endsWith(".zst") ? "application/zstd" : "application/vnd.apache.parquet";
+  path.endsWith(".json")
+    ? "application/json"
+    : path.endsWith(".zst")
+      ? "application/zstd"
+      : "application/vnd.apache.parquet";
 
 /**
  * Whether the target already holds this file: an artifact object is named by its content's
  * digest, so any object at its key is it; a table file must carry the same `sha256` metadata.
  */
-export async function storedRemotely(connection: S3Connection, target: S3Target, path: string, sha256: string): Promise<boolean> {
+export async function storedRemotely(
+  connection: S3Connection,
+  target: S3Target,
+  path: string,
+  sha256: string,
+): Promise<boolean> {
   const { HeadObjectCommand } = await loadClientS3();
   try {
-    const head = await connection.client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: keyOf(target, path) }));
+    const head = await connection.client.send(
+      new HeadObjectCommand({ Bucket: target.bucket, Key: keyOf(target, path) }),
+    );
     return path.startsWith("objects/") || head.Metadata?.sha256 === sha256;
   } catch (error) {
     if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
@@ -31,7 +42,13 @@ export async function storedRemotely(connection: S3Connection, target: S3Target,
  * `Upload` decides, and aborts the parts of a failed multipart upload). The object appears whole
  * or not at all.
  */
-export async function uploadFile(connection: S3Connection, target: S3Target, datasetDir: string, path: string, sha256: string): Promise<void> {
+export async function uploadFile(
+  connection: S3Connection,
+  target: S3Target,
+  datasetDir: string,
+  path: string,
+  sha256: string,
+): Promise<void> {
   const { Upload } = await loadLibStorage();
   const upload = new Upload({
     client: connection.client,

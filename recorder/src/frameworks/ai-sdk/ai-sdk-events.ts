@@ -61,7 +61,10 @@ export interface AiSdkModelCallStartEvent extends AiSdkCallEvent {
 export interface AiSdkUsage {
   readonly inputTokens: number | undefined;
   readonly outputTokens: number | undefined;
-  readonly inputTokenDetails?: { readonly cacheReadTokens: number | undefined; readonly cacheWriteTokens: number | undefined };
+  readonly inputTokenDetails?: {
+    readonly cacheReadTokens: number | undefined;
+    readonly cacheWriteTokens: number | undefined;
+  };
 }
 
 /** `onLanguageModelCallEnd`: the model answered. */

@@ -1,6 +1,24 @@
-import type { ContentBlock, Message, ModelRequest, ProviderResponse, StopReason, TextBlock, ToolDefinition, ToolResultBlock, Usage } from "@harnessx/core";
+import type {
+  ContentBlock,
+  Message,
+  ModelRequest,
+  ProviderResponse,
+  StopReason,
+  TextBlock,
+  ToolDefinition,
+  ToolResultBlock,
+  Usage,
+} from "@harnessx/core";
 import { outputText, toolInput } from "../tool-values.js";
-import type { AiSdkInstructions, AiSdkMessage, AiSdkModelCallEndEvent, AiSdkModelCallStartEvent, AiSdkPart, AiSdkStartEvent, AiSdkUsage } from "./ai-sdk-events.js";
+import type {
+  AiSdkInstructions,
+  AiSdkMessage,
+  AiSdkModelCallEndEvent,
+  AiSdkModelCallStartEvent,
+  AiSdkPart,
+  AiSdkStartEvent,
+  AiSdkUsage,
+} from "./ai-sdk-events.js";
 
 export { outputText, toolInput };
 
@@ -62,7 +80,13 @@ export function usageOf(usage: AiSdkUsage | undefined): Usage {
   };
 }
 
-const STOP_REASONS: Readonly<Record<string, StopReason>> = { stop: "end_turn", "tool-calls": "tool_use", length: "max_tokens", "content-filter": "refusal", interrupted: "pause_turn" };
+const STOP_REASONS: Readonly<Record<string, StopReason>> = {
+  stop: "end_turn",
+  "tool-calls": "tool_use",
+  length: "max_tokens",
+  "content-filter": "refusal",
+  interrupted: "pause_turn",
+};
 
 /** The AI SDK's unified finish reason as harnessx's stop reason (`error` and `other` end the turn). */
 export function stopReason(finishReason: string): StopReason {
@@ -72,7 +96,8 @@ export function stopReason(finishReason: string): StopReason {
 function systemText(instructions: AiSdkInstructions, messages: ReadonlyArray<AiSdkMessage>): string {
   const parts: string[] = [];
   const add = (m: AiSdkMessage | string) => void parts.push(typeof m === "string" ? m : textOf(m.content));
-  if (instructions !== undefined) for (const m of Array.isArray(instructions) ? instructions : [instructions]) add(m as AiSdkMessage | string);
+  if (instructions !== undefined)
+    for (const m of Array.isArray(instructions) ? instructions : [instructions]) add(m as AiSdkMessage | string);
   for (const m of messages) if (m.role === "system") add(m);
   return parts.join("\n\n");
 }
@@ -81,7 +106,8 @@ function toMessages(messages: ReadonlyArray<AiSdkMessage>): Message[] {
   const out: Message[] = [];
   for (const m of messages) {
     if (m.role === "assistant") out.push({ role: "assistant", content: partsOf(m.content).flatMap(replyBlock) });
-    else if (m.role === "user" || m.role === "tool") out.push({ role: "user", content: partsOf(m.content).flatMap(userBlock) });
+    else if (m.role === "user" || m.role === "tool")
+      out.push({ role: "user", content: partsOf(m.content).flatMap(userBlock) });
   }
   return out;
 }
@@ -91,13 +117,16 @@ function partsOf(content: string | ReadonlyArray<AiSdkPart>): ReadonlyArray<AiSd
 }
 
 function textOf(content: string | ReadonlyArray<AiSdkPart>): string {
-  return partsOf(content).map((p) => (p.type === "text" ? p.text ?? "" : "")).join("");
+  return partsOf(content)
+    .map((p) => (p.type === "text" ? (p.text ?? "") : ""))
+    .join("");
 }
 
 function replyBlock(part: AiSdkPart): ContentBlock[] {
   if (part.type === "text") return [{ type: "text", text: part.text ?? "" }];
   if (part.type === "reasoning") return [{ type: "reasoning", text: part.text ?? "" }];
-  if (part.type === "tool-call") return [{ type: "tool_call", id: part.toolCallId ?? "", name: part.toolName ?? "", input: toolInput(part.input) }];
+  if (part.type === "tool-call")
+    return [{ type: "tool_call", id: part.toolCallId ?? "", name: part.toolName ?? "", input: toolInput(part.input) }];
   return [];
 }
 
@@ -105,19 +134,24 @@ function userBlock(part: AiSdkPart): Array<TextBlock | ToolResultBlock> {
   if (part.type === "text") return [{ type: "text", text: part.text ?? "" }];
   if (part.type === "tool-result") {
     const { text, isError } = toolResultText(part.output);
-    return [{ type: "tool_result", toolCallId: part.toolCallId ?? "", name: part.toolName ?? "", content: text, isError }];
+    return [
+      { type: "tool_result", toolCallId: part.toolCallId ?? "", name: part.toolName ?? "", content: text, isError },
+    ];
   }
   // Images and files are named, not copied: the recording keeps what was sent, not the bytes.
-  if (part.type === "image" || part.type === "file") return [{ type: "text", text: `[${part.type}${part.mediaType ? ` ${part.mediaType}` : ""}]` }];
+  if (part.type === "image" || part.type === "file")
+    return [{ type: "text", text: `[${part.type}${part.mediaType ? ` ${part.mediaType}` : ""}]` }];
   return [];
 }
 
 /** A tool-result part's `output` (`{ type: "text" | "json" | "error-text" | "error-json" | "content", value }`). */
 function toolResultText(output: unknown): { text: string; isError: boolean } {
-  if (output === null || typeof output !== "object" || !("type" in output)) return { text: outputText(output), isError: false };
+  if (output === null || typeof output !== "object" || !("type" in output))
+    return { text: outputText(output), isError: false };
   const { type, value } = output as { type: string; value?: unknown };
   const isError = type.startsWith("error") || type === "execution-denied";
-  if (type === "content" && Array.isArray(value)) return { text: value.map((v: { text?: string }) => v?.text ?? "").join(""), isError };
+  if (type === "content" && Array.isArray(value))
+    return { text: value.map((v: { text?: string }) => v?.text ?? "").join(""), isError };
   return { text: outputText(value), isError };
 }
 

@@ -70,9 +70,17 @@ export class AiSdkRecording {
   async onStart(event: AiSdkStartEvent): Promise<void> {
     if (!TEXT_OPERATIONS.has(event.operationId)) return;
     await this.guard(async () => {
-      const attributes = { "harnessx.ai_sdk.operation": event.operationId, ...(event.functionId ? { "harnessx.ai_sdk.function_id": event.functionId } : {}) };
+      const attributes = {
+        "harnessx.ai_sdk.operation": event.operationId,
+        ...(event.functionId ? { "harnessx.ai_sdk.function_id": event.functionId } : {}),
+      };
       const run = await this.host.startRun({ input: inputText(event), model: event.modelId, attributes, ...at(event) });
-      this.calls.set(event.callId, { run, stream: event.operationId === "ai.streamText", model: undefined, tools: new Map() });
+      this.calls.set(event.callId, {
+        run,
+        stream: event.operationId === "ai.streamText",
+        model: undefined,
+        tools: new Map(),
+      });
       this.lastRunId = run.runId;
     });
   }
@@ -116,7 +124,9 @@ export class AiSdkRecording {
     const failed = type === "tool-error";
     const keep = event.recordOutputs !== false;
     const content = !keep ? "" : failed ? errorText(error) : outputText(output);
-    await this.guard(() => tool.end({ content, isError: failed, ...(keep && !failed ? { rawResult: output } : {}), ...at(event) }));
+    await this.guard(() =>
+      tool.end({ content, isError: failed, ...(keep && !failed ? { rawResult: output } : {}), ...at(event) }),
+    );
   }
 
   /** Runs the tool inside its span's scope, so a harnessx agent the tool runs nests under it. */
@@ -128,12 +138,21 @@ export class AiSdkRecording {
 
   /** The call finished: the run completes with the final text. */
   async onEnd(event: AiSdkEndEvent): Promise<void> {
-    await this.finish(event.callId, { status: "completed", text: event.recordOutputs === false ? "" : event.text ?? "", ...at(event) });
+    await this.finish(event.callId, {
+      status: "completed",
+      text: event.recordOutputs === false ? "" : (event.text ?? ""),
+      ...at(event),
+    });
   }
 
   /** A streaming call was aborted: the run is cancelled. */
   async onAbort(event: AiSdkAbortEvent): Promise<void> {
-    await this.finish(event.callId, { status: "cancelled", text: "", ...(event.reason !== undefined ? { error: event.reason } : {}), ...at(event) });
+    await this.finish(event.callId, {
+      status: "cancelled",
+      text: "",
+      ...(event.reason !== undefined ? { error: event.reason } : {}),
+      ...at(event),
+    });
   }
 
   /** A failed call (the AI SDK passes `{ callId, error }`): an `ERROR` on the run, which fails; an open model call ends failed with it. */

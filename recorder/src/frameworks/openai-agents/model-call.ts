@@ -1,4 +1,11 @@
-import type { ContentBlock, ModelRequest, ProviderResponse, ToolCallBlock, ToolDefinition, Usage } from "@harnessx/core";
+import type {
+  ContentBlock,
+  ModelRequest,
+  ProviderResponse,
+  ToolCallBlock,
+  ToolDefinition,
+  Usage,
+} from "@harnessx/core";
 import { field, stringField, timeOf } from "./sdk-types.js";
 import { outputUsage, replyBlocks, requestMessages, usageOf } from "./sdk-items.js";
 import { isModelSpan, type SpanNode } from "./span-tree.js";
@@ -18,7 +25,8 @@ export interface ModelSpanCall {
   endedAt: number | undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Reads a model call span; `model` and `provider` stand in for what the span does not name. */
 export function readModelSpan(node: SpanNode, fallback: { model: string; provider: string }): ModelSpanCall {
@@ -30,12 +38,16 @@ export function readModelSpan(node: SpanNode, fallback: { model: string; provide
   const output = isResponses ? raw : field(data, "output");
   const config = field(data, "model_config");
   const settings = isRecord(config) ? config : {};
-  const model = stringField(data, "model") ?? (typeof raw?.model === "string" ? raw.model : undefined) ?? fallback.model;
+  const model =
+    stringField(data, "model") ?? (typeof raw?.model === "string" ? raw.model : undefined) ?? fallback.model;
   const { system, messages } = requestMessages(input);
   const content = output === undefined ? [] : replyBlocks(output);
   const toolCalls = content.filter((b): b is ToolCallBlock => b.type === "tool_call");
-  const usage = usageOf(field(data, "usage")) ?? outputUsage(output) ?? turnUsage(node) ?? { inputTokens: 0, outputTokens: 0 };
-  const provider = typeof settings.provider === "string" ? settings.provider : isResponses ? "openai" : fallback.provider;
+  const usage = usageOf(field(data, "usage")) ??
+    outputUsage(output) ??
+    turnUsage(node) ?? { inputTokens: 0, outputTokens: 0 };
+  const provider =
+    typeof settings.provider === "string" ? settings.provider : isResponses ? "openai" : fallback.provider;
   const request: ModelRequest = {
     model,
     system,

@@ -4,7 +4,13 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { defineExtension } from "@harnessx/core";
-import { openRecording, recordOpenAIAgents, RecordingStore, type AgentsSdkSpan, type RecordedEvent } from "../../index.js";
+import {
+  openRecording,
+  recordOpenAIAgents,
+  RecordingStore,
+  type AgentsSdkSpan,
+  type RecordedEvent,
+} from "../../index.js";
 import { assertToolArgumentRedacted } from "../../test-support/store-bytes.js";
 import { AGENTS_WEATHER_RUN, recordAgentsWeatherRun } from "../../test-support/openai-agents-runs.js";
 import { tempDir } from "../../../../test/support/system.js";
@@ -32,7 +38,18 @@ describe("a multi-step tool-calling run with a handoff is recorded as a native r
     const { runId, text } = await recordAgentsWeatherRun({ recorder: { dir: store.dir } });
     assert.equal(text, AGENTS_WEATHER_RUN.answer);
     const { run, events, input } = await readBack(runId);
-    assert.deepEqual(kinds(events), ["agent_start", "custom", ...MODEL_CALL, ...TOOL_CALL, ...MODEL_CALL, ...TOOL_CALL, ...MODEL_CALL, ...TOOL_CALL, ...MODEL_CALL, "agent_end"]);
+    assert.deepEqual(kinds(events), [
+      "agent_start",
+      "custom",
+      ...MODEL_CALL,
+      ...TOOL_CALL,
+      ...MODEL_CALL,
+      ...TOOL_CALL,
+      ...MODEL_CALL,
+      ...TOOL_CALL,
+      ...MODEL_CALL,
+      "agent_end",
+    ]);
     assert.equal(run.status, "completed");
     assert.equal(run.agent, "openai-agents");
     assert.equal(input, AGENTS_WEATHER_RUN.input);
@@ -42,7 +59,14 @@ describe("a multi-step tool-calling run with a handoff is recorded as a native r
     assert.equal(attributes["openai_agents.workflow"], "weather advice");
     assert.equal(attributes["gen_ai.agent.name"], "planner");
     const ends = events.filter((e) => e.kind === "tool_call_end");
-    assert.deepEqual(ends.map((e) => [e.attrs.toolName, e.attrs.toolCallId]), [["weather", "call-oslo"], ["weather", "call-bergen"], ["transfer_to_writer", "call-handoff"]]);
+    assert.deepEqual(
+      ends.map((e) => [e.attrs.toolName, e.attrs.toolCallId]),
+      [
+        ["weather", "call-oslo"],
+        ["weather", "call-bergen"],
+        ["transfer_to_writer", "call-handoff"],
+      ],
+    );
   });
 
   test("its spans: names, parents and each model call's tokens, cache reads included", async () => {
@@ -54,10 +78,21 @@ describe("a multi-step tool-calling run with a handoff is recorded as a native r
     const chat = `chat ${AGENTS_WEATHER_RUN.model}`;
     assert.deepEqual(
       spans.filter((s) => s !== root).map((s) => [s.name, s.parentSpanId === root.spanId]),
-      [[chat, true], ["execute_tool weather", true], [chat, true], ["execute_tool weather", true], [chat, true], ["execute_tool transfer_to_writer", true], [chat, true]],
+      [
+        [chat, true],
+        ["execute_tool weather", true],
+        [chat, true],
+        ["execute_tool weather", true],
+        [chat, true],
+        ["execute_tool transfer_to_writer", true],
+        [chat, true],
+      ],
     );
     const chats = spans.filter((s) => s.kind === "model");
-    assert.deepEqual(chats.map((s) => [s.inputTokens, s.outputTokens]), AGENTS_WEATHER_RUN.usage.map((u) => [u.input, u.output]));
+    assert.deepEqual(
+      chats.map((s) => [s.inputTokens, s.outputTokens]),
+      AGENTS_WEATHER_RUN.usage.map((u) => [u.input, u.output]),
+    );
     assert.equal(root.inputTokens, 1110);
     assert.equal(root.outputTokens, 76);
   });
@@ -67,11 +102,20 @@ describe("a multi-step tool-calling run with a handoff is recorded as a native r
     const recording = await openRecording({ storeDir: store.dir, runId });
     try {
       const events = await recording.readEvents();
-      type RequestPayload = { request: { system?: string; messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: string }> }>; tools?: Array<{ name: string }> } };
+      type RequestPayload = {
+        request: {
+          system?: string;
+          messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: string }> }>;
+          tools?: Array<{ name: string }>;
+        };
+      };
       const requests = events.filter((e) => e.kind === "llm_request");
       const first = (await recording.payloadOf(requests[0])) as RequestPayload;
       assert.equal(first.request.system, "You advise on clothes.");
-      assert.deepEqual(first.request.tools?.map((t) => t.name), ["weather"]);
+      assert.deepEqual(
+        first.request.tools?.map((t) => t.name),
+        ["weather"],
+      );
       assert.deepEqual(first.request.messages[0].content, [{ type: "text", text: AGENTS_WEATHER_RUN.input }]);
       const second = (await recording.payloadOf(requests[1])) as RequestPayload;
       const toolResult = second.request.messages.flatMap((m) => m.content).find((b) => b.type === "tool_result");
@@ -90,7 +134,10 @@ describe("a multi-step tool-calling run with a handoff is recorded as a native r
     const { runId } = await recordAgentsWeatherRun({ recorder: { dir: store.dir } }, { usageOnTurnsOnly: true });
     const { spans } = await readBack(runId);
     const chats = spans.filter((s) => s.kind === "model");
-    assert.deepEqual(chats.map((s) => [s.inputTokens, s.outputTokens]), AGENTS_WEATHER_RUN.usage.map((u) => [u.input, u.output]));
+    assert.deepEqual(
+      chats.map((s) => [s.inputTokens, s.outputTokens]),
+      AGENTS_WEATHER_RUN.usage.map((u) => [u.input, u.output]),
+    );
   });
 });
 
@@ -114,21 +161,33 @@ describe("failures are recorded as a native run records them", () => {
     const { run, events, spans } = await readBack(runId);
     assert.equal(run.status, "completed");
     const ends = events.filter((e) => e.kind === "tool_call_end");
-    assert.deepEqual(ends.map((e) => e.attrs.outcome), ["executed", "failed", "executed"]);
+    assert.deepEqual(
+      ends.map((e) => e.attrs.outcome),
+      ["executed", "failed", "executed"],
+    );
     const failed = spans.filter((s) => s.kind === "tool")[1];
     assert.equal(failed.status, "error");
   });
 
   test("a model that fails: its call ends failed, then an ERROR and a failed run", async () => {
-    const { runId, error } = await recordAgentsWeatherRun({ recorder: { dir: store.dir } }, { modelError: new Error("upstream 503: overloaded") });
+    const { runId, error } = await recordAgentsWeatherRun(
+      { recorder: { dir: store.dir } },
+      { modelError: new Error("upstream 503: overloaded") },
+    );
     assert.ok(error, "the runner threw");
     const { run, events, spans } = await readBack(runId);
     assert.equal(run.status, "failed");
     assert.deepEqual(kinds(events).slice(-2), ["error", "agent_end"]);
     const chats = spans.filter((s) => s.kind === "model");
-    assert.deepEqual(chats.map((s) => s.status), ["ok", "error"]);
+    assert.deepEqual(
+      chats.map((s) => s.status),
+      ["ok", "error"],
+    );
     const errors = events.filter((e) => e.kind === "error");
-    assert.deepEqual(errors.map((e) => e.attrs.source), ["provider", "provider"]);
+    assert.deepEqual(
+      errors.map((e) => e.attrs.source),
+      ["provider", "provider"],
+    );
     assert.match(String(errors[0].attrs.errorMessage), /upstream 503/);
     assert.match(run.error?.message ?? "", /upstream 503/);
   });
@@ -149,7 +208,10 @@ describe("runs are recorded as they go, and runs inside tools nest", () => {
     const seen: string[] = [];
     let seenAtBergen: string[] = [];
     const observer = defineExtension("observer", (ctx) => void ctx.onAnyHook((event) => void seen.push(event.event)));
-    await recordAgentsWeatherRun({ recorder: { dir: store.dir }, extensions: [observer] }, { onWeather: (city) => void (city === "Bergen" && (seenAtBergen = [...seen])) });
+    await recordAgentsWeatherRun(
+      { recorder: { dir: store.dir }, extensions: [observer] },
+      { onWeather: (city) => void (city === "Bergen" && (seenAtBergen = [...seen])) },
+    );
     assert.deepEqual(seenAtBergen, ["agent_start", "custom", ...MODEL_CALL, ...TOOL_CALL]);
   });
 
@@ -174,7 +236,20 @@ describe("runs are recorded as they go, and runs inside tools nest", () => {
 describe("what the recording cannot read is left out, never thrown at the SDK", () => {
   test("spans without data, of unknown traces or ending twice resolve, and a run after them is recorded", async () => {
     const recording = recordOpenAIAgents({ recorder: { dir: store.dir } });
-    const odd = [undefined, null, {}, { spanId: "s", traceId: "t", parentId: null, spanData: null, startedAt: "not a time", endedAt: null, error: null }] as unknown as AgentsSdkSpan[];
+    const odd = [
+      undefined,
+      null,
+      {},
+      {
+        spanId: "s",
+        traceId: "t",
+        parentId: null,
+        spanData: null,
+        startedAt: "not a time",
+        endedAt: null,
+        error: null,
+      },
+    ] as unknown as AgentsSdkSpan[];
     for (const span of odd) {
       await recording.onSpanStart(span);
       await recording.onSpanEnd(span);

@@ -118,8 +118,19 @@ export class OpenAIAgentsRecording implements AgentsSdkTracingProcessor {
     let run = open.runs.get(root);
     if (!run) {
       const source = root
-        ? { children: root.children, node: root, workflow: open.trace.name, sdkTraceId: open.trace.traceId, startedAt: timeOf(root.span.startedAt) }
-        : { children: open.spans.roots, workflow: open.trace.name, sdkTraceId: open.trace.traceId, startedAt: open.startedAt };
+        ? {
+            children: root.children,
+            node: root,
+            workflow: open.trace.name,
+            sdkTraceId: open.trace.traceId,
+            startedAt: timeOf(root.span.startedAt),
+          }
+        : {
+            children: open.spans.roots,
+            workflow: open.trace.name,
+            sdkTraceId: open.trace.traceId,
+            startedAt: open.startedAt,
+          };
       open.runs.set(root, (run = new RunReplay(this.host, source)));
     }
     return run;
@@ -149,6 +160,8 @@ export class OpenAIAgentsRecording implements AgentsSdkTracingProcessor {
  * `OPENAI_AGENTS_DISABLE_TRACING`). Pass a recorder, its options, or `RecordOpenAIAgentsOptions`;
  * `close()` it when done.
  */
-export function recordOpenAIAgents(options: RecordOpenAIAgentsOptions | FlightRecorderExtension = {}): OpenAIAgentsRecording {
+export function recordOpenAIAgents(
+  options: RecordOpenAIAgentsOptions | FlightRecorderExtension = {},
+): OpenAIAgentsRecording {
   return new OpenAIAgentsRecording(options instanceof FlightRecorderExtension ? { recorder: options } : options);
 }

@@ -1,4 +1,12 @@
-import { HookEvent, HarnessError, type HostedRun, type RunAttributeValue, type RunHost, type SpanContext, type ToolCallBlock } from "@harnessx/core";
+import {
+  HookEvent,
+  HarnessError,
+  type HostedRun,
+  type RunAttributeValue,
+  type RunHost,
+  type SpanContext,
+  type ToolCallBlock,
+} from "@harnessx/core";
 import { field, stringField, timeOf, type AgentsSdkSpanError } from "./sdk-types.js";
 import { answerText, argumentsOf, lastUserText } from "./sdk-items.js";
 import { readModelSpan } from "./model-call.js";
@@ -70,9 +78,18 @@ export class RunReplay {
   async finish(at?: number): Promise<HostedRun> {
     await this.advance(true);
     const run = await this.started();
-    const error = this.source.node?.span.error ?? findUnder(this.source, (n) => typeOf(n) === "agent" && n.span.error !== null)?.span.error ?? null;
+    const error =
+      this.source.node?.span.error ??
+      findUnder(this.source, (n) => typeOf(n) === "agent" && n.span.error !== null)?.span.error ??
+      null;
     const end = this.source.node ? timeOf(this.source.node.span.endedAt) : at;
-    if (error) await run.end({ status: "failed", text: "", error: new HarnessError("openai_agents_run_failed", errorText(error)), ...when(end) });
+    if (error)
+      await run.end({
+        status: "failed",
+        text: "",
+        error: new HarnessError("openai_agents_run_failed", errorText(error)),
+        ...when(end),
+      });
     else await run.end({ status: "completed", text: this.answer, ...when(end) });
     return run;
   }
@@ -82,7 +99,10 @@ export class RunReplay {
     const first = findUnder(this.source, (n) => isModelSpan(n) && n.ended);
     const call = first ? readModelSpan(first, this.fallback()) : undefined;
     const agent = findUnder(this.source, (n) => typeOf(n) === "agent");
-    const attributes: Record<string, RunAttributeValue> = { "openai_agents.workflow": this.source.workflow, "openai_agents.trace_id": this.source.sdkTraceId };
+    const attributes: Record<string, RunAttributeValue> = {
+      "openai_agents.workflow": this.source.workflow,
+      "openai_agents.trace_id": this.source.sdkTraceId,
+    };
     const agentName = agent ? stringField(agent.span.spanData, "name") : undefined;
     if (agentName) attributes["gen_ai.agent.name"] = agentName;
     this.run = await this.host.startRun({
@@ -123,8 +143,16 @@ export class RunReplay {
     else if (type === "function") await this.reportTool(run, node);
     else if (type === "handoff") await this.reportHandoff(run, node);
     else if (type === "guardrail") {
-      const data = { name: stringField(node.span.spanData, "name") ?? "", triggered: field(node.span.spanData, "triggered") === true };
-      await run.emit(run.span, HookEvent.CUSTOM, { extension: OPENAI_AGENTS_EXTENSION, name: "openai-agents.guardrail", data }, timeOf(node.span.endedAt));
+      const data = {
+        name: stringField(node.span.spanData, "name") ?? "",
+        triggered: field(node.span.spanData, "triggered") === true,
+      };
+      await run.emit(
+        run.span,
+        HookEvent.CUSTOM,
+        { extension: OPENAI_AGENTS_EXTENSION, name: "openai-agents.guardrail", data },
+        timeOf(node.span.endedAt),
+      );
     }
     // custom, mcp_tools and speech spans have no harnessx event; their work shows in the calls around them.
   }
@@ -145,17 +173,37 @@ export class RunReplay {
     const data = node.span.spanData;
     const name = stringField(data, "name") ?? "";
     const input = argumentsOf(field(data, "input"));
-    const asked = this.take((c) => c.name === name && JSON.stringify(c.input) === JSON.stringify(input)) ?? this.take((c) => c.name === name);
+    const asked =
+      this.take((c) => c.name === name && JSON.stringify(c.input) === JSON.stringify(input)) ??
+      this.take((c) => c.name === name);
     const mcp = stringField(data, "mcp_data");
-    const tool = await run.startToolCall({ toolCall: { id: asked?.id || node.span.spanId, name, input }, ...(mcp ? { attributes: { "openai_agents.mcp_data": mcp } } : {}), ...when(timeOf(node.span.startedAt)) });
+    const tool = await run.startToolCall({
+      toolCall: { id: asked?.id || node.span.spanId, name, input },
+      ...(mcp ? { attributes: { "openai_agents.mcp_data": mcp } } : {}),
+      ...when(timeOf(node.span.startedAt)),
+    });
     // An agent used as a tool runs the runner again inside the tool: a run of its own, under the tool's span.
     for (const task of node.children.filter((c) => typeOf(c) === "task")) {
-      const nested = new RunReplay(this.host, { children: task.children, node: task, workflow: stringField(task.span.spanData, "name") ?? "", sdkTraceId: this.source.sdkTraceId, startedAt: timeOf(task.span.startedAt) }, tool.span);
+      const nested = new RunReplay(
+        this.host,
+        {
+          children: task.children,
+          node: task,
+          workflow: stringField(task.span.spanData, "name") ?? "",
+          sdkTraceId: this.source.sdkTraceId,
+          startedAt: timeOf(task.span.startedAt),
+        },
+        tool.span,
+      );
       await nested.finish();
     }
     const output = stringField(data, "output") ?? "";
     const error = node.span.error;
-    await tool.end({ content: error ? output || errorText(error) : output, isError: error !== null, ...when(timeOf(node.span.endedAt)) });
+    await tool.end({
+      content: error ? output || errorText(error) : output,
+      isError: error !== null,
+      ...when(timeOf(node.span.endedAt)),
+    });
   }
 
   private async reportHandoff(run: HostedRun, node: SpanNode): Promise<void> {
@@ -163,10 +211,18 @@ export class RunReplay {
     const to = stringField(node.span.spanData, "to_agent") ?? "";
     const asked = this.take((c) => !this.offered.has(c.name));
     const toolCall = { id: asked?.id || node.span.spanId, name: asked?.name || "handoff", input: asked?.input ?? {} };
-    const tool = await run.startToolCall({ toolCall, attributes: { "openai_agents.handoff.from": from, "openai_agents.handoff.to": to }, ...when(timeOf(node.span.startedAt)) });
+    const tool = await run.startToolCall({
+      toolCall,
+      attributes: { "openai_agents.handoff.from": from, "openai_agents.handoff.to": to },
+      ...when(timeOf(node.span.startedAt)),
+    });
     const error = node.span.error;
     // The SDK answers a handoff call with the new agent's name: what the next model call reads.
-    await tool.end({ content: error ? errorText(error) : JSON.stringify({ assistant: to }), isError: error !== null, ...when(timeOf(node.span.endedAt)) });
+    await tool.end({
+      content: error ? errorText(error) : JSON.stringify({ assistant: to }),
+      isError: error !== null,
+      ...when(timeOf(node.span.endedAt)),
+    });
   }
 
   /** Takes the first tool call the last reply asked for that `match` accepts. */

@@ -22,7 +22,11 @@ describe("a request reads the same in every format", () => {
     const messages = [
       { role: "system", content: "Be brief." },
       { role: "user", content: "Weather in Oslo?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }],
+      },
       { role: "tool", tool_call_id: "call_1", content: "rain" },
     ];
     assert.deepEqual(requestMessages(messages), expected);
@@ -39,7 +43,10 @@ describe("a request reads the same in every format", () => {
   });
 
   test("a plain string input is the user's message", () => {
-    assert.deepEqual(requestMessages("hi"), { system: "", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
+    assert.deepEqual(requestMessages("hi"), {
+      system: "",
+      messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    });
   });
 });
 
@@ -47,7 +54,18 @@ describe("a reply reads the same in every format", () => {
   test("a chat completion: its first choice's text and tool calls, and its usage", () => {
     const completion = {
       object: "chat.completion",
-      choices: [{ message: { role: "assistant", content: "Checking.", tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }] }, finish_reason: "tool_calls" }],
+      choices: [
+        {
+          message: {
+            role: "assistant",
+            content: "Checking.",
+            tool_calls: [
+              { id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } },
+            ],
+          },
+          finish_reason: "tool_calls",
+        },
+      ],
       usage: { prompt_tokens: 50, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 20 } },
     };
     assert.deepEqual(replyBlocks([completion]), [{ type: "text", text: "Checking." }, weatherCall]);
@@ -64,14 +82,21 @@ describe("a reply reads the same in every format", () => {
       ],
       usage: { input_tokens: 50, output_tokens: 7, input_tokens_details: { cached_tokens: 20 } },
     };
-    assert.deepEqual(replyBlocks(response), [{ type: "reasoning", text: "Need weather." }, { type: "text", text: "Checking." }, weatherCall]);
+    assert.deepEqual(replyBlocks(response), [
+      { type: "reasoning", text: "Need weather." },
+      { type: "text", text: "Checking." },
+      weatherCall,
+    ]);
     assert.deepEqual(outputUsage(response), { inputTokens: 50, outputTokens: 7, cacheReadTokens: 20 });
   });
 });
 
 describe("usage and arguments in odd shapes", () => {
   test("a turn span's usage keeps cache reads and writes; no token counts is no usage", () => {
-    assert.deepEqual(usageOf({ input_tokens: 10, output_tokens: 2, cached_input_tokens: 4, cache_write_input_tokens: 1 }), { inputTokens: 10, outputTokens: 2, cacheReadTokens: 4, cacheWriteTokens: 1 });
+    assert.deepEqual(
+      usageOf({ input_tokens: 10, output_tokens: 2, cached_input_tokens: 4, cache_write_input_tokens: 1 }),
+      { inputTokens: 10, outputTokens: 2, cacheReadTokens: 4, cacheWriteTokens: 1 },
+    );
     assert.equal(usageOf({ requests: 1 }), undefined);
     assert.equal(usageOf("lots"), undefined);
   });

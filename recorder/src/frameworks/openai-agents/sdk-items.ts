@@ -22,7 +22,9 @@ const str = (value: unknown): string => (typeof value === "string" ? value : "")
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((part) => (isItem(part) ? str(part.text) || str(part.refusal) : typeof part === "string" ? part : "")).join("");
+  return content
+    .map((part) => (isItem(part) ? str(part.text) || str(part.refusal) : typeof part === "string" ? part : ""))
+    .join("");
 }
 
 /** A tool call's arguments: the model's JSON text parsed to an object (text that is not JSON is kept under `input`). */
@@ -44,15 +46,38 @@ function resultText(output: unknown): string {
 function piecesOf(item: unknown): Piece[] {
   if (!isItem(item)) return typeof item === "string" ? [{ kind: "text", role: "user", text: item }] : [];
   const type = str(item.type);
-  if (type === "function_call") return [{ kind: "call", id: str(item.callId) || str(item.call_id) || str(item.id), name: str(item.name), args: item.arguments }];
+  if (type === "function_call")
+    return [
+      {
+        kind: "call",
+        id: str(item.callId) || str(item.call_id) || str(item.id),
+        name: str(item.name),
+        args: item.arguments,
+      },
+    ];
   if (type === "function_call_result" || type === "function_call_output") {
-    return [{ kind: "result", id: str(item.callId) || str(item.call_id), name: str(item.name), text: resultText(item.output) }];
+    return [
+      {
+        kind: "result",
+        id: str(item.callId) || str(item.call_id),
+        name: str(item.name),
+        text: resultText(item.output),
+      },
+    ];
   }
-  if (type === "reasoning") return [{ kind: "reasoning", text: contentText(item.rawContent) || contentText(item.content) || contentText(item.summary) }];
+  if (type === "reasoning")
+    return [
+      {
+        kind: "reasoning",
+        text: contentText(item.rawContent) || contentText(item.content) || contentText(item.summary),
+      },
+    ];
   const role = str(item.role);
-  if (role === "tool") return [{ kind: "result", id: str(item.tool_call_id), name: str(item.name), text: contentText(item.content) }];
+  if (role === "tool")
+    return [{ kind: "result", id: str(item.tool_call_id), name: str(item.name), text: contentText(item.content) }];
   const pieces: Piece[] = [];
-  if (role === "system" || role === "developer") pieces.push({ kind: "text", role: "system", text: contentText(item.content) });
+  if (role === "system" || role === "developer")
+    pieces.push({ kind: "text", role: "system", text: contentText(item.content) });
   else if (role === "user" || role === "assistant") {
     const text = contentText(item.content);
     if (text !== "") pieces.push({ kind: "text", role, text });
@@ -70,7 +95,8 @@ function piecesOf(item: unknown): Piece[] {
 function outputItems(output: unknown): unknown[] {
   const list = Array.isArray(output) ? output : [output];
   return list.flatMap((entry) => {
-    if (isItem(entry) && Array.isArray(entry.choices)) return entry.choices.map((c) => (isItem(c) ? c.message : undefined));
+    if (isItem(entry) && Array.isArray(entry.choices))
+      return entry.choices.map((c) => (isItem(c) ? c.message : undefined));
     if (isItem(entry) && Array.isArray(entry.output)) return entry.output;
     return [entry];
   });
@@ -84,13 +110,27 @@ export function requestMessages(input: unknown): { system: string; messages: Mes
   const push = (role: "user" | "assistant", block: ContentBlock | ToolResultBlock) => {
     const last = messages.at(-1);
     if (last?.role === role) (last.content as Array<ContentBlock | ToolResultBlock>).push(block);
-    else messages.push(role === "user" ? { role, content: [block as TextBlock | ToolResultBlock] } : { role, content: [block as ContentBlock] });
+    else
+      messages.push(
+        role === "user"
+          ? { role, content: [block as TextBlock | ToolResultBlock] }
+          : { role, content: [block as ContentBlock] },
+      );
   };
   for (const piece of items.flatMap(piecesOf)) {
     if (piece.kind === "text" && piece.role === "system") system.push(piece.text);
-    else if (piece.kind === "text") push(piece.role === "assistant" ? "assistant" : "user", { type: "text", text: piece.text });
-    else if (piece.kind === "call") push("assistant", { type: "tool_call", id: piece.id, name: piece.name, input: argumentsOf(piece.args) });
-    else if (piece.kind === "result") push("user", { type: "tool_result", toolCallId: piece.id, name: piece.name, content: piece.text, isError: false });
+    else if (piece.kind === "text")
+      push(piece.role === "assistant" ? "assistant" : "user", { type: "text", text: piece.text });
+    else if (piece.kind === "call")
+      push("assistant", { type: "tool_call", id: piece.id, name: piece.name, input: argumentsOf(piece.args) });
+    else if (piece.kind === "result")
+      push("user", {
+        type: "tool_result",
+        toolCallId: piece.id,
+        name: piece.name,
+        content: piece.text,
+        isError: false,
+      });
     else push("assistant", { type: "reasoning", text: piece.text });
   }
   return { system: system.join("\n\n"), messages };
@@ -101,7 +141,8 @@ export function replyBlocks(output: unknown): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   for (const piece of outputItems(output).flatMap(piecesOf)) {
     if (piece.kind === "text" && piece.role !== "system") blocks.push({ type: "text", text: piece.text });
-    else if (piece.kind === "call") blocks.push({ type: "tool_call", id: piece.id, name: piece.name, input: argumentsOf(piece.args) });
+    else if (piece.kind === "call")
+      blocks.push({ type: "tool_call", id: piece.id, name: piece.name, input: argumentsOf(piece.args) });
     else if (piece.kind === "reasoning") blocks.push({ type: "reasoning", text: piece.text });
   }
   return blocks;
@@ -118,7 +159,8 @@ export function answerText(blocks: readonly ContentBlock[]): string {
   return blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
-const count = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
+const count = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 
 /**
  * Token counts in any of the shapes the SDK's spans carry them: a generation span's `usage`
@@ -132,7 +174,8 @@ export function usageOf(usage: unknown): Usage | undefined {
   const output = count(usage.output_tokens) ?? count(usage.completion_tokens) ?? count(usage.outputTokens);
   if (input === undefined && output === undefined) return undefined;
   const details = [usage.details, usage.input_tokens_details, usage.prompt_tokens_details].find(isItem) ?? {};
-  const cacheRead = count(usage.cached_input_tokens) ?? count(details.cached_tokens) ?? count(details.cached_input_tokens);
+  const cacheRead =
+    count(usage.cached_input_tokens) ?? count(details.cached_tokens) ?? count(details.cached_input_tokens);
   const cacheWrite = count(usage.cache_write_input_tokens) ?? count(details.cache_write_tokens);
   return {
     inputTokens: input ?? 0,

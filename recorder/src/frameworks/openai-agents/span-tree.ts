@@ -31,7 +31,15 @@ export class SpanTree {
   /** Marks a span ended, keeping a copy of it as it is now (a span never seen starting is added first). */
   end(span: AgentsSdkSpan): SpanNode {
     const node = this.nodes.get(span.spanId) ?? this.start(span);
-    node.span = { spanId: span.spanId, traceId: span.traceId, parentId: span.parentId, spanData: { ...span.spanData }, startedAt: span.startedAt, endedAt: span.endedAt, error: span.error };
+    node.span = {
+      spanId: span.spanId,
+      traceId: span.traceId,
+      parentId: span.parentId,
+      spanData: { ...span.spanData },
+      startedAt: span.startedAt,
+      endedAt: span.endedAt,
+      error: span.error,
+    };
     node.ended = true;
     if (isModelSpan(node)) {
       const tools = ancestorOf(node, "agent")?.span.spanData as { tools?: unknown } | undefined;
@@ -59,7 +67,10 @@ export const typeOf = (node: SpanNode): string => node.span.spanData.type;
 export const isModelSpan = (node: SpanNode): boolean => typeOf(node) === "generation" || typeOf(node) === "response";
 
 /** The first node under `node` (depth first, in start order) that `match` accepts. */
-export function findUnder(node: { children: readonly SpanNode[] }, match: (n: SpanNode) => boolean): SpanNode | undefined {
+export function findUnder(
+  node: { children: readonly SpanNode[] },
+  match: (n: SpanNode) => boolean,
+): SpanNode | undefined {
   for (const child of node.children) {
     if (match(child)) return child;
     const found = findUnder(child, match);
