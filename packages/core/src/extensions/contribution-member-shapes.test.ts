@@ -177,7 +177,7 @@ describe("policies and lifecycle hooks", () => {
       raw({ lifecycle: [hook({ phase: "boot" })] }),
       ExtensionContractError,
       "lifecycle:h",
-      'phase must be "install" or "teardown", got "boot"',
+      'phase must be "install" or "close", got "boot"',
     );
     refuses(
       raw({ lifecycle: [hook({ run: undefined })] }),
@@ -186,7 +186,13 @@ describe("policies and lifecycle hooks", () => {
       "needs a run() function",
     );
     refuses(
-      raw({ lifecycle: [hook({}), hook({ phase: "teardown" })] }),
+      raw({ lifecycle: [hook({ phase: "teardown" })] }),
+      ExtensionContractError,
+      "lifecycle:h",
+      'phase must be "install" or "close", got "teardown" (renamed "close")',
+    );
+    refuses(
+      raw({ lifecycle: [hook({}), hook({ phase: "close" })] }),
       ExtensionContractError,
       "lifecycle:h",
       "declared twice",

@@ -86,7 +86,7 @@ describe("a declared contribution is one frozen, attributed value", () => {
 });
 
 describe("lifecycle contributions", () => {
-  test("install hooks run once before the first turn, in install order; teardown hooks at close, in reverse", async () => {
+  test("install hooks run once before the first turn, in install order; close hooks at close(), in reverse", async () => {
     const log: string[] = [];
     const mk = (name: string, priority: number) =>
       defineExtension({
@@ -96,7 +96,7 @@ describe("lifecycle contributions", () => {
           contribution(name, {
             lifecycle: [
               { id: "open", phase: "install", run: () => void log.push(`open ${name}`) },
-              { id: "close", phase: "teardown", run: () => void log.push(`close ${name}`) },
+              { id: "close", phase: "close", run: () => void log.push(`close ${name}`) },
             ],
           }),
       });

@@ -42,9 +42,9 @@ export interface LifecycleContribution {
   readonly id: string;
   /**
    * `install`: runs once at the start of the first run, in install order; a failure fails that run and it runs again at the next.
-   * `teardown`: runs on `close()`, in reverse order; failures are thrown together.
+   * `close`: runs on `close()`, in reverse order; failures are thrown together.
    */
-  readonly phase: "install" | "teardown";
+  readonly phase: "install" | "close";
   /** The work. */
   run(): void | Promise<void>;
   /** The extension that declared it; set by `contribution()` and the host. */
@@ -114,7 +114,7 @@ export interface ExtensionContribution {
   readonly prompts: readonly Stamped<PromptFragment>[];
   /** Declared policies. */
   readonly policies: readonly Stamped<PolicyContribution>[];
-  /** Declared install and teardown hooks. */
+  /** Declared install and close hooks. */
   readonly lifecycle: readonly Stamped<LifecycleContribution>[];
   /** Middleware `install` added; empty in a value from `contribution()`. */
   readonly middleware: readonly MiddlewareRecord[];

@@ -177,7 +177,7 @@ export class ExtensionHost {
 
   /**
    * Unwinds: every `onSessionEnd` (reverse install order; failures reported, never thrown),
-   * then in reverse install order each extension's teardown-phase lifecycle hooks, its
+   * then in reverse install order each extension's close-phase lifecycle hooks, its
    * `close()` and every registration it made. Teardown failures are thrown together.
    */
   async close(): Promise<void> {
@@ -197,12 +197,12 @@ export class ExtensionHost {
     for (let i = this.installed.length - 1; i >= 0; i--) {
       const { extension, control, ledger } = this.installed[i];
       for (const hook of [...ledger.list("lifecycle")].reverse()) {
-        if (hook.phase !== "teardown") continue;
+        if (hook.phase !== "close") continue;
         try {
           await hook.run();
         } catch (err) {
           failures.push(
-            new ExtensionError(extension.name, `lifecycle "${hook.id}" (teardown) failed: ${toError(err).message}`, {
+            new ExtensionError(extension.name, `lifecycle "${hook.id}" (close) failed: ${toError(err).message}`, {
               cause: err,
             }),
           );

@@ -105,7 +105,7 @@ describe("hooks whose failure is only reported", () => {
 });
 
 describe("close()", () => {
-  test("teardown hooks run in reverse declaration order, then close(); every failure is thrown together", async () => {
+  test("close-phase hooks run in reverse declaration order, then close(); every failure is thrown together", async () => {
     const log: string[] = [];
     const hookCause = new Error("socket stuck");
     const teardownCause = new Error("lock held");
@@ -114,10 +114,10 @@ describe("close()", () => {
       contribute: () =>
         contribution("pool", {
           lifecycle: [
-            { id: "drain", phase: "teardown", run: () => void log.push("drain") },
+            { id: "drain", phase: "close", run: () => void log.push("drain") },
             {
               id: "disconnect",
-              phase: "teardown",
+              phase: "close",
               run: () => {
                 log.push("disconnect");
                 throw hookCause;
@@ -134,9 +134,9 @@ describe("close()", () => {
       assert.ok(err instanceof AggregateError);
       assert.equal(
         err.message,
-        '2 extension close(s) failed: extension "pool": lifecycle "disconnect" (teardown) failed: socket stuck; extension "pool": close() failed: lock held',
+        '2 extension close(s) failed: extension "pool": lifecycle "disconnect" (close) failed: socket stuck; extension "pool": close() failed: lock held',
       );
-      failsWith(err.errors[0], 'extension "pool": lifecycle "disconnect" (teardown) failed: socket stuck', hookCause);
+      failsWith(err.errors[0], 'extension "pool": lifecycle "disconnect" (close) failed: socket stuck', hookCause);
       failsWith(err.errors[1], 'extension "pool": close() failed: lock held', teardownCause);
       return true;
     });

@@ -153,8 +153,11 @@ export function validateContribution(value: unknown, check: ContributionCheck): 
   for (const hook of frozen.lifecycle) {
     const member = id("lifecycle", hook.id);
     attributed(member, hook.extension);
-    if (hook.phase !== "install" && hook.phase !== "teardown")
-      throw contract(member, `phase must be "install" or "teardown", got ${describe(hook.phase)}`);
+    if (hook.phase !== "install" && hook.phase !== "close")
+      throw contract(
+        member,
+        `phase must be "install" or "close", got ${describe(hook.phase)}${hook.phase === "teardown" ? ' (renamed "close")' : ""}`,
+      );
     if (typeof hook.run !== "function") throw contract(member, "needs a run() function");
     unique(member);
   }
