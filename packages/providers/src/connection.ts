@@ -13,6 +13,13 @@ export interface ConnectionOptions {
   model?: string;
 }
 
+/** How a provider makes its SDK's client when the app gave none (every vendor's SDK takes these). */
+export interface ClientSettings {
+  apiKey: string | undefined;
+  baseURL: string | undefined;
+  timeoutMs: number | undefined;
+}
+
 export interface Connection {
   /** Undefined only when the vendor's SDK may find credentials itself (`keyRequired: false`). */
   apiKey: string | undefined;

@@ -1,4 +1,5 @@
 import { importOptional } from "@harnessx/core";
+import type { ClientSettings } from "../connection.js";
 import type { SdkErrorClasses } from "../errors.js";
 
 /**
@@ -48,20 +49,13 @@ export interface AnthropicSdk {
   errors: SdkErrorClasses;
 }
 
-/** How to make a client when none was given. */
-export interface AnthropicClientSettings {
-  apiKey: string | undefined;
-  baseURL: string | undefined;
-  timeoutMs: number | undefined;
-}
-
 /**
  * Loads `@anthropic-ai/sdk` (an optional peer: only apps that use this provider install it) and
  * makes a client, unless one was given. `MissingPackageError` when the package is not installed.
  */
 export async function loadAnthropic(
   given: AnthropicClient | undefined,
-  settings: AnthropicClientSettings,
+  settings: ClientSettings,
 ): Promise<AnthropicSdk> {
   const sdk = await importOptional(
     import.meta.url,

@@ -1,15 +1,9 @@
 import type { MessageCreateParamsBase } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelProvider, ModelRequest, ProviderResponse, StreamEvent } from "@harnessx/core";
-import { resolveConnection } from "../connection.js";
+import { type ClientSettings, resolveConnection } from "../connection.js";
 import { abortedError, badResponse } from "../errors.js";
 import { isAsyncIterable } from "../shape.js";
-import {
-  loadAnthropic,
-  type AnthropicClient,
-  type AnthropicClientSettings,
-  type AnthropicSdk,
-  type AnthropicThinking,
-} from "./client.js";
+import { loadAnthropic, type AnthropicClient, type AnthropicSdk, type AnthropicThinking } from "./client.js";
 import { placeCacheControl } from "./cache-control.js";
 import { anthropicError } from "./errors.js";
 import { toAnthropicMessages, toAnthropicTools } from "./messages.js";
@@ -52,7 +46,7 @@ export class AnthropicProvider implements ModelProvider {
   readonly borrowsRequests = true;
   private readonly thinking: AnthropicThinking | undefined;
   private readonly given: AnthropicClient | undefined;
-  private readonly settings: AnthropicClientSettings;
+  private readonly settings: ClientSettings;
   private loaded: Promise<AnthropicSdk> | undefined;
 
   constructor(options: AnthropicProviderOptions = {}) {

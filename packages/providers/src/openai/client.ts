@@ -1,4 +1,5 @@
 import { importOptional } from "@harnessx/core";
+import type { ClientSettings } from "../connection.js";
 import type { SdkErrorClasses } from "../errors.js";
 
 /**
@@ -27,18 +28,11 @@ export interface OpenAISdk {
   errors: SdkErrorClasses;
 }
 
-/** How to make a client when none was given. */
-export interface OpenAIClientSettings {
-  apiKey: string | undefined;
-  baseURL: string | undefined;
-  timeoutMs: number | undefined;
-}
-
 /**
  * Loads the `openai` package (an optional peer: only apps that use this provider install it) and
  * makes a client, unless one was given. `MissingPackageError` when the package is not installed.
  */
-export async function loadOpenAI(given: OpenAIClient | undefined, settings: OpenAIClientSettings): Promise<OpenAISdk> {
+export async function loadOpenAI(given: OpenAIClient | undefined, settings: ClientSettings): Promise<OpenAISdk> {
   const sdk = await importOptional(
     import.meta.url,
     { feature: "OpenAIProvider", packages: ["openai"] },

@@ -1,9 +1,9 @@
 import type { ModelProvider, ModelRequest, ProviderResponse, StreamEvent } from "@harnessx/core";
 import type { ChatCompletionCreateParamsBase } from "openai/resources/chat/completions/completions";
-import { resolveConnection } from "../connection.js";
+import { type ClientSettings, resolveConnection } from "../connection.js";
 import { abortedError, badResponse } from "../errors.js";
 import { isAsyncIterable } from "../shape.js";
-import { loadOpenAI, type OpenAIClient, type OpenAIClientSettings, type OpenAISdk } from "./client.js";
+import { loadOpenAI, type OpenAIClient, type OpenAISdk } from "./client.js";
 import { openAIError } from "./errors.js";
 import { toChatMessages, toChatTools } from "./messages.js";
 import { readCompletion, toProviderResponse } from "./response.js";
@@ -49,7 +49,7 @@ export class OpenAIProvider implements ModelProvider {
   readonly borrowsRequests = true;
   private readonly maxTokensField: "max_tokens" | "max_completion_tokens";
   private readonly given: OpenAIClient | undefined;
-  private readonly settings: OpenAIClientSettings;
+  private readonly settings: ClientSettings;
   private loaded: Promise<OpenAISdk> | undefined;
 
   constructor(options: OpenAIProviderOptions = {}) {
