@@ -112,9 +112,10 @@ class ValueWalk {
     depth: number,
   ): Record<string, unknown> {
     const out: Record<string, unknown> = {};
+    let keys: Set<string> | undefined;
     for (const [key, item] of entries) {
       const name = this.policy.redactKey(key);
-      const written = name === key ? key : unusedKey(out, name);
+      const written = name === key ? key : unusedKey(out, name, (keys ??= new Set(entries.map(([k]) => k))));
       path.push(written);
       if (written !== key) redacted.push(path.join("."));
       if (this.policy.hidesValue(key, item)) setOwn(out, written, this.hidden(name, item, path, redacted, seen, depth));
@@ -144,10 +145,15 @@ class ValueWalk {
   }
 }
 
-/** `name`, or `name (2)`, `name (3)`...: the first not yet a key of `out` (two secrets used as keys may redact alike). */
-export function unusedKey(out: object, name: string): string {
-  if (!Object.hasOwn(out, name)) return name;
-  for (let n = 2; ; n++) if (!Object.hasOwn(out, `${name} (${n})`)) return `${name} (${n})`;
+/**
+ * `name`, or `name (2)`, `name (3)`...: the first neither a key of `out` yet nor among `keys`, the
+ * object's own (two secrets used as keys may redact alike, and a later member may be named as a
+ * secret's replacement is: it must not be overwritten).
+ */
+export function unusedKey(out: object, name: string, keys: ReadonlySet<string>): string {
+  const free = (candidate: string) => !Object.hasOwn(out, candidate) && !keys.has(candidate);
+  if (free(name)) return name;
+  for (let n = 2; ; n++) if (free(`${name} (${n})`)) return `${name} (${n})`;
 }
 
 /** A Map key as an object key; a key without a string form (a null-prototype object) becomes its type. */

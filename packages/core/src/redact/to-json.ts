@@ -68,6 +68,7 @@ export function redactedJson(
   function withCleanKeys(object: Record<string, unknown>): object {
     let copy: Record<string, unknown> | undefined;
     let originals: Map<string, string> | undefined;
+    let kept: Set<string> | undefined;
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const name = policy.redactKey(keys[i]);
@@ -77,7 +78,7 @@ export function redactedJson(
         originals = new Map();
         for (const earlier of keys.slice(0, i)) setOwn(copy, earlier, object[earlier]);
       }
-      const written = name === keys[i] ? name : unusedKey(copy, name);
+      const written = name === keys[i] ? name : unusedKey(copy, name, (kept ??= new Set(keys)));
       setOwn(copy, written, object[keys[i]]);
       originals!.set(written, keys[i]);
     }
