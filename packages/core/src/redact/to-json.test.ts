@@ -99,6 +99,27 @@ describe("redactToJson writes what redact writes, paths included", () => {
   });
 });
 
+describe("custom replacements get the name and the text of what they hide", () => {
+  const named = new Redactor(undefined, { shape: (name) => `<${name}>`, key: (name, found) => `<${name}:${found}>` });
+  function bothNamed(value: unknown): [string | undefined, string] {
+    return [named.redactToJson(value, "payload", []), JSON.stringify(named.redact(value, "payload", []))];
+  }
+
+  test("an option's name without its dashes, a key's value as text or as its JSON", () => {
+    for (const [value, json] of [
+      [["--password", "hunter2"], '["--password","<password:hunter2>"]'],
+      [{ token: 1234, secret: { a: [1] } }, '{"token":"<token:1234>","secret":"<secret:{\\"a\\":[1]}>"}'],
+    ] as const) {
+      assert.deepEqual(bothNamed(value), [json, json]);
+    }
+  });
+
+  test("dates as ISO text, an invalid one as null, on both paths", () => {
+    const json = '{"at":"1970-01-01T00:00:00.000Z","bad":null}';
+    assert.deepEqual(bothNamed({ at: new Date(0), bad: new Date(Number.NaN) }), [json, json]);
+  });
+});
+
 describe("jsonIfClean with redaction off: native JSON of plain data only", () => {
   const off = new Redactor(false);
   test("plain data is written as JSON.stringify writes it", () => {
