@@ -16,6 +16,29 @@ describe("HintScanner", () => {
     assert.deepEqual(literals("xy"), [2], "a one-letter literal before any character");
     assert.deepEqual(literals("gh_p sk-an"), []);
     assert.deepEqual(literals("é ghp_"), [0]);
+    assert.deepEqual(literals("x\u007f"), [2], "a one-letter literal before the last ASCII character");
+    // A byte past ASCII starts nothing: `è` (232 = 128 + `h`) must not walk on as if from `g`.
+    assert.deepEqual(literals("èp_"), []);
+  });
+
+  test("a trie past its first 64 states still finds every literal, and no prefix of one", () => {
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}x${"abcdefgh"[i % 8]}z`);
+    const big = new HintScanner(words, []);
+    words.forEach((word, i) => {
+      assert.deepEqual([...big.scan(` ${word} `).literals], [i], word);
+    });
+    assert.deepEqual([...big.scan("w1x w12xe w3").literals], []);
+  });
+
+  test("literals and keys beyond ASCII are found too, and only where they occur", () => {
+    const wide = new HintScanner(["ab", "número"], ["password", "contraseña"]);
+    assert.deepEqual([...wide.scan("el número ab").literals].sort(), [0, 1]);
+    assert.deepEqual([...wide.scan("el numero").literals], []);
+    const used = wide.scan("contraseña: x");
+    assert.equal(used.keyUsed, true);
+    assert.equal(used.keyAt, undefined, "searched whole: the tries cannot say where");
+    assert.deepEqual(wide.scan("password: x").keyAt, [8]);
+    assert.equal(wide.scan("contrasena: x").keyUsed, false);
   });
 
   test("a key is used when a follower comes after it, and keyAt says where each use ends", () => {
@@ -25,6 +48,7 @@ describe("HintScanner", () => {
     }
     assert.deepEqual(keyAt("password"), [], "at the end of the text");
     assert.deepEqual(keyAt("passwordx passwor: apassword"), [], "no follower, a prefix, at the end");
+    assert.deepEqual(keyAt("passwordx: 1"), [], "a letter then a follower is another word");
   });
 
   test("a key's words may be joined by - _ or a space", () => {
@@ -50,5 +74,6 @@ describe("HintScanner", () => {
     const scan = scanner.scan(many(33));
     assert.equal(scan.keyAt, undefined);
     assert.equal(scan.keyUsed, true);
+    assert.equal(scanner.scan(many(40)).keyAt, undefined, "more uses after the limit change nothing");
   });
 });

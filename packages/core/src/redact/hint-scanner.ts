@@ -41,6 +41,12 @@ export class HintScanner {
    * ordinary text start nothing, and this skips them without walking a trie.
    */
   private readonly openers = new Uint8Array(ALPHABET * (ALPHABET + 1));
+  /**
+   * Literals (with their indexes) and keys beyond ASCII (`número`, `contraseña`), which the tries
+   * cannot hold: each is searched for on its own, and a key found sends the text to a whole search.
+   */
+  private readonly wideLiterals: Array<[string, number]>;
+  private readonly wideKeys: string[];
 
   /** `strictKeys` (among `keys`) count as used only before a strict follower (see `STRICT_FOLLOWERS`). */
   constructor(literals: readonly string[], keys: readonly string[], strictKeys: readonly string[] = []) {
@@ -53,6 +59,10 @@ export class HintScanner {
     for (const literal of literals) this.markOpener(literal, []);
     // A key may have a separator after any of its letters (`a_pi key`), and is followed by one.
     for (const key of keys) this.markOpener(key, [...KEY_SEPARATORS, ...KEY_FOLLOWERS]);
+    this.wideLiterals = literals.flatMap(
+      (literal, id): Array<[string, number]> => (isAscii(literal) ? [] : [[literal, id]]),
+    );
+    this.wideKeys = keys.filter((key) => !isAscii(key));
   }
 
   private markOpener(word: string, alsoSecond: readonly number[]): void {
@@ -105,8 +115,14 @@ export class HintScanner {
         else if (!KEY_SEPARATORS.has(c)) break;
       }
     }
+    for (const [literal, id] of this.wideLiterals) if (lower.includes(literal)) literals.add(id);
+    if (this.wideKeys.some((key) => lower.includes(key))) keyAt = undefined;
     return { literals, keyUsed: keyAt === undefined || keyAt.length > 0, keyAt };
   }
+}
+
+function isAscii(word: string): boolean {
+  return /^[\x00-\x7f]*$/.test(word);
 }
 
 /** A trie as a transition table (state * 128 + char -> state, -1 for none; state 0 is the root). */
@@ -118,6 +134,7 @@ function build(words: readonly string[], ends: number[][]): Int32Array {
     let state = 0;
     for (let k = 0; k < word.length; k++) {
       const c = word.charCodeAt(k);
+      // A word beyond ASCII is searched for on its own (see `wideLiterals`).
       if (c >= ALPHABET) return;
       const at = state * ALPHABET + c;
       if (table[at] < 0) {

@@ -5,20 +5,21 @@ import { hidesValue, PLAIN, type KeyKind } from "./key-names.js";
  * A key used as one inside text: `key: v`, `"key": "v"`, `key=v`, `\"key\":\"v\"` (JSON inside a
  * string), up to three words (`my api key: v`). The separator may be surrounded by spaces, tabs
  * or no-break spaces, never by a line break (the next line is not the value). Not the last
- * segment of a path (`node_modules/cookie`).
+ * segment of a path (`node_modules/cookie`). Keys may be written in any alphabet (`contraseña:`).
  */
 const KEY_AT =
-  /(?<![A-Za-z0-9_/-])([A-Za-z][A-Za-z0-9_-]{0,63}(?:[ \u00a0][A-Za-z][A-Za-z0-9_-]{0,63}){0,2})(\\*["']?)[ \t\u00a0]*[:=][ \t\u00a0]*/g;
+  /(?<![\p{L}\p{M}\p{N}_/-])(\p{L}[\p{L}\p{M}\p{N}_-]{0,63}(?:[ \u00a0]\p{L}[\p{L}\p{M}\p{N}_-]{0,63}){0,2})(\\*["']?)[ \t\u00a0]*[:=][ \t\u00a0]*/gu;
 
 /** `password hunter2`, `the token is 8f3k...`: a secret named in prose, without a separator (not an option: `--token --verbose`). */
 const PROSE =
   /\b(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key)[ \t\u00a0]+(?:(?:is|was|=|:)[ \t\u00a0]+)?([^\s"'<>`-][^\s"'<>`]{3,})/gi;
 
 /** A long command-line option and its value: `--password=v`, `--token v`, `--api-key "v"` (never `-p`: too many meanings). */
-const FLAG = /(?<![\w-])--([A-Za-z][\w-]{1,63})(?:=|[ \t]+)(?=[^\s-])("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g;
+const FLAG =
+  /(?<![\p{L}\p{M}\p{N}_-])--(\p{L}[\p{L}\p{M}\p{N}_-]{1,63})(?:=|[ \t]+)(?=[^\s-])("[^"\n]*"|'[^'\n]*'|[^\s"']+)/gu;
 
 /** An XML element: `<password>v</password>`, `<apiKey>v</apiKey>` (attributes allowed). */
-const ELEMENT = /<([A-Za-z][\w.-]{0,63})(?:[ \t][^<>]*)?>([^<]*)<\/\1>/g;
+const ELEMENT = /<(\p{L}[\p{L}\p{M}\p{N}_.-]{0,63})(?:[ \t][^<>]*)?>([^<]*)<\/\1>/gu;
 
 /** A named setting as attributes: `<add key="ClearTextPassword" value="v"/>` (NuGet, .NET app.config). */
 const ATTRIBUTE_PAIR = /\bkey=(["'])([^"'<>]{1,64})\1[ \t]+value=(["'])([^"'<>\n]*)\3/g;
