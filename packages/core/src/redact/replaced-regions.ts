@@ -13,10 +13,7 @@ export function clearOfReplaced(keyed: readonly Span[], regions: ReadonlyArray<r
     let { start, end } = span;
     for (const [from, to] of regions) {
       if (to <= start || from >= end) continue;
-      if (start >= from && end <= to) {
-        end = start;
-        break;
-      }
+      // A value wholly inside a region ends up empty: its start moves to the region's end, and so does its end.
       if (start >= from) start = to;
       if (end < to) end = to;
     }
