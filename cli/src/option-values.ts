@@ -1,4 +1,4 @@
-import { isTraceId } from "@harnessx/core";
+import { isTraceId } from "@harnessx/core/tracing";
 import { usageError } from "./errors.js";
 
 /**

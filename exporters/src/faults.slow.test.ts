@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { HookEvent, type ErrorData, type RunStatus } from "@harnessx/core";
+import type { RunStatus } from "@harnessx/core";
+import { HookEvent, type ErrorData } from "@harnessx/core/extension";
 import { LangSmithExtension } from "./langsmith/extension.js";
 import { OpenTelemetryExtension } from "./otel/extension.js";
 import { setupTelemetry } from "./otel-setup/setup.js";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { Agent, ScriptedProvider, tool, type Extension } from "@harnessx/core";
+import { Agent, ScriptedProvider, tool } from "@harnessx/core";
+import type { Extension } from "@harnessx/core/extension";
 import { LangSmithExtension } from "./langsmith/extension.js";
 import { OpenTelemetryExtension } from "./otel/extension.js";
 import { setupTelemetry } from "./otel-setup/setup.js";

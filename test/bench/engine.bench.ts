@@ -1,16 +1,8 @@
 // Engine overhead (issues 2, 3 and 14): long ScriptedProvider runs with a no-op tool, with
 // default options (no extra options: what a user gets), beside the AI SDK's generateText loop.
 // Run: node --expose-gc --import tsx test/bench/engine.bench.ts (BENCH_SMALL=1: a few seconds).
-import {
-  Agent,
-  ALL_HOOK_EVENTS,
-  HookEvent,
-  Middleware,
-  MiddlewarePipeline,
-  ScriptedProvider,
-  tool,
-  type ScriptStep,
-} from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
+import { ALL_HOOK_EVENTS, HookEvent, Middleware, MiddlewarePipeline } from "@harnessx/core/extension";
 import { generateText, jsonSchema, stepCountIs, tool as aiTool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { median, report, sized, type BenchRow } from "./support/report.js";

@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { once } from "node:events";
 import pino from "pino";
-import { Redactor } from "@harnessx/core";
+import { Redactor } from "@harnessx/core/extension";
 import { bytesUnder, emitEvents, recordingHarness, tempStore, toolEvent } from "./support/recording.js";
 import { median, report, sized } from "./support/report.js";
 

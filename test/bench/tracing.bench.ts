@@ -7,16 +7,9 @@
  * Usage: node --expose-gc --import tsx test/bench/tracing.bench.ts [iterations]
  * (or TRACING_BENCH_N; default 10000, 200 under BENCH_SMALL=1)
  */
-import {
-  Agent,
-  Redactor,
-  ScriptedProvider,
-  redactAttributes,
-  tool,
-  type Attributes,
-  type ModelRequest,
-  type RepeatedValues,
-} from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type ModelRequest } from "@harnessx/core";
+import { Redactor } from "@harnessx/core/extension";
+import { redactAttributes, type Attributes, type RepeatedValues } from "@harnessx/core/tracing";
 import { OpenTelemetryExtension } from "@harnessx/exporters/otel";
 import { countingBatchProcessor } from "@harnessx/exporters/otel-setup";
 import { ROOT_CONTEXT, SpanKind, trace, type Tracer } from "@opentelemetry/api";

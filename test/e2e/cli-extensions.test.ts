@@ -2,7 +2,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, ScriptedProvider, TrustStore, defineExtension, discover } from "@harnessx/core";
+import { Agent, ScriptedProvider, TrustStore, discover } from "@harnessx/core";
+import { defineExtension } from "@harnessx/core/extension";
 import { FlightRecorderExtension } from "@harnessx/recorder";
 import { cliWorkspace, recordGuardedRun, supportScript, supportTools } from "@harnessx/cli/test-support";
 

@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ConversationEntry, ToolResultBlock } from "@harnessx/core";
+import type { ToolResultBlock } from "@harnessx/core";
+import type { ConversationEntry } from "@harnessx/core/extension";
 import { readRun, readRunManifest, runFolders } from "@harnessx/recorder";
 
 const child = new URL("../support/durable-child.ts", import.meta.url).pathname;

@@ -5,20 +5,15 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Agent, ScriptedProvider, TrustStore, discover, tool, type ScriptStep } from "@harnessx/core";
 import {
-  Agent,
   HookEvent,
-  ScriptedProvider,
-  TrustStore,
   contribution,
   defineExtension,
-  discover,
-  tool,
   type ErrorData,
   type ExtensionDefinition,
   type PolicyRequest,
-  type ScriptStep,
-} from "@harnessx/core";
+} from "@harnessx/core/extension";
 
 const agentOf = (steps: ScriptStep[], extensions: ExtensionDefinition[], tools = [bashTool()]) => {
   const provider = new ScriptedProvider(steps, { recordRequests: true });

@@ -4,15 +4,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import {
-  Agent,
-  FallbackError,
-  HookEvent,
-  type LlmResponseData,
-  type RecoveryData,
-  type RetryData,
-  type RunResult,
-} from "@harnessx/core";
+import { Agent, FallbackError, type RunResult } from "@harnessx/core";
+import { HookEvent, type LlmResponseData, type RecoveryData, type RetryData } from "@harnessx/core/extension";
 import { AnthropicProvider, OpenAIProvider } from "harnessx";
 import { FakeServer, anthropicErrorReply, openAIErrorReply, openAITurn } from "@harnessx/providers/test-support";
 import { FlightRecorderExtension, openRecording } from "@harnessx/recorder";

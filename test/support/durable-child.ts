@@ -7,13 +7,13 @@ import { appendFileSync, writeSync } from "node:fs";
 import {
   Agent,
   FileDurableStore,
-  HookEvent,
   ResumeError,
   ScriptedProvider,
   tool,
   type RunResult,
   type ScriptedReply,
 } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
 import { FlightRecorderExtension } from "@harnessx/recorder";
 
 const [journals, store, effects, mode, arg] = process.argv.slice(2);

@@ -1,4 +1,4 @@
-import type { ExtensionSummary } from "@harnessx/core";
+import type { ExtensionSummary } from "@harnessx/core/extension";
 import { costOfModels, nanoDollars, type LatencySketch, type ModelsCost, type RunManifest } from "@harnessx/recorder";
 
 /** What `trace summary` prints, also its `--json` shape. */

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { SpanStream, type MappedSpan } from "@harnessx/core";
+import { SpanStream, type MappedSpan } from "@harnessx/core/tracing";
 import type { CommandSpec } from "../command-spec.js";
 import { formatBytes } from "../output/format.js";
 import { escapeJsonControls, terminalSafe } from "../output/terminal-safe.js";

@@ -1,4 +1,4 @@
-import { importOptional } from "@harnessx/core";
+import { importOptional } from "@harnessx/core/extension";
 
 /**
  * The exporters' converters need parts of OpenTelemetry, and the LangSmith push the `langsmith`

@@ -1,15 +1,12 @@
 import {
-  contribution,
-  defineExtension,
   parseSystemPrompt,
   tool,
-  type Extension,
   type ModelRequest,
-  type PromptFragment,
   type Tool,
   type ToolDefinition,
   type ToolSummary,
 } from "@harnessx/core";
+import { contribution, defineExtension, type Extension, type PromptFragment } from "@harnessx/core/extension";
 import type { RecordedEvent } from "@harnessx/recorder";
 
 interface RecordedToolEnd {

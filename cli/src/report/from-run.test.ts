@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, defineExtension, ScriptedProvider } from "@harnessx/core";
+import { Agent, ScriptedProvider } from "@harnessx/core";
+import { defineExtension } from "@harnessx/core/extension";
 import { FlightRecorderExtension, openRecording } from "@harnessx/recorder";
 import { reportDataFrom } from "./from-run.js";
 

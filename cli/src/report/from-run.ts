@@ -1,4 +1,4 @@
-import { GenAI } from "@harnessx/core";
+import { GenAI } from "@harnessx/core/tracing";
 import { spanRows, type RecordedEvent, type Recording } from "@harnessx/recorder";
 import { cut } from "../output/format.js";
 import { describeEvent } from "../timeline/describe.js";

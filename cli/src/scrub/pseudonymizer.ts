@@ -1,4 +1,4 @@
-import { Redactor, luhnValid, type RedactionOptions, type RedactionPattern } from "@harnessx/core";
+import { Redactor, luhnValid, type RedactionOptions, type RedactionPattern } from "@harnessx/core/extension";
 import type { ScrubRules } from "./rules.js";
 
 /** What a scrub replaced: counts per rule, and (kept in memory only) each pseudonym's original. */

@@ -1,5 +1,6 @@
 import { ArtifactCorruptError, ArtifactNotFoundError, ZstdError } from "@harnessx/artifacts";
-import { MissingPackageError, RefusedFileError } from "@harnessx/core";
+import { MissingPackageError } from "@harnessx/core";
+import { RefusedFileError } from "@harnessx/core/extension";
 import {
   BundleError,
   BundleSignerError,

@@ -5,14 +5,13 @@
 import {
   Agent,
   ScriptedProvider,
-  contribution,
-  defineExtension,
   tool,
   type AgentOptions,
   type RunResult,
   type ScriptStep,
   type Tool,
 } from "@harnessx/core";
+import { contribution, defineExtension } from "@harnessx/core/extension";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { FlightRecorderExtension, type FlightRecorderOptions } from "@harnessx/recorder";
 import { ResultSpillExtension } from "@harnessx/spill";

@@ -1,4 +1,4 @@
-import type { ExtensionSummary } from "@harnessx/core";
+import type { ExtensionSummary } from "@harnessx/core/extension";
 import { terminalSafe } from "../output/terminal-safe.js";
 
 const KINDS = [

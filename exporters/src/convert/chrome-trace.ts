@@ -1,4 +1,4 @@
-import { Hx, mapSpans, type MappedSpan, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
+import { Hx, mapSpans, type MappedSpan, type MapSpansOptions, type TraceEvent } from "@harnessx/core/tracing";
 
 /** One entry of the Chrome/Perfetto trace-event format (times in microseconds). */
 export interface TraceEventEntry {

@@ -7,7 +7,7 @@ import { setupTelemetry } from "../otel-setup/setup.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../test-support/otlp-receiver.js";
 import { scenarioAgent } from "../test-support/scenario.js";
 import { parseOtlpJson, spansToOtlpJsonLines, toOtlpJsonLines, type OtlpSpan } from "./otlp-json.js";
-import type { MappedSpan } from "@harnessx/core";
+import type { MappedSpan } from "@harnessx/core/tracing";
 import { toChromeTrace, type TraceEventEntry } from "./chrome-trace.js";
 import { loadRecording, recordScenario, type LoadedRecording } from "../test-support/recording.js";
 

@@ -1,5 +1,5 @@
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { mapSpans, type MappedSpan, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
+import { mapSpans, type MappedSpan, type MapSpansOptions, type TraceEvent } from "@harnessx/core/tracing";
 import { toReadableSpans } from "./readable.js";
 
 /** Options of `toOtlpJsonLines`: how the recording becomes spans, and the resource they belong to. */

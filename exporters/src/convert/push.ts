@@ -1,4 +1,4 @@
-import { mapSpans, type MapSpansOptions, type TraceEvent } from "@harnessx/core";
+import { mapSpans, type MapSpansOptions, type TraceEvent } from "@harnessx/core/tracing";
 import { ExportResultCode } from "@opentelemetry/core";
 import { createOtlpExporter } from "../otlp/otlp-exporter.js";
 import type { OtlpProtocol } from "../otlp/protocol.js";

@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, TraceFlags, type HrTime } from "@opentelemetr
 import { millisToHrTime } from "@opentelemetry/core";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import type { MappedSpan } from "@harnessx/core";
+import type { MappedSpan } from "@harnessx/core/tracing";
 
 export const SCOPE = { name: "@harnessx/exporters", version: "0.1.0" } as const;
 

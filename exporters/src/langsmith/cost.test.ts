@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { HookEvent, type CallCost } from "@harnessx/core";
+import type { CallCost } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
 import { LangSmithExtension } from "./extension.js";
 import { startLangSmithServer, type LangSmithServer } from "../test-support/langsmith-server.js";
 import { MODEL, scenarioAgent } from "../test-support/scenario.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { HookEvent, type ErrorData } from "@harnessx/core";
+import { HookEvent, type ErrorData } from "@harnessx/core/extension";
 import { LangSmithExtension } from "./extension.js";
 import { startLangSmithServer, type LangSmithMode, type LangSmithServer } from "../test-support/langsmith-server.js";
 import { AGENT_NAME, BIG_MARKER, MODEL, scenarioAgent } from "../test-support/scenario.js";

@@ -1,14 +1,11 @@
 import {
-  DEFAULT_MAX_CONTENT_CHARS,
-  SpanMapper,
-  TRACED_EVENTS,
-  traceEventOf,
   Extension,
   type ExtensionContext,
   type HookCallback,
   type HookEvent,
   packageVersion,
-} from "@harnessx/core";
+} from "@harnessx/core/extension";
+import { DEFAULT_MAX_CONTENT_CHARS, SpanMapper, TRACED_EVENTS, traceEventOf } from "@harnessx/core/tracing";
 import type { Client, ClientConfig } from "langsmith";
 import { DropReporter } from "../util/drop-reporter.js";
 import { RunSampling } from "../sampling/run-sampling.js";

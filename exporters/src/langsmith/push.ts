@@ -1,11 +1,11 @@
+import { Redactor } from "@harnessx/core/extension";
 import {
   DEFAULT_MAX_CONTENT_CHARS,
-  Redactor,
   SpanMapper,
   type MapSpansOptions,
   type TraceEvent,
   type TracedAgent,
-} from "@harnessx/core";
+} from "@harnessx/core/tracing";
 import type { ClientConfig } from "langsmith";
 import { ExporterError } from "../errors.js";
 import type { PushResult } from "../push-result.js";

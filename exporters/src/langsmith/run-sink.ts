@@ -1,16 +1,8 @@
 import type { Client, RunTree as RunTreeType } from "langsmith";
 import { RunTree } from "langsmith";
-import {
-  redactEvent,
-  type Redactor,
-  type SpanClose,
-  type SpanEventSpec,
-  type SpanOpen,
-  type SpanSink,
-  type Usage,
-  type CallCost,
-  type RunCost,
-} from "@harnessx/core";
+import type { Usage, CallCost, RunCost } from "@harnessx/core";
+import type { Redactor } from "@harnessx/core/extension";
+import { redactEvent, type SpanClose, type SpanEventSpec, type SpanOpen, type SpanSink } from "@harnessx/core/tracing";
 import { assistantMessage, requestMessages, toolSchemas } from "./messages.js";
 import type { DeliveryLedger } from "./ledger.js";
 import { listToolRun, toolRunOf } from "./tool-runs.js";

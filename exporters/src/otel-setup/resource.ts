@@ -1,9 +1,5 @@
-import {
-  redactAttributes,
-  Redactor,
-  type AttributeValue as HarnessAttributeValue,
-  type RedactionOptions,
-} from "@harnessx/core";
+import { Redactor, type RedactionOptions } from "@harnessx/core/extension";
+import { redactAttributes, type AttributeValue as HarnessAttributeValue } from "@harnessx/core/tracing";
 import type { AttributeValue } from "@opentelemetry/api";
 import {
   defaultResource,

@@ -5,7 +5,7 @@ import type { ExportPipeline, FlushOutcome } from "../otel/export-pipeline.js";
 import { settleWithin } from "../util/time.js";
 import { countingBatchProcessor, type ExportCounts } from "./counting.js";
 import { createOtlpExporter, type OtlpCompression, type OtlpProtocol } from "../otlp/otlp-exporter.js";
-import type { RedactionOptions } from "@harnessx/core";
+import type { RedactionOptions } from "@harnessx/core/extension";
 import { telemetryResource } from "./resource.js";
 
 /** Options of `setupTelemetry`; every field is optional. */

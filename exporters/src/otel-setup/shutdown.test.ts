@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { HookEvent, type ErrorData } from "@harnessx/core";
+import { HookEvent, type ErrorData } from "@harnessx/core/extension";
 import { OpenTelemetryExtension } from "../otel/extension.js";
 import { setupTelemetry, type Telemetry } from "./setup.js";
 import { refusedUrl, startOtlpReceiver, type OtlpReceiver } from "../test-support/otlp-receiver.js";

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { Agent, FileDurableStore, HookEvent, ScriptedProvider, tool, type ScriptedReply } from "@harnessx/core";
+import { Agent, FileDurableStore, ScriptedProvider, tool, type ScriptedReply } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { OpenTelemetryExtension } from "./extension.js";
 

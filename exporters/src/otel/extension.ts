@@ -1,16 +1,18 @@
 import {
+  Extension,
+  type ExtensionContext,
+  type HookCallback,
+  type HookEvent,
+  packageVersion,
+} from "@harnessx/core/extension";
+import {
   DEFAULT_MAX_CONTENT_CHARS,
   SpanMapper,
   TRACED_EVENTS,
   currentScope,
   redactSpanName,
   traceEventOf,
-  Extension,
-  type ExtensionContext,
-  type HookCallback,
-  type HookEvent,
-  packageVersion,
-} from "@harnessx/core";
+} from "@harnessx/core/tracing";
 import { TraceFlags, context, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { nowMs } from "../util/time.js";
 import { DropReporter } from "../util/drop-reporter.js";

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Agent, HookEvent, ScriptedProvider, defineExtension, tool, type SpanContext } from "@harnessx/core";
+import { Agent, ScriptedProvider, tool } from "@harnessx/core";
+import { HookEvent, defineExtension } from "@harnessx/core/extension";
+import type { SpanContext } from "@harnessx/core/tracing";
 import { context, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { OpenTelemetryExtension } from "./extension.js";

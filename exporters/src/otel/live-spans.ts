@@ -18,7 +18,7 @@ import {
   type SpanIdSource,
   type SpanIds,
   type SpanStart,
-} from "@harnessx/core";
+} from "@harnessx/core/tracing";
 import type { RunSampling } from "../sampling/run-sampling.js";
 
 interface Started {

@@ -9,18 +9,18 @@ import {
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
+import type { Redactor } from "@harnessx/core/extension";
 import {
   redactAttributes,
   redactEvent,
   redactSpanName,
-  type Redactor,
   type RepeatedValues,
   type SpanClose,
   type SpanContext,
   type SpanEventSpec,
   type SpanOpen,
   type SpanSink,
-} from "@harnessx/core";
+} from "@harnessx/core/tracing";
 import type { LiveSpans } from "./live-spans.js";
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { HookEvent, type ErrorData } from "@harnessx/core";
+import { HookEvent, type ErrorData } from "@harnessx/core/extension";
 import { OpenTelemetryExtension } from "./extension.js";
 import { setupTelemetry } from "../otel-setup/setup.js";
 import { refusedUrl, startOtlpReceiver, type ReceiverMode } from "../test-support/otlp-receiver.js";

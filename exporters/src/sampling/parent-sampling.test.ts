@@ -2,7 +2,8 @@
 // the ratio, in both exporters: real OpenTelemetry SDK and propagator, real langsmith client.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { Agent, ScriptedProvider, newSpanId, newTraceId, tool, type RunResult } from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type RunResult } from "@harnessx/core";
+import { newSpanId, newTraceId } from "@harnessx/core/tracing";
 import { ROOT_CONTEXT, context, propagation } from "@opentelemetry/api";
 import {
   AlwaysOnSampler,

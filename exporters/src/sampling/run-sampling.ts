@@ -1,5 +1,5 @@
 import { TraceFlags, context, isSpanContextValid, trace } from "@opentelemetry/api";
-import { traceIdRatioSampled } from "@harnessx/core";
+import { traceIdRatioSampled } from "@harnessx/core/tracing";
 
 /**
  * The sampled flag of the span context active where a run starts: an incoming W3C `traceparent` the

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
-import { ConfigError, newTraceId, traceIdRatioSampled } from "@harnessx/core";
+import { ConfigError } from "@harnessx/core";
+import { newTraceId, traceIdRatioSampled } from "@harnessx/core/tracing";
 import { ROOT_CONTEXT } from "@opentelemetry/api";
 import { SamplingDecision, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace-base";
 import { OpenTelemetryExtension } from "../otel/extension.js";

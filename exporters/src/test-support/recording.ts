@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { FlightRecorderExtension, RecordingStore } from "@harnessx/recorder";
-import type { ExtensionLike, MapSpansOptions, TraceEvent } from "@harnessx/core";
+import type { ExtensionLike } from "@harnessx/core/extension";
+import type { MapSpansOptions, TraceEvent } from "@harnessx/core/tracing";
 import { scenarioAgent } from "./scenario.js";
 
 /** A recorded run as the converters take it: its hook events and the agent facts they lack. */

@@ -1,15 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  Agent,
-  HookEvent,
-  ScriptedProvider,
-  tool,
-  type ErrorData,
-  type RunResult,
-  type ScriptStep,
-} from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type RunResult, type ScriptStep } from "@harnessx/core";
+import { HookEvent, type ErrorData } from "@harnessx/core/extension";
 import { FlightRecorderExtension, RecordingStore } from "@harnessx/recorder";
 import { context, propagation, trace, type Tracer } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";

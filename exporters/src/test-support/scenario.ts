@@ -1,15 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  Agent,
-  ScriptedProvider,
-  defineExtension,
-  tool,
-  type AgentOptions,
-  type ExtensionLike,
-  type ScriptStep,
-} from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type AgentOptions, type ScriptStep } from "@harnessx/core";
+import { defineExtension, type ExtensionLike } from "@harnessx/core/extension";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { ResultSpillExtension } from "@harnessx/spill";
 

@@ -1,4 +1,4 @@
-import type { ExtensionContext } from "@harnessx/core";
+import type { ExtensionContext } from "@harnessx/core/extension";
 import { ExporterError } from "../errors.js";
 
 /**

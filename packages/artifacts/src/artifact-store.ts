@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { readRegularFile, RefusedFileError } from "@harnessx/core";
+import { readRegularFile, RefusedFileError } from "@harnessx/core/extension";
 import { MAX_DECOMPRESSED_BYTES, zstdCompress, zstdDecompressWithin } from "./zstd/index.js";
 import { ArtifactCorruptError, ArtifactNotFoundError } from "./errors.js";
 import { writeFileAtomically } from "./write-atomically.js";

@@ -1,3 +1,6 @@
+// The entry for application code: the agent, its options and results, tools, providers and
+// errors. Extension authors import `@harnessx/core/extension`, span sinks `@harnessx/core/tracing`
+// (docs/architecture.md, "Core's entries").
 export { Agent, type AgentOptions, type ResumedRun } from "./engine/agent.js";
 export type { AgentConfig, ModelRetryOptions } from "./engine/config.js";
 export type { AgentInfo } from "./engine/agent-info.js";
@@ -22,14 +25,6 @@ export type { DelegatedUsage } from "./subagents/parent-run.js";
 export type { DurableStore, DurableOptions, Durability, InterruptedCallAction } from "./durable/durable-store.js";
 export { FileDurableStore, MAX_JOURNAL_BYTES, type FileDurableStoreOptions } from "./durable/file-durable-store.js";
 export { MAX_JOURNAL_LINE_BYTES, type JournalPiece } from "./durable/journal-lines.js";
-export {
-  openRegularFile,
-  readRegularFile,
-  RefusedFileError,
-  type ReadRegularFileOptions,
-  type RefusedFileProblem,
-  type RegularFileOptions,
-} from "./files/regular-file.js";
 export { ResumeError, type ResumeProblem } from "./durable/resume-error.js";
 export { readResumePoint, parseJournal, type ResumePoint, type ParsedJournal } from "./durable/read-journal.js";
 export type * from "./durable/journal-entry.js";
@@ -49,12 +44,10 @@ export { prefixKey } from "./prompt/system-prompt.js";
 export { parseSystemPrompt, renderSystemPrompt, type RenderedFragment } from "./prompt/sections.js";
 export { condense, planCondense, type CondenseOutcome, type CondensePlan } from "./engine/condense.js";
 export { SummarizingCompactor, type SummarizingCompactorOptions } from "./compaction/summarizing-compactor.js";
-
 export * from "./types/content.js";
 export * from "./types/provider.js";
 export * from "./errors.js";
 export { registration, type Registration } from "./registration.js";
-
 export {
   tool,
   renderToolOutput,
@@ -77,70 +70,6 @@ export {
 } from "./tools/schema.js";
 export { writeTodosTool, summarizeTodos, type TodoItem, type TodoStatus } from "./tools/todos.js";
 export { cutForModel, cutPoint } from "./tools/truncate.js";
-
-export {
-  MCP_EXTENSION,
-  MCP_TOOL_PREFIX,
-  PermissionManager,
-  type PermissionManagerOptions,
-} from "./permissions/permission-manager.js";
-export type { Permission, PermissionDecision } from "./permissions/decision.js";
-export type { Policy, PolicyRequest, PolicyVerdict } from "./permissions/policy.js";
-
-export {
-  Middleware,
-  type CompactAnswer,
-  type CompactReason,
-  type CompactRequest,
-  type MiddlewareLike,
-  type MiddlewareStage,
-} from "./middleware/middleware.js";
-export { MiddlewarePipeline } from "./middleware/pipeline.js";
-
-export { HookEvent, ALL_HOOK_EVENTS, REPORTED_EVENTS, type ReportedEvent } from "./hooks/events.js";
-export { HookBus } from "./hooks/hook-bus.js";
-export type * from "./hooks/payloads.js";
-export type { CustomData, CustomEvent, CustomEventName, CustomEvents } from "./hooks/custom-events.js";
-
-export {
-  Extension,
-  defineExtension,
-  type ExtensionClass,
-  type ExtensionDefinition,
-  type ExtensionEntry,
-  type ExtensionFactory,
-  type ExtensionHooks,
-  type ExtensionLike,
-  type JsonValue,
-  type LoadedExtension,
-} from "./extensions/extension.js";
-export type {
-  ExtensionContext,
-  PromptProvider,
-  RegisterToolOptions,
-  ReportedErrorSource,
-  ToolHandler,
-} from "./extensions/extension-context.js";
-export type { StatusProvider } from "./extensions/extension-services.js";
-export type { StatusLine } from "./extensions/status-lines.js";
-export {
-  contribution,
-  type ContributionMembers,
-  type ExtensionContribution,
-  type ExtensionSummary,
-  type CommandRecord,
-  type LifecycleContribution,
-  type MessageTypeRecord,
-  type MiddlewareRecord,
-  type ObserverRecord,
-  type PolicyContribution,
-  type PromptFragment,
-  type PromptTier,
-  type TemplateRecord,
-} from "./extensions/contribution.js";
-export type { TrustLevel } from "./extensions/trust-level.js";
-export type { SavedExtensionState } from "./session/session-state.js";
-
 export {
   discover,
   planDiscovery,
@@ -184,72 +113,7 @@ export {
 export type { DiscoveredMcpServer, McpConfigFile } from "./discovery/mcp-config.js";
 export { harnessxHome, trustFilePath } from "./discovery/home.js";
 export { defaultStoreDir, findStoreDir, noteStoreDir, STORE_FOLDER } from "./discovery/store-dir.js";
-
-export { Redactor } from "./redact/redactor.js";
-export type { Replacements } from "./redact/replacements.js";
-export type { SecretSpan } from "./redact/cuts.js";
-export { errorToJson } from "./redact/error-json.js";
-export {
-  DEFAULT_PATTERNS,
-  DEFAULT_REDACTION_RULES,
-  DEFAULT_SENSITIVE_KEYS,
-  luhnValid,
-  resolveRedaction,
-  type RedactionDescription,
-  type RedactionOptions,
-  type RedactionPattern,
-  type RedactionRules,
-} from "./redact/rules.js";
-
-export { currentScope, inScope, type SpanScope } from "./spans/scopes.js";
-export { isSpanId, isTraceId, newSpanId, newTraceId, type SpanContext, type SpanRole } from "./spans/span-context.js";
-export { traceIdRatioSampled } from "./spans/trace-id-ratio.js";
-export { SPAN_KIND, SPAN_OPERATION, spanName, type SpanKindName } from "./spans/span-names.js";
-export type { SpanIdSource, SpanIds, SpanStart } from "./spans/id-source.js";
-export { SpanMapper, TRACED_EVENTS } from "./spans/mapper.js";
-export { SpanCollector, type MappedSpan } from "./spans/span-collector.js";
-export { SpanStream, type MapSpansOptions } from "./spans/span-stream.js";
-export { mapSpans } from "./spans/map-spans.js";
-export { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./spans/span-specs.js";
-export { CostAttributes, GenAI, Hx } from "./spans/attributes.js";
-export { redactAttributes, redactEvent, redactSpanName, type RepeatedValues } from "./spans/redacted.js";
-export {
-  inputMessages,
-  outputMessages,
-  systemInstructions,
-  toolDefinitions,
-  type GenAIMessage,
-  type GenAIPart,
-} from "./spans/content.js";
-export {
-  traceEventOf,
-  type AttributeValue,
-  type Attributes,
-  type SpanClose,
-  type SpanDetail,
-  type SpanError,
-  type SpanEventSpec,
-  type SpanOpen,
-  type SpanSink,
-  type SpillReference,
-  type TraceEvent,
-  type TracedAgent,
-} from "./spans/span-model.js";
-
 export { ConversationMemory } from "./memory/conversation.js";
-export {
-  isCustomEntry,
-  type ConversationEntry,
-  type CustomEntry,
-  type CustomMessageData,
-  type CustomMessages,
-  type CustomMessageType,
-} from "./messages/custom-messages.js";
-export type { MessageTypeSpec } from "./messages/message-types.js";
-export { projectConversation } from "./messages/projection.js";
-export type { SessionState } from "./session/session-state.js";
-export { assertJsonCompatible } from "./session/json-check.js";
-
 export {
   FallbackProvider,
   type FallbackChain,
@@ -266,7 +130,3 @@ export {
   type ScriptedError,
   type ScriptedProviderOptions,
 } from "./providers/scripted.js";
-export { newId } from "./util/ids.js";
-export { packageVersion } from "./util/package-version.js";
-export { importOptional, type OptionalPackages } from "./util/optional-package.js";
-export { serviceNameFromEnv } from "./util/service-name.js";

@@ -3,6 +3,8 @@
 // wiring, LangSmith and the converters are the subpaths `harnessx/otel-setup`, `harnessx/langsmith`
 // and `harnessx/convert`, so that their optional peers load only when asked for.
 export * from "@harnessx/core";
+export * from "@harnessx/core/extension";
+export * from "@harnessx/core/tracing";
 export * from "@harnessx/providers";
 export * from "@harnessx/artifacts";
 export * from "@harnessx/spill";

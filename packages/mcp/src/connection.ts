@@ -4,7 +4,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Prompt, Resource, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { packageVersion } from "@harnessx/core";
+import { packageVersion } from "@harnessx/core/extension";
 import { McpConnectError } from "./errors.js";
 import { isStdio, type McpServerConfig } from "./server-config.js";
 

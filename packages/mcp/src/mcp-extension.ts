@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
+import { tool, type Tool } from "@harnessx/core";
 import {
   contribution,
   Extension,
   MCP_EXTENSION,
   packageVersion,
-  tool,
   type ExtensionContext,
   type ExtensionContribution,
-  type Tool,
-} from "@harnessx/core";
+} from "@harnessx/core/extension";
 import type { McpConnection } from "./connection.js";
 import { McpConnectError } from "./errors.js";
 import { promptArguments, promptText } from "./mcp-prompts.js";
@@ -31,7 +30,7 @@ export interface McpConnectedData {
   toolsSha256: string;
 }
 
-declare module "@harnessx/core" {
+declare module "@harnessx/core/extension" {
   interface CustomEvents {
     /** Emitted by `McpExtension` at the session's start, once per connected server. */
     "mcp.connected": McpConnectedData;

@@ -1,4 +1,4 @@
-import type { Permission } from "@harnessx/core";
+import type { Permission } from "@harnessx/core/extension";
 import { McpConfigError } from "./errors.js";
 
 interface ServerOptions {

@@ -6,15 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import {
-  Agent,
-  discover,
-  HookEvent,
-  PermissionManager,
-  ScriptedProvider,
-  TrustStore,
-  type ToolCallEndData,
-} from "@harnessx/core";
+import { Agent, discover, ScriptedProvider, TrustStore } from "@harnessx/core";
+import { HookEvent, PermissionManager, type ToolCallEndData } from "@harnessx/core/extension";
 import { connectMcpServers, McpConfigError, parseServers } from "./index.js";
 import { startHttpServer } from "./test-support/index.js";
 

@@ -3,14 +3,8 @@
 // server over streamable HTTP on a loopback port.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import {
-  Agent,
-  HookEvent,
-  PermissionManager,
-  ScriptedProvider,
-  type Permission,
-  type ToolCallEndData,
-} from "@harnessx/core";
+import { Agent, ScriptedProvider } from "@harnessx/core";
+import { HookEvent, PermissionManager, type Permission, type ToolCallEndData } from "@harnessx/core/extension";
 import { connectMcpServers } from "./index.js";
 import { startHttpServer } from "./test-support/index.js";
 

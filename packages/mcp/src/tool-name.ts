@@ -1,4 +1,4 @@
-import { MCP_TOOL_PREFIX } from "@harnessx/core";
+import { MCP_TOOL_PREFIX } from "@harnessx/core/extension";
 
 /** The harnessx name of a server's tool: `mcp__<server>__<tool>`, cut to the 64 characters providers accept. */
 export function mcpToolName(server: string, tool: string): string {

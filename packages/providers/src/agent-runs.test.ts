@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { Agent, HookEvent, ProviderError, tool, type ModelProvider, type RunEvent } from "@harnessx/core";
+import { Agent, ProviderError, tool, type ModelProvider, type RunEvent } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
 import { AnthropicProvider } from "./anthropic/provider.js";
 import { OpenAIProvider } from "./openai/provider.js";
 import { anthropicErrorReply, anthropicTurn } from "./test-support/anthropic-wire.js";

@@ -1,15 +1,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import {
-  Agent,
-  HookEvent,
-  ScriptedProvider,
-  tool,
-  type Message,
-  type ModelRequest,
-  type SandboxExecData,
-} from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type Message, type ModelRequest } from "@harnessx/core";
+import { HookEvent, type SandboxExecData } from "@harnessx/core/extension";
 import { ResultSpillExtension } from "./result-spill-extension.js";
 import { tempStore } from "./test-support/spill-harness.js";
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 import { csvHead, sniffCsv, type CsvDelimiter } from "./csv.js";
 import { previewArrayHead, previewRows, summarizeJson, textHead } from "./preview.js";
 

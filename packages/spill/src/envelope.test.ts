@@ -1,6 +1,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Agent, HookEvent, ScriptedProvider, tool } from "@harnessx/core";
+import { Agent, ScriptedProvider, tool } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
 import { ResultSpillExtension } from "./result-spill-extension.js";
 import { SpillHarness, tempStore } from "./test-support/spill-harness.js";
 

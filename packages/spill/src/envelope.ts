@@ -1,4 +1,4 @@
-import type { JsonValue } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 import { isTabular } from "./detect.js";
 import type { SpillRecord } from "./spill-index.js";
 

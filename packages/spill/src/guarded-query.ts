@@ -8,7 +8,7 @@ import type {
   DuckDBResult,
   DuckDBTypeId as TypeId,
 } from "@duckdb/node-api";
-import type { JsonValue } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 import { duckdb } from "./duckdb.js";
 import { timeoutMessage, type QueryAnswer, type QueryLimits } from "./sandbox-protocol.js";
 

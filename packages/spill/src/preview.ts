@@ -1,4 +1,5 @@
-import { cutPoint, type JsonValue } from "@harnessx/core";
+import { cutPoint } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 import { firstArrayElements } from "./json-text.js";
 
 /** How much of a value a preview keeps at one level of detail. */

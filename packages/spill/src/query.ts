@@ -1,5 +1,5 @@
 import { sha256Hex } from "@harnessx/artifacts";
-import type { SandboxExecData } from "@harnessx/core";
+import type { SandboxExecData } from "@harnessx/core/extension";
 import { ReadResultError } from "./errors.js";
 import type { ResolvedLimits } from "./options.js";
 import type { ResultTable } from "./result-table.js";

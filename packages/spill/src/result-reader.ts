@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { cutPoint, type Redactor, type SandboxExecData } from "@harnessx/core";
+import { cutPoint } from "@harnessx/core";
+import type { Redactor, SandboxExecData } from "@harnessx/core/extension";
 import { isTabular, type ResultKind } from "./detect.js";
 import { ReadResultError } from "./errors.js";
 import { HostPaths } from "./host-paths.js";

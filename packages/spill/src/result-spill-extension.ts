@@ -1,13 +1,5 @@
-import {
-  defaultStoreDir,
-  noteStoreDir,
-  Extension,
-  HookEvent,
-  type ExtensionContext,
-  type JsonValue,
-  type ToolResult,
-  packageVersion,
-} from "@harnessx/core";
+import { defaultStoreDir, noteStoreDir, type ToolResult } from "@harnessx/core";
+import { Extension, HookEvent, type ExtensionContext, type JsonValue, packageVersion } from "@harnessx/core/extension";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { positiveInt, resolveLimits, resolveRetention, type ResultSpillOptions, type SpillStore } from "./options.js";
 import { readResultTool } from "./read-result-tool.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import type { JsonValue } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 import type { CsvDelimiter } from "./csv.js";
 import type { TabularKind } from "./detect.js";
 import type { ColumnInfo, LockSettings, QueryAnswer, QueryLimits } from "./sandbox-protocol.js";

@@ -1,4 +1,4 @@
-import type { Redactor, SecretSpan } from "@harnessx/core";
+import type { Redactor, SecretSpan } from "@harnessx/core/extension";
 import type { TextView } from "./text-view.js";
 
 /** Bytes of context read on each side of a cut: more than the largest private key block. */

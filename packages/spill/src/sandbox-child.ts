@@ -5,7 +5,7 @@
 // directory with an empty environment, so DuckDB knows no host path but that directory.
 import { writeSync } from "node:fs";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { JsonValue } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 import { duckdb } from "./duckdb.js";
 import { firstLine, QueryRefusal, runGuardedQuery } from "./guarded-query.js";
 import { MEMORY_MARKER, type LockSettings, type SandboxReply, type SandboxRequest } from "./sandbox-protocol.js";

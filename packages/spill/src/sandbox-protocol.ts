@@ -1,6 +1,6 @@
 // What the agent process and its query process (sandbox-child.ts) say to each other over IPC.
 // Types only, so both sides import it without loading the other's code.
-import type { JsonValue } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 
 export interface ColumnInfo {
   name: string;

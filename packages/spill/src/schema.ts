@@ -1,4 +1,5 @@
-import { cutPoint, type JsonValue } from "@harnessx/core";
+import { cutPoint } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 import { summarizeJson, textHead } from "./preview.js";
 import type { ResultTable } from "./result-table.js";
 import type { ShowText } from "./slice.js";

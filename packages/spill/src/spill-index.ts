@@ -1,4 +1,4 @@
-import type { JsonValue } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 import { CSV_DELIMITERS, type CsvDelimiter } from "./csv.js";
 import type { ResultKind } from "./detect.js";
 import type { ColumnInfo } from "./sandbox-protocol.js";

@@ -1,4 +1,5 @@
-import type { ArtifactRef, CustomEventName, CustomEvents, ToolResult } from "@harnessx/core";
+import type { ArtifactRef, ToolResult } from "@harnessx/core";
+import type { CustomEventName, CustomEvents } from "@harnessx/core/extension";
 import { classifyJson, detectKind, isTabular, type Detection } from "./detect.js";
 import { envelopeFor } from "./envelope.js";
 import { textHead } from "./preview.js";
@@ -47,7 +48,7 @@ export interface SpillFailedData {
   error: string;
 }
 
-declare module "@harnessx/core" {
+declare module "@harnessx/core/extension" {
   interface CustomEvents {
     /** Emitted by `ResultSpillExtension` when a tool result was stored and replaced by an envelope. */
     spill: SpillEventData;

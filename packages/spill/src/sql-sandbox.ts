@@ -1,6 +1,6 @@
 import { mkdtempSync, promises as fs } from "node:fs";
 import { join } from "node:path";
-import type { JsonValue } from "@harnessx/core";
+import type { JsonValue } from "@harnessx/core/extension";
 import { ReadResultError } from "./errors.js";
 import {
   timeoutMessage,

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import { ArtifactStore } from "@harnessx/artifacts";
-import { Redactor } from "@harnessx/core";
+import { Redactor } from "@harnessx/core/extension";
 import { producerVersions, runDirOf, safeRunDirName } from "../format/layout.js";
 import { assertEventsKept, readRunManifest, readRunManifestFile } from "../store/run-manifest.js";
 import { artifactCopy, type ArtifactCopy } from "../store/artifact-copy.js";

@@ -10,7 +10,7 @@ import {
 } from "./errors.js";
 import type { BundleLimits } from "./inflate.js";
 import { MEMBER } from "./manifest.js";
-import { openRegularFile, RefusedFileError } from "@harnessx/core";
+import { openRegularFile, RefusedFileError } from "@harnessx/core/extension";
 import { MAX_BUNDLE_MANIFEST_BYTES, MAX_RUN_MANIFEST_BYTES, MAX_SUMS_BYTES } from "../format/read-limits.js";
 
 const MAX_MEMBERS = 100_000;

@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { Redactor } from "@harnessx/core";
+import { Redactor } from "@harnessx/core/extension";
 import { memoryDatabase } from "../store/duckdb.js";
 import { listSegments } from "../store/read-run.js";
 import { readRunManifestFile } from "../store/run-manifest.js";

@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import { writeFileAtomically } from "@harnessx/artifacts";
-import { readRegularFile, RefusedFileError } from "@harnessx/core";
+import { readRegularFile, RefusedFileError } from "@harnessx/core/extension";
 import { MAX_METADATA_FILE_BYTES } from "../format/read-limits.js";
 import { DatasetError } from "./errors.js";
 import { DATASET_FORMAT, DATASET_MARKER, DATASET_VERSION, localPathOf, type DatasetMarker } from "./layout.js";

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { openRegularFile } from "@harnessx/core";
+import { openRegularFile } from "@harnessx/core/extension";
 import { sqlString } from "../store/sql-literal.js";
 
 /**

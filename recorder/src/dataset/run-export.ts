@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { Redactor } from "@harnessx/core";
+import type { Redactor } from "@harnessx/core/extension";
 import { ArtifactStore, writeFileAtomically } from "@harnessx/artifacts";
 import type { RunManifest } from "../format/event.js";
 import { artifactCopy } from "../store/artifact-copy.js";

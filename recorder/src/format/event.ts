@@ -1,4 +1,5 @@
-import type { ExtensionSummary, RedactionDescription, ToolSummary } from "@harnessx/core";
+import type { ToolSummary } from "@harnessx/core";
+import type { ExtensionSummary, RedactionDescription } from "@harnessx/core/extension";
 import type { RunRollup } from "./rollup-types.js";
 import type { ResolvedRetainPolicy } from "./retain-types.js";
 

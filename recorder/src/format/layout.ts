@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { packageVersion } from "@harnessx/core";
+import { packageVersion } from "@harnessx/core/extension";
 
 /** Default store root, relative to the working directory. */
 export const DEFAULT_STORE_DIR = ".harnessx";

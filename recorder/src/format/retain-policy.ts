@@ -1,4 +1,5 @@
-import { ConfigError, traceIdRatioSampled } from "@harnessx/core";
+import { ConfigError } from "@harnessx/core";
+import { traceIdRatioSampled } from "@harnessx/core/tracing";
 import type { RunManifest } from "./event.js";
 import { costOfModels } from "./run-rollup.js";
 import {

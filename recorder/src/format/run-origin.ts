@@ -1,4 +1,4 @@
-import { serviceNameFromEnv, type AnyHookContext } from "@harnessx/core";
+import { serviceNameFromEnv, type AnyHookContext } from "@harnessx/core/extension";
 import type { RunManifest } from "./event.js";
 
 /**

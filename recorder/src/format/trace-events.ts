@@ -1,12 +1,5 @@
-import {
-  ALL_HOOK_EVENTS,
-  isSpanId,
-  isTraceId,
-  type HookEvent,
-  type SpanContext,
-  type SpanRole,
-  type TraceEvent,
-} from "@harnessx/core";
+import { ALL_HOOK_EVENTS, type HookEvent } from "@harnessx/core/extension";
+import { isSpanId, isTraceId, type SpanContext, type SpanRole, type TraceEvent } from "@harnessx/core/tracing";
 import { cacheTokensOf } from "./cache-tokens.js";
 import type { RecordedEvent } from "./event.js";
 import { isRecord, RequestRebuilder } from "./request-rebuilder.js";

@@ -2,7 +2,7 @@
 // and bundle manifests. Files are input like any other (a crash, a disk, an attacker may have
 // written them), so readers check them here before trusting a field. Extra fields are allowed:
 // newer writers may add some.
-import { ALL_HOOK_EVENTS } from "@harnessx/core";
+import { ALL_HOOK_EVENTS } from "@harnessx/core/extension";
 import type { RecordedRunStatus, RecorderEventKind } from "./event.js";
 
 /** Every status a run.json may hold. */

@@ -1,4 +1,6 @@
-import { RunHost, type ExtensionEntry, type ModelPrice, type RedactionOptions } from "@harnessx/core";
+import type { ModelPrice } from "@harnessx/core";
+import { RunHost } from "@harnessx/core";
+import type { ExtensionEntry, RedactionOptions } from "@harnessx/core/extension";
 import { FlightRecorderExtension } from "../recording/flight-recorder.js";
 import type { FlightRecorderOptions } from "../recording/options.js";
 

@@ -1,4 +1,4 @@
-import type { TraceEvent } from "@harnessx/core";
+import type { TraceEvent } from "@harnessx/core/tracing";
 import type { BundleManifest } from "../bundle/manifest.js";
 import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
 import type { RecordedTraceEvents } from "../format/trace-events.js";

@@ -1,6 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { defineExtension, type ToolCall } from "@harnessx/core";
+import type { ToolCall } from "@harnessx/core";
+import { defineExtension } from "@harnessx/core/extension";
 import { FlightRecorderExtension, readRun, runDirOf } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";

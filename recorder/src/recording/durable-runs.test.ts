@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HookEvent, type HarnessError } from "@harnessx/core";
+import type { HarnessError } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
 import {
   FlightRecorderExtension,
   readRun,

@@ -1,4 +1,5 @@
-import type { AnyHookContext, ContentBlock } from "@harnessx/core";
+import type { ContentBlock } from "@harnessx/core";
+import type { AnyHookContext } from "@harnessx/core/extension";
 import { cacheTokensOf } from "../format/cache-tokens.js";
 import type { QueuedEvent } from "./message-log.js";
 

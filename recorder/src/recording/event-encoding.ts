@@ -1,4 +1,4 @@
-import type { Redactor } from "@harnessx/core";
+import type { Redactor } from "@harnessx/core/extension";
 import type { RecordedEvent } from "../format/event.js";
 import type { ResolvedRecorderOptions } from "./options.js";
 

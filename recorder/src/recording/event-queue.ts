@@ -1,4 +1,4 @@
-import type { AnyHookContext } from "@harnessx/core";
+import type { AnyHookContext } from "@harnessx/core/extension";
 import { MessageLog, trimRequest, type QueuedEvent } from "./message-log.js";
 
 /** Events of a run the full queue dropped: how many, and over what time. */

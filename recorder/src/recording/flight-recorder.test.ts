@@ -2,7 +2,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, defineExtension, ScriptedProvider, tool } from "@harnessx/core";
+import { Agent, ScriptedProvider, tool } from "@harnessx/core";
+import { defineExtension } from "@harnessx/core/extension";
 import {
   FlightRecorderExtension,
   readRun,
@@ -13,7 +14,7 @@ import {
 } from "../index.js";
 import { echoScript, echoTool, scriptedAgent } from "../test-support/agents.js";
 
-declare module "@harnessx/core" {
+declare module "@harnessx/core/extension" {
   interface CustomEvents {
     "test.spillish": { toolName: string; bytes: number };
   }

@@ -1,12 +1,5 @@
-import {
-  Extension,
-  HarnessError,
-  noteStoreDir,
-  type AnyHookContext,
-  type ExtensionContext,
-  type RunResult,
-  packageVersion,
-} from "@harnessx/core";
+import { HarnessError, noteStoreDir, type RunResult } from "@harnessx/core";
+import { Extension, type AnyHookContext, type ExtensionContext, packageVersion } from "@harnessx/core/extension";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { runDirOf } from "../format/layout.js";
 import type { ExportIncidentRequest, IncidentExport } from "../bundle/export-incident.js";

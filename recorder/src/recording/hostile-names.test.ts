@@ -3,15 +3,8 @@
 // a member, never turned into a prototype (which would drop it, or change every object's).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  Agent,
-  defineExtension,
-  HookEvent,
-  ScriptedProvider,
-  tool,
-  type ModelProvider,
-  type SandboxExecData,
-} from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type ModelProvider } from "@harnessx/core";
+import { defineExtension, HookEvent, type SandboxExecData } from "@harnessx/core/extension";
 import { FlightRecorderExtension, readRun, readRunManifest, runDirOf } from "../index.js";
 import { tempDir } from "../../../test/support/system.js";
 

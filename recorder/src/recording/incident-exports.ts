@@ -1,4 +1,4 @@
-import type { ExtensionContext, Redactor } from "@harnessx/core";
+import type { ExtensionContext, Redactor } from "@harnessx/core/extension";
 import { exportIncident, type ExportIncidentRequest, type IncidentExport } from "../bundle/export-incident.js";
 import { loadSigningKey, type SigningKey } from "../signing/signing-key.js";
 

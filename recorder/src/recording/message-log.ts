@@ -1,4 +1,5 @@
-import type { AnyHookContext, Message } from "@harnessx/core";
+import type { Message } from "@harnessx/core";
+import type { AnyHookContext } from "@harnessx/core/extension";
 
 /**
  * Which messages of a run's requests are already recorded, so each LLM_REQUEST stores only

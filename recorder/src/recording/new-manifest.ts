@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
-import { FRAMEWORK_ATTRIBUTE, type AnyHookContext, type ExtensionSummary, type Redactor } from "@harnessx/core";
+import { FRAMEWORK_ATTRIBUTE } from "@harnessx/core";
+import type { AnyHookContext, ExtensionSummary, Redactor } from "@harnessx/core/extension";
 import type { RunManifest } from "../format/event.js";
 import { producerVersions } from "../format/layout.js";
 import { linkOf, serviceName } from "../format/run-origin.js";

@@ -1,4 +1,5 @@
-import type { AnyHookContext, Redactor, RunResult } from "@harnessx/core";
+import type { RunResult } from "@harnessx/core";
+import type { AnyHookContext, Redactor } from "@harnessx/core/extension";
 import { runDirOf } from "../format/layout.js";
 import type { EventQueue } from "./event-queue.js";
 import type { QueuedEvent } from "./message-log.js";

@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
-import { HarnessError, type AnyHookContext } from "@harnessx/core";
+import { HarnessError } from "@harnessx/core";
+import type { AnyHookContext } from "@harnessx/core/extension";
 import type { RunManifest } from "../format/event.js";
 import { runManifestPathOf } from "../format/layout.js";
 import { readRun } from "../store/read-run.js";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HookEvent, type ErrorData } from "@harnessx/core";
+import { HookEvent, type ErrorData } from "@harnessx/core/extension";
 import { FlightRecorderExtension, RecorderWriteError, RecordingStore, readRun, runDirOf } from "../index.js";
 import { echoScript, scriptedAgent } from "../test-support/agents.js";
 import { tempDir } from "../../../test/support/system.js";

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { ArtifactStore } from "@harnessx/artifacts";
-import { readRegularFile } from "@harnessx/core";
+import { readRegularFile } from "@harnessx/core/extension";
 import { MAX_RUN_MANIFEST_BYTES } from "../format/read-limits.js";
 import type { RunManifest } from "../format/event.js";
 import { lockPathOf, runDirOf, runManifestPathOf, segmentsDirOf } from "../format/layout.js";

@@ -1,4 +1,4 @@
-import type { AnyHookContext, Redactor } from "@harnessx/core";
+import type { AnyHookContext, Redactor } from "@harnessx/core/extension";
 import { EVENT_FORMAT_VERSION, type RecordedRunStatus, type RunManifest, type RunSummary } from "../format/event.js";
 import { sha256Hex } from "@harnessx/artifacts";
 import { artifactsOf } from "../store/references.js";

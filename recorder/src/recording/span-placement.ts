@@ -1,4 +1,4 @@
-import type { AnyHookContext, HookEvent } from "@harnessx/core";
+import type { AnyHookContext, HookEvent } from "@harnessx/core/extension";
 
 export interface SpanPlacement {
   spanId: string | null;

@@ -2,15 +2,9 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  Agent,
-  ConfigError,
-  HookEvent,
-  ScriptedProvider,
-  tool,
-  traceIdRatioSampled,
-  type ScriptStep,
-} from "@harnessx/core";
+import { Agent, ConfigError, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
+import { traceIdRatioSampled } from "@harnessx/core/tracing";
 import {
   exportIncident,
   FlightRecorderExtension,

@@ -1,4 +1,5 @@
-import { ProviderError, Redactor, type ModelProvider, type ModelRequest, type ProviderResponse } from "@harnessx/core";
+import { ProviderError, type ModelProvider, type ModelRequest, type ProviderResponse } from "@harnessx/core";
+import { Redactor } from "@harnessx/core/extension";
 import type { OpenedBundle } from "../bundle/open-bundle.js";
 import { openRecording } from "../read/open-recording.js";
 import type { Recording } from "../read/recording.js";

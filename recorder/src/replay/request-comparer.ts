@@ -1,4 +1,5 @@
-import type { ModelRequest, Redactor } from "@harnessx/core";
+import type { ModelRequest } from "@harnessx/core";
+import type { Redactor } from "@harnessx/core/extension";
 import { firstDifference } from "./json-diff.js";
 
 /** Where two requests first differ: the JSON path (`messages.3.content.0.content`) and both values. */

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, HookEvent, ScriptedProvider } from "@harnessx/core";
+import { Agent, ScriptedProvider } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
 import {
   FlightRecorderExtension,
   SigningKey,

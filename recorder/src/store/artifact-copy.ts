@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Redactor } from "@harnessx/core";
+import type { Redactor } from "@harnessx/core/extension";
 import { zstdCompress, type ArtifactStore } from "@harnessx/artifacts";
 
 /** An artifact as a copy made to leave the store holds it (a bundle member, a dataset object). */

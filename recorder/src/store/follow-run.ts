@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import type { RecordedEvent, RecordedRunStatus, RunManifest } from "../format/event.js";
 import { completeLines } from "../recording/seal.js";
 import { MAX_DECOMPRESSED_BYTES } from "@harnessx/artifacts";
-import { openRegularFile } from "@harnessx/core";
+import { openRegularFile } from "@harnessx/core/extension";
 import { inflateSealed, linesOfSegment, listSegments, SegmentCorruptError, type SegmentFile } from "./read-run.js";
 import { isProcessAlive, lockHolder } from "./recover.js";
 import { assertEventsKept, readRunManifest } from "./run-manifest.js";

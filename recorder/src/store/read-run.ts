@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { HarnessError, readRegularFile, RefusedFileError } from "@harnessx/core";
+import { HarnessError } from "@harnessx/core";
+import { readRegularFile, RefusedFileError } from "@harnessx/core/extension";
 import type { RecordedEvent, SealedSegmentInfo } from "../format/event.js";
 import { segmentIndexOf, segmentsDirOf } from "../format/layout.js";
 import { RequestRebuilder } from "../format/request-rebuilder.js";

@@ -1,4 +1,4 @@
-import type { Redactor } from "@harnessx/core";
+import type { Redactor } from "@harnessx/core/extension";
 import type { RunManifest } from "../format/event.js";
 
 /**

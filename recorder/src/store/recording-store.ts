@@ -1,4 +1,4 @@
-import type { TraceEvent } from "@harnessx/core";
+import type { TraceEvent } from "@harnessx/core/tracing";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { ArtifactStore } from "@harnessx/artifacts";

@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { HarnessError, readRegularFile } from "@harnessx/core";
+import { HarnessError } from "@harnessx/core";
+import { readRegularFile } from "@harnessx/core/extension";
 import { MAX_METADATA_FILE_BYTES } from "../format/read-limits.js";
 import { EVENT_FORMAT_VERSION, type RecordedEvent, type RunManifest } from "../format/event.js";
 import type { RunRollup } from "../format/rollup-types.js";

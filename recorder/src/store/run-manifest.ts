@@ -1,5 +1,6 @@
 import { basename, dirname } from "node:path";
-import { HarnessError, readRegularFile, RefusedFileError } from "@harnessx/core";
+import { HarnessError } from "@harnessx/core";
+import { readRegularFile, RefusedFileError } from "@harnessx/core/extension";
 import type { RunManifest } from "../format/event.js";
 import { runManifestPathOf } from "../format/layout.js";
 import { parseChecked, RUN_MANIFEST_SCHEMA } from "../format/validate.js";

@@ -1,4 +1,4 @@
-import { GenAI, Hx, mapSpans, type MappedSpan, type SpanRole } from "@harnessx/core";
+import { GenAI, Hx, mapSpans, type MappedSpan, type SpanRole } from "@harnessx/core/tracing";
 import type { RecordedEvent } from "../format/event.js";
 import { traceEventsOf } from "../format/trace-events.js";
 

@@ -1,5 +1,5 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { SpanStream, TRACED_EVENTS, type MappedSpan } from "@harnessx/core";
+import { SpanStream, TRACED_EVENTS, type MappedSpan } from "@harnessx/core/tracing";
 import type { RecordedEvent } from "../format/event.js";
 import { TraceEventReader } from "../format/trace-events.js";
 import { SPANS_TABLE, type RunFacts } from "./recording-database.js";

@@ -1,4 +1,5 @@
-import { Agent, defineExtension, tool, type ScriptStep, ScriptedProvider, type Extension } from "@harnessx/core";
+import { Agent, tool, type ScriptStep, ScriptedProvider } from "@harnessx/core";
+import { defineExtension, type Extension } from "@harnessx/core/extension";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { FlightRecorderExtension } from "../recording/flight-recorder.js";
 

@@ -1,15 +1,7 @@
 // Durable runs that "crash": a run whose tool never returns is abandoned, and a second agent on
 // the same journal resumes it, as a new process would after the first one died.
-import {
-  Agent,
-  FileDurableStore,
-  HookEvent,
-  ScriptedProvider,
-  tool,
-  type Extension,
-  type ScriptedReply,
-  type Tool,
-} from "@harnessx/core";
+import { Agent, FileDurableStore, ScriptedProvider, tool, type ScriptedReply, type Tool } from "@harnessx/core";
+import { HookEvent, type Extension } from "@harnessx/core/extension";
 
 /** search (safe to repeat), then pay (never repeated), then the answer. */
 export const DURABLE_SCRIPT: ScriptedReply[] = [

@@ -3,15 +3,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import {
-  Agent,
-  HookEvent,
-  ScriptedProvider,
-  inScope,
-  newSpanId,
-  newTraceId,
-  type ToolCallEndData,
-} from "@harnessx/core";
+import { Agent, ScriptedProvider } from "@harnessx/core";
+import { HookEvent, type ToolCallEndData } from "@harnessx/core/extension";
+import { inScope, newSpanId, newTraceId } from "@harnessx/core/tracing";
 import { FlightRecorderExtension, type FlightRecorderOptions } from "@harnessx/recorder";
 
 export function tempStore(prefix: string): { dir: string; cleanup: () => void } {

@@ -14,7 +14,7 @@ import { writeFileIn } from "../test-support/folders.js";
 import { discover, planDiscovery } from "./discover.js";
 
 /** The built package, for extension files that import the real `Extension` class. */
-const core = JSON.stringify(import.meta.resolve("@harnessx/core"));
+const core = JSON.stringify(import.meta.resolve("@harnessx/core/extension"));
 
 const { folders, options, run, projectFile, userFile, marking } = discoveryFixture();
 

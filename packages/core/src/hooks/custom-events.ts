@@ -5,7 +5,7 @@ import type { ArtifactRef } from "../types/content.js";
  * which types `ctx.emit(name, data)` and `CUSTOM` observers:
  *
  * ```ts
- * declare module "@harnessx/core" {
+ * declare module "@harnessx/core/extension" {
  *   interface CustomEvents { "cache.hit": { key: string; ageMs: number } }
  * }
  * ```

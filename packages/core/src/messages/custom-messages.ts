@@ -5,7 +5,7 @@ import type { Message } from "../types/content.js";
  * declaration merging, which types `ctx.appendMessage(type, data)` and `toModel`/`render`:
  *
  * ```ts
- * declare module "@harnessx/core" {
+ * declare module "@harnessx/core/extension" {
  *   interface CustomMessages { "deploy.status": { service: string; healthy: boolean } }
  * }
  * ```

@@ -1,4 +1,4 @@
-import { importOptional } from "@harnessx/core";
+import { importOptional } from "@harnessx/core/extension";
 import type { ClientSettings } from "../connection.js";
 import type { SdkErrorClasses } from "../errors.js";
 

@@ -1,11 +1,5 @@
-import {
-  newId,
-  parseArguments,
-  type ContentBlock,
-  type ProviderResponse,
-  type StopReason,
-  type Usage,
-} from "@harnessx/core";
+import { parseArguments, type ContentBlock, type ProviderResponse, type StopReason, type Usage } from "@harnessx/core";
+import { newId } from "@harnessx/core/extension";
 import type { CompletionUsage } from "openai/resources/completions";
 import { badResponse } from "../errors.js";
 import { count, describe, isObject, str as text } from "../shape.js";

@@ -1,4 +1,5 @@
-import { newId, type StreamEvent } from "@harnessx/core";
+import type { StreamEvent } from "@harnessx/core";
+import { newId } from "@harnessx/core/extension";
 import type { CompletionUsage } from "openai/resources/completions";
 import { badResponse } from "../errors.js";
 import { isObject, str } from "../shape.js";

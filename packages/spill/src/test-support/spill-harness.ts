@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, HookEvent, ScriptedProvider, tool, type ScriptedReply, type ToolResult } from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type ScriptedReply, type ToolResult } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
 import { ArtifactStore } from "@harnessx/artifacts";
 import type { ResultSpillOptions } from "../options.js";
 import { ResultSpillExtension } from "../result-spill-extension.js";

@@ -1,4 +1,4 @@
-import { importOptional, type OptionalPackages } from "@harnessx/core";
+import { importOptional, type OptionalPackages } from "@harnessx/core/extension";
 
 /**
  * The AWS SDK is an optional peer: only apps that sync datasets with S3 install it (about 20 MB

@@ -1,4 +1,5 @@
-import { HarnessError, type ExtensionContext } from "@harnessx/core";
+import { HarnessError } from "@harnessx/core";
+import type { ExtensionContext } from "@harnessx/core/extension";
 import type { ResolvedRecorderSync } from "./recorder-sync-options.js";
 import type { UploadSummary } from "./upload-dataset.js";
 

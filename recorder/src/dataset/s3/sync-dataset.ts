@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Redactor } from "@harnessx/core";
+import type { Redactor } from "@harnessx/core/extension";
 import { exportDataset } from "../export-dataset.js";
 import type { DatasetExport, SkippedRun } from "../export-types.js";
 import { configuredEndpoint } from "./s3-client.js";

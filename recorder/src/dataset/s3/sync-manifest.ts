@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { appendFile, mkdir } from "node:fs/promises";
 import { MAX_DECOMPRESSED_BYTES } from "@harnessx/artifacts";
-import { readRegularFile } from "@harnessx/core";
+import { readRegularFile } from "@harnessx/core/extension";
 import { dirname, join } from "node:path";
 import type { S3Target } from "./s3-target.js";
 

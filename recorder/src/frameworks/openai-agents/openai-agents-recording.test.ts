@@ -3,7 +3,7 @@
 // native runs: the same events, spans, tokens, redaction and failures.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { defineExtension } from "@harnessx/core";
+import { defineExtension } from "@harnessx/core/extension";
 import {
   openRecording,
   recordOpenAIAgents,

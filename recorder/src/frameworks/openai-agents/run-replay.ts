@@ -1,12 +1,7 @@
-import {
-  HookEvent,
-  HarnessError,
-  type HostedRun,
-  type RunAttributeValue,
-  type RunHost,
-  type SpanContext,
-  type ToolCallBlock,
-} from "@harnessx/core";
+import { HarnessError, type ToolCallBlock } from "@harnessx/core";
+import type { HostedRun, RunHost } from "@harnessx/core";
+import { HookEvent, type RunAttributeValue } from "@harnessx/core/extension";
+import type { SpanContext } from "@harnessx/core/tracing";
 import { field, stringField, timeOf, type AgentsSdkSpanError } from "./sdk-types.js";
 import { answerText, argumentsOf, lastUserText } from "./sdk-items.js";
 import { readModelSpan } from "./model-call.js";
@@ -15,7 +10,7 @@ import { findUnder, isModelSpan, typeOf, type SpanNode } from "./span-tree.js";
 /** The extension name on the custom events the recording adds (guardrails). */
 export const OPENAI_AGENTS_EXTENSION = "openai-agents";
 
-declare module "@harnessx/core" {
+declare module "@harnessx/core/extension" {
   interface CustomEvents {
     /** An Agents SDK guardrail ran on the agent's input or output; `triggered` is its tripwire. */
     "openai-agents.guardrail": {
