@@ -184,4 +184,9 @@ export const VENDOR_TOKENS: readonly CorpusSample[] = [
   token("Pinecone API key", "docs:pinecone", `pcsk_${m.alnum(5)}_${m.alnum(60)}`),
   token("Mailchimp API key", "gitleaks:mailchimp-api-key", `${m.hex(32)}-us21`),
   token("Twitter (X) app bearer token", "gitleaks:twitter-bearer-token", `${"A".repeat(22)}${m.alnum(90)}`),
+  // The other forms of shapes above: each alternative of a shape has a sample of its own.
+  token("Supabase secret key", "docs:supabase", `sb_secret_${m.b64url(32)}`),
+  token("Sourcegraph access token (no instance id)", "gitleaks:sourcegraph-access-token", `sgp_${m.hex(40)}`),
+  token("Sourcegraph local access token", "gitleaks:sourcegraph-access-token", `sgp_local_${m.hex(40)}`),
+  token("Flutterwave live secret key", "docs:flutterwave", `FLWSECK-${m.hex(32)}-X`),
 ];
