@@ -94,7 +94,12 @@ export class Redactor {
    * JSON.stringify do the walking. Falls back to `redact` when the value holds a cycle.
    */
   redactToJson(value: unknown, path: string, redactedPaths: string[]): string | undefined {
-    return redactedJson(this, this.#replace, value, path, redactedPaths, this.#parents);
+    try {
+      return redactedJson(this, this.#replace, value, path, redactedPaths, this.#parents);
+    } catch {
+      const clean = this.redact(value, path, redactedPaths);
+      return clean === undefined ? undefined : JSON.stringify(clean);
+    }
   }
 
   /**

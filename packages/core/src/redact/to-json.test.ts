@@ -3,9 +3,16 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Redactor } from "./redactor.js";
+import { REDACTED, type Replacements } from "./replacements.js";
+import { redactedJson } from "./to-json.js";
 
 const github = `ghp_${"a1B2".repeat(9)}`;
 const redactor = new Redactor();
+
+/** The native walk alone, without the careful fallback `redactToJson` takes when it throws: a fault in it shows. */
+function native(policy: Redactor, value: unknown, paths: string[] = [], replace: Replacements = REDACTED) {
+  return redactedJson(policy, replace, value, "payload", paths, new Map());
+}
 
 /** Both paths over one value: [fast JSON, fast paths, careful JSON, careful paths]. */
 function both(value: unknown) {
@@ -18,6 +25,9 @@ function both(value: unknown) {
 
 function same(value: unknown, json: string, paths: string[]) {
   const { fast, fastPaths, careful, carefulPaths } = both(value);
+  const nativePaths: string[] = [];
+  assert.equal(native(redactor, value, nativePaths), json, "the native walk");
+  assert.deepEqual(nativePaths, paths, "the native walk's paths");
   assert.equal(fast, json, "redactToJson");
   assert.deepEqual(fastPaths, paths, "redactToJson's paths");
   assert.equal(careful, json, "redact");
@@ -92,6 +102,9 @@ describe("redactToJson writes what redact writes, paths included", () => {
   test("a cycle falls back to the careful walk", () => {
     const value: Record<string, unknown> = { password: "x" };
     value.self = value;
+    const nativePaths: string[] = [];
+    assert.throws(() => native(redactor, value, nativePaths), TypeError, "the native walk refuses a cycle");
+    assert.deepEqual(nativePaths, [], "and notes no path of a walk it gave up");
     const paths: string[] = [];
     const json = redactor.redactToJson(value, "payload", paths);
     assert.ok(json?.startsWith('{"password":"[REDACTED]"'), json);
@@ -100,9 +113,12 @@ describe("redactToJson writes what redact writes, paths included", () => {
 });
 
 describe("custom replacements get the name and the text of what they hide", () => {
-  const named = new Redactor(undefined, { shape: (name) => `<${name}>`, key: (name, found) => `<${name}:${found}>` });
+  const replace: Replacements = { shape: (name) => `<${name}>`, key: (name, found) => `<${name}:${found}>` };
+  const named = new Redactor(undefined, replace);
   function bothNamed(value: unknown): [string | undefined, string] {
-    return [named.redactToJson(value, "payload", []), JSON.stringify(named.redact(value, "payload", []))];
+    const fast = named.redactToJson(value, "payload", []);
+    assert.equal(native(named, value, [], replace), fast, "the native walk");
+    return [fast, JSON.stringify(named.redact(value, "payload", []))];
   }
 
   test("an option's name without its dashes, a key's value as text or as its JSON", () => {

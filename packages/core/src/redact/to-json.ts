@@ -1,12 +1,13 @@
 import { binaryToJson, isSerializedBuffer } from "./binary.js";
 import { errorToJson } from "./error-json.js";
 import { setOwn } from "../util/set-own.js";
-import { keyText, noting, redactValue, unusedKey, type KeyReplacement, type ValueRedaction } from "./redact-value.js";
+import { keyText, noting, unusedKey, type KeyReplacement, type ValueRedaction } from "./redact-value.js";
 
 /**
  * A value as redacted JSON text, letting the native JSON.stringify do the walking (the
- * recorder's hot path), with the guarantees of `redactValue`, which it falls back to when the
- * value holds a cycle. `parents` is scratch space, cleared before and after.
+ * recorder's hot path), with the guarantees of `redactValue`. Throws what JSON.stringify throws
+ * (a cycle): the caller then takes the careful walk, so a fault here could not hide behind it.
+ * `parents` is scratch space, cleared before and after.
  */
 export function redactedJson(
   policy: ValueRedaction,
@@ -91,9 +92,6 @@ export function redactedJson(
     redactedPaths.push(...collected);
     // `{"<path>":<value>}` -> `<value>`; the wrapper gives the root a key for redacted paths.
     return json.slice(JSON.stringify(path).length + 2, -1) || undefined;
-  } catch {
-    const clean = redactValue(policy, replace, value, path, redactedPaths);
-    return clean === undefined ? undefined : JSON.stringify(clean);
   } finally {
     parents.clear();
   }
