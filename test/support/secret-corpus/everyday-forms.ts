@@ -259,4 +259,15 @@ export const EVERYDAY_FORMS: readonly CorpusSample[] = [
     ];
   })(),
   form(".pgpass line", "form", "pgpass-Zq8w2Lm", `db.internal:5432:orders:app:pgpass-Zq8w2Lm`, false),
+  ...(() => {
+    const a = m.alnum(20);
+    return [
+      form(
+        "https URL, dotted host",
+        "secretlint:basicauth",
+        a,
+        `git clone https://deploy:${a}@git.example.com/app.git`,
+      ),
+    ];
+  })(),
 ];

@@ -44,6 +44,7 @@ const pkcs8Encrypted = pem("rsa", { type: "pkcs8", cipher: "aes-256-cbc", passph
 const ecSec1 = pem("ec", { type: "sec1" });
 const ed25519 = pem("ed25519", { type: "pkcs8" });
 const dsa = pem("dsa", { type: "pkcs8" });
+const gcpKey = pem("rsa", { type: "pkcs8" });
 const openssh = armor("OPENSSH PRIVATE KEY", 26, 70, "b3BlbnNzaC1rZXktdjEAAAAA");
 const pgp = armor("PGP PRIVATE KEY BLOCK", 30, 64, "lQVYBG").replace(
   "\n",
@@ -104,5 +105,21 @@ export const PRIVATE_KEYS: readonly CorpusSample[] = [
       .split("\n")
       .map((l) => `    ${l}`)
       .join("\n")}\n  port: 443`,
+  ),
+  form(
+    "GCP service account key file",
+    "secretlint:gcp",
+    bodyLines(gcpKey)[4]!,
+    JSON.stringify(
+      {
+        type: "service_account",
+        project_id: "corpus-demo",
+        private_key_id: m.hex(40),
+        private_key: gcpKey,
+        client_email: "agent@corpus-demo.iam.gserviceaccount.com",
+      },
+      null,
+      2,
+    ),
   ),
 ];

@@ -189,4 +189,20 @@ export const VENDOR_TOKENS: readonly CorpusSample[] = [
   token("Sourcegraph access token (no instance id)", "gitleaks:sourcegraph-access-token", `sgp_${m.hex(40)}`),
   token("Sourcegraph local access token", "gitleaks:sourcegraph-access-token", `sgp_local_${m.hex(40)}`),
   token("Flutterwave live secret key", "docs:flutterwave", `FLWSECK-${m.hex(32)}-X`),
+  token("1Password service account token (as issued)", "secretlint:1password", opsToken()),
 ];
+
+/** A service account token as 1Password issues it: base64 of a JSON object, its `}` ending the text as `fQ`. */
+function opsToken(): string {
+  for (let pad = 0; ; pad++) {
+    const json = JSON.stringify({
+      signInAddress: "https://my.1password.com",
+      email: `${m.lower(10)}@1passwordserviceaccounts.com`,
+      srpX: m.hex(64),
+      muk: { alg: "A256GCM", ext: true, k: m.b64url(43), kty: "oct", kid: "mp" },
+      secretKey: `A3-${m.upper(6)}-${m.upper(6)}-${m.upper(5)}-${m.upper(5)}-${m.upper(5)}-${m.upper(5)}`,
+      deviceUuid: m.lower(26 + pad),
+    });
+    if (json.length % 3 === 1) return `ops_${json64(JSON.parse(json))}`;
+  }
+}

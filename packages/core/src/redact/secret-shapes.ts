@@ -25,7 +25,6 @@ interface SecretlintRule {
  */
 const RULE_HINTS: Record<string, readonly string[]> = {
   aws: ["akia", "asia", "a3t", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "secret", "account"],
-  gcp: ["service_account"],
   privatekey: ["-----begin"],
   npm: ["npm_", "_authtoken", "x-oauth-basic"],
   basicauth: ["://"],
@@ -56,8 +55,12 @@ const RULE_HINTS: Record<string, readonly string[]> = {
 /** Options that make a rule report what a recorder must hide (access key ids, not only secrets). */
 const RULE_OPTIONS: Record<string, Record<string, unknown>> = { aws: { enableIDScanRule: true } };
 
-/** Rules that are not secret shapes (the preset's comment filter). */
-const NOT_SHAPES = new Set(["filter-comments"]);
+/**
+ * Rules left out: the preset's comment filter is no secret shape, and its GCP rule looks only at
+ * files named `.json` or `.p12` and reports the whole file (the private key shapes find the key
+ * inside a service account's JSON, wherever it turns up).
+ */
+const NOT_SHAPES = new Set(["filter-comments", "gcp"]);
 
 const shortId = (id: string) => id.replace(/^@secretlint\/secretlint-rule-/, "");
 
