@@ -16,7 +16,9 @@ const manifest = JSON.parse(readFileSync(join(root, "packages/core/package.json"
   exports: Record<string, unknown>;
 };
 /** `.` -> `@harnessx/core`, `./tracing` -> `@harnessx/core/tracing`. */
-const ENTRIES = Object.keys(manifest.exports).map((key) => `@harnessx/core${key.slice(1)}`);
+const ENTRIES = Object.keys(manifest.exports)
+  .filter((key) => key !== "./test-support")
+  .map((key) => `@harnessx/core${key.slice(1)}`);
 const SOURCES: Record<string, string> = {
   "@harnessx/core": "packages/core/src/index.ts",
   "@harnessx/core/extension": "packages/core/src/extension.ts",
@@ -100,7 +102,7 @@ describe("core's entries", () => {
 
   test("/tracing loads span identity, mapping and redaction: no engine, extension system or package", () => {
     const { folders, packages } = loadedBy("@harnessx/core/tracing");
-    for (const folder of ["engine", "extensions", "hooks", "tools", "durable", "discovery", "declarative", "providers"])
+    for (const folder of ["engine", "extensions", "hooks", "tools", "durable", "providers"])
       assert.ok(!folders.has(folder), `/tracing loads core's ${folder}/`);
     assert.ok(folders.has("spans") && folders.has("redact"));
     assert.deepEqual([...packages], []);
@@ -108,15 +110,15 @@ describe("core's entries", () => {
 
   test("/extension loads the extension contract, hooks, middleware, policies and redaction: no engine or package", () => {
     const { folders, packages } = loadedBy("@harnessx/core/extension");
-    for (const folder of ["engine", "tools", "durable", "discovery", "declarative", "knowledge", "providers"])
+    for (const folder of ["engine", "tools", "durable", "providers"])
       assert.ok(!folders.has(folder), `/extension loads core's ${folder}/`);
     assert.ok(folders.has("extensions") && folders.has("hooks") && folders.has("middleware"));
     assert.deepEqual([...packages], []);
   });
 
-  test("the root loads the engine; of core's dependencies only yaml at import, the rest at first use", () => {
+  test("the root loads the engine, and none of core's dependencies until first use", () => {
     const { folders, packages } = loadedBy("@harnessx/core");
     assert.ok(folders.has("engine"));
-    assert.deepEqual([...packages], ["yaml"]);
+    assert.deepEqual([...packages], []);
   });
 });

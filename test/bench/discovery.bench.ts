@@ -12,7 +12,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { discover, KnowledgeBundle, TrustStore } from "@harnessx/core";
+import { discover, KnowledgeBundle, TrustStore } from "@harnessx/discovery";
 import { median, report, sized } from "./support/report.js";
 
 const EXTENSIONS = sized(20, 3);

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, ScriptedProvider, TrustStore, discover, tool, type ScriptStep } from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type ScriptStep } from "@harnessx/core";
+import { TrustStore, discover } from "@harnessx/discovery";
 import {
   HookEvent,
   contribution,

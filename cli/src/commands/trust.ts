@@ -1,16 +1,13 @@
 import { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
+import { harnessxHome, ProjectDigestError, TrustStoreError, trustFilePath } from "@harnessx/core";
 import {
-  harnessxHome,
   planDiscovery,
-  ProjectDigestError,
   resourceFiles,
   TrustStore,
-  TrustStoreError,
-  trustFilePath,
   type ExtensionCandidate,
   type TrustRecord,
-} from "@harnessx/core";
+} from "@harnessx/discovery";
 import type { CommandContext } from "../context.js";
 import type { CommandSpec } from "../command-spec.js";
 import { invalidInput, notFound, usageError } from "../errors.js";

@@ -34,6 +34,7 @@ export type { CustomData, CustomEvent, CustomEventName, CustomEvents } from "./h
 export {
   Extension,
   defineExtension,
+  toExtension,
   type ExtensionClass,
   type ExtensionDefinition,
   type ExtensionEntry,
@@ -68,6 +69,7 @@ export {
   type TemplateRecord,
 } from "./extensions/contribution.js";
 export type { TrustLevel } from "./extensions/trust-level.js";
+export type { DiscoveredMcpServer } from "./extensions/discovered-mcp-server.js";
 export type { SavedExtensionState } from "./session/session-state.js";
 export { Redactor } from "./redact/redactor.js";
 export type { Replacements } from "./redact/replacements.js";

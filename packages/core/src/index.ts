@@ -71,48 +71,17 @@ export {
 export { writeTodosTool, summarizeTodos, type TodoItem, type TodoStatus } from "./tools/todos.js";
 export { cutForModel, cutPoint } from "./tools/truncate.js";
 export {
-  discover,
-  planDiscovery,
-  type DiscoverOptions,
-  type DiscoveryPlan,
-  type DiscoveryResult,
-  type ExtensionCandidate,
-  type SkippedExtension,
-} from "./discovery/discover.js";
-export { loadDeclarativeResources, type DeclarativeResources } from "./declarative/declarative-extensions.js";
-export {
-  MAX_RESOURCE_BYTES,
-  resourceFiles,
-  type InvalidResource,
-  type ResourceKind,
-  type ResourceRoot,
-} from "./declarative/resource-files.js";
-export { loadSkills, SKILL_DESCRIPTION_MAX, SKILL_NAME_MAX, type Skill } from "./declarative/skills.js";
-export { LOAD_SKILL_TOOL, skillsExtension } from "./declarative/skills-extension.js";
-export { parseFrontmatter, type MarkdownDocument } from "./declarative/frontmatter.js";
-export {
-  KnowledgeBundle,
-  KNOWLEDGE_LIMITS,
-  type KnowledgeHit,
-  type KnowledgeSource,
-} from "./knowledge/knowledge-bundle.js";
-export { knowledgeExtension } from "./knowledge/knowledge-extension.js";
-export { parseCommandLine, splitArguments, substituteArguments, type CommandLine } from "./commands/command-line.js";
+  isCommandName,
+  parseCommandLine,
+  splitArguments,
+  substituteArguments,
+  type CommandLine,
+} from "./commands/command-line.js";
 export type { CommandInfo, CommandOutcome, CommandSpec } from "./commands/command-registry.js";
 export { renderTemplate, templateParameters, type TemplateValue } from "./templates/prompt-template.js";
 export type { PromptTemplates, TemplateInfo, TemplateSpec } from "./templates/template-registry.js";
-export { TrustStore, type TrustInspection, type TrustRecord, type TrustStatus } from "./discovery/trust-store.js";
-export { projectDigest, TRUSTED_FILES, TRUSTED_SURFACES } from "./discovery/project-digest.js";
-export {
-  ProjectPin,
-  type PinnedEntry,
-  type PinnedFile,
-  type PinnedLink,
-  type PinnedListing,
-} from "./discovery/project-pin.js";
-export type { DiscoveredMcpServer, McpConfigFile } from "./discovery/mcp-config.js";
-export { harnessxHome, trustFilePath } from "./discovery/home.js";
-export { defaultStoreDir, findStoreDir, noteStoreDir, STORE_FOLDER } from "./discovery/store-dir.js";
+export { harnessxHome, trustFilePath } from "./locations/home.js";
+export { defaultStoreDir, findStoreDir, noteStoreDir, STORE_FOLDER } from "./locations/store-dir.js";
 export { ConversationMemory } from "./memory/conversation.js";
 export {
   FallbackProvider,

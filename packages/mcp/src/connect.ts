@@ -1,7 +1,7 @@
 import { connectServer, type McpConnection } from "./connection.js";
 import { McpConnectError } from "./errors.js";
 import { McpExtension } from "./mcp-extension.js";
-import type { DiscoveredMcpServer } from "@harnessx/core";
+import type { DiscoveredMcpServer } from "@harnessx/core/extension";
 import { parseServers, type McpServerConfig } from "./server-config.js";
 
 /** What `connectMcpServers` connects to; a name in `servers` wins over the same name in `discovered`. */

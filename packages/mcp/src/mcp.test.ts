@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Agent, discover, ScriptedProvider, TrustStore, type ModelRequest, type ScriptStep } from "@harnessx/core";
+import { Agent, ScriptedProvider, type ModelRequest, type ScriptStep } from "@harnessx/core";
+import { discover, TrustStore } from "@harnessx/discovery";
 import { HookEvent, PermissionManager, type ToolCallEndData } from "@harnessx/core/extension";
 import { connectMcpServers, McpConnectError, type McpExtension } from "./index.js";
 import { startHttpServer, stdioServerEntry } from "./test-support/index.js";

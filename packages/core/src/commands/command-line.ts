@@ -6,7 +6,12 @@ export interface CommandLine {
   args: string;
 }
 
-export const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
+/** A valid slash command name: a letter or digit, then up to 63 of letters, digits, `_`, `.`, `:` and `-`. */
+export function isCommandName(name: string): boolean {
+  return COMMAND_NAME.test(name);
+}
 const LINE = /^\/([A-Za-z0-9][A-Za-z0-9_.:-]{0,63})(?:\s+([\s\S]*))?$/;
 
 /**

@@ -1,6 +1,6 @@
 import { ExtensionError } from "../errors.js";
 import { registration, type Registration } from "../registration.js";
-import { COMMAND_NAME } from "./command-line.js";
+import { isCommandName } from "./command-line.js";
 
 /** What a command's handler returns: the user message to send, or nothing when it only acted. */
 // biome-ignore lint/suspicious/noConfusingVoidType: a callback with a block body and no return infers void; the union lets it type-check
@@ -36,7 +36,7 @@ export class CommandRegistry {
   private readonly commands = new Map<string, Bound>();
 
   register(info: CommandInfo, run: (args: string) => Promise<CommandOutcome>): Registration {
-    if (!COMMAND_NAME.test(info.name))
+    if (!isCommandName(info.name))
       throw new ExtensionError(
         info.extension,
         `command name ${JSON.stringify(info.name)} must be 1-64 letters, digits, '_', '.', ':' or '-' (without the slash)`,

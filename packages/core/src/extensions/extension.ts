@@ -139,6 +139,14 @@ function isClass(fn: Function): boolean {
 }
 
 /**
+ * Any accepted form of an extension (an instance, a definition, a class, a factory named after
+ * `fallbackName` or its function name) as one extension: what a loader of extension modules needs.
+ */
+export function toExtension(entry: unknown, fallbackName?: string): ExtensionLike {
+  return toLoaded(entry, fallbackName).extension;
+}
+
+/**
  * Turns any accepted form into an extension with its origin: an instance or definition as it
  * is, a class instantiated, a factory named after `fallbackName` or its function name.
  */

@@ -3,16 +3,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { Agent } from "../engine/agent.js";
+import { Agent } from "@harnessx/core";
 import { discover } from "../discovery/discover.js";
 import { TrustStore } from "../discovery/trust-store.js";
-import { UnknownCommandError } from "../errors.js";
-import { defineExtension } from "../extensions/extension.js";
-import { HookEvent } from "../hooks/events.js";
-import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
-import { ofKind, recordEvents } from "../test-support/helpers.js";
-import { parseCommandLine, splitArguments, substituteArguments } from "./command-line.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { UnknownCommandError } from "@harnessx/core";
+import { defineExtension } from "@harnessx/core/extension";
+import { HookEvent } from "@harnessx/core/extension";
+import { ScriptedProvider, type ScriptStep } from "@harnessx/core";
+import { ofKind, recordEvents } from "../test-support/events.js";
+import { parseCommandLine, splitArguments, substituteArguments } from "@harnessx/core";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-commands-");
 

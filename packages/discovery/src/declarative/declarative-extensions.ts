@@ -1,5 +1,5 @@
-import { substituteArguments } from "../commands/command-line.js";
-import { defineExtension, type Extension } from "../extensions/extension.js";
+import { substituteArguments } from "@harnessx/core";
+import { defineExtension, type Extension } from "@harnessx/core/extension";
 import type { KnowledgeSource } from "../knowledge/knowledge-bundle.js";
 import { resourceFolder, type InvalidResource, type ResourceKind, type ResourceRoot } from "./resource-files.js";
 import { loadMarkdownResources, type MarkdownResource } from "./markdown-resources.js";

@@ -1,4 +1,4 @@
-import { COMMAND_NAME } from "../commands/command-line.js";
+import { isCommandName } from "@harnessx/core";
 import { readResource, resourceFiles, type InvalidResource, type ResourceRoot } from "./resource-files.js";
 
 /** A slash command (`commands/<name>.md`) or prompt template (`prompts/<name>.md`) read from its file. */
@@ -26,7 +26,7 @@ export function loadMarkdownResources(
   for (const root of roots) {
     for (const file of resourceFiles(root, kind)) {
       const skip = (reason: string) => invalid.push({ kind, path: file.path, level: file.level, reason });
-      if (!COMMAND_NAME.test(file.name)) {
+      if (!isCommandName(file.name)) {
         skip(`its file name "${file.name}" is not a name: 1-64 letters, digits, '_', '.', ':' or '-'`);
         continue;
       }

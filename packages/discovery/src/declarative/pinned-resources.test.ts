@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeEach, describe, test } from "node:test";
 import { discover } from "../discovery/discover.js";
 import { TrustStore } from "../discovery/trust-store.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-pinned-resources-");
 const harnessx = () => join(folders.project, ".harnessx");

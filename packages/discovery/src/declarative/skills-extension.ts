@@ -1,6 +1,6 @@
-import { defineExtension, type Extension } from "../extensions/extension.js";
-import { HookEvent } from "../hooks/events.js";
-import { tool } from "../tools/tool.js";
+import { defineExtension, type Extension } from "@harnessx/core/extension";
+import { HookEvent } from "@harnessx/core/extension";
+import { tool } from "@harnessx/core";
 import type { Skill } from "./skills.js";
 
 /** The name of the tool the skills extension offers: `{ name }` in, the skill's body out. */

@@ -4,15 +4,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { beforeEach, describe, test } from "node:test";
-import { Agent } from "../engine/agent.js";
+import { Agent } from "@harnessx/core";
 import { discover } from "../discovery/discover.js";
 import { TrustStore } from "../discovery/trust-store.js";
-import { HookEvent } from "../hooks/events.js";
-import type { ExtensionContext } from "../extensions/extension-context.js";
-import { defineExtension, type ExtensionDefinition } from "../extensions/extension.js";
-import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
-import { ofKind, recordEvents } from "../test-support/helpers.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { HookEvent } from "@harnessx/core/extension";
+import type { ExtensionContext } from "@harnessx/core/extension";
+import { defineExtension, type ExtensionDefinition } from "@harnessx/core/extension";
+import { ScriptedProvider, type ScriptStep } from "@harnessx/core";
+import { ofKind, recordEvents } from "../test-support/events.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-skills-");
 let store: TrustStore;

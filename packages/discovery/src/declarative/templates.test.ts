@@ -2,13 +2,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { Agent } from "../engine/agent.js";
+import { Agent } from "@harnessx/core";
 import { discover } from "../discovery/discover.js";
 import { TrustStore } from "../discovery/trust-store.js";
-import { TemplateError } from "../errors.js";
-import { defineExtension } from "../extensions/extension.js";
-import { ScriptedProvider } from "../providers/scripted.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { TemplateError } from "@harnessx/core";
+import { defineExtension } from "@harnessx/core/extension";
+import { ScriptedProvider } from "@harnessx/core";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-templates-");
 

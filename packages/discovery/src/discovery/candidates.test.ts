@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { extensionFiles } from "./candidates.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-candidates-");
 const folder = () => join(folders.project, "extensions");

@@ -1,7 +1,12 @@
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ExtensionConflictError } from "../errors.js";
-import { toLoaded, type ExtensionEntry, type LoadedExtension } from "../extensions/extension.js";
+import { ExtensionConflictError } from "@harnessx/core";
+import {
+  toExtension,
+  type DiscoveredMcpServer,
+  type ExtensionEntry,
+  type LoadedExtension,
+} from "@harnessx/core/extension";
 import { loadDeclarativeResources } from "../declarative/declarative-extensions.js";
 import {
   resourceFiles,
@@ -10,15 +15,9 @@ import {
   type ResourceRoot,
 } from "../declarative/resource-files.js";
 import { extensionFiles } from "./candidates.js";
-import {
-  projectMcpFiles,
-  readMcpFiles,
-  userMcpFiles,
-  type DiscoveredMcpServer,
-  type McpConfigFile,
-} from "./mcp-config.js";
+import { projectMcpFiles, readMcpFiles, userMcpFiles, type McpConfigFile } from "./mcp-config.js";
 import { isMissing } from "./fs-missing.js";
-import { harnessxHome, trustFilePath } from "./home.js";
+import { harnessxHome, trustFilePath } from "@harnessx/core";
 import { loadExtensionModule, pinnedModules } from "./load-extension-module.js";
 import type { ProjectPin } from "./project-pin.js";
 import { TrustStore } from "./trust-store.js";
@@ -155,7 +154,7 @@ function decide(options: Omit<DiscoverOptions, "builtins">): { plan: DiscoveryPl
 export async function discover(options: DiscoverOptions = {}): Promise<DiscoveryResult> {
   const { plan, pin } = decide(options);
   const extensions: LoadedExtension[] = (options.builtins ?? []).map((entry) => ({
-    extension: toLoaded(entry).extension,
+    extension: toExtension(entry),
     level: "builtin",
   }));
   const pinned = pin && plan.load.some((c) => c.level === "project") ? await pinnedModules(pin) : undefined;

@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { TrustStoreError } from "../errors.js";
+import { TrustStoreError } from "@harnessx/core";
 import { discoveryFixture } from "../test-support/discovery.js";
-import { writeFileIn } from "../test-support/folders.js";
+import { writeFileIn } from "@harnessx/core/test-support";
 import { TrustStore } from "./trust-store.js";
 
 const { folders, run, projectFile, marking } = discoveryFixture();

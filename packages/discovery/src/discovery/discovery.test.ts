@@ -5,12 +5,12 @@ import assert from "node:assert/strict";
 import { existsSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { Agent } from "../engine/agent.js";
-import { ExtensionConflictError, ExtensionLoadError } from "../errors.js";
-import { defineExtension } from "../extensions/extension.js";
-import { ScriptedProvider } from "../providers/scripted.js";
+import { Agent } from "@harnessx/core";
+import { ExtensionConflictError, ExtensionLoadError } from "@harnessx/core";
+import { defineExtension } from "@harnessx/core/extension";
+import { ScriptedProvider } from "@harnessx/core";
 import { discoveryFixture } from "../test-support/discovery.js";
-import { writeFileIn } from "../test-support/folders.js";
+import { writeFileIn } from "@harnessx/core/test-support";
 import { discover, planDiscovery } from "./discover.js";
 
 /** The built package, for extension files that import the real `Extension` class. */

@@ -4,7 +4,7 @@ import { realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { isMissing, realpathIfExists } from "./fs-missing.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-fs-missing-");
 

@@ -6,9 +6,9 @@ import { existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { describe, test } from "node:test";
-import { ExtensionLoadError } from "../errors.js";
+import { ExtensionLoadError } from "@harnessx/core";
 import { loadExtensionModule } from "./load-extension-module.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-load-module-");
 const file = (name: string, text: string) => writeFileIn(join(folders.home, "extensions", name), text);

@@ -1,8 +1,8 @@
 import type { Jiti } from "jiti";
 import { basename, dirname, extname } from "node:path";
-import { ExtensionLoadError, toError } from "../errors.js";
-import { toLoaded, type LoadedExtension } from "../extensions/extension.js";
-import type { TrustLevel } from "../extensions/trust-level.js";
+import { ExtensionLoadError, toError } from "@harnessx/core";
+import { toExtension, type LoadedExtension } from "@harnessx/core/extension";
+import type { TrustLevel } from "@harnessx/core/extension";
 import { PinnedModules } from "./pinned-modules.js";
 import type { ProjectPin } from "./project-pin.js";
 
@@ -54,7 +54,7 @@ export async function loadExtensionModule(
   const exported = hasDefault ? (module as { default: unknown }).default : module;
   let extension: unknown;
   try {
-    extension = toLoaded(exported, nameFromFile(file)).extension;
+    extension = toExtension(exported, nameFromFile(file));
   } catch (err) {
     throw new ExtensionLoadError(file, `creating its extension failed: ${describe(err)}`, { cause: err });
   }

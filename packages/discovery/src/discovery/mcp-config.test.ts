@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { projectMcpFiles, readMcpFiles, userMcpFiles, type McpConfigFile } from "./mcp-config.js";
 import { pinProject } from "./project-digest.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-mcp-");
 const MIB = 1024 * 1024;

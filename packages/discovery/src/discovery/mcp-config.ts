@@ -2,22 +2,13 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { InvalidResource } from "../declarative/resource-files.js";
 import type { ProjectPin } from "./project-pin.js";
+import type { DiscoveredMcpServer } from "@harnessx/core/extension";
 
 /** A file naming MCP servers: its path and the trust level it loads at. */
 export interface McpConfigFile {
   /** The file: the user's `mcp.json`, or a project's `.mcp.json` or `.harnessx/mcp.json`. */
   readonly path: string;
   /** `user` for the user's file, `project` for a project's. */
-  readonly level: "user" | "project";
-}
-
-/** An MCP server entry as a config file wrote it (checked when connecting), with where it came from. */
-export interface DiscoveredMcpServer {
-  /** The entry under `mcpServers` as written, not yet checked. */
-  readonly config: unknown;
-  /** The configuration file that defined it. */
-  readonly source: string;
-  /** The trust level of that file. */
   readonly level: "user" | "project";
 }
 

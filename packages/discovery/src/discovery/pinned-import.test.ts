@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, test } from "node:test";
-import { ExtensionLoadError } from "../errors.js";
+import { ExtensionLoadError } from "@harnessx/core";
 import { discover } from "./discover.js";
 import { TrustStore } from "./trust-store.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-pinned-import-");
 let store: TrustStore;

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
-import { TrustedFileError } from "../errors.js";
+import { TrustedFileError } from "@harnessx/core";
 import { pinnedModules } from "./load-extension-module.js";
 import { pinProject } from "./project-digest.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-pinned-modules-");
 const extensions = () => join(folders.project, ".harnessx", "extensions");

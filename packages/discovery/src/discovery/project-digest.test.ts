@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { ProjectDigestError } from "../errors.js";
+import { ProjectDigestError } from "@harnessx/core";
 import { projectDigest } from "./project-digest.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 import { makeFifo } from "../../../../test/support/system.js";
 
 const folders = tempFolders("hx-digest-");

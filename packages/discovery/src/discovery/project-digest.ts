@@ -12,7 +12,7 @@ import {
   type Dirent,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { ProjectDigestError } from "../errors.js";
+import { ProjectDigestError } from "@harnessx/core";
 import { isMissing, realpathIfExists } from "./fs-missing.js";
 import { ProjectPin, TRUSTED_FILE_ENTRIES, TRUSTED_FILES, TRUSTED_SURFACES, type PinnedEntry } from "./project-pin.js";
 

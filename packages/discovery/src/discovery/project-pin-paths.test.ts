@@ -5,7 +5,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { pinProject } from "./project-digest.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-pin-paths-");
 const harnessx = () => join(folders.project, ".harnessx");

@@ -5,9 +5,9 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, wr
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { TrustedFileError } from "../errors.js";
+import { TrustedFileError } from "@harnessx/core";
 import { pinProject } from "./project-digest.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 import { makeFifo } from "../../../../test/support/system.js";
 
 const folders = tempFolders("hx-pin-refusals-");

@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { appendFileSync, mkdirSync, renameSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { TrustedFileError } from "../errors.js";
+import { TrustedFileError } from "@harnessx/core";
 import { pinProject, projectDigest } from "./project-digest.js";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-pin-");
 const harnessx = () => join(folders.project, ".harnessx");

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { TrustedFileError } from "../errors.js";
+import { TrustedFileError } from "@harnessx/core";
 import { isMissing, realpathIfExists } from "./fs-missing.js";
 
 /**

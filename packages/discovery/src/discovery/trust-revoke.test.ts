@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { renameSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 import { TrustStore } from "./trust-store.js";
 
 const folders = tempFolders("hx-trust-revoke-");

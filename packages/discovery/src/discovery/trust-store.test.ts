@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { TrustStoreError } from "../errors.js";
+import { TrustStoreError } from "@harnessx/core";
 import { TrustStore } from "./trust-store.js";
-import { tempFolders } from "../test-support/folders.js";
+import { tempFolders } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-trust-store-");
 const HEX = "0123456789abcdef".repeat(4);

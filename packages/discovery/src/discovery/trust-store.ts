@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { TrustStoreError } from "../errors.js";
+import { TrustStoreError } from "@harnessx/core";
 import { isMissing, realpathIfExists } from "./fs-missing.js";
 import { pinProject, projectDigest } from "./project-digest.js";
 import type { ProjectPin } from "./project-pin.js";

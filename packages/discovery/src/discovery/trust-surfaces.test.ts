@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { tempFolders, writeFileIn } from "../test-support/folders.js";
+import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 import { TRUSTED_FILES, TRUSTED_SURFACES } from "./project-digest.js";
 import { TrustStore } from "./trust-store.js";
 

@@ -1,9 +1,9 @@
-import { TrustedFileError } from "../errors.js";
-import type { ExtensionContext } from "../extensions/extension-context.js";
-import { defineExtension, type Extension } from "../extensions/extension.js";
-import type { KnowledgeAccessedData } from "../hooks/tool-payloads.js";
-import { HookEvent } from "../hooks/events.js";
-import { tool } from "../tools/tool.js";
+import { TrustedFileError } from "@harnessx/core";
+import type { ExtensionContext } from "@harnessx/core/extension";
+import { defineExtension, type Extension } from "@harnessx/core/extension";
+import type { KnowledgeAccessedData } from "@harnessx/core/extension";
+import { HookEvent } from "@harnessx/core/extension";
+import { tool } from "@harnessx/core";
 import { KnowledgeBundle, type KnowledgeSource } from "./knowledge-bundle.js";
 
 /** Characters of one file `read_knowledge` returns; the rest is cut with a note. */

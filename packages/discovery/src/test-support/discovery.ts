@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { beforeEach } from "node:test";
 import { discover, type DiscoverOptions } from "../discovery/discover.js";
 import { TrustStore } from "../discovery/trust-store.js";
-import { tempFolders, writeFileIn, type TestFolders } from "./folders.js";
+import { tempFolders, writeFileIn, type TestFolders } from "@harnessx/core/test-support";
 
 /** A test's folders, and the trust store whose file sits in its user folder. */
 export interface DiscoveryFolders extends TestFolders {

@@ -1,0 +1,4 @@
+// What other packages' tests share of core's test kit (`@harnessx/core/test-support`, source
+// only): temporary folders. Helpers typed by core's classes stay inside core, whose tests see its
+// sources while other packages see its build.
+export { tempFolders, writeFileIn, type TestFolders } from "./folders.js";
