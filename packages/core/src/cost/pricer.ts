@@ -1,14 +1,24 @@
 import { readFileSync } from "node:fs";
 import type { PriceCalculation, Provider } from "@pydantic/genai-prices";
-import { ConfigError } from "../errors.js";
+import { ConfigError, MissingPackageError } from "../errors.js";
+import { importOptional } from "../util/optional-package.js";
 import type { Usage } from "../types/content.js";
 import { modelPriceProblem, type CallCost, type ModelPrice } from "./call-cost.js";
 
 type GenaiPrices = typeof import("@pydantic/genai-prices");
 
-/** genai-prices and its table (about a megabyte of JavaScript), loaded on the first call priced: never by a process that prices nothing. */
+/**
+ * genai-prices and its table (about a megabyte of JavaScript), an optional peer loaded on the
+ * first call priced: never by a process that prices nothing, nor by an app that installed core
+ * alone (`harnessx` depends on it), whose calls are then unpriced with the command to install it.
+ */
 let library: Promise<GenaiPrices> | undefined;
-const genaiPrices = (): Promise<GenaiPrices> => (library ??= import("@pydantic/genai-prices"));
+const genaiPrices = (): Promise<GenaiPrices> =>
+  (library ??= importOptional(
+    import.meta.url,
+    { feature: "Pricing model calls", packages: ["@pydantic/genai-prices"] },
+    () => import("@pydantic/genai-prices"),
+  ));
 
 /** What pricing needs besides usage: the agent's own prices, and a newer genai-prices table. */
 export interface PricingOptions {
@@ -38,7 +48,14 @@ export class Pricer {
 
   /** What a call with this usage cost, from the provider's name and the model that answered. */
   async price(usage: Usage, model: string, provider: string): Promise<CallCost> {
-    const prices = await genaiPrices();
+    let prices: GenaiPrices;
+    try {
+      prices = await genaiPrices();
+    } catch (error) {
+      // A cost is what a run reports, not what it needs: without the table the call is unpriced, and says why.
+      if (error instanceof MissingPackageError) return { usd: null, reason: error.message };
+      throw error;
+    }
     const key = `${provider}\u0000${model}`;
     let resolution = this.resolved.get(key);
     if (!resolution) this.resolved.set(key, (resolution = this.resolve(prices, usage, model, provider)));
