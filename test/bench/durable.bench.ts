@@ -110,9 +110,9 @@ async function timedRun(variant: Variant, dir: string): Promise<Timed> {
   const journals = join(dir, `${variant}-${++runs}`);
   const started = performance.now();
   const agent = new Agent({
+    limits: { maxIterations: ITERATIONS + 1 },
     provider: new ScriptedProvider(steps),
     tools: TOOLS,
-    maxIterations: ITERATIONS + 1,
     ...(variant === "bare"
       ? {}
       : variant === "engine"

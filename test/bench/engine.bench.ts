@@ -79,17 +79,21 @@ async function measure(setup: Setup): Promise<Measure> {
     const pipeline = new MiddlewarePipeline();
     for (let i = 0; i < (setup.middleware ?? 0); i++) pipeline.add(new NoOp());
     agent = new Agent({
+      limits: { maxIterations: iterations + 1 },
+      context: { contextBudgetTokens: setup.contextBudgetTokens },
       provider: new ScriptedProvider(steps),
       tools: [noop],
       middleware: pipeline,
-      maxIterations: iterations + 1,
-      contextBudgetTokens: setup.contextBudgetTokens,
     });
     let observed = 0;
     for (let i = 0; i < (setup.observers ?? 0); i++)
       for (const e of ALL_HOOK_EVENTS) agent.hooks.on(e, () => void observed++);
   } else {
-    agent = new Agent({ provider: new ScriptedProvider(steps), tools: [noop], maxIterations: iterations + 1 });
+    agent = new Agent({
+      limits: { maxIterations: iterations + 1 },
+      provider: new ScriptedProvider(steps),
+      tools: [noop],
+    });
   }
   // Counting condensations observes CONTEXT_CONDENSED only, which the engine never waits on.
   let condensed = 0;

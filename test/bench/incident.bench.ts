@@ -94,10 +94,10 @@ try {
   steps.push({ text: "done" });
   const started = performance.now();
   const agent = new Agent({
+    context: { contextBudgetTokens: 50_000 },
+    limits: { maxIterations: ITERATIONS + 1 },
     provider: new ScriptedProvider(steps),
     tools: [search],
-    contextBudgetTokens: 50_000,
-    maxIterations: ITERATIONS + 1,
     extensions: [new FlightRecorderExtension({ dir: store.dir })],
   });
   const result = await agent.run("find how retries work");

@@ -33,10 +33,10 @@ async function timedRun(iterations: number, dir: string | undefined): Promise<nu
   const recorder = dir === undefined ? undefined : new FlightRecorderExtension({ dir });
   const started = performance.now();
   const agent = new Agent({
+    limits: { maxIterations: iterations + 1 },
     provider: new ScriptedProvider(steps),
     tools: [search],
     extensions: recorder ? [recorder] : [],
-    maxIterations: iterations + 1,
   });
   const result = await agent.run("find how retries work");
   await agent.close();

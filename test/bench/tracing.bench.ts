@@ -132,11 +132,11 @@ function makeAgent(extensions: OpenTelemetryExtension[]): Agent {
   const step = (_req: ModelRequest, index: number) =>
     index % 2 === 0 ? { toolCalls: [{ name: "echo", input: { n: index } }] } : { text: "done" };
   return new Agent({
+    context: { condense: false },
     name: "bench",
     provider: new ScriptedProvider(Array.from({ length: 2 * N + 2000 }, () => step)),
     tools: [echo],
     extensions,
-    condense: false,
   });
 }
 

@@ -12,7 +12,7 @@ import {
   ScriptedProvider,
   budgetExtension,
   tool,
-  type AgentOptions,
+  type PricingOptions,
   type CallCost,
 } from "harnessx";
 import { cliWorkspace } from "@harnessx/cli/test-support";
@@ -24,7 +24,7 @@ const lookup = tool({ name: "lookup", description: "Looks an order up.", execute
 async function record(
   model: string,
   secondInput = 12_500,
-  prices?: AgentOptions["prices"],
+  prices?: PricingOptions["prices"],
 ): Promise<{ runId: string; costs: CallCost[] }> {
   const agent = new Agent({
     provider: new ScriptedProvider(
@@ -37,7 +37,7 @@ async function record(
     name: "orders",
     tools: [lookup],
     extensions: [new FlightRecorderExtension({ dir: cli.store })],
-    ...(prices ? { prices } : {}),
+    ...(prices ? { pricing: { prices } } : {}),
   });
   const costs: CallCost[] = [];
   agent.hooks.on(HookEvent.LLM_RESPONSE, ({ data }) => void costs.push(data.cost));

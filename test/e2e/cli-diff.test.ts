@@ -63,7 +63,7 @@ let changed: string;
 before(async () => {
   good = (await recordSupportRun(cli.store)).runId;
   again = (await recordSupportRun(cli.store)).runId;
-  changed = await recordChangedRun((q) => `PRODUCT DOCS v2: ${q}`, { contextBudgetTokens: 50_000 });
+  changed = await recordChangedRun((q) => `PRODUCT DOCS v2: ${q}`, { context: { contextBudgetTokens: 50_000 } });
 });
 after(() => cli.cleanup());
 

@@ -109,7 +109,7 @@ describe("trace replay reruns a recorded run through the runtime", () => {
   test("settings of the code under test that differ from the recorded run are reported as configuration, apart from behaviour", async () => {
     const module = agentModule(
       "`product_docs: ${query} costs $10 per seat`",
-      ", contextBudgetTokens: 50000, maxIterations: 7, retry: { maxAttempts: 2 }",
+      ", context: { contextBudgetTokens: 50000 }, limits: { maxIterations: 7 }, retry: { maxAttempts: 2 }",
     );
     const r = await cli.trace("--json", "replay", runId, "--agent", module);
     assert.equal(r.code, 0, r.stderr);

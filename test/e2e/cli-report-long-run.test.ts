@@ -42,10 +42,10 @@ async function recordLongRun(store: string, iterations: number): Promise<string>
   }));
   steps.push({ text: "done" });
   const agent = new Agent({
+    limits: { maxIterations: iterations + 1 },
+    context: { contextBudgetTokens: 20_000 },
     provider: new ScriptedProvider(steps),
     tools: [search],
-    maxIterations: iterations + 1,
-    contextBudgetTokens: 20_000,
     extensions: [new FlightRecorderExtension({ dir: store })],
   });
   try {

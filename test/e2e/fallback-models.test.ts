@@ -34,13 +34,13 @@ const prices = {
 
 function fallbackAgent(extensions: ConstructorParameters<typeof Agent>[0]["extensions"] = []) {
   const agent = new Agent({
+    pricing: { prices },
     name: "support",
     provider: [
       new AnthropicProvider({ baseURL: anthropicServer.url, apiKey: "sk-ant-test", model: "claude-sonnet-4-6" }),
       { provider: new OpenAIProvider({ baseURL: `${openaiServer.url}/v1`, apiKey: "sk-test" }), model: "gpt-4o-mini" },
     ],
     retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 2 },
-    prices,
     extensions,
   });
   const responses: LlmResponseData[] = [];

@@ -91,8 +91,8 @@ before(async () => {
   ]);
   const telemetry = setupTelemetry({ serviceName: "keys", url: otlp.url });
   const agent = new Agent({
+    limits: { maxResultChars: 1_000 },
     provider,
-    maxResultChars: 1_000,
     tools: [
       tool({ name: "cat", description: "reads a file", execute: () => file }),
       tool({ name: "read_bytes", description: "reads a file's bytes", execute: () => Buffer.from(pem) }),

@@ -16,7 +16,7 @@ test('core without "@pydantic/genai-prices": the run succeeds, each call unprice
     import { Agent, ScriptedProvider } from "@harnessx/core";
     import { HookEvent } from "@harnessx/core/extension";
     const provider = new ScriptedProvider([{ text: "hi", usage: { inputTokens: 10, outputTokens: 2 } }]);
-    const agent = new Agent({ provider, prices: { scripted: { inputPerMTok: 1, outputPerMTok: 2 } } });
+    const agent = new Agent({ provider, pricing: { prices: { scripted: { inputPerMTok: 1, outputPerMTok: 2 } } } });
     const calls = [];
     agent.hooks.on(HookEvent.LLM_RESPONSE, (ctx) => void calls.push(ctx.data.cost));
     const result = await agent.run("hello");

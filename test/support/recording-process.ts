@@ -23,7 +23,7 @@ const echo = tool({ name: "echo", description: "echoes", inputSchema: { type: "o
 const steps = mode === "hang"
   ? [{ toolCalls: [{ id: "c1", name: "hang", input: {} }] }]
   : Array.from({ length: 100000 }, (_, i) => ({ toolCalls: [{ id: "c" + i, name: "echo", input: { i } }], usage: { inputTokens: 10, outputTokens: 2 } }));
-const agent = new Agent({ name: mode === "hang" ? "doomed" : "busy", provider: new ScriptedProvider(steps), tools: [hang, echo], maxIterations: 200000,
+const agent = new Agent({ name: mode === "hang" ? "doomed" : "busy", provider: new ScriptedProvider(steps), tools: [hang, echo], limits: { maxIterations: 200000 },
   extensions: [new FlightRecorderExtension({ dir: ${JSON.stringify(store)}, flushIntervalMs: 10 })] });
 agent.run("go");
 setInterval(() => {}, 1000);

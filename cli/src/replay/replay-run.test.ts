@@ -55,14 +55,12 @@ function script(steps: readonly Step[]): ScriptStep[] {
 
 async function record(store: string, c: Case, extra: Partial<AgentOptions> = {}): Promise<string> {
   const agent = new Agent({
+    context: { contextBudgetTokens: c.contextBudgetTokens },
+    limits: { maxResultChars: c.maxResultChars, maxIterations: c.maxIterations, repetition: c.repetition },
     provider: new ScriptedProvider(script(c.steps)),
     name: "generated",
     system: "You look records up.",
     tools: [lookup, broken],
-    contextBudgetTokens: c.contextBudgetTokens,
-    maxResultChars: c.maxResultChars,
-    maxIterations: c.maxIterations,
-    repetition: c.repetition,
     retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 1 },
     extensions: [new FlightRecorderExtension({ dir: store })],
     ...extra,
@@ -181,7 +179,7 @@ describe("trace replay --agent: the module under test", () => {
       await using recording = await openRecording({ runDir: runDirOf(store.dir, runId) });
       const module = agentModule(
         store.dir,
-        `return new Agent({ provider, tools, model, name, system: "You look records up.", contextBudgetTokens: 150_000, maxResultChars: 100_000, maxIterations: 5, repetition: false, retry: { maxAttempts: 3 } });`,
+        `return new Agent({ provider, tools, model, name, system: "You look records up.", context: { contextBudgetTokens: 150_000 }, limits: { maxResultChars: 100_000, maxIterations: 5, repetition: false }, retry: { maxAttempts: 3 } });`,
       );
       const report = await replayRun(recording, module);
       assert.deepEqual(

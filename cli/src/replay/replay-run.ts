@@ -1,4 +1,4 @@
-import { Agent, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
+import { Agent, configOptions, type ModelProvider, type ModelRequest, type Tool } from "@harnessx/core";
 import {
   ReplayProvider,
   recordedCalls,
@@ -84,11 +84,12 @@ export async function replayRun(recording: Recording, agentModule?: string): Pro
   if (agentModule) agent = await buildAgent(agentModule, { provider, tools, model, name });
   else {
     const { system, extensions } = recordedPrompt(first);
+    const replayed = configOptions(config ?? {});
     agent = new Agent({
-      maxTokens: first.maxTokens,
       ...(first.temperature !== undefined ? { temperature: first.temperature } : {}),
-      maxIterations: calls.length + 2,
-      ...config,
+      ...replayed,
+      // The recorded settings win over what the first request suggests.
+      limits: { maxTokens: first.maxTokens, maxIterations: calls.length + 2, ...replayed.limits },
       provider,
       model,
       name,

@@ -21,10 +21,10 @@ const steps: ScriptStep[] = Array.from({ length: calls }, (_, i) => ({
 }));
 steps.push({ text: "done" });
 const agent = new Agent({
+  limits: { maxIterations: calls + 1 },
   provider: new ScriptedProvider(steps),
   name: "live-child",
   tools: [lookup],
-  maxIterations: calls + 1,
   extensions: [new FlightRecorderExtension({ dir, flushIntervalMs: 10, segmentMaxBytes: 16 * 1024 })],
 });
 const result = await agent.run("look every record up");

@@ -35,6 +35,7 @@ function failingScript(): ScriptStep[] {
  */
 export async function recordFailingRun(options: FailingRunOptions): Promise<RunResult> {
   const agent = new Agent({
+    pricing: { prices: DEMO_PRICES },
     provider: new ScriptedProvider(failingScript(), { model: "scripted-demo" }),
     name: "support-agent",
     system: options.system,
@@ -42,7 +43,6 @@ export async function recordFailingRun(options: FailingRunOptions): Promise<RunR
     // One retry after 50 ms: the run shows a retry without making the demo wait.
     retry: { maxAttempts: 2, initialDelayMs: 50 },
     extensions: [new FlightRecorderExtension({ dir: options.dir })],
-    prices: DEMO_PRICES,
   });
   try {
     return await agent.run("Customer grace@example.com asks: please charge my open order again.");

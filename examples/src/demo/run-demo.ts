@@ -70,6 +70,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
   const declared = await discover({ userDir: DEMO_HOME });
   const mcp = await connectMcpServers({ servers: { shipping: shippingServer() } });
   const agent = new Agent({
+    pricing: { prices: DEMO_PRICES },
     provider,
     name: "support-agent",
     system,
@@ -82,7 +83,6 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoOutcome> {
       mcp,
       statusLine(),
     ],
-    prices: DEMO_PRICES,
   });
   let result: RunResult;
   let status: ReturnType<Agent["status"]> = [];

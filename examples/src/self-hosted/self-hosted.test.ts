@@ -62,11 +62,11 @@ test("five product features as extensions, together on one agent", async () => {
     ];
     const saved = checkpoints(join(root, "checkpoints"));
     const agent = new Agent({
+      context: { contextBudgetTokens: 1_500 },
+      limits: { repetition: false },
+      pricing: { prices: { "scripted-model": { inputPerMTok: 3, outputPerMTok: 15 } } },
       provider: new ScriptedProvider(steps),
       tools: [bashTool(work), writeFile],
-      contextBudgetTokens: 1_500,
-      repetition: false,
-      prices: { "scripted-model": { inputPerMTok: 3, outputPerMTok: 15 } },
       extensions: [
         permissionConfirmation(["write_file"]),
         dangerousCommandGuard(),

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, ScriptedProvider, tool, type AgentOptions, type ScriptStep } from "@harnessx/core";
+import { Agent, ScriptedProvider, tool, type PricingOptions, type ScriptStep } from "@harnessx/core";
 import { defineExtension, type ExtensionLike } from "@harnessx/core/extension";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { ResultSpillExtension } from "@harnessx/spill";
@@ -86,18 +86,18 @@ export interface Scenario {
 /** A fresh agent for the scenario with the given tracing extensions (plus the real spill extension and a denying policy). */
 export function scenarioAgent(
   extensions: ExtensionLike[],
-  options: { steps?: ScriptStep[]; extra?: (dir: string) => ExtensionLike[]; prices?: AgentOptions["prices"] } = {},
+  options: { steps?: ScriptStep[]; extra?: (dir: string) => ExtensionLike[]; prices?: PricingOptions["prices"] } = {},
 ): Scenario {
   const dir = mkdtempSync(join(tmpdir(), "hx-exporters-"));
   const agent = new Agent({
+    limits: { maxTokens: 1024 },
     name: AGENT_NAME,
     provider: new ScriptedProvider(options.steps ?? scenarioSteps(), { model: MODEL }),
     tools: [lookup, broken, big, forbidden],
     temperature: 0.2,
-    maxTokens: 1024,
     retry: { initialDelayMs: 5, maxDelayMs: 10 },
     sessionId: "session-42",
-    ...(options.prices ? { prices: options.prices } : {}),
+    ...(options.prices ? { pricing: { prices: options.prices } } : {}),
     extensions: [
       new ResultSpillExtension({ thresholdBytes: 2000, store: new ArtifactStore(join(dir, "spill")) }),
       denyForbidden,

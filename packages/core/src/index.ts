@@ -2,7 +2,13 @@
 // errors. Extension authors import `@harnessx/core/extension`, span sinks `@harnessx/core/tracing`
 // (docs/architecture.md, "Core's entries").
 export { Agent, type AgentOptions, type ResumedRun } from "./engine/agent.js";
-export type { AgentConfig, ModelRetryOptions } from "./engine/config.js";
+export {
+  configOptions,
+  type AgentConfig,
+  type ContextOptions,
+  type LimitOptions,
+  type ModelRetryOptions,
+} from "./engine/config.js";
 export type { AgentInfo } from "./engine/agent-info.js";
 export { RunHost, type RunHostOptions } from "./external/run-host.js";
 export { HostedRun, FRAMEWORK_ATTRIBUTE, type HostedRunStart, type HostedRunEnd } from "./external/hosted-run.js";

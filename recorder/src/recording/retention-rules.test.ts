@@ -18,10 +18,10 @@ const cheap = { text: "ok", usage: { inputTokens: 1, outputTokens: 0 } };
 async function oneRun(dir: string, retain: RetainPolicy, priced: boolean): Promise<string> {
   const prices = priced ? { "house-model": { inputPerMTok: 1, outputPerMTok: 1 } } : undefined;
   const agent = new Agent({
+    pricing: { prices },
     provider: new ScriptedProvider([cheap]),
     model: "house-model",
     extensions: [new FlightRecorderExtension({ dir, retain })],
-    prices,
   });
   const { runId } = await agent.run("go");
   await agent.close();

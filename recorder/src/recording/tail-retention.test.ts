@@ -42,10 +42,10 @@ function retainingAgent(
 ): { agent: Agent; recorder: FlightRecorderExtension } {
   const recorder = new FlightRecorderExtension({ dir, retain, inlinePayloadBytes: 1024 });
   const agent = new Agent({
+    pricing: { prices: PRICES },
     provider: new ScriptedProvider(steps),
     tools: [echoTool, wait],
     extensions: [recorder],
-    prices: PRICES,
   });
   return { agent, recorder };
 }

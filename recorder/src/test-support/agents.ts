@@ -25,11 +25,11 @@ export function echoScript(calls: number, finalText = "done"): ScriptStep[] {
 
 export function scriptedAgent(steps: ScriptStep[], extensions: Extension[], name = "test-agent"): Agent {
   return new Agent({
+    limits: { maxIterations: 100_000 },
     provider: new ScriptedProvider(steps),
     tools: [echoTool],
     extensions,
     name,
-    maxIterations: 100_000,
   });
 }
 

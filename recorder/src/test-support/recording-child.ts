@@ -20,10 +20,10 @@ const recorder = new FlightRecorderExtension({
   ...(retainJson ? { retain: JSON.parse(retainJson) as RetainPolicy } : {}),
 });
 const agent = new Agent({
+  limits: { maxIterations: iterations + 10 },
   provider: new ScriptedProvider(steps),
   tools: [echoTool],
   extensions: [recorder],
-  maxIterations: iterations + 10,
   name: "crash-child",
 });
 await agent.run("record until killed");

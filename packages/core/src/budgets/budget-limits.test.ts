@@ -26,11 +26,11 @@ const looping = (calls: number): ScriptStep[] => [
 function budgeted(budget: BudgetOptions, steps: ScriptStep[], tools = [echoTool]) {
   const provider = new ScriptedProvider(steps, { recordRequests: true });
   const agent = new Agent({
+    pricing: { prices: PRICES },
     provider,
     tools,
     extensions: [budgetExtension(budget)],
     model: "priced-model",
-    prices: PRICES,
   });
   return { agent, provider, seen: recordEvents(agent) };
 }

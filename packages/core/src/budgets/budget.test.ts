@@ -34,7 +34,10 @@ describe("a reached budget ends the run with a last answer without tools", () =>
   for (const [limit, budget, reason, callsBefore] of cases) {
     test(`on ${limit}`, async () => {
       const prices = { "priced-model": { inputPerMTok: 10, outputPerMTok: 30 } };
-      const { provider, agent, seen } = budgeted(budget, looping(callsBefore), { model: "priced-model", prices });
+      const { provider, agent, seen } = budgeted(budget, looping(callsBefore), {
+        pricing: { prices },
+        model: "priced-model",
+      });
       const result = await agent.run("go");
       assert.equal(result.status, "completed");
       assert.equal(result.text, "final answer");

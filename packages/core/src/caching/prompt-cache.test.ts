@@ -25,11 +25,11 @@ function setup(steps: ScriptStep[], options: Partial<AgentOptions> & { before?: 
   const middleware = new MiddlewarePipeline();
   for (const mw of before) middleware.add(mw);
   const agent = new Agent({
+    limits: { repetition: false },
     provider,
     system: "You are terse.",
     tools: [lookup, search],
     extensions: [promptCacheExtension()],
-    repetition: false,
     middleware,
     ...rest,
   });
@@ -193,7 +193,7 @@ describe("a prefix change between two calls of a run is a prompt_cache_break eve
     const steps: ScriptStep[] = Array.from({ length: 12 }, (_, i) => ({
       toolCalls: [{ name: "lookup", input: { text: `message number ${i} `.repeat(20) } }],
     }));
-    const { breaks, agent } = setup([...steps, { text: "done" }], { contextBudgetTokens: 600 });
+    const { breaks, agent } = setup([...steps, { text: "done" }], { context: { contextBudgetTokens: 600 } });
     let condensed = 0;
     agent.hooks.on(HookEvent.CONTEXT_CONDENSED, () => void condensed++);
     assert.equal((await agent.run("go")).status, "completed");

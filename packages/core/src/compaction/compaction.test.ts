@@ -37,10 +37,10 @@ function compacting(
 function agentWith(extensions: ExtensionDefinition[] | SummarizingCompactor[]) {
   const provider = new ScriptedProvider(steps(), { recordRequests: true });
   const agent = new Agent({
+    context: { contextBudgetTokens: 1000 },
+    limits: { repetition: false },
     provider,
     tools: [fetchDoc],
-    contextBudgetTokens: 1000,
-    repetition: false,
     extensions: extensions.map((e) => (e instanceof SummarizingCompactor ? e : defineExtension(e))),
   });
   return { agent, provider, seen: recordEvents(agent) };

@@ -104,16 +104,16 @@ describe("a model call is priced from its usage with genai-prices", () => {
       const provider = new ScriptedProvider([]);
       writeFileSync(file, "{not json");
       assert.throws(
-        () => new Agent({ provider, priceFile: file }),
+        () => new Agent({ pricing: { priceFile: file }, provider }),
         (e: unknown) => e instanceof ConfigError && /priceFile .* cannot be read as JSON/.test(e.message),
       );
       writeFileSync(file, JSON.stringify({ providers: [] }));
       assert.throws(
-        () => new Agent({ provider, priceFile: file }),
+        () => new Agent({ pricing: { priceFile: file }, provider }),
         (e: unknown) => e instanceof ConfigError && /not a genai-prices data file/.test(e.message),
       );
       assert.throws(
-        () => new Agent({ provider, prices: { m: { inputPerMTok: -1, outputPerMTok: 1 } } }),
+        () => new Agent({ pricing: { prices: { m: { inputPerMTok: -1, outputPerMTok: 1 } } }, provider }),
         (e: unknown) => e instanceof ConfigError && /prices\["m"\]\.inputPerMTok/.test(e.message),
       );
     } finally {

@@ -112,7 +112,11 @@ describe("bad providers give a failed result with a typed error, never an unhand
         return new Promise<never>(() => {});
       },
     };
-    const agent = new Agent({ provider: hang, requestTimeoutMs: 30, retry: { maxAttempts: 2, initialDelayMs: 1 } });
+    const agent = new Agent({
+      limits: { requestTimeoutMs: 30 },
+      provider: hang,
+      retry: { maxAttempts: 2, initialDelayMs: 1 },
+    });
     const seen = recordEvents(agent);
     const result = await agent.run("x");
     assert.equal(result.status, "failed");

@@ -34,9 +34,11 @@ describe("a failure that switches goes to the next provider, which answers with 
     const primary = primaryOf([overloaded, overloaded]);
     const backup = backupOf([{ text: "from the backup", usage }]);
     const { agent, seen, recoveries, responses } = setup([primary, { provider: backup, model: "cheap-model" }], {
-      prices: {
-        "big-model": { inputPerMTok: 10, outputPerMTok: 10 },
-        "cheap-model": { inputPerMTok: 1, outputPerMTok: 1 },
+      pricing: {
+        prices: {
+          "big-model": { inputPerMTok: 10, outputPerMTok: 10 },
+          "cheap-model": { inputPerMTok: 1, outputPerMTok: 1 },
+        },
       },
     });
     const result = await agent.run("hi");
@@ -138,10 +140,7 @@ describe("a durable run journals who answered", () => {
     try {
       const { agent } = setup(
         [primaryOf([overloaded, overloaded]), { provider: backupOf([{ text: "ok", usage }]), model: "cheap-model" }],
-        {
-          durable: { store: store() },
-          prices: { "cheap-model": { inputPerMTok: 1, outputPerMTok: 1 } },
-        },
+        { pricing: { prices: { "cheap-model": { inputPerMTok: 1, outputPerMTok: 1 } } }, durable: { store: store() } },
       );
       const result = await agent.run("hi");
       await agent.close();

@@ -20,8 +20,7 @@ const cutCall = {
 describe("each recovery has a limit per run", () => {
   test("truncated_tool_call: two larger budgets, then the run fails", async () => {
     const { agent, recoveries } = setup([cutCall, cutCall, cutCall, { text: "never" }], {
-      maxTokens: 1000,
-      maxReplyTokens: 64_000,
+      limits: { maxTokens: 1000, maxReplyTokens: 64_000 },
     });
     const result = await agent.run("x");
     assert.equal(result.status, "failed");
@@ -34,7 +33,9 @@ describe("each recovery has a limit per run", () => {
   });
 
   test("truncated_tool_call: the larger budget stops at maxReplyTokens", async () => {
-    const { provider, agent, recoveries } = setup([cutCall, { text: "ok" }], { maxTokens: 1000, maxReplyTokens: 1500 });
+    const { provider, agent, recoveries } = setup([cutCall, { text: "ok" }], {
+      limits: { maxTokens: 1000, maxReplyTokens: 1500 },
+    });
     assert.equal((await agent.run("x")).status, "completed");
     assert.deepEqual(recoveries(), [{ reason: "truncated_tool_call", attempt: 1, replyBudget: 1500 }]);
     assert.equal(provider.requests[1]!.maxTokens, 1500);

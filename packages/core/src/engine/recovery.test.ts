@@ -17,7 +17,9 @@ const echo = (text: string) => ({ toolCalls: [{ name: "echo", input: { text } }]
 
 describe("each recovery is observable on the hook bus", () => {
   test("iteration_limit: one final call without tools", async () => {
-    const { provider, agent, reasons } = setup([echo("1"), echo("2"), { text: "final answer" }], { maxIterations: 2 });
+    const { provider, agent, reasons } = setup([echo("1"), echo("2"), { text: "final answer" }], {
+      limits: { maxIterations: 2 },
+    });
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
     assert.equal(result.text, "final answer");
@@ -64,7 +66,7 @@ describe("each recovery is observable on the hook bus", () => {
         echo("ab"),
         { text: "ok" },
       ],
-      { maxTokens: 1000 },
+      { limits: { maxTokens: 1000 } },
     );
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
@@ -133,8 +135,8 @@ describe("each recovery is observable on the hook bus", () => {
   test("a history over the context budget is condensed before the call (CONTEXT_CONDENSED)", async () => {
     const steps = Array.from({ length: 12 }, (_, i) => echo(`message number ${i} `.repeat(20)));
     const { provider, agent, seen } = setup([...steps, { text: "done" }], {
-      contextBudgetTokens: 600,
-      repetition: false,
+      context: { contextBudgetTokens: 600 },
+      limits: { repetition: false },
     });
     const result = await agent.run("x");
     assert.equal(result.status, "completed");
@@ -147,7 +149,7 @@ describe("each recovery is observable on the hook bus", () => {
 
   test("REPETITION: the same call repeated threshold times is stopped with a final call without tools", async () => {
     const { provider, agent, seen } = setup([echo("same"), echo("same"), echo("same"), { text: "stopping" }], {
-      repetition: { threshold: 3 },
+      limits: { repetition: { threshold: 3 } },
     });
     const result = await agent.run("x");
     assert.equal(result.text, "stopping");
@@ -169,7 +171,7 @@ describe("each recovery is observable on the hook bus", () => {
 
   test("no_final_answer: tool calls in reply to the final call fail the run with a typed error, not an empty completion", async () => {
     const { agent, seen, reasons } = setup([echo("same"), echo("same"), echo("same"), echo("same")], {
-      repetition: { threshold: 3 },
+      limits: { repetition: { threshold: 3 } },
     });
     const result = await agent.run("x");
     assert.equal(result.status, "failed");
@@ -189,7 +191,7 @@ describe("each recovery is observable on the hook bus", () => {
     });
     const { agent, reasons } = setup(
       [noted("same"), noted("same"), noted("same"), { toolCalls: [{ name: "echo", input: { text: "more" } }] }],
-      { repetition: { threshold: 3 } },
+      { limits: { repetition: { threshold: 3 } } },
     );
     const result = await agent.run("x");
     assert.equal(result.status, "failed");
@@ -234,7 +236,7 @@ describe("each recovery is observable on the hook bus", () => {
         { text: "part one. ", stopReason: "pause_turn" },
         { text: "part two." },
       ],
-      { maxTokens: 4096 },
+      { limits: { maxTokens: 4096 } },
     );
     const result = await agent.run("x");
     assert.equal(result.status, "completed");

@@ -166,7 +166,7 @@ describe("prompt fragments", () => {
       name: "chatty",
       install: (ctx) => void ctx.registerPromptProvider(() => "y".repeat(500)),
     });
-    const agent = new Agent({ provider: p, maxPromptFragmentChars: 100, extensions: [chatty] });
+    const agent = new Agent({ context: { maxPromptFragmentChars: 100 }, provider: p, extensions: [chatty] });
     const seen = recordEvents(agent);
     await agent.run("x");
     await agent.run("y");

@@ -48,15 +48,15 @@ export class RunHost implements AsyncDisposable {
       throw new ConfigError('RunHost needs the framework\'s name (e.g. { framework: "ai-sdk" })');
     this.framework = options.framework;
     this.agent = new Agent({
+      context: { condense: false },
+      limits: { repetition: false },
       provider: frameworkProvider(options.provider ?? options.framework),
       name: options.name ?? options.framework,
       model: options.model ?? "unknown",
-      condense: false,
-      repetition: false,
       ...(options.extensions ? { extensions: options.extensions } : {}),
       ...(options.redact !== undefined ? { redact: options.redact } : {}),
       ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
-      ...(options.prices ? { prices: options.prices } : {}),
+      ...(options.prices ? { pricing: { prices: options.prices } } : {}),
     });
   }
 

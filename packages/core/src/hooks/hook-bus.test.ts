@@ -94,7 +94,13 @@ describe("failure isolation: a failing observer never changes the run", () => {
 describe("payloads carry what DESIGN.md promises", () => {
   test("LLM_REQUEST has exactly the documented keys and the whole request as sent", async () => {
     const provider = new ScriptedProvider([{ text: "ok" }], { recordRequests: true });
-    const agent = new Agent({ provider, tools: [echoTool], system: "sys", temperature: 0.3, maxTokens: 777 });
+    const agent = new Agent({
+      limits: { maxTokens: 777 },
+      provider,
+      tools: [echoTool],
+      system: "sys",
+      temperature: 0.3,
+    });
     const seen = recordEvents(agent);
     await agent.run("x");
     const req = ofKind(seen, HookEvent.LLM_REQUEST)[0];

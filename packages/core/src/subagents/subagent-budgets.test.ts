@@ -22,11 +22,11 @@ const answer = (text: string): ScriptStep => ({ text, usage: QUARTER });
 /** An agent of the priced model; `budget` adds a budget extension. */
 function agent(name: string, steps: ScriptStep[], tools: ReturnType<typeof tool>[], budget?: BudgetOptions) {
   const made = new Agent({
+    pricing: { prices: PRICES },
     name,
     provider: new ScriptedProvider(steps),
     tools,
     model: "priced-model",
-    prices: PRICES,
     retry: { maxAttempts: 1 },
     extensions: budget ? [budgetExtension(budget)] : [],
   });

@@ -11,7 +11,7 @@ function once(t: ReturnType<typeof tool>, options: { maxResultChars?: number } =
   const provider = new ScriptedProvider([{ toolCalls: [{ name: t.name, input: {} }] }, { text: "ok" }], {
     recordRequests: true,
   });
-  const agent = new Agent({ provider, tools: [t], ...options });
+  const agent = new Agent({ provider, tools: [t], limits: options });
   const seen = recordEvents(agent);
   return { provider, seen, go: () => agent.run("x") };
 }

@@ -10,7 +10,7 @@ import { UnknownCommandError } from "@harnessx/core";
 import { defineExtension } from "@harnessx/core/extension";
 import { HookEvent } from "@harnessx/core/extension";
 import { ScriptedProvider, type ScriptStep } from "@harnessx/core";
-import { ofKind, recordEvents } from "../test-support/events.js";
+import { ofKind, recordEvents } from "@harnessx/core/test-support";
 import { parseCommandLine, splitArguments, substituteArguments } from "@harnessx/core";
 import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 

@@ -11,7 +11,7 @@ import { HookEvent } from "@harnessx/core/extension";
 import type { ExtensionContext } from "@harnessx/core/extension";
 import { defineExtension, type ExtensionDefinition } from "@harnessx/core/extension";
 import { ScriptedProvider, type ScriptStep } from "@harnessx/core";
-import { ofKind, recordEvents } from "../test-support/events.js";
+import { ofKind, recordEvents } from "@harnessx/core/test-support";
 import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-skills-");

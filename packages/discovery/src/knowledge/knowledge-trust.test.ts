@@ -12,7 +12,7 @@ import { TrustStore } from "../discovery/trust-store.js";
 import { TrustedFileError } from "@harnessx/core";
 import { HookEvent } from "@harnessx/core/extension";
 import { ScriptedProvider, type ScriptStep } from "@harnessx/core";
-import { ofKind, recordEvents } from "../test-support/events.js";
+import { ofKind, recordEvents } from "@harnessx/core/test-support";
 import { tempFolders, writeFileIn } from "@harnessx/core/test-support";
 
 const folders = tempFolders("hx-knowledge-trust-");
