@@ -16,7 +16,7 @@ export const ROLLUP_DETAIL_KINDS: ReadonlySet<string> = new Set(["llm_response",
 const nameOf = (value: unknown): string => (typeof value === "string" ? value : "unknown");
 const numberOf = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 
-/** Builds a `RunRollup` one event at a time (the one rule every writer of run.json uses). */
+/** Builds a `RunRollup` one event at a time (every writer of run.json rolls up through it). */
 export class RollupTally {
   private readonly bytesByKind: Record<string, number> = {};
   /** By the name a reply reported, which a provider's endpoint chooses: a Map, so no name (`__proto__`) reaches a prototype. */
@@ -143,7 +143,7 @@ export function recordedCostUsd(attrs: Readonly<Record<string, unknown>>): numbe
 
 /**
  * Each tool a reply asked for, with its share of the reply's cost (null when the call had no
- * price): the reply's cost split evenly among its tool calls, the one rule of a tool's chain cost.
+ * price): the reply's cost split evenly among its tool calls: how every reader counts a tool's chain cost.
  */
 export function toolCostShares(attrs: Readonly<Record<string, unknown>>): Array<[string, number | null]> {
   const names = Array.isArray(attrs.toolCalls) ? attrs.toolCalls.filter((n): n is string => typeof n === "string") : [];

@@ -166,7 +166,7 @@ export async function recover(runDir: string, options: RecoverOptions = {}): Pro
 
 const storeDirOf = (runDir: string): string => join(runDir, "..", "..");
 
-/** Each event's line as the recorder writes it, rolled up by the one rule (`RollupTally`). */
+/** Each event's line as the recorder writes it, rolled up by `RollupTally`, as the recorder rolls it up. */
 export function rollupOf(events: readonly RecordedEvent[]): RunRollup {
   const tally = new RollupTally();
   for (const event of events) tally.add(event, Buffer.byteLength(JSON.stringify(event)) + 1);
