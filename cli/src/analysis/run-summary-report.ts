@@ -1,5 +1,6 @@
 import type { ExtensionSummary } from "@harnessx/core/extension";
 import { costOfModels, nanoDollars, type LatencySketch, type ModelsCost, type RunManifest } from "@harnessx/recorder";
+import type { ToolFigures } from "../report/model.js";
 
 /** What `trace summary` prints, also its `--json` shape. */
 export interface RunSummaryReport {
@@ -40,15 +41,7 @@ export interface RunSummaryReport {
    * the model calls that asked for the tool cost, each reply's cost shared among its tool calls
    * (null when none was priced).
    */
-  tools: Array<{
-    tool: string;
-    calls: number;
-    errors: number;
-    p50Ms: number | null;
-    p95Ms: number | null;
-    maxMs: number | null;
-    costUsd: number | null;
-  }>;
+  tools: Array<ToolFigures & { costUsd: number | null }>;
   spills: { count: number; bytes: number };
   dropped: { events: number; gaps: number };
   redaction: unknown;

@@ -38,6 +38,7 @@ export interface ModelFigures {
   maxMs: number | null;
 }
 
+/** One tool's calls, errors and latencies, as the report and the summary show them. */
 export interface ToolFigures {
   tool: string;
   calls: number;
