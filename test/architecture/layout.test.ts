@@ -13,6 +13,7 @@ const PACKAGES = [
   "packages/spill/src",
   "packages/mcp/src",
   "packages/discovery/src",
+  "packages/budgets/src",
   "packages/providers/src",
   "packages/harnessx/src",
   "recorder/src",
@@ -25,6 +26,7 @@ const BUILT_INS = {
   "packages/spill/src": "@harnessx/spill",
   "packages/mcp/src": "@harnessx/mcp",
   "packages/discovery/src": "@harnessx/discovery",
+  "packages/budgets/src": "@harnessx/budgets",
   "exporters/src": "@harnessx/exporters",
 } as const;
 /** Libraries the built-ins share: they import no built-in at all. */
@@ -119,6 +121,7 @@ describe("layout", () => {
       "packages/spill/src",
       "packages/mcp/src",
       "packages/discovery/src",
+      "packages/budgets/src",
       "recorder/src",
       "exporters/src",
     ]) {

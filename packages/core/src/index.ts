@@ -14,7 +14,6 @@ export { RunHost, type RunHostOptions } from "./external/run-host.js";
 export { HostedRun, FRAMEWORK_ATTRIBUTE, type HostedRunStart, type HostedRunEnd } from "./external/hosted-run.js";
 export { HostedModelCall, HostedToolCall, type HostedToolEnd } from "./external/hosted-calls.js";
 export { Pricer, type PricingOptions } from "./cost/pricer.js";
-export { budgetExtension, type BudgetOptions } from "./budgets/budget-extension.js";
 export { promptCacheExtension, type PromptCacheOptions } from "./caching/prompt-cache-extension.js";
 export {
   PROMPT_CACHE_BREAK,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Agent } from "../engine/agent.js";
-import { budgetExtension, type BudgetOptions } from "../budgets/budget-extension.js";
+import { defineExtension, type Extension } from "../extensions/extension.js";
 import { HookEvent } from "../hooks/events.js";
 import { PermissionManager } from "../permissions/permission-manager.js";
 import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
@@ -13,9 +13,21 @@ const wire = tool({ name: "wire", description: "wires money.", execute: () => "s
 const delegate = (name: string, input = "do it") => ({ toolCalls: [{ name, input: { input } }] });
 
 /** A parent whose model calls `tool` once (input "do it") and then answers "done". */
-function parentOf(child: Agent, options: { permissions?: PermissionManager; extensions?: BudgetOptions } = {}) {
+/** A run limit of `max` model calls (what a budget extension adds through the public API). */
+function callLimit(max: number): Extension {
+  return defineExtension("call-limit", (hx) => {
+    hx.addRunLimit({
+      check: (p) =>
+        p.modelCalls >= max
+          ? { action: "answer", reason: `it made ${p.modelCalls} of its ${max} model calls` }
+          : undefined,
+    });
+  });
+}
+
+function parentOf(child: Agent, options: { permissions?: PermissionManager; maxModelCalls?: number } = {}) {
   const helper = child.asTool({ name: "helper", description: "does the work." });
-  const extensions = options.extensions ? [budgetExtension(options.extensions)] : [];
+  const extensions = options.maxModelCalls ? [callLimit(options.maxModelCalls)] : [];
   const parent = new Agent({
     name: "boss",
     provider: new ScriptedProvider([delegate("helper"), { text: "done" }]),
@@ -120,7 +132,7 @@ describe("a subagent spends from its parent's budget", () => {
 
   test("the parent's limit stops the child once the two together reach it, and the child's calls count for the parent", async () => {
     const { child, seen: childSeen } = childWith(busy, { tools: [wire] });
-    const { parent, seen } = parentOf(child, { extensions: { maxModelCalls: 3 } });
+    const { parent, seen } = parentOf(child, { maxModelCalls: 3 });
     await parent.run("go");
     // Parent call 1, then child calls 1 and 2: before its third the two together made 3.
     const childStop = ofKind(childSeen, HookEvent.RECOVERY).find((r) => r.reason === "budget_exhausted");

@@ -3,11 +3,11 @@
 // by the test: no timing decides these tests.
 import assert from "node:assert/strict";
 import { describe, mock, test } from "node:test";
-import { Agent } from "../engine/agent.js";
-import { HookEvent } from "../hooks/events.js";
-import { ScriptedProvider, type ScriptedReply, type ScriptStep } from "../providers/scripted.js";
-import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
-import { tool } from "../tools/tool.js";
+import { Agent } from "@harnessx/core";
+import { HookEvent } from "@harnessx/core/extension";
+import { ScriptedProvider, type ScriptedReply, type ScriptStep } from "@harnessx/core";
+import { echoTool, ofKind, recordEvents } from "@harnessx/core/test-support";
+import { tool } from "@harnessx/core";
 import { budgetExtension, type BudgetOptions } from "./budget-extension.js";
 
 /** $250 per million input tokens: a call of 1,000 input tokens costs $0.25, a sum binary floating point holds exactly. */

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Agent, type AgentOptions } from "../engine/agent.js";
-import { ConfigError, ExtensionError, RunError } from "../errors.js";
-import { defineExtension } from "../extensions/extension.js";
-import { HookEvent } from "../hooks/events.js";
-import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
-import { echoTool, ofKind, recordEvents } from "../test-support/helpers.js";
-import { tool } from "../tools/tool.js";
+import { Agent, type AgentOptions } from "@harnessx/core";
+import { ConfigError, ExtensionError, RunError } from "@harnessx/core";
+import { defineExtension } from "@harnessx/core/extension";
+import { HookEvent } from "@harnessx/core/extension";
+import { ScriptedProvider, type ScriptStep } from "@harnessx/core";
+import { echoTool, ofKind, recordEvents } from "@harnessx/core/test-support";
+import { tool } from "@harnessx/core";
 import { budgetExtension, type BudgetOptions } from "./budget-extension.js";
 
 /** A model that calls a tool `calls` times, then answers (what it says once told to stop). */

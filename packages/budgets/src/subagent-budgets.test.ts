@@ -2,12 +2,12 @@
 // budget, during the child's run and once it returns, and the limits of every ancestor apply to it.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Agent } from "../engine/agent.js";
-import { budgetExtension, type BudgetOptions } from "../budgets/budget-extension.js";
-import { HookEvent } from "../hooks/events.js";
-import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
-import { tool } from "../tools/tool.js";
-import { ofKind, recordEvents } from "../test-support/helpers.js";
+import { Agent } from "@harnessx/core";
+import { budgetExtension, type BudgetOptions } from "./budget-extension.js";
+import { HookEvent } from "@harnessx/core/extension";
+import { ScriptedProvider, type ScriptStep } from "@harnessx/core";
+import { tool } from "@harnessx/core";
+import { ofKind, recordEvents } from "@harnessx/core/test-support";
 
 /** $250 per million input tokens: each call below costs exactly $0.25. */
 const PRICES = { "priced-model": { inputPerMTok: 250, outputPerMTok: 0 } };

@@ -1,6 +1,6 @@
-import { ConfigError } from "../errors.js";
-import { defineExtension, type Extension } from "../extensions/extension.js";
-import type { RunLimitVerdict, RunProgress } from "./run-limit.js";
+import { ConfigError } from "@harnessx/core";
+import { defineExtension, type Extension } from "@harnessx/core/extension";
+import type { RunLimitVerdict, RunProgress } from "@harnessx/core";
 
 /** Per-run limits of `budgetExtension`; at least one is needed. */
 export interface BudgetOptions {
@@ -42,7 +42,7 @@ export function budgetExtension(options: BudgetOptions): Extension {
           reportedUnpriced = progress.runId;
           void hx.reportError(
             new ConfigError(
-              `budget: ${progress.usage.cost.unpricedCalls} model call(s) of run ${progress.runId} have no price, so maxCostUsd cannot count them; price the model with the agent's \`prices\` option`,
+              `budget: ${progress.usage.cost.unpricedCalls} model call(s) of run ${progress.runId} have no price, so maxCostUsd cannot count them; price the model with the agent's \`pricing.prices\` option`,
             ),
           );
         }
