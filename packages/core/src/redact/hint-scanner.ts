@@ -1,3 +1,5 @@
+import { foldKeyText } from "./key-names.js";
+
 /** What one pass over a text found: which hint literals occur, and whether (and where) a sensitive key is used as one. */
 export interface HintScan {
   /** Indexes (into the literals given) of those that occur. */
@@ -46,7 +48,7 @@ export class HintScanner {
    * cannot hold: each is searched for on its own, and a key found sends the text to a whole search.
    */
   private readonly wideLiterals: Array<[string, number]>;
-  private readonly wideKeys: string[];
+  private readonly wideKeys: RegExp | undefined;
 
   /** `strictKeys` (among `keys`) count as used only before a strict follower (see `STRICT_FOLLOWERS`). */
   constructor(literals: readonly string[], keys: readonly string[], strictKeys: readonly string[] = []) {
@@ -62,7 +64,8 @@ export class HintScanner {
     this.wideLiterals = literals.flatMap(
       (literal, id): Array<[string, number]> => (isAscii(literal) ? [] : [[literal, id]]),
     );
-    this.wideKeys = keys.filter((key) => !isAscii(key));
+    const wide = keys.filter((key) => !isAscii(key));
+    this.wideKeys = wide.length ? new RegExp(wide.map(wideKeyPattern).join("|")) : undefined;
   }
 
   private markOpener(word: string, alsoSecond: readonly number[]): void {
@@ -116,9 +119,24 @@ export class HintScanner {
       }
     }
     for (const [literal, id] of this.wideLiterals) if (lower.includes(literal)) literals.add(id);
-    if (this.wideKeys.some((key) => lower.includes(key))) keyAt = undefined;
+    if (this.wideKeys?.test(foldKeyText(lower))) keyAt = undefined;
     return { literals, keyUsed: keyAt === undefined || keyAt.length > 0, keyAt };
   }
+}
+
+/**
+ * A key beyond ASCII as text may write it: its letters joined by a separator or not (`clé_api`,
+ * `clé api`), each non-ASCII character as itself or JSON-escaped (`contrase\u00f1a`, as Python's
+ * json.dumps writes it), in a text folded by `foldKeyText`.
+ */
+function wideKeyPattern(key: string): string {
+  const characters = Array.from(key, (c) => {
+    const literal = c.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+    if (isAscii(c)) return literal;
+    const escaped = Array.from({ length: c.length }, (_, i) => `\\\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`);
+    return `(?:${literal}|${escaped.join("")})`;
+  });
+  return characters.join("[-_.\\s\\u00a0]?");
 }
 
 function isAscii(word: string): boolean {

@@ -17,9 +17,17 @@ const VERSION_RANGE = /^\s*(?:(?:[\^~]|[<>]=?|=)?\s*v?\d+(?:\.(?:\d+|x|\*)){1,2}
 /** The key that marks credential-only values: `auth: basic` is a word, `auth: dXNlcjpwYXNz` is not. */
 const CREDENTIAL_KEY = "auth";
 
-/** A key as compared: lower-case, without `-`, `_`, `.` and spaces (`X-Api-Key`, `db.password`). */
+/** A key as compared: lower-case, without `-`, `_`, `.` and spaces (`X-Api-Key`, `db.password`), folded (`foldKeyText`). */
 export function normalizeKey(key: string): string {
-  return key.toLowerCase().replace(/[-_.\s]/g, "");
+  return foldKeyText(key.toLowerCase()).replace(/[-_.\s]/g, "");
+}
+
+/**
+ * A lower-cased text as key names are compared: composed (NFC: `n` and a combining tilde are
+ * `ñ`), and the Turkish `İ` (lower-cased to `i` and a combining dot) a plain `i`.
+ */
+export function foldKeyText(lower: string): string {
+  return lower.normalize("NFC").replace(/i\u0307/g, "i");
 }
 
 /**

@@ -5,18 +5,19 @@ import { hidesValue, PLAIN, type KeyKind } from "./key-names.js";
  * A key used as one inside text: `key: v`, `"key": "v"`, `key=v`, `\"key\":\"v\"` (JSON inside a
  * string), up to three words (`my api key: v`). The separator may be surrounded by spaces, tabs
  * or no-break spaces, never by a line break (the next line is not the value). Not the last
- * segment of a path (`node_modules/cookie`). Keys may be written in any alphabet (`contraseña:`).
+ * segment of a path (`node_modules/cookie`). Keys may be written in any alphabet (`contraseña:`);
+ * only an ASCII word character before one joins it, since text without spaces (Chinese, Thai, an
+ * emoji's variation selector) may run right into a key.
  */
 const KEY_AT =
-  /(?<![\p{L}\p{M}\p{N}_/-])(\p{L}[\p{L}\p{M}\p{N}_-]{0,63}(?:[ \u00a0]\p{L}[\p{L}\p{M}\p{N}_-]{0,63}){0,2})(\\*["']?)[ \t\u00a0]*[:=][ \t\u00a0]*/gu;
+  /(?<![A-Za-z0-9_/-])(\p{L}[\p{L}\p{M}\p{N}_-]{0,63}(?:[ \u00a0]\p{L}[\p{L}\p{M}\p{N}_-]{0,63}){0,2})(\\*["']?)[ \t\u00a0]*[:=][ \t\u00a0]*/gu;
 
 /** `password hunter2`, `the token is 8f3k...`: a secret named in prose, without a separator (not an option: `--token --verbose`). */
 const PROSE =
   /\b(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key)[ \t\u00a0]+(?:(?:is|was|=|:)[ \t\u00a0]+)?([^\s"'<>`-][^\s"'<>`]{3,})/gi;
 
 /** A long command-line option and its value: `--password=v`, `--token v`, `--api-key "v"` (never `-p`: too many meanings). */
-const FLAG =
-  /(?<![\p{L}\p{M}\p{N}_-])--(\p{L}[\p{L}\p{M}\p{N}_-]{1,63})(?:=|[ \t]+)(?=[^\s-])("[^"\n]*"|'[^'\n]*'|[^\s"']+)/gu;
+const FLAG = /(?<![\w-])--(\p{L}[\p{L}\p{M}\p{N}_-]{1,63})(?:=|[ \t]+)(?=[^\s-])("[^"\n]*"|'[^'\n]*'|[^\s"']+)/gu;
 
 /** An XML element: `<password>v</password>`, `<apiKey>v</apiKey>` (attributes allowed). */
 const ELEMENT = /<(\p{L}[\p{L}\p{M}\p{N}_.-]{0,63})(?:[ \t][^<>]*)?>([^<]*)<\/\1>/gu;

@@ -1,6 +1,7 @@
 import { cutWithSecrets, mergeSecretSpans, type SecretSpan } from "./cuts.js";
 import { detect, patternDetector, replaceAndPlace, replaceSpans } from "./detector.js";
 import { DetectorSet } from "./detector-set.js";
+import type { HintScan } from "./hint-scanner.js";
 import { RedactionMemo } from "./redaction-memo.js";
 import { hidesValue, KeyNames, PLAIN } from "./key-names.js";
 import { clearOfReplaced } from "./replaced-regions.js";
@@ -178,8 +179,7 @@ export class Redactor {
   }
 
   #redactFresh(text: string): string {
-    const lower = text.toLowerCase();
-    const scan = this.#detectors.scan(lower);
+    const { lower, scan } = this.#scan(text);
     const spans = detect(this.#detectors.candidates(scan, lower), text);
     const shaped = replaceAndPlace(text, spans, (span, found) => this.#replace.shape(span.name, found));
     let out = shaped.text;
@@ -202,6 +202,15 @@ export class Redactor {
     return out;
   }
 
+  /** The hints of a text, read in its lower-cased form. */
+  #scan(text: string): { lower: string; scan: HintScan } {
+    const lower = text.toLowerCase();
+    const scan = this.#detectors.scan(lower);
+    // Lower-casing can lengthen a text (`İ` becomes two characters): the key offsets the scan read
+    // in it then do not hold in the text, which is searched whole instead.
+    return { lower, scan: lower.length === text.length ? scan : { ...scan, keyAt: undefined } };
+  }
+
   /**
    * Where this policy replaces text in `text`, read as text (secret shapes, values of sensitive
    * keys), in order and not overlapping. For cuts of a text too large to redact as a whole each
@@ -209,8 +218,7 @@ export class Redactor {
    */
   secretSpans(text: string): SecretSpan[] {
     if (!this.#redacting || text.length < this.#shortest) return [];
-    const lower = text.toLowerCase();
-    const scan = this.#detectors.scan(lower);
+    const { lower, scan } = this.#scan(text);
     const found: SecretSpan[] = detect(this.#detectors.candidates(scan, lower), text).map((s) => ({
       start: s.start,
       end: s.end,
