@@ -43,3 +43,12 @@ test("the preset's rules are all shapes but its comment filter and its file-leve
     assert.ok(names.has(name), name);
   assert.ok(!names.has("filter-comments") && !names.has("gcp"));
 });
+
+test("the preset's AWS rule reports access key ids too, not only secret keys (enableIDScanRule)", () => {
+  const aws = SECRET_SHAPES.find((shape) => shape.name === "aws") ?? assert.fail("no aws rule");
+  const id = "AKIAQYLPMN5HHHFPZAM2";
+  assert.deepEqual(
+    aws.find(`id ${id} here`).map((span) => [span.start, span.end]),
+    [[3, 3 + id.length]],
+  );
+});
