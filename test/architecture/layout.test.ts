@@ -14,6 +14,7 @@ const PACKAGES = [
   "packages/mcp/src",
   "packages/discovery/src",
   "packages/budgets/src",
+  "packages/prompt-cache/src",
   "packages/providers/src",
   "packages/harnessx/src",
   "recorder/src",
@@ -27,6 +28,7 @@ const BUILT_INS = {
   "packages/mcp/src": "@harnessx/mcp",
   "packages/discovery/src": "@harnessx/discovery",
   "packages/budgets/src": "@harnessx/budgets",
+  "packages/prompt-cache/src": "@harnessx/prompt-cache",
   "exporters/src": "@harnessx/exporters",
 } as const;
 /** Libraries the built-ins share: they import no built-in at all. */
@@ -122,6 +124,7 @@ describe("layout", () => {
       "packages/mcp/src",
       "packages/discovery/src",
       "packages/budgets/src",
+      "packages/prompt-cache/src",
       "recorder/src",
       "exporters/src",
     ]) {

@@ -32,6 +32,15 @@ export { HookBus } from "./hooks/hook-bus.js";
 export type * from "./hooks/payloads.js";
 export type { CustomData, CustomEvent, CustomEventName, CustomEvents } from "./hooks/custom-events.js";
 export {
+  PROMPT_CACHE_BREAK,
+  type HistoryChange,
+  type HistoryRewriteCause,
+  type PrefixPart,
+  type PromptCacheBreak,
+  type SystemPromptChange,
+  type ToolListChange,
+} from "./spans/prompt-cache-break.js";
+export {
   Extension,
   defineExtension,
   toExtension,

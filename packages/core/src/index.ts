@@ -14,16 +14,6 @@ export { RunHost, type RunHostOptions } from "./external/run-host.js";
 export { HostedRun, FRAMEWORK_ATTRIBUTE, type HostedRunStart, type HostedRunEnd } from "./external/hosted-run.js";
 export { HostedModelCall, HostedToolCall, type HostedToolEnd } from "./external/hosted-calls.js";
 export { Pricer, type PricingOptions } from "./cost/pricer.js";
-export { promptCacheExtension, type PromptCacheOptions } from "./caching/prompt-cache-extension.js";
-export {
-  PROMPT_CACHE_BREAK,
-  type HistoryChange,
-  type HistoryRewriteCause,
-  type PrefixPart,
-  type PromptCacheBreak,
-  type SystemPromptChange,
-  type ToolListChange,
-} from "./caching/cache-break.js";
 export type { RunLimit, RunLimitVerdict, RunProgress } from "./budgets/run-limit.js";
 export { SubagentError, type SubagentInput, type SubagentToolOptions } from "./subagents/subagent-tool.js";
 export type { DelegatedUsage } from "./subagents/parent-run.js";

@@ -7,6 +7,7 @@ export * from "@harnessx/core/extension";
 export * from "@harnessx/core/tracing";
 export * from "@harnessx/discovery";
 export * from "@harnessx/budgets";
+export * from "@harnessx/prompt-cache";
 export * from "@harnessx/providers";
 export * from "@harnessx/artifacts";
 export * from "@harnessx/spill";

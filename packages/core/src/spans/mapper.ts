@@ -31,8 +31,7 @@ import {
 } from "./span-specs.js";
 import type { TracedAgent, Attributes, SpanDetail, SpanOpen, SpanSink, TraceEvent } from "./span-model.js";
 import { spillOf } from "./spill.js";
-import { PROMPT_CACHE_BREAK } from "../caching/cache-break.js";
-import { cacheBreakAttributes } from "./cache-break-event.js";
+import { cacheBreakAttributes, PROMPT_CACHE_BREAK } from "./prompt-cache-break.js";
 
 interface Open<H> {
   handle: H;

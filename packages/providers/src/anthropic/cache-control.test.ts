@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Agent, promptCacheExtension, tool, type Message } from "@harnessx/core";
+import { Agent, tool, type Message } from "@harnessx/core";
 import { HookEvent, type LlmResponseData } from "@harnessx/core/extension";
 import { GenAI, mapSpans, type TraceEvent } from "@harnessx/core/tracing";
+import { promptCacheExtension } from "@harnessx/prompt-cache";
 import type { AnthropicProvider } from "./provider.js";
 import { anthropicTurn } from "../test-support/anthropic-wire.js";
 import { modelRequest, WEATHER_TOOL } from "../test-support/requests.js";

@@ -1,17 +1,23 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Agent, type AgentOptions } from "../engine/agent.js";
-import { MiddlewareError } from "../errors.js";
-import { defineExtension } from "../extensions/extension.js";
-import { ALL_HOOK_EVENTS, HookEvent } from "../hooks/events.js";
-import { mapSpans } from "../spans/map-spans.js";
-import type { TraceEvent } from "../spans/span-model.js";
-import type { MiddlewareLike } from "../middleware/middleware.js";
-import { MiddlewarePipeline } from "../middleware/pipeline.js";
-import { ScriptedProvider, type ScriptStep } from "../providers/scripted.js";
-import { tool } from "../tools/tool.js";
-import type { Message } from "../types/content.js";
-import type { PromptCacheBreak } from "./cache-break.js";
+import {
+  Agent,
+  MiddlewareError,
+  ScriptedProvider,
+  tool,
+  type AgentOptions,
+  type Message,
+  type ScriptStep,
+} from "@harnessx/core";
+import {
+  ALL_HOOK_EVENTS,
+  defineExtension,
+  HookEvent,
+  MiddlewarePipeline,
+  type MiddlewareLike,
+  type PromptCacheBreak,
+} from "@harnessx/core/extension";
+import { mapSpans, type TraceEvent } from "@harnessx/core/tracing";
 import { promptCacheExtension } from "./prompt-cache-extension.js";
 
 const lookup = tool({ name: "lookup", description: "looks things up", execute: () => "found" });
@@ -47,6 +53,7 @@ describe("promptCacheExtension places cache breakpoints on the stable prefix", (
     agent.hooks.on(HookEvent.LLM_REQUEST, (ctx) => void announced.push(ctx.data.request.cacheBreakpoints));
     assert.equal((await agent.run("go")).status, "completed");
     const [first, second] = provider.requests;
+    assert.ok(first && second, "two model calls");
     assert.deepEqual(first.cacheBreakpoints, [{ after: "tools" }, { after: "system" }, { after: "message", index: 0 }]);
     assert.equal(second.messages.length, 3);
     assert.deepEqual(second.cacheBreakpoints, [
@@ -61,7 +68,7 @@ describe("promptCacheExtension places cache breakpoints on the stable prefix", (
   test("without the extension a request carries no breakpoints", async () => {
     const provider = new ScriptedProvider([{ text: "hi" }], { recordRequests: true });
     await new Agent({ provider }).run("go");
-    assert.equal(provider.requests[0].cacheBreakpoints, undefined);
+    assert.equal(provider.requests[0]!.cacheBreakpoints, undefined);
   });
 
   test("a middleware placing a breakpoint past the history fails the run with a MiddlewareError naming it", async () => {
@@ -115,13 +122,13 @@ describe("a prefix change between two calls of a run is a prompt_cache_break eve
     const { breaks, agent } = setup([callLookup(1), { text: "done" }], { before: [stamping] });
     assert.equal((await agent.run("go")).status, "completed");
     assert.equal(breaks.length, 1);
-    assert.deepEqual(breaks[0].changed, ["history"]);
-    assert.deepEqual(breaks[0].history, {
+    assert.deepEqual(breaks[0]!.changed, ["history"]);
+    assert.deepEqual(breaks[0]!.history, {
       firstChangedMessage: 0,
       cause: "middleware",
       rewrittenBy: ["timestamp-injector"],
     });
-    assert.equal(breaks[0].prefixKey, breaks[0].previousPrefixKey);
+    assert.equal(breaks[0]!.prefixKey, breaks[0]!.previousPrefixKey);
   });
 
   test("a break is a span event of the run span in the one span mapping", async () => {
@@ -172,10 +179,10 @@ describe("a prefix change between two calls of a run is a prompt_cache_break eve
     const { breaks, agent } = setup([callLookup(1), { text: "done" }], { before: [narrowing] });
     assert.equal((await agent.run("go")).status, "completed");
     assert.equal(breaks.length, 1);
-    assert.deepEqual(breaks[0].changed, ["tools", "system"]);
-    assert.deepEqual(breaks[0].tools, { added: [], removed: ["search"], changed: [] });
-    assert.notEqual(breaks[0].prefixKey, breaks[0].previousPrefixKey);
-    assert.equal(breaks[0].history, undefined);
+    assert.deepEqual(breaks[0]!.changed, ["tools", "system"]);
+    assert.deepEqual(breaks[0]!.tools, { added: [], removed: ["search"], changed: [] });
+    assert.notEqual(breaks[0]!.prefixKey, breaks[0]!.previousPrefixKey);
+    assert.equal(breaks[0]!.history, undefined);
   });
 
   test("a system prompt that changes is reported with where it changed", async () => {
@@ -184,8 +191,8 @@ describe("a prefix change between two calls of a run is a prompt_cache_break eve
     const { breaks, agent } = setup([callLookup(1), { text: "done" }], { extensions: [promptCacheExtension(), clock] });
     assert.equal((await agent.run("go")).status, "completed");
     assert.equal(breaks.length, 1);
-    assert.deepEqual(breaks[0].changed, ["system"]);
-    assert.match(breaks[0].system?.now ?? "", /^2\./);
+    assert.deepEqual(breaks[0]!.changed, ["system"]);
+    assert.match(breaks[0]!.system?.now ?? "", /^2\./);
   });
 
   test("a compaction between calls is reported as the cause of the history change", async () => {

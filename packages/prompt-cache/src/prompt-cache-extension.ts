@@ -1,15 +1,6 @@
-import { ConfigError } from "../errors.js";
-import { defineExtension, type Extension } from "../extensions/extension.js";
-import { HookEvent } from "../hooks/events.js";
-import type { CacheBreakpoint, ModelRequest } from "../types/provider.js";
-import { cacheBreakBetween, PROMPT_CACHE_BREAK, type PromptCacheBreak, type SentPrefix } from "./cache-break.js";
-
-declare module "../hooks/custom-events.js" {
-  interface CustomEvents {
-    /** Emitted by `promptCacheExtension` when a model call's prompt prefix differs from the previous call's in the same run. */
-    prompt_cache_break: PromptCacheBreak;
-  }
-}
+import { ConfigError, type CacheBreakpoint, type ModelRequest } from "@harnessx/core";
+import { defineExtension, HookEvent, PROMPT_CACHE_BREAK, type Extension } from "@harnessx/core/extension";
+import { cacheBreakBetween, type SentPrefix } from "./cache-break.js";
 
 /** Options of `promptCacheExtension`; every field is optional. */
 export interface PromptCacheOptions {

@@ -2,15 +2,9 @@
 // schema alone breaks the provider's cache as surely as a new description does.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Agent } from "../engine/agent.js";
-import { HookEvent } from "../hooks/events.js";
-import type { MiddlewareLike } from "../middleware/middleware.js";
-import { MiddlewarePipeline } from "../middleware/pipeline.js";
-import { prefixKey } from "../prompt/system-prompt.js";
-import { ScriptedProvider } from "../providers/scripted.js";
-import { tool } from "../tools/tool.js";
-import type { ToolDefinition } from "../types/provider.js";
-import { cacheBreakBetween, type PromptCacheBreak, type SentPrefix } from "./cache-break.js";
+import { Agent, prefixKey, ScriptedProvider, tool, type ToolDefinition } from "@harnessx/core";
+import { HookEvent, MiddlewarePipeline, type MiddlewareLike, type PromptCacheBreak } from "@harnessx/core/extension";
+import { cacheBreakBetween, type SentPrefix } from "./cache-break.js";
 import { promptCacheExtension } from "./prompt-cache-extension.js";
 
 const SCHEMA = { type: "object", properties: { q: { type: "string" } } };
@@ -78,12 +72,12 @@ describe("a tool whose input schema changes, its description not", () => {
     );
     assert.equal((await agent.run("go")).status, "completed");
     assert.equal(
-      provider.requests[0].tools[0].description,
-      provider.requests[1].tools[0].description,
+      provider.requests[0]!.tools[0]!.description,
+      provider.requests[1]!.tools[0]!.description,
       "the description did not change",
     );
     assert.equal(breaks.length, 1);
-    assert.deepEqual(breaks[0].tools, { added: [], removed: [], changed: ["lookup"] });
-    assert.notEqual(breaks[0].prefixKey, breaks[0].previousPrefixKey);
+    assert.deepEqual(breaks[0]!.tools, { added: [], removed: [], changed: ["lookup"] });
+    assert.notEqual(breaks[0]!.prefixKey, breaks[0]!.previousPrefixKey);
   });
 });
