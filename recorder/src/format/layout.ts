@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageVersion } from "@harnessx/core/extension";
 
@@ -21,6 +21,12 @@ export function safeRunDirName(runId: string): string {
 export function linksDirOf(root: string, parentRunId: string): string {
   return join(root, "links", safeRunDirName(parentRunId));
 }
+
+/** `<root>/catalog/`: the run catalog (`snapshot.ndjson` and the `log-NNNNNN.ndjson` appended since). */
+export const catalogDirOf = (root: string): string => join(root, "catalog");
+
+/** The store root of a run folder `<root>/runs/<name>`. */
+export const storeRootOf = (runDir: string): string => dirname(dirname(runDir));
 
 export const segmentsDirOf = (runDir: string): string => join(runDir, "segments");
 export const runManifestPathOf = (runDir: string): string => join(runDir, "run.json");

@@ -4,6 +4,26 @@
 // newer writers may add some.
 import { ALL_HOOK_EVENTS } from "@harnessx/core/extension";
 import type { RecordedRunStatus, RecorderEventKind } from "./event.js";
+import {
+  anything,
+  arrayOf,
+  boolean,
+  count,
+  finite,
+  is,
+  literal,
+  nonEmpty,
+  nullable,
+  object,
+  oneOf,
+  positive,
+  recordOf,
+  sha256,
+  string,
+  type Schema,
+} from "./schema.js";
+
+export type { Schema } from "./schema.js";
 
 /** Every status a run.json may hold. */
 export const RUN_STATUSES: readonly RecordedRunStatus[] = [
@@ -22,76 +42,7 @@ export const RECORDER_EVENT_KINDS: readonly RecorderEventKind[] = ["recorder.dro
 /** Every event kind this version writes: the hook event names and the recorder's own kinds. */
 export const KNOWN_EVENT_KINDS: readonly string[] = [...ALL_HOOK_EVENTS, ...RECORDER_EVENT_KINDS];
 
-/** Returns what is wrong with `value` at `path` ("members[2].sha256 must be ..."), or undefined. */
-export type Schema = (value: unknown, path: string) => string | undefined;
-
-const is =
-  (test: (v: unknown) => boolean, what: string): Schema =>
-  (value, path) =>
-    test(value) ? undefined : `${path || "the value"} must be ${what}`;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const string = is((v) => typeof v === "string", "a string");
-const nonEmpty = is((v) => typeof v === "string" && v.length > 0, "a non-empty string");
-const finite = is((v) => typeof v === "number" && Number.isFinite(v), "a finite number");
-const count = is((v) => Number.isSafeInteger(v) && (v as number) >= 0, "a whole number >= 0");
-const positive = is((v) => Number.isSafeInteger(v) && (v as number) > 0, "a whole number > 0");
-const sha256 = is((v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v), "a sha256 (64 lowercase hex characters)");
-const anything: Schema = () => undefined;
-const boolean = is((v) => typeof v === "boolean", "true or false");
-const literal = (expected: unknown): Schema => is((v) => v === expected, JSON.stringify(expected));
-const oneOf = (values: readonly string[]): Schema =>
-  is((v) => values.includes(v as string), `one of ${values.join(", ")}`);
-const nullable =
-  (inner: Schema): Schema =>
-  (value, path) =>
-    value === null ? undefined : inner(value, path);
-
-function arrayOf(item: Schema): Schema {
-  return (value, path) => {
-    if (!Array.isArray(value)) return `${path || "the value"} must be an array`;
-    for (let i = 0; i < value.length; i++) {
-      const problem = item(value[i], `${path}[${i}]`);
-      if (problem) return problem;
-    }
-    return undefined;
-  };
-}
-
-function recordOf(item: Schema): Schema {
-  return (value, path) => {
-    if (!isRecord(value)) return `${path || "the value"} must be an object`;
-    // Every event's attrs are a record of anything: no need to walk (and allocate) its entries.
-    if (item === anything) return undefined;
-    for (const [key, entry] of Object.entries(value)) {
-      const problem = item(entry, `${path}.${key}`);
-      if (problem) return problem;
-    }
-    return undefined;
-  };
-}
-
-/** An object with these fields; a field whose schema is wrapped in `optional` may be absent. */
-function object(fields: Record<string, Schema>, optionalFields: Record<string, Schema> = {}): Schema {
-  // Listed once: every event line of a run is checked against this.
-  const required = Object.entries(fields);
-  const optional = Object.entries(optionalFields);
-  return (value, path) => {
-    if (!isRecord(value)) return `${path || "the value"} must be an object`;
-    for (const [key, schema] of required) {
-      if (!(key in value)) return `${path ? `${path}.${key}` : key} is missing`;
-      const problem = schema(value[key], path ? `${path}.${key}` : key);
-      if (problem) return problem;
-    }
-    for (const [key, schema] of optional) {
-      const problem = value[key] === undefined ? undefined : schema(value[key], path ? `${path}.${key}` : key);
-      if (problem) return problem;
-    }
-    return undefined;
-  };
-}
-
-const SUMMARY = object({
+export const SUMMARY = object({
   events: count,
   byKind: recordOf(count),
   inputTokens: finite,
@@ -114,7 +65,7 @@ const ROLLUP = object({
   spills: object({ count, bytes: count }),
   redactedValues: count,
 });
-const RUN_ERROR = object({ message: string }, { name: string, code: string });
+export const RUN_ERROR = object({ message: string }, { name: string, code: string });
 const EXTENSION = object(
   { name: string, level: string },
   {

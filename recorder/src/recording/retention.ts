@@ -7,6 +7,7 @@ import type { RunManifest } from "../format/event.js";
 import { lockPathOf, runDirOf, runManifestPathOf, segmentsDirOf } from "../format/layout.js";
 import { retainReason } from "../format/retain-policy.js";
 import type { ResolvedRecorderOptions } from "./options.js";
+import { forgetRun, publishRun } from "../catalog/publish-run.js";
 import { writeAtomically } from "./seal.js";
 
 interface SealedFile {
@@ -74,6 +75,7 @@ async function removeIfEmpty(runDir: string, artifacts: ArtifactStore): Promise<
     .then((bytes) => JSON.parse(bytes.toString("utf8")) as RunManifest)
     .catch(() => undefined);
   await fs.rm(runDir, { recursive: true, force: true });
+  forgetRun(runDir);
   if (manifest) await releaseArtifacts(manifest, artifacts);
 }
 
@@ -120,5 +122,7 @@ export async function reduceToSummary(
   return reduced;
 }
 
-const writeManifest = (runDir: string, run: RunManifest): Promise<void> =>
-  writeAtomically(runManifestPathOf(runDir), `${JSON.stringify(run, null, 2)}\n`);
+async function writeManifest(runDir: string, run: RunManifest): Promise<void> {
+  await writeAtomically(runManifestPathOf(runDir), `${JSON.stringify(run, null, 2)}\n`);
+  publishRun(runDir, run);
+}

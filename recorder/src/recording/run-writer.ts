@@ -14,6 +14,7 @@ import {
 import { join } from "node:path";
 import type { RunManifest } from "../format/event.js";
 import { lockPathOf, runManifestPathOf, segmentIndexOf, segmentName, segmentsDirOf } from "../format/layout.js";
+import { publishRun } from "../catalog/publish-run.js";
 import { sealSegment, writeAllAtomically, writeSealed } from "./seal.js";
 import { indexChildRun } from "../store/linked-runs.js";
 
@@ -78,6 +79,7 @@ export class RunWriter {
     const manifestFile: [string, string] = [runManifestPathOf(this.runDir), manifestText(manifest)];
     if (lines.length > 0) await writeSealed(join(this.segmentsDir, segmentName(1)), Buffer.from(lines), [manifestFile]);
     else await writeAllAtomically([manifestFile]);
+    publishRun(this.runDir, manifest);
     this.linkUnderParent(manifest);
     this.whole = undefined;
   }
@@ -95,6 +97,7 @@ export class RunWriter {
     const tmp = `${path}.tmp-${process.pid}`;
     writeFileSync(tmp, manifestText(manifest));
     renameSync(tmp, path);
+    publishRun(this.runDir, manifest);
     this.linkUnderParent(manifest);
   }
 

@@ -7,6 +7,7 @@ import { EVENT_FORMAT_VERSION, type RecordedEvent, type RunManifest } from "../f
 import type { RunRollup } from "../format/rollup-types.js";
 import { lockPathOf, runManifestPathOf } from "../format/layout.js";
 import { summarize } from "../format/run-summary.js";
+import { publishRun } from "../catalog/publish-run.js";
 import { sealSegment, writeAtomically } from "../recording/seal.js";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { readRun, type SegmentFile } from "./read-run.js";
@@ -151,6 +152,7 @@ export async function recover(runDir: string, options: RecoverOptions = {}): Pro
     : undefined;
   const reduce = applyRetention && summarized !== undefined && retainReason(summarized) === undefined;
   await writeAtomically(runManifestPathOf(runDir), `${JSON.stringify(manifest, null, 2)}\n`);
+  publishRun(runDir, manifest);
   await fs.rm(lockPathOf(runDir), { force: true });
   if (reduce) await reduceToSummary(runDir, summarized, artifacts);
   return {
