@@ -126,14 +126,8 @@ export {
   BundleSignatureError,
   BundleSignerError,
 } from "./bundle/errors.js";
-export {
-  RecordingStore,
-  storeStats,
-  isResumable,
-  type RunListing,
-  type InvalidRunFolder,
-  type StoreStats,
-} from "./store/recording-store.js";
+export { RecordingStore, storeStats, type InvalidRunFolder, type StoreStats } from "./store/recording-store.js";
+export { isResumable, type RunListing } from "./store/run-listing.js";
 export { SealedRunWriter, type SealedRunWriterOptions } from "./store/sealed-run-writer.js";
 export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
 export { openSegmentTables } from "./store/segment-tables.js";
@@ -179,11 +173,18 @@ export {
   resolveRecordingSource,
   checkStore,
   runFolders,
+  catalogedRunFolders,
   type RecordingSource,
   type ResolvedSource,
   type ResolveSourceOptions,
   type RunFolder,
 } from "./read/source.js";
+export {
+  compactCatalog,
+  type CompactCatalogOptions,
+  type CompactCatalogResult,
+} from "./catalog/compact-catalog.js";
+export type { CatalogEntry, CatalogRun } from "./catalog/catalog-entry.js";
 export { RecordingSourceError, RecordingClosedError, type RecordingSourceProblem } from "./read/errors.js";
 export { followRun, type FollowRunOptions } from "./store/follow-run.js";
 export { RequestComparer, type RequestDifference } from "./replay/request-comparer.js";

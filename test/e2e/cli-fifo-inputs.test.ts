@@ -18,7 +18,7 @@ after(() => cli.cleanup());
 const trace = (...args: string[]) => runTrace(["--store", cli.store, ...args], { cwd: cli.work, timeoutMs: 20_000 });
 
 describe("a FIFO is refused with exit 4, never waited on", () => {
-  test("as run.json: show and export refuse the run; ls lists it as invalid", async () => {
+  test("as run.json: show and export refuse the run; ls lists it as invalid once the catalog is rebuilt", async () => {
     const manifest = join(cli.store, "runs", runId, "run.json");
     renameSync(manifest, `${manifest}.real`);
     makeFifo(manifest);
@@ -32,13 +32,22 @@ describe("a FIFO is refused with exit 4, never waited on", () => {
         assert.equal(r.code, 4, `${args[0]}: ${r.stderr}`);
         assert.match(r.stderr, /run\.json is not a valid run manifest: not a regular file/);
       }
+      // ls lists an ended run from the store's catalog without opening its run.json; the
+      // rebuild of `recover --all` reads every run.json, and finds this one is not a file.
       const ls = await trace("--json", "ls");
       assert.equal(ls.code, 0, ls.stderr);
-      assert.match(ls.stdout, /"status": "invalid"/);
+      assert.match(ls.stdout, /"status": "completed"/);
+      const recover = await trace("recover", "--all");
+      assert.equal(recover.code, 0, recover.stderr);
+      const rebuilt = await trace("--json", "ls");
+      assert.equal(rebuilt.code, 0, rebuilt.stderr);
+      assert.match(rebuilt.stdout, /"status": "invalid"/);
     } finally {
       rmSync(manifest);
       renameSync(`${manifest}.real`, manifest);
     }
+    const mended = await trace("--json", "ls");
+    assert.match(mended.stdout, /"status": "completed"/, "a folder mended since is read again");
   });
 
   test("as the bundle named: verify, show and scrub refuse it", async () => {

@@ -117,7 +117,8 @@ export const lsCommand: CommandSpec = {
       return listDatasetRuns(ctx, options.dataset, filters);
     }
     const storeDir = await ensureStore(ctx);
-    const { runs, invalid } = await listRuns(storeDir);
+    const { runs, invalid, notes } = await listRuns(storeDir);
+    for (const note of notes) ctx.note(note);
     // A folder that is not a readable run has no start time: --since leaves it out.
     const traceId = typeof options.traceId === "string" ? options.traceId : undefined;
     let shown: Row[] = [...runs, ...invalid].filter(

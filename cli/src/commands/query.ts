@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { openSegmentTables, runFolders, type Recording } from "@harnessx/recorder";
+import { catalogedRunFolders, openSegmentTables, type Recording } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { columnsFromKeys } from "../output/table.js";
@@ -85,7 +85,7 @@ export const queryCommand: CommandSpec = {
         ? await openDataset(ctx, dataset, { readOnly, ...(since !== undefined ? { since } : {}) })
         : await openSegmentTables(
             storeDir!,
-            (await runFolders(storeDir!)).map((r) => r.dir),
+            (await catalogedRunFolders(storeDir!)).map((r) => r.dir),
             { readOnly, spans },
           );
     progress.tick();

@@ -6,6 +6,7 @@ import {
   recover,
   reductionPending,
   runFolders,
+  compactCatalog,
   type RecoverResult,
 } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
@@ -36,7 +37,7 @@ export const recoverCommand: CommandSpec = {
     new Command("recover")
       .description("seal a run whose recording process died, and mark it crashed")
       .argument("[run]", "run id (or unique prefix) or run directory")
-      .option("--all", "recover every dead run of the store"),
+      .option("--all", "recover every dead run of the store, then rebuild its run catalog from the runs' folders"),
   async run(ctx, args, options) {
     const [text] = args;
     if (!text && !options.all) throw usageError("name a run, or pass --all to recover every dead run");
@@ -48,6 +49,11 @@ export const recoverCommand: CommandSpec = {
     }
     const results: RecoverResult[] = [];
     for (const dir of dirs) results.push(await recover(dir));
+    if (options.all) {
+      // The catalog may have missed a run (a kill between its run.json and its catalog line): rebuilt from the folders.
+      const rebuilt = await compactCatalog(await ensureStore(ctx), { rebuild: true });
+      if (!rebuilt.done) ctx.note(`the run catalog was not rebuilt: process ${rebuilt.busyPid} is compacting it`);
+    }
     if (ctx.options.json) {
       ctx.printJson(options.all ? results : results[0]);
       return;

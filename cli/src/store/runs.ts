@@ -29,10 +29,13 @@ async function bundlesByRun(storeDir: string): Promise<Map<string, string>> {
 }
 
 /** Every run of a store, newest first, then the folders that are not readable runs (through `RecordingStore.listRunFolders`). */
-export async function listRuns(storeDir: string): Promise<{ runs: ListedRun[]; invalid: InvalidRun[] }> {
+export async function listRuns(
+  storeDir: string,
+): Promise<{ runs: ListedRun[]; invalid: InvalidRun[]; notes: string[] }> {
   const [folders, bundles] = await Promise.all([new RecordingStore(storeDir).listRunFolders(), bundlesByRun(storeDir)]);
   return {
     runs: folders.runs.map((run) => ({ ...run, bundle: bundles.get(run.runId) ?? null })),
     invalid: folders.invalid.map(({ name, dir, problem }) => ({ runId: name, dir, status: "invalid", problem })),
+    notes: folders.notes,
   };
 }

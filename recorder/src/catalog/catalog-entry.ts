@@ -60,8 +60,10 @@ export interface CatalogEntry {
    * Of a folder's entries the latest wins, whatever order the files are read in.
    */
   writtenAt: number;
-  /** The run, or null once its folder was deleted (size or age retention). */
+  /** The run, or null once its folder was deleted (size or age retention) or when it is not a readable run. */
   run: CatalogRun | null;
+  /** For a folder that is not a readable run (found by a rebuild): what is wrong with it. */
+  problem?: string;
 }
 
 /** The catalog's view of a manifest, as written now. */
@@ -107,36 +109,39 @@ export function catalogEntryFrom(value: unknown): CatalogEntry | undefined {
 }
 
 /** A line of the run catalog (`CatalogEntry`): a run's state, or `run: null` once its folder was deleted. */
-export const CATALOG_ENTRY_SCHEMA = object({
-  folder: nonEmpty,
-  writtenAt: finite,
-  run: nullable(
-    object(
-      {
-        runId: nonEmpty,
-        status: oneOf(RUN_STATUSES),
-        agent: string,
-        sessionId: string,
-        models: arrayOf(string),
-        startedAt: finite,
-        endedAt: nullable(finite),
-        artifacts: count,
-        cost: nullable(object({ usd: nullable(finite), unpricedCalls: count })),
-        recorder: string,
-      },
-      {
-        pid: count,
-        hostname: string,
-        traceId: string,
-        parentRunId: nonEmpty,
-        framework: string,
-        durable: boolean,
-        service: string,
-        provider: string,
-        error: nullable(RUN_ERROR),
-        summary: SUMMARY,
-        detail: literal("summary"),
-      },
+export const CATALOG_ENTRY_SCHEMA = object(
+  {
+    folder: nonEmpty,
+    writtenAt: finite,
+    run: nullable(
+      object(
+        {
+          runId: nonEmpty,
+          status: oneOf(RUN_STATUSES),
+          agent: string,
+          sessionId: string,
+          models: arrayOf(string),
+          startedAt: finite,
+          endedAt: nullable(finite),
+          artifacts: count,
+          cost: nullable(object({ usd: nullable(finite), unpricedCalls: count })),
+          recorder: string,
+        },
+        {
+          pid: count,
+          hostname: string,
+          traceId: string,
+          parentRunId: nonEmpty,
+          framework: string,
+          durable: boolean,
+          service: string,
+          provider: string,
+          error: nullable(RUN_ERROR),
+          summary: SUMMARY,
+          detail: literal("summary"),
+        },
+      ),
     ),
-  ),
-});
+  },
+  { problem: string },
+);

@@ -2,66 +2,29 @@
 // (the entry written last wins), a compaction or a rebuild gives the same view, and torn,
 // damaged, oversized or hostile lines and files are skipped rather than trusted.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempFolders } from "@harnessx/core/test-support";
 import { makeFifo } from "../../../test/support/system.js";
 import { catalogDirOf } from "../format/layout.js";
-import { FlightRecorderExtension } from "../recording/flight-recorder.js";
-import { RecordingStore } from "../store/recording-store.js";
-import { readRunManifest } from "../store/run-manifest.js";
-import { scriptedAgent } from "../test-support/agents.js";
-import { catalogRunOf, type CatalogEntry, type CatalogRun } from "./catalog-entry.js";
+import type { CatalogEntry } from "./catalog-entry.js";
 import { logName, SNAPSHOT_FILE } from "./catalog-files.js";
 import { MAX_CATALOG_LINE_BYTES } from "./catalog-lines.js";
 import { compactCatalog } from "./compact-catalog.js";
-import { readCatalog, type CatalogView } from "./read-catalog.js";
+import { openCatalog } from "./open-catalog.js";
+import { readCatalog } from "./read-catalog.js";
+import { fromManifests, record, runsOf, viewOf } from "../test-support/catalog-runs.js";
 
 const folders = tempFolders("hx-catalog-");
-const child = new URL("../test-support/catalog-child.ts", import.meta.url).pathname;
-
-/** Records `count` one-call runs into `dir` through the real recorder; their ids, oldest first. */
-async function record(
-  dir: string,
-  count: number,
-  extra: Partial<ConstructorParameters<typeof FlightRecorderExtension>[0]> = {},
-) {
-  const steps = Array.from({ length: count }, (_, i) =>
-    i === 5 ? { error: new Error(`provider down ${i}`) } : { text: "done", usage: { inputTokens: 4, outputTokens: 2 } },
-  );
-  const agent = scriptedAgent(steps, [new FlightRecorderExtension({ dir, ...extra })], "cataloged");
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await agent.run(`run ${i}`)).runId);
-  await agent.close();
-  return ids;
-}
-
-function viewOf(read: Awaited<ReturnType<typeof readCatalog>>): CatalogView {
-  if ("missing" in read) assert.fail(read.missing);
-  return read;
-}
-
-/** The runs of a view, by folder, without the times their entries were written. */
-function runsOf(view: CatalogView): Record<string, CatalogRun | null> {
-  return Object.fromEntries([...view.entries].sort(([a], [b]) => a.localeCompare(b)).map(([f, e]) => [f, e.run]));
-}
-
-/** What the runs' own run.json files say, as the catalog keeps it. */
-async function fromManifests(dir: string): Promise<Record<string, CatalogRun>> {
-  const out: Record<string, CatalogRun> = {};
-  for (const folder of readdirSync(join(dir, "runs")).sort())
-    out[folder] = catalogRunOf(await readRunManifest(join(dir, "runs", folder)));
-  return out;
-}
 
 describe("the run catalog", () => {
-  test("a store without a snapshot reads as missing; a rebuild then holds every run as its run.json says", async () => {
+  test("a new store's runs are in its logs; a rebuild gives each as its run.json says", async () => {
     const dir = folders.root;
     const ids = await record(dir, 6);
-    const before = await readCatalog(dir);
-    assert.ok("missing" in before, "the logs alone are not a catalog: a store older than it has runs they never saw");
+    const logs = await readCatalog(dir);
+    assert.match(logs.snapshotProblem ?? "", /no snapshot yet/);
+    assert.deepEqual(runsOf(logs), await fromManifests(dir));
     const result = await compactCatalog(dir, { rebuild: true });
     assert.deepEqual(result, { done: true, runs: 6, foldedLogs: 1 });
     const view = viewOf(await readCatalog(dir));
@@ -72,6 +35,34 @@ describe("the run catalog", () => {
       ["completed", "completed", "completed", "completed", "completed", "failed"],
     );
     assert.match(view.entries.get(ids[5]!)?.run?.error?.message ?? "", /provider down 5|has none/);
+  });
+
+  test("a store recorded before the catalog: the first reader reads its folders, says so, and writes them in", async () => {
+    const dir = folders.root;
+    await record(dir, 3);
+    rmSync(catalogDirOf(dir), { recursive: true });
+    mkdirSync(join(dir, "runs", "not-a-run"));
+    const first = await openCatalog(dir);
+    assert.deepEqual(first.notes, [
+      `the run catalog did not list 4 run folder(s) (the run catalog has no snapshot yet (${join(catalogDirOf(dir), SNAPSHOT_FILE)})): read from their run.json and added`,
+    ]);
+    assert.match(first.entries.get("not-a-run")?.problem ?? "", /has no run\.json/);
+    const { "not-a-run": _invalid, ...runs } = runsOf({ ...(await readCatalog(dir)), snapshotProblem: undefined });
+    assert.deepEqual(runs, await fromManifests(dir));
+    const second = await openCatalog(dir);
+    assert.deepEqual(second.notes, [], "the second reader reads the catalog alone");
+    assert.equal(second.entries.size, 4);
+  });
+
+  test("a folder deleted by hand leaves the listing; one whose line a kill cut off joins it", async () => {
+    const dir = folders.root;
+    const [gone, kept] = await record(dir, 2);
+    rmSync(join(dir, "runs", gone!), { recursive: true });
+    const lost = join(catalogDirOf(dir), logName(1));
+    writeFileSync(lost, "");
+    const opened = await openCatalog(dir);
+    assert.deepEqual([...opened.entries.keys()], [kept]);
+    assert.equal(opened.notes.length, 1);
   });
 
   test("the live catalog, compacted from the recorder's logs, equals one rebuilt from the runs", async () => {
@@ -154,17 +145,17 @@ describe("the run catalog", () => {
     assert.equal(view.skippedLines, 6);
   });
 
-  test("a damaged snapshot reads as missing, and a FIFO in place of a file does not hang the reader", async () => {
+  test("a damaged snapshot is reported and the logs still read; a FIFO in place of a file does not hang the reader", async () => {
     const dir = folders.root;
     await record(dir, 1);
     await compactCatalog(dir, { rebuild: true });
     writeFileSync(join(catalogDirOf(dir), SNAPSHOT_FILE), '{"format":"something else"}\n');
     const damaged = await readCatalog(dir);
-    assert.ok("missing" in damaged && /does not start with a catalog header/.test(damaged.missing));
+    assert.match(damaged.snapshotProblem ?? "", /does not start with a catalog header/);
     rmSync(join(catalogDirOf(dir), SNAPSHOT_FILE));
     makeFifo(join(catalogDirOf(dir), SNAPSHOT_FILE));
     const fifo = await readCatalog(dir);
-    assert.ok("missing" in fifo && /cannot be read/.test(fifo.missing), JSON.stringify(fifo));
+    assert.match(fifo.snapshotProblem ?? "", /cannot be read/);
     rmSync(join(catalogDirOf(dir), SNAPSHOT_FILE));
     await compactCatalog(dir, { rebuild: true });
     makeFifo(join(catalogDirOf(dir), logName(7)));
@@ -202,32 +193,5 @@ describe("the run catalog", () => {
     assert.deepEqual(await compactCatalog(dir, { rebuild: true }), { done: false, busyPid: process.ppid });
     writeFileSync(join(catalogDirOf(dir), "compact.lock"), "999999999\n");
     assert.equal((await compactCatalog(dir, { rebuild: true })).done, true);
-  });
-
-  test("two recording processes and a compaction on one store: every run once, as its run.json says", async () => {
-    const dir = folders.root;
-    await compactCatalog(dir, { rebuild: true });
-    const runChild = () =>
-      new Promise<void>((resolve, reject) => {
-        const proc = spawn(process.execPath, ["--import", "tsx", child, dir, "40"], { stdio: "inherit" });
-        proc.on("error", reject);
-        proc.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`child exited ${code}`))));
-      });
-    const compactions = (async () => {
-      let done = 0;
-      for (let i = 0; i < 6; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        if ((await compactCatalog(dir, { graceMs: 50 })).done) done++;
-      }
-      return done;
-    })();
-    await Promise.all([runChild(), runChild()]);
-    assert.ok((await compactions) > 0);
-    const view = viewOf(await readCatalog(dir));
-    assert.equal(view.entries.size, 80);
-    assert.equal(view.skippedLines, 0);
-    assert.deepEqual(runsOf(view), await fromManifests(dir));
-    const store = new RecordingStore(dir);
-    assert.equal((await store.listRuns()).length, 80);
   });
 });

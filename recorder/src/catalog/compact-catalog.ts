@@ -5,10 +5,11 @@ import { writeAtomically } from "../recording/seal.js";
 import { readRegularFile } from "@harnessx/core/extension";
 import { MAX_METADATA_FILE_BYTES } from "../format/read-limits.js";
 import { isProcessAlive } from "../store/recover.js";
-import { readRunManifest } from "../store/run-manifest.js";
-import { catalogRunOf, type CatalogEntry } from "./catalog-entry.js";
+import type { CatalogEntry } from "./catalog-entry.js";
 import { CATALOG_FORMAT, COMPACT_LOCK_FILE, logGenerations, logPath, SNAPSHOT_FILE } from "./catalog-files.js";
-import { keepLatest, readCatalog, type CatalogHeader } from "./read-catalog.js";
+import { readCatalog, type CatalogHeader } from "./read-catalog.js";
+import { reconcileFolders } from "./reconcile-folders.js";
+import { scanRuns } from "./scan-runs.js";
 
 /** Options of `compactCatalog`. */
 export interface CompactCatalogOptions {
@@ -57,8 +58,9 @@ export async function compactCatalog(root: string, options: CompactCatalogOption
       entries = await scanRuns(root);
     } else {
       await new Promise((resolve) => setTimeout(resolve, options.graceMs ?? 2000));
-      const view = await readCatalog(root);
-      entries = "missing" in view ? await scanRuns(root) : view.entries;
+      ({ entries } = await readCatalog(root));
+      // Folders the logs never named (runs older than the catalog) go into the snapshot too.
+      await reconcileFolders(root, entries);
     }
     const now = Date.now();
     for (const [folder, entry] of entries)
@@ -104,20 +106,4 @@ async function pidIn(path: string): Promise<number | undefined> {
   );
   const pid = Number.parseInt(text.trim(), 10);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-/** One entry per readable run folder, dated by its run.json's last write. */
-async function scanRuns(root: string): Promise<Map<string, CatalogEntry>> {
-  const entries = new Map<string, CatalogEntry>();
-  const names = await fs.readdir(join(root, "runs")).catch(() => [] as string[]);
-  for (const folder of names) {
-    const runDir = join(root, "runs", folder);
-    try {
-      const [manifest, stat] = await Promise.all([readRunManifest(runDir), fs.stat(join(runDir, "run.json"))]);
-      keepLatest(entries, { folder, writtenAt: stat.mtimeMs, run: catalogRunOf(manifest) });
-    } catch {
-      // Not a readable run (no run.json, or a damaged one): `trace ls` names such folders apart.
-    }
-  }
-  return entries;
 }

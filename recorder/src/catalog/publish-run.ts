@@ -9,8 +9,8 @@ import { MAX_CATALOG_LINE_BYTES } from "./catalog-lines.js";
 /**
  * Tells the store's catalog the run's state, just after its `run.json` was written: every
  * writer of a run.json (the recorder, `recover`, tail retention) calls it. The manifest is
- * written first, so a kill between the two leaves the catalog behind the run, never ahead, and
- * a rebuild or the next write brings it level.
+ * written first, so a kill between the two leaves the catalog behind the run, never ahead; the
+ * next reader finds a folder it does not know and reads it (`reconcileFolders`).
  */
 export function publishRun(runDir: string, manifest: RunManifest): void {
   appendEntry(runDir, { folder: basename(runDir), writtenAt: Date.now(), run: catalogRunOf(manifest) });
@@ -27,15 +27,20 @@ export function forgetRun(runDir: string): void {
  * then ends there, and the next writer's line stays whole.
  */
 function appendEntry(runDir: string, entry: CatalogEntry): void {
-  const dir = catalogDirOf(storeRootOf(runDir));
-  const line = `\n${boundedText(entry)}\n`;
+  appendEntries(storeRootOf(runDir), [entry]);
+}
+
+/** Appends entries to the catalog of the store at `root` (one write), making its folder when it has none. */
+export function appendEntries(root: string, entries: readonly CatalogEntry[]): void {
+  if (entries.length === 0) return;
+  const dir = catalogDirOf(root);
+  const text = entries.map((entry) => `\n${boundedText(entry)}\n`).join("");
   try {
-    appendFileSync(logPath(dir, logGenerations(dir).at(-1) ?? 1), line);
+    appendFileSync(logPath(dir, logGenerations(dir).at(-1) ?? 1), text);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    // The store's first entry, or its catalog folder was deleted: a rebuild brings back what it held.
     mkdirSync(dir, { recursive: true });
-    appendFileSync(logPath(dir, logGenerations(dir).at(-1) ?? 1), line);
+    appendFileSync(logPath(dir, logGenerations(dir).at(-1) ?? 1), text);
   }
 }
 

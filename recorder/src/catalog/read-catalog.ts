@@ -10,13 +10,14 @@ export interface CatalogView {
   entries: Map<string, CatalogEntry>;
   /** Lines that are not entries: torn by a kill (expected now and then), damaged or crafted. */
   skippedLines: number;
-  /** The generation the snapshot folded logs through. */
+  /** The generation the snapshot folded logs through; 0 without a snapshot. */
   through: number;
-}
-
-/** The catalog has no usable snapshot: it was never built (a store older than it), was deleted or is damaged. */
-export interface MissingCatalog {
-  missing: string;
+  /**
+   * Why the snapshot was not read: the store has none (recorded before the catalog, or never
+   * compacted), or it is damaged. The logs then hold only the runs written since they began,
+   * and a reader finds the others by their folders (`reconcileFolders`).
+   */
+  snapshotProblem?: string;
 }
 
 /**
@@ -24,31 +25,12 @@ export interface MissingCatalog {
  * the one written last wins (`writtenAt`), so a log a compaction already folded but had not yet
  * deleted changes nothing, and a line a late writer appended to it still counts.
  */
-export async function readCatalog(root: string): Promise<CatalogView | MissingCatalog> {
+export async function readCatalog(root: string): Promise<CatalogView> {
   const dir = catalogDirOf(root);
   const counts: LineCounts = { tooLong: 0 };
-  const entries = new Map<string, CatalogEntry>();
-  let skipped = 0;
-  let header: unknown;
-  try {
-    let first = true;
-    for await (const line of catalogLines(join(dir, SNAPSHOT_FILE), counts)) {
-      if (first) {
-        header = parsed(line);
-        first = false;
-        if (!isHeader(header)) return { missing: `${join(dir, SNAPSHOT_FILE)} does not start with a catalog header` };
-        continue;
-      }
-      const entry = catalogEntryFrom(parsed(line));
-      if (entry) keepLatest(entries, entry);
-      else skipped++;
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { missing: `the store has no run catalog yet (${join(dir, SNAPSHOT_FILE)})` };
-    return { missing: `${join(dir, SNAPSHOT_FILE)} cannot be read: ${(error as Error).message}` };
-  }
-  if (!isHeader(header)) return { missing: `${join(dir, SNAPSHOT_FILE)} is empty` };
+  const snapshot = await readSnapshot(join(dir, SNAPSHOT_FILE), counts);
+  const { entries } = snapshot;
+  let skipped = snapshot.skipped;
   for (const generation of logGenerations(dir)) {
     try {
       for await (const line of catalogLines(logPath(dir, generation), counts)) {
@@ -62,7 +44,48 @@ export async function readCatalog(root: string): Promise<CatalogView | MissingCa
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") skipped++;
     }
   }
-  return { entries, skippedLines: skipped + counts.tooLong, through: header.through };
+  return {
+    entries,
+    skippedLines: skipped + counts.tooLong,
+    through: snapshot.through,
+    ...(snapshot.problem ? { snapshotProblem: snapshot.problem } : {}),
+  };
+}
+
+async function readSnapshot(
+  path: string,
+  counts: LineCounts,
+): Promise<{ entries: Map<string, CatalogEntry>; skipped: number; through: number; problem?: string }> {
+  const entries = new Map<string, CatalogEntry>();
+  let skipped = 0;
+  let header: CatalogHeader | undefined;
+  try {
+    for await (const line of catalogLines(path, counts)) {
+      if (!header) {
+        const first = parsed(line);
+        if (!isHeader(first))
+          return {
+            entries: new Map(),
+            skipped: 0,
+            through: 0,
+            problem: `${path} does not start with a catalog header`,
+          };
+        header = first;
+        continue;
+      }
+      const entry = catalogEntryFrom(parsed(line));
+      if (entry) keepLatest(entries, entry);
+      else skipped++;
+    }
+  } catch (error) {
+    const problem =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? `the run catalog has no snapshot yet (${path})`
+        : `${path} cannot be read: ${(error as Error).message}`;
+    return { entries: new Map(), skipped: 0, through: 0, problem };
+  }
+  if (!header) return { entries: new Map(), skipped: 0, through: 0, problem: `${path} is empty` };
+  return { entries, skipped, through: header.through };
 }
 
 /** Keeps the entry written last; of two written in the same millisecond, the one read last. */

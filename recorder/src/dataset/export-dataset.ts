@@ -4,7 +4,7 @@ import { Redactor } from "@harnessx/core/extension";
 import { memoryDatabase } from "../store/duckdb.js";
 import { listSegments } from "../store/read-run.js";
 import { readRunManifestFile } from "../store/run-manifest.js";
-import { runFolders, type RunFolder } from "../read/source.js";
+import { catalogedRunFolders, type RunFolder } from "../read/source.js";
 import { DatasetError } from "./errors.js";
 import type { DatasetExport, ExportDatasetRequest } from "./export-types.js";
 import { prepareDataset } from "./marker.js";
@@ -83,7 +83,7 @@ async function foldersToExport(request: ExportDatasetRequest): Promise<RunFolder
       request.storeDir,
       `${request.storeDir} is not a recording store (no runs/ folder)`,
     );
-  const folders = (await runFolders(request.storeDir)).sort((a, b) => a.runId.localeCompare(b.runId));
+  const folders = (await catalogedRunFolders(request.storeDir)).sort((a, b) => a.runId.localeCompare(b.runId));
   if (!request.runIds) return folders;
   const byId = new Map(folders.map((f) => [f.runId, f]));
   return request.runIds.map((runId) => {

@@ -1,7 +1,8 @@
 import { promises as fs } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { OpenedBundle } from "../bundle/open-bundle.js";
-import { DEFAULT_STORE_DIR } from "../format/layout.js";
+import { openCatalog } from "../catalog/open-catalog.js";
+import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
 import { readRunManifest } from "../store/run-manifest.js";
 import { RecordingSourceError } from "./errors.js";
 
@@ -85,15 +86,30 @@ export async function checkStore(storeDir: string): Promise<void> {
 /** Every folder under a store's `runs/`, readable run or not (`RecordingStore.listRunFolders` tells them apart). */
 export async function runFolders(storeDir: string): Promise<RunFolder[]> {
   const names = await fs.readdir(join(storeDir, "runs")).catch(() => [] as string[]);
-  return names.map((name) => {
-    let runId = name;
-    try {
-      runId = decodeURIComponent(name);
-    } catch {
-      // not percent-encoded: the folder name is the id
-    }
-    return { runId, dir: join(storeDir, "runs", name) };
-  });
+  return names.map((name) => ({ runId: decodedFolder(name), dir: join(storeDir, "runs", name) }));
+}
+
+/**
+ * The store's runs as its catalog lists them (rebuilt from the folders first when it has none),
+ * folders a rebuild found not to be runs included: what run references, `trace query --all` and
+ * dataset exports go through, without listing `runs/`. `runFolders` lists the folders themselves.
+ */
+export async function catalogedRunFolders(storeDir: string): Promise<RunFolder[]> {
+  const { entries } = await openCatalog(storeDir);
+  const out: RunFolder[] = [];
+  for (const [folder, entry] of entries) {
+    if (!entry.run && entry.problem === undefined) continue;
+    out.push({ runId: entry.run?.runId ?? decodedFolder(folder), dir: join(storeDir, "runs", folder) });
+  }
+  return out;
+}
+
+function decodedFolder(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
 }
 
 /** The store a run directory belongs to (`<store>/runs/<id>`; a run directory elsewhere stands for its own parent). */
@@ -108,7 +124,10 @@ async function runAt(runDir: string): Promise<ResolvedSource> {
 /** A run of the store by its id, or by a prefix that only one run id starts with. */
 async function findRun(storeDir: string, text: string): Promise<ResolvedSource> {
   await checkStore(storeDir);
-  const runs = await runFolders(storeDir);
+  // An exact id is its folder: found without the catalog, even for a run it does not know yet.
+  const folder = runDirOf(storeDir, text);
+  if (await isDir(folder)) return { kind: "run", storeDir, runDir: folder, runId: text };
+  const runs = await catalogedRunFolders(storeDir);
   const exact = runs.find((r) => r.runId === text);
   const matches = exact ? [exact] : runs.filter((r) => r.runId.startsWith(text));
   if (matches.length === 0)

@@ -2,64 +2,18 @@ import type { TraceEvent } from "@harnessx/core/tracing";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { ArtifactStore } from "@harnessx/artifacts";
-import type { RecordedEvent, RunManifest, RunSummary } from "../format/event.js";
+import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
-import { costOfModels, type ModelsCost } from "../format/run-rollup.js";
 import { exportIncident, type ExportIncidentRequest, type IncidentExport } from "../bundle/export-incident.js";
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { summarize } from "../format/run-summary.js";
 import { isProcessAlive, lockHolder, recover, reductionPending, type RecoverResult } from "./recover.js";
 import { RecordingDatabase, type RunFacts } from "./recording-database.js";
+import { runListing, type RunListing } from "./run-listing.js";
+import { catalogRunOf } from "../catalog/catalog-entry.js";
+import { openCatalog } from "../catalog/open-catalog.js";
 import { assertEventsKept, readRunManifest, RunNotFoundError } from "./run-manifest.js";
 import { openRecording } from "../read/open-recording.js";
-
-/** One run as `listRuns` shows it. */
-export interface RunListing extends RunSummary {
-  /** The run's id. */
-  runId: string;
-  /** The W3C trace id of the run's spans (`run.json`'s `traceId`): find a run from a backend's trace. Null in recordings made before it. */
-  traceId: string | null;
-  /** The run's directory in the store. */
-  dir: string;
-  /** Where the run stands, as `run.json` says. */
-  status: RunManifest["status"];
-  /** The agent's name. */
-  agent: string;
-  /** The framework that made the run (`ai-sdk`, `openai-agents`); null for harnessx's own runs. */
-  framework: string | null;
-  /** The session the run belongs to. */
-  sessionId: string;
-  /** Models the run used. */
-  models: string[];
-  /** Milliseconds since the epoch when the run started. */
-  startedAt: number;
-  /** Milliseconds since the epoch when the run ended; null while it is open. */
-  endedAt: number | null;
-  /** How long the run took, in milliseconds; null while it is open. */
-  durationMs: number | null;
-  /** Why the run failed; null when it did not fail with an error. */
-  error: RunManifest["error"] | null;
-  /** The run says `running` but its recording process is gone: run `recover`. */
-  stale: boolean;
-  /** The run is durable (`AgentOptions.durable`): its journal lets `agent.resume(runId)` continue it after a crash. */
-  durable: boolean;
-  /** A durable run its process did not finish (`crashed`, `incomplete`, or `running` with its process gone): `agent.resume(runId)` continues it, in this recording. */
-  resumable: boolean;
-  /** How many artifacts the run references. */
-  artifacts: number;
-  /** What its model calls cost, from the run's rollup; null until the run has ended (and in recordings made before rollups). */
-  cost: ModelsCost | null;
-  /** `"summary"` when tail retention (`retain`) deleted the run's events after it ended and only this summary remains, else `"full"`. */
-  detail: "full" | "summary";
-}
-
-/** The one rule of a resumable run: durable, and left unfinished by its process (crashed, cut off at exit, or still `running` with the process gone). */
-export function isResumable(run: Pick<RunManifest, "durable" | "status">, stale: boolean): boolean {
-  return (
-    run.durable === true &&
-    (run.status === "crashed" || run.status === "incomplete" || (run.status === "running" && stale))
-  );
-}
 
 /** What a store holds, as `RecordingStore.stats` counts it. */
 export interface StoreStats {
@@ -118,18 +72,33 @@ export class RecordingStore {
     return (await this.listRunFolders()).runs;
   }
 
-  /** Every folder under `runs/`: the readable runs (newest first) and the folders that are not, with why. */
+  /**
+   * The store's runs from its catalog (rebuilt from the runs' folders first when it has none):
+   * the readable runs (newest first) and the folders a rebuild found not to be runs, with why.
+   * An ended run is listed from the catalog alone; a run still open (or one recorded before
+   * summaries) is read from its folder, for its lock and its events so far.
+   */
   async listRunFolders(): Promise<{
     /** The readable runs, newest first. */
     runs: RunListing[];
     /** The folders that are not readable runs. */
     invalid: InvalidRunFolder[];
+    /** What the reader should be told about the catalog (rebuilt, lines skipped). */
+    notes: string[];
   }> {
-    const names = await fs.readdir(join(this.root, "runs")).catch(() => [] as string[]);
+    const { entries, notes } = await openCatalog(this.root);
     const runs: RunListing[] = [];
     const invalid: InvalidRunFolder[] = [];
-    for (const name of names.sort()) {
+    for (const [name, { run, problem }] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const dir = join(this.root, "runs", name);
+      if (!run) {
+        if (problem !== undefined) invalid.push({ name, dir, problem });
+        continue;
+      }
+      if (run.endedAt !== null && run.summary && run.summary.events > 0) {
+        runs.push(runListing(run, dir, false, run.summary));
+        continue;
+      }
       try {
         runs.push(await this.describe(dir));
       } catch (error) {
@@ -140,7 +109,7 @@ export class RecordingStore {
         });
       }
     }
-    return { runs: runs.sort((a, b) => b.startedAt - a.startedAt), invalid };
+    return { runs: runs.sort((a, b) => b.startedAt - a.startedAt), invalid, notes };
   }
 
   /** One run's listing; `RunNotFoundError` when the store has no such run, `RunInvalidError` when its run.json is unusable. */
@@ -250,26 +219,6 @@ export class RecordingStore {
     const stale = pid !== undefined && !isProcessAlive(pid);
     const finished = manifest.status !== "running" && manifest.summary && manifest.summary.events > 0;
     const summary = finished ? manifest.summary! : summarize((await readRun(runDir)).events);
-    return {
-      ...summary,
-      runId: manifest.runId,
-      traceId: manifest.traceId ?? null,
-      dir: runDir,
-      status: manifest.status,
-      agent: manifest.agent,
-      framework: manifest.framework ?? null,
-      sessionId: manifest.sessionId,
-      models: manifest.models,
-      startedAt: manifest.startedAt,
-      endedAt: manifest.endedAt,
-      durationMs: manifest.endedAt === null ? null : manifest.endedAt - manifest.startedAt,
-      error: manifest.error ?? null,
-      stale,
-      durable: manifest.durable === true,
-      resumable: isResumable(manifest, stale),
-      artifacts: manifest.artifacts?.length ?? 0,
-      cost: manifest.rollup ? costOfModels(Object.values(manifest.rollup.models)) : null,
-      detail: manifest.detail === "summary" ? "summary" : "full",
-    };
+    return runListing(catalogRunOf(manifest), runDir, stale, summary);
   }
 }

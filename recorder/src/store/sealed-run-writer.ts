@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { RecordedEvent, RunManifest } from "../format/event.js";
 import { runDirOf, runManifestPathOf, segmentName, segmentsDirOf } from "../format/layout.js";
 import { indexChildRun } from "./linked-runs.js";
+import { publishRun } from "../catalog/publish-run.js";
 import { writeAtomically, writeSealed } from "../recording/seal.js";
 import { RollupTally } from "../format/run-rollup.js";
 
@@ -51,6 +52,7 @@ export class SealedRunWriter {
     await this.sealing;
     const written: RunManifest = { ...manifest, rollup: this.rollup.toJSON() };
     await writeAtomically(runManifestPathOf(this.runDir), `${JSON.stringify(written, null, 2)}\n`);
+    publishRun(this.runDir, written);
     if (manifest.parentRunId) indexChildRun(this.runDir, manifest.parentRunId);
   }
 
