@@ -126,7 +126,13 @@ export {
   BundleSignatureError,
   BundleSignerError,
 } from "./bundle/errors.js";
-export { RecordingStore, storeStats, type InvalidRunFolder, type StoreStats } from "./store/recording-store.js";
+export {
+  RecordingStore,
+  storeStats,
+  type InvalidRunFolder,
+  type ListRunsOptions,
+  type StoreStats,
+} from "./store/recording-store.js";
 export { isResumable, type RunListing } from "./store/run-listing.js";
 export { SealedRunWriter, type SealedRunWriterOptions } from "./store/sealed-run-writer.js";
 export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
@@ -184,6 +190,7 @@ export {
   type CompactCatalogOptions,
   type CompactCatalogResult,
 } from "./catalog/compact-catalog.js";
+export { compactInBackground, COMPACT_LOG_BYTES } from "./catalog/background-compaction.js";
 export type { CatalogEntry, CatalogRun } from "./catalog/catalog-entry.js";
 export { RecordingSourceError, RecordingClosedError, type RecordingSourceProblem } from "./read/errors.js";
 export { followRun, type FollowRunOptions } from "./store/follow-run.js";

@@ -74,6 +74,9 @@ function columns(c: Colors): Column<Row>[] {
   ];
 }
 
+/** How many runs `trace ls` lists of a store when `--limit` and `--all` are not given. */
+const DEFAULT_LIMIT = 50;
+
 /** `trace ls`: the runs of the store, newest first. */
 export const lsCommand: CommandSpec = {
   define: () =>
@@ -95,12 +98,15 @@ export const lsCommand: CommandSpec = {
         ).argParser((v) => traceIdValue("--trace-id", v)),
       )
       .addOption(
-        new Option("--limit <n>", "at most this many runs").argParser((v) => {
-          const n = Number(v);
-          if (!Number.isInteger(n) || n <= 0) throw usageError(`--limit must be a positive integer, got "${v}"`);
-          return n;
-        }),
-      ),
+        new Option("--limit <n>", `at most this many runs (default: the newest ${DEFAULT_LIMIT} of a store)`).argParser(
+          (v) => {
+            const n = Number(v);
+            if (!Number.isInteger(n) || n <= 0) throw usageError(`--limit must be a positive integer, got "${v}"`);
+            return n;
+          },
+        ),
+      )
+      .option("--all", "every run of the store, however many"),
   async run(ctx, _args, options) {
     const since = sinceOption(options.since);
     const statuses =
@@ -117,18 +123,25 @@ export const lsCommand: CommandSpec = {
       return listDatasetRuns(ctx, options.dataset, filters);
     }
     const storeDir = await ensureStore(ctx);
-    const { runs, invalid, notes } = await listRuns(storeDir);
-    for (const note of notes) ctx.note(note);
-    // A folder that is not a readable run has no start time: --since leaves it out.
     const traceId = typeof options.traceId === "string" ? options.traceId : undefined;
-    let shown: Row[] = [...runs, ...invalid].filter(
-      (r) =>
-        (!statuses || statuses.has(r.status)) &&
-        (since === undefined || of(r, (x) => x.startedAt >= since) === true) &&
-        // A folder that is not a readable run has no trace id: --trace-id leaves it out.
-        (traceId === undefined || of(r, (x) => x.traceId === traceId) === true),
-    );
-    if (typeof options.limit === "number") shown = shown.slice(0, options.limit);
+    if (options.all && typeof options.limit === "number") throw usageError("--all and --limit cannot be used together");
+    // Like `gh run list`: a store a month old holds a hundred thousand runs, and the newest are the ones looked for.
+    const limit = options.all ? undefined : typeof options.limit === "number" ? options.limit : DEFAULT_LIMIT;
+    const matches = (r: Row) =>
+      (!statuses || statuses.has(r.status)) &&
+      // A folder that is not a readable run has no start time or trace id: --since and --trace-id leave it out.
+      (since === undefined || of(r, (x) => x.startedAt >= since) === true) &&
+      (traceId === undefined || of(r, (x) => x.traceId === traceId) === true);
+    // The catalog is read only as far as the newest runs that match: a month-old store lists as fast as a new one.
+    const { runs, invalid, notes, folders } = await listRuns(storeDir, {
+      ...(limit !== undefined ? { limit } : {}),
+      where: (run) => matches({ ...run, bundle: null }),
+    });
+    for (const note of notes) ctx.note(note);
+    if (limit !== undefined && runs.length === limit && options.limit === undefined)
+      ctx.note(`the newest ${limit} runs are listed; --limit <n> or --all lists more`);
+    let shown: Row[] = [...runs, ...invalid.filter(matches)];
+    if (limit !== undefined) shown = shown.slice(0, limit);
     if (ctx.options.json) {
       ctx.printJson(
         shown.map((r) => {
@@ -142,14 +155,15 @@ export const lsCommand: CommandSpec = {
         }),
       );
     } else if (shown.length === 0) {
-      ctx.note(runs.length + invalid.length === 0 ? "no runs recorded in this store yet" : "no runs match the filters");
+      ctx.note(folders === 0 ? "no runs recorded in this store yet" : "no runs match the filters");
     } else {
       ctx.printRows(shown, columns(ctx.colors));
       for (const r of shown) if (r.status === "invalid") ctx.note(`${r.runId}: not a readable run: ${r.problem}`);
       const stats = storeStats({ runs, invalid });
+      const whole = runs.length !== limit && !statuses && since === undefined && traceId === undefined;
       if (stats.reduced > 0)
         ctx.note(
-          `${stats.runs} run(s) in the store: ${stats.kept} with their events, ${stats.reduced} reduced to their summary by retention (trace summary reads them)`,
+          `${stats.runs} run(s) ${whole ? "in the store" : "listed"}: ${stats.kept} with their events, ${stats.reduced} reduced to their summary by retention (trace summary reads them)`,
         );
     }
   },

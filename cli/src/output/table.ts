@@ -1,4 +1,5 @@
 import Table from "cli-table3";
+import stringWidth from "string-width";
 import type { Colors } from "./colors.js";
 import { stringifyJson, toJsonSafe } from "./json.js";
 import { terminalSafe } from "./terminal-safe.js";
@@ -77,20 +78,53 @@ export function renderRows<Row>(
     return lines.join("\n");
   }
   const colors = options.colors;
+  const head = columns.map((c) => (colors ? colors.bold(terminalSafe(c.header)) : terminalSafe(c.header)));
+  const body = rows.map((row) => columns.map((c) => (c.format ? c.format(row) : display(c.value(row)))));
+  const aligns = columns.map((c) => c.align ?? "left");
+  // cli-table3 lays out in time quadratic in the rows (5 s for 5,000): a long listing, or any
+  // plain one of single-line cells, is aligned here, as cli-table3 would align it.
+  if (
+    (!options.terminal || rows.length > MAX_BORDERED_ROWS) &&
+    body.every((cells) => cells.every((c) => !c.includes("\n")))
+  )
+    return alignedText(head, body, aligns);
   const table = new Table({
-    head: columns.map((c) => (colors ? colors.bold(terminalSafe(c.header)) : terminalSafe(c.header))),
-    colAligns: columns.map((c) => c.align ?? "left"),
+    head,
+    colAligns: aligns,
     style: options.terminal
       ? { head: [], border: [], compact: true }
       : { head: [], border: [], "padding-left": 0, "padding-right": 0 },
     ...(options.terminal ? {} : { chars: PLAIN_CHARS }),
   });
-  for (const row of rows) table.push(columns.map((c) => (c.format ? c.format(row) : display(c.value(row)))));
+  for (const cells of body) table.push(cells);
   return table
     .toString()
     .split("\n")
     .map((line) => line.trimEnd())
     .join("\n");
+}
+
+/** Rows past which a terminal gets the plain table too: borders help no one read thousands of rows. */
+const MAX_BORDERED_ROWS = 1000;
+
+/** Cells padded to their column's width (as the terminal shows it: colours left out, wide characters counted twice), two spaces apart. */
+function alignedText(
+  head: readonly string[],
+  body: readonly string[][],
+  aligns: readonly ("left" | "right")[],
+): string {
+  const widths = head.map(stringWidth);
+  const bodyWidths = body.map((cells) => cells.map(stringWidth));
+  for (const cells of bodyWidths) for (let i = 0; i < cells.length; i++) widths[i] = Math.max(widths[i]!, cells[i]!);
+  const line = (cells: readonly string[], cellWidths: readonly number[]) =>
+    cells
+      .map((cell, i) => {
+        const pad = " ".repeat(widths[i]! - cellWidths[i]!);
+        return aligns[i] === "right" ? pad + cell : cell + pad;
+      })
+      .join("  ")
+      .trimEnd();
+  return [line(head, head.map(stringWidth)), ...body.map((cells, r) => line(cells, bodyWidths[r]!))].join("\n");
 }
 
 /** Columns straight from object keys, for results whose shape is only known at run time (SQL). */

@@ -23,10 +23,9 @@ export function parseRunRef(text: string): RunRef | undefined {
 
 /** The directory of the run a ref names in `storeDir`; not found (exit 3) when the store has no such run. */
 export async function runDirOfRef(storeDir: string, ref: RunRef, text: string): Promise<string> {
-  const { runs } = await listRuns(storeDir);
-  let newest: (typeof runs)[number] | undefined;
-  for (const run of runs)
-    if ((!ref.status || run.status === ref.status) && (!newest || run.startedAt > newest.startedAt)) newest = run;
+  // The newest run that matches: the catalog is read only as far as it.
+  const { runs } = await listRuns(storeDir, { limit: 1, where: (run) => !ref.status || run.status === ref.status });
+  const newest = runs[0];
   if (!newest)
     throw notFound(
       `no ${ref.status ? `${ref.status} ` : ""}run in ${storeDir} for ${JSON.stringify(text)} (trace ls lists the runs)`,

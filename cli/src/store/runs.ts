@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { RecordingStore, type RunListing } from "@harnessx/recorder";
+import { RecordingStore, type ListRunsOptions, type RunListing } from "@harnessx/recorder";
 
 /** One line of `trace ls`: the recorder's listing plus the newest bundle exported for the run. */
 export interface ListedRun extends RunListing {
@@ -31,11 +31,16 @@ async function bundlesByRun(storeDir: string): Promise<Map<string, string>> {
 /** Every run of a store, newest first, then the folders that are not readable runs (through `RecordingStore.listRunFolders`). */
 export async function listRuns(
   storeDir: string,
-): Promise<{ runs: ListedRun[]; invalid: InvalidRun[]; notes: string[] }> {
-  const [folders, bundles] = await Promise.all([new RecordingStore(storeDir).listRunFolders(), bundlesByRun(storeDir)]);
+  options: ListRunsOptions = {},
+): Promise<{ runs: ListedRun[]; invalid: InvalidRun[]; notes: string[]; folders: number }> {
+  const [folders, bundles] = await Promise.all([
+    new RecordingStore(storeDir).listRunFolders(options),
+    bundlesByRun(storeDir),
+  ]);
   return {
     runs: folders.runs.map((run) => ({ ...run, bundle: bundles.get(run.runId) ?? null })),
     invalid: folders.invalid.map(({ name, dir, problem }) => ({ runId: name, dir, status: "invalid", problem })),
     notes: folders.notes,
+    folders: folders.folders,
   };
 }

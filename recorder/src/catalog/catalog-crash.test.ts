@@ -3,17 +3,17 @@
 // compaction on one store, each leaving every run listed exactly once, as its run.json says.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempFolders } from "@harnessx/core/test-support";
 import { catalogDirOf } from "../format/layout.js";
 import { RecordingStore } from "../store/recording-store.js";
-import { fromManifests, record, runsOf, viewOf } from "../test-support/catalog-runs.js";
+import { fromManifests, openWhole, readComplete, readWhole, record, runsOf } from "../test-support/catalog-runs.js";
 import { logName, SNAPSHOT_FILE } from "./catalog-files.js";
 import { compactCatalog } from "./compact-catalog.js";
-import { openCatalog } from "./open-catalog.js";
-import { readCatalog } from "./read-catalog.js";
+import { COMPACT_LOG_BYTES, compactInBackground, compactWhenLarge } from "./background-compaction.js";
+import { appendEntries } from "./publish-run.js";
 
 const folders = tempFolders("hx-catalog-crash-");
 const child = new URL("../test-support/catalog-child.ts", import.meta.url).pathname;
@@ -28,7 +28,7 @@ describe("the run catalog, killed and shared", () => {
     const snapshotBefore = readFileSync(join(cat, SNAPSHOT_FILE), "utf8");
     const logBefore = readFileSync(join(cat, logName(1)), "utf8");
     const check = async (state: string) => {
-      const opened = await openCatalog(dir);
+      const opened = await openWhole(dir);
       assert.deepEqual(opened.notes, [], state);
       assert.deepEqual(Object.fromEntries([...opened.entries].map(([folder, e]) => [folder, e.run])), expected, state);
     };
@@ -63,11 +63,31 @@ describe("the run catalog, killed and shared", () => {
         .filter((line) => !line.includes(second!))
         .join("\n"),
     );
-    const opened = await openCatalog(dir);
+    const opened = await openWhole(dir);
     assert.deepEqual([...opened.entries.keys()].sort(), [first, second].sort());
     assert.equal(opened.entries.get(second!)?.run?.status, "completed");
     assert.equal(opened.notes.length, 1);
-    assert.deepEqual((await openCatalog(dir)).notes, [], "and wrote it in: the next reader is told nothing");
+    assert.deepEqual((await openWhole(dir)).notes, [], "and wrote it in: the next reader is told nothing");
+  });
+
+  test("a log past its size is compacted in the background by the recording process", async () => {
+    const dir = folders.root;
+    const [id] = await record(dir, 1);
+    const entry = (await readWhole(dir)).entries.get(id!)!;
+    // Some 7,000 runs' entries of the same shape, as if recorded: the log passes COMPACT_LOG_BYTES.
+    const many = Array.from({ length: 7000 }, (_, i) => ({
+      ...entry,
+      folder: `run_${i}`,
+      run: { ...entry.run!, runId: `run_${i}` },
+    }));
+    appendEntries(dir, many);
+    for (const e of many) mkdirSync(join(dir, "runs", e.folder));
+    assert.ok(statSync(join(catalogDirOf(dir), logName(1))).size >= COMPACT_LOG_BYTES);
+    compactWhenLarge(dir);
+    const result = await compactInBackground(dir);
+    assert.deepEqual(result, { done: true, runs: 7001, foldedLogs: 1 });
+    assert.deepEqual(readdirSync(catalogDirOf(dir)).sort(), [logName(2), SNAPSHOT_FILE]);
+    assert.equal((await readComplete(dir)).entries.size, 7001);
   });
 
   test("two recording processes and a compaction on one store: every run once, as its run.json says", async () => {
@@ -89,7 +109,7 @@ describe("the run catalog, killed and shared", () => {
     })();
     await Promise.all([runChild(), runChild()]);
     assert.ok((await compactions) > 0);
-    const view = viewOf(await readCatalog(dir));
+    const view = await readComplete(dir);
     assert.equal(view.entries.size, 80);
     assert.equal(view.skippedLines, 0);
     assert.deepEqual(runsOf(view), await fromManifests(dir));

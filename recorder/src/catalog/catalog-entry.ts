@@ -1,18 +1,7 @@
 import type { RunManifest } from "../format/event.js";
 import { costOfModels, type ModelsCost } from "../format/run-rollup.js";
-import {
-  count,
-  finite,
-  literal,
-  nonEmpty,
-  nullable,
-  object,
-  oneOf,
-  string,
-  arrayOf,
-  boolean,
-} from "../format/schema.js";
-import { RUN_ERROR, RUN_STATUSES, SUMMARY } from "../format/validate.js";
+import { count, finite, literal, nonEmpty, nullable, object, string, boolean } from "../format/schema.js";
+import { RUN_ERROR, RUN_FIELDS, SUMMARY } from "../format/validate.js";
 
 /**
  * What the catalog keeps of a run: the fields of its `run.json` that listing, run references and
@@ -116,13 +105,7 @@ export const CATALOG_ENTRY_SCHEMA = object(
     run: nullable(
       object(
         {
-          runId: nonEmpty,
-          status: oneOf(RUN_STATUSES),
-          agent: string,
-          sessionId: string,
-          models: arrayOf(string),
-          startedAt: finite,
-          endedAt: nullable(finite),
+          ...RUN_FIELDS,
           artifacts: count,
           cost: nullable(object({ usd: nullable(finite), unpricedCalls: count })),
           recorder: string,

@@ -7,6 +7,12 @@ import { openRegularFile } from "@harnessx/core/extension";
  */
 export const MAX_CATALOG_LINE_BYTES = 1024 * 1024;
 
+/**
+ * The longest snapshot header a reader takes: 64 MiB. It names every run folder of the snapshot
+ * (about 26 bytes each): two million runs, far past what one store holds between compactions.
+ */
+export const MAX_CATALOG_HEADER_BYTES = 64 * 1024 * 1024;
+
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** What `catalogLines` found besides the lines it yielded. */
@@ -17,11 +23,15 @@ export interface LineCounts {
 
 /**
  * The non-empty lines of a file, read in chunks so memory stays bounded by a chunk and one line
- * whatever the file holds. A line longer than `MAX_CATALOG_LINE_BYTES` is skipped (counted in
- * `counts`); a last line without its newline (a write in progress, or torn) is yielded as is, for
+ * whatever the file holds. A line longer than `MAX_CATALOG_LINE_BYTES` (the first line:
+ * `firstLineBytes`, for a snapshot's header) is skipped (counted in `counts`); a last line without its newline (a write in progress, or torn) is yielded as is, for
  * the parser to refuse.
  */
-export async function* catalogLines(path: string, counts: LineCounts): AsyncGenerator<string> {
+export async function* catalogLines(
+  path: string,
+  counts: LineCounts,
+  firstLineBytes = MAX_CATALOG_LINE_BYTES,
+): AsyncGenerator<string> {
   // Never a FIFO or a link: a store may come from anyone (a cloned repository, a shared disk).
   const file = await openRegularFile(path);
   try {
@@ -29,6 +39,7 @@ export async function* catalogLines(path: string, counts: LineCounts): AsyncGene
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let skipping = false;
+    let limit = firstLineBytes;
     for (;;) {
       const { bytesRead } = await file.read(chunk, 0, CHUNK_BYTES, null);
       if (bytesRead === 0) break;
@@ -39,7 +50,7 @@ export async function* catalogLines(path: string, counts: LineCounts): AsyncGene
         if (!skipping) {
           pending.push(Buffer.from(chunk.subarray(start, end)));
           pendingBytes += end - start;
-          if (pendingBytes > MAX_CATALOG_LINE_BYTES) {
+          if (pendingBytes > limit) {
             counts.tooLong++;
             skipping = true;
             pending = [];
@@ -51,6 +62,7 @@ export async function* catalogLines(path: string, counts: LineCounts): AsyncGene
         pending = [];
         pendingBytes = 0;
         skipping = false;
+        limit = MAX_CATALOG_LINE_BYTES;
         start = end + 1;
       }
     }

@@ -8,13 +8,12 @@ import { describe, test } from "node:test";
 import { tempFolders } from "@harnessx/core/test-support";
 import { makeFifo } from "../../../test/support/system.js";
 import { catalogDirOf } from "../format/layout.js";
-import type { CatalogEntry } from "./catalog-entry.js";
+import type { CatalogEntry, CatalogRun } from "./catalog-entry.js";
+import { RecordingStore } from "../store/recording-store.js";
 import { logName, SNAPSHOT_FILE } from "./catalog-files.js";
 import { MAX_CATALOG_LINE_BYTES } from "./catalog-lines.js";
 import { compactCatalog } from "./compact-catalog.js";
-import { openCatalog } from "./open-catalog.js";
-import { readCatalog } from "./read-catalog.js";
-import { fromManifests, record, runsOf, viewOf } from "../test-support/catalog-runs.js";
+import { fromManifests, openWhole, readComplete, readWhole, record, runsOf } from "../test-support/catalog-runs.js";
 
 const folders = tempFolders("hx-catalog-");
 
@@ -22,12 +21,12 @@ describe("the run catalog", () => {
   test("a new store's runs are in its logs; a rebuild gives each as its run.json says", async () => {
     const dir = folders.root;
     const ids = await record(dir, 6);
-    const logs = await readCatalog(dir);
+    const logs = await readWhole(dir);
     assert.match(logs.snapshotProblem ?? "", /no snapshot yet/);
     assert.deepEqual(runsOf(logs), await fromManifests(dir));
     const result = await compactCatalog(dir, { rebuild: true });
     assert.deepEqual(result, { done: true, runs: 6, foldedLogs: 1 });
-    const view = viewOf(await readCatalog(dir));
+    const view = await readComplete(dir);
     assert.deepEqual(runsOf(view), await fromManifests(dir));
     assert.deepEqual(Object.keys(runsOf(view)).sort(), [...ids].sort());
     assert.deepEqual(
@@ -42,14 +41,14 @@ describe("the run catalog", () => {
     await record(dir, 3);
     rmSync(catalogDirOf(dir), { recursive: true });
     mkdirSync(join(dir, "runs", "not-a-run"));
-    const first = await openCatalog(dir);
+    const first = await openWhole(dir);
     assert.deepEqual(first.notes, [
       `the run catalog did not list 4 run folder(s) (the run catalog has no snapshot yet (${join(catalogDirOf(dir), SNAPSHOT_FILE)})): read from their run.json and added`,
     ]);
     assert.match(first.entries.get("not-a-run")?.problem ?? "", /has no run\.json/);
-    const { "not-a-run": _invalid, ...runs } = runsOf({ ...(await readCatalog(dir)), snapshotProblem: undefined });
+    const { "not-a-run": _invalid, ...runs } = runsOf(await readWhole(dir));
     assert.deepEqual(runs, await fromManifests(dir));
-    const second = await openCatalog(dir);
+    const second = await openWhole(dir);
     assert.deepEqual(second.notes, [], "the second reader reads the catalog alone");
     assert.equal(second.entries.size, 4);
   });
@@ -60,7 +59,7 @@ describe("the run catalog", () => {
     rmSync(join(dir, "runs", gone!), { recursive: true });
     const lost = join(catalogDirOf(dir), logName(1));
     writeFileSync(lost, "");
-    const opened = await openCatalog(dir);
+    const opened = await openWhole(dir);
     assert.deepEqual([...opened.entries.keys()], [kept]);
     assert.equal(opened.notes.length, 1);
   });
@@ -69,13 +68,13 @@ describe("the run catalog", () => {
     const dir = folders.root;
     await compactCatalog(dir, { rebuild: true });
     await record(dir, 5);
-    const live = viewOf(await readCatalog(dir));
+    const live = await readComplete(dir);
     assert.equal(live.entries.size, 5, "runs recorded after the snapshot are read from the log");
     await compactCatalog(dir, { graceMs: 0 });
-    const compacted = viewOf(await readCatalog(dir));
+    const compacted = await readComplete(dir);
     rmSync(catalogDirOf(dir), { recursive: true });
     await compactCatalog(dir, { rebuild: true });
-    const rebuilt = viewOf(await readCatalog(dir));
+    const rebuilt = await readComplete(dir);
     assert.deepEqual(runsOf(live), await fromManifests(dir));
     assert.deepEqual(runsOf(compacted), runsOf(live));
     assert.deepEqual(runsOf(rebuilt), runsOf(live));
@@ -91,21 +90,64 @@ describe("the run catalog", () => {
     assert.deepEqual(result, { done: true, runs: 2, foldedLogs: 1 });
     assert.deepEqual(readdirSync(catalogDirOf(dir)).sort(), [logName(2), SNAPSHOT_FILE]);
     await record(dir, 1);
-    assert.equal(viewOf(await readCatalog(dir)).entries.size, 3);
+    assert.equal((await readComplete(dir)).entries.size, 3);
   });
 
   test("of a folder's entries the one written last wins, whichever file holds it", async () => {
     const dir = folders.root;
     const [id] = await record(dir, 1);
     await compactCatalog(dir, { rebuild: true });
-    const entry = viewOf(await readCatalog(dir)).entries.get(id!)!;
+    const entry = (await readComplete(dir)).entries.get(id!)!;
     const older: CatalogEntry = { ...entry, writtenAt: entry.writtenAt - 1, run: { ...entry.run!, status: "running" } };
     const newer: CatalogEntry = { ...entry, writtenAt: entry.writtenAt + 1, run: { ...entry.run!, status: "crashed" } };
     // An older state in a newer log changes nothing; a newer state in an older log wins.
     appendFileSync(join(catalogDirOf(dir), logName(9)), `${JSON.stringify(older)}\n`);
-    assert.equal(viewOf(await readCatalog(dir)).entries.get(id!)?.run?.status, "completed");
+    assert.equal((await readComplete(dir)).entries.get(id!)?.run?.status, "completed");
     appendFileSync(join(catalogDirOf(dir), logName(1)), `${JSON.stringify(newer)}\n`);
-    assert.equal(viewOf(await readCatalog(dir)).entries.get(id!)?.run?.status, "crashed");
+    assert.equal((await readComplete(dir)).entries.get(id!)?.run?.status, "crashed");
+  });
+
+  test("listing with a limit gives the newest runs that match, each once, as a full listing orders them", async () => {
+    const dir = folders.root;
+    const ids = await record(dir, 6);
+    await compactCatalog(dir, { graceMs: 0 });
+    const more = await record(dir, 2);
+    const store = new RecordingStore(dir);
+    const listing = await store.listRuns();
+    const all = listing.map((r) => r.runId);
+    assert.deepEqual([...all].sort(), [...ids, ...more].sort(), "logs and snapshot merged, each run once");
+    assert.ok(
+      listing.every((r, i) => i === 0 || listing[i - 1]!.startedAt >= r.startedAt),
+      "newest first",
+    );
+    assert.deepEqual(
+      (await store.listRuns({ limit: 3 })).map((r) => r.runId),
+      all.slice(0, 3),
+    );
+    assert.deepEqual(
+      (await store.listRuns({ limit: 1, where: (r) => r.status === "failed" })).map((r) => r.runId),
+      [ids[5]],
+    );
+    // A newer state in a log replaces the snapshot's line in place; an older one does not.
+    const snapshotEntry = (await readComplete(dir)).entries.get(ids[2]!)!;
+    const log = join(catalogDirOf(dir), logName(2));
+    const at = (writtenAt: number, status: CatalogRun["status"]) =>
+      `${JSON.stringify({ ...snapshotEntry, writtenAt, run: { ...snapshotEntry.run, status } })}\n`;
+    appendFileSync(log, at(snapshotEntry.writtenAt - 1, "running"));
+    assert.equal(
+      (await store.listRuns())
+        .filter((r) => r.runId === ids[2])
+        .map((r) => r.status)
+        .join(),
+      "completed",
+    );
+    appendFileSync(log, at(snapshotEntry.writtenAt + 1, "crashed"));
+    const listed = await store.listRuns();
+    assert.deepEqual(
+      listed.map((r) => r.runId),
+      all,
+    );
+    assert.equal(listed.find((r) => r.runId === ids[2])?.status, "crashed");
   });
 
   test("a torn line is skipped and the next writer's line stays whole", async () => {
@@ -114,7 +156,7 @@ describe("the run catalog", () => {
     const log = join(catalogDirOf(dir), logName(2));
     appendFileSync(log, '{"folder":"torn","writtenAt":1,"run":{"runId":"to');
     const [id] = await record(dir, 1);
-    const view = viewOf(await readCatalog(dir));
+    const view = await readComplete(dir);
     assert.equal(view.entries.get(id!)?.run?.status, "completed");
     assert.equal(view.entries.has("torn"), false);
     assert.equal(view.skippedLines, 1);
@@ -124,7 +166,7 @@ describe("the run catalog", () => {
     const dir = folders.root;
     const [id] = await record(dir, 1);
     await compactCatalog(dir, { rebuild: true });
-    const good = viewOf(await readCatalog(dir)).entries.get(id!)!;
+    const good = (await readComplete(dir)).entries.get(id!)!;
     const lines = [
       "not json",
       JSON.stringify({ ...good, folder: "" }),
@@ -140,7 +182,7 @@ describe("the run catalog", () => {
       JSON.stringify({ ...good, folder: "e", writtenAt: good.writtenAt + 5 }),
     ];
     appendFileSync(join(catalogDirOf(dir), logName(2)), `${lines.join("\n")}\n`);
-    const view = viewOf(await readCatalog(dir));
+    const view = await readComplete(dir);
     assert.deepEqual([...view.entries.keys()].sort(), [id!, "e"].sort());
     assert.equal(view.skippedLines, 6);
   });
@@ -150,38 +192,41 @@ describe("the run catalog", () => {
     await record(dir, 1);
     await compactCatalog(dir, { rebuild: true });
     writeFileSync(join(catalogDirOf(dir), SNAPSHOT_FILE), '{"format":"something else"}\n');
-    const damaged = await readCatalog(dir);
+    const damaged = await readWhole(dir);
     assert.match(damaged.snapshotProblem ?? "", /does not start with a catalog header/);
     rmSync(join(catalogDirOf(dir), SNAPSHOT_FILE));
     makeFifo(join(catalogDirOf(dir), SNAPSHOT_FILE));
-    const fifo = await readCatalog(dir);
+    const fifo = await readWhole(dir);
     assert.match(fifo.snapshotProblem ?? "", /cannot be read/);
     rmSync(join(catalogDirOf(dir), SNAPSHOT_FILE));
     await compactCatalog(dir, { rebuild: true });
     makeFifo(join(catalogDirOf(dir), logName(7)));
-    const view = viewOf(await readCatalog(dir));
+    const view = await readComplete(dir);
     assert.equal(view.entries.size, 1);
     assert.equal(view.skippedLines, 1, "the unreadable log counts as skipped");
   });
 
-  test("a run deleted by size retention leaves the catalog (a tombstone until compacted a day later)", async () => {
+  test("a run deleted by size retention leaves the catalog: its entry says so, and a compaction drops it", async () => {
     const dir = folders.root;
     await compactCatalog(dir, { rebuild: true });
     const ids = await record(dir, 4, { maxBytes: 1 });
-    const view = viewOf(await readCatalog(dir));
+    const view = await readComplete(dir);
     const kept = readdirSync(join(dir, "runs"));
     for (const id of ids) assert.equal(view.entries.get(id)?.run !== null, kept.includes(id), id);
     assert.ok(
       ids.some((id) => view.entries.get(id)?.run === null),
       "some run was deleted",
     );
+    await compactCatalog(dir, { graceMs: 0 });
+    assert.deepEqual([...(await readComplete(dir)).entries.keys()].sort(), [...kept].sort());
+    assert.deepEqual((await new RecordingStore(dir).listRuns()).map((r) => r.runId).sort(), [...kept].sort());
   });
 
   test("a run reduced by tail retention is in the catalog with its summary", async () => {
     const dir = folders.root;
     await compactCatalog(dir, { rebuild: true });
     const [id] = await record(dir, 1, { retain: { always: [] } });
-    const run = viewOf(await readCatalog(dir)).entries.get(id!)?.run;
+    const run = (await readComplete(dir)).entries.get(id!)?.run;
     assert.equal(run?.detail, "summary");
     assert.equal(run?.status, "completed");
   });

@@ -4,35 +4,15 @@ import { catalogDirOf } from "../format/layout.js";
 import { writeAtomically } from "../recording/seal.js";
 import { readRegularFile } from "@harnessx/core/extension";
 import { MAX_METADATA_FILE_BYTES } from "../format/read-limits.js";
-import { isProcessAlive } from "../store/recover.js";
+import { isProcessAlive } from "../store/live-process.js";
 import type { CatalogEntry } from "./catalog-entry.js";
+import type { CompactCatalogOptions, CompactCatalogResult } from "./compact-types.js";
+
+export type { CompactCatalogOptions, CompactCatalogResult } from "./compact-types.js";
 import { CATALOG_FORMAT, COMPACT_LOCK_FILE, logGenerations, logPath, SNAPSHOT_FILE } from "./catalog-files.js";
-import { readCatalog, type CatalogHeader } from "./read-catalog.js";
+import { allEntries, readCatalog, type CatalogHeader } from "./read-catalog.js";
 import { reconcileFolders } from "./reconcile-folders.js";
 import { scanRuns } from "./scan-runs.js";
-
-/** Options of `compactCatalog`. */
-export interface CompactCatalogOptions {
-  /**
-   * Build the snapshot from the runs' folders (every `run.json`) rather than from the catalog:
-   * for a store without a catalog, or with a damaged one.
-   */
-  rebuild?: boolean;
-  /**
-   * How long a compaction waits, once it has started a new log, before it reads the older ones:
-   * a writer that listed the logs just before may still append to the older one. Default 2000 ms.
-   */
-  graceMs?: number;
-}
-
-/** What `compactCatalog` did. */
-export type CompactCatalogResult =
-  | { done: true; runs: number; foldedLogs: number }
-  /** Another live process is compacting the catalog (it holds `compact.lock`). */
-  | { done: false; busyPid: number };
-
-/** Deleted runs' entries are dropped from the snapshot a day after the deletion. */
-const TOMBSTONE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Folds the catalog's logs into its snapshot, or rebuilds it from the runs' folders. One process
@@ -58,23 +38,28 @@ export async function compactCatalog(root: string, options: CompactCatalogOption
       entries = await scanRuns(root);
     } else {
       await new Promise((resolve) => setTimeout(resolve, options.graceMs ?? 2000));
-      ({ entries } = await readCatalog(root));
-      // Folders the logs never named (runs older than the catalog) go into the snapshot too.
-      await reconcileFolders(root, entries);
+      entries = await allEntries(await readCatalog(root));
+      // Folders the logs never named (runs older than the catalog) go into the snapshot too; gone ones leave it.
+      const { gone } = await reconcileFolders(root, { entries, snapshotRuns: [] });
+      for (const folder of gone) entries.delete(folder);
     }
-    const now = Date.now();
-    for (const [folder, entry] of entries)
-      if (!entry.run && now - entry.writtenAt > TOMBSTONE_MS) entries.delete(folder);
-    // (2) The snapshot is replaced whole, newest run first.
-    const header: CatalogHeader = { format: CATALOG_FORMAT, v: 1, through };
-    const kept = [...entries.values()].sort((a, b) => (b.run?.startedAt ?? 0) - (a.run?.startedAt ?? 0));
+    // A deleted run's entry is not kept: its folder is gone, which every reader sees (`reconcileFolders`).
+    const runs: CatalogEntry[] = [];
+    const others: CatalogEntry[] = [];
+    for (const entry of entries.values()) {
+      if (entry.run) runs.push(entry);
+      else if (entry.problem !== undefined) others.push(entry);
+    }
+    // (2) The snapshot is replaced whole: its header names every run folder, then one line per run, newest first.
+    runs.sort((a, b) => b.run!.startedAt - a.run!.startedAt);
+    const header: CatalogHeader = { format: CATALOG_FORMAT, v: 1, through, runs: runs.map((e) => e.folder), others };
     await writeAtomically(
       join(dir, SNAPSHOT_FILE),
-      [header, ...kept].map((line) => `${JSON.stringify(line)}\n`).join(""),
+      [header, ...runs].map((line) => `${JSON.stringify(line)}\n`).join(""),
     );
     // (3) What the snapshot folded goes.
     for (const generation of older) await fs.rm(logPath(dir, generation), { force: true });
-    return { done: true, runs: kept.filter((e) => e.run).length, foldedLogs: older.length };
+    return { done: true, runs: runs.length, foldedLogs: older.length };
   } finally {
     await fs.rm(lock, { force: true });
   }

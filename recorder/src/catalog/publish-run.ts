@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import type { RunManifest } from "../format/event.js";
 import { catalogDirOf, storeRootOf } from "../format/layout.js";
 import { catalogRunOf, type CatalogEntry } from "./catalog-entry.js";
+import { compactWhenLarge } from "./background-compaction.js";
 import { logGenerations, logPath } from "./catalog-files.js";
 import { MAX_CATALOG_LINE_BYTES } from "./catalog-lines.js";
 
@@ -27,7 +28,9 @@ export function forgetRun(runDir: string): void {
  * then ends there, and the next writer's line stays whole.
  */
 function appendEntry(runDir: string, entry: CatalogEntry): void {
-  appendEntries(storeRootOf(runDir), [entry]);
+  const root = storeRootOf(runDir);
+  appendEntries(root, [entry]);
+  compactWhenLarge(root);
 }
 
 /** Appends entries to the catalog of the store at `root` (one write), making its folder when it has none. */

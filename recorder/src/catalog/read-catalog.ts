@@ -2,12 +2,37 @@ import { join } from "node:path";
 import { catalogDirOf } from "../format/layout.js";
 import { catalogEntryFrom, type CatalogEntry } from "./catalog-entry.js";
 import { CATALOG_FORMAT, logGenerations, logPath, SNAPSHOT_FILE } from "./catalog-files.js";
-import { catalogLines, type LineCounts } from "./catalog-lines.js";
+import { catalogLines, MAX_CATALOG_HEADER_BYTES, type LineCounts } from "./catalog-lines.js";
 
-/** The catalog as read: the latest entry of each run folder. */
+/**
+ * The snapshot's first line: what a reader needs before it reads a run's line. `runs` names the
+ * run folders of the lines that follow, in their order (newest run first), so a reader knows
+ * every folder the snapshot holds and can stop after the newest lines; `others` holds the
+ * entries that are not runs (deleted runs, folders that are not runs), which are few.
+ */
+export interface CatalogHeader {
+  format: typeof CATALOG_FORMAT;
+  v: 1;
+  /** The newest log generation folded into this snapshot. */
+  through: number;
+  /** The folder of each run line that follows, in order. */
+  runs: string[];
+  /** Folders that are not runs, with what is wrong with each. */
+  others: CatalogEntry[];
+}
+
+/** The catalog as read: its logs parsed, its snapshot's run lines left to read in order. */
 export interface CatalogView {
-  /** The latest entry per run folder; a deleted run's is kept with `run: null` until compacted away. */
+  /**
+   * The parsed entries, latest per folder: the logs' (a log the snapshot folded is deleted
+   * after it, and read again to no effect if a kill came between) and the snapshot's entries
+   * that are not runs. Of a folder here and a snapshot line, the one written last wins.
+   */
   entries: Map<string, CatalogEntry>;
+  /** The run folders of the snapshot's lines, in order (newest run first). */
+  snapshotRuns: readonly string[];
+  /** The snapshot's run lines, newest run first, checked as they are read; one not an entry is skipped. */
+  snapshotLines(): AsyncGenerator<CatalogEntry>;
   /** Lines that are not entries: torn by a kill (expected now and then), damaged or crafted. */
   skippedLines: number;
   /** The generation the snapshot folded logs through; 0 without a snapshot. */
@@ -21,16 +46,20 @@ export interface CatalogView {
 }
 
 /**
- * Reads the catalog: the snapshot, then every log present, oldest first. Of a folder's entries
- * the one written last wins (`writtenAt`), so a log a compaction already folded but had not yet
- * deleted changes nothing, and a line a late writer appended to it still counts.
+ * Reads the catalog: the snapshot's header, then the logs it has not folded, oldest first; the
+ * snapshot's run lines are read only when asked for (`snapshotLines`, or `allEntries`), so a
+ * listing of the newest runs stops after a few. Of a folder's entries the one written last wins
+ * (`writtenAt`), whichever file holds it.
  */
 export async function readCatalog(root: string): Promise<CatalogView> {
   const dir = catalogDirOf(root);
+  const path = join(dir, SNAPSHOT_FILE);
   const counts: LineCounts = { tooLong: 0 };
-  const snapshot = await readSnapshot(join(dir, SNAPSHOT_FILE), counts);
-  const { entries } = snapshot;
-  let skipped = snapshot.skipped;
+  const header = await readHeader(path, counts);
+  const entries = new Map<string, CatalogEntry>();
+  let skipped = 0;
+  const through = "problem" in header ? 0 : header.through;
+  if (!("problem" in header)) for (const entry of header.others) keepLatest(entries, entry);
   for (const generation of logGenerations(dir)) {
     try {
       for await (const line of catalogLines(logPath(dir, generation), counts)) {
@@ -44,48 +73,35 @@ export async function readCatalog(root: string): Promise<CatalogView> {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") skipped++;
     }
   }
-  return {
+  const view: CatalogView = {
     entries,
+    snapshotRuns: "problem" in header ? [] : header.runs,
+    async *snapshotLines() {
+      if ("problem" in header) return;
+      let first = true;
+      for await (const line of catalogLines(path, counts, MAX_CATALOG_HEADER_BYTES)) {
+        if (first) {
+          first = false;
+          continue;
+        }
+        const entry = catalogEntryFrom(parsed(line));
+        if (entry?.run) yield entry;
+        else view.skippedLines++;
+      }
+    },
     skippedLines: skipped + counts.tooLong,
-    through: snapshot.through,
-    ...(snapshot.problem ? { snapshotProblem: snapshot.problem } : {}),
+    through,
+    ...("problem" in header ? { snapshotProblem: header.problem } : {}),
   };
+  return view;
 }
 
-async function readSnapshot(
-  path: string,
-  counts: LineCounts,
-): Promise<{ entries: Map<string, CatalogEntry>; skipped: number; through: number; problem?: string }> {
-  const entries = new Map<string, CatalogEntry>();
-  let skipped = 0;
-  let header: CatalogHeader | undefined;
-  try {
-    for await (const line of catalogLines(path, counts)) {
-      if (!header) {
-        const first = parsed(line);
-        if (!isHeader(first))
-          return {
-            entries: new Map(),
-            skipped: 0,
-            through: 0,
-            problem: `${path} does not start with a catalog header`,
-          };
-        header = first;
-        continue;
-      }
-      const entry = catalogEntryFrom(parsed(line));
-      if (entry) keepLatest(entries, entry);
-      else skipped++;
-    }
-  } catch (error) {
-    const problem =
-      (error as NodeJS.ErrnoException).code === "ENOENT"
-        ? `the run catalog has no snapshot yet (${path})`
-        : `${path} cannot be read: ${(error as Error).message}`;
-    return { entries: new Map(), skipped: 0, through: 0, problem };
-  }
-  if (!header) return { entries: new Map(), skipped: 0, through: 0, problem: `${path} is empty` };
-  return { entries, skipped, through: header.through };
+/** Every entry of the catalog, latest per folder: the snapshot's lines read whole (for a compaction, a full listing). */
+export async function allEntries(view: CatalogView): Promise<Map<string, CatalogEntry>> {
+  const out = new Map<string, CatalogEntry>();
+  for await (const entry of view.snapshotLines()) keepLatest(out, entry);
+  for (const entry of view.entries.values()) keepLatest(out, entry);
+  return out;
 }
 
 /** Keeps the entry written last; of two written in the same millisecond, the one read last. */
@@ -94,12 +110,18 @@ export function keepLatest(entries: Map<string, CatalogEntry>, entry: CatalogEnt
   if (!kept || entry.writtenAt >= kept.writtenAt) entries.set(entry.folder, entry);
 }
 
-/** The snapshot's first line. */
-export interface CatalogHeader {
-  format: typeof CATALOG_FORMAT;
-  v: 1;
-  /** The newest log generation folded into this snapshot. */
-  through: number;
+async function readHeader(path: string, counts: LineCounts): Promise<CatalogHeader | { problem: string }> {
+  try {
+    for await (const line of catalogLines(path, counts, MAX_CATALOG_HEADER_BYTES)) {
+      const header = parsed(line);
+      return isHeader(header) ? header : { problem: `${path} does not start with a catalog header` };
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { problem: `the run catalog has no snapshot yet (${path})` };
+    return { problem: `${path} cannot be read: ${(error as Error).message}` };
+  }
+  return { problem: `${path} is empty` };
 }
 
 function isHeader(value: unknown): value is CatalogHeader {
@@ -110,7 +132,11 @@ function isHeader(value: unknown): value is CatalogHeader {
     header.format === CATALOG_FORMAT &&
     header.v === 1 &&
     Number.isSafeInteger(header.through) &&
-    (header.through as number) >= 0
+    (header.through as number) >= 0 &&
+    Array.isArray(header.runs) &&
+    header.runs.every((folder) => typeof folder === "string" && folder !== "") &&
+    Array.isArray(header.others) &&
+    header.others.every((entry) => catalogEntryFrom(entry) !== undefined && entry.run === null)
   );
 }
 

@@ -125,46 +125,46 @@ export const RUN_FORMAT = "harnessx.run";
 /** The run.json versions (`v`) this reader knows; a newer one is refused rather than misread. */
 export const SUPPORTED_RUN_VERSIONS: readonly number[] = [1];
 
+/** The fields every description of a run carries: its run.json, a bundle's manifest, the run catalog. */
+export const RUN_FIELDS = {
+  runId: nonEmpty,
+  status: oneOf(RUN_STATUSES),
+  agent: string,
+  sessionId: string,
+  models: arrayOf(string),
+  startedAt: finite,
+  endedAt: nullable(finite),
+};
+
 /**
  * `runs/<runId>/run.json`, and `run.json` in a bundle: the versioned schema readers check it
  * against. `format` and `v` are absent only in recordings older than them (read as version 1).
  */
-export const RUN_MANIFEST_SCHEMA = object(
-  {
-    runId: nonEmpty,
-    status: oneOf(RUN_STATUSES),
-    agent: string,
-    sessionId: string,
-    models: arrayOf(string),
-    startedAt: finite,
-    endedAt: nullable(finite),
-  },
-  {
-    format: literal(RUN_FORMAT),
-    v: is(
-      (v) => SUPPORTED_RUN_VERSIONS.includes(v as number),
-      `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`,
-    ),
-    traceId: string,
-    runSpanId: string,
-    parentRunId: nonEmpty,
-    parentSpanId: string,
-    error: nullable(RUN_ERROR),
-    summary: SUMMARY,
-    extensions: arrayOf(EXTENSION),
-    artifacts: arrayOf(sha256),
-    redaction: REDACTION,
-    provider: string,
-    tools: arrayOf(TOOL),
-    rollup: ROLLUP,
-    framework: string,
-    service: string,
-    retain: RETAIN,
-    detail: literal("summary"),
-    reducedBy: literal("retain"),
-    durable: boolean,
-  },
-);
+export const RUN_MANIFEST_SCHEMA = object(RUN_FIELDS, {
+  format: literal(RUN_FORMAT),
+  v: is(
+    (v) => SUPPORTED_RUN_VERSIONS.includes(v as number),
+    `a run.json version this reader knows (${SUPPORTED_RUN_VERSIONS.join(", ")})`,
+  ),
+  traceId: string,
+  runSpanId: string,
+  parentRunId: nonEmpty,
+  parentSpanId: string,
+  error: nullable(RUN_ERROR),
+  summary: SUMMARY,
+  extensions: arrayOf(EXTENSION),
+  artifacts: arrayOf(sha256),
+  redaction: REDACTION,
+  provider: string,
+  tools: arrayOf(TOOL),
+  rollup: ROLLUP,
+  framework: string,
+  service: string,
+  retain: RETAIN,
+  detail: literal("summary"),
+  reducedBy: literal("retain"),
+  durable: boolean,
+});
 
 /** `NNNNNN.ndjson.zst.sha256`: the fields readers rely on. */
 export const SEALED_SEGMENT_SCHEMA = object(
@@ -176,17 +176,7 @@ export const SEALED_SEGMENT_SCHEMA = object(
 export const BUNDLE_MANIFEST_SCHEMA = object(
   {
     createdAt: string,
-    run: object({
-      runId: nonEmpty,
-      agent: string,
-      sessionId: string,
-      status: oneOf(RUN_STATUSES),
-      models: arrayOf(string),
-      startedAt: finite,
-      endedAt: nullable(finite),
-      error: nullable(RUN_ERROR),
-      summary: SUMMARY,
-    }),
+    run: object({ ...RUN_FIELDS, error: nullable(RUN_ERROR), summary: SUMMARY }),
     trigger: object({ reason: string, at: string }),
     window: object({ fromTs: nullable(finite), toTs: nullable(finite) }),
     countsByKind: recordOf(count),

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { OpenedBundle } from "../bundle/open-bundle.js";
-import { openCatalog } from "../catalog/open-catalog.js";
+import { catalogFolders, openCatalog } from "../catalog/open-catalog.js";
 import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
 import { readRunManifest } from "../store/run-manifest.js";
 import { RecordingSourceError } from "./errors.js";
@@ -95,13 +95,12 @@ export async function runFolders(storeDir: string): Promise<RunFolder[]> {
  * dataset exports go through, without listing `runs/`. `runFolders` lists the folders themselves.
  */
 export async function catalogedRunFolders(storeDir: string): Promise<RunFolder[]> {
-  const { entries } = await openCatalog(storeDir);
-  const out: RunFolder[] = [];
-  for (const [folder, entry] of entries) {
-    if (!entry.run && entry.problem === undefined) continue;
-    out.push({ runId: entry.run?.runId ?? decodedFolder(folder), dir: join(storeDir, "runs", folder) });
-  }
-  return out;
+  const opened = await openCatalog(storeDir);
+  if (!opened) return [];
+  return catalogFolders(opened).map((folder) => ({
+    runId: opened.view.entries.get(folder)?.run?.runId ?? decodedFolder(folder),
+    dir: join(storeDir, "runs", folder),
+  }));
 }
 
 function decodedFolder(name: string): string {

@@ -11,9 +11,17 @@ import { isProcessAlive, lockHolder, recover, reductionPending, type RecoverResu
 import { RecordingDatabase, type RunFacts } from "./recording-database.js";
 import { runListing, type RunListing } from "./run-listing.js";
 import { catalogRunOf } from "../catalog/catalog-entry.js";
-import { openCatalog } from "../catalog/open-catalog.js";
+import { catalogFolders, newestRuns, openCatalog } from "../catalog/open-catalog.js";
 import { assertEventsKept, readRunManifest, RunNotFoundError } from "./run-manifest.js";
 import { openRecording } from "../read/open-recording.js";
+
+/** Which runs `RecordingStore.listRuns` and `listRunFolders` return. */
+export interface ListRunsOptions {
+  /** At most this many runs (the newest that match). */
+  limit?: number;
+  /** Only the runs this returns true for. */
+  where?: (run: RunListing) => boolean;
+}
 
 /** What a store holds, as `RecordingStore.stats` counts it. */
 export interface StoreStats {
@@ -68,48 +76,52 @@ export class RecordingStore {
   }
 
   /** Every readable run, newest first. Totals of unfinished runs are computed from their events. */
-  async listRuns(): Promise<RunListing[]> {
-    return (await this.listRunFolders()).runs;
+  async listRuns(options: ListRunsOptions = {}): Promise<RunListing[]> {
+    return (await this.listRunFolders(options)).runs;
   }
 
   /**
-   * The store's runs from its catalog (rebuilt from the runs' folders first when it has none):
-   * the readable runs (newest first) and the folders a rebuild found not to be runs, with why.
-   * An ended run is listed from the catalog alone; a run still open (or one recorded before
-   * summaries) is read from its folder, for its lock and its events so far.
+   * The store's runs from its run catalog, newest first, and the folders under `runs/` that are
+   * not readable runs, with why. An ended run is listed from the catalog alone; a run still open
+   * (or one recorded before summaries) is read from its folder, for its lock and its events so
+   * far. With `limit`, the catalog's snapshot is read only as far as the newest runs that match.
    */
-  async listRunFolders(): Promise<{
+  async listRunFolders(options: ListRunsOptions = {}): Promise<{
     /** The readable runs, newest first. */
     runs: RunListing[];
     /** The folders that are not readable runs. */
     invalid: InvalidRunFolder[];
-    /** What the reader should be told about the catalog (rebuilt, lines skipped). */
+    /** What the reader should be told about the catalog (folders read into it, lines skipped). */
     notes: string[];
+    /** Folders under `runs/`, listed or not: 0 for a store with nothing recorded. */
+    folders: number;
   }> {
-    const { entries, notes } = await openCatalog(this.root);
+    const opened = await openCatalog(this.root);
+    if (!opened) return { runs: [], invalid: [], notes: [], folders: 0 };
+    const { limit = Number.POSITIVE_INFINITY, where = () => true } = options;
     const runs: RunListing[] = [];
     const invalid: InvalidRunFolder[] = [];
-    for (const [name, { run, problem }] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const dir = join(this.root, "runs", name);
-      if (!run) {
-        if (problem !== undefined) invalid.push({ name, dir, problem });
-        continue;
-      }
-      if (run.endedAt !== null && run.summary && run.summary.events > 0) {
-        runs.push(runListing(run, dir, false, run.summary));
-        continue;
-      }
+    for (const [name, entry] of opened.view.entries)
+      if (!entry.run && entry.problem !== undefined && !opened.gone.has(name))
+        invalid.push({ name, dir: join(this.root, "runs", name), problem: entry.problem });
+    for await (const { folder, run } of newestRuns(opened)) {
+      if (runs.length >= limit) break;
+      const dir = join(this.root, "runs", folder);
+      let listing: RunListing;
       try {
-        runs.push(await this.describe(dir));
+        listing =
+          run.endedAt !== null && run.summary && run.summary.events > 0
+            ? runListing(run, dir, false, run.summary)
+            : await this.describe(dir);
       } catch (error) {
-        invalid.push({
-          name,
-          dir,
-          problem: error instanceof RunNotFoundError ? `${dir} has no run.json` : (error as Error).message,
-        });
+        const problem = error instanceof RunNotFoundError ? `${dir} has no run.json` : (error as Error).message;
+        invalid.push({ name: folder, dir, problem });
+        continue;
       }
+      if (where(listing)) runs.push(listing);
     }
-    return { runs: runs.sort((a, b) => b.startedAt - a.startedAt), invalid, notes };
+    invalid.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { runs, invalid, notes: opened.notes, folders: catalogFolders(opened).length };
   }
 
   /** One run's listing; `RunNotFoundError` when the store has no such run, `RunInvalidError` when its run.json is unusable. */

@@ -8,6 +8,9 @@ import type { RunRollup } from "../format/rollup-types.js";
 import { lockPathOf, runManifestPathOf } from "../format/layout.js";
 import { summarize } from "../format/run-summary.js";
 import { publishRun } from "../catalog/publish-run.js";
+import { isProcessAlive } from "./live-process.js";
+
+export { isProcessAlive } from "./live-process.js";
 import { sealSegment, writeAtomically } from "../recording/seal.js";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { readRun, type SegmentFile } from "./read-run.js";
@@ -44,16 +47,6 @@ export async function lockHolder(runDir: string): Promise<number | undefined> {
 export async function liveLockHolder(runDir: string): Promise<number | undefined> {
   const pid = await lockHolder(runDir);
   return pid !== undefined && pid !== process.pid && isProcessAlive(pid) ? pid : undefined;
-}
-
-/** True when a process with this pid exists (on this host). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** What `recover` did to a run. */

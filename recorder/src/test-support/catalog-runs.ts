@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { CatalogRun } from "../catalog/catalog-entry.js";
-import { catalogRunOf } from "../catalog/catalog-entry.js";
-import type { CatalogView } from "../catalog/read-catalog.js";
+import { catalogRunOf, type CatalogEntry, type CatalogRun } from "../catalog/catalog-entry.js";
+import { openCatalog } from "../catalog/open-catalog.js";
+import { allEntries, readCatalog } from "../catalog/read-catalog.js";
 import { FlightRecorderExtension } from "../recording/flight-recorder.js";
 import { readRunManifest } from "../store/run-manifest.js";
 import { scriptedAgent } from "./agents.js";
@@ -26,13 +26,42 @@ export async function record(
   return ids;
 }
 
-export function viewOf(read: CatalogView): CatalogView {
+/** The whole catalog as read: every entry, the snapshot's lines included. */
+export interface WholeCatalog {
+  entries: Map<string, CatalogEntry>;
+  skippedLines: number;
+  snapshotProblem?: string;
+}
+
+/** Reads the catalog, its snapshot's lines whole. */
+export async function readWhole(dir: string): Promise<WholeCatalog> {
+  const view = await readCatalog(dir);
+  const entries = await allEntries(view);
+  return {
+    entries,
+    skippedLines: view.skippedLines,
+    ...(view.snapshotProblem ? { snapshotProblem: view.snapshotProblem } : {}),
+  };
+}
+
+/** Opens the catalog as a listing does (level with the folders): every entry and the notes. */
+export async function openWhole(dir: string): Promise<{ entries: Map<string, CatalogEntry>; notes: string[] }> {
+  const opened = await openCatalog(dir);
+  assert.ok(opened, `${dir} is a store`);
+  const entries = await allEntries(opened.view);
+  for (const folder of opened.gone) entries.delete(folder);
+  return { entries, notes: opened.notes };
+}
+
+/** The catalog read whole, checked to have its snapshot. */
+export async function readComplete(dir: string): Promise<WholeCatalog> {
+  const read = await readWhole(dir);
   assert.equal(read.snapshotProblem, undefined);
   return read;
 }
 
 /** The runs of a view, by folder, without the times their entries were written. */
-export function runsOf(view: CatalogView): Record<string, CatalogRun | null> {
+export function runsOf(view: { entries: Map<string, CatalogEntry> }): Record<string, CatalogRun | null> {
   return Object.fromEntries([...view.entries].sort(([a], [b]) => a.localeCompare(b)).map(([f, e]) => [f, e.run]));
 }
 

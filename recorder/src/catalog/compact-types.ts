@@ -1,0 +1,19 @@
+/** Options of `compactCatalog`. */
+export interface CompactCatalogOptions {
+  /**
+   * Build the snapshot from the runs' folders (every `run.json`) rather than from the catalog:
+   * for a store without a catalog, or with a damaged one.
+   */
+  rebuild?: boolean;
+  /**
+   * How long a compaction waits, once it has started a new log, before it reads the older ones:
+   * a writer that listed the logs just before may still append to the older one. Default 2000 ms.
+   */
+  graceMs?: number;
+}
+
+/** What `compactCatalog` did. */
+export type CompactCatalogResult =
+  | { done: true; runs: number; foldedLogs: number }
+  /** Another live process is compacting the catalog (it holds `compact.lock`). */
+  | { done: false; busyPid: number };
