@@ -60,7 +60,7 @@ try {
   };
   // The first listing after the runs were written also brings the catalog level with the folders.
   runTraceTimed(["--store", store, "ls", "--limit", "1"]);
-  for (const when of ["logs as the recorders left them", "after compactCatalog"]) {
+  for (const when of ["as the writers left it", "after compactCatalog"]) {
     if (when === "after compactCatalog") {
       const t1 = process.hrtime.bigint();
       await compactCatalog(store, { graceMs: 0 });

@@ -6,10 +6,10 @@ import { compactCatalog } from "./compact-catalog.js";
 import type { CompactCatalogResult } from "./compact-types.js";
 
 /**
- * A log past this many bytes (about 6,000 runs' entries) is folded into the snapshot: a reader
+ * A log past this many bytes (about 1,500 runs' entries) is folded into the snapshot: a reader
  * parses every log line but stops early in the snapshot, so listing stays fast.
  */
-export const COMPACT_LOG_BYTES = 4 * 1024 * 1024;
+export const COMPACT_LOG_BYTES = 1024 * 1024;
 
 /** Stores this process is compacting now: one compaction per store at a time. */
 const running = new Map<string, { worker: Worker | undefined; done: Promise<CompactCatalogResult | undefined> }>();
