@@ -1,6 +1,7 @@
 import type { RunManifest } from "../format/event.js";
 import { costOfModels, type ModelsCost } from "../format/run-rollup.js";
-import { count, finite, literal, nonEmpty, nullable, object, string, boolean } from "../format/schema.js";
+import { count, finite, is, literal, nonEmpty, nullable, object, string, boolean } from "../format/schema.js";
+import { isRunFolderName } from "../format/layout.js";
 import { RUN_ERROR, RUN_FIELDS, SUMMARY } from "../format/validate.js";
 
 /**
@@ -100,7 +101,7 @@ export function catalogEntryFrom(value: unknown): CatalogEntry | undefined {
 /** A line of the run catalog (`CatalogEntry`): a run's state, or `run: null` once its folder was deleted. */
 export const CATALOG_ENTRY_SCHEMA = object(
   {
-    folder: nonEmpty,
+    folder: is(isRunFolderName, "one folder's name (no separator, not . or ..)"),
     writtenAt: finite,
     run: nullable(
       object(

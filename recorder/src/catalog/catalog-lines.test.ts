@@ -1,13 +1,15 @@
 // The catalog's line reader bounds each line, whatever a file holds, and the fold keeps the
 // entry written last, of two in the same millisecond the one read last.
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempFolders } from "@harnessx/core/test-support";
 import type { CatalogEntry } from "./catalog-entry.js";
 import { catalogLines, MAX_CATALOG_LINE_BYTES, type LineCounts } from "./catalog-lines.js";
-import { keepLatest } from "./read-catalog.js";
+import { catalogDirOf } from "../format/layout.js";
+import { SNAPSHOT_FILE } from "./catalog-files.js";
+import { keepLatest, MAX_CATALOG_HEADER_VALUES, readCatalog } from "./read-catalog.js";
 
 const folders = tempFolders("hx-catalog-lines-");
 
@@ -63,5 +65,23 @@ describe("keepLatest", () => {
     keepLatest(entries, entry(5, "running"));
     keepLatest(entries, entry(5, "completed"));
     assert.equal(entries.get("run_1")?.run?.status, "completed");
+  });
+});
+
+describe("a snapshot's header", () => {
+  test("a dense one is refused before it is decoded; a long one of run folders is read", async () => {
+    const dir = folders.root;
+    mkdirSync(catalogDirOf(dir), { recursive: true });
+    const snapshot = join(catalogDirOf(dir), SNAPSHOT_FILE);
+    writeFileSync(
+      snapshot,
+      `{"format":"harnessx.catalog","v":1,"through":0,"others":[],"runs":[${"0,".repeat(MAX_CATALOG_HEADER_VALUES)}0]}\n`,
+    );
+    assert.match((await readCatalog(dir)).snapshotProblem ?? "", /too dense to decode/);
+    const runs = Array.from({ length: 60_000 }, (_, i) => `run_${String(i).padStart(20, "0")}`);
+    writeFileSync(snapshot, `${JSON.stringify({ format: "harnessx.catalog", v: 1, through: 0, others: [], runs })}\n`);
+    const view = await readCatalog(dir);
+    assert.equal(view.snapshotProblem, undefined);
+    assert.equal(view.snapshotRuns.length, 60_000);
   });
 });

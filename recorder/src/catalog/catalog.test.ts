@@ -180,11 +180,14 @@ describe("the run catalog", () => {
         run: { ...good.run, agent: "x".repeat(MAX_CATALOG_LINE_BYTES) },
       }),
       JSON.stringify({ ...good, folder: "e", writtenAt: good.writtenAt + 5 }),
+      // A folder name that would lead a reader out of runs/ (to a run.json planted elsewhere).
+      JSON.stringify({ ...good, folder: "../../elsewhere", run: { ...good.run, endedAt: null } }),
+      JSON.stringify({ ...good, folder: "..", run: { ...good.run, endedAt: null } }),
     ];
     appendFileSync(join(catalogDirOf(dir), logName(2)), `${lines.join("\n")}\n`);
     const view = await readComplete(dir);
     assert.deepEqual([...view.entries.keys()].sort(), [id!, "e"].sort());
-    assert.equal(view.skippedLines, 6);
+    assert.equal(view.skippedLines, 8);
   });
 
   test("a damaged snapshot is reported and the logs still read; a FIFO in place of a file does not hang the reader", async () => {

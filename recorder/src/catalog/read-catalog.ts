@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { catalogDirOf } from "../format/layout.js";
+import { catalogDirOf, isRunFolderName } from "../format/layout.js";
 import { catalogEntryFrom, type CatalogEntry } from "./catalog-entry.js";
 import { CATALOG_FORMAT, logGenerations, logPath, SNAPSHOT_FILE } from "./catalog-files.js";
-import { catalogLines, MAX_CATALOG_HEADER_BYTES, type LineCounts } from "./catalog-lines.js";
+import { jsonValues } from "../format/json-values.js";
+import { catalogLines, MAX_CATALOG_HEADER_BYTES, MAX_CATALOG_LINE_BYTES, type LineCounts } from "./catalog-lines.js";
 
 /**
  * The snapshot's first line: what a reader needs before it reads a run's line. `runs` names the
@@ -113,6 +114,11 @@ export function keepLatest(entries: Map<string, CatalogEntry>, entry: CatalogEnt
 async function readHeader(path: string, counts: LineCounts): Promise<CatalogHeader | { problem: string }> {
   try {
     for await (const line of catalogLines(path, counts, MAX_CATALOG_HEADER_BYTES)) {
+      // Dense JSON (`[0,0,0,...]`) decodes to 15-35 times its size: a crafted header is refused uncounted.
+      if (line.length > MAX_CATALOG_LINE_BYTES && tooDense(line))
+        return {
+          problem: `${path} starts with a header too dense to decode (over ${MAX_CATALOG_HEADER_VALUES} JSON values)`,
+        };
       const header = parsed(line);
       return isHeader(header) ? header : { problem: `${path} does not start with a catalog header` };
     }
@@ -122,6 +128,14 @@ async function readHeader(path: string, counts: LineCounts): Promise<CatalogHead
     return { problem: `${path} cannot be read: ${(error as Error).message}` };
   }
   return { problem: `${path} is empty` };
+}
+
+/** The most JSON values a snapshot's header may hold: two per run folder (its string and a comma), for two million runs. */
+export const MAX_CATALOG_HEADER_VALUES = 4 * 1024 * 1024;
+
+function tooDense(line: string): boolean {
+  const bytes = Buffer.from(line);
+  return jsonValues(bytes, 0, bytes.byteLength, MAX_CATALOG_HEADER_VALUES) > MAX_CATALOG_HEADER_VALUES;
 }
 
 function isHeader(value: unknown): value is CatalogHeader {
@@ -134,7 +148,7 @@ function isHeader(value: unknown): value is CatalogHeader {
     Number.isSafeInteger(header.through) &&
     (header.through as number) >= 0 &&
     Array.isArray(header.runs) &&
-    header.runs.every((folder) => typeof folder === "string" && folder !== "") &&
+    header.runs.every(isRunFolderName) &&
     Array.isArray(header.others) &&
     header.others.every((entry) => catalogEntryFrom(entry) !== undefined && entry.run === null)
   );

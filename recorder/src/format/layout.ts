@@ -17,6 +17,22 @@ export function safeRunDirName(runId: string): string {
   return encodeURIComponent(runId).replace(/\./g, "%2E").replace(/\*/g, "%2A").slice(0, 200);
 }
 
+/**
+ * True for a name that can only be one folder inside `runs/`: no separator, not `.` or `..`.
+ * The run catalog names folders, and a catalog line is input like any other: a crafted
+ * `../../elsewhere` must not send a reader out of the store.
+ */
+export function isRunFolderName(name: unknown): name is string {
+  return (
+    typeof name === "string" &&
+    name.length > 0 &&
+    name.length <= 255 &&
+    name !== "." &&
+    name !== ".." &&
+    !/[/\\\0]/.test(name)
+  );
+}
+
 /** `<root>/links/<parentRunId>/`: one empty file per child run (named as its run folder), written as the child starts. */
 export function linksDirOf(root: string, parentRunId: string): string {
   return join(root, "links", safeRunDirName(parentRunId));
