@@ -190,6 +190,7 @@ export {
   type CompactCatalogOptions,
   type CompactCatalogResult,
 } from "./catalog/compact-catalog.js";
+export type { CatalogBusy, CatalogCompacted } from "./catalog/compact-types.js";
 export { compactInBackground, COMPACT_LOG_BYTES } from "./catalog/background-compaction.js";
 export type { CatalogEntry, CatalogRun } from "./catalog/catalog-entry.js";
 export { RecordingSourceError, RecordingClosedError, type RecordingSourceProblem } from "./read/errors.js";

@@ -12,8 +12,23 @@ export interface CompactCatalogOptions {
   graceMs?: number;
 }
 
-/** What `compactCatalog` did. */
-export type CompactCatalogResult =
-  | { done: true; runs: number; foldedLogs: number }
-  /** Another live process is compacting the catalog (it holds `compact.lock`). */
-  | { done: false; busyPid: number };
+/** What `compactCatalog` did: compacted, or found another process compacting. */
+export type CompactCatalogResult = CatalogCompacted | CatalogBusy;
+
+/** The catalog was compacted (or rebuilt). */
+export interface CatalogCompacted {
+  /** True: the snapshot was written. */
+  done: true;
+  /** Runs the new snapshot holds. */
+  runs: number;
+  /** Logs folded into it and deleted. */
+  foldedLogs: number;
+}
+
+/** Another live process is compacting the catalog (it holds `compact.lock`): nothing was done. */
+export interface CatalogBusy {
+  /** False: nothing was written. */
+  done: false;
+  /** The process holding the lock. */
+  busyPid: number;
+}
