@@ -69,4 +69,25 @@ describe("a run of several sealed segments exports to a bundle that opens", () =
       cleanup();
     }
   });
+
+  test("a tool call that failed counts as an error in the bundle as in the run, though its line is sealed", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const runId = "run_tool_errors";
+      const lines = [
+        eventLine(runId, 1, "tool_call_end", { toolName: "rm", outcome: "denied", isError: true }),
+        eventLine(runId, 2, "tool_call_end", { toolName: "ls", outcome: "executed", isError: false }),
+        eventLine(runId, 3, "tool_call_end", { toolName: "cat", outcome: "executed", isError: true }),
+      ];
+      const runDir = writeHandMadeRun(dir, runId, [lines.join("")]);
+      for (const name of readdirSync(join(runDir, "segments"))) await sealSegment(join(runDir, "segments", name));
+      const bundle = await openBundle(
+        (await exportIncident({ dir, runId, reason: "tool errors", out: join(dir, "t.tar") })).path,
+      );
+      assert.equal(bundle.manifest.run.summary.errors, 2);
+      assert.equal(bundle.manifest.run.summary.toolCalls, 3);
+    } finally {
+      cleanup();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from "../format/event.js";
 import { EVENT_SCHEMA, parseChecked } from "../format/validate.js";
 import { checkEventLine } from "../format/read-limits.js";
+import { KINDS_COUNTED_BY_ATTRS } from "../format/run-summary.js";
 
 /**
  * What the manifest needs of one line: the event itself when its attributes or references
@@ -24,11 +25,6 @@ const HEAD = new RegExp(
 const HEAD_BYTES = 1024;
 const CLOSE_BRACE = 0x7d;
 const NEWLINE = 0x0a;
-/**
- * Kinds whose attributes go into the manifest's totals (`countEvent`: tokens, dropped counts;
- * drop gaps): their lines are always decoded whole. Keep in step with `countEvent` and `account`.
- */
-const KINDS_WITH_COUNTED_ATTRS = new Set(["llm_response", "recorder.dropped"]);
 /** Every artifact reference (`payloadRef.sha256`, `attrs.sha256`, `attrs.artifacts[].sha256`) has this key. */
 const SHA256_KEY = Buffer.from('"sha256"');
 /**
@@ -86,7 +82,8 @@ function headFacts(content: Buffer, start: number, end: number): { kind: string;
   const seq = Number(match[1]);
   const ts = Number(match[2]);
   const kind = match[3];
-  if (!Number.isSafeInteger(seq) || seq <= 0 || !Number.isFinite(ts) || KINDS_WITH_COUNTED_ATTRS.has(kind))
+  // The totals read these kinds' attributes (and a drop's count makes the gaps): their lines are decoded whole.
+  if (!Number.isSafeInteger(seq) || seq <= 0 || !Number.isFinite(ts) || KINDS_COUNTED_BY_ATTRS.has(kind))
     return undefined;
   return { kind, ts };
 }

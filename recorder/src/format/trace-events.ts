@@ -1,18 +1,10 @@
 import { ALL_HOOK_EVENTS, type HookEvent } from "@harnessx/core/extension";
-import { isSpanId, isTraceId, type SpanContext, type SpanRole, type TraceEvent } from "@harnessx/core/tracing";
-import { cacheTokensOf } from "./cache-tokens.js";
+import { isSpanId, isTraceId, type SpanContext, type TraceEvent } from "@harnessx/core/tracing";
+import { decodeAttributes, spanRoleOf } from "./event-codec.js";
 import type { RecordedEvent } from "./event.js";
 import { isRecord, RequestRebuilder } from "./request-rebuilder.js";
 
 const HOOK_KINDS = new Set<string>(ALL_HOOK_EVENTS);
-const ROLE_OF: Partial<Record<string, SpanRole>> = {
-  agent_start: "agent",
-  agent_end: "agent",
-  llm_request: "chat",
-  llm_response: "chat",
-  tool_call_start: "tool",
-  tool_call_end: "tool",
-};
 
 /** Options of `traceEventsOf`. */
 export interface TraceEventsOptions {
@@ -95,92 +87,13 @@ export class TraceEventReader {
   }
 }
 
-/** The hook payload as far as an event line's attributes tell it (see `eventContent`, which writes them). */
+/** The hook payload as far as an event line's attributes tell it (the codec's reading; a kind it does not declare keeps its data). */
 function factsFromAttrs(event: RecordedEvent): unknown {
-  const a = event.attrs;
-  const num = (v: unknown): number => (typeof v === "number" ? v : 0);
-  switch (event.kind) {
-    case "agent_start":
-      return {
-        runId: event.runId,
-        input: "",
-        model: a.model,
-        resumed: a.resumed === true,
-        ...(a.spanAttributes && typeof a.spanAttributes === "object" ? { attributes: a.spanAttributes } : {}),
-      };
-    case "agent_end":
-      return {
-        result: {
-          status: a.status,
-          text: "",
-          pending: [],
-          usage: {
-            inputTokens: num(a.inputTokens),
-            outputTokens: num(a.outputTokens),
-            ...(isRecord(a.cost) ? { cost: a.cost } : {}),
-          },
-          runId: event.runId,
-          modelCalls: num(a.modelCalls),
-          ...(a.errorName ? { error: { name: a.errorName, code: a.errorCode, message: a.errorMessage ?? "" } } : {}),
-        },
-      };
-    case "llm_request":
-      return requestFacts(
-        { request: { model: a.model, maxTokens: a.maxTokens, temperature: a.temperature, stream: a.stream } },
-        a,
-      );
-    case "llm_response":
-      return {
-        response: { content: [], id: a.responseId },
-        provider: a.provider,
-        model: a.model,
-        usage: { inputTokens: num(a.inputTokens), outputTokens: num(a.outputTokens), ...cacheTokensOf(a) },
-        ...(isRecord(a.cost) ? { cost: a.cost } : {}),
-        stopReason: a.stopReason,
-        durationMs: a.durationMs,
-      };
-    case "tool_call_start":
-    case "tool_call_end": {
-      const toolCall = { id: a.toolCallId, name: a.toolName, input: {} };
-      const permission = a.permission ? { decision: a.permission, source: a.permissionSource } : undefined;
-      if (event.kind === "tool_call_start")
-        return {
-          toolCall,
-          permission,
-          ...(a.spanAttributes && typeof a.spanAttributes === "object" ? { attributes: a.spanAttributes } : {}),
-        };
-      const result = {
-        toolCallId: a.toolCallId,
-        name: a.toolName,
-        content: "",
-        isError: a.isError === true,
-        ...(Array.isArray(a.artifacts) ? { artifacts: a.artifacts } : {}),
-      };
-      return { toolCall, result, durationMs: a.durationMs, outcome: a.outcome, ...(permission ? { permission } : {}) };
-    }
-    case "retry":
-      return {
-        target: a.target,
-        attempt: a.attempt,
-        delayMs: a.delayMs,
-        error: { name: a.errorName, message: a.errorMessage ?? "" },
-        ...(a.toolCallId ? { toolCall: { id: a.toolCallId, name: a.toolName, input: {} } } : {}),
-      };
-    case "error":
-      return {
-        source: a.source,
-        error: { name: a.errorName, message: a.errorMessage ?? "", code: a.errorCode },
-        ...(a.extension ? { extension: a.extension } : {}),
-        ...(a.event ? { event: a.event } : {}),
-        ...(a.dropped !== undefined ? { dropped: a.dropped } : {}),
-      };
-    default:
-      return event.payload ?? a;
-  }
+  return decodeAttributes(event.kind, event.runId, event.attrs) ?? event.payload ?? event.attrs;
 }
 
 function spanOf(event: RecordedEvent, traceId: string | undefined): SpanContext | undefined {
-  const role = ROLE_OF[event.kind];
+  const role = spanRoleOf(event.kind);
   if (!role || !isTraceId(traceId) || !isSpanId(event.spanId)) return undefined;
   return {
     traceId,
@@ -195,21 +108,7 @@ function spanOf(event: RecordedEvent, traceId: string | undefined): SpanContext 
  * budget, temperature) in `attrs`: put the hook payload back together.
  */
 function requestFacts(data: unknown, attrs: Record<string, unknown>): unknown {
-  if (!data || typeof data !== "object") return data;
-  const payload = data as Record<string, unknown>;
-  const request = (payload.request && typeof payload.request === "object" ? payload.request : {}) as Record<
-    string,
-    unknown
-  >;
-  return {
-    model: request.model ?? attrs.model,
-    maxTokens: request.maxTokens ?? attrs.maxTokens,
-    temperature: request.temperature ?? attrs.temperature,
-    system: request.system,
-    stream: request.stream ?? attrs.stream,
-    messageCount: attrs.messageCount,
-    toolCount: attrs.toolCount,
-    prefixKey: attrs.prefixKey,
-    ...payload,
-  };
+  if (!isRecord(data)) return data;
+  const request = isRecord(data.request) ? data.request : {};
+  return { ...(decodeAttributes("llm_request", "", attrs) as object), system: request.system, ...data };
 }

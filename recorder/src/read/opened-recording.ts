@@ -10,7 +10,6 @@ import type { RecordingTables } from "../store/recording-tables.js";
 import { spanRows, type SpanRow } from "../store/span-rows.js";
 import type { RecordingBacking } from "./backing.js";
 import { RecordingClosedError } from "./errors.js";
-import { checkParseCost, checkReadMemory } from "../format/read-memory.js";
 import type {
   Recording,
   RecordingArtifacts,
@@ -20,21 +19,7 @@ import type {
   TraceEventsReadOptions,
 } from "./recording.js";
 import type { ResolvedSource } from "./source.js";
-
-/** A payload's JSON text parsed; text that is not JSON stays text. */
-function parsePayload(bytes: Buffer): unknown {
-  // A payload stored aside may be up to 256 MiB of dense JSON: what decoding it would take is checked first.
-  checkParseCost(bytes);
-  const text = bytes.toString("utf8");
-  let payload: unknown;
-  try {
-    payload = JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-  checkReadMemory();
-  return payload;
-}
+import { parseStoredPayload } from "../format/stored-payload.js";
 
 /** `Recording` over a run or a bundle: everything past the backing is shared, so both answer alike. */
 export class OpenedRecording implements Recording {
@@ -136,7 +121,7 @@ export class OpenedRecording implements Recording {
 
   async payloadOf(event: RecordedEvent): Promise<unknown> {
     if (event.payloadRef === undefined) return event.payload;
-    return parsePayload(await this.live().artifactBytes(event.payloadRef.sha256));
+    return parseStoredPayload(await this.live().artifactBytes(event.payloadRef.sha256));
   }
 
   private async withPayload(event: RecordedEvent): Promise<RecordedEvent> {

@@ -1,6 +1,6 @@
 import type { ContentBlock } from "@harnessx/core";
 import type { AnyHookContext } from "@harnessx/core/extension";
-import { cacheTokensOf } from "../format/cache-tokens.js";
+import { encodeAttributes, scalarsOf } from "../format/event-codec.js";
 import type { QueuedEvent } from "./message-log.js";
 
 /** The kind-specific part of an event before redacting: summary attributes and the payload. */
@@ -25,17 +25,15 @@ const OMITTED = "[content not captured]";
 export function eventContent(event: QueuedEvent, state: ContentState, captureContent: boolean): EventContent {
   switch (event.event) {
     case "agent_start": {
-      const { input, model, resumed, attributes } = event.data;
+      const { input, model, resumed } = event.data;
       // A durable run says so, and a run rebuilt from its journal (after its process died) says that too.
       const durable = event.data.durable ? { durable: true, ...(event.data.restored ? { restored: true } : {}) } : {};
       return {
         attrs: {
           agent: event.info.name,
-          model,
-          resumed,
+          ...encodeAttributes(event.event, event.data),
           ...durable,
           sessionId: event.info.sessionId,
-          ...(attributes ? { spanAttributes: attributes } : {}),
         },
         payload: { input: captureContent ? input : OMITTED, model, resumed },
       };
@@ -43,16 +41,7 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
     case "agent_end": {
       const { result } = event.data;
       return {
-        attrs: {
-          status: result.status,
-          modelCalls: result.modelCalls,
-          inputTokens: result.usage.inputTokens,
-          outputTokens: result.usage.outputTokens,
-          ...(result.usage.cost ? { cost: result.usage.cost } : {}),
-          ...(result.error
-            ? { errorName: result.error.name, errorCode: result.error.code, errorMessage: result.error.message }
-            : {}),
-        },
+        attrs: encodeAttributes(event.event, event.data),
         payload: { result: captureContent ? result : { ...result, text: OMITTED } },
       };
     }
@@ -61,18 +50,7 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
     case "llm_response": {
       const { response, provider, model, usage, cost, stopReason, durationMs } = event.data;
       return {
-        attrs: {
-          provider,
-          model,
-          stopReason,
-          inputTokens: usage.inputTokens,
-          outputTokens: usage.outputTokens,
-          ...cacheTokensOf({ ...usage }),
-          durationMs,
-          responseId: response.id,
-          ...(cost ? { cost } : {}),
-          ...toolCallNames(response.content),
-        },
+        attrs: { ...encodeAttributes(event.event, event.data), ...toolCallNames(response.content) },
         payload: {
           response: captureContent ? response : { ...response, content: OMITTED },
           provider,
@@ -85,32 +63,16 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
       };
     }
     case "tool_call_start": {
-      const { toolCall, permission, attributes, rewrittenBy } = event.data;
+      const { toolCall, permission } = event.data;
       return {
-        attrs: {
-          toolName: toolCall.name,
-          toolCallId: toolCall.id,
-          permission: permission.decision,
-          permissionSource: permission.source,
-          ...(attributes ? { spanAttributes: attributes } : {}),
-          ...(rewrittenBy ? { rewrittenBy } : {}),
-        },
+        attrs: encodeAttributes(event.event, event.data),
         payload: { toolCall: captureContent ? toolCall : { ...toolCall, input: OMITTED }, permission },
       };
     }
     case "tool_call_end": {
-      const { toolCall, result, rawResult, durationMs, outcome, permission, rewrittenBy } = event.data;
+      const { toolCall, result, rawResult, durationMs, outcome, permission } = event.data;
       return {
-        attrs: {
-          toolName: toolCall.name,
-          toolCallId: toolCall.id,
-          outcome,
-          isError: result.isError,
-          durationMs,
-          ...(permission ? { permission: permission.decision, permissionSource: permission.source } : {}),
-          ...(result.artifacts?.length ? { artifacts: result.artifacts } : {}),
-          ...(rewrittenBy ? { rewrittenBy } : {}),
-        },
+        attrs: encodeAttributes(event.event, event.data),
         payload: captureContent
           ? { toolCall, result, rawResult, durationMs, outcome, permission }
           : {
@@ -123,40 +85,10 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
             },
       };
     }
-    case "retry": {
-      const { target, attempt, delayMs, error, toolCall } = event.data;
-      return {
-        attrs: {
-          target,
-          attempt,
-          delayMs,
-          errorName: error?.name,
-          errorMessage: error?.message,
-          ...(toolCall ? { toolCallId: toolCall.id, toolName: toolCall.name } : {}),
-        },
-        payload: event.data,
-      };
-    }
-    case "error": {
-      const { source, error, extension, dropped } = event.data;
-      const code = (error as { code?: unknown } | undefined)?.code;
-      return {
-        attrs: {
-          source,
-          errorName: error?.name,
-          errorMessage: error?.message,
-          ...(code !== undefined ? { errorCode: code } : {}),
-          ...(extension ? { extension } : {}),
-          ...(event.data.event ? { event: event.data.event } : {}),
-          ...(dropped !== undefined ? { dropped } : {}),
-        },
-        payload: event.data,
-      };
-    }
-    case "custom": {
-      const { extension, name, artifacts } = event.data;
-      return { attrs: { extension, name, ...(artifacts?.length ? { artifacts } : {}) }, payload: event.data };
-    }
+    case "retry":
+    case "error":
+    case "custom":
+      return { attrs: encodeAttributes(event.event, event.data), payload: event.data };
     case "command_invoked": {
       // The arguments are what the user typed: content, like a run's input.
       const data = captureContent ? event.data : { ...event.data, args: OMITTED };
@@ -177,7 +109,7 @@ export function eventContent(event: QueuedEvent, state: ContentState, captureCon
       return { attrs: scalarsOf(data), payload: data };
     }
     default:
-      return { attrs: scalarsOf(event.data), payload: event.data };
+      return { attrs: encodeAttributes(event.event, event.data), payload: event.data };
   }
 }
 
@@ -198,29 +130,9 @@ function requestContent(
     recorded.tools = tools;
   }
   return {
-    attrs: {
-      model: data.model,
-      maxTokens: data.maxTokens,
-      temperature: data.temperature,
-      stream: data.stream,
-      messageCount: data.messageCount,
-      toolCount: data.toolCount,
-      prefixKey,
-      messagesFrom,
-      prefixReused,
-    },
+    attrs: { ...encodeAttributes("llm_request", data), messagesFrom, prefixReused },
     payload: { request: recorded },
   };
-}
-
-/** The scalar members of an event's data; fromEntries keeps a `__proto__` member as one. */
-function scalarsOf(data: unknown): Record<string, unknown> {
-  if (!data || typeof data !== "object") return {};
-  return Object.fromEntries(
-    Object.entries(data).filter(
-      ([, value]) => value === null || ["string", "number", "boolean"].includes(typeof value),
-    ),
-  );
 }
 
 /** The names of the tools a reply asked for, in order (what its cost is shared among, per tool); nothing for a reply without tool calls. */

@@ -10,8 +10,7 @@ import type { ResolvedRecorderOptions } from "./options.js";
 import type { RunWriter } from "./run-writer.js";
 import { placeEvent } from "./span-placement.js";
 import { boundedAttributes, cut } from "./attribute-cut.js";
-import { isErrorEvent } from "../format/error-events.js";
-import { emptySummary } from "../format/run-summary.js";
+import { countEvent, emptySummary } from "../format/run-summary.js";
 import { RollupTally, ROLLUP_DETAIL_KINDS } from "../format/run-rollup.js";
 import type { RunRollup } from "../format/rollup-types.js";
 
@@ -90,13 +89,12 @@ export class RunRecording {
   record(event: QueuedEvent, artifacts: PendingArtifact[]): void {
     const placement = placeEvent(event);
     const { attrs, payload } = eventContent(event, this.content, this.options.captureContent);
-    this.count(event, attrs);
+    if (event.event === "llm_response" || event.event === "llm_request") this.noteModel(attrs.model);
     this.push(event.event, event.timestamp, placement.spanId, placement.parentSpanId, attrs, payload, artifacts);
   }
 
   /** The recorder's own events (`recorder.dropped`, `recorder.recovered`). */
   recordOwn(kind: string, ts: number, attrs: Record<string, unknown>, artifacts: PendingArtifact[]): void {
-    if (kind === "recorder.dropped") this.summary.dropped += Number(attrs.count) || 0;
     this.push(kind, ts, null, this.manifest.runSpanId || null, attrs, undefined, artifacts);
   }
 
@@ -211,8 +209,7 @@ export class RunRecording {
       this.referenced.add(sha256);
       artifacts.push({ runId, sha256 });
     }
-    this.summary.events++;
-    this.summary.byKind[kind] = (this.summary.byKind[kind] ?? 0) + 1;
+    countEvent(this.summary, { kind, attrs });
     const head = JSON.stringify(line);
     // `"attrs":{}` is the placeholder the redacted attrs JSON replaces (it is the first `{}` value).
     const withAttrs = head.replace('"attrs":{}', () => `"attrs":${attrsJson}`);
@@ -234,19 +231,6 @@ export class RunRecording {
       },
       Buffer.byteLength(text),
     );
-  }
-
-  private count(event: AnyHookContext, attrs: Record<string, unknown>): void {
-    const summary = this.summary;
-    if (event.event === "llm_response") {
-      summary.modelCalls++;
-      summary.inputTokens += Number(attrs.inputTokens) || 0;
-      summary.outputTokens += Number(attrs.outputTokens) || 0;
-      this.noteModel(attrs.model);
-    } else if (event.event === "llm_request") {
-      this.noteModel(attrs.model);
-    } else if (event.event === "tool_call_end") summary.toolCalls++;
-    if (isErrorEvent({ kind: event.event, attrs })) summary.errors++;
   }
 
   private noteModel(model: unknown): void {

@@ -1,19 +1,10 @@
-import type { AnyHookContext, HookEvent } from "@harnessx/core/extension";
+import type { AnyHookContext } from "@harnessx/core/extension";
+import { spanRoleOf } from "../format/event-codec.js";
 
 export interface SpanPlacement {
   spanId: string | null;
   parentSpanId: string | null;
 }
-
-/** The events that open or close a span: they carry its id; every other event hangs under one. */
-const SPAN_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
-  "agent_start",
-  "agent_end",
-  "llm_request",
-  "llm_response",
-  "tool_call_start",
-  "tool_call_end",
-]);
 
 /**
  * Where an event goes in the recording's span tree, from the span core stamped on it (the same
@@ -23,6 +14,7 @@ const SPAN_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
 export function placeEvent(event: AnyHookContext): SpanPlacement {
   const span = event.span;
   if (!span) return { spanId: null, parentSpanId: null };
-  if (SPAN_EVENTS.has(event.event)) return { spanId: span.spanId, parentSpanId: span.parentSpanId ?? null };
+  // The events that open or close a span carry its id; every other event hangs under one.
+  if (spanRoleOf(event.event) !== undefined) return { spanId: span.spanId, parentSpanId: span.parentSpanId ?? null };
   return { spanId: null, parentSpanId: span.spanId };
 }

@@ -7,6 +7,7 @@ import { DEFAULT_STORE_DIR, runDirOf } from "../format/layout.js";
 import { exportIncident, type ExportIncidentRequest, type IncidentExport } from "../bundle/export-incident.js";
 import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { summarize } from "../format/run-summary.js";
+import { parseStoredPayload } from "../format/stored-payload.js";
 import { isProcessAlive, lockHolder, recover, reductionPending, type RecoverResult } from "./recover.js";
 import { RecordingDatabase, type RunFacts } from "./recording-database.js";
 import { runListing, type RunListing } from "./run-listing.js";
@@ -182,7 +183,7 @@ export class RecordingStore {
   /** A payload stored aside (`payloadRef`), parsed. */
   async payloadOf(event: RecordedEvent): Promise<unknown> {
     if (!event.payloadRef) return event.payload;
-    return JSON.parse((await this.artifacts.get(event.payloadRef.sha256)).toString("utf8"));
+    return parseStoredPayload(await this.artifacts.get(event.payloadRef.sha256));
   }
 
   /**
