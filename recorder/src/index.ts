@@ -135,9 +135,16 @@ export {
 } from "./store/recording-store.js";
 export { isResumable, type RunListing } from "./store/run-listing.js";
 export { SealedRunWriter, type SealedRunWriterOptions } from "./store/sealed-run-writer.js";
-export { RecordingDatabase, type StoredSizeOf } from "./store/recording-database.js";
 export { openSegmentTables } from "./store/segment-tables.js";
 export type { RecordingTables } from "./store/recording-tables.js";
+export {
+  TABLE_COLUMNS,
+  TABLE_NAMES,
+  tableHelp,
+  type ColumnType,
+  type TableColumn,
+  type TableName,
+} from "./format/table-columns.js";
 export { lockToReading } from "./store/read-only.js";
 export { SqlLimitError, sqlLimitErrorOf, type SqlLimit } from "./store/sql-limit-error.js";
 export { ReadMemoryError, readMemoryLimit, DEFAULT_READ_MEMORY_BYTES, READ_MEMORY_ENV } from "./format/read-memory.js";

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { catalogedRunFolders, openSegmentTables, type Recording } from "@harnessx/recorder";
+import { catalogedRunFolders, openSegmentTables, TABLE_NAMES, tableHelp, type Recording } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { columnsFromKeys } from "../output/table.js";
@@ -9,16 +9,8 @@ import { openDataset, sinceOption } from "../store/dataset.js";
 
 export const QUERY_HELP = `
 Tables (DuckDB SQL; columns as in recorder/README.md):
-  runs      run_id, trace_id, agent, framework, session_id, status, detail, started_at, ended_at,
-            duration_ms, host, service, provider, models (JSON), events, model_calls, tool_calls,
-            errors, dropped, input_tokens, output_tokens, cost_usd, unpriced_calls, error_name,
-            error_message, error_code, recorder_version
-  events    run_id, seq, ts, ts_ms, kind, span_id, parent_span_id, tool_name, tool_call_id,
-            attrs (JSON), payload (JSON), payload_sha256, payload_bytes, payload_preview, redacted
-  spans     run_id, span_id, parent_span_id, kind (run|model|tool), name, start_ts, end_ts,
-            duration_ms, status (ok|error|open), input_tokens, output_tokens, cost_usd, events, attrs (JSON)
-  artifacts sha256, run_id, seq, kind, bytes, stored_bytes, present, preview
-            (in a dataset, also object_sha256: the object holding the bytes)
+${TABLE_NAMES.map((table) => tableHelp(table)).join("\n")}
+            (in a dataset, artifacts also has object_sha256: the object holding the bytes)
 
 Read-only: SQL may read these tables and nothing else; COPY ... TO, ATTACH, INSTALL, LOAD,
 CREATE, SET and reading other files are refused (exit 2) unless --allow-write.

@@ -37,6 +37,7 @@ export async function openRemoteDataset(
   if (!fetched.temporary) return tables;
   return {
     connection: tables.connection,
+    query: (sql, params) => tables.query(sql, params),
     close() {
       tables.close();
       rmSync(fetched.dir, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { lockToReading } from "../store/read-only.js";
-import { newTables, openLineTables, type RecordingTables } from "../store/recording-tables.js";
+import { newTables, type RecordingTables } from "../store/recording-tables.js";
+import { TABLE_COLUMNS, type TableColumn } from "../format/table-columns.js";
 import { sqlList } from "../store/sql-literal.js";
 import { DATASET_TABLES, partitionDate, type DatasetTable } from "./layout.js";
 import { readDatasetMarker } from "./marker.js";
@@ -21,31 +22,15 @@ export interface DatasetTableOptions {
 }
 
 /** Columns the dataset's artifact index has beyond the store's `artifacts` table: where each artifact's bytes are. */
-const DATASET_ONLY_COLUMNS: Partial<Record<DatasetTable, Array<[string, string]>>> = {
-  artifacts: [["object_sha256", "VARCHAR"]],
+const DATASET_ONLY_COLUMNS: Partial<Record<DatasetTable, readonly TableColumn[]>> = {
+  artifacts: [{ name: "object_sha256", type: "VARCHAR" }],
 };
 
-let storeColumns: Promise<Map<DatasetTable, Array<[string, string]>>> | undefined;
-
-/** The store tables' columns and types, read from empty store tables: the dataset's views have the same. */
-function columnsOfStoreTables(): Promise<Map<DatasetTable, Array<[string, string]>>> {
-  return (storeColumns ??= (async () => {
-    const tables = await openLineTables([], { runs: new Map(), storedSizes: new Map() });
-    try {
-      const columns = new Map<DatasetTable, Array<[string, string]>>();
-      for (const table of DATASET_TABLES) {
-        const rows = (await tables.connection.runAndReadAll(`DESCRIBE ${table}`)).getRowObjectsJson();
-        columns.set(table, [
-          ...rows.map((r): [string, string] => [String(r.column_name), String(r.column_type)]),
-          ...(DATASET_ONLY_COLUMNS[table] ?? []),
-        ]);
-      }
-      return columns;
-    } finally {
-      tables.close();
-    }
-  })());
-}
+/** A dataset table's columns: the store table's (`TABLE_COLUMNS`), then its own. */
+const columnsOf = (table: DatasetTable): readonly TableColumn[] => [
+  ...TABLE_COLUMNS[table],
+  ...(DATASET_ONLY_COLUMNS[table] ?? []),
+];
 
 /** The Parquet files of a table in the partitions asked for (a folder whose name is not `date=...` is not a partition). */
 async function tableFiles(dataset: string, table: DatasetTable, fromDate: string | undefined): Promise<string[]> {
@@ -123,7 +108,6 @@ export async function openParquetViews(
     name?: string;
   } = {},
 ): Promise<RecordingTables> {
-  const columns = await columnsOfStoreTables();
   const tables = await newTables();
   const readable: string[] = [];
   try {
@@ -131,10 +115,10 @@ export async function openParquetViews(
     for (const table of DATASET_TABLES) {
       const files = await filesOf(table);
       readable.push(...files);
-      const list = columns.get(table)!;
+      const list = columnsOf(table);
       const select = files.length
-        ? `SELECT ${list.map(([name, type]) => `${quoted(name)}::${type} AS ${quoted(name)}`).join(", ")} FROM read_parquet(${sqlList(files)}, hive_partitioning = true)`
-        : `SELECT ${list.map(([name, type]) => `NULL::${type} AS ${quoted(name)}`).join(", ")} WHERE false`;
+        ? `SELECT ${list.map(({ name, type }) => `${quoted(name)}::${type} AS ${quoted(name)}`).join(", ")} FROM read_parquet(${sqlList(files)}, hive_partitioning = true)`
+        : `SELECT ${list.map(({ name, type }) => `NULL::${type} AS ${quoted(name)}`).join(", ")} WHERE false`;
       await tables.connection.run(`CREATE VIEW ${table} AS ${select}`).catch((error: unknown) => {
         // The columns the exporter writes cannot be read from these files: they were made elsewhere.
         throw (

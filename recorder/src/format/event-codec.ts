@@ -31,7 +31,11 @@ const isNumber = (value: unknown): boolean => typeof value === "number";
 const isBoolean = (value: unknown): boolean => typeof value === "boolean";
 const isNonEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
 
-const field = (name: string, path: DataPath | readonly DataPath[], keep?: (value: unknown) => boolean): AttributeField => ({
+const field = (
+  name: string,
+  path: DataPath | readonly DataPath[],
+  keep?: (value: unknown) => boolean,
+): AttributeField => ({
   name,
   paths: typeof path[0] === "string" ? [path as DataPath] : (path as readonly DataPath[]),
   ...(keep ? { keep } : {}),
@@ -39,7 +43,10 @@ const field = (name: string, path: DataPath | readonly DataPath[], keep?: (value
 /** An attribute written from, and read back to, the member of the same name. */
 const same = (name: string, keep?: (value: unknown) => boolean): AttributeField => field(name, [name], keep);
 
-const PERMISSION = [field("permission", ["permission", "decision"]), field("permissionSource", ["permission", "source"])];
+const PERMISSION = [
+  field("permission", ["permission", "decision"]),
+  field("permissionSource", ["permission", "source"]),
+];
 const ERROR_MESSAGE_FALLBACK = [[["error", "message"], ""]] as const;
 
 /**
@@ -62,6 +69,8 @@ const CODECS: Readonly<Record<string, KindCodec>> = {
       field("modelCalls", ["result", "modelCalls"], isNumber),
       field("inputTokens", ["result", "usage", "inputTokens"], isNumber),
       field("outputTokens", ["result", "usage", "outputTokens"], isNumber),
+      field("cacheReadTokens", ["result", "usage", "cacheReadTokens"], isCount),
+      field("cacheWriteTokens", ["result", "usage", "cacheWriteTokens"], isCount),
       field("cost", ["result", "usage", "cost"], isRecord),
       field("errorName", ["result", "error", "name"]),
       field("errorCode", ["result", "error", "code"]),
@@ -233,6 +242,8 @@ function placeAt(data: Record<string, unknown>, path: DataPath, value: unknown):
 export function scalarsOf(data: unknown): Record<string, unknown> {
   if (!data || typeof data !== "object") return {};
   return Object.fromEntries(
-    Object.entries(data).filter(([, value]) => value === null || ["string", "number", "boolean"].includes(typeof value)),
+    Object.entries(data).filter(
+      ([, value]) => value === null || ["string", "number", "boolean"].includes(typeof value),
+    ),
   );
 }

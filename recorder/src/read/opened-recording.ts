@@ -142,6 +142,7 @@ export class OpenedRecording implements Recording {
     this.databases.add(tables);
     return {
       connection: tables.connection,
+      query: (sql, params) => tables.query(sql, params),
       close: () => {
         if (this.databases.delete(tables)) tables.close();
       },

@@ -1,5 +1,4 @@
 import type { TraceEvent } from "@harnessx/core/tracing";
-import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { ArtifactStore } from "@harnessx/artifacts";
 import type { RecordedEvent, RunManifest } from "../format/event.js";
@@ -9,7 +8,8 @@ import { iterateRunEvents, readRun, type ReadRunOptions } from "./read-run.js";
 import { summarize } from "../format/run-summary.js";
 import { parseStoredPayload } from "../format/stored-payload.js";
 import { isProcessAlive, lockHolder, recover, reductionPending, type RecoverResult } from "./recover.js";
-import { RecordingDatabase, type RunFacts } from "./recording-database.js";
+import { openSegmentTables } from "./segment-tables.js";
+import type { RecordingTables } from "./recording-tables.js";
 import { runListing, type RunListing } from "./run-listing.js";
 import { catalogRunOf } from "../catalog/catalog-entry.js";
 import { catalogFolders, newestRuns, openCatalog } from "../catalog/open-catalog.js";
@@ -187,22 +187,23 @@ export class RecordingStore {
   }
 
   /**
-   * DuckDB tables `events`, `spans`, `artifacts` over one run, some runs, or all (default).
-   * Close the database when done.
+   * DuckDB tables `runs`, `events`, `spans` and `artifacts` over one run, some runs, or every run
+   * that kept its events (default): the tables `trace query --all` reads (`openSegmentTables`).
+   * Close them when done.
    */
-  async openDatabase(options: { runIds?: readonly string[] } = {}): Promise<RecordingDatabase> {
-    const events = await this.readAllEvents({ runIds: options.runIds });
-    const sizes = new Map<string, number>();
-    for (const id of await this.artifacts.list()) {
-      const stat = await fs.stat(this.artifacts.pathOf(id)).catch(() => undefined);
-      if (stat) sizes.set(id, stat.size);
-    }
-    const runs = new Map<string, RunFacts>();
-    for (const runId of new Set(events.map((e) => e.runId))) {
-      const manifest = await this.manifest(runId).catch(() => undefined);
-      if (manifest) runs.set(runId, manifest);
-    }
-    return RecordingDatabase.fromEvents(events, (id) => sizes.get(id), { runs });
+  async openDatabase(options: { runIds?: readonly string[]; readOnly?: boolean } = {}): Promise<RecordingTables> {
+    const ids =
+      options.runIds ??
+      (await this.listRuns())
+        .filter((r) => r.detail === "full")
+        .map((r) => r.runId)
+        .reverse();
+    for (const id of ids) assertEventsKept(await this.manifest(id));
+    return openSegmentTables(
+      this.root,
+      ids.map((id) => this.runDir(id)),
+      { readOnly: options.readOnly },
+    );
   }
 
   /** Seals a dead run and marks it crashed (see `recover`). */

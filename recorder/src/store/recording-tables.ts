@@ -1,5 +1,5 @@
 import { promises as fs } from "node:fs";
-import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue, Json } from "@duckdb/node-api";
 import { memoryDatabase } from "./duckdb.js";
 import { ArtifactStore } from "@harnessx/artifacts";
 import { lockToReading } from "./read-only.js";
@@ -8,11 +8,14 @@ import { createRunsTable } from "./runs-table.js";
 import type { SpanCacheUse } from "./span-cache.js";
 import { createSpansTable } from "./span-table.js";
 import { jsonStructure, RAW_EVENT_SHAPE, TYPED_EVENT_SHAPE } from "./event-columns.js";
+import { selectAs } from "../format/table-columns.js";
 
 /** DuckDB tables over recorded runs; close when done. */
 export interface RecordingTables {
   /** A connection to the in-memory database: run SQL on it with `@duckdb/node-api`'s methods. */
   readonly connection: DuckDBConnection;
+  /** Runs SQL and returns its rows as JSON-friendly objects (BIGINT as a number when safe, timestamps as text). */
+  query(sql: string, params?: DuckDBValue[] | Record<string, DuckDBValue>): Promise<Array<Record<string, Json>>>;
   /** Closes the connection and frees the database; the tables are gone afterwards. */
   close(): void;
 }
@@ -33,16 +36,36 @@ SELECT runId, seq, ts, kind, spanId, parentSpanId, attrs::JSON AS attrs, payload
 FROM (SELECT unnest(json_transform(line, '${jsonStructure(RAW_EVENT_SHAPE)}')) FROM lines)
 WHERE ${IS_EVENT}`;
 
-const EVENTS_VIEW = `
-CREATE VIEW events AS
-SELECT runId AS run_id, seq, epoch_ms(ts)::TIMESTAMP_MS AS ts, ts AS ts_ms, kind, spanId AS span_id, parentSpanId AS parent_span_id,
-  (attrs->>'toolName') AS tool_name, (attrs->>'toolCallId') AS tool_call_id, attrs, payload,
-  payloadRef.sha256 AS payload_sha256, payloadRef.bytes AS payload_bytes, payloadRef.preview AS payload_preview, redacted
-FROM raw_events`;
+const EVENTS_VIEW = `CREATE VIEW events AS SELECT ${selectAs("events", {
+  run_id: "runId",
+  seq: "seq",
+  ts: "epoch_ms(ts)::TIMESTAMP_MS",
+  ts_ms: "ts",
+  kind: "kind",
+  span_id: "spanId",
+  parent_span_id: "parentSpanId",
+  tool_name: "(attrs->>'toolName')",
+  tool_call_id: "(attrs->>'toolCallId')",
+  attrs: "attrs",
+  payload: "payload",
+  payload_sha256: "payloadRef.sha256",
+  payload_bytes: "payloadRef.bytes",
+  payload_preview: "payloadRef.preview",
+  redacted: "redacted",
+})} FROM raw_events`;
 
 const ARTIFACTS_VIEW = `
 CREATE VIEW artifacts AS
-SELECT r.sha256, r.run_id, r.seq, r.kind, r.bytes, s.stored_bytes, s.sha256 IS NOT NULL AS present, r.preview
+SELECT ${selectAs("artifacts", {
+  sha256: "r.sha256",
+  run_id: "r.run_id",
+  seq: "r.seq",
+  kind: "r.kind",
+  bytes: "r.bytes",
+  stored_bytes: "s.stored_bytes",
+  present: "s.sha256 IS NOT NULL",
+  preview: "r.preview",
+})}
 FROM (
   SELECT payload_sha256 AS sha256, run_id, seq, 'payload' AS kind, payload_bytes AS bytes, payload_preview AS preview FROM events WHERE payload_sha256 IS NOT NULL
   UNION ALL
@@ -67,6 +90,9 @@ export async function newTables(): Promise<OwnedTables> {
   return {
     instance,
     connection,
+    async query(sql, params) {
+      return (await connection.runAndReadAll(sql, params)).getRowObjectsJson();
+    },
     close() {
       connection.closeSync();
       instance.closeSync();

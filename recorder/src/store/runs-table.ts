@@ -1,59 +1,57 @@
-import type { DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import type { RunManifest } from "../format/event.js";
 import { costOfModels } from "../format/run-rollup.js";
-import { appendRow, bigValue, jsonValue, msValue } from "./recording-database.js";
+import { appendRow, bigValue, jsonValue, msValue } from "./duckdb-values.js";
+import { createTableSql, declaredColumns, type ColumnName } from "../format/table-columns.js";
 
 /**
- * The `runs` table: one row per run, from its `run.json` (a run reduced by tail retention keeps
- * its row). Columns are documented in recorder/README.md and docs/datasets.md; the dataset's
- * `runs` files hold the same columns.
+ * A run's row of the `runs` table (a run reduced by tail retention keeps its row); recorder/README.md
+ * and docs/datasets.md say what each column holds, `TABLE_COLUMNS.runs` their order and types.
  */
-export const RUNS_TABLE = `CREATE TABLE runs (
-  run_id VARCHAR, trace_id VARCHAR, agent VARCHAR, framework VARCHAR, session_id VARCHAR, status VARCHAR, detail VARCHAR,
-  started_at TIMESTAMP_MS, ended_at TIMESTAMP_MS, duration_ms BIGINT, host VARCHAR, service VARCHAR, provider VARCHAR, models JSON,
-  events BIGINT, model_calls BIGINT, tool_calls BIGINT, errors BIGINT, dropped BIGINT, input_tokens BIGINT, output_tokens BIGINT,
-  cost_usd DOUBLE, unpriced_calls BIGINT, error_name VARCHAR, error_message VARCHAR, error_code VARCHAR, recorder_version VARCHAR
-)`;
-
-/** A run's row of the `runs` table, in column order. */
-function runValues(run: RunManifest) {
+function runRow(run: RunManifest): Record<ColumnName<"runs">, DuckDBValue> {
   const summary = run.summary;
   const cost = run.rollup ? costOfModels(Object.values(run.rollup.models)) : null;
-  return [
-    run.runId,
-    run.traceId ?? null,
-    run.agent,
-    run.framework ?? null,
-    run.sessionId,
-    run.status,
-    run.detail === "summary" ? "summary" : "full",
-    msValue(run.startedAt),
-    msValue(run.endedAt),
-    bigValue(run.endedAt === null ? null : run.endedAt - run.startedAt),
-    run.hostname ?? null,
-    run.service ?? null,
-    run.provider ?? null,
-    jsonValue(run.models),
-    bigValue(summary?.events),
-    bigValue(summary?.modelCalls),
-    bigValue(summary?.toolCalls),
-    bigValue(summary?.errors),
-    bigValue(summary?.dropped),
-    bigValue(summary?.inputTokens),
-    bigValue(summary?.outputTokens),
-    cost?.usd ?? null,
-    bigValue(cost?.unpricedCalls),
-    run.error?.name ?? null,
-    run.error?.message ?? null,
-    run.error?.code ?? null,
-    run.producer.recorder,
-  ];
+  return {
+    run_id: run.runId,
+    trace_id: run.traceId ?? null,
+    agent: run.agent,
+    framework: run.framework ?? null,
+    session_id: run.sessionId,
+    status: run.status,
+    detail: run.detail === "summary" ? "summary" : "full",
+    started_at: msValue(run.startedAt),
+    ended_at: msValue(run.endedAt),
+    duration_ms: bigValue(run.endedAt === null ? null : run.endedAt - run.startedAt),
+    host: run.hostname ?? null,
+    service: run.service ?? null,
+    provider: run.provider ?? null,
+    models: jsonValue(run.models),
+    events: bigValue(summary?.events),
+    model_calls: bigValue(summary?.modelCalls),
+    tool_calls: bigValue(summary?.toolCalls),
+    errors: bigValue(summary?.errors),
+    dropped: bigValue(summary?.dropped),
+    input_tokens: bigValue(summary?.inputTokens),
+    output_tokens: bigValue(summary?.outputTokens),
+    cost_usd: cost?.usd ?? null,
+    unpriced_calls: bigValue(cost?.unpricedCalls),
+    error_name: run.error?.name ?? null,
+    error_message: run.error?.message ?? null,
+    error_code: run.error?.code ?? null,
+    recorder_version: run.producer.recorder,
+  };
 }
 
 /** Creates the `runs` table on the connection, one row per manifest. */
 export async function createRunsTable(connection: DuckDBConnection, runs: Iterable<RunManifest>): Promise<void> {
-  await connection.run(RUNS_TABLE);
+  await connection.run(createTableSql("runs"));
   const appender = await connection.createAppender("runs");
-  for (const run of runs) appendRow(appender, runValues(run));
+  for (const run of runs) {
+    const row = runRow(run);
+    appendRow(
+      appender,
+      declaredColumns("runs").map((c) => row[c.name]),
+    );
+  }
   appender.closeSync();
 }

@@ -88,9 +88,9 @@ async function snapshotRun(
 }
 
 /**
- * The same tables as the recorder's `RecordingDatabase` (`events`, `spans`, `artifacts`, with the
- * columns documented in recorder/README.md) built by DuckDB straight from a store's segment files,
- * so a million events load in about a second instead of being parsed one by one in JavaScript.
+ * The SQL tables over runs (`runs`, `events`, `spans`, `artifacts`, with the columns of
+ * `TABLE_COLUMNS`) built by DuckDB straight from a store's segment files, so a million events
+ * load in about a second instead of being parsed one by one in JavaScript.
  * Sealed segments are checked first, as the JavaScript reader checks them (recorded sha256, and a
  * frame that cannot inflate past its declared size); `listSegments` says which segment is
  * authoritative; `lines` is kept as a view for byte counts. With `readOnly`, SQL can read these

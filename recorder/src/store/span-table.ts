@@ -2,10 +2,24 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from "@duckdb/n
 import { SpanStream, TRACED_EVENTS, type MappedSpan } from "@harnessx/core/tracing";
 import type { RecordedEvent } from "../format/event.js";
 import { TraceEventReader } from "../format/trace-events.js";
-import { SPANS_TABLE, type RunFacts } from "./recording-database.js";
+import {
+  columnList,
+  createTableSql,
+  declaredColumns,
+  typedSelect,
+  type ColumnName,
+  type TableColumn,
+} from "../format/table-columns.js";
 import { spanRow } from "./span-rows.js";
 import { keepSpanCache, type SpanCacheUse } from "./span-cache.js";
 import { sqlList, sqlString } from "./sql-literal.js";
+
+/** What a run's `run.json` tells the span mapping: its trace id, agent and session. */
+export interface RunFacts {
+  traceId?: string;
+  agent: string;
+  sessionId: string;
+}
 
 /**
  * The fields the mapping reads, of the event kinds it reads, in the order it must see them: one
@@ -21,32 +35,38 @@ WHERE kind IN ${sqlList([...TRACED_EVENTS])}${skipCached} ORDER BY runId, seq`;
 /** Mapped spans as they end: run, the order the span opened in, its scalar columns as one JSON object, its attributes. */
 const MAPPED = "hx_mapped_spans";
 
-/** A staged span's scalars (see `staged`), typed as the `spans` columns. */
-const STAGED_TYPES = `'{"traceId":"VARCHAR","spanId":"VARCHAR","parentSpanId":"VARCHAR","kind":"VARCHAR","name":"VARCHAR","start":"BIGINT","end":"BIGINT",
-  "duration":"DOUBLE","status":"VARCHAR","input":"BIGINT","output":"BIGINT","cost":"DOUBLE"}'`;
+/** The columns a mapped span is staged with as one JSON object (see `staged`): all but the run, the event count and the attributes. */
+const NOT_STAGED = ["run_id", "events", "attrs"] as const;
+type StagedName = Exclude<ColumnName<"spans">, (typeof NOT_STAGED)[number]>;
+const STAGED_COLUMNS = declaredColumns("spans").filter((c) => !(NOT_STAGED as readonly string[]).includes(c.name));
+
+/** The staged object's types: a timestamp is staged as milliseconds since the epoch. */
+const STAGED_TYPES = sqlString(
+  JSON.stringify(
+    Object.fromEntries(STAGED_COLUMNS.map((c) => [c.name, c.type === "TIMESTAMP_MS" ? "BIGINT" : c.type])),
+  ),
+);
 
 /** Recorded events per span id: the ones that carry it or hang directly under it. */
 const EVENTS_PER_SPAN =
   "SELECT coalesce(spanId, parentSpanId) AS id, count(*) AS n FROM raw_events WHERE coalesce(spanId, parentSpanId) IS NOT NULL GROUP BY 1";
 
 /** The columns of `spans` after the run id, in order (the cache files hold them too, with `ord`). */
-const COLUMNS =
-  "trace_id, span_id, parent_span_id, kind, name, start_ts, end_ts, duration_ms, status, input_tokens, output_tokens, cost_usd, events, attrs";
+const COLUMNS = columnList("spans", "trace_id");
+
+/** A staged column's value as its `spans` column: a timestamp from its milliseconds. */
+const stagedColumn = (c: TableColumn): string =>
+  c.type === "TIMESTAMP_MS" ? `epoch_ms(m.r.${c.name}) AS ${c.name}` : `m.r.${c.name} AS ${c.name}`;
 
 /** The newly mapped spans as `spans` rows, with the order each opened in (`ord`) to sort and cache them by. */
 const NEW_SPANS = `CREATE TEMP TABLE hx_new_spans AS
-SELECT m.run_id, m.span_ord AS ord, m.r.traceId AS trace_id, m.r.spanId AS span_id, m.r.parentSpanId AS parent_span_id, m.r.kind AS kind, m.r.name AS name,
-  epoch_ms(m.r.start) AS start_ts, epoch_ms(m.r."end") AS end_ts, m.r.duration AS duration_ms, m.r.status AS status, m.r.input AS input_tokens,
-  m.r.output AS output_tokens, m.r.cost AS cost_usd, coalesce(c.n, 0) AS events, m.attrs::JSON AS attrs
+SELECT m.run_id, m.span_ord AS ord, ${STAGED_COLUMNS.map(stagedColumn).join(", ")}, coalesce(c.n, 0) AS events, m.attrs::JSON AS attrs
 FROM (SELECT run_id, span_ord, json_transform(scalars, ${STAGED_TYPES}) AS r, attrs FROM ${MAPPED}) m
-LEFT JOIN (${EVENTS_PER_SPAN}) c ON c.id = m.r.spanId`;
+LEFT JOIN (${EVENTS_PER_SPAN}) c ON c.id = m.r.span_id`;
 
 /** `spans` as a view over cache files: the rows read where they lie, typed as the table, in its order. */
 function cachedView(files: readonly string[]): string {
-  return `CREATE VIEW spans AS SELECT run_id::VARCHAR AS run_id, trace_id::VARCHAR AS trace_id, span_id::VARCHAR AS span_id, parent_span_id::VARCHAR AS parent_span_id,
-  kind::VARCHAR AS kind, name::VARCHAR AS name, start_ts::TIMESTAMP_MS AS start_ts, end_ts::TIMESTAMP_MS AS end_ts, duration_ms::DOUBLE AS duration_ms,
-  status::VARCHAR AS status, input_tokens::BIGINT AS input_tokens, output_tokens::BIGINT AS output_tokens, cost_usd::DOUBLE AS cost_usd, events::BIGINT AS events, attrs::JSON AS attrs
-FROM read_parquet(${sqlList(files)}) ORDER BY run_id, ord`;
+  return `CREATE VIEW spans AS SELECT ${typedSelect("spans", (c) => c.name)} FROM read_parquet(${sqlList(files)}) ORDER BY run_id, ord`;
 }
 
 /** Every row into `spans` in the order it always had (by run id, then as the spans opened), cached runs read from their files. */
@@ -62,19 +82,19 @@ const whole = (value: number | null): number | null =>
 /** Appends one span: its scalars as one JSON text (DuckDB types them back in `NEW_SPANS`), as each appended value costs. */
 function staged(appender: DuckDBAppender, runId: string, order: number, span: MappedSpan): void {
   const s = spanRow(runId, span, 0);
-  const scalars = {
-    traceId: s.traceId,
-    spanId: s.spanId,
-    parentSpanId: s.parentSpanId,
+  const scalars: Record<StagedName, unknown> = {
+    trace_id: s.traceId,
+    span_id: s.spanId,
+    parent_span_id: s.parentSpanId,
     kind: s.kind,
     name: s.name,
-    start: whole(s.startTs),
-    end: whole(s.endTs),
-    duration: s.endTs === null ? null : s.endTs - s.startTs,
+    start_ts: whole(s.startTs),
+    end_ts: whole(s.endTs),
+    duration_ms: s.endTs === null ? null : s.endTs - s.startTs,
     status: s.status,
-    input: whole(s.inputTokens),
-    output: whole(s.outputTokens),
-    cost: s.costUsd,
+    input_tokens: whole(s.inputTokens),
+    output_tokens: whole(s.outputTokens),
+    cost_usd: s.costUsd,
   };
   appender.appendVarchar(runId);
   appender.appendInteger(order);
@@ -211,7 +231,7 @@ async function buildSpansTable(
     await connection.run("DROP TABLE hx_new_spans");
     return viewOver(connection, files);
   }
-  await connection.run(SPANS_TABLE);
+  await connection.run(createTableSql("spans"));
   await connection.run(fillSpans(cached.map((c) => c.file)));
   await connection.run("DROP TABLE hx_new_spans");
   return [];
