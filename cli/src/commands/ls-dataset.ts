@@ -6,6 +6,7 @@ import type { RecordingTables } from "@harnessx/recorder";
 import { runQuery, type QueryValue } from "../store/run-query.js";
 import { CliError, invalidInput } from "../errors.js";
 import { openDataset } from "../store/dataset.js";
+import type { LabelFilters } from "../store/label-filters.js";
 
 /** What `trace ls` filters by. */
 export interface RunFilters {
@@ -13,6 +14,7 @@ export interface RunFilters {
   since?: number;
   traceId?: string;
   limit?: number;
+  labels?: LabelFilters;
 }
 
 type RunRow = Record<string, unknown>;
@@ -69,6 +71,8 @@ function columns(c: Colors): Column<RunRow>[] {
  * JavaScript (an 11 KB Parquet file can hold a 600 MB string).
  */
 const MAX_LISTED_CHARS = 4096;
+/** The most tags of a row `ls` reads (a run carries at most 64). */
+const MAX_LISTED_TAGS = 64;
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
@@ -78,6 +82,8 @@ async function selectRuns(db: RecordingTables, filters: RunFilters): Promise<Run
   const select = described.map(({ column_name: name, column_type: type }) => {
     const column = quoted(name);
     if (type === "VARCHAR") return `left(${column}, ${MAX_LISTED_CHARS}) AS ${column}`;
+    if (type === "VARCHAR[]")
+      return `list_transform(list_slice(${column}, 1, ${MAX_LISTED_TAGS}), t -> left(t, ${MAX_LISTED_CHARS})) AS ${column}`;
     if (type === "JSON")
       return `CASE WHEN strlen(${column}::VARCHAR) <= ${MAX_LISTED_CHARS} THEN ${column} END AS ${column}`;
     return column;
@@ -95,6 +101,14 @@ async function selectRuns(db: RecordingTables, filters: RunFilters): Promise<Run
   if (filters.traceId !== undefined) {
     where.push("trace_id = ?");
     values.push(filters.traceId);
+  }
+  for (const tag of filters.labels?.tags ?? []) {
+    where.push("list_contains(coalesce(tags, []), ?)");
+    values.push(tag);
+  }
+  for (const [key, value] of filters.labels?.where ?? []) {
+    where.push(`json_transform(metadata, '"MAP(VARCHAR, VARCHAR)"')[?] = ?`);
+    values.push(key, value);
   }
   const limit = filters.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(filters.limit))}` : "";
   const sql = `SELECT ${select.join(", ")} FROM runs${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY started_at DESC, run_id${limit}`;

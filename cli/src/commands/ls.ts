@@ -12,13 +12,14 @@ import { terminalSafe } from "../output/terminal-safe.js";
 import { ensureStore } from "../store/target.js";
 import { listRuns, type InvalidRun, type ListedRun } from "../store/runs.js";
 import { basename } from "node:path";
+import { labelFilters, labelsMatch, repeated } from "../store/label-filters.js";
 
 type Row = ListedRun | InvalidRun;
 
 /** A run's figure, or null on a folder that is not a readable run. */
 const of = <T>(r: Row, pick: (run: ListedRun) => T): T | null => (r.status === "invalid" ? null : pick(r));
 
-function columns(c: Colors): Column<Row>[] {
+function columns(c: Colors, withTags: boolean): Column<Row>[] {
   const status = (r: Row): string => {
     if (r.status === "invalid") return c.red(r.status);
     // A run reduced by tail retention keeps only its summary: commands that read events refuse it.
@@ -66,6 +67,15 @@ function columns(c: Colors): Column<Row>[] {
       format: (r) => formatRunCost(of(r, (x) => x.cost)),
       align: "right",
     },
+    ...(withTags
+      ? [
+          {
+            header: "TAGS",
+            value: (r: Row) => of(r, (x) => x.tags.join(",")),
+            format: (r: Row) => terminalSafe(of(r, (x) => x.tags.join(",")) || "-"),
+          },
+        ]
+      : []),
     {
       header: "BUNDLE",
       value: (r) => of(r, (x) => x.bundle),
@@ -106,6 +116,12 @@ export const lsCommand: CommandSpec = {
           },
         ),
       )
+      .option("--tag <tag>", "only runs carrying this tag (repeat for several: all must be there)", repeated)
+      .option(
+        "--where <key=value>",
+        "only runs whose metadata has this value at this key (repeat for several: all must match)",
+        repeated,
+      )
       .option("--all", "every run of the store, however many"),
   async run(ctx, _args, options) {
     const since = sinceOption(options.since);
@@ -113,8 +129,10 @@ export const lsCommand: CommandSpec = {
       typeof options.status === "string"
         ? choiceList("--status", options.status, [...RUN_STATUSES, "invalid"])
         : undefined;
+    const labels = labelFilters(options.tag, options.where);
     if (typeof options.dataset === "string") {
       const filters = {
+        labels,
         statuses,
         since,
         traceId: typeof options.traceId === "string" ? options.traceId : undefined,
@@ -131,7 +149,8 @@ export const lsCommand: CommandSpec = {
       (!statuses || statuses.has(r.status)) &&
       // A folder that is not a readable run has no start time or trace id: --since and --trace-id leave it out.
       (since === undefined || of(r, (x) => x.startedAt >= since) === true) &&
-      (traceId === undefined || of(r, (x) => x.traceId === traceId) === true);
+      (traceId === undefined || of(r, (x) => x.traceId === traceId) === true) &&
+      (labels === undefined || of(r, (x) => labelsMatch(x, labels)) === true);
     // The catalog is read only as far as the newest runs that match: a month-old store lists as fast as a new one.
     const { runs, invalid, notes, folders } = await listRuns(storeDir, {
       ...(limit !== undefined ? { limit } : {}),
@@ -157,10 +176,12 @@ export const lsCommand: CommandSpec = {
     } else if (shown.length === 0) {
       ctx.note(folders === 0 ? "no runs recorded in this store yet" : "no runs match the filters");
     } else {
-      ctx.printRows(shown, columns(ctx.colors));
+      const withTags = shown.some((r) => of(r, (x) => x.tags.length > 0) === true);
+      ctx.printRows(shown, columns(ctx.colors, withTags));
       for (const r of shown) if (r.status === "invalid") ctx.note(`${r.runId}: not a readable run: ${r.problem}`);
       const stats = storeStats({ runs, invalid });
-      const whole = runs.length !== limit && !statuses && since === undefined && traceId === undefined;
+      const whole =
+        runs.length !== limit && !statuses && since === undefined && traceId === undefined && labels === undefined;
       if (stats.reduced > 0)
         ctx.note(
           `${stats.runs} run(s) ${whole ? "in the store" : "listed"}: ${stats.kept} with their events, ${stats.reduced} reduced to their summary by retention (trace summary reads them)`,

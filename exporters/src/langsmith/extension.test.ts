@@ -7,6 +7,8 @@ import { AGENT_NAME, BIG_MARKER, MODEL, scenarioAgent } from "../test-support/sc
 import { refusedUrl } from "../test-support/otlp-receiver.js";
 import { captureStderr } from "../test-support/stderr.js";
 
+const LABEL_SECRET = "sk-proj-LABELSECRET0123456789abcdef";
+
 async function traceScenario(apiUrl: string, flushTimeoutMs = 5000) {
   const extension = new LangSmithExtension({
     clientConfig: { apiUrl, apiKey: "test-key" },
@@ -19,7 +21,10 @@ async function traceScenario(apiUrl: string, flushTimeoutMs = 5000) {
     if (e.data.source === "exporter") reports.push(e.data);
   });
   try {
-    const result = await agent.run("How are the regions?");
+    const result = await agent.run("How are the regions?", {
+      metadata: { "user.id": "u_42", ticket: 981, note: `key ${LABEL_SECRET}` },
+      tags: ["vip", "eu"],
+    });
     const started = Date.now();
     await agent.close();
     return { result, closeMs: Date.now() - started, reports, extension };
@@ -49,6 +54,16 @@ function runTreeChecks(getServer: () => LangSmithServer) {
         .sort(),
       ["big", "broken", "forbidden", "lookup", "lookup"],
     );
+  });
+
+  test("the run's metadata and tags on its chain run, redacted; child runs carry neither", () => {
+    const chain = root();
+    assert.deepEqual(chain.tags, ["vip", "eu"]);
+    const meta = (chain.extra as { metadata: Record<string, unknown> }).metadata;
+    assert.equal(meta["user.id"], "u_42");
+    assert.equal(meta.ticket, 981);
+    assert.ok(!JSON.stringify(meta).includes(LABEL_SECRET), JSON.stringify(meta));
+    for (const r of all()) if (r !== chain) assert.deepEqual(r.tags ?? [], [], r.name);
   });
 
   test("parent links, trace id and dotted order as the SDK builds them", () => {

@@ -93,10 +93,14 @@ export class LangSmithSink implements SpanSink<RunHandle> {
         project_name: above?.project_name ?? this.o.projectName,
         client: this.o.client,
         start_time: span.time,
+        // The run's own metadata and tags (`RunOptions`) as LangSmith's, to filter runs by in its UI.
+        ...(d.role === "agent" && d.start.tags?.length ? { tags: d.start.tags.map((tag) => this.name(tag)) } : {}),
         extra: this.redacted({
           metadata: {
             ...this.o.metadata,
-            ...(d.role === "agent" ? { harnessx_run_id: d.start.runId, ls_model_name: d.start.model } : {}),
+            ...(d.role === "agent"
+              ? { ...d.start.metadata, harnessx_run_id: d.start.runId, ls_model_name: d.start.model }
+              : {}),
           },
         }),
       });

@@ -35,6 +35,7 @@ export type {
   ApprovalDecision,
 } from "./engine/run-types.js";
 export type { RunStream } from "./engine/run-stream.js";
+export { RUN_LABEL_LIMITS, type RunMetadata, type RunMetadataValue } from "./engine/run-labels.js";
 export { prefixKey } from "./prompt/system-prompt.js";
 export { parseSystemPrompt, renderSystemPrompt, type RenderedFragment } from "./prompt/sections.js";
 export { condense, planCondense, type CondenseOutcome, type CondensePlan } from "./engine/condense.js";

@@ -10,7 +10,7 @@ export { SpanCollector, type MappedSpan } from "./spans/span-collector.js";
 export { SpanStream, type MapSpansOptions } from "./spans/span-stream.js";
 export { mapSpans } from "./spans/map-spans.js";
 export { DEFAULT_MAX_CONTENT_CHARS, type MappingOptions } from "./spans/span-specs.js";
-export { CostAttributes, GenAI, Hx } from "./spans/attributes.js";
+export { CostAttributes, GenAI, Hx, RUN_METADATA_CONVENTIONS } from "./spans/attributes.js";
 export { redactAttributes, redactEvent, redactSpanName, type RepeatedValues } from "./spans/redacted.js";
 export {
   inputMessages,

@@ -1,8 +1,8 @@
 import type { RunManifest } from "../format/event.js";
 import { costOfModels, type ModelsCost } from "../format/run-rollup.js";
-import { count, finite, is, literal, nonEmpty, nullable, object, string, boolean } from "../format/schema.js";
+import { arrayOf, count, finite, is, literal, nonEmpty, nullable, object, string, boolean } from "../format/schema.js";
 import { isRunFolderName } from "../format/layout.js";
-import { RUN_ERROR, RUN_FIELDS, SUMMARY } from "../format/validate.js";
+import { RUN_ERROR, RUN_FIELDS, RUN_METADATA, SUMMARY } from "../format/validate.js";
 
 /**
  * What the catalog keeps of a run: the fields of its `run.json` that listing, run references and
@@ -28,6 +28,8 @@ export interface CatalogRun
     | "error"
     | "summary"
     | "detail"
+    | "metadata"
+    | "tags"
   > {
   /** Id of the process recording the run; absent in recordings older than it. */
   pid?: number;
@@ -87,6 +89,8 @@ const OPTIONAL_FIELDS = [
   "error",
   "summary",
   "detail",
+  "metadata",
+  "tags",
 ] as const satisfies readonly (keyof RunManifest & keyof CatalogRun)[];
 
 /**
@@ -123,6 +127,8 @@ export const CATALOG_ENTRY_SCHEMA = object(
           error: nullable(RUN_ERROR),
           summary: SUMMARY,
           detail: literal("summary"),
+          metadata: RUN_METADATA,
+          tags: arrayOf(string),
         },
       ),
     ),

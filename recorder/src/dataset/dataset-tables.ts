@@ -78,6 +78,12 @@ async function checkOneRunPerFile(
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
+/** The columns a Parquet source holds (from the files' footers). */
+async function columnNames(connection: RecordingTables["connection"], source: string): Promise<Set<string>> {
+  const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowObjectsJson();
+  return new Set(described.map((row) => String(row.column_name)));
+}
+
 /**
  * A dataset folder's tables for SQL: views `runs`, `events`, `spans` and `artifacts` over its
  * Parquet files (read_parquet with hive_partitioning), with the store tables' columns and types,
@@ -116,10 +122,18 @@ export async function openParquetViews(
       const files = await filesOf(table);
       readable.push(...files);
       const list = columnsOf(table);
-      const select = files.length
-        ? `SELECT ${list.map(({ name, type }) => `${quoted(name)}::${type} AS ${quoted(name)}`).join(", ")} FROM read_parquet(${sqlList(files)}, hive_partitioning = true)`
-        : `SELECT ${list.map(({ name, type }) => `NULL::${type} AS ${quoted(name)}`).join(", ")} WHERE false`;
-      await tables.connection.run(`CREATE VIEW ${table} AS ${select}`).catch((error: unknown) => {
+      const view = async () => {
+        if (!files.length)
+          return `SELECT ${list.map(({ name, type }) => `NULL::${type} AS ${quoted(name)}`).join(", ")} WHERE false`;
+        // Files written before a column was added lack it: read by name across them, and the column as NULL where none has it.
+        const byName = list.some((c) => c.added);
+        const source = `read_parquet(${sqlList(files)}, hive_partitioning = true${byName ? ", union_by_name = true" : ""})`;
+        const present = byName ? await columnNames(tables.connection, source) : undefined;
+        const value = ({ name, type, added }: TableColumn) =>
+          added && !present?.has(name) ? `NULL::${type}` : `${quoted(name)}::${type}`;
+        return `SELECT ${list.map((c) => `${value(c)} AS ${quoted(c.name)}`).join(", ")} FROM ${source}`;
+      };
+      await (async () => tables.connection.run(`CREATE VIEW ${table} AS ${await view()}`))().catch((error: unknown) => {
         // The columns the exporter writes cannot be read from these files: they were made elsewhere.
         throw (
           sqlLimitErrorOf(error) ??

@@ -59,7 +59,13 @@ const ERROR_MESSAGE_FALLBACK = [[["error", "message"], ""]] as const;
 const CODECS: Readonly<Record<string, KindCodec>> = {
   agent_start: {
     role: "agent",
-    fields: [same("model"), same("resumed", isBoolean), field("spanAttributes", ["attributes"], isRecord)],
+    fields: [
+      same("model"),
+      same("resumed", isBoolean),
+      field("spanAttributes", ["attributes"], isRecord),
+      same("metadata", isRecord),
+      same("tags", isNonEmptyList),
+    ],
     base: (runId) => ({ runId, input: "", resumed: false }),
   },
   agent_end: {

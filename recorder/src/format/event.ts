@@ -104,6 +104,10 @@ export interface RunManifest {
   agent: string;
   /** The framework that made the run when harnessx did not (`ai-sdk`, `openai-agents`: its `harnessx.framework` run attribute); absent for harnessx's own runs. */
   framework?: string;
+  /** The run's application metadata (`RunOptions.metadata` over `AgentOptions.metadata`), redacted; absent when none was given. */
+  metadata?: Record<string, string | number | boolean>;
+  /** The run's tags (`AgentOptions.tags`, then `RunOptions.tags`), redacted; absent when none was given. */
+  tags?: string[];
   /** The session the run belongs to (redacted). */
   sessionId: string;
   /** True for a durable run (`AgentOptions.durable`): after a crash, `agent.resume(runId)` continues it, and its recording with it. Absent otherwise. */

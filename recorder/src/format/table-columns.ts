@@ -1,5 +1,5 @@
 /** A column's DuckDB type (the Parquet files hold the same, JSON as text). */
-export type ColumnType = "VARCHAR" | "BIGINT" | "DOUBLE" | "BOOLEAN" | "TIMESTAMP_MS" | "JSON";
+export type ColumnType = "VARCHAR" | "BIGINT" | "DOUBLE" | "BOOLEAN" | "TIMESTAMP_MS" | "JSON" | "VARCHAR[]";
 
 /** One column of a table `trace query` reads. */
 export interface TableColumn {
@@ -9,12 +9,19 @@ export interface TableColumn {
   readonly type: ColumnType;
   /** What `trace query --help` adds after the name (the values a column takes); JSON columns say so by themselves. */
   readonly note?: string;
+  /** Added after the first dataset version: files written before it lack the column, read as NULL. */
+  readonly added?: true;
 }
 
 const column = <N extends string>(name: N, type: ColumnType, note?: string): TableColumn & { readonly name: N } => ({
   name,
   type,
   ...(note ? { note } : {}),
+});
+/** A column files written before it lack (see `TableColumn.added`). */
+const added = <N extends string>(name: N, type: ColumnType, note?: string) => ({
+  ...column(name, type, note),
+  added: true as const,
 });
 
 /**
@@ -52,6 +59,8 @@ const DECLARED = {
     column("error_message", "VARCHAR"),
     column("error_code", "VARCHAR"),
     column("recorder_version", "VARCHAR"),
+    added("metadata", "JSON"),
+    added("tags", "VARCHAR[]"),
   ],
   events: [
     column("run_id", "VARCHAR"),

@@ -125,6 +125,14 @@ export const RUN_FORMAT = "harnessx.run";
 /** The run.json versions (`v`) this reader knows; a newer one is refused rather than misread. */
 export const SUPPORTED_RUN_VERSIONS: readonly number[] = [1];
 
+/** A run's metadata: names to strings, finite numbers or booleans. */
+export const RUN_METADATA = recordOf(
+  is(
+    (v) => typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)),
+    "a string, finite number or boolean",
+  ),
+);
+
 /** The fields every description of a run carries: its run.json, a bundle's manifest, the run catalog. */
 export const RUN_FIELDS = {
   runId: nonEmpty,
@@ -164,6 +172,8 @@ export const RUN_MANIFEST_SCHEMA = object(RUN_FIELDS, {
   detail: literal("summary"),
   reducedBy: literal("retain"),
   durable: boolean,
+  metadata: RUN_METADATA,
+  tags: arrayOf(string),
 });
 
 /** `NNNNNN.ndjson.zst.sha256`: the fields readers rely on. */

@@ -35,6 +35,7 @@ export function newManifest(
     pid: process.pid,
     hostname: hostname(),
     service: redactor.redactText(serviceName(agent.name)),
+    ...labelsOf(start, redactor),
     config: redactor.redact(agent.config, "config", []),
     provider: redactor.redactText(agent.provider),
     tools: redactor.redact(agent.tools, "tools", []) as RunManifest["tools"],
@@ -49,6 +50,18 @@ export function newManifest(
 function describeRedaction(redactor: Redactor, custom: boolean): RunManifest["redaction"] {
   const description = redactor.describe();
   return description === "off" ? "off" : { ...description, custom };
+}
+
+/** The run's metadata and tags, redacted by the policy every event goes through; nothing when the run has none. */
+function labelsOf(
+  start: AnyHookContext & { event: "agent_start" },
+  redactor: Redactor,
+): Pick<RunManifest, "metadata" | "tags"> {
+  const { metadata, tags } = start.data;
+  return {
+    ...(metadata ? { metadata: redactor.redact({ ...metadata }, "metadata", []) as RunManifest["metadata"] } : {}),
+    ...(tags ? { tags: tags.map((tag) => redactor.redactText(tag)) } : {}),
+  };
 }
 
 /** The framework a hosted run names (`RunHost`), redacted; nothing for harnessx's own runs. */

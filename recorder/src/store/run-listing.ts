@@ -40,6 +40,10 @@ export interface RunListing extends RunSummary {
   cost: ModelsCost | null;
   /** `"summary"` when tail retention (`retain`) deleted the run's events after it ended and only this summary remains, else `"full"`. */
   detail: "full" | "summary";
+  /** The run's application metadata (`RunOptions.metadata`); empty when it has none. */
+  metadata: Readonly<Record<string, string | number | boolean>>;
+  /** The run's tags (`RunOptions.tags`); empty when it has none. */
+  tags: readonly string[];
 }
 
 /** The one rule of a resumable run: durable, and left unfinished by its process (crashed, cut off at exit, or still `running` with the process gone). */
@@ -72,5 +76,7 @@ export function runListing(run: CatalogRun, dir: string, stale: boolean, summary
     artifacts: run.artifacts,
     cost: run.cost,
     detail: run.detail === "summary" ? "summary" : "full",
+    metadata: run.metadata ?? {},
+    tags: run.tags ?? [],
   };
 }

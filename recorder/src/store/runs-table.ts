@@ -2,6 +2,7 @@ import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import type { RunManifest } from "../format/event.js";
 import { costOfModels } from "../format/run-rollup.js";
 import { appendRow, bigValue, jsonValue, msValue } from "./duckdb-values.js";
+import { loadedDuckdb } from "./duckdb.js";
 import { createTableSql, declaredColumns, type ColumnName } from "../format/table-columns.js";
 
 /**
@@ -39,6 +40,8 @@ function runRow(run: RunManifest): Record<ColumnName<"runs">, DuckDBValue> {
     error_message: run.error?.message ?? null,
     error_code: run.error?.code ?? null,
     recorder_version: run.producer.recorder,
+    metadata: run.metadata ? jsonValue(run.metadata) : null,
+    tags: run.tags ? loadedDuckdb().listValue(run.tags) : null,
   };
 }
 

@@ -5,6 +5,7 @@ import type { RedactionOptions } from "../redact/rules.js";
 import type { Tool } from "../tools/tool.js";
 import type { ConfigOptions } from "./config.js";
 import type { DurableOptions } from "../durable/durable-store.js";
+import type { RunMetadata } from "./run-labels.js";
 
 /** What `new Agent(options)` takes: the provider, settings (each with a default), and the parts to start with. */
 export interface AgentOptions extends ConfigOptions {
@@ -29,4 +30,8 @@ export interface AgentOptions extends ConfigOptions {
    * `agent.resume(runId)` can continue a run whose process died. Default: off.
    */
   durable?: DurableOptions;
+  /** Metadata every run of this agent carries (a release, an environment); a run's own `metadata` goes over it. */
+  metadata?: RunMetadata;
+  /** Tags every run of this agent carries; a run's own `tags` are added after them. */
+  tags?: readonly string[];
 }

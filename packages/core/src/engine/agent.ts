@@ -20,6 +20,7 @@ import { NO_SINK, type EngineServices, type RunSink } from "./services.js";
 import type { AgentInfo } from "./agent-info.js";
 import type { AgentConfig } from "./config.js";
 import type { AgentOptions } from "./agent-options.js";
+import { checkRunLabels, mergeRunLabels, type RunLabels } from "./run-labels.js";
 import { engineServices, extensionServices, makeAgentParts, type AgentParts } from "./agent-parts.js";
 import { readSessionState, type SessionState } from "../session/session-state.js";
 import { assertJsonCompatible } from "../session/json-check.js";
@@ -62,6 +63,8 @@ export class Agent implements AsyncDisposable {
   readonly permissions: PermissionManager;
   /** This agent's session id: `AgentOptions.sessionId` or a generated one. */
   readonly sessionId: string;
+  /** `AgentOptions.metadata` and `tags`, checked: what every run starts from. */
+  private readonly labels: RunLabels;
   /** The read-only view extensions and observers get. */
   readonly info: AgentInfo;
   /** The one redaction policy extensions apply to what they write or send. */
@@ -100,6 +103,7 @@ export class Agent implements AsyncDisposable {
       (extension, error) => this.hooks.emit(HookEvent.ERROR, { source: "extension", error, extension }),
     );
     this.services = engineServices(parts, this.extensions, options.durable);
+    this.labels = checkRunLabels(options, "AgentOptions");
     engineParts.set(this, this.services);
   }
 
@@ -176,9 +180,15 @@ export class Agent implements AsyncDisposable {
   private startRun(input: string, sink: RunSink, options: RunOptions, parent?: ParentRun): Promise<RunResult> {
     return this.gate.begin(async () => {
       if (typeof input !== "string") throw new TypeError("run(input) needs a string");
-      const loop = new RunLoop({ services: this.services, runId: newId("run"), input, parent });
+      const labels = this.runLabels(options);
+      const loop = new RunLoop({ services: this.services, runId: newId("run"), input, parent, labels });
       return { loop, run: loop.start(sink, options.signal) };
     });
+  }
+
+  /** The run's labels: its options' over the agent's, checked (a `ConfigError` rejects the run). */
+  private runLabels(options: RunOptions): RunLabels {
+    return mergeRunLabels(this.labels, checkRunLabels(options, "run options"));
   }
 
   private resumeWith(
@@ -192,7 +202,13 @@ export class Agent implements AsyncDisposable {
       const { input, restored } = await restoreRun(this.services.durable, this.sessionId, target, (state) =>
         this.restore(state),
       );
-      const loop = new RunLoop({ services: this.services, runId: target, input, restored });
+      const loop = new RunLoop({
+        services: this.services,
+        runId: target,
+        input,
+        restored,
+        labels: this.runLabels(options),
+      });
       return { loop, run: loop.start(sink, options.signal) };
     });
   }

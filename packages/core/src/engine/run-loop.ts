@@ -17,6 +17,7 @@ import { executePlanned, type ToolPhaseContext } from "./tool-phase.js";
 import { RunState } from "./run-state.js";
 import { endRun, failRun, pauseRun } from "./run-end.js";
 import { takeReply } from "./take-reply.js";
+import type { RunLabels } from "./run-labels.js";
 
 /** What a `RunLoop` runs: a new run, a subagent's run under its parent's tool call, or a durable run rebuilt from its journal. */
 export interface RunLoopOptions {
@@ -29,6 +30,8 @@ export interface RunLoopOptions {
   restored?: RestoredRun;
   /** Set in a subagent's run: the run whose tool call started it. */
   parent?: ParentRun;
+  /** The run's metadata and tags, checked and merged with the agent's. */
+  labels?: RunLabels;
 }
 
 /** One run of the model/tool loop, from a user message to a terminal result or an approval wait. */
@@ -43,11 +46,13 @@ export class RunLoop {
   private runSpan: SpanContext | undefined;
   /** The run whose tool call this one started inside (`parent` when it is a subagent's run). */
   private parentRunId: string | undefined;
+  private readonly labels: RunLabels;
 
   constructor(options: RunLoopOptions) {
     const { services, runId, restored } = options;
     this.runId = runId;
     this.input = options.input;
+    this.labels = options.labels ?? {};
     this.services = services;
     this.restored = restored;
     const counters = restored ? structuredClone(restored.counters) : newCounters(services.config.maxTokens);
@@ -130,6 +135,7 @@ export class RunLoop {
     const attributes = this.services.runAttributes();
     const durable = this.run.durable ? { durable: true, ...(this.restored ? { restored: true } : {}) } : {};
     const parent = this.parentRunId ? { parentRunId: this.parentRunId } : {};
+    const { metadata, tags } = this.labels;
     return fire(this.services, HookEvent.AGENT_START, {
       runId: this.runId,
       input: this.input,
@@ -138,6 +144,8 @@ export class RunLoop {
       ...durable,
       ...(attributes ? { attributes } : {}),
       ...parent,
+      ...(metadata ? { metadata } : {}),
+      ...(tags ? { tags } : {}),
     });
   }
 

@@ -1,3 +1,4 @@
+import type { RunMetadata } from "./run-labels.js";
 import type { HarnessError } from "../errors.js";
 import type { RunCost } from "../cost/call-cost.js";
 import type { ToolCall, ToolResult, Usage } from "../types/content.js";
@@ -101,4 +102,11 @@ export type RunEvent =
 export interface RunOptions {
   /** Cancels the run: the result is `cancelled` and `AGENT_END` fires. */
   signal?: AbortSignal;
+  /**
+   * Application facts about the run (user id, ticket, release), over the agent's `metadata` key by
+   * key: recorded, indexed and exported with it (`RunMetadata`). A `ConfigError` when out of bounds.
+   */
+  metadata?: RunMetadata;
+  /** Labels to find the run by, after the agent's `tags` (each kept once). */
+  tags?: readonly string[];
 }

@@ -2,6 +2,7 @@ import type { ToolCall, Usage } from "../types/content.js";
 import type { CallCost } from "../cost/call-cost.js";
 import type { ModelRequest, ProviderResponse, StopReason } from "../types/provider.js";
 import type { RunResult } from "../engine/run-types.js";
+import type { RunMetadata } from "../engine/run-labels.js";
 import type { HookEvent } from "./events.js";
 
 /** An attribute value extensions may give the run's span (what OpenTelemetry accepts). */
@@ -28,6 +29,10 @@ export interface AgentStartData {
    * `execute_tool` span is this run's parent span. Absent for a top-level run.
    */
   parentRunId?: string;
+  /** The run's metadata (`RunOptions.metadata` over `AgentOptions.metadata`); absent when neither gave any. */
+  metadata?: RunMetadata;
+  /** The run's tags (`AgentOptions.tags`, then `RunOptions.tags`); absent when neither gave any. */
+  tags?: readonly string[];
 }
 /** Payload of `AGENT_END`: the run completed, failed or was cancelled. A pause for approval emits `CHECKPOINT` instead. */
 export interface AgentEndData {

@@ -71,6 +71,10 @@ export const Hx = {
   RUN_RESUMED: "harnessx.run.resumed",
   /** The framework that made a run `RunHost` reported (`ai-sdk`, `openai-agents`); absent on harnessx's own runs. */
   FRAMEWORK: "harnessx.framework",
+  /** Prefix of the run's metadata entries on its span: `harnessx.run.metadata.<key>`. */
+  RUN_METADATA_PREFIX: "harnessx.run.metadata.",
+  /** The run's tags (a string array), on its span. */
+  RUN_TAGS: "harnessx.run.tags",
   /** How the tool call ended (a `ToolOutcome`). */
   TOOL_OUTCOME: "harnessx.tool.outcome",
   /** `true` when the tool's result was stored aside (spilled) rather than passed on. */
@@ -102,3 +106,9 @@ export const Hx = {
   /** Run span event: a model call's prompt prefix differs from the previous call's (`promptCacheExtension`; `harnessx.prompt_cache.*` attributes). */
   EVENT_PROMPT_CACHE_BREAK: "harnessx.prompt_cache_break",
 } as const;
+
+/**
+ * General OpenTelemetry attributes a run's metadata may name (entries under these keys are set
+ * on the run span by these names too): who the run was for, and the application's session.
+ */
+export const RUN_METADATA_CONVENTIONS = ["user.id", "session.id"] as const;

@@ -1,7 +1,7 @@
 import type { RunResult } from "../engine/run-types.js";
 import type { AgentStartData, LlmRequestData, LlmResponseData, ToolCallEndData } from "../hooks/payloads.js";
 import type { ToolCall, Usage } from "../types/content.js";
-import { CostAttributes, GenAI, Hx } from "./attributes.js";
+import { CostAttributes, GenAI, Hx, RUN_METADATA_CONVENTIONS } from "./attributes.js";
 import type { CallCost } from "../cost/call-cost.js";
 import { cut, inputMessages, outputMessages, safeJson, systemInstructions, toolDefinitions } from "./content.js";
 import { spanError } from "./errors.js";
@@ -69,6 +69,7 @@ export function agentOpen(info: TracedAgent, start: AgentStartData, time: number
   const framework = start.attributes?.[Hx.FRAMEWORK];
   if (typeof framework === "string") attributes[Hx.FRAMEWORK] = framework;
   if (start.resumed) attributes[Hx.RUN_RESUMED] = true;
+  labelAttributes(attributes, start);
   return {
     role: "agent",
     name: spanName("agent", info.name),
@@ -159,6 +160,15 @@ export function failedClose(
 }
 
 /** Attributes an extension or tool declared, outside the mapping's own namespaces, of the kinds OpenTelemetry accepts. */
+/** The run's metadata and tags: under harnessx's names, and the conventions' where they name one. */
+function labelAttributes(attributes: Attributes, start: AgentStartData): void {
+  for (const [key, value] of Object.entries(start.metadata ?? {})) {
+    attributes[Hx.RUN_METADATA_PREFIX + key] = value;
+    if ((RUN_METADATA_CONVENTIONS as readonly string[]).includes(key)) attributes[key] = value;
+  }
+  if (start.tags?.length) attributes[Hx.RUN_TAGS] = [...start.tags];
+}
+
 function declaredAttributes(declared: Readonly<Record<string, unknown>> | undefined): Attributes {
   const attributes: Attributes = {};
   for (const [key, value] of Object.entries(declared ?? {})) {
