@@ -10,6 +10,8 @@ const KIND_INTERNAL = 1;
 const KIND_CLIENT = 3;
 const STATUS_ERROR = 2;
 
+const LABEL_SECRET = "sk-proj-LABELSECRET0123456789abcdef";
+
 async function exportScenario(
   receiver: OtlpReceiver,
   options: { captureContent?: boolean; maxContentChars?: number; question?: string } = {},
@@ -23,7 +25,10 @@ async function exportScenario(
     }),
   ]);
   try {
-    const result = await agent.run(options.question ?? "How are the regions?");
+    const result = await agent.run(options.question ?? "How are the regions?", {
+      metadata: { "user.id": "u_42", ticket: 981, note: `key ${LABEL_SECRET}` },
+      tags: ["vip"],
+    });
     await agent.close();
     const stopped = await telemetry.shutdown();
     return { result, stopped, spans: receiver.spans.slice() };
@@ -92,6 +97,11 @@ describe("live spans follow the GenAI conventions (real SDK, OTLP/HTTP to a loca
     assert.equal(run.attributes["gen_ai.conversation.id"], "session-42");
     assert.equal(run.attributes["gen_ai.usage.input_tokens"], 620);
     assert.equal(run.attributes["harnessx.run.status"], "completed");
+    // The run's metadata and tags: under harnessx's names, `user.id` under the convention's too, redacted.
+    assert.equal(run.attributes["user.id"], "u_42");
+    assert.equal(run.attributes["harnessx.run.metadata.ticket"], 981);
+    assert.deepEqual(run.attributes["harnessx.run.tags"], ["vip"]);
+    assert.ok(!JSON.stringify(spans).includes(LABEL_SECRET));
 
     const chats = byName(spans, `chat ${MODEL}`).sort((x, y) =>
       Number(BigInt(x.startTimeUnixNano) - BigInt(y.startTimeUnixNano)),
