@@ -136,6 +136,14 @@ export {
 export { isResumable, type RunListing } from "./store/run-listing.js";
 export { SealedRunWriter, type SealedRunWriterOptions } from "./store/sealed-run-writer.js";
 export { openSegmentTables } from "./store/segment-tables.js";
+export { openStoreTables } from "./parts/store-tables.js";
+export {
+  compactRuns,
+  type CompactRunsOptions,
+  type CompactRunsResult,
+  type CompactStep,
+} from "./parts/compact-runs.js";
+export type { PartsBusy, PartsCompacted } from "./parts/compact-types.js";
 export type { RecordingTables } from "./store/recording-tables.js";
 export {
   TABLE_COLUMNS,

@@ -21,7 +21,7 @@ describe("only the command being run is loaded", () => {
       assert.equal(commandNamed(argv(...words)), undefined, words.join(" "));
     const all = await loadCommands();
     assert.deepEqual(all.map((spec) => spec.define().name()).slice(0, 3), ["ls", "summary", "show"]);
-    assert.equal(all.length, 20);
+    assert.equal(all.length, 21);
     assert.deepEqual(
       (await loadCommands(["diff"])).map((spec) => spec.define().name()),
       ["diff"],

@@ -20,6 +20,7 @@ const LOADERS = {
   sync: async () => (await import("./sync.js")).syncCommand,
   scrub: async () => (await import("./scrub.js")).scrubCommand,
   recover: async () => (await import("./recover.js")).recoverCommand,
+  compact: async () => (await import("./compact.js")).compactCommand,
   resume: async () => (await import("./resume.js")).resumeCommand,
   replay: async () => (await import("./replay.js")).replayCommand,
   diff: async () => (await import("./diff.js")).diffCommand,

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { catalogedRunFolders, openSegmentTables, TABLE_NAMES, tableHelp, type Recording } from "@harnessx/recorder";
+import { openStoreTables, TABLE_NAMES, tableHelp, type Recording } from "@harnessx/recorder";
 import type { CommandSpec } from "../command-spec.js";
 import { usageError } from "../errors.js";
 import { columnsFromKeys } from "../output/table.js";
@@ -75,11 +75,7 @@ export const queryCommand: CommandSpec = {
       ? await recording.database({ readOnly, spans })
       : dataset !== undefined
         ? await openDataset(ctx, dataset, { readOnly, ...(since !== undefined ? { since } : {}) })
-        : await openSegmentTables(
-            storeDir!,
-            (await catalogedRunFolders(storeDir!)).map((r) => r.dir),
-            { readOnly, spans },
-          );
+        : await openStoreTables(storeDir!, { readOnly, spans });
     progress.tick();
     try {
       const result = await runQuery(db, sql, access);

@@ -58,8 +58,9 @@ function runTreeChecks(getServer: () => LangSmithServer) {
 
   test("the run's metadata and tags on its chain run, redacted; child runs carry neither", () => {
     const chain = root();
-    assert.deepEqual(chain.tags?.slice(0, 2), ["vip", "eu"]);
-    assert.ok(chain.tags?.[2] && !chain.tags[2].includes(LABEL_SECRET), chain.tags?.[2]);
+    const tags = chain.tags as string[] | undefined;
+    assert.deepEqual(tags?.slice(0, 2), ["vip", "eu"]);
+    assert.ok(tags?.[2] && !tags[2].includes(LABEL_SECRET), tags?.[2]);
     const meta = (chain.extra as { metadata: Record<string, unknown> }).metadata;
     assert.equal(meta["user.id"], "u_42");
     assert.equal(meta.ticket, 981);

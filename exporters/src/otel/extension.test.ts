@@ -90,7 +90,7 @@ describe("live spans follow the GenAI conventions (real SDK, OTLP/HTTP to a loca
   });
 
   test("run, chat and tool attributes", () => {
-    const run = byName(spans, `invoke_agent ${AGENT_NAME}`)[0];
+    const run = byName(spans, `invoke_agent ${AGENT_NAME}`)[0]!;
     assert.equal(run.attributes["gen_ai.operation.name"], "invoke_agent");
     assert.equal(run.attributes["gen_ai.agent.name"], AGENT_NAME);
     assert.equal(run.attributes["gen_ai.provider.name"], "scripted");

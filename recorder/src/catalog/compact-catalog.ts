@@ -1,10 +1,8 @@
-import { closeSync, openSync, promises as fs, writeSync } from "node:fs";
+import { closeSync, openSync, promises as fs } from "node:fs";
 import { join } from "node:path";
 import { catalogDirOf } from "../format/layout.js";
 import { writeAtomically } from "../recording/seal.js";
-import { readRegularFile } from "@harnessx/core/extension";
-import { MAX_METADATA_FILE_BYTES } from "../format/read-limits.js";
-import { isProcessAlive } from "../store/live-process.js";
+import { takeProcessLock } from "../store/process-lock.js";
 import type { CatalogEntry } from "./catalog-entry.js";
 import type { CompactCatalogOptions, CompactCatalogResult } from "./compact-types.js";
 
@@ -25,7 +23,7 @@ export async function compactCatalog(root: string, options: CompactCatalogOption
   const dir = catalogDirOf(root);
   await fs.mkdir(dir, { recursive: true });
   const lock = join(dir, COMPACT_LOCK_FILE);
-  const busyPid = await takeLock(lock);
+  const busyPid = await takeProcessLock(lock);
   if (busyPid !== undefined) return { done: false, busyPid };
   try {
     const older = logGenerations(dir);
@@ -63,32 +61,4 @@ export async function compactCatalog(root: string, options: CompactCatalogOption
   } finally {
     await fs.rm(lock, { force: true });
   }
-}
-
-/** Takes the lock, or returns the pid of the live process holding it. A dead holder's lock is taken over. */
-async function takeLock(path: string): Promise<number | undefined> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return undefined;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const holder = await pidIn(path);
-    if (holder !== undefined && holder !== process.pid && isProcessAlive(holder)) return holder;
-    await fs.rm(path, { force: true });
-  }
-  return -1;
-}
-
-/** The pid a lock file holds, or undefined when it holds none (a holder killed mid-write). */
-async function pidIn(path: string): Promise<number | undefined> {
-  const text = await readRegularFile(path, { maxBytes: MAX_METADATA_FILE_BYTES }).then(
-    (bytes) => bytes.toString("utf8"),
-    () => "",
-  );
-  const pid = Number.parseInt(text.trim(), 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }

@@ -12,6 +12,7 @@ import {
   RAW_FROM_LINES,
   storedArtifactSizes,
   TYPED_FROM_LINES,
+  type OwnedTables,
   type RecordingTables,
   type TableOptions,
 } from "./recording-tables.js";
@@ -101,10 +102,32 @@ export async function openSegmentTables(
   runDirs: readonly string[],
   options: TableOptions = {},
 ): Promise<RecordingTables> {
+  const tables = await newTables();
+  try {
+    const readable = await buildSegmentTables(tables, storeDir, runDirs, options);
+    if (options.readOnly) await lockToReading(tables.connection, readable);
+  } catch (error) {
+    tables.close();
+    throw error;
+  }
+  return tables;
+}
+
+/**
+ * `openSegmentTables` on tables already open (the store's tables add compacted partitions to
+ * them); returns the files the tables read, for `lockToReading`. `storedIds`: artifacts other
+ * tables reference, whose sizes are looked up too.
+ */
+export async function buildSegmentTables(
+  tables: OwnedTables,
+  storeDir: string,
+  runDirs: readonly string[],
+  options: TableOptions & { storedIds?: readonly string[] } = {},
+): Promise<string[]> {
   const { sealed, plainLines, segmentsOf } = await snapshotSegments(runDirs);
   const runs = new Map<string, RunManifest>();
   const spanCaches = new Map<string, SpanCacheUse>();
-  const referenced: string[] = [];
+  const referenced: string[] = [...(options.storedIds ?? [])];
   let everyRunEnded = true;
   for (const runDir of runDirs) {
     const manifest = await readRunManifest(runDir).catch(() => undefined);
@@ -118,31 +141,24 @@ export async function openSegmentTables(
   }
   // An ended run lists every artifact its events reference; one still written (or crashed) may not yet.
   const storedSizes = await storedArtifactSizes(storeDir, everyRunEnded ? referenced : undefined);
-  const tables = await newTables();
   const { connection } = tables;
-  try {
-    await createLinesTable(connection, "plain_lines", plainLines);
-    await connection.run(`CREATE VIEW lines AS ${linesSource(sealed)}`);
-    if (plainLines.length === 0 && sealed.length > 0) {
-      // Only sealed segments: DuckDB's JSON reader parses each line once, straight from the files.
-      await connection.run(`CREATE VIEW typed_events AS ${ndjsonSource(sealed, TYPED_EVENT_COLUMNS)}`);
-      await connection.run(`CREATE VIEW raw_events AS ${ndjsonSource(sealed, RAW_COLUMNS)}`);
-    } else {
-      await connection.run(TYPED_FROM_LINES);
-      await connection.run(RAW_FROM_LINES);
-    }
-    const everyRun = runDirs.length > 0 && spanCaches.size === runDirs.length;
-    const spanFiles = await createRecordingTables(
-      tables,
-      { runs, storedSizes, spanCaches: { uses: spanCaches, everyRun } },
-      options,
-    );
-    if (options.readOnly) await lockToReading(connection, [...sealed, ...spanFiles]);
-  } catch (error) {
-    tables.close();
-    throw error;
+  await createLinesTable(connection, "plain_lines", plainLines);
+  await connection.run(`CREATE VIEW lines AS ${linesSource(sealed)}`);
+  if (plainLines.length === 0 && sealed.length > 0) {
+    // Only sealed segments: DuckDB's JSON reader parses each line once, straight from the files.
+    await connection.run(`CREATE VIEW typed_events AS ${ndjsonSource(sealed, TYPED_EVENT_COLUMNS)}`);
+    await connection.run(`CREATE VIEW raw_events AS ${ndjsonSource(sealed, RAW_COLUMNS)}`);
+  } else {
+    await connection.run(TYPED_FROM_LINES);
+    await connection.run(RAW_FROM_LINES);
   }
-  return tables;
+  const everyRun = runDirs.length > 0 && spanCaches.size === runDirs.length;
+  const spanFiles = await createRecordingTables(
+    tables,
+    { runs, storedSizes, spanCaches: { uses: spanCaches, everyRun } },
+    options,
+  );
+  return [...sealed, ...spanFiles];
 }
 
 /** Every field of an event line, typed; DuckDB reads only the columns a query uses. */
