@@ -144,6 +144,7 @@ export {
   type CompactStep,
 } from "./parts/compact-runs.js";
 export type { PartsBusy, PartsCompacted } from "./parts/compact-types.js";
+export type { RecorderCompactOptions } from "./parts/background-parts.js";
 export type { RecordingTables } from "./store/recording-tables.js";
 export {
   TABLE_COLUMNS,

@@ -10,6 +10,7 @@ import { OpenRuns } from "./open-runs.js";
 import type { RunWriter } from "./run-writer.js";
 import { EventQueue } from "./event-queue.js";
 import { retainAfterRun } from "./retention.js";
+import { noteRunEnded, runningCompaction } from "../parts/background-parts.js";
 import { RecorderWriteError } from "./recorder-write-error.js";
 import { ArtifactPins } from "./artifact-pins.js";
 import { IncidentExports } from "./incident-exports.js";
@@ -118,6 +119,7 @@ export class FlightRecorderExtension extends Extension {
     for (const run of [...(this.openRuns?.byId.values() ?? [])]) this.closeRun(run, "incomplete", Date.now());
     await this.flush();
     await stopRecorderSync(this); // its last pass, now that every run is written
+    await runningCompaction(this.options.dir);
     this.openRuns?.byId.clear();
   }
 
@@ -245,6 +247,7 @@ export class FlightRecorderExtension extends Extension {
         if (status === "failed" && this.options.autoExport === "on_failure")
           await this.incidents.exportFailed(runId, this.ctx);
         await retainAfterRun(run.manifest, this.options, this.artifacts);
+        noteRunEnded(this.options.dir, this.options.compact);
       })(),
     );
   }

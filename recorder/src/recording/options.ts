@@ -1,3 +1,4 @@
+import type { RecorderCompactOptions, ResolvedCompactOptions } from "../parts/background-parts.js";
 import type { RecordedEvent } from "../format/event.js";
 import { defaultStoreDir } from "@harnessx/core";
 import { MAX_INLINE_PAYLOAD_BYTES } from "../format/read-limits.js";
@@ -49,6 +50,12 @@ export interface FlightRecorderOptions {
    * Default: no sync, and the AWS SDK is never loaded.
    */
   sync?: RecorderSyncOptions;
+  /**
+   * Compact ended runs into the store's Parquet partitions in the background (`compactRuns`, on a
+   * worker thread): after `afterRuns` (1,000) runs ended in this process, at most once per
+   * `minIntervalMs` (an hour) per store. `false`: never (`trace compact` still does).
+   */
+  compact?: RecorderCompactOptions | false;
 }
 
 export interface ResolvedRecorderOptions {
@@ -65,12 +72,20 @@ export interface ResolvedRecorderOptions {
   queueCapacity: number;
   flushIntervalMs: number;
   sync: ResolvedRecorderSync | undefined;
+  compact: ResolvedCompactOptions | undefined;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !(value > 0))
     throw new TypeError(`FlightRecorderExtension: ${name} must be a positive number, got ${String(value)}`);
+  return value;
+}
+
+function atLeastZero(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value >= 0))
+    throw new TypeError(`FlightRecorderExtension: ${name} must be a number >= 0, got ${String(value)}`);
   return value;
 }
 
@@ -109,5 +124,12 @@ export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRec
     queueCapacity: positive("queueCapacity", options.queueCapacity, 100_000),
     flushIntervalMs: positive("flushIntervalMs", options.flushIntervalMs, 100),
     sync: resolveRecorderSync(options.sync),
+    compact:
+      options.compact === false
+        ? undefined
+        : {
+            afterRuns: positive("compact.afterRuns", options.compact?.afterRuns, 1000),
+            minIntervalMs: atLeastZero("compact.minIntervalMs", options.compact?.minIntervalMs, 3_600_000),
+          },
   };
 }
