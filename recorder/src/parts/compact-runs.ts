@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
 import { newestRuns, openCatalog, type RunEntry } from "../catalog/open-catalog.js";
 import { partitionDate } from "../dataset/layout.js";
@@ -45,7 +45,7 @@ export async function compactRuns(root: string, options: CompactRunsOptions = {}
     const committed = committedParts(files);
     // What a killed compaction left: files it never committed, and temporary ones.
     for (const file of files) if (!committed.includes(file)) await fs.rm(file.path, { force: true });
-    for (const path of stray) await fs.rm(path, { force: true });
+    for (const path of stray) await fs.rm(path, { recursive: true, force: true });
     const tables = await newTables();
     try {
       const compacted = await compactedRunIds(tables, filesOf(committed, "runs"));
@@ -98,34 +98,39 @@ async function writeParts(
   appender.closeSync();
   const written: string[] = [];
   for (const table of PART_TABLES) {
+    // One pass over the table, DuckDB splitting it by day, into a folder no reader looks in.
+    const scratch = join(partsDirOf(root), table, `.tmp-${stamp}`);
+    await fs.mkdir(scratch, { recursive: true });
+    await connection.run(
+      `COPY (SELECT t.*, b.date AS date FROM ${table} t JOIN hx_batch b USING (run_id)) TO ${sqlString(scratch)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (date), FILENAME_PATTERN 'part_{i}', OVERWRITE_OR_IGNORE true)`,
+    );
     for (const date of dates) {
       const path = partPath(root, table, date, stamp);
       await fs.mkdir(dirname(path), { recursive: true });
-      const rows = `SELECT t.* FROM ${table} t WHERE t.run_id IN (SELECT run_id FROM hx_batch WHERE date = ${sqlString(date)})`;
-      const order = table === "events" ? " ORDER BY run_id, seq" : table === "runs" ? " ORDER BY started_at" : "";
-      await writeDurably(path, (temp) =>
-        connection.run(`COPY (${rows}${order}) TO ${sqlString(temp)} (FORMAT parquet, COMPRESSION zstd)`),
-      );
+      const produced = join(scratch, `date=${date}`, "part_0.parquet");
+      // A day none of whose runs has a row in the table (no artifacts) gets an empty file: readers list every table.
+      if (!existsSync(produced)) {
+        await fs.mkdir(dirname(produced), { recursive: true });
+        await connection.run(
+          `COPY (SELECT t.* FROM ${table} t LIMIT 0) TO ${sqlString(produced)} (FORMAT parquet, COMPRESSION zstd)`,
+        );
+      }
+      await moveDurably(produced, path);
       written.push(path);
     }
-    // The runs files, renamed last, commit the rest.
+    await fs.rm(scratch, { recursive: true, force: true });
+    // The runs files, moved last, commit the rest.
     await options.onStep?.(table === "runs" ? "committed" : table);
   }
   const events = chosen.reduce((sum, { run }) => sum + (run.summary?.events ?? 0), 0);
   return { done: true, runs: chosen.length, events, files: written };
 }
 
-/** Writes a file through `write(temp)`, syncs it, renames it into place and syncs its folder. */
-async function writeDurably(path: string, write: (temp: string) => Promise<unknown>): Promise<void> {
-  const temp = `${path}.tmp-${process.pid}`;
-  try {
-    await write(temp);
-    const file = await fs.open(temp, "r");
-    await file.sync().finally(() => file.close());
-    await fs.rename(temp, path);
-    const folder = await fs.open(dirname(path), "r");
-    await folder.sync().finally(() => folder.close());
-  } finally {
-    await fs.rm(temp, { force: true });
-  }
+/** Syncs a file, renames it into place and syncs its folder. */
+async function moveDurably(from: string, path: string): Promise<void> {
+  const file = await fs.open(from, "r");
+  await file.sync().finally(() => file.close());
+  await fs.rename(from, path);
+  const folder = await fs.open(dirname(path), "r");
+  await folder.sync().finally(() => folder.close());
 }

@@ -55,7 +55,7 @@ export interface PartFile {
 
 /**
  * Every file of the parts folder whose name a compaction would write (regular files only: a FIFO
- * named like one would block a reader), committed or not; temporary files are `stray`.
+ * named like one would block a reader), committed or not; temporary files and folders are `stray`.
  */
 export async function listPartFiles(root: string): Promise<{ files: PartFile[]; stray: string[] }> {
   const files: PartFile[] = [];
@@ -63,6 +63,8 @@ export async function listPartFiles(root: string): Promise<{ files: PartFile[]; 
   for (const table of PART_TABLES) {
     const tableDir = join(partsDirOf(root), table);
     for (const folder of await fs.readdir(tableDir).catch(() => [] as string[])) {
+      // A compaction's scratch folder (`.tmp-<stamp>`): a killed one leaves it behind.
+      if (folder.startsWith(".tmp-")) stray.push(join(tableDir, folder));
       const date = DATE_FOLDER.exec(folder)?.[1];
       if (!date) continue;
       const entries = await fs.readdir(join(tableDir, folder), { withFileTypes: true }).catch(() => []);
