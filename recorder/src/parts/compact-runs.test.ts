@@ -2,7 +2,7 @@
 // exactly once, whatever step a kill -9 stops a compaction at, and with recorders writing beside it.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { TABLE_NAMES } from "../format/table-columns.js";
@@ -100,6 +100,28 @@ describe("compaction into Parquet partitions", () => {
     } finally {
       tables.close();
     }
+  });
+
+  test("a linked day folder is not read; a run whose start no day holds stays in its segments", async () => {
+    const dir = copyOfBase("linked");
+    await compactRuns(dir);
+    const outside = join(folders.dir, "outside");
+    const { files } = await listPartFiles(dir);
+    const day = join(dir, "parts", "events", `date=${files[0]!.date}`);
+    cpSync(day, outside, { recursive: true });
+    rmSync(join(dir, "parts", "events"), { recursive: true });
+    mkdirSync(join(dir, "parts", "events"));
+    symlinkSync(outside, day);
+    assert.equal((await listPartFiles(dir)).files.filter((f) => f.table === "events").length, 0);
+    const odd = "run_odd_start";
+    writeHandMadeRun(
+      dir,
+      odd,
+      [eventLine(odd, 1, "agent_start")],
+      runManifest(odd, { status: "completed", startedAt: 9e15, endedAt: 9e15 }),
+    );
+    const result = await compactRuns(dir);
+    assert.equal(result.done && result.runs, 0);
   });
 
   test("a run two compactions hold is read once, from the later one", async () => {

@@ -69,6 +69,8 @@ export async function compactRuns(root: string, options: CompactRunsOptions = {}
 function isFinal({ run }: RunEntry): boolean {
   // A running run, or one waiting for an approval, has not ended.
   if (run.endedAt === null || run.detail === "summary") return false;
+  // A start no calendar day holds (a hand-edited run.json) has no partition: it stays in its segments.
+  if (Number.isNaN(new Date(run.startedAt).getTime())) return false;
   return !(run.durable && (run.status === "crashed" || run.status === "incomplete"));
 }
 

@@ -60,20 +60,25 @@ export interface PartFile {
 export async function listPartFiles(root: string): Promise<{ files: PartFile[]; stray: string[] }> {
   const files: PartFile[] = [];
   const stray: string[] = [];
+  // Real folders only, at every level: a link would have readers open files outside the store.
+  const isFolder = async (path: string) => (await fs.lstat(path).catch(() => undefined))?.isDirectory() === true;
+  if (!(await isFolder(partsDirOf(root)))) return { files, stray };
   for (const table of PART_TABLES) {
     const tableDir = join(partsDirOf(root), table);
-    for (const folder of await fs.readdir(tableDir).catch(() => [] as string[])) {
+    if (!(await isFolder(tableDir))) continue;
+    for (const entry of await fs.readdir(tableDir, { withFileTypes: true }).catch(() => [])) {
+      const folder = entry.name;
       // A compaction's scratch folder (`.tmp-<stamp>`): a killed one leaves it behind.
       if (folder.startsWith(".tmp-")) stray.push(join(tableDir, folder));
       const date = DATE_FOLDER.exec(folder)?.[1];
-      if (!date) continue;
+      if (!date || !entry.isDirectory()) continue;
       const entries = await fs.readdir(join(tableDir, folder), { withFileTypes: true }).catch(() => []);
-      for (const entry of entries) {
-        if (!entry.isFile()) continue;
-        const path = join(tableDir, folder, entry.name);
-        const stamp = entry.name.endsWith(".parquet") ? entry.name.slice(0, -".parquet".length) : undefined;
+      for (const file of entries) {
+        if (!file.isFile()) continue;
+        const path = join(tableDir, folder, file.name);
+        const stamp = file.name.endsWith(".parquet") ? file.name.slice(0, -".parquet".length) : undefined;
         if (stamp !== undefined && STAMP.test(stamp)) files.push({ path, table, date, stamp });
-        else if (entry.name.includes(".tmp-")) stray.push(path);
+        else if (file.name.includes(".tmp-")) stray.push(path);
       }
     }
   }

@@ -152,14 +152,17 @@ export class RecordingStore {
     yield* iterateRunEvents(this.runDir(runId), options);
   }
 
+  /** The ids of the runs that kept their events (not reduced to a summary by retention), oldest first. */
+  private async runsWithEvents(): Promise<string[]> {
+    return (await this.listRuns())
+      .filter((r) => r.detail === "full")
+      .map((r) => r.runId)
+      .reverse();
+  }
+
   /** Events of every run that kept them (or of `runIds`), run after run. */
   async readAllEvents(options: ReadRunOptions & { runIds?: readonly string[] } = {}): Promise<RecordedEvent[]> {
-    const ids =
-      options.runIds ??
-      (await this.listRuns())
-        .filter((r) => r.detail === "full")
-        .map((r) => r.runId)
-        .reverse();
+    const ids = options.runIds ?? (await this.runsWithEvents());
     const out: RecordedEvent[] = [];
     for (const id of ids) for (const event of await this.readEvents(id, options)) out.push(event);
     return out;
@@ -192,12 +195,7 @@ export class RecordingStore {
    * Close them when done.
    */
   async openDatabase(options: { runIds?: readonly string[]; readOnly?: boolean } = {}): Promise<RecordingTables> {
-    const ids =
-      options.runIds ??
-      (await this.listRuns())
-        .filter((r) => r.detail === "full")
-        .map((r) => r.runId)
-        .reverse();
+    const ids = options.runIds ?? (await this.runsWithEvents());
     for (const id of ids) assertEventsKept(await this.manifest(id));
     return openSegmentTables(
       this.root,
