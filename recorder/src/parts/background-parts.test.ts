@@ -36,9 +36,10 @@ describe("background compaction in the recording process", () => {
   test("after afterRuns ended runs, once per minIntervalMs; close() waits for it", async () => {
     const { dir, cleanup } = tempDir();
     try {
-      await recordRuns(dir, 3, { afterRuns: 3, minIntervalMs: 0 });
+      await recordRuns(dir, 3, { afterRuns: 3, minIntervalMs: 0, maxRuns: 2 });
       assert.equal(await compactions(dir), 1);
-      assert.deepEqual(await counts(dir), { runs: 3, distinct: 3, compacted: 3 });
+      // At most maxRuns, newest first: the oldest run waits for the next compaction.
+      assert.deepEqual(await counts(dir), { runs: 3, distinct: 3, compacted: 2 });
       // Two runs more are fewer than afterRuns: nothing; a third starts one, the interval allowing.
       await recordRuns(dir, 2, { afterRuns: 3, minIntervalMs: 0 });
       assert.equal(await compactions(dir), 1);
@@ -69,5 +70,6 @@ describe("background compaction in the recording process", () => {
   test("bad settings are refused when the recorder is made", () => {
     assert.throws(() => new FlightRecorderExtension({ compact: { afterRuns: 0 } }), /compact.afterRuns/);
     assert.throws(() => new FlightRecorderExtension({ compact: { minIntervalMs: -1 } }), /compact.minIntervalMs/);
+    assert.throws(() => new FlightRecorderExtension({ compact: { maxRuns: 0 } }), /compact.maxRuns/);
   });
 });

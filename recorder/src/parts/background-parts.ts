@@ -11,6 +11,12 @@ export interface RecorderCompactOptions {
    * (default an hour): at most 24 compactions, so 24 files per table, a day.
    */
   minIntervalMs?: number;
+  /**
+   * Most runs one background compaction takes, newest first (default 2,000): its memory, in the
+   * agent's process, grows with them (about 1.3 GB for 10,000 runs of 100 events). A backlog
+   * older than that waits for the next ones, or for `trace compact`.
+   */
+  maxRuns?: number;
 }
 
 /** `RecorderCompactOptions` with defaults applied. */
@@ -42,7 +48,7 @@ export function noteRunEnded(root: string, options: ResolvedCompactOptions | und
     const last = await lastCompactedAt(root);
     if (Date.now() - last < options.minIntervalMs) return undefined;
     endedSince.set(root, 0);
-    return compactRunsInBackground(root, state);
+    return compactRunsInBackground(root, options.maxRuns, state);
   })().catch(() => undefined);
   running.set(root, state);
   void state.done.finally(() => running.delete(root));
@@ -75,11 +81,15 @@ async function lastCompactedAt(root: string): Promise<number> {
  */
 function compactRunsInBackground(
   root: string,
+  maxRuns: number,
   state: { worker?: Worker; waitedFor: boolean },
 ): Promise<CompactRunsResult | undefined> {
-  if (import.meta.url.endsWith(".ts")) return compactRuns(root).catch(() => undefined);
+  if (import.meta.url.endsWith(".ts")) return compactRuns(root, { maxRuns }).catch(() => undefined);
   // The app's own flags (`--input-type`, loaders) are not the worker's: it loads only the recorder.
-  const worker = new Worker(new URL("./compact-worker.js", import.meta.url), { workerData: { root }, execArgv: [] });
+  const worker = new Worker(new URL("./compact-worker.js", import.meta.url), {
+    workerData: { root, maxRuns },
+    execArgv: [],
+  });
   // Nobody waiting: it does not keep the process alive (one killed with it leaves what the next compaction cleans).
   if (!state.waitedFor) worker.unref();
   state.worker = worker;

@@ -3,5 +3,5 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { compactRuns } from "./compact-runs.js";
 
-const { root } = workerData as { root: string };
-parentPort?.postMessage(await compactRuns(root));
+const { root, maxRuns } = workerData as { root: string; maxRuns: number };
+parentPort?.postMessage(await compactRuns(root, { maxRuns }));

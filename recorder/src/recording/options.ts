@@ -130,6 +130,7 @@ export function resolveOptions(options: FlightRecorderOptions = {}): ResolvedRec
         : {
             afterRuns: positive("compact.afterRuns", options.compact?.afterRuns, 1000),
             minIntervalMs: atLeastZero("compact.minIntervalMs", options.compact?.minIntervalMs, 3_600_000),
+            maxRuns: positive("compact.maxRuns", options.compact?.maxRuns, 2000),
           },
   };
 }
