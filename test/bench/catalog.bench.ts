@@ -17,19 +17,13 @@ import { join } from "node:path";
 import { compactCatalog, readRunManifest, runFolders } from "@harnessx/recorder";
 import { writeFleetStore } from "./support/fleet-store.js";
 import { report, sized, type BenchRow } from "./support/report.js";
-import { runTraceTimed, type TraceRun } from "./support/trace-process.js";
+import { medianTraceRun, runTraceTimed } from "./support/trace-process.js";
 
 const RUNS = Number(process.env.CATALOG_RUNS ?? sized(100_000, 300));
 const NOW = Date.UTC(2026, 11, 5, 6, 0);
 const DAY = 86_400_000;
 
 const seconds = (started: bigint): number => Number(process.hrtime.bigint() - started) / 1e9;
-
-/** The median of three runs of `trace <args>` (its time and peak memory). */
-function median(args: string[], okCodes: number[] = [0]): TraceRun {
-  const runs = [0, 1, 2].map(() => runTraceTimed(args, okCodes)).sort((a, b) => a.seconds - b.seconds);
-  return runs[1]!;
-}
 
 const kept = process.env.CATALOG_STORE;
 const work = mkdtempSync(join(tmpdir(), "hx-catalog-bench-"));
@@ -45,9 +39,9 @@ try {
     console.log(`store: ${RUNS.toLocaleString("en-US")} runs of 12 events, written in ${seconds(t0).toFixed(1)} s`);
   }
   const rows: BenchRow[] = [];
-  const floor = median(["--version"]);
+  const floor = medianTraceRun(["--version"]);
   const measure = (name: string, args: string[]) => {
-    const run = median(["--store", store, ...args]);
+    const run = medianTraceRun(["--store", store, ...args]);
     rows.push({
       measure: `${name} (${RUNS.toLocaleString("en-US")} runs)`,
       unit: "s",

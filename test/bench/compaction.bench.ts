@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { writeFleetStore } from "./support/fleet-store.js";
 import { report, sized, type BenchRow } from "./support/report.js";
-import { runTraceTimed, type TraceRun } from "./support/trace-process.js";
+import { medianTraceRun, runTraceTimed } from "./support/trace-process.js";
 
 const RUNS = Number(process.env.COMPACT_RUNS ?? sized(10_000, 200));
 const EVENTS_PER_RUN = sized(100, 20);
@@ -27,11 +27,6 @@ const DAY = 86_400_000;
 const SQL = "SELECT kind, count(*) AS n, sum(payload_bytes) AS stored_aside FROM events GROUP BY kind ORDER BY n DESC";
 
 const seconds = (started: bigint): number => Number(process.hrtime.bigint() - started) / 1e9;
-
-function median(args: string[]): TraceRun {
-  const runs = [0, 1, 2].map(() => runTraceTimed(args)).sort((a, b) => a.seconds - b.seconds);
-  return runs[1]!;
-}
 
 /** Every sealed segment of the store, the anchor's input. */
 function sealedSegments(store: string): string[] {
@@ -59,9 +54,9 @@ try {
     console.log(`store: ${RUNS} runs, ${events} events, written in ${seconds(t0).toFixed(1)} s`);
   }
   const rows: BenchRow[] = [];
-  const floor = median(["--version"]);
+  const floor = medianTraceRun(["--version"]);
   const query = (when: string) => {
-    const run = median(["--store", store, "query", "--all", SQL]);
+    const run = medianTraceRun(["--store", store, "query", "--all", SQL]);
     rows.push({
       measure: `trace query --all, an aggregate over events, ${when} (${RUNS} runs)`,
       unit: "s",

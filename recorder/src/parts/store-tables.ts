@@ -1,7 +1,6 @@
 import { catalogedRunFolders } from "../read/source.js";
 import { typedSelect } from "../format/table-columns.js";
-import { lockToReading } from "../store/read-only.js";
-import { newTables, type RecordingTables, type TableOptions } from "../store/recording-tables.js";
+import { openTables, type RecordingTables, type TableOptions } from "../store/recording-tables.js";
 import { buildSegmentTables } from "../store/segment-tables.js";
 import { sqlList } from "../store/sql-literal.js";
 import { committedParts, listPartFiles, PART_TABLES, type PartFile, type PartTable } from "./part-files.js";
@@ -19,8 +18,7 @@ const STAMP_OF_FILE = String.raw`regexp_extract(filename, '([^/\\]+)\.parquet$',
 export async function openStoreTables(root: string, options: TableOptions = {}): Promise<RecordingTables> {
   const folders = await catalogedRunFolders(root);
   const parts = committedParts((await listPartFiles(root)).files);
-  const tables = await newTables();
-  try {
+  return openTables(async (tables) => {
     const { connection } = tables;
     const compacted = parts.length
       ? await chooseCompacted(
@@ -51,12 +49,8 @@ export async function openStoreTables(root: string, options: TableOptions = {}):
         readable.push(...files);
       }
     }
-    if (options.readOnly) await lockToReading(connection, readable);
-  } catch (error) {
-    tables.close();
-    throw error;
-  }
-  return tables;
+    return readable;
+  }, options);
 }
 
 /** The paths of one table's files. */

@@ -100,6 +100,25 @@ export async function newTables(): Promise<OwnedTables> {
   };
 }
 
+/**
+ * Fresh tables filled by `build` (which returns the files they read), locked to reading those
+ * files with `readOnly`; closed again if anything fails, so no caller leaks a database.
+ */
+export async function openTables(
+  build: (tables: OwnedTables) => Promise<readonly string[]>,
+  options: { readOnly?: boolean },
+): Promise<RecordingTables> {
+  const tables = await newTables();
+  try {
+    const readable = await build(tables);
+    if (options.readOnly) await lockToReading(tables.connection, readable);
+  } catch (error) {
+    tables.close();
+    throw error;
+  }
+  return tables;
+}
+
 /** Which tables to build; `spans: false` leaves the spans table out (SQL naming it then fails) for callers that never read it. */
 export interface TableOptions {
   readOnly?: boolean;
@@ -180,19 +199,14 @@ export async function openLineTables(
   facts: TableFacts,
   options: TableOptions = {},
 ): Promise<RecordingTables> {
-  const tables = await newTables();
-  try {
+  return openTables(async (tables) => {
     const { connection } = tables;
     await createLinesTable(connection, "lines", lines);
     await connection.run(TYPED_FROM_LINES);
     await connection.run(RAW_FROM_LINES);
     await createRecordingTables(tables, facts, options);
-    if (options.readOnly) await lockToReading(connection);
-  } catch (error) {
-    tables.close();
-    throw error;
-  }
-  return tables;
+    return [];
+  }, options);
 }
 
 /** A table of one VARCHAR column `line`, filled with the given event lines. */

@@ -2,13 +2,12 @@ import { checkedLineRanges, listSegments, readSegmentFile, verifySealedSegment, 
 import { completeLines } from "../recording/seal.js";
 import { MAX_EVENT_LINE_BYTES } from "../format/read-limits.js";
 import { spanCacheUse, type SpanCacheUse } from "./span-cache.js";
-import { lockToReading } from "./read-only.js";
 import type { RunManifest } from "../format/event.js";
 import {
   createLinesTable,
   createRecordingTables,
   IS_EVENT,
-  newTables,
+  openTables,
   RAW_FROM_LINES,
   storedArtifactSizes,
   TYPED_FROM_LINES,
@@ -102,15 +101,7 @@ export async function openSegmentTables(
   runDirs: readonly string[],
   options: TableOptions = {},
 ): Promise<RecordingTables> {
-  const tables = await newTables();
-  try {
-    const readable = await buildSegmentTables(tables, storeDir, runDirs, options);
-    if (options.readOnly) await lockToReading(tables.connection, readable);
-  } catch (error) {
-    tables.close();
-    throw error;
-  }
-  return tables;
+  return openTables((tables) => buildSegmentTables(tables, storeDir, runDirs, options), options);
 }
 
 /**

@@ -36,3 +36,9 @@ export function runTraceTimed(args: readonly string[], okCodes: readonly number[
   const rss = /MAXRSS_KB (\d+)/.exec(r.stderr);
   return { seconds, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN, output: r.stdout, code: r.status };
 }
+
+/** The median of three runs of `trace <args>` (its time and peak memory). */
+export function medianTraceRun(args: readonly string[], okCodes: readonly number[] = [0]): TraceRun {
+  const runs = [0, 1, 2].map(() => runTraceTimed(args, okCodes)).sort((a, b) => a.seconds - b.seconds);
+  return runs[1]!;
+}
