@@ -2,7 +2,7 @@
 // exactly once, whatever step a kill -9 stops a compaction at, and with recorders writing beside it.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { TABLE_NAMES } from "../format/table-columns.js";
@@ -63,6 +63,24 @@ describe("compaction into Parquet partitions", () => {
     assert.equal(result.files.length, 4, "one file per table for the day");
     assert.deepEqual(await tablesOf(dir), expected);
     assert.deepEqual(await compactRuns(dir), { done: true, runs: 0, events: 0, files: [] });
+  });
+
+  test("read-only store tables read the partitions and nothing else on disk", async () => {
+    const dir = copyOfBase("locked");
+    await compactRuns(dir);
+    const outside = join(folders.dir, "outside.txt");
+    writeFileSync(outside, "not for SQL");
+    const tables = await openStoreTables(dir, { readOnly: true });
+    try {
+      assert.equal((await tables.query("SELECT count(*)::INTEGER AS n FROM runs"))[0]?.n, 9);
+      await assert.rejects(tables.query(`SELECT * FROM read_text('${outside}')`), /Permission|disabled/);
+      await assert.rejects(
+        tables.connection.run(`COPY runs TO '${join(folders.dir, "leak.csv")}'`),
+        /Permission|disabled/,
+      );
+    } finally {
+      tables.close();
+    }
   });
 
   test("a run deleted after its compaction is gone from the tables", async () => {
